@@ -1,0 +1,32 @@
+#pragma once
+// The arguments of one faultline-cli command: "--name value", "--name=value", "-o value",
+// flags, and positional arguments. Unknown options are errors, named in the message.
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace faultline::cli {
+
+class Args {
+public:
+    // `valueOptions` take a value ("--seed", "-o"); `flags` do not ("--json").
+    Args(const std::vector<std::string>& args, const std::set<std::string>& valueOptions,
+         const std::set<std::string>& flags);
+
+    std::optional<std::string> value(const std::string& name) const;
+    bool flag(const std::string& name) const { return m_flags.count(name) > 0; }
+    const std::vector<std::string>& positional() const { return m_positional; }
+
+    // Typed readers: throw Error naming the option and what it expected.
+    std::optional<long long> integer(const std::string& name) const;
+    std::optional<double> number(const std::string& name) const;
+
+private:
+    std::map<std::string, std::string> m_values;
+    std::set<std::string> m_flags;
+    std::vector<std::string> m_positional;
+};
+
+}  // namespace faultline::cli

@@ -1,0 +1,88 @@
+#include "main_window.h"
+
+#include "sample_run.h"
+#include "views/summary_view.h"
+
+#include <QApplication>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QStackedWidget>
+#include <QStatusBar>
+
+namespace faultline {
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent),
+      m_loader(new RunLoader(this)),
+      m_pages(new QStackedWidget(this)),
+      m_placeholder(new QLabel(this)),
+      m_summary(new SummaryView(this)) {
+    setObjectName("mainWindow");
+    setWindowTitle("Faultline");
+    m_placeholder->setObjectName("placeholder");
+    m_placeholder->setAlignment(Qt::AlignCenter);
+    m_placeholder->setText(tr("Open a run with File > Open."));
+    m_pages->addWidget(m_placeholder);
+    m_pages->addWidget(m_summary);
+    setCentralWidget(m_pages);
+    resize(1200, 800);
+
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open Run..."), QKeySequence::Open, this, &MainWindow::chooseAndOpen);
+    file->addAction(tr("Open &Sample Run"), this, &MainWindow::openSampleRun);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Faultline"), this, [this] {
+        QMessageBox::about(this, tr("About Faultline"),
+                           tr("<b>Faultline %1</b><p>Replays and explains large-cluster training runs: failures, "
+                              "stragglers, downtime and checkpoints.</p>")
+                               .arg(QApplication::applicationVersion()));
+    });
+
+    connect(m_loader, &RunLoader::loaded, this, &MainWindow::showRun);
+    connect(m_loader, &RunLoader::failed, this, &MainWindow::showError);
+}
+
+void MainWindow::openRun(const QString& path) {
+    showMessage(tr("Opening %1...").arg(QFileInfo(path).fileName()));
+    m_loader->load(path);
+}
+
+void MainWindow::openSampleRun() {
+    showMessage(tr("Opening the sample run (simulated %1, seed %2)...").arg(kSamplePreset).arg(kSampleSeed));
+    m_loader->prepareAndLoad(&ensureSampleRun);
+}
+
+void MainWindow::chooseAndOpen() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Run"), QString(), tr("Faultline runs (*.faultline);;All files (*)"));
+    if (!path.isEmpty()) openRun(path);
+}
+
+void MainWindow::showRun(std::shared_ptr<const LoadedRun> run) {
+    m_run = std::move(run);
+    m_summary->setSummary(m_run->summary);
+    m_pages->setCurrentWidget(m_summary);
+    setWindowTitle(tr("%1 — Faultline").arg(QString::fromStdString(m_run->summary.name)));
+    statusBar()->showMessage(tr("Opened %1").arg(m_run->path));
+    emit runShown();
+}
+
+void MainWindow::showError(const QString& message) {
+    statusBar()->showMessage(message);
+    if (!m_run) m_placeholder->setText(message);
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot open run"), message, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+    emit runFailed(message);
+}
+
+void MainWindow::showMessage(const QString& message) {
+    statusBar()->showMessage(message);
+    if (!m_run) m_placeholder->setText(message);
+}
+
+}  // namespace faultline

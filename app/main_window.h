@@ -1,0 +1,42 @@
+#pragma once
+#include "run_loader.h"
+
+#include <QMainWindow>
+
+#include <memory>
+
+class QLabel;
+class QStackedWidget;
+
+namespace faultline {
+
+class SummaryView;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+
+    void openRun(const QString& path);
+    void openSampleRun();
+    const LoadedRun* currentRun() const { return m_run.get(); }
+    bool isLoading() const { return m_loader->busy(); }
+
+signals:
+    void runShown();
+    void runFailed(const QString& message);
+
+private:
+    void chooseAndOpen();
+    void showRun(std::shared_ptr<const LoadedRun> run);
+    void showError(const QString& message);
+    void showMessage(const QString& message);
+
+    RunLoader* m_loader;
+    QStackedWidget* m_pages;
+    QLabel* m_placeholder;
+    SummaryView* m_summary;
+    std::shared_ptr<const LoadedRun> m_run;
+};
+
+}  // namespace faultline

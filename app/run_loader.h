@@ -1,0 +1,45 @@
+#pragma once
+// Opens run files off the GUI thread. Each request gets an id; when a newer request was
+// made meanwhile, an older one's result is dropped, so the window shows what was asked last.
+#include "model/run.h"
+#include "model/summary.h"
+
+#include <QObject>
+#include <QString>
+
+#include <functional>
+#include <memory>
+
+namespace faultline {
+
+struct LoadedRun {
+    QString path;
+    Run run;
+    RunSummary summary;
+};
+
+class RunLoader : public QObject {
+    Q_OBJECT
+public:
+    using Job = std::function<std::string()>;  // prepares the file, returns its path
+
+    explicit RunLoader(QObject* parent = nullptr);
+    // Reads `path` in the background.
+    void load(const QString& path);
+    // Runs `prepare` (e.g. simulate the sample run), then reads the file it names.
+    void prepareAndLoad(Job prepare);
+    bool busy() const { return m_running > 0; }
+
+signals:
+    void loaded(std::shared_ptr<const faultline::LoadedRun> run);
+    void failed(const QString& message);
+
+private:
+    quint64 m_latest = 0;
+    int m_running = 0;
+};
+
+// Reads a run file and computes what the window shows first; throws Error.
+std::shared_ptr<const LoadedRun> loadRun(const QString& path);
+
+}  // namespace faultline

@@ -1,0 +1,82 @@
+#include "root_cause.h"
+
+#include <algorithm>
+
+namespace faultline {
+
+namespace {
+
+constexpr std::array<RootCauseInfo, kRootCauseCount> kCauses = {{
+    {RootCause::FaultyGpu, "faulty_gpu", "Faulty GPU", "GPU", CauseScope::Gpu, 148},
+    {RootCause::GpuHbm3Memory, "gpu_hbm3_memory", "GPU HBM3 Memory", "GPU", CauseScope::Gpu, 72},
+    {RootCause::SoftwareBug, "software_bug", "Software Bug", "Dependency", CauseScope::Software, 54},
+    {RootCause::NetworkSwitchCable, "network_switch_cable", "Network Switch/Cable", "Network", CauseScope::Network, 35},
+    {RootCause::HostMaintenance, "host_maintenance", "Host Maintenance", "Unplanned Maintenance", CauseScope::Host, 32},
+    {RootCause::GpuSramMemory, "gpu_sram_memory", "GPU SRAM Memory", "GPU", CauseScope::Gpu, 19},
+    {RootCause::GpuSystemProcessor, "gpu_system_processor", "GPU System Processor", "GPU", CauseScope::Gpu, 17},
+    {RootCause::Nic, "nic", "NIC", "Host", CauseScope::Nic, 7},
+    {RootCause::NcclWatchdogTimeout, "nccl_watchdog_timeout", "NCCL Watchdog Timeouts", "Unknown", CauseScope::Gpu, 7},
+    {RootCause::SilentDataCorruption, "silent_data_corruption", "Silent Data Corruption", "GPU", CauseScope::Gpu, 6},
+    {RootCause::GpuThermalInterface, "gpu_thermal_interface", "GPU Thermal Interface + Sensor", "GPU", CauseScope::Gpu, 6},
+    {RootCause::Ssd, "ssd", "SSD", "Host", CauseScope::Host, 3},
+    {RootCause::PowerSupply, "power_supply", "Power Supply", "Host", CauseScope::Host, 3},
+    {RootCause::ServerChassis, "server_chassis", "Server Chassis", "Host", CauseScope::Host, 2},
+    {RootCause::IoExpansionBoard, "io_expansion_board", "IO Expansion Board", "Host", CauseScope::Host, 2},
+    {RootCause::Dependency, "dependency", "Dependency", "Dependency", CauseScope::Software, 2},
+    {RootCause::Cpu, "cpu", "CPU", "Host", CauseScope::Host, 2},
+    {RootCause::SystemMemory, "system_memory", "System Memory", "Host", CauseScope::Host, 2},
+    {RootCause::Unknown, "unknown", "Unknown", "Unknown", CauseScope::Software, 0},
+    {RootCause::PlannedMaintenance, "planned_maintenance", "Planned Maintenance", "Planned", CauseScope::Software, 0},
+}};
+
+}  // namespace
+
+const RootCauseInfo& rootCauseInfo(RootCause cause) { return kCauses[static_cast<std::size_t>(cause)]; }
+std::string_view rootCauseKey(RootCause cause) { return rootCauseInfo(cause).key; }
+std::string_view rootCauseLabel(RootCause cause) { return rootCauseInfo(cause).label; }
+
+std::optional<RootCause> rootCauseFromKey(std::string_view key) {
+    auto it = std::find_if(kCauses.begin(), kCauses.end(), [key](const RootCauseInfo& i) { return i.key == key; });
+    if (it == kCauses.end()) return std::nullopt;
+    return it->cause;
+}
+
+const std::array<RootCause, 18>& llama3Causes() {
+    static const std::array<RootCause, 18> causes = [] {
+        std::array<RootCause, 18> out{};
+        for (std::size_t i = 0; i < out.size(); ++i) out[i] = kCauses[i].cause;
+        return out;
+    }();
+    return causes;
+}
+
+std::optional<RootCause> rootCauseForXid(int xid) {
+    // From NVIDIA's Xid catalogue: which hardware each code implicates.
+    switch (xid) {
+        case 48:   // double-bit ECC error
+        case 63:   // row remapping event
+        case 64:   // row remapping failure
+        case 94:   // contained ECC error
+        case 95:   // uncontained ECC error
+            return RootCause::GpuHbm3Memory;
+        case 92:   // high single-bit ECC error rate (on-chip SRAM)
+            return RootCause::GpuSramMemory;
+        case 119:  // GSP RPC timeout
+        case 120:  // GSP error
+            return RootCause::GpuSystemProcessor;
+        case 13:   // graphics engine exception
+        case 31:   // GPU memory page fault
+        case 43:   // GPU stopped processing
+        case 45:   // preemptive cleanup after a previous error
+            return RootCause::SoftwareBug;
+        case 74:   // NVLink error
+        case 79:   // GPU has fallen off the bus
+        case 62:   // internal micro-controller halt
+        case 61:   // internal micro-controller breakpoint
+            return RootCause::FaultyGpu;
+        default:
+            return std::nullopt;
+    }
+}
+
+}  // namespace faultline

@@ -1,0 +1,61 @@
+#pragma once
+// The root-cause categories of unexpected interruptions, in the order of the Llama 3 table
+// (The Llama 3 Herd of Models, 2024, Table 5), plus planned maintenance and unknown.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace faultline {
+
+enum class RootCause : std::uint8_t {
+    FaultyGpu,
+    GpuHbm3Memory,
+    SoftwareBug,
+    NetworkSwitchCable,
+    HostMaintenance,
+    GpuSramMemory,
+    GpuSystemProcessor,
+    Nic,
+    NcclWatchdogTimeout,
+    SilentDataCorruption,
+    GpuThermalInterface,
+    Ssd,
+    PowerSupply,
+    ServerChassis,
+    IoExpansionBoard,
+    Dependency,
+    Cpu,
+    SystemMemory,
+    Unknown,
+    PlannedMaintenance,
+};
+
+inline constexpr int kRootCauseCount = static_cast<int>(RootCause::PlannedMaintenance) + 1;
+
+// Where a cause strikes: decides which part of the cluster a failure of that cause takes out.
+enum class CauseScope : std::uint8_t { Gpu, Host, Nic, Network, Software };
+
+struct RootCauseInfo {
+    RootCause cause;
+    std::string_view key;        // stable identifier in run files and JSON: "faulty_gpu"
+    std::string_view label;      // as the Llama 3 table names it: "Faulty GPU"
+    std::string_view component;  // the table's component column: "GPU", "Host", ...
+    CauseScope scope;
+    int llama3Count;             // interruptions of this cause among Llama 3's 419
+};
+
+const RootCauseInfo& rootCauseInfo(RootCause cause);
+std::string_view rootCauseKey(RootCause cause);
+std::string_view rootCauseLabel(RootCause cause);
+std::optional<RootCause> rootCauseFromKey(std::string_view key);
+
+// The unexpected-interruption causes in the Llama 3 table's order (no Unknown, no Planned).
+const std::array<RootCause, 18>& llama3Causes();
+inline constexpr int kLlama3Unexpected = 419;
+inline constexpr int kLlama3Planned = 47;
+
+// The root cause an NVIDIA Xid code points to, where it points to one.
+std::optional<RootCause> rootCauseForXid(int xid);
+
+}  // namespace faultline

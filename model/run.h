@@ -1,0 +1,114 @@
+#pragma once
+// A run: the cluster it trained on and what happened over time. Every time is Nanos since
+// the run's start; events are kept sorted by time so that any instant is a binary search.
+#include "root_cause.h"
+#include "time.h"
+#include "topology.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace faultline {
+
+struct RunInfo {
+    std::string name;
+    std::int64_t startEpochNs = 0;  // absolute start, Unix epoch nanoseconds (UTC)
+    Nanos duration = 0;
+    std::string source;             // what made it: "simulator llama3-405b seed 1", "import"
+};
+
+enum class ComponentKind : std::uint8_t { None, Gpu, Host, Nic, Switch, Link };
+
+struct ComponentRef {
+    ComponentKind kind = ComponentKind::None;
+    std::int32_t index = -1;
+    bool operator==(const ComponentRef&) const = default;
+};
+
+struct Failure {
+    Nanos time = 0;
+    RootCause cause = RootCause::Unknown;
+    ComponentRef component;
+    std::int32_t xid = 0;             // NVIDIA Xid code, 0 when none is known
+    std::vector<std::int32_t> gpus;   // the GPUs it took out of the job
+    std::string detail;               // the evidence, as a person would read it
+};
+
+// One interruption of the job, from stop to training resumed. A restart is the moment the
+// relaunched job is up and starts loading its checkpoint.
+struct Downtime {
+    Nanos begin = 0;       // the job stopped making progress
+    Nanos detected = 0;    // the failure was detected and the job torn down
+    Nanos restarted = 0;   // the job was relaunched and initialised
+    Nanos end = 0;         // the checkpoint was loaded; training resumes
+    Nanos lostWork = 0;    // training since the last durable checkpoint, redone afterwards
+    bool planned = false;
+    RootCause cause = RootCause::Unknown;
+    std::int32_t failure = -1;  // index into Run::failures; -1 for planned downtime
+};
+
+enum class CheckpointKind : std::uint8_t { Save, Load };
+
+struct Checkpoint {
+    Nanos begin = 0;
+    Nanos end = 0;
+    std::int64_t step = 0;
+    std::int64_t bytes = 0;
+    CheckpointKind kind = CheckpointKind::Save;
+};
+
+// One completed training step. After a restart, steps since the reloaded checkpoint are
+// trained again, so step numbers can repeat.
+struct Step {
+    Nanos time = 0;      // when the step finished
+    std::int64_t step = 0;
+    Nanos duration = 0;
+};
+
+struct StragglerEpisode {
+    std::int32_t gpu = 0;
+    Nanos begin = 0;
+    Nanos end = 0;
+    double slowdown = 1.0;  // the GPU's step takes this many times as long (1.25 = 25% slower)
+    std::string cause;
+};
+
+struct ProcessGroup {
+    std::string name;
+    std::vector<std::int32_t> ranks;
+};
+
+// One rank's part in one collective: ranks of a group share `seq` for the same collective.
+struct CollectiveRecord {
+    std::int32_t rank = 0;
+    std::int32_t group = 0;  // index into Run::processGroups
+    std::int32_t op = 0;     // index into Run::collectiveOps
+    std::int64_t seq = 0;
+    Nanos enter = 0;
+    Nanos exit = 0;
+    std::int64_t bytes = 0;
+};
+
+struct Run {
+    RunInfo info;
+    Topology topology;
+    std::vector<Failure> failures;
+    std::vector<Downtime> downtimes;
+    std::vector<Checkpoint> checkpoints;
+    std::vector<Step> steps;
+    std::vector<StragglerEpisode> stragglers;
+    std::vector<std::string> collectiveOps;
+    std::vector<ProcessGroup> processGroups;
+    std::vector<CollectiveRecord> collectives;
+    std::vector<std::int32_t> rankToGpu;  // rank r ran on GPU rankToGpu[r]
+};
+
+// The stretches between downtimes, when the job was up.
+struct TrainingSegment {
+    Nanos begin = 0;
+    Nanos end = 0;
+};
+std::vector<TrainingSegment> trainingSegments(const Run& run);
+
+}  // namespace faultline

@@ -1,0 +1,159 @@
+#include "error.h"
+#include "run_file.h"
+#include "run_file_schema.h"
+#include "sqlite_db.h"
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+namespace faultline {
+
+namespace {
+
+template <typename Enum, std::size_t N>
+Enum enumFromText(const std::array<const char*, N>& names, const std::string& text, const char* what) {
+    for (std::size_t i = 0; i < N; ++i)
+        if (text == names[i]) return static_cast<Enum>(i);
+    throw Error("unknown " + std::string(what) + " \"" + text + "\"");
+}
+
+RootCause causeFromText(const std::string& text) {
+    if (auto cause = rootCauseFromKey(text)) return *cause;
+    throw Error("unknown root cause \"" + text + "\"");
+}
+
+// A run file is an SQLite database; anything else is named for what it is not.
+void checkIsSqlite(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) throw Error(path + ": no such file");
+    if (std::filesystem::is_directory(path, ec)) throw Error(path + " is a folder, not a Faultline run file");
+    std::ifstream in(path, std::ios::binary);
+    char header[16] = {};
+    in.read(header, sizeof header);
+    if (in.gcount() == 0) throw Error(path + " is empty, not a Faultline run file");
+    if (in.gcount() < 16 || std::memcmp(header, "SQLite format 3", 16) != 0)
+        throw Error(path + " is not a Faultline run file (expected an SQLite database)");
+}
+
+void checkHeader(SqliteDb& db) {
+    const std::string& path = db.path();
+    if (db.pragmaInt("application_id") != kRunFileApplicationId)
+        throw Error(path + " is not a Faultline run file (an SQLite database of another application)");
+    const std::int64_t version = db.pragmaInt("user_version");
+    if (version > kRunFileSchemaVersion)
+        throw Error(path + " was written by a newer Faultline (run file schema " + std::to_string(version) +
+                    "; this build reads schema " + std::to_string(kRunFileSchemaVersion) + " and older)");
+    if (version < 1) throw Error(path + " is not a Faultline run file (no schema version)");
+    SqliteStatement check(db, "PRAGMA quick_check(1)");
+    if (check.next() && check.text(0) != "ok") throw Error("integrity check failed: " + check.text(0));
+}
+
+RunInfo readMeta(SqliteDb& db) {
+    RunInfo info;
+    SqliteStatement s(db, "SELECT key, value FROM meta");
+    while (s.next()) {
+        const std::string key = s.text(0);
+        if (key == "name") info.name = s.text(1);
+        else if (key == "source") info.source = s.text(1);
+        else if (key == "start_epoch_ns") info.startEpochNs = s.int64(1);
+        else if (key == "duration_ns") info.duration = s.int64(1);
+    }
+    return info;
+}
+
+Topology readTopology(SqliteDb& db) {
+    Topology t;
+    for (SqliteStatement s(db, "SELECT name FROM zones ORDER BY id"); s.next();) t.zones.push_back({s.text(0)});
+    for (SqliteStatement s(db, "SELECT name, zone, row, position FROM racks ORDER BY id"); s.next();)
+        t.racks.push_back({s.text(0), s.int32(1), s.int32(2), s.int32(3)});
+    for (SqliteStatement s(db, "SELECT name, rack, first_gpu, gpu_count, first_nic, nic_count FROM hosts ORDER BY id"); s.next();)
+        t.hosts.push_back({s.text(0), s.int32(1), s.int32(2), s.int32(3), s.int32(4), s.int32(5)});
+    for (SqliteStatement s(db, "SELECT host, idx, pci_bus_id FROM gpus ORDER BY id"); s.next();)
+        t.gpus.push_back({s.int32(0), s.int32(1), s.text(2)});
+    for (SqliteStatement s(db, "SELECT host, idx FROM nics ORDER BY id"); s.next();) t.nics.push_back({s.int32(0), s.int32(1)});
+    for (SqliteStatement s(db, "SELECT name, tier, zone, rack FROM switches ORDER BY id"); s.next();)
+        t.switches.push_back({s.text(0), enumFromText<SwitchTier>(schema::kSwitchTiers, s.text(1), "switch tier"), s.int32(2), s.int32(3)});
+    for (SqliteStatement s(db, "SELECT lower_kind, lower_index, upper_kind, upper_index FROM links ORDER BY id"); s.next();)
+        t.links.push_back({{enumFromText<NodeKind>(schema::kNodeKinds, s.text(0), "link end"), s.int32(1)},
+                           {enumFromText<NodeKind>(schema::kNodeKinds, s.text(2), "link end"), s.int32(3)}});
+    t.validate();
+    return t;
+}
+
+void readEvents(SqliteDb& db, Run& run) {
+    for (SqliteStatement s(db, "SELECT time_ns, cause, component_kind, component_index, xid, gpus, detail FROM failures ORDER BY id"); s.next();)
+        run.failures.push_back({s.int64(0), causeFromText(s.text(1)),
+                                {enumFromText<ComponentKind>(schema::kComponentKinds, s.text(2), "component kind"), s.int32(3)},
+                                s.int32(4), s.int32Blob(5), s.text(6)});
+    for (SqliteStatement s(db, "SELECT begin_ns, detected_ns, restarted_ns, end_ns, lost_work_ns, planned, cause, failure FROM downtimes ORDER BY id"); s.next();)
+        run.downtimes.push_back({s.int64(0), s.int64(1), s.int64(2), s.int64(3), s.int64(4), s.int64(5) != 0,
+                                 causeFromText(s.text(6)), s.int32(7)});
+    for (SqliteStatement s(db, "SELECT kind, begin_ns, end_ns, step, bytes FROM checkpoints ORDER BY id"); s.next();)
+        run.checkpoints.push_back({s.int64(1), s.int64(2), s.int64(3), s.int64(4),
+                                   enumFromText<CheckpointKind>(schema::kCheckpointKinds, s.text(0), "checkpoint kind")});
+    {
+        SqliteStatement count(db, "SELECT count(*) FROM steps");
+        if (count.next()) run.steps.reserve(static_cast<std::size_t>(count.int64(0)));
+    }
+    for (SqliteStatement s(db, "SELECT time_ns, step, duration_ns FROM steps ORDER BY id"); s.next();)
+        run.steps.push_back({s.int64(0), s.int64(1), s.int64(2)});
+    for (SqliteStatement s(db, "SELECT gpu, begin_ns, end_ns, slowdown, cause FROM stragglers ORDER BY id"); s.next();)
+        run.stragglers.push_back({s.int32(0), s.int64(1), s.int64(2), s.real(3), s.text(4)});
+    for (SqliteStatement s(db, "SELECT name FROM collective_ops ORDER BY id"); s.next();) run.collectiveOps.push_back(s.text(0));
+    for (SqliteStatement s(db, "SELECT name, ranks FROM process_groups ORDER BY id"); s.next();)
+        run.processGroups.push_back({s.text(0), s.int32Blob(1)});
+    for (SqliteStatement s(db, "SELECT rank, grp, op, seq, enter_ns, exit_ns, bytes FROM collectives ORDER BY id"); s.next();)
+        run.collectives.push_back({s.int32(0), s.int32(1), s.int32(2), s.int64(3), s.int64(4), s.int64(5), s.int64(6)});
+    for (SqliteStatement s(db, "SELECT gpu FROM rank_map ORDER BY rank"); s.next();) run.rankToGpu.push_back(s.int32(0));
+}
+
+// References between tables must hold, or views would index out of range later.
+void checkReferences(const Run& run) {
+    const auto gpuCount = run.topology.gpus.size();
+    auto isGpu = [gpuCount](std::int32_t g) { return g >= 0 && static_cast<std::size_t>(g) < gpuCount; };
+    for (std::size_t i = 0; i < run.failures.size(); ++i)
+        for (std::int32_t g : run.failures[i].gpus)
+            if (!isGpu(g)) throw Error("failure " + std::to_string(i) + " names GPU " + std::to_string(g) + ", which does not exist");
+    for (std::size_t i = 0; i < run.downtimes.size(); ++i) {
+        const Downtime& d = run.downtimes[i];
+        if (d.failure >= static_cast<std::int32_t>(run.failures.size()) || d.failure < -1)
+            throw Error("downtime " + std::to_string(i) + " names a failure that does not exist");
+        if (!(d.begin <= d.detected && d.detected <= d.restarted && d.restarted <= d.end))
+            throw Error("downtime " + std::to_string(i) + " has its phases out of order");
+    }
+    for (const StragglerEpisode& e : run.stragglers)
+        if (!isGpu(e.gpu)) throw Error("a straggler episode names GPU " + std::to_string(e.gpu) + ", which does not exist");
+    for (const CollectiveRecord& c : run.collectives)
+        if (c.group < 0 || static_cast<std::size_t>(c.group) >= run.processGroups.size() || c.op < 0 ||
+            static_cast<std::size_t>(c.op) >= run.collectiveOps.size())
+            throw Error("a collective names a process group or op that does not exist");
+    for (std::int32_t g : run.rankToGpu)
+        if (!isGpu(g)) throw Error("the rank map names GPU " + std::to_string(g) + ", which does not exist");
+}
+
+}  // namespace
+
+Run readRunFile(const std::string& path) {
+    checkIsSqlite(path);
+    SqliteDb db(path, SqliteDb::Mode::ReadOnly);
+    try {
+        checkHeader(db);
+        Run run;
+        db.exec("BEGIN");  // one consistent snapshot, even if another process writes notes
+        run.info = readMeta(db);
+        run.topology = readTopology(db);
+        readEvents(db, run);
+        db.exec("COMMIT");
+        checkReferences(run);
+        return run;
+    } catch (const Error& e) {
+        std::string message = e.what();
+        // Messages that already say what the file is stand; anything else means corruption.
+        if (message.rfind(path + " ", 0) == 0) throw;
+        if (message.rfind(path + ": ", 0) == 0) message.erase(0, path.size() + 2);
+        throw Error(path + " is corrupt: " + message);
+    }
+}
+
+}  // namespace faultline

@@ -1,0 +1,66 @@
+#pragma once
+// The SQL schema of run files, version kRunFileSchemaVersion. docs/formats.md describes it.
+#include <array>
+#include <cstddef>
+
+namespace faultline::schema {
+
+// Enums are stored as words, so a run file reads the same whatever order the code keeps.
+inline constexpr std::array<const char*, 6> kComponentKinds = {"none", "gpu", "host", "nic", "switch", "link"};
+inline constexpr std::array<const char*, 3> kSwitchTiers = {"rtsw", "ctsw", "atsw"};
+inline constexpr std::array<const char*, 2> kNodeKinds = {"nic", "switch"};
+inline constexpr std::array<const char*, 2> kCheckpointKinds = {"save", "load"};
+
+template <typename Enum, std::size_t N>
+const char* enumText(const std::array<const char*, N>& names, Enum value) {
+    return names[static_cast<std::size_t>(value)];
+}
+
+inline constexpr const char* kTables = R"sql(
+CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+CREATE TABLE zones(id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE racks(id INTEGER PRIMARY KEY, name TEXT NOT NULL, zone INTEGER NOT NULL,
+                   row INTEGER NOT NULL, position INTEGER NOT NULL);
+CREATE TABLE hosts(id INTEGER PRIMARY KEY, name TEXT NOT NULL, rack INTEGER NOT NULL,
+                   first_gpu INTEGER NOT NULL, gpu_count INTEGER NOT NULL,
+                   first_nic INTEGER NOT NULL, nic_count INTEGER NOT NULL);
+CREATE TABLE gpus(id INTEGER PRIMARY KEY, host INTEGER NOT NULL, idx INTEGER NOT NULL, pci_bus_id TEXT);
+CREATE TABLE nics(id INTEGER PRIMARY KEY, host INTEGER NOT NULL, idx INTEGER NOT NULL);
+CREATE TABLE switches(id INTEGER PRIMARY KEY, name TEXT NOT NULL, tier TEXT NOT NULL,
+                      zone INTEGER NOT NULL, rack INTEGER NOT NULL);
+CREATE TABLE links(id INTEGER PRIMARY KEY, lower_kind TEXT NOT NULL, lower_index INTEGER NOT NULL,
+                   upper_kind TEXT NOT NULL, upper_index INTEGER NOT NULL);
+CREATE TABLE failures(id INTEGER PRIMARY KEY, time_ns INTEGER NOT NULL, cause TEXT NOT NULL,
+                      component_kind TEXT NOT NULL, component_index INTEGER NOT NULL,
+                      xid INTEGER NOT NULL, gpus BLOB, detail TEXT);
+CREATE TABLE downtimes(id INTEGER PRIMARY KEY, begin_ns INTEGER NOT NULL, detected_ns INTEGER NOT NULL,
+                       restarted_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL,
+                       lost_work_ns INTEGER NOT NULL, planned INTEGER NOT NULL,
+                       cause TEXT NOT NULL, failure INTEGER NOT NULL);
+CREATE TABLE checkpoints(id INTEGER PRIMARY KEY, kind TEXT NOT NULL, begin_ns INTEGER NOT NULL,
+                         end_ns INTEGER NOT NULL, step INTEGER NOT NULL, bytes INTEGER NOT NULL);
+CREATE TABLE steps(id INTEGER PRIMARY KEY, time_ns INTEGER NOT NULL, step INTEGER NOT NULL,
+                   duration_ns INTEGER NOT NULL);
+CREATE TABLE stragglers(id INTEGER PRIMARY KEY, gpu INTEGER NOT NULL, begin_ns INTEGER NOT NULL,
+                        end_ns INTEGER NOT NULL, slowdown REAL NOT NULL, cause TEXT);
+CREATE TABLE collective_ops(id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE process_groups(id INTEGER PRIMARY KEY, name TEXT NOT NULL, ranks BLOB);
+CREATE TABLE collectives(id INTEGER PRIMARY KEY, rank INTEGER NOT NULL, grp INTEGER NOT NULL,
+                         op INTEGER NOT NULL, seq INTEGER NOT NULL, enter_ns INTEGER NOT NULL,
+                         exit_ns INTEGER NOT NULL, bytes INTEGER NOT NULL);
+CREATE TABLE rank_map(rank INTEGER PRIMARY KEY, gpu INTEGER NOT NULL);
+)sql";
+
+// Created after the rows are in: one sort per index instead of a b-tree insert per row.
+inline constexpr const char* kIndexes = R"sql(
+CREATE INDEX failures_time ON failures(time_ns);
+CREATE INDEX downtimes_time ON downtimes(begin_ns, end_ns);
+CREATE INDEX checkpoints_time ON checkpoints(begin_ns);
+CREATE INDEX steps_time ON steps(time_ns);
+CREATE INDEX stragglers_time ON stragglers(begin_ns, end_ns);
+CREATE INDEX stragglers_gpu ON stragglers(gpu);
+CREATE INDEX collectives_time ON collectives(enter_ns);
+CREATE INDEX collectives_group_seq ON collectives(grp, seq);
+)sql";
+
+}  // namespace faultline::schema

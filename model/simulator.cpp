@@ -1,0 +1,252 @@
+#include "simulator.h"
+
+#include "error.h"
+#include "random.h"
+#include "simulated_failure.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <numbers>
+
+namespace faultline {
+
+namespace {
+
+struct Interruption {
+    Nanos time;
+    bool planned;
+};
+
+std::vector<Interruption> drawInterruptions(const SimulationParams& p, Nanos duration, Random& random) {
+    std::vector<Interruption> out;
+    const double perDay = p.failuresPerGpuDay * p.fabric.gpus;
+    if (perDay > 0)
+        for (double t = random.exponential(perDay); t * kDay < static_cast<double>(duration); t += random.exponential(perDay))
+            out.push_back({static_cast<Nanos>(t * kDay), false});
+    // Planned maintenance is scheduled: evenly spread, give or take a few hours.
+    const auto planned = static_cast<int>(std::lround(p.plannedPerDay * p.days));
+    for (int i = 0; i < planned; ++i) {
+        const double at = (i + 0.5 + random.uniform(-0.3, 0.3)) / planned;
+        out.push_back({static_cast<Nanos>(at * static_cast<double>(duration)), true});
+    }
+    std::sort(out.begin(), out.end(), [](const Interruption& a, const Interruption& b) { return a.time < b.time; });
+    return out;
+}
+
+std::vector<StragglerEpisode> drawStragglers(const SimulationParams& p, Nanos duration, const Topology& topology,
+                                             Random& random) {
+    static constexpr const char* kCauses[] = {"thermal throttling", "degraded NVLink", "PCIe link downgraded",
+                                              "noisy neighbour process on host"};
+    std::vector<StragglerEpisode> out;
+    if (p.stragglersPerDay <= 0) return out;
+    for (double t = random.exponential(p.stragglersPerDay); t * kDay < static_cast<double>(duration);
+         t += random.exponential(p.stragglersPerDay)) {
+        StragglerEpisode e;
+        e.gpu = static_cast<std::int32_t>(random.index(static_cast<std::int64_t>(topology.gpus.size())));
+        e.begin = static_cast<Nanos>(t * kDay);
+        e.end = std::min(duration, e.begin + static_cast<Nanos>(random.logNormal(static_cast<double>(p.stragglerMedianDuration), 0.8)));
+        e.slowdown = 1.0 + std::min(0.8, random.logNormal(p.stragglerMedianSlowdown, 0.5));
+        e.cause = kCauses[random.index(std::size(kCauses))];
+        out.push_back(std::move(e));
+    }
+    return out;
+}
+
+// The slowest straggler active at a time sets the synchronous step: everyone waits for it.
+class StragglerSweep {
+public:
+    explicit StragglerSweep(const std::vector<StragglerEpisode>& episodes) : m_episodes(episodes) {}
+    double slowdownAt(Nanos t) {
+        while (m_next < m_episodes.size() && m_episodes[m_next].begin <= t) m_active.push_back(&m_episodes[m_next++]);
+        std::erase_if(m_active, [t](const StragglerEpisode* e) { return e->end <= t; });
+        double worst = 1.0;
+        for (const StragglerEpisode* e : m_active) worst = std::max(worst, e->slowdown);
+        return worst;
+    }
+
+private:
+    const std::vector<StragglerEpisode>& m_episodes;
+    std::size_t m_next = 0;
+    std::vector<const StragglerEpisode*> m_active;
+};
+
+class Simulation {
+public:
+    explicit Simulation(const SimulationParams& p) : m_p(p), m_random(p.seed) {}
+    Run run();
+
+private:
+    Nanos stepDuration(Nanos t);
+    Nanos sample(Nanos median, double sigma) {
+        return static_cast<Nanos>(m_random.logNormal(static_cast<double>(median), sigma));
+    }
+    // Trains from m_now until `stop`, saving checkpoints on schedule.
+    void trainUntil(Nanos stop);
+    Nanos saveCheckpoint();
+    // One downtime from `begin`; training resumes at its end.
+    void interrupt(const Interruption& what, Nanos begin, std::vector<Interruption>& pending);
+
+    const SimulationParams& m_p;
+    Random m_random;
+    Run m_run;
+    Nanos m_now = 0;
+    Nanos m_durableSince = 0;  // when the state last became durable (a save, or a reload)
+    Nanos m_sinceSave = 0;     // training time since then
+    std::int64_t m_step = 0;
+    std::int64_t m_durableStep = 0;
+    std::int64_t m_checkpointBytes = 0;
+    Nanos m_saveMedian = 0;
+    Nanos m_reloadMedian = 0;
+    std::unique_ptr<StragglerSweep> m_stragglers;
+    std::vector<RootCause> m_causes;  // one for each unexpected interruption, in order
+    std::size_t m_nextCause = 0;
+};
+
+Nanos Simulation::stepDuration(Nanos t) {
+    const double secondsOfDay = std::fmod(static_cast<double>(m_p.startEpochNs + t) / kSecond, 86400.0);
+    // Hotter afternoons throttle clocks a little: slowest around 15:00 UTC.
+    const double diurnal = 1.0 + m_p.diurnalAmplitude * std::sin(2.0 * std::numbers::pi * (secondsOfDay / 3600.0 - 9.0) / 24.0);
+    const double jitter = 1.0 + m_p.stepJitter * m_random.normal();
+    return static_cast<Nanos>(static_cast<double>(m_p.stepTime) * diurnal * jitter * m_stragglers->slowdownAt(t));
+}
+
+Nanos Simulation::saveCheckpoint() { return sample(m_saveMedian, 0.25); }
+
+void Simulation::trainUntil(Nanos stop) {
+    while (true) {
+        if (m_sinceSave >= m_p.checkpointInterval) {
+            const Nanos save = saveCheckpoint();
+            if (m_now + save > stop) return;  // a save cut short is not durable
+            m_run.checkpoints.push_back({m_now, m_now + save, m_step, m_checkpointBytes, CheckpointKind::Save});
+            m_now += save;
+            m_durableSince = m_now;
+            m_durableStep = m_step;
+            m_sinceSave = 0;
+            continue;
+        }
+        const Nanos d = stepDuration(m_now);
+        if (m_now + d > stop) return;
+        m_now += d;
+        m_sinceSave += d;
+        m_run.steps.push_back({m_now, ++m_step, d});
+    }
+}
+
+void Simulation::interrupt(const Interruption& what, Nanos begin, std::vector<Interruption>& pending) {
+    Downtime d;
+    d.planned = what.planned;
+    if (what.planned) {
+        // A planned stop saves a checkpoint first, so it loses no work.
+        const Nanos save = saveCheckpoint();
+        m_run.checkpoints.push_back({begin, begin + save, m_step, m_checkpointBytes, CheckpointKind::Save});
+        m_durableStep = m_step;
+        d.begin = begin + save;
+        d.detected = d.begin;
+        d.restarted = d.detected + sample(m_p.maintenanceMedian, 0.5);
+        d.cause = RootCause::PlannedMaintenance;
+    } else {
+        const RootCause cause = m_causes.at(m_nextCause++);
+        d.failure = static_cast<std::int32_t>(m_run.failures.size());
+        m_run.failures.push_back(drawFailure(m_run.topology, cause, begin, m_random));
+        d.begin = begin;
+        d.cause = cause;
+        d.lostWork = begin - m_durableSince;
+        const Nanos detect = isDetectedByWatchdog(cause) ? m_p.hangDetectionMedian : m_p.detectionMedian;
+        d.detected = d.begin + sample(detect, 0.5);
+        d.restarted = d.detected + sample(m_p.restartMedian, 0.5);
+    }
+    d.end = d.restarted + sample(m_reloadMedian, 0.3);
+
+    // A failure while the job is still recovering interrupts the recovery itself; planned
+    // work that falls due during downtime waits until the job is back.
+    for (Interruption& next : pending) {
+        if (next.time >= d.end) break;
+        if (next.planned) next.time = d.end + 30 * kMinute;
+    }
+    std::stable_sort(pending.begin(), pending.end(), [](const Interruption& a, const Interruption& b) { return a.time < b.time; });
+    if (!pending.empty() && !pending.front().planned && pending.front().time < d.end) {
+        // A failure during a planned stop's save is taken as striking when the job stops.
+        const Nanos cut = std::max(d.begin, pending.front().time);
+        pending.front().time = cut;
+        d.detected = std::min(d.detected, cut);
+        d.restarted = std::min(d.restarted, cut);
+        d.end = cut;
+    } else {
+        m_run.checkpoints.push_back({d.restarted, d.end, m_durableStep, m_checkpointBytes, CheckpointKind::Load});
+    }
+    m_run.downtimes.push_back(d);
+    m_step = m_durableStep;
+    m_now = d.end;
+    m_durableSince = d.end;
+    m_sinceSave = 0;
+}
+
+Run Simulation::run() {
+    m_run.topology = buildFabric(m_p.fabric);
+    const Nanos duration = static_cast<Nanos>(m_p.days * static_cast<double>(kDay));
+    m_run.info = {m_p.preset + " (seed " + std::to_string(m_p.seed) + ")", m_p.startEpochNs, duration,
+                  "simulator preset " + m_p.preset + " seed " + std::to_string(m_p.seed)};
+
+    // Checkpoint size: bf16 weights plus fp32 master weights and two Adam moments.
+    m_checkpointBytes = static_cast<std::int64_t>(m_p.modelParameters * 14.0);
+    const double bytesPerHost = static_cast<double>(m_checkpointBytes) / static_cast<double>(m_run.topology.hosts.size());
+    m_saveMedian = 3 * kSecond + fromSeconds(bytesPerHost / 2e9);      // ~2 GB/s a host to storage
+    m_reloadMedian = 45 * kSecond + fromSeconds(bytesPerHost / 1e9);   // reads are slower, plus warm-up
+
+    std::vector<Interruption> pending = drawInterruptions(m_p, duration, m_random);
+    m_causes = drawLlama3CauseMix(
+        static_cast<int>(std::count_if(pending.begin(), pending.end(), [](const Interruption& i) { return !i.planned; })),
+        m_random);
+    m_run.stragglers = drawStragglers(m_p, duration, m_run.topology, m_random);
+    m_stragglers = std::make_unique<StragglerSweep>(m_run.stragglers);
+    m_run.steps.reserve(static_cast<std::size_t>(duration / m_p.stepTime) + 16);
+
+    while (true) {
+        const Nanos stop = pending.empty() ? duration : pending.front().time;
+        trainUntil(stop);
+        if (pending.empty()) break;
+        const Interruption next = pending.front();
+        pending.erase(pending.begin());
+        // A planned stop waits for the step in flight; a failure strikes where it lands.
+        interrupt(next, next.planned ? m_now : next.time, pending);
+        if (m_now >= duration) break;
+    }
+    return std::move(m_run);
+}
+
+}  // namespace
+
+std::vector<std::string> simulationPresetNames() { return {"llama3-405b", "tiny"}; }
+
+SimulationParams simulationPreset(std::string_view name) {
+    SimulationParams p;
+    p.preset = std::string(name);
+    if (name == "llama3-405b") return p;
+    if (name == "tiny") {
+        // A small, failure-dense run for tests and demos: 256 GPUs over 2 days.
+        p.fabric.gpus = 256;
+        p.fabric.racksPerZone = 8;
+        p.fabric.racksPerRow = 4;
+        p.fabric.ctswPerZone = 4;
+        p.fabric.atswCount = 2;
+        p.days = 2.0;
+        p.failuresPerGpuDay = 5.0 / 256.0;
+        p.plannedPerDay = 1.0;
+        p.stragglersPerDay = 6.0;
+        p.modelParameters = 8e9;
+        return p;
+    }
+    std::string known;
+    for (const std::string& n : simulationPresetNames()) known += (known.empty() ? "" : ", ") + n;
+    throw Error("unknown simulation preset \"" + std::string(name) + "\" (known presets: " + known + ")");
+}
+
+Run simulate(const SimulationParams& params) {
+    if (params.days <= 0) throw Error("simulation: --days must be positive");
+    if (params.stepTime <= 0) throw Error("simulation: the step time must be positive");
+    if (params.checkpointInterval <= 0) throw Error("simulation: --checkpoint-interval must be positive");
+    return Simulation(params).run();
+}
+
+}  // namespace faultline

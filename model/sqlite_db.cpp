@@ -1,0 +1,99 @@
+#include "sqlite_db.h"
+
+#include "error.h"
+
+#include <sqlite3.h>
+
+#include <cstring>
+
+namespace faultline {
+
+SqliteDb::SqliteDb(const std::string& path, Mode mode) : m_path(path) {
+    const int flags = mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    if (sqlite3_open_v2(path.c_str(), &m_db, flags | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
+        std::string message = m_db ? sqlite3_errmsg(m_db) : "out of memory";
+        sqlite3_close(m_db);
+        m_db = nullptr;
+        throw Error("cannot open " + path + ": " + message);
+    }
+    sqlite3_extended_result_codes(m_db, 1);
+}
+
+SqliteDb::~SqliteDb() { sqlite3_close(m_db); }
+
+void SqliteDb::fail(std::string_view what) const {
+    throw Error(m_path + ": " + std::string(what) + ": " + sqlite3_errmsg(m_db));
+}
+
+void SqliteDb::exec(std::string_view sql) {
+    char* message = nullptr;
+    if (sqlite3_exec(m_db, std::string(sql).c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
+        std::string text = message ? message : sqlite3_errmsg(m_db);
+        sqlite3_free(message);
+        throw Error(m_path + ": " + text);
+    }
+}
+
+std::int64_t SqliteDb::pragmaInt(std::string_view name) {
+    SqliteStatement s(*this, "PRAGMA " + std::string(name));
+    return s.next() ? s.int64(0) : 0;
+}
+
+SqliteStatement::SqliteStatement(SqliteDb& db, std::string_view sql) : m_db(db) {
+    if (sqlite3_prepare_v2(db.handle(), sql.data(), static_cast<int>(sql.size()), &m_stmt, nullptr) != SQLITE_OK)
+        db.fail("cannot prepare \"" + std::string(sql.substr(0, 60)) + "\"");
+}
+
+SqliteStatement::~SqliteStatement() { sqlite3_finalize(m_stmt); }
+
+SqliteStatement& SqliteStatement::bind(int index, std::int64_t value) {
+    sqlite3_bind_int64(m_stmt, index, value);
+    return *this;
+}
+
+SqliteStatement& SqliteStatement::bind(int index, double value) {
+    sqlite3_bind_double(m_stmt, index, value);
+    return *this;
+}
+
+SqliteStatement& SqliteStatement::bind(int index, std::string_view text) {
+    sqlite3_bind_text(m_stmt, index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+    return *this;
+}
+
+SqliteStatement& SqliteStatement::bindBlob(int index, std::span<const std::int32_t> values) {
+    sqlite3_bind_blob(m_stmt, index, values.data(), static_cast<int>(values.size_bytes()), SQLITE_TRANSIENT);
+    return *this;
+}
+
+void SqliteStatement::execute() {
+    if (sqlite3_step(m_stmt) != SQLITE_DONE) m_db.fail("write failed");
+    sqlite3_reset(m_stmt);
+    sqlite3_clear_bindings(m_stmt);
+}
+
+bool SqliteStatement::next() {
+    const int rc = sqlite3_step(m_stmt);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    m_db.fail("read failed");
+}
+
+std::int64_t SqliteStatement::int64(int column) const { return sqlite3_column_int64(m_stmt, column); }
+std::int32_t SqliteStatement::int32(int column) const { return sqlite3_column_int(m_stmt, column); }
+double SqliteStatement::real(int column) const { return sqlite3_column_double(m_stmt, column); }
+
+std::string SqliteStatement::text(int column) const {
+    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(m_stmt, column));
+    return p ? std::string(p, static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, column))) : std::string();
+}
+
+std::vector<std::int32_t> SqliteStatement::int32Blob(int column) const {
+    const void* p = sqlite3_column_blob(m_stmt, column);
+    const auto bytes = static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, column));
+    std::vector<std::int32_t> out(bytes / sizeof(std::int32_t));
+    if (p && !out.empty()) std::memcpy(out.data(), p, out.size() * sizeof(std::int32_t));
+    return out;
+}
+
+}  // namespace faultline

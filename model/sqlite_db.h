@@ -1,0 +1,65 @@
+#pragma once
+// A thin RAII layer over the SQLite C API: errors become faultline::Error naming the file.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace faultline {
+
+class SqliteDb;
+
+class SqliteStatement {
+public:
+    SqliteStatement(SqliteDb& db, std::string_view sql);
+    ~SqliteStatement();
+    SqliteStatement(const SqliteStatement&) = delete;
+    SqliteStatement& operator=(const SqliteStatement&) = delete;
+
+    // Binding: parameters are numbered from 1, as in SQLite.
+    SqliteStatement& bind(int index, std::int64_t value);
+    SqliteStatement& bind(int index, double value);
+    SqliteStatement& bind(int index, std::string_view text);
+    SqliteStatement& bindBlob(int index, std::span<const std::int32_t> values);
+    // Runs a statement that returns no rows, then resets it for the next bindings.
+    void execute();
+    // Steps to the next row; false when done.
+    bool next();
+
+    // Reading: columns are numbered from 0, as in SQLite.
+    std::int64_t int64(int column) const;
+    std::int32_t int32(int column) const;
+    double real(int column) const;
+    std::string text(int column) const;
+    std::vector<std::int32_t> int32Blob(int column) const;
+
+private:
+    SqliteDb& m_db;
+    sqlite3_stmt* m_stmt = nullptr;
+};
+
+class SqliteDb {
+public:
+    enum class Mode { ReadOnly, Create };
+    SqliteDb(const std::string& path, Mode mode);
+    ~SqliteDb();
+    SqliteDb(const SqliteDb&) = delete;
+    SqliteDb& operator=(const SqliteDb&) = delete;
+
+    void exec(std::string_view sql);
+    std::int64_t pragmaInt(std::string_view name);
+    const std::string& path() const { return m_path; }
+    sqlite3* handle() const { return m_db; }
+    // Throws Error with `what` and SQLite's own words for the last failure.
+    [[noreturn]] void fail(std::string_view what) const;
+
+private:
+    sqlite3* m_db = nullptr;
+    std::string m_path;
+};
+
+}  // namespace faultline

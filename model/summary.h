@@ -1,0 +1,50 @@
+#pragma once
+// The figures a run is first judged by, as `faultline-cli summary` prints them and the
+// app's summary panel shows them.
+#include "run.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <string>
+#include <vector>
+
+namespace faultline {
+
+struct CauseCount {
+    RootCause cause;
+    int count = 0;
+    double percent = 0;  // of the unexpected interruptions
+};
+
+// Where downtime went. Lost work is training redone after restarting from the checkpoint.
+struct DowntimeSplit {
+    Nanos detection = 0;
+    Nanos restart = 0;
+    Nanos reload = 0;
+    Nanos lostWork = 0;
+    Nanos total() const { return detection + restart + reload + lostWork; }
+};
+
+struct RunSummary {
+    std::string name;
+    std::int64_t startEpochNs = 0;
+    std::size_t gpus = 0, hosts = 0, racks = 0, switches = 0;
+    Nanos duration = 0;
+    int planned = 0;
+    int unexpected = 0;
+    std::vector<CauseCount> causes;  // most frequent first; ties in the Llama 3 table's order
+    // Effective training time ratio: the share of wall time spent on training that was kept
+    // (not down, not redone after a restart, not blocked saving checkpoints).
+    double ettr = 0;
+    DowntimeSplit downtime;
+    Nanos mtbf = 0;  // mean time between unexpected interruptions; 0 when there were none
+    int checkpoints = 0;  // checkpoint saves
+    Nanos meanCheckpointSave = 0;
+    Nanos checkpointSaveTotal = 0;
+};
+
+RunSummary summarize(const Run& run);
+nlohmann::json summaryToJson(const RunSummary& summary);
+std::string summaryToText(const RunSummary& summary);
+
+}  // namespace faultline

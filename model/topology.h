@@ -1,0 +1,112 @@
+#pragma once
+// The cluster a run trained on: zones (pods), rows of racks, hosts, GPUs, NICs and the
+// three switch tiers of a Meta-style RoCE fabric (RTSW in each rack, CTSW per zone, ATSW
+// joining zones), with the links between them. Everything refers to everything else by
+// index into flat vectors, so a 100,000-GPU cluster is a few flat arrays.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace faultline {
+
+enum class SwitchTier : std::uint8_t { Rack, Cluster, Aggregation };  // RTSW, CTSW, ATSW
+
+struct Zone {
+    std::string name;
+};
+
+struct Rack {
+    std::string name;
+    std::int32_t zone = 0;
+    std::int32_t row = 0;       // row within the zone
+    std::int32_t position = 0;  // place within the row
+};
+
+struct Host {
+    std::string name;
+    std::int32_t rack = 0;
+    std::int32_t firstGpu = 0;
+    std::int32_t gpuCount = 0;
+    std::int32_t firstNic = 0;
+    std::int32_t nicCount = 0;
+};
+
+struct Gpu {
+    std::int32_t host = 0;
+    std::int32_t index = 0;  // index within the host (CUDA device order)
+    std::string pciBusId;    // e.g. "0000:18:00.0"
+};
+
+struct Nic {
+    std::int32_t host = 0;
+    std::int32_t index = 0;  // NIC i serves GPU i of its host (one rail per GPU)
+};
+
+struct Switch {
+    std::string name;
+    SwitchTier tier = SwitchTier::Rack;
+    std::int32_t zone = -1;  // -1 for aggregation switches, which join zones
+    std::int32_t rack = -1;  // the rack of a rack switch, else -1
+};
+
+enum class NodeKind : std::uint8_t { Nic, Switch };
+
+struct LinkEnd {
+    NodeKind kind = NodeKind::Nic;
+    std::int32_t index = 0;
+    bool operator==(const LinkEnd&) const = default;
+};
+
+// A cable. `lower` is the end nearer the GPUs (a NIC, or a switch of a lower tier).
+struct Link {
+    LinkEnd lower;
+    LinkEnd upper;
+};
+
+struct Topology {
+    std::vector<Zone> zones;
+    std::vector<Rack> racks;
+    std::vector<Host> hosts;
+    std::vector<Gpu> gpus;
+    std::vector<Nic> nics;
+    std::vector<Switch> switches;
+    std::vector<Link> links;
+
+    std::string gpuName(std::int32_t gpu) const;  // "<host>-gpu<index>"
+    std::string nicName(std::int32_t nic) const;  // "<host>-nic<index>"
+    std::string linkName(std::int32_t link) const;
+    std::optional<std::int32_t> findHost(std::string_view name) const;
+    std::optional<std::int32_t> findSwitch(std::string_view name) const;
+    std::int32_t gpuOfNic(std::int32_t nic) const;  // -1 if its host has no GPU of that index
+
+    std::vector<std::int32_t> gpusOfHost(std::int32_t host) const;
+    // Every GPU below this switch or link in the fabric tree: the ranks whose traffic a
+    // failure of it breaks, and so what the failure takes out of the job.
+    std::vector<std::int32_t> gpusBelowSwitch(std::int32_t sw) const;
+    std::vector<std::int32_t> gpusBelowLink(std::int32_t link) const;
+
+    std::size_t switchCount(SwitchTier tier) const;
+    // Throws Error naming the first inconsistency (an index out of range, a GPU outside
+    // its host's range); used when a topology comes from a file.
+    void validate() const;
+};
+
+// The shape of a regular Meta-style fabric, as the simulator and tests build it.
+struct FabricShape {
+    int gpus = 16'384;
+    int gpusPerHost = 8;
+    int hostsPerRack = 2;
+    int racksPerRow = 16;
+    int racksPerZone = 128;  // 2,048 GPUs per AI zone
+    int ctswPerZone = 8;     // every RTSW has one uplink to each CTSW of its zone
+    int atswCount = 8;       // every CTSW has one uplink to each ATSW
+};
+
+// Builds the fabric for `shape`; GPU count is rounded up to whole hosts.
+Topology buildFabric(const FabricShape& shape);
+
+const char* switchTierName(SwitchTier tier);  // "RTSW", "CTSW", "ATSW"
+
+}  // namespace faultline

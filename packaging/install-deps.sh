@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs everything Faultline needs to build, test and run, from Debian 12 packages only.
+# Idempotent and non-interactive: packages already present are left as they are.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build ccache pkg-config git
+  qt6-base-dev qt6-base-dev-tools qt6-charts-dev libqt6opengl6-dev libgl1-mesa-dev
+  libvtk9-dev
+  libsqlite3-dev nlohmann-json3-dev libsimdjson-dev zlib1g-dev
+  libgtest-dev libgmock-dev googletest libbenchmark-dev
+  xvfb xauth mesa-utils libgl1-mesa-dri
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo_cmd=()
+[ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+echo "install-deps: installed ${missing[*]}"

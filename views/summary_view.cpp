@@ -1,0 +1,121 @@
+#include "summary_view.h"
+
+#include "model/format.h"
+#include "model/summary.h"
+#include "widgets/stat_tile.h"
+
+#include <QGridLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace faultline {
+
+namespace {
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+StatTile* makeTile(const QString& caption, const QString& objectName, QWidget* parent) {
+    auto* tile = new StatTile(caption, parent);
+    tile->setObjectName(objectName);
+    return tile;
+}
+
+}  // namespace
+
+SummaryView::SummaryView(QWidget* parent)
+    : QWidget(parent),
+      m_title(new QLabel(this)),
+      m_subtitle(new QLabel(this)),
+      m_ettr(makeTile(tr("Effective training time"), "ettrTile", this)),
+      m_interruptions(makeTile(tr("Interruptions"), "interruptionsTile", this)),
+      m_mtbf(makeTile(tr("Mean time between failures"), "mtbfTile", this)),
+      m_checkpoints(makeTile(tr("Checkpoints saved"), "checkpointsTile", this)),
+      m_detection(makeTile(tr("Downtime: detection"), "detectionTile", this)),
+      m_restart(makeTile(tr("Downtime: restart"), "restartTile", this)),
+      m_reload(makeTile(tr("Downtime: checkpoint reload"), "reloadTile", this)),
+      m_lostWork(makeTile(tr("Lost work (redone)"), "lostWorkTile", this)),
+      m_causes(new QTableWidget(0, 4, this)) {
+    setObjectName("summaryView");
+    m_title->setObjectName("runTitle");
+    m_subtitle->setObjectName("runSubtitle");
+    QFont titleFont = m_title->font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.6);
+    titleFont.setBold(true);
+    m_title->setFont(titleFont);
+    m_subtitle->setWordWrap(true);
+
+    m_causes->setObjectName("causesTable");
+    m_causes->setHorizontalHeaderLabels({tr("Root cause"), tr("Component"), tr("Interruptions"), tr("Share")});
+    m_causes->verticalHeader()->hide();
+    m_causes->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_causes->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_causes->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+
+    auto* tiles = new QGridLayout;
+    tiles->setSpacing(8);
+    StatTile* const grid[2][4] = {{m_ettr, m_interruptions, m_mtbf, m_checkpoints},
+                                  {m_detection, m_restart, m_reload, m_lostWork}};
+    for (int r = 0; r < 2; ++r)
+        for (int c = 0; c < 4; ++c) tiles->addWidget(grid[r][c], r, c);
+
+    auto* causesTitle = new QLabel(tr("Root causes of unexpected interruptions"), this);
+    QFont bold = causesTitle->font();
+    bold.setBold(true);
+    causesTitle->setFont(bold);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_title);
+    layout->addWidget(m_subtitle);
+    layout->addSpacing(8);
+    layout->addLayout(tiles);
+    layout->addSpacing(8);
+    layout->addWidget(causesTitle);
+    layout->addWidget(m_causes, 1);
+}
+
+void SummaryView::setSummary(const RunSummary& s) {
+    m_title->setText(q(s.name));
+    m_subtitle->setText(tr("Started %1 · ran %2 · %3 GPUs in %4 hosts, %5 racks, %6 switches")
+                            .arg(q(formatWallTime(s.startEpochNs, 0)), q(formatDuration(s.duration)),
+                                 q(formatCount(static_cast<std::int64_t>(s.gpus))), q(formatCount(static_cast<std::int64_t>(s.hosts))),
+                                 q(formatCount(static_cast<std::int64_t>(s.racks))),
+                                 q(formatCount(static_cast<std::int64_t>(s.switches)))));
+
+    m_ettr->setValue(q(formatPercent(s.ettr)));
+    m_ettr->setDetail(tr("of wall time spent on training that was kept"));
+    m_interruptions->setValue(QString::number(s.planned + s.unexpected));
+    m_interruptions->setDetail(tr("%1 planned · %2 unexpected").arg(s.planned).arg(s.unexpected));
+    m_mtbf->setValue(s.unexpected ? q(formatDuration(s.mtbf)) : tr("no failures"));
+    m_mtbf->setDetail(tr("between unexpected interruptions"));
+    m_checkpoints->setValue(q(formatCount(s.checkpoints)));
+    m_checkpoints->setDetail(tr("mean save %1").arg(q(formatDuration(s.meanCheckpointSave))));
+
+    auto setDowntime = [&s](StatTile* tile, Nanos value) {
+        tile->setValue(q(formatDuration(value)));
+        const double share = s.duration > 0 ? static_cast<double>(value) / static_cast<double>(s.duration) : 0.0;
+        tile->setDetail(tr("%1 of the run").arg(q(formatPercent(share, 2))));
+    };
+    setDowntime(m_detection, s.downtime.detection);
+    setDowntime(m_restart, s.downtime.restart);
+    setDowntime(m_reload, s.downtime.reload);
+    setDowntime(m_lostWork, s.downtime.lostWork);
+
+    m_causes->setRowCount(static_cast<int>(s.causes.size()));
+    for (int row = 0; row < static_cast<int>(s.causes.size()); ++row) {
+        const CauseCount& c = s.causes[static_cast<std::size_t>(row)];
+        const RootCauseInfo& info = rootCauseInfo(c.cause);
+        auto* count = new QTableWidgetItem(QString::number(c.count));
+        auto* share = new QTableWidgetItem(q(formatPercent(c.percent / 100.0)));
+        count->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        share->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        m_causes->setItem(row, 0, new QTableWidgetItem(QString::fromUtf8(info.label.data(), static_cast<qsizetype>(info.label.size()))));
+        m_causes->setItem(row, 1, new QTableWidgetItem(QString::fromUtf8(info.component.data(), static_cast<qsizetype>(info.component.size()))));
+        m_causes->setItem(row, 2, count);
+        m_causes->setItem(row, 3, share);
+    }
+    m_causes->resizeColumnsToContents();
+}
+
+}  // namespace faultline

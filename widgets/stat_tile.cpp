@@ -1,0 +1,38 @@
+#include "stat_tile.h"
+
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace faultline {
+
+StatTile::StatTile(const QString& caption, QWidget* parent)
+    : QFrame(parent), m_caption(new QLabel(caption, this)), m_value(new QLabel(this)), m_detail(new QLabel(this)) {
+    setFrameShape(QFrame::StyledPanel);
+    setMinimumWidth(170);
+    m_caption->setObjectName("caption");
+    m_value->setObjectName("value");
+    m_detail->setObjectName("detail");
+    QFont big = m_value->font();
+    big.setPointSizeF(big.pointSizeF() * 1.9);
+    big.setBold(true);
+    m_value->setFont(big);
+    m_value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_detail->setWordWrap(true);
+    QPalette dim = m_caption->palette();
+    dim.setColor(QPalette::WindowText, dim.color(QPalette::PlaceholderText));
+    m_caption->setPalette(dim);
+    m_detail->setPalette(dim);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setSpacing(2);
+    layout->addWidget(m_caption);
+    layout->addWidget(m_value);
+    layout->addWidget(m_detail);
+    layout->addStretch();
+}
+
+void StatTile::setValue(const QString& value) { m_value->setText(value); }
+void StatTile::setDetail(const QString& detail) { m_detail->setText(detail); }
+QString StatTile::value() const { return m_value->text(); }
+
+}  // namespace faultline
