@@ -1,0 +1,97 @@
+#include "import_report.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <ctime>
+
+namespace faultline {
+
+namespace {
+constexpr std::size_t kKeptWarnings = 5;
+
+std::string rankList(const std::set<std::int32_t>& ranks) {
+    // Runs of consecutive ranks collapse to "a-b", so 1,024 ranks print as "0-1023".
+    std::string out;
+    auto it = ranks.begin();
+    while (it != ranks.end()) {
+        std::int32_t lo = *it, hi = *it;
+        for (++it; it != ranks.end() && *it == hi + 1; ++it) hi = *it;
+        if (!out.empty()) out += ",";
+        out += lo == hi ? std::to_string(lo) : std::to_string(lo) + "-" + std::to_string(hi);
+    }
+    return out;
+}
+}  // namespace
+
+void FileReport::seen(EpochNs t) {
+    if (first == 0 || t < first) first = t;
+    if (last == 0 || t > last) last = t;
+}
+
+void FileReport::skip(const std::string& message) {
+    ++skippedLines;
+    if (warnings.size() < kKeptWarnings) warnings.push_back(message);
+}
+
+std::string formatEpochNs(EpochNs t) {
+    std::time_t secs = static_cast<std::time_t>(t / 1'000'000'000);
+    std::int64_t frac = t % 1'000'000'000;
+    if (frac < 0) {
+        frac += 1'000'000'000;
+        --secs;
+    }
+    std::tm tm{};
+    gmtime_r(&secs, &tm);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%06lldZ", tm.tm_year + 1900, tm.tm_mon + 1,
+                  tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<long long>(frac / 1000));
+    return buf;
+}
+
+std::string importSummaryToText(const ImportSummary& summary) {
+    std::string out;
+    for (const FileReport& f : summary.files) {
+        out += f.path + "\n  format: " + f.format + "\n";
+        if (f.counts.empty()) out += "  no events\n";
+        for (const auto& [kind, n] : f.counts) out += "  " + kind + ": " + std::to_string(n) + "\n";
+        if (f.first != 0) out += "  time: " + formatEpochNs(f.first) + " .. " + formatEpochNs(f.last) + "\n";
+        if (!f.ranks.empty()) out += "  ranks: " + rankList(f.ranks) + "\n";
+        if (f.skippedLines > 0) {
+            out += "  skipped " + std::to_string(f.skippedLines) + " bad line(s):\n";
+            for (const std::string& w : f.warnings) out += "    " + w + "\n";
+        }
+    }
+    if (!summary.output.empty())
+        out += "wrote " + summary.output + ": " + std::to_string(summary.hosts) + " hosts, " +
+               std::to_string(summary.gpus) + " GPUs" + (summary.derivedTopology ? " (topology derived from the files)" : "") +
+               "\n";
+    return out;
+}
+
+nlohmann::json importSummaryToJson(const ImportSummary& summary) {
+    nlohmann::json files = nlohmann::json::array();
+    for (const FileReport& f : summary.files) {
+        nlohmann::json j;
+        j["path"] = f.path;
+        j["format"] = f.format;
+        j["counts"] = f.counts;
+        if (f.first != 0) {
+            j["first"] = formatEpochNs(f.first);
+            j["last"] = formatEpochNs(f.last);
+            j["first_epoch_ns"] = f.first;
+            j["last_epoch_ns"] = f.last;
+        }
+        j["ranks"] = std::vector<std::int32_t>(f.ranks.begin(), f.ranks.end());
+        j["skipped_lines"] = f.skippedLines;
+        j["warnings"] = f.warnings;
+        files.push_back(std::move(j));
+    }
+    return {{"files", files},
+            {"output", summary.output},
+            {"hosts", summary.hosts},
+            {"gpus", summary.gpus},
+            {"derived_topology", summary.derivedTopology}};
+}
+
+}  // namespace faultline

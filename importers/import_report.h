@@ -1,0 +1,47 @@
+#pragma once
+// What one import read, per file: its format, how many events of each kind, the time span,
+// the ranks it covers, and the lines it had to skip. Printed by `faultline-cli import` and
+// shown by the app, from this one structure.
+#include "imported_events.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace faultline {
+
+struct FileReport {
+    std::string path;
+    std::string format;                          // format name, see formats.h
+    std::map<std::string, std::int64_t> counts;  // "collectives", "failures", "steps", ...
+    EpochNs first = 0;                           // earliest and latest event time; 0 when none
+    EpochNs last = 0;
+    std::set<std::int32_t> ranks;
+    std::int64_t skippedLines = 0;
+    std::vector<std::string> warnings;           // the first few skipped lines, explained
+
+    void count(const std::string& kind, std::int64_t n = 1) { counts[kind] += n; }
+    void seen(EpochNs t);
+    // Records a bad line that was skipped; keeps the first few messages.
+    void skip(const std::string& message);
+};
+
+struct ImportSummary {
+    std::vector<FileReport> files;
+    std::string output;  // the run file written
+    std::size_t hosts = 0;
+    std::size_t gpus = 0;
+    bool derivedTopology = false;
+};
+
+std::string importSummaryToText(const ImportSummary& summary);
+nlohmann::json importSummaryToJson(const ImportSummary& summary);
+
+// "2025-01-21T04:41:44.283302Z"
+std::string formatEpochNs(EpochNs t);
+
+}  // namespace faultline

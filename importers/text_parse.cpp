@@ -1,0 +1,135 @@
+#include "text_parse.h"
+
+#include <array>
+#include <charconv>
+#include <cstdlib>
+#include <string>
+
+namespace faultline {
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r' || s.front() == '\n')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n')) s.remove_suffix(1);
+    return s;
+}
+
+bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+bool contains(std::string_view s, std::string_view needle) { return s.find(needle) != std::string_view::npos; }
+
+void splitBy(std::string_view s, std::string_view delim, std::vector<std::string_view>& out) {
+    out.clear();
+    if (delim.empty()) {
+        out.push_back(s);
+        return;
+    }
+    for (;;) {
+        const std::size_t at = s.find(delim);
+        if (at == std::string_view::npos) {
+            out.push_back(s);
+            return;
+        }
+        out.push_back(s.substr(0, at));
+        s.remove_prefix(at + delim.size());
+    }
+}
+
+std::optional<std::int64_t> parseInt(std::string_view s) {
+    s = trim(s);
+    if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+    std::int64_t v = 0;
+    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || p != s.data() + s.size() || s.empty()) return std::nullopt;
+    return v;
+}
+
+std::optional<double> parseDouble(std::string_view s) {
+    s = trim(s);
+    if (s.empty()) return std::nullopt;
+    double v = 0;
+    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+    return v;
+}
+
+std::int64_t daysFromCivil(std::int64_t y, unsigned m, unsigned d) {
+    // Howard Hinnant's days_from_civil: exact for every Gregorian date.
+    y -= m <= 2;
+    const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+    const auto yoe = static_cast<unsigned>(y - era * 400);
+    const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
+}
+
+std::optional<unsigned> monthFromAbbrev(std::string_view s) {
+    static constexpr std::array<std::string_view, 12> kMonths = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                                                 "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    for (unsigned i = 0; i < kMonths.size(); ++i)
+        if (s == kMonths[i]) return i + 1;
+    return std::nullopt;
+}
+
+namespace {
+
+bool digits(std::string_view s, std::size_t at, std::size_t n, int& out) {
+    if (at + n > s.size()) return false;
+    int v = 0;
+    for (std::size_t i = at; i < at + n; ++i) {
+        if (s[i] < '0' || s[i] > '9') return false;
+        v = v * 10 + (s[i] - '0');
+    }
+    out = v;
+    return true;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> parseClock(std::string_view s) {
+    int h = 0, mi = 0, sec = 0;
+    if (s.size() < 8 || !digits(s, 0, 2, h) || s[2] != ':' || !digits(s, 3, 2, mi) || s[5] != ':' || !digits(s, 6, 2, sec))
+        return std::nullopt;
+    if (h > 23 || mi > 59 || sec > 60) return std::nullopt;
+    return h * 3600 + mi * 60 + sec;
+}
+
+std::optional<EpochNs> parseIsoTime(std::string_view s, std::size_t* consumed) {
+    int y = 0, mo = 0, d = 0;
+    if (!digits(s, 0, 4, y) || s.size() < 10 || s[4] != '-' || !digits(s, 5, 2, mo) || s[7] != '-' || !digits(s, 8, 2, d))
+        return std::nullopt;
+    if (mo < 1 || mo > 12 || d < 1 || d > 31) return std::nullopt;
+    if (s.size() < 19 || (s[10] != 'T' && s[10] != ' ')) return std::nullopt;
+    const auto clock = parseClock(s.substr(11));
+    if (!clock) return std::nullopt;
+    std::size_t i = 19;
+    std::int64_t fracNs = 0;
+    if (i < s.size() && (s[i] == '.' || s[i] == ',')) {
+        ++i;
+        std::int64_t scale = 100'000'000;
+        const std::size_t start = i;
+        while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+            fracNs += (s[i] - '0') * scale;
+            scale /= 10;
+            ++i;
+        }
+        if (i == start) return std::nullopt;
+    }
+    std::int64_t offsetSec = 0;
+    if (i < s.size() && s[i] == 'Z') {
+        ++i;
+    } else if (i < s.size() && (s[i] == '+' || s[i] == '-')) {
+        const int sign = s[i] == '-' ? -1 : 1;
+        int oh = 0, om = 0;
+        if (!digits(s, i + 1, 2, oh)) return std::nullopt;
+        std::size_t j = i + 3;
+        if (j < s.size() && s[j] == ':') ++j;
+        if (digits(s, j, 2, om)) j += 2;
+        offsetSec = sign * (oh * 3600 + om * 60);
+        i = j;
+    }
+    if (consumed) *consumed = i;
+    const std::int64_t days = daysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
+    return ((days * 86400 + *clock) - offsetSec) * 1'000'000'000 + fracNs;
+}
+
+}  // namespace faultline

@@ -1,0 +1,35 @@
+#pragma once
+// Small, allocation-free helpers the line-oriented importers share: splitting, numbers,
+// and the timestamp spellings cluster tools use. Every parser returns nullopt on text it
+// does not recognise, so the caller can say which line and what it expected.
+#include "imported_events.h"
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace faultline {
+
+std::string_view trim(std::string_view s);
+bool startsWith(std::string_view s, std::string_view prefix);
+bool contains(std::string_view s, std::string_view needle);
+// Splits on every occurrence of `delim` (which may be several bytes, as in sacct's "|#").
+void splitBy(std::string_view s, std::string_view delim, std::vector<std::string_view>& out);
+
+std::optional<std::int64_t> parseInt(std::string_view s);
+std::optional<double> parseDouble(std::string_view s);
+
+// Days since 1970-01-01 of a proleptic Gregorian date.
+std::int64_t daysFromCivil(std::int64_t y, unsigned m, unsigned d);
+// "Jan".."Dec" (case-sensitive, as date and dmesg write them) -> 1..12.
+std::optional<unsigned> monthFromAbbrev(std::string_view s);
+
+// "2025-01-21T04:41:44,283302+00:00", "2023-04-16T16:52:27", "2024-05-01 10:00:00.123Z":
+// date, 'T' or ' ', time, optional fraction after '.' or ',', optional zone (Z, +HH:MM,
+// +HHMM). No zone means UTC. `consumed` gets how many characters were read.
+std::optional<EpochNs> parseIsoTime(std::string_view s, std::size_t* consumed = nullptr);
+
+// "HH:MM:SS" -> seconds since midnight.
+std::optional<std::int64_t> parseClock(std::string_view s);
+
+}  // namespace faultline

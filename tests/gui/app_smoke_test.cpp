@@ -1,0 +1,72 @@
+// The app as a user starts it: the real `faultline` binary under the X server.
+#include "gui_test_app.h"
+#include "../model/test_runs.h"
+
+#include "model/run_file.h"
+
+#include <QImage>
+#include <QProcess>
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace faultline {
+namespace {
+
+using test::ScratchDir;
+
+// How many distinct colours a picture has: a blank window has a handful.
+std::size_t colourCount(const QImage& image) {
+    std::set<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 3)
+        for (int x = 0; x < image.width(); x += 3) colours.insert(image.pixel(x, y));
+    return colours.size();
+}
+
+int runApp(const QStringList& args, QString* errors = nullptr) {
+    QProcess app;
+    app.start(FAULTLINE_APP, args);
+    if (!app.waitForFinished(120'000)) {
+        app.kill();
+        return -1;
+    }
+    if (errors) *errors = QString::fromLocal8Bit(app.readAllStandardError());
+    return app.exitCode();
+}
+
+TEST(AppSmoke, OpensARunAndRendersItsSummary) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string run = dir.file("tiny.faultline");
+    writeRunFile(test::tinyRun(), run);
+    const QString png = QString::fromStdString(dir.file("shot.png"));
+    QString errors;
+    ASSERT_EQ(runApp({"--screenshot", png, "--size", "1200x800", QString::fromStdString(run)}, &errors), 0) << errors.toStdString();
+    const QImage image(png);
+    ASSERT_FALSE(image.isNull());
+    EXPECT_EQ(image.size(), QSize(1200, 800));
+    EXPECT_GT(colourCount(image), 20u);
+}
+
+TEST(AppSmoke, NoArgumentOpensTheSampleRun) {
+    test::guiApp();
+    ScratchDir dir;
+    const QString png = QString::fromStdString(dir.file("sample.png"));
+    QString errors;
+    ASSERT_EQ(runApp({"--screenshot", png}, &errors), 0) << errors.toStdString();
+    EXPECT_EQ(QImage(png).size(), QSize(1600, 1000));
+}
+
+TEST(AppSmoke, BadRunFileExitsWithTheMessage) {
+    test::guiApp();
+    ScratchDir dir;
+    QString errors;
+    const std::string missing = dir.file("missing.faultline");
+    EXPECT_EQ(runApp({"--screenshot", QString::fromStdString(dir.file("x.png")), QString::fromStdString(missing)}, &errors), 1);
+    // Qt may warn first (e.g. about XDG_RUNTIME_DIR); our message is the last line.
+    EXPECT_EQ(errors.trimmed().split('\n').last().toStdString(), "faultline: " + missing + ": no such file");
+}
+
+}  // namespace
+}  // namespace faultline

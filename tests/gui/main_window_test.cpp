@@ -1,0 +1,93 @@
+#include "gui_test_app.h"
+#include "../model/test_runs.h"
+
+#include "app/main_window.h"
+#include "model/format.h"
+#include "model/run_file.h"
+#include "model/summary.h"
+#include "widgets/stat_tile.h"
+
+#include <QLabel>
+#include <QSignalSpy>
+#include <QStatusBar>
+#include <QTableWidget>
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+namespace faultline {
+namespace {
+
+using test::ScratchDir;
+
+QString tileValue(const QWidget& window, const char* tile) {
+    auto* t = window.findChild<StatTile*>(tile);
+    return t ? t->value() : QString("<no tile %1>").arg(tile);
+}
+
+TEST(MainWindow, ShowsTheSummaryOfTheRunItOpens) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string path = dir.file("tiny.faultline");
+    writeRunFile(test::tinyRun(), path);
+    const RunSummary expected = summarize(test::tinyRun());
+
+    MainWindow window;
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::runShown);
+    window.openRun(QString::fromStdString(path));
+    ASSERT_TRUE(shown.wait(20'000));
+
+    EXPECT_TRUE(window.findChild<QWidget*>("summaryView")->isVisible());
+    EXPECT_EQ(tileValue(window, "ettrTile"), QString::fromStdString(formatPercent(expected.ettr)));
+    EXPECT_EQ(tileValue(window, "interruptionsTile"), QString::number(expected.planned + expected.unexpected));
+    EXPECT_EQ(tileValue(window, "mtbfTile"), QString::fromStdString(formatDuration(expected.mtbf)));
+    EXPECT_EQ(window.findChild<QLabel*>("runTitle")->text(), "tiny (seed 7)");
+    EXPECT_EQ(window.windowTitle(), QString("tiny (seed 7) — Faultline"));
+
+    auto* causes = window.findChild<QTableWidget*>("causesTable");
+    ASSERT_EQ(causes->rowCount(), static_cast<int>(expected.causes.size()));
+    EXPECT_EQ(causes->item(0, 0)->text().toStdString(), rootCauseLabel(expected.causes[0].cause));
+    EXPECT_EQ(causes->item(0, 2)->text(), QString::number(expected.causes[0].count));
+}
+
+TEST(MainWindow, BadFileIsReportedNotShown) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string path = dir.file("garbage.faultline");
+    std::ofstream(path) << "this is not a run";
+
+    MainWindow window;
+    window.show();
+    QSignalSpy failed(&window, &MainWindow::runFailed);
+    window.openRun(QString::fromStdString(path));
+    ASSERT_TRUE(failed.wait(10'000));
+    const QString expected = QString::fromStdString(path + " is not a Faultline run file (expected an SQLite database)");
+    EXPECT_EQ(failed.at(0).at(0).toString(), expected);
+    EXPECT_EQ(window.statusBar()->currentMessage(), expected);
+    EXPECT_EQ(window.findChild<QLabel*>("placeholder")->text(), expected);
+    EXPECT_EQ(window.currentRun(), nullptr);
+}
+
+TEST(MainWindow, NewerRequestWins) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string first = dir.file("first.faultline");
+    faultline::Run second = test::tinyRun();
+    second.info.name = "second";
+    writeRunFile(test::tinyRun(), first);
+    writeRunFile(second, dir.file("second.faultline"));
+
+    MainWindow window;
+    QSignalSpy shown(&window, &MainWindow::runShown);
+    window.openRun(QString::fromStdString(first));
+    window.openRun(QString::fromStdString(dir.file("second.faultline")));
+    ASSERT_TRUE(shown.wait(20'000));
+    while (window.isLoading()) QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    EXPECT_EQ(shown.count(), 1);
+    EXPECT_EQ(window.currentRun()->summary.name, "second");
+}
+
+}  // namespace
+}  // namespace faultline

@@ -1,0 +1,206 @@
+#include "test_runs.h"
+
+#include "model/error.h"
+#include "model/run_file.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <csignal>
+#include <fstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace faultline {
+namespace {
+
+using test::ScratchDir;
+using test::tinyRun;
+
+// A run that uses every table, collectives and rank map included.
+Run fullRun() {
+    faultline::Run run = tinyRun();
+    run.collectiveOps = {"allreduce", "allgather"};
+    run.processGroups = {{"dp", {0, 1, 2, 3}}, {"tp", {0, 1}}};
+    run.collectives = {{0, 0, 0, 1, 1'000, 5'000, 1 << 20}, {1, 0, 0, 1, 1'200, 5'010, 1 << 20},
+                       {0, 1, 1, 7, 9'000, 9'500, 4096}};
+    run.rankToGpu = {0, 1, 2, 3};
+    return run;
+}
+
+std::string errorOf(const std::string& path) {
+    try {
+        readRunFile(path);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+void expectSameRun(const Run& a, const Run& b) {
+    EXPECT_EQ(a.info.name, b.info.name);
+    EXPECT_EQ(a.info.startEpochNs, b.info.startEpochNs);
+    EXPECT_EQ(a.info.duration, b.info.duration);
+    EXPECT_EQ(a.info.source, b.info.source);
+    ASSERT_EQ(a.topology.gpus.size(), b.topology.gpus.size());
+    EXPECT_EQ(a.topology.gpuName(100), b.topology.gpuName(100));
+    EXPECT_EQ(a.topology.gpus[100].pciBusId, b.topology.gpus[100].pciBusId);
+    EXPECT_EQ(a.topology.switches.size(), b.topology.switches.size());
+    EXPECT_EQ(a.topology.links.size(), b.topology.links.size());
+    EXPECT_EQ(a.topology.links.back().upper, b.topology.links.back().upper);
+    ASSERT_EQ(a.failures.size(), b.failures.size());
+    for (std::size_t i = 0; i < a.failures.size(); ++i) {
+        EXPECT_EQ(a.failures[i].time, b.failures[i].time);
+        EXPECT_EQ(a.failures[i].cause, b.failures[i].cause);
+        EXPECT_EQ(a.failures[i].component, b.failures[i].component);
+        EXPECT_EQ(a.failures[i].xid, b.failures[i].xid);
+        EXPECT_EQ(a.failures[i].gpus, b.failures[i].gpus);
+        EXPECT_EQ(a.failures[i].detail, b.failures[i].detail);
+    }
+    ASSERT_EQ(a.downtimes.size(), b.downtimes.size());
+    for (std::size_t i = 0; i < a.downtimes.size(); ++i) {
+        EXPECT_EQ(a.downtimes[i].begin, b.downtimes[i].begin);
+        EXPECT_EQ(a.downtimes[i].end, b.downtimes[i].end);
+        EXPECT_EQ(a.downtimes[i].lostWork, b.downtimes[i].lostWork);
+        EXPECT_EQ(a.downtimes[i].planned, b.downtimes[i].planned);
+        EXPECT_EQ(a.downtimes[i].failure, b.downtimes[i].failure);
+    }
+    ASSERT_EQ(a.checkpoints.size(), b.checkpoints.size());
+    EXPECT_EQ(a.checkpoints.back().step, b.checkpoints.back().step);
+    EXPECT_EQ(a.checkpoints.back().kind, b.checkpoints.back().kind);
+    ASSERT_EQ(a.steps.size(), b.steps.size());
+    EXPECT_EQ(a.steps.back().time, b.steps.back().time);
+    EXPECT_EQ(a.steps.back().duration, b.steps.back().duration);
+    ASSERT_EQ(a.stragglers.size(), b.stragglers.size());
+    EXPECT_EQ(a.stragglers.front().slowdown, b.stragglers.front().slowdown);
+    EXPECT_EQ(a.stragglers.front().cause, b.stragglers.front().cause);
+    EXPECT_EQ(a.collectiveOps, b.collectiveOps);
+    ASSERT_EQ(a.processGroups.size(), b.processGroups.size());
+    EXPECT_EQ(a.processGroups[0].ranks, b.processGroups[0].ranks);
+    ASSERT_EQ(a.collectives.size(), b.collectives.size());
+    EXPECT_EQ(a.collectives[2].seq, b.collectives[2].seq);
+    EXPECT_EQ(a.collectives[1].enter, b.collectives[1].enter);
+    EXPECT_EQ(a.rankToGpu, b.rankToGpu);
+}
+
+TEST(RunFile, RoundTripKeepsEverything) {
+    ScratchDir dir;
+    const faultline::Run run = fullRun();
+    writeRunFile(run, dir.file("run.faultline"));
+    expectSameRun(run, readRunFile(dir.file("run.faultline")));
+}
+
+TEST(RunFile, OverwritesAnExistingRunAndLeavesNoTemporaryFile) {
+    ScratchDir dir;
+    writeRunFile(tinyRun(), dir.file("run.faultline"));
+    faultline::Run other = tinyRun();
+    other.info.name = "second";
+    writeRunFile(other, dir.file("run.faultline"));
+    EXPECT_EQ(readRunFile(dir.file("run.faultline")).info.name, "second");
+    EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), {}), 1);
+}
+
+TEST(RunFile, MissingFile) {
+    ScratchDir dir;
+    EXPECT_EQ(errorOf(dir.file("nope.faultline")), dir.file("nope.faultline") + ": no such file");
+}
+
+TEST(RunFile, EmptyFile) {
+    ScratchDir dir;
+    std::ofstream(dir.file("empty.faultline")).close();
+    EXPECT_EQ(errorOf(dir.file("empty.faultline")), dir.file("empty.faultline") + " is empty, not a Faultline run file");
+}
+
+TEST(RunFile, TextFileIsNotARunFile) {
+    ScratchDir dir;
+    std::ofstream(dir.file("notes.faultline")) << "[  12.3] NVRM: Xid (PCI:0000:18:00): 79, GPU has fallen off the bus\n";
+    EXPECT_EQ(errorOf(dir.file("notes.faultline")),
+              dir.file("notes.faultline") + " is not a Faultline run file (expected an SQLite database)");
+}
+
+TEST(RunFile, OtherSqliteDatabaseIsNotARunFile) {
+    ScratchDir dir;
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(dir.file("other.db").c_str(), &db), SQLITE_OK);
+    sqlite3_exec(db, "CREATE TABLE t(x); INSERT INTO t VALUES(1);", nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    EXPECT_EQ(errorOf(dir.file("other.db")),
+              dir.file("other.db") + " is not a Faultline run file (an SQLite database of another application)");
+}
+
+TEST(RunFile, NewerSchemaIsRefusedByName) {
+    ScratchDir dir;
+    const std::string path = dir.file("future.faultline");
+    writeRunFile(tinyRun(), path);
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    sqlite3_exec(db, "PRAGMA user_version=7", nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    EXPECT_EQ(errorOf(path), path + " was written by a newer Faultline (run file schema 7; this build reads schema 1 and older)");
+}
+
+TEST(RunFile, TruncatedFileIsCorrupt) {
+    ScratchDir dir;
+    const std::string path = dir.file("cut.faultline");
+    writeRunFile(tinyRun(), path);
+    std::filesystem::resize_file(path, std::filesystem::file_size(path) / 2);
+    const std::string message = errorOf(path);
+    EXPECT_EQ(message.rfind(path + " is corrupt: ", 0), 0u) << message;
+}
+
+TEST(RunFile, OverwrittenPagesAreCorrupt) {
+    ScratchDir dir;
+    const std::string path = dir.file("scribbled.faultline");
+    writeRunFile(tinyRun(), path);
+    {
+        std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(static_cast<std::streamoff>(std::filesystem::file_size(path) / 3));
+        const std::string garbage(20'000, '\xA5');
+        f.write(garbage.data(), static_cast<std::streamsize>(garbage.size()));
+    }
+    const std::string message = errorOf(path);
+    EXPECT_EQ(message.rfind(path + " is corrupt: ", 0), 0u) << message;
+}
+
+TEST(RunFile, DanglingReferenceIsCorrupt) {
+    ScratchDir dir;
+    const std::string path = dir.file("dangling.faultline");
+    writeRunFile(tinyRun(), path);
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    sqlite3_exec(db, "UPDATE stragglers SET gpu = 999999 WHERE id = 0", nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    EXPECT_EQ(errorOf(path), path + " is corrupt: a straggler episode names GPU 999999, which does not exist");
+}
+
+TEST(RunFile, UnwritableFolderGivesErrorAndNoFile) {
+    EXPECT_THROW(writeRunFile(tinyRun(), "/nonexistent-folder/run.faultline"), Error);
+    EXPECT_FALSE(std::filesystem::exists("/nonexistent-folder/run.faultline"));
+}
+
+// A writer killed at any moment leaves either no run file or the previous, complete one.
+TEST(RunFile, KilledWriterLeavesNoPartialRun) {
+    ScratchDir dir;
+    const std::string path = dir.file("run.faultline");
+    faultline::Run big = tinyRun();
+    for (int copy = 0; copy < 8; ++copy) big.steps.insert(big.steps.end(), tinyRun().steps.begin(), tinyRun().steps.end());
+    for (int delayMs : {0, 2, 10, 30, 60}) {
+        std::filesystem::remove(path);
+        const pid_t child = fork();
+        ASSERT_GE(child, 0);
+        if (child == 0) {
+            writeRunFile(big, path);
+            _exit(0);
+        }
+        usleep(static_cast<useconds_t>(delayMs * 1000));
+        kill(child, SIGKILL);
+        int status = 0;
+        waitpid(child, &status, 0);
+        if (std::filesystem::exists(path)) {
+            EXPECT_EQ(readRunFile(path).steps.size(), big.steps.size()) << "after " << delayMs << " ms";
+        }
+    }
+}
+
+}  // namespace
+}  // namespace faultline

@@ -1,0 +1,27 @@
+#pragma once
+// Shared fixtures: simulated runs (made once per test process) and scratch folders.
+#include "model/run.h"
+
+#include <filesystem>
+#include <string>
+
+namespace faultline::test {
+
+// The `tiny` preset, seed 7: 256 GPUs over 2 days with a dozen interruptions.
+const Run& tinyRun();
+
+// A folder of its own for one test, removed when the object goes.
+class ScratchDir {
+public:
+    ScratchDir();
+    ~ScratchDir();
+    ScratchDir(const ScratchDir&) = delete;
+    ScratchDir& operator=(const ScratchDir&) = delete;
+    std::string file(const std::string& name) const { return (m_path / name).string(); }
+    const std::filesystem::path& path() const { return m_path; }
+
+private:
+    std::filesystem::path m_path;
+};
+
+}  // namespace faultline::test
