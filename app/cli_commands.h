@@ -8,7 +8,11 @@ namespace faultline::cli {
 
 using CommandArgs = std::vector<std::string>;
 
+int hangCommand(const CommandArgs& args);
+int importCommand(const CommandArgs& args);
+int incidentsCommand(const CommandArgs& args);
 int simulateCommand(const CommandArgs& args);
+int stragglersCommand(const CommandArgs& args);
 int summaryCommand(const CommandArgs& args);
 
 }  // namespace faultline::cli

@@ -16,11 +16,18 @@ struct Command {
 };
 
 constexpr Command kCommands[] = {
+    {"import", faultline::cli::importCommand,
+     "import FILE|DIR... -o RUN.faultline [--format NAME] [--rank-map FILE] [--json]\n"
+     "           [--name NAME] [--host NAME] [--boot-time ISO] [--year YYYY]"},
     {"simulate", faultline::cli::simulateCommand,
      "simulate --preset llama3-405b|tiny [--seed N] -o RUN.faultline\n"
      "           [--gpus N] [--days D] [--checkpoint-interval 10m] [--step-time 6s]\n"
-     "           [--failures-per-day F] [--planned-per-day P] [--stragglers-per-day S]"},
+     "           [--failures-per-day F] [--planned-per-day P] [--stragglers-per-day S]\n"
+     "           [--trace-ranks N --trace-steps S --trace-at TIME]"},
     {"summary", faultline::cli::summaryCommand, "summary RUN.faultline [--json]"},
+    {"incidents", faultline::cli::incidentsCommand, "incidents RUN.faultline [--id N] [--json]"},
+    {"stragglers", faultline::cli::stragglersCommand, "stragglers RUN.faultline [--limit N] [--json]"},
+    {"hang", faultline::cli::hangCommand, "hang DUMP|DIR... [--json]   (PyTorch NCCL Flight Recorder dumps)"},
 };
 
 void printUsage(std::FILE* to) {

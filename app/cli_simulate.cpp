@@ -26,7 +26,8 @@ Nanos durationOption(const Args& args, const std::string& name, Nanos fallback) 
 int simulateCommand(const CommandArgs& argv) {
     const Args args(argv,
                     {"--preset", "--seed", "-o", "--output", "--gpus", "--days", "--checkpoint-interval",
-                     "--failures-per-day", "--planned-per-day", "--stragglers-per-day", "--step-time"},
+                     "--failures-per-day", "--planned-per-day", "--stragglers-per-day", "--step-time", "--trace-ranks",
+                     "--trace-steps", "--trace-at"},
                     {});
     const auto output = args.value("-o") ? args.value("-o") : args.value("--output");
     if (!output) throw Error("simulate needs an output file: -o RUN.faultline");
@@ -44,6 +45,9 @@ int simulateCommand(const CommandArgs& argv) {
     if (auto perDay = args.number("--stragglers-per-day")) p.stragglersPerDay = *perDay;
     p.checkpointInterval = durationOption(args, "--checkpoint-interval", p.checkpointInterval);
     p.stepTime = durationOption(args, "--step-time", p.stepTime);
+    if (auto ranks = args.integer("--trace-ranks")) p.trace.ranks = static_cast<int>(*ranks);
+    if (auto steps = args.integer("--trace-steps")) p.trace.steps = static_cast<int>(*steps);
+    if (args.value("--trace-at")) p.trace.begin = durationOption(args, "--trace-at", 0);
 
     const auto start = std::chrono::steady_clock::now();
     const Run run = simulate(p);

@@ -1,9 +1,11 @@
 #include "main_window.h"
 
 #include "sample_run.h"
+#include "views/replay_panel.h"
 #include "views/summary_view.h"
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -19,15 +21,21 @@ MainWindow::MainWindow(QWidget* parent)
       m_loader(new RunLoader(this)),
       m_pages(new QStackedWidget(this)),
       m_placeholder(new QLabel(this)),
-      m_summary(new SummaryView(this)) {
+      m_summary(new SummaryView(this)),
+      m_replay(new ReplayPanel(this)) {
     setObjectName("mainWindow");
     setWindowTitle("Faultline");
     m_placeholder->setObjectName("placeholder");
     m_placeholder->setAlignment(Qt::AlignCenter);
     m_placeholder->setText(tr("Open a run with File > Open."));
     m_pages->addWidget(m_placeholder);
-    m_pages->addWidget(m_summary);
+    // The run replayed on its cluster fills the window; the summary sits beside it.
+    m_pages->addWidget(m_replay);
     setCentralWidget(m_pages);
+    auto* summaryDock = new QDockWidget(tr("Summary"), this);
+    summaryDock->setObjectName("summaryDock");
+    summaryDock->setWidget(m_summary);
+    addDockWidget(Qt::RightDockWidgetArea, summaryDock);
     resize(1200, 800);
 
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -65,7 +73,8 @@ void MainWindow::chooseAndOpen() {
 void MainWindow::showRun(std::shared_ptr<const LoadedRun> run) {
     m_run = std::move(run);
     m_summary->setSummary(m_run->summary);
-    m_pages->setCurrentWidget(m_summary);
+    m_replay->setRun(std::shared_ptr<const Run>(m_run, &m_run->run));
+    m_pages->setCurrentWidget(m_replay);
     setWindowTitle(tr("%1 — Faultline").arg(QString::fromStdString(m_run->summary.name)));
     statusBar()->showMessage(tr("Opened %1").arg(m_run->path));
     emit runShown();

@@ -10,6 +10,7 @@ class QStackedWidget;
 
 namespace faultline {
 
+class ReplayPanel;
 class SummaryView;
 
 class MainWindow : public QMainWindow {
@@ -21,6 +22,7 @@ public:
     void openSampleRun();
     const LoadedRun* currentRun() const { return m_run.get(); }
     bool isLoading() const { return m_loader->busy(); }
+    ReplayPanel* replayPanel() const { return m_replay; }
 
 signals:
     void runShown();
@@ -36,6 +38,7 @@ private:
     QStackedWidget* m_pages;
     QLabel* m_placeholder;
     SummaryView* m_summary;
+    ReplayPanel* m_replay;
     std::shared_ptr<const LoadedRun> m_run;
 };
 

@@ -100,7 +100,7 @@ private:
     std::vector<std::int32_t> m_failuresByTime;  // failure indices sorted by time
 };
 
-// The status line: "training, step 1,204", "down: restart after GPU HBM3 memory on
+// The status line: "training, step 1,204", "down: restart after GPU HBM3 Memory on
 // r0412-h1-gpu3, 4 min 10 s".
 std::string describeJob(const Run& run, const JobStatus& status);
 

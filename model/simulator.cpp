@@ -212,6 +212,11 @@ Run Simulation::run() {
         interrupt(next, next.planned ? m_now : next.time, pending);
         if (m_now >= duration) break;
     }
+    if (m_p.trace.ranks > 0) {
+        // Its own random stream: adding a trace leaves the rest of the run as it was.
+        Random traceRandom(m_p.seed ^ 0x7472616365ULL);
+        addSimulatedCollectives(m_run, m_p.trace, traceRandom);
+    }
     return std::move(m_run);
 }
 

@@ -3,6 +3,7 @@
 // reported for Llama 3 405B (16,384 H100s, 54 days, 419 unexpected and 47 planned
 // interruptions, effective training time above 90%). Deterministic for a given seed.
 #include "run.h"
+#include "simulated_collectives.h"
 
 #include <cstdint>
 #include <string>
@@ -36,6 +37,9 @@ struct SimulationParams {
     Nanos hangDetectionMedian = 5 * kMinute;  // hangs wait for the NCCL watchdog
     Nanos restartMedian = 4 * kMinute;     // reschedule, swap the node, NCCL init
     Nanos maintenanceMedian = 12 * kMinute;
+
+    // Optional profiler trace of collectives over a window of steps (none by default).
+    CollectiveTraceParams trace;
 };
 
 std::vector<std::string> simulationPresetNames();

@@ -1,6 +1,7 @@
 #include "summary.h"
 
 #include "format.h"
+#include "goodput.h"
 
 #include <nlohmann/json.hpp>
 
@@ -9,54 +10,33 @@
 
 namespace faultline {
 
-namespace {
-
-// Time of [begin, end) that falls inside the run.
-Nanos within(Nanos begin, Nanos end, Nanos duration) {
-    return std::max<Nanos>(0, std::min(end, duration) - std::max<Nanos>(begin, 0));
-}
-
-}  // namespace
-
 RunSummary summarize(const Run& run) {
     RunSummary s;
-    const Nanos duration = run.info.duration;
+    s.ledger = computeGoodput(run);
+    const GoodputLedger& ledger = s.ledger;
     s.name = run.info.name;
     s.startEpochNs = run.info.startEpochNs;
     s.gpus = run.topology.gpus.size();
     s.hosts = run.topology.hosts.size();
     s.racks = run.topology.racks.size();
     s.switches = run.topology.switches.size();
-    s.duration = duration;
+    s.duration = run.info.duration;
 
-    std::array<int, kRootCauseCount> counts{};
-    Nanos down = 0;
-    for (const Downtime& d : run.downtimes) {
-        (d.planned ? s.planned : s.unexpected) += 1;
-        if (!d.planned) ++counts[static_cast<std::size_t>(d.cause)];
-        s.downtime.detection += within(d.begin, d.detected, duration);
-        s.downtime.restart += within(d.detected, d.restarted, duration);
-        s.downtime.reload += within(d.restarted, d.end, duration);
-        s.downtime.lostWork += d.lostWork;
-        down += within(d.begin, d.end, duration);
-    }
-    for (int c = 0; c < kRootCauseCount; ++c)
-        if (counts[static_cast<std::size_t>(c)] > 0)
-            s.causes.push_back({static_cast<RootCause>(c), counts[static_cast<std::size_t>(c)],
-                                100.0 * counts[static_cast<std::size_t>(c)] / s.unexpected});
-    std::stable_sort(s.causes.begin(), s.causes.end(), [](const CauseCount& a, const CauseCount& b) { return a.count > b.count; });
+    s.unexpected = ledger.unexpected;
+    s.planned = static_cast<int>(run.downtimes.size()) - ledger.unexpected;
+    for (const CauseMtbf& c : ledger.mtbfByCause) s.causes.push_back({c.cause, c.count, 100.0 * c.count / s.unexpected});
+    s.mtbf = ledger.mtbf;
+    s.ettr = ledger.whole.ettr();
+    s.goodput = ledger.whole.goodput();
+    const Badput& b = ledger.whole.badput;
+    s.downtime = {b.detection, b.restart, b.reload, b.lostWork, b.planned};
 
     for (const Checkpoint& c : run.checkpoints) {
         if (c.kind != CheckpointKind::Save) continue;
         ++s.checkpoints;
-        s.checkpointSaveTotal += within(c.begin, c.end, duration);
+        s.checkpointSaveTotal += c.end - c.begin;
     }
     if (s.checkpoints > 0) s.meanCheckpointSave = s.checkpointSaveTotal / s.checkpoints;
-    if (s.unexpected > 0) s.mtbf = duration / s.unexpected;
-    if (duration > 0) {
-        const Nanos productive = duration - down - s.downtime.lostWork - s.checkpointSaveTotal;
-        s.ettr = std::max(0.0, static_cast<double>(productive) / static_cast<double>(duration));
-    }
     return s;
 }
 
@@ -75,14 +55,17 @@ nlohmann::json summaryToJson(const RunSummary& s) {
         {"interruptions", {{"planned", s.planned}, {"unexpected", s.unexpected}}},
         {"causes", causes},
         {"ettr", s.ettr},
+        {"goodput", s.goodput},
         {"downtime_s",
          {{"detection", toSeconds(s.downtime.detection)},
           {"restart", toSeconds(s.downtime.restart)},
           {"reload", toSeconds(s.downtime.reload)},
-          {"lost_work", toSeconds(s.downtime.lostWork)}}},
+          {"lost_work", toSeconds(s.downtime.lostWork)},
+          {"planned", toSeconds(s.downtime.planned)}}},
         {"mtbf_s", toSeconds(s.mtbf)},
         {"checkpoints", s.checkpoints},
         {"checkpoint_mean_save_s", toSeconds(s.meanCheckpointSave)},
+        {"goodput_ledger", goodputToJson(s.ledger)},
     };
 }
 
@@ -101,12 +84,13 @@ std::string summaryToText(const RunSummary& s) {
                         formatCount(static_cast<std::int64_t>(s.switches)) + " switches");
     line("Interruptions", std::to_string(s.planned + s.unexpected) + " (" + std::to_string(s.planned) + " planned, " +
                               std::to_string(s.unexpected) + " unexpected)");
-    line("Effective training time", formatPercent(s.ettr));
+    line("Effective training time", formatPercent(s.ettr) + " (goodput " + formatPercent(s.goodput) + " after straggler slowdown)");
     line("Mean time between failures", s.unexpected ? formatDuration(s.mtbf) : "no failures");
     line("Downtime: detection", formatDuration(s.downtime.detection));
     line("Downtime: restart", formatDuration(s.downtime.restart));
     line("Downtime: checkpoint reload", formatDuration(s.downtime.reload));
     line("Downtime: lost work", formatDuration(s.downtime.lostWork));
+    line("Planned maintenance", formatDuration(s.downtime.planned));
     line("Checkpoints saved", formatCount(s.checkpoints) + " (mean save " + formatDuration(s.meanCheckpointSave) + ")");
     if (!s.causes.empty()) {
         out += "\nRoot causes of unexpected interruptions\n";
@@ -116,6 +100,7 @@ std::string summaryToText(const RunSummary& s) {
             out += buf;
         }
     }
+    out += "\n" + goodputToText(s.ledger);
     return out;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // The figures a run is first judged by, as `faultline-cli summary` prints them and the
 // app's summary panel shows them.
+#include "goodput.h"
 #include "run.h"
 
 #include <nlohmann/json_fwd.hpp>
@@ -16,13 +17,15 @@ struct CauseCount {
     double percent = 0;  // of the unexpected interruptions
 };
 
-// Where downtime went. Lost work is training redone after restarting from the checkpoint.
+// Where interruptions cost time: the unexpected ones split by phase, plus lost work
+// (training redone after restarting from the checkpoint) and planned maintenance.
 struct DowntimeSplit {
     Nanos detection = 0;
     Nanos restart = 0;
     Nanos reload = 0;
     Nanos lostWork = 0;
-    Nanos total() const { return detection + restart + reload + lostWork; }
+    Nanos planned = 0;
+    Nanos total() const { return detection + restart + reload + lostWork + planned; }
 };
 
 struct RunSummary {
@@ -34,13 +37,16 @@ struct RunSummary {
     int unexpected = 0;
     std::vector<CauseCount> causes;  // most frequent first; ties in the Llama 3 table's order
     // Effective training time ratio: the share of wall time spent on training that was kept
-    // (not down, not redone after a restart, not blocked saving checkpoints).
+    // (not down, not redone after a restart, not blocked saving checkpoints). From the
+    // goodput ledger, as is goodput (which also takes out straggler slowdown).
     double ettr = 0;
+    double goodput = 0;
     DowntimeSplit downtime;
     Nanos mtbf = 0;  // mean time between unexpected interruptions; 0 when there were none
     int checkpoints = 0;  // checkpoint saves
     Nanos meanCheckpointSave = 0;
     Nanos checkpointSaveTotal = 0;
+    GoodputLedger ledger;  // where every nanosecond went, overall and per day
 };
 
 RunSummary summarize(const Run& run);

@@ -36,9 +36,10 @@ TEST(Summary, FiguresOfAHandMadeRun) {
     EXPECT_EQ(s.planned, 1);
     EXPECT_EQ(s.unexpected, 2);
     EXPECT_EQ(s.downtime.detection, 3 * kMinute);
-    EXPECT_EQ(s.downtime.restart, (4 + 20 + 4) * kMinute);
-    EXPECT_EQ(s.downtime.reload, (2 + 2 + 2) * kMinute);
+    EXPECT_EQ(s.downtime.restart, (4 + 4) * kMinute);
+    EXPECT_EQ(s.downtime.reload, (2 + 2) * kMinute);
     EXPECT_EQ(s.downtime.lostWork, 12 * kMinute);
+    EXPECT_EQ(s.downtime.planned, 22 * kMinute);
     EXPECT_EQ(s.mtbf, 5 * kHour);
     EXPECT_EQ(s.checkpoints, 2);
     EXPECT_EQ(s.meanCheckpointSave, 15 * kSecond);
@@ -67,7 +68,7 @@ TEST(Summary, DowntimePastTheEndIsClipped) {
                              false, RootCause::SoftwareBug, -1});
     const RunSummary s = summarize(run);
     EXPECT_EQ(s.downtime.detection, 4 * kMinute);
-    EXPECT_EQ(s.downtime.restart, 28 * kMinute);
+    EXPECT_EQ(s.downtime.restart, 8 * kMinute);
 }
 
 TEST(Summary, EmptyRun) {
@@ -90,6 +91,7 @@ TEST(Summary, JsonHasTheDocumentedKeys) {
     EXPECT_EQ(j["causes"][0]["count"], 1);
     EXPECT_DOUBLE_EQ(j["causes"][0]["percent"].get<double>(), 50.0);
     EXPECT_DOUBLE_EQ(j["downtime_s"]["lost_work"].get<double>(), 720.0);
+    EXPECT_DOUBLE_EQ(j["downtime_s"]["planned"].get<double>(), 1320.0);
     EXPECT_DOUBLE_EQ(j["mtbf_s"].get<double>(), 18000.0);
     EXPECT_EQ(j["checkpoints"], 2);
     EXPECT_DOUBLE_EQ(j["duration_s"].get<double>(), 36000.0);

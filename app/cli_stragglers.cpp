@@ -1,0 +1,26 @@
+#include "cli_args.h"
+#include "cli_commands.h"
+
+#include "model/error.h"
+#include "model/run_file.h"
+#include "model/straggler_analysis.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+namespace faultline::cli {
+
+int stragglersCommand(const CommandArgs& argv) {
+    const Args args(argv, {"--limit"}, {"--json"});
+    if (args.positional().size() != 1)
+        throw Error("stragglers takes one run file: faultline-cli stragglers RUN.faultline [--limit N] [--json]");
+    const Run run = readRunFile(args.positional().front());
+    const StragglerReport report = analyzeStragglers(run);
+    const int limit = static_cast<int>(args.integer("--limit").value_or(20));
+    const std::string text = args.flag("--json") ? stragglersToJson(report, run).dump(2) + "\n" : stragglersToText(report, run, limit);
+    std::fputs(text.c_str(), stdout);
+    return 0;
+}
+
+}  // namespace faultline::cli

@@ -1,0 +1,91 @@
+#include "formats.h"
+
+#include "input_file.h"
+#include "kernel_log_line.h"
+#include "pickle_reader.h"
+#include "text_parse.h"
+
+namespace faultline {
+
+const std::vector<FormatInfo>& formats() {
+    static const std::vector<FormatInfo> kFormats = {
+        {"kineto", "PyTorch profiler (Kineto) Chrome-trace JSON, plain or gzipped", importKineto},
+        {"flight-recorder", "PyTorch NCCL Flight Recorder dump (pickle, read without running any of it)", importFlightRecorder},
+        {"flight-recorder-json", "PyTorch NCCL Flight Recorder dump, JSON variant", importFlightRecorderJson},
+        {"kernel-log", "kernel log with NVIDIA Xid lines (dmesg -T, dmesg --time-format iso, /dev/kmsg, journalctl)", importKernelLog},
+        {"sacct", "Slurm sacct --parsable output with a header (any delimiter)", importSacct},
+        {"sacct-json", "Slurm sacct --json output (Slurm 21.08 and later)", importSacctJson},
+    };
+    return kFormats;
+}
+
+const FormatInfo* findFormat(std::string_view name) {
+    for (const FormatInfo& f : formats())
+        if (f.name == name) return &f;
+    return nullptr;
+}
+
+std::string formatNames() {
+    std::string out;
+    for (const FormatInfo& f : formats()) out += (out.empty() ? "" : ", ") + std::string(f.name);
+    return out;
+}
+
+namespace {
+
+constexpr std::size_t kHead = 64 * 1024;
+
+const FormatInfo* detectJson(std::string_view head) {
+    if (contains(head, "\"traceEvents\"") || contains(head, "\"deviceProperties\"") || contains(head, "\"distributedInfo\""))
+        return findFormat("kineto");
+    if (contains(head, "\"entries\"") && (contains(head, "\"pg_config\"") || contains(head, "\"pg_status\"")))
+        return findFormat("flight-recorder-json");
+    if (contains(head, "\"jobs\"") && (contains(head, "\"meta\"") || contains(head, "\"job_id\"")))
+        return findFormat("sacct-json");
+    return nullptr;
+}
+
+const FormatInfo* detectText(std::string_view head) {
+    std::vector<std::string_view> lines;
+    while (!head.empty() && lines.size() < 40) {
+        const std::size_t nl = head.find('\n');
+        // The last line of the head may be cut short; only judge complete lines.
+        if (nl == std::string_view::npos && lines.size() > 0) break;
+        std::string_view line = head.substr(0, nl);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        if (!trim(line).empty()) lines.push_back(line);
+        if (nl == std::string_view::npos) break;
+        head.remove_prefix(nl + 1);
+    }
+    if (lines.empty()) return nullptr;
+    const std::string_view first = lines.front();
+    if (startsWith(first, "JobID") || (contains(first, "JobID") && contains(first, "State")))
+        return findFormat("sacct");
+    std::size_t kernel = 0, candidates = 0;
+    for (std::string_view l : lines) {
+        if (l.front() == ' ' || l.front() == '\t') continue;
+        ++candidates;
+        if (parseKernelLogLine(l, 2000)) ++kernel;
+    }
+    if (candidates > 0 && kernel * 2 > candidates) return findFormat("kernel-log");
+    return nullptr;
+}
+
+}  // namespace
+
+const FormatInfo* detectFormat(const std::string& path) {
+    const std::string head = readHead(path, kHead);
+    const std::string_view t = trim(head);
+    if (t.empty()) return nullptr;
+    if (t.front() == '{' || t.front() == '[') {
+        // "[" also starts dmesg lines ("[Tue Jan 21 ...]", "[  227.99]"): fall through to text.
+        if (const FormatInfo* json = detectJson(t)) return json;
+        if (t.front() == '{') return nullptr;
+    }
+    if (looksLikePickle(head)) return findFormat("flight-recorder");
+    // Binary content is no text format: a NUL byte in the head settles it.
+    if (head.find('\0') != std::string::npos) return nullptr;
+    return detectText(head);
+}
+
+}  // namespace faultline

@@ -1,0 +1,53 @@
+#pragma once
+// What every format importer gets: the options the user gave, where to put what it reads,
+// the report to fill, and the progress / Cancel plumbing of the import it is part of.
+#include "import_report.h"
+#include "imported_events.h"
+
+#include "model/error.h"
+
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace faultline {
+
+struct ImportOptions {
+    std::string format;       // force this format for every file; empty: detect each file's
+    std::string rankMapPath;  // "rank host [local_gpu]" lines, for traces that do not say
+    std::string runName;
+    // Raw /dev/kmsg counts microseconds since boot; this says when the host booted.
+    std::optional<EpochNs> bootTime;
+    // Syslog-style dates ("Jan 21 04:41:44") carry no year; 0 means the current year.
+    int year = 0;
+    // The host of kernel logs that do not name one (dmesg); else the file name's first part.
+    std::string host;
+};
+
+// Thrown when the user cancels: the import stops and writes nothing.
+class ImportCancelled : public Error {
+public:
+    ImportCancelled() : Error("import cancelled") {}
+};
+
+using ProgressFn = std::function<void(double fraction)>;  // 0..1 of the whole import
+
+struct ImportContext {
+    const ImportOptions& options;
+    ImportedEvents& events;
+    FileReport& report;
+    const std::atomic<bool>* cancel = nullptr;
+    std::function<void(double)> fileProgress;  // 0..1 of this file
+
+    void checkCancel() const {
+        if (cancel && cancel->load(std::memory_order_relaxed)) throw ImportCancelled();
+    }
+    // Called every few thousand lines / each chunk: cheap, and where Cancel takes effect.
+    void tick(double fraction) const {
+        checkCancel();
+        if (fileProgress) fileProgress(fraction);
+    }
+};
+
+}  // namespace faultline

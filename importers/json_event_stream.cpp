@@ -1,0 +1,200 @@
+#include "json_event_stream.h"
+
+#include "model/error.h"
+
+#include <array>
+#include <cstring>
+
+namespace faultline {
+
+namespace {
+
+constexpr std::size_t kChunk = 8u << 20;
+constexpr std::size_t kPadding = 64;                 // >= SIMDJSON_PADDING
+constexpr std::size_t kMaxMetadata = 64u << 20;      // what may sit outside traceEvents
+constexpr std::size_t kMaxEvent = 256u << 20;        // one event larger than this is not a trace
+
+// Bytes the event scanner must look at; everything else is skipped in the inner loop.
+constexpr std::array<bool, 256> kSpecial = [] {
+    std::array<bool, 256> t{};
+    t['"'] = t['\\'] = t['{'] = t['}'] = t['['] = t[']'] = true;
+    return t;
+}();
+
+}  // namespace
+
+JsonEventStream::JsonEventStream(const std::string& path) : m_in(path) {}
+
+void JsonEventStream::fail(std::uint64_t offset, const std::string& what) const {
+    throw Error(m_in.path() + ": byte " + std::to_string(offset) + ": " + what);
+}
+
+void JsonEventStream::run(const std::function<void(const char*, std::size_t, std::size_t)>& onEvent,
+                          const std::function<void(double)>& onChunk) {
+    enum class Phase { Prefix, BetweenEvents, InEvent, Suffix, Done };
+    Phase phase = Phase::Prefix;
+    std::vector<char> buf(kChunk + kPadding);
+    std::size_t begin = 0, end = 0;  // unconsumed bytes [begin, end)
+    std::uint64_t base = 0;          // file offset (decompressed) of buf[0]
+
+    // Scanner state, kept across chunks.
+    bool inString = false, escape = false;
+    int depth = 0;                   // nesting depth in the whole document
+    std::size_t scan = 0;            // next byte to look at
+    std::size_t eventStart = 0;
+    std::string lastKey;             // the last string seen at depth 1, while in the prefix
+    std::size_t keyStart = 0;
+    bool keyIsTraceEvents = false;
+    bool sawColon = false;
+    std::string suffix;
+
+    for (;;) {
+        // Refill: keep the unfinished event (or nothing) and read the next chunk behind it.
+        // A key cut by the chunk boundary must stay whole, so the prefix keeps it.
+        const std::size_t keep = phase == Phase::InEvent ? eventStart : (phase == Phase::Prefix && inString ? keyStart - 1 : scan);
+        if (phase == Phase::Prefix) {
+            m_metadata.append(buf.data() + begin, keep - begin);
+            if (m_metadata.size() > kMaxMetadata) fail(base + scan, "no \"traceEvents\" array in the first 64 MB (expected a Chrome-trace JSON object)");
+        }
+        if (phase == Phase::Suffix) {
+            suffix.append(buf.data() + begin, keep - begin);
+            if (suffix.size() > kMaxMetadata) fail(base + scan, "more than 64 MB after traceEvents");
+        }
+        const std::size_t shift = keep;
+        std::memmove(buf.data(), buf.data() + shift, end - shift);
+        base += shift;
+        end -= shift;
+        scan -= shift;
+        eventStart -= std::min(eventStart, shift);
+        keyStart -= std::min(keyStart, shift);
+        begin = 0;
+        if (end + kChunk + kPadding > buf.size()) {
+            if (end > kMaxEvent) fail(base, "one trace event is larger than 256 MB");
+            buf.resize(end + kChunk + kPadding);
+        }
+        const std::size_t got = m_in.read(buf.data() + end, buf.size() - kPadding - end);
+        if (got == 0) break;
+        end += got;
+        std::memset(buf.data() + end, ' ', kPadding);
+        onChunk(m_in.progress());
+
+        const char* p = buf.data();
+        while (scan < end) {
+            const char c = p[scan];
+            if (inString) {
+                // Inside a string only the closing quote matters; skip runs fast.
+                if (escape) {
+                    escape = false;
+                } else if (c == '\\') {
+                    escape = true;
+                } else if (c == '"') {
+                    inString = false;
+                    if (phase == Phase::Prefix && depth == 1) {
+                        keyIsTraceEvents = std::string_view(p + keyStart, scan - keyStart) == "traceEvents";
+                        sawColon = false;
+                    }
+                } else {
+                    const void* q = nullptr;
+                    // Jump to the next quote or backslash.
+                    const char* s = p + scan;
+                    const char* e = p + end;
+                    while (s < e && *s != '"' && *s != '\\') ++s;
+                    q = s;
+                    scan = static_cast<std::size_t>(static_cast<const char*>(q) - p);
+                    continue;
+                }
+                ++scan;
+                continue;
+            }
+            if (phase == Phase::InEvent) {
+                // Fast path through an event's structure.
+                const char* s = p + scan;
+                const char* e = p + end;
+                while (s < e && !kSpecial[static_cast<unsigned char>(*s)]) ++s;
+                scan = static_cast<std::size_t>(s - p);
+                if (scan >= end) break;
+                const char d = *s;
+                ++scan;
+                if (d == '"') {
+                    inString = true;
+                } else if (d == '{' || d == '[') {
+                    ++depth;
+                } else if (d == '}' || d == ']') {
+                    --depth;
+                    if (depth == 2) {
+                        if (d != '}') fail(base + scan - 1, "expected '}' to close a trace event");
+                        onEvent(p + eventStart, scan - eventStart, buf.size() - scan);
+                        ++m_events;
+                        phase = Phase::BetweenEvents;
+                    }
+                } else {
+                    fail(base + scan - 1, "a backslash outside a string");
+                }
+                continue;
+            }
+            ++scan;
+            switch (c) {
+                case ' ': case '\n': case '\r': case '\t': break;
+                case '"':
+                    inString = true;
+                    keyStart = scan;
+                    break;
+                case ':':
+                    if (phase == Phase::Prefix && depth == 1 && keyIsTraceEvents) sawColon = true;
+                    break;
+                case '{': case '[':
+                    if (phase == Phase::Prefix && c == '[' && depth == 1 && keyIsTraceEvents && sawColon) {
+                        // traceEvents starts: the metadata keeps an empty array in its place.
+                        m_metadata.append(p + begin, scan - begin);
+                        m_metadata += "]";
+                        ++depth;
+                        phase = Phase::BetweenEvents;
+                        keyIsTraceEvents = false;
+                        break;
+                    }
+                    if (phase == Phase::BetweenEvents) {
+                        if (c != '{') fail(base + scan - 1, "expected a trace event object in traceEvents");
+                        eventStart = scan - 1;
+                        phase = Phase::InEvent;
+                    }
+                    if (depth == 0 && c != '{') fail(base + scan - 1, "expected a JSON object (a Chrome trace starts with '{')");
+                    ++depth;
+                    break;
+                case '}': case ']':
+                    --depth;
+                    if (phase == Phase::BetweenEvents && depth == 1) {
+                        if (c != ']') fail(base + scan - 1, "expected ']' to close traceEvents");
+                        begin = scan;  // the suffix starts after the array
+                        phase = Phase::Suffix;
+                    } else if (depth == 0) {
+                        if (phase == Phase::Prefix) fail(base + scan - 1, "the JSON object has no \"traceEvents\" array");
+                        phase = Phase::Done;
+                    } else if (depth < 0) {
+                        fail(base + scan - 1, "unbalanced '" + std::string(1, c) + "'");
+                    }
+                    break;
+                case ',':
+                    break;
+                default:
+                    if (phase == Phase::BetweenEvents) fail(base + scan - 1, "expected a trace event object or ']' in traceEvents");
+                    if (depth == 0) fail(base + scan - 1, "expected a JSON object (a Chrome trace starts with '{')");
+                    break;
+            }
+            if (phase == Phase::Done) {
+                suffix.append(p + begin, scan - begin);
+                begin = scan;
+                break;
+            }
+        }
+        if (phase == Phase::Done) break;
+    }
+    if (phase != Phase::Done) {
+        const std::uint64_t at = base + end;
+        if (phase == Phase::Prefix) fail(at, "the file ends before a \"traceEvents\" array (expected a Chrome-trace JSON object)");
+        fail(at, phase == Phase::Suffix ? "the file ends before the closing '}' of the trace"
+                                        : "the file ends inside traceEvents: the trace is cut short (" + std::to_string(m_events) + " events read)");
+    }
+    m_metadata += suffix;
+}
+
+}  // namespace faultline

@@ -1,0 +1,38 @@
+#pragma once
+// Streams the "traceEvents" array of a Chrome-trace JSON file one event at a time, reading
+// the file in chunks: memory stays at the chunk size plus the largest event, however big the
+// file. Everything outside the array (distributedInfo, baseTimeNanoseconds, ...) is handed
+// back as a small JSON document of its own once the file has been read.
+#include "input_file.h"
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace faultline {
+
+class JsonEventStream {
+public:
+    explicit JsonEventStream(const std::string& path);
+
+    // Calls `onEvent` for each element of traceEvents: the text of one JSON object, followed
+    // in memory by at least `padding` readable bytes (what simdjson needs). Calls `onChunk`
+    // after each chunk (for progress and Cancel). Throws Error naming the file and the byte
+    // offset where the structure broke.
+    void run(const std::function<void(const char* data, std::size_t size, std::size_t padding)>& onEvent,
+             const std::function<void(double progress)>& onChunk);
+
+    // The top-level object with traceEvents emptied: `{..., "traceEvents": [], ...}`.
+    const std::string& metadata() const { return m_metadata; }
+    std::int64_t eventCount() const { return m_events; }
+
+private:
+    [[noreturn]] void fail(std::uint64_t offset, const std::string& what) const;
+
+    InputFile m_in;
+    std::string m_metadata;
+    std::int64_t m_events = 0;
+};
+
+}  // namespace faultline

@@ -1,0 +1,265 @@
+#include "run_builder.h"
+
+#include "hostlist.h"
+#include "model/error.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace faultline {
+
+namespace {
+
+constexpr int kGpusPerHost = 8;
+constexpr int kHostsPerRack = 2;
+
+// The earliest absolute time any event carries: the run's start.
+EpochNs earliestTime(const ImportedEvents& e) {
+    EpochNs t = 0;
+    auto see = [&t](EpochNs v) {
+        if (v > 0 && (t == 0 || v < t)) t = v;
+    };
+    for (const auto& f : e.failures)
+        if (!f.sinceBoot) see(f.time);
+    for (const auto& c : e.collectives) see(c.enter);
+    for (const auto& s : e.steps) see(s.end - s.duration);
+    for (const auto& c : e.checkpoints) see(c.begin);
+    for (const auto& j : e.jobs) see(j.start);
+    return t;
+}
+
+std::int32_t rankCount(const ImportedEvents& e) {
+    std::int32_t n = e.worldSize;
+    for (const auto& c : e.collectives) {
+        n = std::max(n, c.rank + 1);
+        for (std::int32_t r : c.groupRanks) n = std::max(n, r + 1);
+    }
+    for (const auto& s : e.steps) n = std::max(n, s.rank + 1);
+    for (const auto& p : e.placements) n = std::max(n, p.rank + 1);
+    for (const auto& f : e.failures) n = std::max(n, f.where.rank + 1);
+    return n;
+}
+
+struct HostNeeds {
+    std::int32_t gpus = 0;
+    std::set<std::string> pciIds;
+};
+
+Topology deriveTopology(const ImportedEvents& e, std::int32_t ranks, std::map<std::int32_t, RankPlacement>& placement) {
+    std::map<std::string, HostNeeds, bool (*)(const std::string&, const std::string&)> hosts(
+        [](const std::string& a, const std::string& b) { return naturalLess(a, b); });
+    auto need = [&hosts](const std::string& host, std::int32_t localGpu, const std::string& pci) {
+        if (host.empty()) return;
+        HostNeeds& h = hosts[host];
+        h.gpus = std::max(h.gpus, localGpu + 1);
+        if (!pci.empty()) h.pciIds.insert(pci);
+    };
+    for (const auto& f : e.failures) {
+        need(f.where.host, f.where.localGpu, f.where.pciBusId);
+        for (const auto& h : f.hosts) need(h, -1, "");
+    }
+    for (const auto& j : e.jobs)
+        for (const auto& h : j.nodes) need(h, -1, "");
+    for (const auto& [rank, p] : placement) need(p.host, p.localGpu, "");
+    // Ranks nobody placed: 8 to a host of their own.
+    for (std::int32_t r = 0; r < ranks; ++r) {
+        if (placement.count(r)) continue;
+        const std::int32_t first = r / kGpusPerHost * kGpusPerHost;
+        RankPlacement p{r, "ranks" + std::to_string(first) + "-" + std::to_string(first + kGpusPerHost - 1), r % kGpusPerHost};
+        need(p.host, p.localGpu, "");
+        placement[r] = p;
+    }
+
+    Topology t;
+    t.zones.push_back({"zone0"});
+    for (const auto& [name, needs] : hosts) {
+        const auto hostIndex = static_cast<std::int32_t>(t.hosts.size());
+        if (hostIndex % kHostsPerRack == 0) {
+            const auto rack = static_cast<std::int32_t>(t.racks.size());
+            t.racks.push_back({"rack" + std::to_string(rack), 0, 0, rack});
+        }
+        Host h;
+        h.name = name;
+        h.rack = static_cast<std::int32_t>(t.racks.size()) - 1;
+        h.gpuCount = std::max({kGpusPerHost, needs.gpus, static_cast<std::int32_t>(needs.pciIds.size())});
+        h.firstGpu = static_cast<std::int32_t>(t.gpus.size());
+        h.nicCount = h.gpuCount;
+        h.firstNic = static_cast<std::int32_t>(t.nics.size());
+        // GPUs the files name by PCI bus id take the lowest indices in bus order, which is
+        // the order nvidia-smi and CUDA_DEVICE_ORDER=PCI_BUS_ID number them in.
+        auto pci = needs.pciIds.begin();
+        for (std::int32_t g = 0; g < h.gpuCount; ++g) {
+            t.gpus.push_back({hostIndex, g, pci != needs.pciIds.end() ? *pci++ + ".0" : std::string()});
+            t.nics.push_back({hostIndex, g});
+        }
+        t.hosts.push_back(std::move(h));
+    }
+    return t;
+}
+
+std::string normalisedPci(const std::string& id) {
+    // Topology PCI ids carry a function ("0000:18:00.0"); imported ones do not.
+    const std::size_t dot = id.rfind('.');
+    return dot != std::string::npos && dot + 2 == id.size() ? id.substr(0, dot) : id;
+}
+
+}  // namespace
+
+BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>& topology, const std::string& name) {
+    BuildResult out;
+    Run& run = out.run;
+    const EpochNs base = earliestTime(events);
+    const std::int32_t ranks = rankCount(events);
+
+    std::map<std::int32_t, RankPlacement> placement;
+    for (const auto& p : events.placements) placement[p.rank] = p;
+
+    if (topology) {
+        run.topology = *topology;
+    } else {
+        run.topology = deriveTopology(events, ranks, placement);
+        out.derivedTopology = true;
+    }
+    Topology& topo = run.topology;
+    topo.validate();
+    std::map<std::string, std::int32_t> hostIndex;
+    for (std::size_t i = 0; i < topo.hosts.size(); ++i) hostIndex[topo.hosts[i].name] = static_cast<std::int32_t>(i);
+    std::map<std::pair<std::int32_t, std::string>, std::int32_t> gpuByPci;
+    for (std::size_t i = 0; i < topo.gpus.size(); ++i)
+        if (!topo.gpus[i].pciBusId.empty())
+            gpuByPci[{topo.gpus[i].host, normalisedPci(topo.gpus[i].pciBusId)}] = static_cast<std::int32_t>(i);
+
+    auto findHost = [&](const std::string& host) -> std::int32_t {
+        auto it = hostIndex.find(host);
+        return it == hostIndex.end() ? -1 : it->second;
+    };
+    auto hostGpu = [&](std::int32_t host, std::int32_t local) -> std::int32_t {
+        const Host& h = topo.hosts[static_cast<std::size_t>(host)];
+        return local >= 0 && local < h.gpuCount ? h.firstGpu + local : -1;
+    };
+
+    // Ranks to GPUs.
+    run.rankToGpu.assign(static_cast<std::size_t>(ranks), -1);
+    std::int32_t nextFree = 0;
+    std::set<std::int32_t> used;
+    for (const auto& [rank, p] : placement) {
+        const std::int32_t h = findHost(p.host);
+        const std::int32_t g = h >= 0 ? hostGpu(h, p.localGpu >= 0 ? p.localGpu : rank % kGpusPerHost) : -1;
+        if (g < 0) {
+            out.warnings.push_back("rank " + std::to_string(rank) + " ran on " + p.host + ", which the topology lacks");
+            continue;
+        }
+        run.rankToGpu[static_cast<std::size_t>(rank)] = g;
+        used.insert(g);
+    }
+    for (auto& g : run.rankToGpu) {
+        if (g >= 0) continue;
+        // A rank the topology file does not place: the next GPU no rank has.
+        while (used.count(nextFree)) ++nextFree;
+        if (static_cast<std::size_t>(nextFree) >= topo.gpus.size())
+            throw Error("the topology has " + std::to_string(topo.gpus.size()) + " GPUs, fewer than the " + std::to_string(ranks) + " ranks the files name");
+        g = nextFree;
+        used.insert(nextFree);
+    }
+
+    auto resolve = [&](const GpuLocator& w) -> std::int32_t {
+        if (w.rank >= 0 && static_cast<std::size_t>(w.rank) < run.rankToGpu.size()) return run.rankToGpu[static_cast<std::size_t>(w.rank)];
+        const std::int32_t h = findHost(w.host);
+        if (h < 0) return -1;
+        if (!w.pciBusId.empty()) {
+            auto it = gpuByPci.find({h, w.pciBusId});
+            if (it != gpuByPci.end()) return it->second;
+        }
+        return hostGpu(h, w.localGpu);
+    };
+
+    // Failures.
+    EpochNs latest = base;
+    auto toRun = [&](EpochNs t) {
+        latest = std::max(latest, t);
+        return t - base;
+    };
+    std::vector<ImportedFailure> failures = events.failures;
+    std::stable_sort(failures.begin(), failures.end(), [&](const ImportedFailure& a, const ImportedFailure& b) {
+        return (a.sinceBoot ? base + a.time : a.time) < (b.sinceBoot ? base + b.time : b.time);
+    });
+    for (const ImportedFailure& f : failures) {
+        Failure r;
+        r.time = toRun(f.sinceBoot ? base + f.time : f.time);
+        r.cause = f.cause;
+        r.xid = f.xid;
+        r.detail = f.detail;
+        if (const std::int32_t g = resolve(f.where); g >= 0) {
+            r.component = {ComponentKind::Gpu, g};
+            r.gpus = {g};
+        } else {
+            std::vector<std::string> hosts = f.hosts;
+            if (!f.where.host.empty()) hosts.push_back(f.where.host);
+            for (const std::string& hostName : hosts) {
+                const std::int32_t h = findHost(hostName);
+                if (h < 0) {
+                    out.warnings.push_back("a failure names host " + hostName + ", which the topology lacks");
+                    continue;
+                }
+                if (r.component.kind == ComponentKind::None) r.component = {ComponentKind::Host, h};
+                for (std::int32_t hostGpuIndex : topo.gpusOfHost(h)) r.gpus.push_back(hostGpuIndex);
+            }
+        }
+        run.failures.push_back(std::move(r));
+    }
+
+    // Collectives: ops and process groups become tables, records point into them.
+    std::map<std::string, std::int32_t> opIndex;
+    std::map<std::pair<std::string, std::vector<std::int32_t>>, std::int32_t> groupIndex;
+    std::vector<std::size_t> order(events.collectives.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return events.collectives[a].enter < events.collectives[b].enter;
+    });
+    std::map<std::pair<std::int32_t, std::int32_t>, std::int64_t> nextSeq;  // (rank, group) -> seq
+    run.collectives.reserve(order.size());
+    for (std::size_t i : order) {
+        const ImportedCollective& c = events.collectives[i];
+        auto [op, newOp] = opIndex.try_emplace(c.op, static_cast<std::int32_t>(run.collectiveOps.size()));
+        if (newOp) run.collectiveOps.push_back(c.op);
+        auto [grp, newGroup] = groupIndex.try_emplace({c.group, c.groupRanks}, static_cast<std::int32_t>(run.processGroups.size()));
+        if (newGroup) run.processGroups.push_back({c.group, c.groupRanks});
+        CollectiveRecord r;
+        r.rank = c.rank;
+        r.group = grp->second;
+        r.op = op->second;
+        // Without the file's own sequence number, a rank's n-th collective in a group is
+        // taken to be every member's n-th: true when all ranks' traces cover the same steps.
+        std::int64_t& seq = nextSeq[{c.rank, r.group}];
+        r.seq = c.seq >= 0 ? c.seq : seq;
+        seq = r.seq + 1;
+        r.enter = toRun(c.enter);
+        r.exit = toRun(c.exit);
+        r.bytes = c.bytes;
+        run.collectives.push_back(r);
+    }
+
+    // Steps are the job's: with several ranks reporting, the lowest rank speaks for all.
+    std::int32_t stepRank = INT32_MAX;
+    for (const auto& s : events.steps) stepRank = std::min(stepRank, s.rank);
+    for (const auto& s : events.steps)
+        if (s.rank == stepRank) run.steps.push_back({toRun(s.end), s.step, s.duration});
+    std::stable_sort(run.steps.begin(), run.steps.end(), [](const Step& a, const Step& b) { return a.time < b.time; });
+
+    for (const auto& c : events.checkpoints) run.checkpoints.push_back({toRun(c.begin), toRun(c.end), c.step, 0, c.kind});
+    std::stable_sort(run.checkpoints.begin(), run.checkpoints.end(), [](const Checkpoint& a, const Checkpoint& b) { return a.begin < b.begin; });
+
+    for (const auto& j : events.jobs) {
+        if (j.start > 0) toRun(j.start);
+        if (j.end > 0) toRun(j.end);
+    }
+
+    run.info.name = name;
+    run.info.startEpochNs = base;
+    run.info.duration = latest - base;
+    run.info.source = "import";
+    return out;
+}
+
+}  // namespace faultline

@@ -1,0 +1,27 @@
+#pragma once
+// Turns what the importers read into a Run: times become Nanos since the earliest event,
+// host names / PCI bus ids / ranks become GPU indices, and (when no topology file was given)
+// a plausible topology is derived from the hosts and ranks the files name.
+#include "imported_events.h"
+
+#include "model/run.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace faultline {
+
+struct BuildResult {
+    Run run;
+    bool derivedTopology = false;
+    std::vector<std::string> warnings;  // events that could not be placed, and why
+};
+
+// `topology` is the cluster when a topology file was given; events naming hosts it lacks
+// are dropped with a warning. Without one, hosts get 8 GPUs each (more if a file names a
+// higher GPU index), two hosts to a rack, one zone; ranks no file places get hosts of their
+// own, 8 ranks to a host ("ranks0-7").
+BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>& topology, const std::string& name);
+
+}  // namespace faultline

@@ -1,0 +1,157 @@
+// Slurm `sacct --parsable` output with a header, any delimiter ("|", "|#", "☃", ...).
+// A job's own line (JobID without a ".step" suffix) describes it; when a capture holds only
+// its steps (sacct -j JOB.0, or filtered output), the steps together stand for the job.
+#include "formats.h"
+#include "hostlist.h"
+#include "line_reader.h"
+#include "slurm_job.h"
+#include "text_parse.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+namespace faultline {
+
+namespace {
+
+bool isNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// The delimiter is whatever separates the first two column names of the header.
+std::string delimiterOf(std::string_view header) {
+    std::size_t i = 0;
+    while (i < header.size() && isNameChar(header[i])) ++i;
+    std::size_t j = i;
+    while (j < header.size() && !isNameChar(header[j])) ++j;
+    return std::string(header.substr(i, j - i));
+}
+
+struct Columns {
+    int jobId = -1, state = -1, start = -1, end = -1, nodes = -1, name = -1;
+    std::size_t count = 0;
+};
+
+EpochNs sacctTime(std::string_view s) {
+    // "Unknown" / "None" are how sacct says "not yet".
+    const auto t = parseIsoTime(trim(s));
+    return t ? *t : 0;
+}
+
+struct PendingJob {
+    ImportedJob job;
+    bool fromJobLine = false;
+};
+
+// Steps stand for their job: it spans them all, ran on all their nodes, and ended badly if
+// any step did.
+void mergeStep(ImportedJob& job, const ImportedJob& step) {
+    if (step.start > 0 && (job.start == 0 || step.start < job.start)) job.start = step.start;
+    if (step.end > job.end) job.end = step.end;
+    for (const std::string& n : step.nodes)
+        if (std::find(job.nodes.begin(), job.nodes.end(), n) == job.nodes.end()) job.nodes.push_back(n);
+    if (!isInterruptingJobState(job.state)) job.state = step.state;
+}
+
+}  // namespace
+
+void importSacct(const std::string& path, ImportContext& ctx) {
+    LineReader in(path);
+    std::string_view line;
+    while (in.next(line) && trim(line).empty()) {}
+    if (trim(line).empty()) throw Error(path + ": empty file (expected an sacct header line such as JobID|State|Start|End)");
+    const std::string delim = delimiterOf(line);
+    if (delim.empty()) in.fail("expected an sacct header line with delimited column names such as JobID|State|Start|End");
+    std::vector<std::string_view> fields;
+    splitBy(line, delim, fields);
+    std::vector<std::string> names;
+    Columns col;
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        const std::string_view n = trim(fields[i]);
+        names.emplace_back(n);
+        const int idx = static_cast<int>(i);
+        if (n == "JobID") col.jobId = idx;
+        else if (n == "JobIDRaw" && col.jobId < 0) col.jobId = idx;
+        else if (n == "State") col.state = idx;
+        else if (n == "Start") col.start = idx;
+        else if (n == "End") col.end = idx;
+        else if (n == "NodeList") col.nodes = idx;
+        else if (n == "JobName") col.name = idx;
+    }
+    col.count = fields.size();
+    if (col.jobId < 0 || col.state < 0)
+        in.fail("the sacct header has no JobID or State column (expected e.g. sacct --parsable --format=JobID,JobName,State,Start,End,NodeList)");
+
+    std::vector<PendingJob> jobs;  // in the order the file first names them
+    std::map<std::string, std::size_t> jobIndex;
+
+    // A field may hold a line break (a job comment), so a record can span lines: keep
+    // joining until it has as many fields as the header.
+    std::string record;
+    std::int64_t recordLine = 0;
+    auto take = [&](std::string_view text, std::int64_t lineNo) {
+        splitBy(text, delim, fields);
+        if (fields.size() != col.count) {
+            ctx.report.skip(path + ":" + std::to_string(lineNo) + ": expected " + std::to_string(col.count) + " fields separated by \"" +
+                            delim + "\", found " + std::to_string(fields.size()));
+            return;
+        }
+        const std::string_view fullId = trim(fields[static_cast<std::size_t>(col.jobId)]);
+        const std::size_t dot = fullId.find('.');
+        const bool isStep = dot != std::string_view::npos;
+        ImportedJob job;
+        job.id = std::string(fullId.substr(0, dot));
+        const std::string_view state = trim(fields[static_cast<std::size_t>(col.state)]);
+        job.state = std::string(state.substr(0, state.find(' ')));
+        if (col.name >= 0 && !isStep) job.name = std::string(trim(fields[static_cast<std::size_t>(col.name)]));
+        if (col.start >= 0) job.start = sacctTime(fields[static_cast<std::size_t>(col.start)]);
+        if (col.end >= 0) job.end = sacctTime(fields[static_cast<std::size_t>(col.end)]);
+        if (col.nodes >= 0) {
+            try {
+                job.nodes = expandHostList(fields[static_cast<std::size_t>(col.nodes)]);
+            } catch (const Error& e) {
+                ctx.report.skip(path + ":" + std::to_string(lineNo) + ": NodeList: " + e.what());
+                return;
+            }
+        }
+        auto [it, fresh] = jobIndex.try_emplace(job.id, jobs.size());
+        if (fresh) {
+            jobs.push_back({std::move(job), !isStep});
+            return;
+        }
+        PendingJob& known = jobs[it->second];
+        if (!isStep) {
+            known = {std::move(job), true};
+        } else if (!known.fromJobLine) {
+            mergeStep(known.job, job);
+        }
+    };
+    auto fieldCount = [&](std::string_view text) {
+        splitBy(text, delim, fields);
+        return fields.size();
+    };
+    while (in.next(line)) {
+        if ((in.lineNumber() & 0xfff) == 0) ctx.tick(in.progress());
+        if (record.empty()) {
+            if (trim(line).empty()) continue;
+            record.assign(line);
+            recordLine = in.lineNumber();
+        } else if (fieldCount(line) == col.count) {
+            // The pending record never completed; this line stands on its own.
+            take(record, recordLine);
+            record.assign(line);
+            recordLine = in.lineNumber();
+        } else {
+            record += '\n';
+            record.append(line);
+        }
+        const std::size_t n = fieldCount(record);
+        if (n >= col.count) {
+            take(record, recordLine);
+            record.clear();
+        }
+    }
+    if (!record.empty()) take(record, recordLine);
+    for (PendingJob& p : jobs) addSlurmJob(std::move(p.job), ctx);
+}
+
+}  // namespace faultline

@@ -1,0 +1,130 @@
+#include "incidents.h"
+
+#include "format.h"
+
+#include <algorithm>
+
+namespace faultline {
+
+namespace {
+
+// The last step that finished at or before `t`.
+const Step* stepAt(const std::vector<Step>& steps, Nanos t) {
+    auto it = std::upper_bound(steps.begin(), steps.end(), t, [](Nanos v, const Step& s) { return v < s.time; });
+    return it == steps.begin() ? nullptr : &*std::prev(it);
+}
+
+// The checkpoint of `kind` whose interval best matches: the last that began at or before `t`.
+const Checkpoint* checkpointBefore(const std::vector<Checkpoint>& checkpoints, CheckpointKind kind, Nanos t, bool byEnd) {
+    const Checkpoint* best = nullptr;
+    for (const Checkpoint& c : checkpoints) {
+        const Nanos at = byEnd ? c.end : c.begin;
+        if (c.kind == kind && at <= t && (!best || at >= (byEnd ? best->end : best->begin))) best = &c;
+    }
+    return best;
+}
+
+std::string causeLabel(RootCause cause) { return std::string(rootCauseLabel(cause)); }
+
+}  // namespace
+
+std::string describeHardware(const Topology& t, const Failure& f) {
+    const auto i = static_cast<std::size_t>(f.component.index);
+    switch (f.component.kind) {
+        case ComponentKind::Gpu: return t.gpuName(f.component.index) + " (" + t.gpus.at(i).pciBusId + ")";
+        case ComponentKind::Host: return t.hosts.at(i).name + " (" + std::to_string(f.gpus.size()) + " GPUs)";
+        case ComponentKind::Nic: return t.nicName(f.component.index);
+        case ComponentKind::Switch:
+            return t.switches.at(i).name + " (" + switchTierName(t.switches.at(i).tier) + ", " + formatCount(static_cast<std::int64_t>(f.gpus.size())) + " GPUs)";
+        case ComponentKind::Link: return "cable " + t.linkName(f.component.index);
+        case ComponentKind::None: break;
+    }
+    if (f.gpus.size() == 1) return t.gpuName(f.gpus.front());
+    return f.gpus.empty() ? "" : std::to_string(f.gpus.size()) + " GPUs";
+}
+
+std::vector<Incident> buildIncidents(const Run& run) {
+    std::vector<Incident> out;
+    std::vector<char> failureUsed(run.failures.size(), 0);
+    for (std::size_t di = 0; di < run.downtimes.size(); ++di) {
+        const Downtime& d = run.downtimes[di];
+        Incident inc;
+        inc.planned = d.planned;
+        inc.cause = d.cause;
+        inc.downtime = static_cast<int>(di);
+        inc.failure = d.failure;
+        inc.begin = d.begin;
+        inc.lostWork = d.lostWork;
+        inc.detection = d.detected - d.begin;
+        inc.restart = d.restarted - d.detected;
+        inc.reload = d.end - d.restarted;
+        if (const Step* s = stepAt(run.steps, d.begin)) inc.stepAtFailure = s->step;
+
+        if (d.failure >= 0 && static_cast<std::size_t>(d.failure) < run.failures.size()) {
+            const Failure& f = run.failures[static_cast<std::size_t>(d.failure)];
+            failureUsed[static_cast<std::size_t>(d.failure)] = 1;
+            inc.begin = std::min(inc.begin, f.time);
+            inc.xid = f.xid;
+            inc.gpus = f.gpus;
+            inc.hardware = describeHardware(run.topology, f);
+            inc.chain.push_back({f.time, "first symptom: " + f.detail});
+        }
+        if (d.planned) {
+            if (const Checkpoint* save = checkpointBefore(run.checkpoints, CheckpointKind::Save, d.begin, true); save && save->end == d.begin)
+                inc.chain.push_back({save->begin, "checkpoint of step " + std::to_string(save->step) + " saved before the planned stop"});
+            inc.chain.push_back({d.begin, "job stopped for planned maintenance"});
+        } else {
+            if (const Checkpoint* save = checkpointBefore(run.checkpoints, CheckpointKind::Save, d.begin, true))
+                inc.chain.push_back({save->end, "last durable checkpoint: step " + std::to_string(save->step) + ", " +
+                                                    formatDuration(d.begin - save->end) + " before the failure"});
+            inc.chain.push_back({d.begin, "job stopped making progress"});
+            inc.chain.push_back({d.detected, "failure detected, job torn down (" + formatDuration(inc.detection) + " after the symptom)"});
+        }
+        const Checkpoint* load = checkpointBefore(run.checkpoints, CheckpointKind::Load, d.end, true);
+        const bool loaded = load && load->end == d.end && load->begin >= d.restarted;
+        const bool overtaken = di + 1 < run.downtimes.size() && run.downtimes[di + 1].begin <= d.end;
+        if (loaded) {
+            inc.chain.push_back({d.restarted, std::string(inc.gpus.empty() || d.planned ? "job relaunched" : "job relaunched with the failed hardware replaced") +
+                                                  "; loading the checkpoint of step " + std::to_string(load->step) +
+                                                  (load->bytes > 0 ? " (" + formatBytes(load->bytes) + ")" : "")});
+            inc.chain.push_back({d.end, "training resumed from step " + std::to_string(load->step)});
+            inc.resumedFromStep = load->step;
+            inc.end = d.end;
+        } else if (overtaken) {
+            inc.chain.push_back({d.end, "recovery interrupted by the next failure"});
+        } else if (d.end < run.info.duration) {
+            inc.chain.push_back({d.restarted, "job relaunched"});
+            inc.chain.push_back({d.end, "training resumed"});
+            inc.end = d.end;
+        }
+        if (inc.end) inc.timeToRecover = *inc.end - inc.begin;
+        out.push_back(std::move(inc));
+    }
+    // Failures that stopped no job we know of (e.g. a kernel log without the job's record).
+    for (std::size_t fi = 0; fi < run.failures.size(); ++fi) {
+        if (failureUsed[fi]) continue;
+        const Failure& f = run.failures[fi];
+        Incident inc;
+        inc.cause = f.cause;
+        inc.failure = static_cast<int>(fi);
+        inc.begin = f.time;
+        inc.xid = f.xid;
+        inc.gpus = f.gpus;
+        inc.hardware = describeHardware(run.topology, f);
+        inc.chain.push_back({f.time, "symptom: " + f.detail});
+        out.push_back(std::move(inc));
+    }
+    std::stable_sort(out.begin(), out.end(), [](const Incident& a, const Incident& b) { return a.begin < b.begin; });
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        Incident& inc = out[i];
+        inc.id = static_cast<int>(i) + 1;
+        std::sort(inc.chain.begin(), inc.chain.end(), [](const IncidentEvent& a, const IncidentEvent& b) { return a.time < b.time; });
+        inc.headline = causeLabel(inc.cause) + (inc.xid ? " (Xid " + std::to_string(inc.xid) + ")" : "") +
+                       (inc.hardware.empty() ? "" : " on " + inc.hardware) +
+                       (inc.end ? ": down " + formatDuration(inc.timeToRecover) : "") +
+                       (inc.lostWork > 0 ? ", " + formatDuration(inc.lostWork) + " of work lost" : "");
+    }
+    return out;
+}
+
+}  // namespace faultline

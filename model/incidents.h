@@ -1,0 +1,49 @@
+#pragma once
+// Incidents: each interruption rebuilt as the chain a post-incident review walks through —
+// first symptom, job stop, detection, restart, checkpoint load, training resumed — with its
+// root cause, the hardware involved, the work lost and the time to recover.
+#include "run.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace faultline {
+
+struct IncidentEvent {
+    Nanos time = 0;
+    std::string what;
+};
+
+struct Incident {
+    int id = 0;                  // 1-based, in time order
+    bool planned = false;
+    RootCause cause = RootCause::Unknown;
+    Nanos begin = 0;             // first symptom (or the planned stop)
+    std::optional<Nanos> end;    // training resumed; empty when the run ended first or it is unknown
+    int downtime = -1;           // index into Run::downtimes, -1 when only a symptom is known
+    int failure = -1;            // index into Run::failures, -1 for planned maintenance
+    std::int32_t xid = 0;
+    std::string hardware;        // "r0412-h1-gpu3 (0000:5d:00.0)", "rtsw-r0412 (16 GPUs)", ...
+    std::vector<std::int32_t> gpus;
+    Nanos detection = 0;         // symptom to detection
+    Nanos restart = 0;           // detection to relaunched job
+    Nanos reload = 0;            // checkpoint load
+    Nanos lostWork = 0;
+    Nanos timeToRecover = 0;     // symptom to training resumed
+    std::optional<std::int64_t> stepAtFailure;
+    std::optional<std::int64_t> resumedFromStep;
+    std::vector<IncidentEvent> chain;
+    std::string headline;        // one line for lists
+};
+
+std::vector<Incident> buildIncidents(const Run& run);
+std::string describeHardware(const Topology& topology, const Failure& failure);
+
+nlohmann::json incidentsToJson(const std::vector<Incident>& incidents, const RunInfo& info);
+std::string incidentsToText(const std::vector<Incident>& incidents, const RunInfo& info);
+std::string incidentChainToText(const Incident& incident, const RunInfo& info);
+
+}  // namespace faultline

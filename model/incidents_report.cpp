@@ -1,0 +1,62 @@
+// How incidents read in the CLI and in exports: a table, one incident's chain, and JSON.
+#include "format.h"
+#include "incidents.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+namespace faultline {
+
+nlohmann::json incidentsToJson(const std::vector<Incident>& incidents, const RunInfo& info) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const Incident& inc : incidents) {
+        nlohmann::json chain = nlohmann::json::array();
+        for (const IncidentEvent& e : inc.chain) chain.push_back({{"time_s", toSeconds(e.time)}, {"what", e.what}});
+        nlohmann::json j = {
+            {"id", inc.id},
+            {"planned", inc.planned},
+            {"cause", rootCauseKey(inc.cause)},
+            {"time_s", toSeconds(inc.begin)},
+            {"wall_time", formatWallTime(info.startEpochNs, inc.begin)},
+            {"hardware", inc.hardware},
+            {"gpus", inc.gpus},
+            {"xid", inc.xid},
+            {"detection_s", toSeconds(inc.detection)},
+            {"restart_s", toSeconds(inc.restart)},
+            {"reload_s", toSeconds(inc.reload)},
+            {"lost_work_s", toSeconds(inc.lostWork)},
+            {"time_to_recover_s", inc.end ? nlohmann::json(toSeconds(inc.timeToRecover)) : nlohmann::json()},
+            {"step_at_failure", inc.stepAtFailure ? nlohmann::json(*inc.stepAtFailure) : nlohmann::json()},
+            {"resumed_from_step", inc.resumedFromStep ? nlohmann::json(*inc.resumedFromStep) : nlohmann::json()},
+            {"headline", inc.headline},
+            {"chain", chain},
+        };
+        out.push_back(std::move(j));
+    }
+    return out;
+}
+
+std::string incidentsToText(const std::vector<Incident>& incidents, const RunInfo& info) {
+    std::string out;
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "%5s  %-23s  %-30s  %-34s  %14s  %14s\n", "#", "time", "cause", "hardware", "to recover", "lost work");
+    out += buf;
+    for (const Incident& inc : incidents) {
+        std::string cause(rootCauseLabel(inc.cause));
+        if (inc.xid) cause += " (Xid " + std::to_string(inc.xid) + ")";
+        std::snprintf(buf, sizeof buf, "%5d  %-23s  %-30.30s  %-34.34s  %14s  %14s\n", inc.id,
+                      formatWallTime(info.startEpochNs, inc.begin).c_str(), cause.c_str(), inc.hardware.c_str(),
+                      inc.end ? formatDuration(inc.timeToRecover).c_str() : "-", formatDuration(inc.lostWork).c_str());
+        out += buf;
+    }
+    return out;
+}
+
+std::string incidentChainToText(const Incident& inc, const RunInfo& info) {
+    std::string out = "Incident " + std::to_string(inc.id) + ": " + inc.headline + "\n";
+    for (const IncidentEvent& e : inc.chain) out += "  " + formatWallTime(info.startEpochNs, e.time) + "  " + e.what + "\n";
+    return out;
+}
+
+}  // namespace faultline

@@ -1,0 +1,58 @@
+#pragma once
+// Stragglers from collective traces. In a synchronous collective every rank waits inside it
+// for the last one to arrive, so a rank that arrives late spends the least time inside.
+// Lateness is measured from each rank's own time in the collective (its exit minus its
+// enter), which needs no clock agreement between hosts.
+#include "run.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <vector>
+
+namespace faultline {
+
+struct StragglerAnalysisParams {
+    Nanos minLateness = 100 * kMicrosecond;  // below this, arrival jitter is noise
+    double outlierMads = 6.0;   // late: this many median absolute deviations behind the median
+    int windows = 100;          // score timeline resolution over the traced span
+    double episodeScore = 0.05; // a window's score from which the rank counts as straggling
+    int episodeMinLate = 3;     // and at least this many late arrivals in the window
+};
+
+struct LateArrival {
+    std::int32_t group = 0;
+    std::int64_t seq = 0;
+    std::int32_t op = 0;
+    Nanos enter = 0;     // on the rank's own clock
+    Nanos lateness = 0;  // how long the others waited for it beyond the median rank
+};
+
+struct RankStragglerScore {
+    std::int32_t rank = 0;
+    std::int32_t gpu = -1;   // -1 where the run has no rank map
+    double score = 0;        // share of its collectives' time the others spent waiting for it
+    int collectives = 0;
+    int late = 0;
+    Nanos totalLateness = 0;
+    std::vector<LateArrival> evidence;  // the latest arrivals, worst first (at most 5)
+    std::vector<double> timeline;       // score per window
+};
+
+struct StragglerReport {
+    std::int64_t records = 0;
+    std::int64_t instances = 0;         // collectives matched across ranks by (group, seq)
+    std::int64_t skewedInstances = 0;   // with at least one late rank
+    Nanos traceBegin = 0;
+    Nanos windowLength = 0;
+    std::vector<RankStragglerScore> ranks;   // worst first
+    std::vector<StragglerEpisode> episodes;  // detected, with their rank's GPU
+};
+
+StragglerReport analyzeStragglers(const Run& run, const StragglerAnalysisParams& params = {});
+// Adds the detected episodes to the run, so they replay like simulated ones.
+void appendDetectedStragglers(Run& run, const StragglerReport& report);
+
+nlohmann::json stragglersToJson(const StragglerReport& report, const Run& run);
+std::string stragglersToText(const StragglerReport& report, const Run& run, int limit = 20);
+
+}  // namespace faultline

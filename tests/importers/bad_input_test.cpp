@@ -1,0 +1,157 @@
+// Truncated, garbage and mislabelled files: each gives one clear Error naming the file and
+// where it broke, or is named as an unknown format; none crashes.
+#include "import_test_util.h"
+
+#include "importers/input_file.h"
+#include "importers/read_whole_file.h"
+#include "model/run_file.h"
+#include "test_runs.h"
+
+#include <zlib.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace faultline {
+namespace {
+
+using test::errorOf;
+using test::fixture;
+using test::importPaths;
+using test::realData;
+
+const std::string kNccl = "kineto/HolisticTraceAnalysis/tests/data/nccl_parser_config/nccl_data.json.gz";
+
+void writeFile(const std::string& path, const std::string& bytes) {
+    std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::string gzip(const std::string& text) {
+    uLongf size = compressBound(static_cast<uLong>(text.size())) + 64;
+    std::string out(size, '\0');
+    z_stream zs{};
+    deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+    zs.avail_in = static_cast<uInt>(text.size());
+    zs.next_out = reinterpret_cast<Bytef*>(out.data());
+    zs.avail_out = static_cast<uInt>(out.size());
+    deflate(&zs, Z_FINISH);
+    out.resize(zs.total_out);
+    deflateEnd(&zs);
+    return out;
+}
+
+TEST(BadInput, GarbageFileIsNamedAsUnknownFormat) {
+    for (const char* name : {"garbage.bin", "garbage.txt"}) {
+        const std::string msg = errorOf([&] { importPaths({fixture(name)}); });
+        EXPECT_NE(msg.find(fixture(name) + ": unknown format"), std::string::npos) << msg;
+    }
+}
+
+TEST(BadInput, GarbageForcedThroughEveryFormatGivesAnErrorNotACrash) {
+    for (const char* format : {"kineto", "kernel-log", "sacct", "sacct-json"}) {
+        ImportOptions options;
+        options.format = format;
+        const std::string msg = errorOf([&] { importPaths({fixture("garbage.bin")}, options); });
+        EXPECT_NE(msg.find(fixture("garbage.bin")), std::string::npos) << format << ": " << msg;
+    }
+}
+
+TEST(BadInput, TruncatedGzipNamesTheFileAndOffset) {
+    test::ScratchDir dir;
+    const std::string whole = readWholeFile(realData(kNccl), 1u << 30);  // decompressed
+    const std::string packed = gzip(whole);
+    const std::string path = dir.file("cut.json.gz");
+    writeFile(path, packed.substr(0, packed.size() / 2));
+    const std::string msg = errorOf([&] { importPaths({path}); });
+    EXPECT_NE(msg.find(path + ": byte "), std::string::npos) << msg;
+    EXPECT_NE(msg.find("gzip stream is damaged or cut short"), std::string::npos) << msg;
+}
+
+TEST(BadInput, TruncatedPlainTraceSaysItIsCutShort) {
+    test::ScratchDir dir;
+    const std::string whole = readWholeFile(realData(kNccl), 1u << 30);
+    const std::string path = dir.file("cut.json");
+    writeFile(path, whole.substr(0, whole.size() / 3));
+    const std::string msg = errorOf([&] { importPaths({path}); });
+    EXPECT_NE(msg.find(path + ": byte " + std::to_string(whole.size() / 3)), std::string::npos) << msg;
+    EXPECT_NE(msg.find("cut short"), std::string::npos) << msg;
+}
+
+TEST(BadInput, EveryPrefixOfATraceFailsCleanly) {
+    // Cut a small real trace at many points: each must give an Error, never a crash or hang.
+    test::ScratchDir dir;
+    const std::string whole = readWholeFile(realData("kineto/HolisticTraceAnalysis/tests/data/cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz"));
+    const std::string path = dir.file("prefix.json");
+    ImportOptions options;
+    options.format = "kineto";
+    const std::size_t lastBrace = whole.rfind('}');
+    ASSERT_NE(lastBrace, std::string::npos);
+    for (std::size_t cut = 0; cut <= lastBrace; cut += 97) {
+        writeFile(path, whole.substr(0, cut));
+        const std::string msg = errorOf([&] { importPaths({path}, options); });
+        EXPECT_NE(msg.find(path), std::string::npos) << "cut at " << cut << ": " << msg;
+    }
+}
+
+TEST(BadInput, BrokenJsonStructureNamesTheByte) {
+    test::ScratchDir dir;
+    const std::string path = dir.file("bad.json");
+    writeFile(path, "{\"traceEvents\": [{\"ph\": \"X\"}, 17]}");
+    const std::string msg = errorOf([&] { importPaths({path}); });
+    EXPECT_NE(msg.find(path + ": byte 30: expected a trace event object"), std::string::npos) << msg;
+}
+
+TEST(BadInput, SacctJsonThatIsNotJsonNamesTheByte) {
+    test::ScratchDir dir;
+    const std::string path = dir.file("jobs.json");
+    writeFile(path, "{\"meta\": {}, \"jobs\": [ {\"job_id\": 1,, } ]}");
+    const std::string msg = errorOf([&] { importPaths({path}); });
+    EXPECT_NE(msg.find(path + ": byte "), std::string::npos) << msg;
+    EXPECT_NE(msg.find("not valid JSON"), std::string::npos) << msg;
+}
+
+TEST(BadInput, FailedImportWritesNothing) {
+    test::ScratchDir dir;
+    const std::string out = dir.file("run.faultline");
+    const std::string msg = errorOf([&] { importToRunFile({fixture("xid_journal.log"), fixture("garbage.bin")}, out, {}); });
+    EXPECT_NE(msg.find("unknown format"), std::string::npos);
+    EXPECT_FALSE(std::filesystem::exists(out));
+    EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+}
+
+TEST(BadInput, CancelWritesNothing) {
+    test::ScratchDir dir;
+    const std::string out = dir.file("run.faultline");
+    std::atomic<bool> cancel{false};
+    int calls = 0;
+    const ProgressFn progress = [&](double) {
+        if (++calls == 2) cancel = true;
+    };
+    EXPECT_THROW(importToRunFile({realData(kNccl)}, out, {}, progress, &cancel), ImportCancelled);
+    EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+TEST(BadInput, MissingFileAndFolderOfUnknownsAreExplained) {
+    EXPECT_NE(errorOf([] { importPaths({"/nonexistent/trace.json"}); }).find("/nonexistent/trace.json: no such file"), std::string::npos);
+    ImportOptions options;
+    options.format = "nonsense";
+    EXPECT_NE(errorOf([&] { importPaths({fixture("xid_kmsg.log")}, options); }).find("unknown format \"nonsense\""), std::string::npos);
+}
+
+TEST(ImportRoundTrip, WrittenRunReadsBackWithTheSameEvents) {
+    test::ScratchDir dir;
+    const std::string out = dir.file("run.faultline");
+    ImportOptions options;
+    options.year = 2025;
+    const ImportSummary s = importToRunFile({fixture("xid_journal.log"), fixture("sacct_snowman.txt"), realData(kNccl)}, out, options);
+    EXPECT_EQ(s.files.size(), 3u);
+    const faultline::Run run = readRunFile(out);
+    EXPECT_EQ(run.failures.size(), 4u);  // 3 Xids + 1 NODE_FAIL
+    EXPECT_EQ(run.collectives.size(), 21u);
+    EXPECT_EQ(run.info.source, "import");
+    EXPECT_EQ(run.topology.hosts.size(), s.hosts);
+}
+
+}  // namespace
+}  // namespace faultline

@@ -1,0 +1,96 @@
+// `faultline-cli import` as a user runs it: the real binary, its output and exit status.
+#include "import_test_util.h"
+
+#include "model/run_file.h"
+#include "test_runs.h"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <sys/wait.h>
+
+namespace faultline {
+namespace {
+
+using test::fixture;
+using test::realData;
+
+struct Result {
+    int status;
+    std::string output;
+};
+
+Result runCli(const std::string& args, bool withStderr = true) {
+    const std::string command = std::string(FAULTLINE_CLI) + " " + args + (withStderr ? " 2>&1" : " 2>/dev/null");
+    FILE* pipe = popen(command.c_str(), "r");
+    std::string output;
+    std::array<char, 4096> buf{};
+    while (std::size_t n = fread(buf.data(), 1, buf.size(), pipe)) output.append(buf.data(), n);
+    const int status = pclose(pipe);
+    return {WEXITSTATUS(status), output};
+}
+
+TEST(CliImport, PrintsFormatCountsSpanAndRanksPerFile) {
+    test::ScratchDir dir;
+    const std::string out = dir.file("run.faultline");
+    const Result r = runCli("import " + realData("kineto/HolisticTraceAnalysis/tests/data/trace_filter") + " -o " + out);
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("sampled_rank-1.json.gz\n  format: kineto\n  collectives: 10\n  steps: 2\n  trace events: 4720\n"),
+              std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("  ranks: 1\n"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("  time: 2023-04-28T23:51:38.079484Z .. "), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("wrote " + out + ": 16 hosts, 128 GPUs (topology derived from the files)"), std::string::npos) << r.output;
+    EXPECT_EQ(readRunFile(out).collectives.size(), 20u);
+}
+
+TEST(CliImport, JsonOutputSaysTheSame) {
+    test::ScratchDir dir;
+    const std::string out = dir.file("run.faultline");
+    const Result r = runCli("import " + fixture("xid_journal.log") + " --year 2025 --json -o " + out, false);
+    ASSERT_EQ(r.status, 0) << r.output;
+    const nlohmann::json j = nlohmann::json::parse(r.output);
+    ASSERT_EQ(j["files"].size(), 1u);
+    EXPECT_EQ(j["files"][0]["format"], "kernel-log");
+    EXPECT_EQ(j["files"][0]["counts"]["failures"], 3);
+    EXPECT_EQ(j["files"][0]["first"], "2025-01-21T04:41:44.000000Z");
+    EXPECT_EQ(j["hosts"], 2);
+    EXPECT_EQ(j["output"], out);
+}
+
+TEST(CliImport, FormatOverrideAndRankMap) {
+    test::ScratchDir dir;
+    const std::string map = dir.file("ranks.txt");
+    {
+        std::FILE* f = std::fopen(map.c_str(), "w");
+        std::fputs("# rank host local_gpu\n0 node-a 3\n1 node-b 0\n", f);
+        std::fclose(f);
+    }
+    const std::string out = dir.file("run.faultline");
+    const Result r = runCli("import --format kineto --rank-map " + map + " " +
+                            realData("kineto/HolisticTraceAnalysis/tests/data/nccl_parser_config/nccl_data.json.gz") + " -o " + out);
+    ASSERT_EQ(r.status, 0) << r.output;
+    const faultline::Run run = readRunFile(out);
+    EXPECT_EQ(run.topology.gpuName(run.rankToGpu.at(0)), "node-a-gpu3");
+    EXPECT_EQ(run.topology.gpuName(run.rankToGpu.at(1)), "node-b-gpu0");
+}
+
+TEST(CliImport, UnknownFormatFailsWithTheFileNamedAndWritesNothing) {
+    test::ScratchDir dir;
+    const std::string out = dir.file("run.faultline");
+    const Result r = runCli("import " + fixture("garbage.txt") + " -o " + out);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.output.find("faultline-cli import: " + fixture("garbage.txt") + ": unknown format"), std::string::npos) << r.output;
+    EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+TEST(CliImport, MissingOutputIsAUsageError) {
+    const Result r = runCli("import " + fixture("garbage.txt"));
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.output.find("-o RUN.faultline"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace faultline

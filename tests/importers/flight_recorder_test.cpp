@@ -1,0 +1,112 @@
+// Flight Recorder: nvidia-resiliency-ext's 16-rank MoE dumps (pickle), the JSON variant,
+// and hostile pickles that try to run code.
+#include "import_test_util.h"
+
+#include "importers/pickle_reader.h"
+#include "importers/read_whole_file.h"
+
+#include <filesystem>
+#include <map>
+
+namespace faultline {
+namespace {
+
+using test::errorOf;
+using test::fixture;
+using test::importPaths;
+using test::realData;
+
+const std::string kFr = "flight_recorder/nvidia-resiliency-ext/tests/attribution/unit/fr_traces/";
+
+TEST(FlightRecorder, Rank0FirstCollectiveIsItsPipelineSend) {
+    const ImportResult r = importPaths({realData(kFr + "gpu_error_1st/_dump_0")});
+    const FileReport& f = r.summary.files.at(0);
+    EXPECT_EQ(f.format, "flight-recorder");
+    EXPECT_EQ(f.counts.at("collectives"), 20);
+    EXPECT_EQ(f.counts.at("collectives scheduled"), 20);
+    EXPECT_EQ(f.ranks, (std::set<std::int32_t>{0}));
+    const CollectiveRecord& c = r.run.collectives.at(0);
+    // 'profiling_name': 'nccl:send 0->3', p2p_seq_id 11981, time_created_ns 1758610505592849034,
+    // input_sizes [[4096, 1, 5120]] BFloat16, process group '43' = ranks [0, 4, 8, 12].
+    EXPECT_EQ(r.run.collectiveOps[static_cast<std::size_t>(c.op)], "send");
+    EXPECT_EQ(c.seq, 11981);
+    EXPECT_EQ(r.run.info.startEpochNs + c.enter, 1758610505592849034LL);
+    EXPECT_EQ(c.bytes, 4096LL * 5120 * 2);
+    const ProcessGroup& g = r.run.processGroups[static_cast<std::size_t>(c.group)];
+    EXPECT_EQ(g.name, "43");
+    EXPECT_EQ(g.ranks, (std::vector<std::int32_t>{0, 4, 8, 12}));
+    EXPECT_EQ(r.run.rankToGpu.size(), 16u);  // pg_config's default_pg holds ranks 0..15
+}
+
+TEST(FlightRecorder, SixteenDumpsShowRank12BehindInTheExpertGroup) {
+    // The reference analysis names rank 12 missing from an all_to_all of process group 74.
+    const ImportResult r = importPaths({realData(kFr + "gpu_error_1st")});
+    std::int64_t total = 0;
+    for (const FileReport& f : r.summary.files)
+        if (f.format == "flight-recorder") total += f.counts.at("collectives");
+    EXPECT_EQ(total, 289);
+    std::map<std::int32_t, std::int64_t> lastSeq;
+    for (const CollectiveRecord& c : r.run.collectives) {
+        const ProcessGroup& g = r.run.processGroups[static_cast<std::size_t>(c.group)];
+        if (g.name != "74" || r.run.collectiveOps[static_cast<std::size_t>(c.op)] != "all_to_all") continue;
+        lastSeq[c.rank] = std::max(lastSeq[c.rank], c.seq);
+    }
+    EXPECT_EQ(lastSeq, (std::map<std::int32_t, std::int64_t>{{12, 20536}, {13, 20538}, {14, 20538}, {15, 20538}}));
+}
+
+TEST(FlightRecorder, JsonVariantReadsTheSameAsThePickle) {
+    const ImportResult fromJson = importPaths({fixture("fr_json_gpu_error_1st_rank_14.json")});
+    const ImportResult fromPickle = importPaths({realData(kFr + "gpu_error_1st/_dump_14")});
+    EXPECT_EQ(fromJson.summary.files[0].format, "flight-recorder-json");
+    EXPECT_EQ(fromJson.summary.files[0].counts.at("collectives"), 43);
+    EXPECT_EQ(fromJson.summary.files[0].ranks, (std::set<std::int32_t>{14}));
+    ASSERT_EQ(fromJson.run.collectives.size(), fromPickle.run.collectives.size());
+    for (std::size_t i = 0; i < fromJson.run.collectives.size(); ++i) {
+        EXPECT_EQ(fromJson.run.collectives[i].seq, fromPickle.run.collectives[i].seq);
+        EXPECT_EQ(fromJson.run.collectives[i].bytes, fromPickle.run.collectives[i].bytes);
+    }
+    EXPECT_EQ(fromJson.run.info.startEpochNs, fromPickle.run.info.startEpochNs);
+}
+
+TEST(SafePickle, PickleThatCallsOsSystemIsRefusedAndNothingRuns) {
+    std::filesystem::remove("/tmp/faultline_pwned");
+    const std::string path = fixture("fr_dump_calls_os_system_3");
+    const std::string msg = errorOf([&] { importPaths({path}); });
+    EXPECT_NE(msg.find(path + ": byte 47: refused pickle opcode GLOBAL"), std::string::npos) << msg;
+    EXPECT_FALSE(std::filesystem::exists("/tmp/faultline_pwned"));
+}
+
+TEST(SafePickle, StackGlobalEvalIsRefused) {
+    const std::string path = fixture("fr_dump_stack_global_eval_5");
+    const std::string msg = errorOf([&] { importPaths({path}); });
+    EXPECT_NE(msg.find(path + ": byte 44: refused pickle opcode STACK_GLOBAL"), std::string::npos) << msg;
+}
+
+TEST(SafePickle, MemoBombAndSelfReferenceStopWithAnError) {
+    const std::string bomb = errorOf([] { importPaths({fixture("fr_dump_memo_bomb_1")}); });
+    EXPECT_NE(bomb.find("expands to far more values than its size allows"), std::string::npos) << bomb;
+    const std::string self = errorOf([] { importPaths({fixture("fr_dump_self_reference_2")}); });
+    EXPECT_NE(self.find("nests deeper than"), std::string::npos) << self;
+}
+
+TEST(SafePickle, EveryPrefixOfARealDumpFailsCleanly) {
+    const std::string whole = readWholeFile(realData(kFr + "lock_gil_1st/_dump_9"));
+    for (std::size_t cut = 0; cut < whole.size(); ++cut) {
+        const std::string msg = errorOf([&] { readPickle(std::string_view(whole).substr(0, cut), "dump"); });
+        EXPECT_EQ(msg.rfind("dump: ", 0), 0u) << "cut at " << cut << ": " << msg;
+    }
+    EXPECT_NO_THROW(readPickle(whole, "dump"));
+}
+
+TEST(SafePickle, DataOpcodesDecode) {
+    // {'a': [1, -2, 3.5, None, True, (b'x', 'y')], 7: 300000000000}
+    const std::string hex = "80027d7100285801000000615d7101284b014afeffffff47400c0000000000004e8843017858010000007986654b078a0500b864d945752e";
+    std::string p;
+    for (std::size_t i = 0; i < hex.size(); i += 2) p += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
+    const nlohmann::json j = readPickle(p, "p");
+    EXPECT_EQ(j["a"], nlohmann::json::parse(R"([1, -2, 3.5, null, true, ["x", "y"]])"));
+    EXPECT_EQ(j["7"], 300000000000LL);
+}
+
+}  // namespace
+}  // namespace faultline

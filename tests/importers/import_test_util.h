@@ -1,0 +1,30 @@
+#pragma once
+// Paths of the real files (../shared/realdata) and our own fixtures, and a one-call import.
+#include "importers/importer.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace faultline::test {
+
+inline std::string realData(const std::string& rel) { return std::string(FAULTLINE_REALDATA) + "/" + rel; }
+inline std::string fixture(const std::string& name) { return std::string(FAULTLINE_IMPORTER_TESTDATA) + "/" + name; }
+
+inline ImportResult importPaths(const std::vector<std::string>& paths, const ImportOptions& options = {}) {
+    return importFiles(paths, options);
+}
+
+// The message of the Error `f` throws; fails the test when it does not throw.
+template <typename F>
+std::string errorOf(F&& f) {
+    try {
+        f();
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    ADD_FAILURE() << "expected an error";
+    return {};
+}
+
+}  // namespace faultline::test

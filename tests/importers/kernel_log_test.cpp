@@ -1,0 +1,120 @@
+// Xid kernel logs: gpud's real `dmesg --decode --time-format iso` capture, and fixtures of
+// the dmesg -T, /dev/kmsg and journalctl spellings.
+#include "import_test_util.h"
+
+#include "importers/import_report.h"
+#include "importers/kernel_log_line.h"
+#include "importers/text_parse.h"
+
+namespace faultline {
+namespace {
+
+using test::fixture;
+using test::importPaths;
+using test::realData;
+
+const char* kGpudMemoryLog = "xid_kernel_logs/gpud/components/memory/testdata/dmesg.decode.iso.log";
+
+TEST(KernelLog, GpudIsoDecodeLogGivesItsXidsAsTwoFailuresOnOneGpu) {
+    ImportOptions options;
+    options.host = "gpu-host-a";
+    const ImportResult r = importPaths({realData(kGpudMemoryLog)}, options);
+    const FileReport& f = r.summary.files.at(0);
+    EXPECT_EQ(f.format, "kernel-log");
+    EXPECT_EQ(f.counts.at("kernel log lines"), 24);  // 17 Xid 13/43 lines and 7 OOM lines
+    EXPECT_EQ(f.counts.at("xid lines"), 17);
+    // The 16 Xid 13 lines of one burst are one failure; the Xid 43 after it is another.
+    ASSERT_EQ(r.run.failures.size(), 2u);
+    const Failure& first = r.run.failures[0];
+    EXPECT_EQ(first.xid, 13);
+    EXPECT_EQ(first.cause, RootCause::SoftwareBug);
+    EXPECT_EQ(r.run.info.startEpochNs, *parseIsoTime("2025-01-21T04:41:44.283302Z"));
+    EXPECT_EQ(first.time, 0);
+    ASSERT_EQ(first.gpus.size(), 1u);
+    const Gpu& gpu = r.run.topology.gpus[static_cast<std::size_t>(first.gpus[0])];
+    EXPECT_EQ(r.run.topology.hosts[static_cast<std::size_t>(gpu.host)].name, "gpu-host-a");
+    EXPECT_EQ(gpu.pciBusId, "0000:38:00.0");
+    const Failure& second = r.run.failures[1];
+    EXPECT_EQ(second.xid, 43);
+    EXPECT_EQ(second.time, *parseIsoTime("2025-01-21T04:41:44.287197Z") - r.run.info.startEpochNs);
+    EXPECT_EQ(second.gpus, first.gpus);
+    EXPECT_NE(second.detail.find("GPU stopped processing"), std::string::npos) << second.detail;
+}
+
+TEST(KernelLog, GpudKmsgWithoutXidIsReadAsAKernelLogWithNoFailures) {
+    const ImportResult r = importPaths({realData("xid_kernel_logs/gpud/pkg/kmsg/testdata/kmsg.2.peermem.log")});
+    EXPECT_EQ(r.summary.files[0].format, "kernel-log");
+    EXPECT_EQ(r.summary.files[0].counts.at("kernel log lines"), 8);
+    EXPECT_TRUE(r.run.failures.empty());
+}
+
+TEST(KernelLog, DmesgCtimeMapsXid79AndMemoryXidsToTheirCauses) {
+    ImportOptions options;
+    options.host = "node07";
+    const ImportResult r = importPaths({fixture("xid_dmesg_ctime.log")}, options);
+    ASSERT_EQ(r.run.failures.size(), 3u);
+    EXPECT_EQ(r.run.failures[0].xid, 79);
+    EXPECT_EQ(r.run.failures[0].cause, RootCause::FaultyGpu);
+    EXPECT_EQ(r.run.info.startEpochNs + r.run.failures[0].time, *parseIsoTime("2025-01-21T04:41:44Z"));
+    EXPECT_EQ(r.run.failures[1].xid, 48);
+    EXPECT_EQ(r.run.failures[1].cause, RootCause::GpuHbm3Memory);
+    EXPECT_EQ(r.run.failures[2].xid, 63);
+    EXPECT_EQ(r.run.failures[2].cause, RootCause::GpuHbm3Memory);
+    // Two PCI bus ids seen on node07: 0000:18:00 is its first GPU in bus order, 0000:9a:00 the second.
+    const Topology& t = r.run.topology;
+    EXPECT_EQ(t.gpuName(r.run.failures[0].gpus.at(0)), "node07-gpu1");
+    EXPECT_EQ(t.gpuName(r.run.failures[1].gpus.at(0)), "node07-gpu0");
+}
+
+TEST(KernelLog, KmsgTimesCountFromBootAndBootTimePlacesThem) {
+    ImportOptions options;
+    options.host = "node01";
+    options.bootTime = *parseIsoTime("2025-01-18T13:00:00Z");
+    const ImportResult r = importPaths({fixture("xid_kmsg.log")}, options);
+    // Two Xid 119 lines 6.4 ms apart are one failure; the Xid 120 a second later another.
+    ASSERT_EQ(r.run.failures.size(), 2u);
+    EXPECT_EQ(r.run.failures[0].xid, 119);
+    EXPECT_EQ(r.run.failures[0].cause, RootCause::GpuSystemProcessor);
+    EXPECT_EQ(r.run.info.startEpochNs + r.run.failures[0].time, *options.bootTime + 228'001'500'000);
+    EXPECT_EQ(r.run.failures[1].xid, 120);
+    EXPECT_EQ(r.run.failures[1].cause, RootCause::GpuSystemProcessor);
+    EXPECT_EQ(r.summary.files[0].counts.at("xid lines"), 3);
+}
+
+TEST(KernelLog, JournalLinesNameTheirHostsAndNvlinkXidIsAGpuFault) {
+    ImportOptions options;
+    options.year = 2025;
+    const ImportResult r = importPaths({fixture("xid_journal.log")}, options);
+    ASSERT_EQ(r.run.failures.size(), 3u);
+    const Topology& t = r.run.topology;
+    EXPECT_EQ(r.run.failures[0].xid, 74);
+    EXPECT_EQ(r.run.failures[0].cause, RootCause::FaultyGpu);
+    EXPECT_EQ(t.gpuName(r.run.failures[0].gpus.at(0)), "gpu-node-17-gpu0");
+    EXPECT_EQ(t.gpus[static_cast<std::size_t>(r.run.failures[0].gpus[0])].pciBusId, "0000:ab:00.0");
+    EXPECT_EQ(r.run.failures[1].xid, 94);
+    EXPECT_EQ(r.run.failures[2].xid, 95);
+    EXPECT_EQ(r.run.failures[2].cause, RootCause::GpuHbm3Memory);
+    EXPECT_EQ(r.run.failures[1].gpus, r.run.failures[2].gpus);  // short and short-iso lines, same GPU
+    EXPECT_EQ(r.run.info.startEpochNs + r.run.failures[2].time, *parseIsoTime("2025-01-21T05:10:33Z"));
+    ASSERT_EQ(t.hosts.size(), 2u);
+}
+
+TEST(KernelLog, LineFormsParse) {
+    auto iso = parseKernelLogLine("kern  :warn  : 2025-01-21T04:41:44,283302+00:00 NVRM: Xid (PCI:0000:38:00): 13, x", 2025);
+    ASSERT_TRUE(iso);
+    EXPECT_EQ(iso->form, KernelLogForm::DmesgIso);
+    EXPECT_EQ(iso->message, "NVRM: Xid (PCI:0000:38:00): 13, x");
+    auto boot = parseKernelLogLine("[  227.996636] NVRM: hi", 2025);
+    ASSERT_TRUE(boot);
+    EXPECT_TRUE(boot->sinceBoot);
+    EXPECT_EQ(boot->time, 227'996'636'000);
+    EXPECT_FALSE(parseKernelLogLine("hello world", 2025));
+    auto xid = parseXidMessage("NVRM: Xid (0000:3B:00): 79, GPU has fallen off the bus.");
+    ASSERT_TRUE(xid);
+    EXPECT_EQ(xid->pciBusId, "0000:3b:00");
+    EXPECT_EQ(xid->xid, 79);
+    EXPECT_EQ(normalisePciBusId("00000000:9A:00.0"), "0000:9a:00");
+}
+
+}  // namespace
+}  // namespace faultline

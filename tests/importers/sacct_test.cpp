@@ -1,0 +1,154 @@
+// Slurm sacct: gcm's pipe-delimited captures (with multi-line, invalid-line and "|#"
+// edge cases), a snowman-delimited fixture, and SARC's --json from Slurm 21.08, 22.05, 23.02.
+#include "import_test_util.h"
+
+#include "importers/hostlist.h"
+#include "importers/text_parse.h"
+
+namespace faultline {
+namespace {
+
+using test::fixture;
+using test::importPaths;
+using test::realData;
+
+const std::string kGcm = "slurm/gcm/gcm/tests/data/";
+const std::string kSarc = "slurm/SARC/tests/functional/jobs/sacct_outputs/";
+
+EpochNs at(const char* iso) { return *parseIsoTime(iso); }
+
+TEST(Sacct, MidnightEdgeCaseCountsJobsByState) {
+    const ImportResult r = importPaths({realData(kGcm + "sample-sacct-output-midnight-edge-case.txt")});
+    const FileReport& f = r.summary.files.at(0);
+    EXPECT_EQ(f.format, "sacct");
+    EXPECT_EQ(f.counts.at("jobs"), 306);  // 1,186 lines less the .batch / .extern / .N steps
+    EXPECT_EQ(f.counts.at("jobs FAILED"), 259);
+    EXPECT_EQ(f.counts.at("jobs CANCELLED"), 24);  // "CANCELLED by 1185300516" included
+    EXPECT_EQ(f.counts.at("jobs REQUEUED"), 2);
+    EXPECT_EQ(f.counts.at("jobs OUT_OF_MEMORY"), 2);
+    EXPECT_EQ(f.counts.at("jobs TIMEOUT"), 1);
+    EXPECT_EQ(f.counts.at("failures"), 288);
+    EXPECT_EQ(f.skippedLines, 0);
+    // Job 39624088 ran 2021-04-07T20:56:57 .. 23:57:09 and timed out.
+    bool found = false;
+    for (const Failure& x : r.run.failures) {
+        if (x.detail.find("39624088") == std::string::npos) continue;
+        found = true;
+        EXPECT_EQ(r.run.info.startEpochNs + x.time, at("2021-04-07T23:57:09Z"));
+        EXPECT_NE(x.detail.find("TIMEOUT"), std::string::npos);
+    }
+    EXPECT_TRUE(found);
+    EXPECT_EQ(f.first, at("2021-04-04T23:59:03Z"));
+    EXPECT_EQ(f.last, at("2021-04-07T23:59:56Z"));
+}
+
+TEST(Sacct, StepOnlyCapturesStandForTheirJob) {
+    // gcm's full-field sample holds 68 lines, all of step 8012944_24093.0 (COMPLETED).
+    const ImportResult r = importPaths({realData(kGcm + "sample-sacct-output.txt")});
+    const FileReport& f = r.summary.files.at(0);
+    EXPECT_EQ(f.skippedLines, 0);
+    EXPECT_EQ(f.counts.at("jobs"), 1);
+    EXPECT_EQ(f.counts.count("failures"), 0u);
+    EXPECT_EQ(f.first, at("2020-11-16T11:59:11Z"));
+    EXPECT_EQ(f.last, at("2020-11-16T11:59:59Z"));
+}
+
+TEST(Sacct, ShortLineIsReportedWithItsLineNumberAndSkipped) {
+    const ImportResult r = importPaths({realData(kGcm + "sample-sacct-output-with-invalid-lines.txt")});
+    const FileReport& f = r.summary.files.at(0);
+    EXPECT_EQ(f.skippedLines, 1);
+    ASSERT_EQ(f.warnings.size(), 1u);
+    EXPECT_NE(f.warnings[0].find("sample-sacct-output-with-invalid-lines.txt:2: expected 109 fields separated by \"|\", found 93"),
+              std::string::npos)
+        << f.warnings[0];
+}
+
+TEST(Sacct, MultiCharacterDelimiterAndMultilineRecords) {
+    // "|#"-delimited; job 201844's Comment spans lines. gcm's expected parse has 3 jobs.
+    for (const char* name : {"sample-sacct-one-multiline.txt", "sample-sacct-multiple-multiline.txt"}) {
+        const ImportResult r = importPaths({realData(kGcm + name)});
+        const FileReport& f = r.summary.files.at(0);
+        EXPECT_EQ(f.format, "sacct") << name;
+        EXPECT_EQ(f.skippedLines, 0) << name << ": " << (f.warnings.empty() ? "" : f.warnings[0]);
+        EXPECT_EQ(f.counts.at("jobs"), 3) << name;
+        EXPECT_EQ(f.counts.at("jobs FAILED"), 1) << name;
+        EXPECT_EQ(f.counts.at("jobs REQUEUED"), 1) << name;
+        EXPECT_EQ(f.counts.at("jobs CANCELLED"), 1) << name;  // job 200131, known only by its step .0
+        bool found = false;
+        for (const Failure& x : r.run.failures) {
+            if (x.detail.find("201844") == std::string::npos) continue;
+            found = true;
+            EXPECT_EQ(r.run.info.startEpochNs + x.time, at("2023-01-16T07:31:52Z")) << name;
+            EXPECT_EQ(x.gpus.size(), 32u * 8u) << name;  // node[1001-1002,1073-1074,1129-1131,1136-1139,1155,1482-1494,1532-1538]
+        }
+        EXPECT_TRUE(found) << name;
+    }
+    const ImportResult running = importPaths({realData(kGcm + "sample-sacct-running-output.txt")});
+    EXPECT_EQ(running.summary.files[0].counts.at("jobs"), 1);
+    EXPECT_TRUE(running.run.failures.empty());
+    EXPECT_TRUE(running.run.topology.findHost("learnnode0423"));
+}
+
+TEST(Sacct, InvalidUtf8DoesNotStopTheImport) {
+    const ImportResult r = importPaths({realData(kGcm + "sample-sacct-output-invalid-utf8.txt")});
+    const FileReport& f = r.summary.files.at(0);
+    EXPECT_EQ(f.counts.at("jobs"), 3);
+    EXPECT_EQ(f.counts.at("jobs FAILED"), 2);
+    EXPECT_EQ(f.counts.at("jobs TIMEOUT"), 1);
+}
+
+TEST(Sacct, SnowmanDelimiterAndNodeFailTakesOutBothHosts) {
+    const ImportResult r = importPaths({fixture("sacct_snowman.txt")});
+    const FileReport& f = r.summary.files.at(0);
+    EXPECT_EQ(f.counts.at("jobs"), 2);
+    EXPECT_EQ(f.counts.at("jobs NODE_FAIL"), 1);
+    ASSERT_EQ(r.run.failures.size(), 1u);
+    const Failure& x = r.run.failures[0];
+    EXPECT_EQ(r.run.info.startEpochNs + x.time, at("2021-07-14T15:01:15Z"));
+    EXPECT_EQ(x.component.kind, ComponentKind::Host);
+    EXPECT_EQ(x.gpus.size(), 16u);  // two derived hosts of 8 GPUs
+    EXPECT_EQ(r.run.topology.hosts.size(), 3u);
+    EXPECT_TRUE(r.run.topology.findHost("mycluster2-node206"));
+}
+
+TEST(SacctJson, ReadsTheThreeSlurmVersions) {
+    struct Case {
+        const char* file;
+        const char* state;
+        const char* end;
+        std::size_t nodes;
+    };
+    for (const Case& c : {Case{"slurm_21_8_8.json", "REQUEUED", "2023-01-10T16:49:46Z", 1},
+                          Case{"slurm_22_5_9.json", "FAILED", "2023-09-04T22:04:04Z", 4}}) {
+        const ImportResult r = importPaths({realData(kSarc + c.file)});
+        const FileReport& f = r.summary.files.at(0);
+        EXPECT_EQ(f.format, "sacct-json") << c.file;
+        EXPECT_EQ(f.counts.at("jobs"), 1) << c.file;
+        EXPECT_EQ(f.counts.at(std::string("jobs ") + c.state), 1) << c.file;
+        ASSERT_EQ(r.run.failures.size(), 1u) << c.file;
+        EXPECT_EQ(r.run.info.startEpochNs + r.run.failures[0].time, at(c.end)) << c.file;
+        EXPECT_EQ(r.run.failures[0].gpus.size(), c.nodes * 8) << c.file;
+    }
+    // 22.05: "ng[30103,30203,30706-30707]"
+    const ImportResult r22 = importPaths({realData(kSarc + "slurm_22_5_9.json")});
+    EXPECT_TRUE(r22.run.topology.findHost("ng30707"));
+    // 23.02 (time.limit is an object there): job 4 on mila02 is still RUNNING.
+    const ImportResult r23 = importPaths({realData(kSarc + "slurm_23_2_6.json")});
+    EXPECT_EQ(r23.summary.files[0].counts.at("jobs"), 1);
+    EXPECT_TRUE(r23.run.failures.empty());
+    EXPECT_EQ(r23.run.info.startEpochNs, 1613725209LL * 1'000'000'000);
+    EXPECT_TRUE(r23.run.topology.findHost("mila02"));
+}
+
+TEST(HostList, ExpandsRangesKeepingPadding) {
+    EXPECT_EQ(expandHostList("node[01-03,20]"), (std::vector<std::string>{"node01", "node02", "node03", "node20"}));
+    EXPECT_EQ(expandHostList("ng[30103,30706-30707],login1"), (std::vector<std::string>{"ng30103", "ng30706", "ng30707", "login1"}));
+    EXPECT_EQ(expandHostList("r[1-2]n[1-2]"), (std::vector<std::string>{"r1n1", "r1n2", "r2n1", "r2n2"}));
+    EXPECT_NE(test::errorOf([] { expandHostList("node[01-03"); }).find("without ']'"), std::string::npos);
+    EXPECT_NE(test::errorOf([] { expandHostList("node[5-1]"); }).find("\"5-1\""), std::string::npos);
+    EXPECT_TRUE(naturalLess("node2", "node10"));
+    EXPECT_FALSE(naturalLess("node10", "node2"));
+}
+
+}  // namespace
+}  // namespace faultline

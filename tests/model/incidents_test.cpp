@@ -1,0 +1,95 @@
+#include "test_runs.h"
+
+#include "model/incidents.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace faultline {
+namespace {
+
+faultline::Run oneFailureRun() {
+    faultline::Run run;
+    run.info = {"one failure", 0, 10 * kHour, "test"};
+    run.topology = buildFabric(FabricShape{.gpus = 16});
+    run.failures = {{2 * kHour, RootCause::GpuHbm3Memory, {ComponentKind::Gpu, 11}, 48, {11}, "Xid 48 on r0000-h1-gpu3: double-bit ECC error"}};
+    run.downtimes = {{2 * kHour, 2 * kHour + kMinute, 2 * kHour + 5 * kMinute, 2 * kHour + 7 * kMinute, 9 * kMinute, false,
+                      RootCause::GpuHbm3Memory, 0}};
+    run.checkpoints = {{2 * kHour - 10 * kMinute, 2 * kHour - 9 * kMinute, 1190, 5'670'000'000'000, CheckpointKind::Save},
+                       {2 * kHour + 5 * kMinute, 2 * kHour + 7 * kMinute, 1190, 5'670'000'000'000, CheckpointKind::Load}};
+    for (std::int64_t s = 1; s <= 1200; ++s) run.steps.push_back({s * 6 * kSecond, s, 6 * kSecond});
+    return run;
+}
+
+TEST(Incidents, ChainFromSymptomToResume) {
+    const auto incidents = buildIncidents(oneFailureRun());
+    ASSERT_EQ(incidents.size(), 1u);
+    const Incident& inc = incidents[0];
+    EXPECT_EQ(inc.id, 1);
+    EXPECT_EQ(inc.cause, RootCause::GpuHbm3Memory);
+    EXPECT_EQ(inc.xid, 48);
+    EXPECT_EQ(inc.hardware, "r0000-h1-gpu3 (0000:5d:00.0)");
+    EXPECT_EQ(inc.detection, kMinute);
+    EXPECT_EQ(inc.restart, 4 * kMinute);
+    EXPECT_EQ(inc.reload, 2 * kMinute);
+    EXPECT_EQ(inc.lostWork, 9 * kMinute);
+    EXPECT_EQ(inc.timeToRecover, 7 * kMinute);
+    EXPECT_EQ(inc.stepAtFailure, 1200);
+    EXPECT_EQ(inc.resumedFromStep, 1190);
+    std::vector<std::string> chain;
+    for (const IncidentEvent& e : inc.chain) chain.push_back(e.what);
+    const std::vector<std::string> expected = {
+        "last durable checkpoint: step 1190, 9 min 0 s before the failure",
+        "first symptom: Xid 48 on r0000-h1-gpu3: double-bit ECC error",
+        "job stopped making progress",
+        "failure detected, job torn down (1 min 0 s after the symptom)",
+        "job relaunched with the failed hardware replaced; loading the checkpoint of step 1190 (5.7 TB)",
+        "training resumed from step 1190",
+    };
+    EXPECT_EQ(chain, expected);
+    EXPECT_EQ(inc.headline, "GPU HBM3 Memory (Xid 48) on r0000-h1-gpu3 (0000:5d:00.0): down 7 min 0 s, 9 min 0 s of work lost");
+}
+
+TEST(Incidents, FailureWithoutDowntimeIsASymptomOnly) {
+    faultline::Run run = oneFailureRun();
+    run.failures.push_back({kHour, RootCause::Nic, {ComponentKind::Nic, 3}, 0, {3}, "NIC port down"});
+    const auto incidents = buildIncidents(run);
+    ASSERT_EQ(incidents.size(), 2u);
+    EXPECT_EQ(incidents[0].cause, RootCause::Nic);  // earlier, so first
+    EXPECT_FALSE(incidents[0].end.has_value());
+    EXPECT_EQ(incidents[0].hardware, "r0000-h0-nic3");
+    EXPECT_EQ(incidents[1].id, 2);
+}
+
+TEST(Incidents, RecoveryCutShortByTheNextFailure) {
+    faultline::Run run = oneFailureRun();
+    run.checkpoints.pop_back();
+    run.downtimes[0].end = run.downtimes[0].restarted;
+    run.failures.push_back({run.downtimes[0].end, RootCause::SoftwareBug, {}, 0, {}, "crash"});
+    run.downtimes.push_back({run.downtimes[0].end, run.downtimes[0].end + kMinute, run.downtimes[0].end + 2 * kMinute,
+                             run.downtimes[0].end + 3 * kMinute, 0, false, RootCause::SoftwareBug, 1});
+    const auto incidents = buildIncidents(run);
+    ASSERT_EQ(incidents.size(), 2u);
+    EXPECT_FALSE(incidents[0].end.has_value());
+    EXPECT_EQ(incidents[0].chain.back().what, "recovery interrupted by the next failure");
+    EXPECT_TRUE(incidents[1].end.has_value());
+}
+
+TEST(Incidents, EverySimulatedInterruptionIsAnIncident) {
+    const faultline::Run& run = test::tinyRun();
+    const auto incidents = buildIncidents(run);
+    EXPECT_EQ(incidents.size(), run.downtimes.size());
+    for (const Incident& inc : incidents) {
+        EXPECT_GE(inc.chain.size(), 3u);
+        if (!inc.gpus.empty()) {
+            EXPECT_FALSE(inc.hardware.empty()) << inc.headline;
+        }
+    }
+    const nlohmann::json j = incidentsToJson(incidents, run.info);
+    EXPECT_EQ(j.size(), incidents.size());
+    EXPECT_EQ(j[0]["id"], 1);
+    EXPECT_TRUE(j[0].contains("chain"));
+}
+
+}  // namespace
+}  // namespace faultline

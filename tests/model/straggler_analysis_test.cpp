@@ -1,0 +1,104 @@
+#include "model/simulator.h"
+#include "model/straggler_analysis.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <set>
+
+namespace faultline {
+namespace {
+
+// Four ranks, three all-reduces; rank 2 arrives 40 ms late to each. Each rank records on
+// its own clock: rank 3's is 5 seconds off.
+faultline::Run handTrace() {
+    faultline::Run run;
+    run.info = {"trace", 0, kHour, "test"};
+    run.topology = buildFabric(FabricShape{.gpus = 8});
+    run.collectiveOps = {"allreduce"};
+    run.processGroups = {{"dp", {0, 1, 2, 3}}};
+    run.rankToGpu = {0, 1, 2, 3};
+    for (std::int64_t seq = 1; seq <= 3; ++seq) {
+        const Nanos start = seq * kSecond;
+        for (std::int32_t rank = 0; rank < 4; ++rank) {
+            const Nanos enter = start + (rank == 2 ? 40 * kMillisecond : rank * kMillisecond / 10);
+            const Nanos offset = rank == 3 ? 5 * kSecond : 0;
+            run.collectives.push_back({rank, 0, 0, seq, enter + offset, start + 50 * kMillisecond + offset, 1 << 20});
+        }
+    }
+    return run;
+}
+
+TEST(StragglerAnalysis, LateRankIsFoundDespiteClockOffsets) {
+    const faultline::Run run = handTrace();
+    const StragglerReport report = analyzeStragglers(run);
+    EXPECT_EQ(report.records, 12);
+    EXPECT_EQ(report.instances, 3);
+    EXPECT_EQ(report.skewedInstances, 3);
+    ASSERT_FALSE(report.ranks.empty());
+    const RankStragglerScore& worst = report.ranks.front();
+    EXPECT_EQ(worst.rank, 2);
+    EXPECT_EQ(worst.gpu, 2);
+    EXPECT_EQ(worst.late, 3);
+    ASSERT_EQ(worst.evidence.size(), 3u);
+    // The median rank spent 49.9 ms inside; rank 2 spent 10 ms.
+    EXPECT_EQ(worst.evidence[0].lateness, 39'900 * kMicrosecond);
+    for (std::size_t i = 1; i < report.ranks.size(); ++i) EXPECT_EQ(report.ranks[i].late, 0);
+    EXPECT_NE(stragglersToText(report, run).find("r0000-h0-gpu2"), std::string::npos);
+}
+
+TEST(StragglerAnalysis, OneRankAndNoTraceAreNotErrors) {
+    faultline::Run run = handTrace();
+    std::erase_if(run.collectives, [](const CollectiveRecord& r) { return r.rank != 0; });
+    const StragglerReport one = analyzeStragglers(run);
+    EXPECT_EQ(one.instances, 0);
+    EXPECT_TRUE(one.episodes.empty());
+    run.collectives.clear();
+    EXPECT_EQ(stragglersToText(analyzeStragglers(run), run),
+              "No collective records in this run: import collective traces to find stragglers.\n");
+}
+
+TEST(StragglerAnalysis, MissingRanksStillBlameTheLateOne) {
+    faultline::Run run = handTrace();
+    std::erase_if(run.collectives, [](const CollectiveRecord& r) { return r.rank == 1 && r.seq == 2; });
+    const StragglerReport report = analyzeStragglers(run);
+    EXPECT_EQ(report.ranks.front().rank, 2);
+    EXPECT_EQ(report.ranks.front().late, 3);
+}
+
+// Precision and recall against the stragglers the simulator planted, over a traced window.
+TEST(StragglerAnalysis, FindsPlantedStragglers) {
+    SimulationParams p = simulationPreset("tiny");
+    p.seed = 11;
+    p.stragglersPerDay = 12;
+    p.trace = {.ranks = 256, .steps = 1'500, .begin = 6 * kHour};
+    const faultline::Run run = simulate(p);
+    ASSERT_FALSE(run.collectives.empty());
+    const Nanos traceBegin = run.collectives.front().enter - 10 * kMillisecond;
+    const Nanos traceEnd = run.collectives.back().exit;
+
+    // Planted: GPUs straggling during the traced window. Recall is judged on those slowed by
+    // 5% or more for at least a minute; a find is right if its GPU straggled at all.
+    std::set<std::int32_t> planted, clear;
+    for (const StragglerEpisode& e : run.stragglers) {
+        const Nanos overlap = std::min(e.end, traceEnd) - std::max(e.begin, traceBegin);
+        if (overlap > 0) planted.insert(e.gpu);
+        if (overlap > kMinute && e.slowdown >= 1.05) clear.insert(e.gpu);
+    }
+    ASSERT_GE(clear.size(), 2u) << "the seed should plant stragglers in the window";
+
+    std::set<std::int32_t> found;
+    for (const StragglerEpisode& e : analyzeStragglers(run).episodes) found.insert(e.gpu);
+    std::size_t right = 0, recalled = 0;
+    for (std::int32_t gpu : found) right += planted.count(gpu);
+    for (std::int32_t gpu : clear) recalled += found.count(gpu);
+    const double precision = found.empty() ? 0.0 : static_cast<double>(right) / static_cast<double>(found.size());
+    const double recall = static_cast<double>(recalled) / static_cast<double>(clear.size());
+    std::printf("planted %zu (%zu clear), found %zu, precision %.2f, recall %.2f\n", planted.size(), clear.size(), found.size(),
+                precision, recall);
+    EXPECT_GE(precision, 0.9);
+    EXPECT_GE(recall, 0.8);
+}
+
+}  // namespace
+}  // namespace faultline

@@ -1,0 +1,41 @@
+#pragma once
+// Many boxes as one VTK mesh whose colours live in a texture: box i samples texel i, so a
+// frame recolours every box by rewriting a small image, never touching the geometry (a
+// changed mesh would be re-uploaded whole). Each box has five faces (no bottom), facing
+// outward so back faces can be culled; the sides sample darker copies of the box's colour,
+// which shades the boxes without lighting.
+#include "fabric_layout.h"
+#include "gpu_palette.h"
+
+#include <vtkSmartPointer.h>
+
+#include <span>
+#include <vector>
+
+class vtkActor;
+class vtkImageData;
+
+namespace faultline {
+
+class BoxMesh {
+public:
+    explicit BoxMesh(const std::vector<Box3>& boxes);
+
+    vtkActor* actor() const;
+    std::size_t size() const { return m_count; }
+    // Colours of every box; takes effect at the next render.
+    void setColours(std::span<const Rgb> colours);
+    void setColour(std::size_t box, Rgb colour);  // one box; call commit() after a batch
+    void commit();
+
+private:
+    vtkSmartPointer<vtkActor> m_actor;
+    vtkSmartPointer<vtkImageData> m_image;
+    std::size_t m_count = 0;
+    int m_textureWidth = 1;
+};
+
+// Each face of a box mesh belongs to box cell / kFacesPerBox.
+inline constexpr int kFacesPerBox = 5;
+
+}  // namespace faultline

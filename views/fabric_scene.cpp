@@ -1,0 +1,231 @@
+#include "fabric_scene.h"
+
+#include <vtkActor.h>
+#include <vtkBillboardTextActor3D.h>
+#include <vtkCellArray.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkProperty.h>
+#include <vtkRenderer.h>
+#include <vtkTextProperty.h>
+
+#include <algorithm>
+#include <limits>
+
+namespace faultline {
+
+namespace {
+
+vtkSmartPointer<vtkActor> lineActor(vtkPolyData* lines, Rgb colour, float width) {
+    auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+    mapper->SetInputData(lines);
+    mapper->ScalarVisibilityOff();
+    auto actor = vtkSmartPointer<vtkActor>::New();
+    actor->SetMapper(mapper);
+    actor->GetProperty()->LightingOff();
+    actor->GetProperty()->SetColor(colour[0] / 255.0, colour[1] / 255.0, colour[2] / 255.0);
+    actor->GetProperty()->SetLineWidth(width);
+    actor->PickableOff();
+    return actor;
+}
+
+// Closed loops, or the 12 edges of boxes, as line cells.
+void appendLoop(vtkPoints* points, vtkCellArray* lines, const std::array<std::array<float, 3>, 4>& corners) {
+    vtkIdType ids[5];
+    for (int k = 0; k < 4; ++k) ids[k] = points->InsertNextPoint(corners[static_cast<std::size_t>(k)].data());
+    ids[4] = ids[0];
+    lines->InsertNextCell(5, ids);
+}
+
+void appendBoxEdges(vtkPoints* points, vtkCellArray* lines, const Box3& b) {
+    for (float z : {b.min[2], b.max[2]})
+        appendLoop(points, lines, {{{b.min[0], b.min[1], z}, {b.max[0], b.min[1], z}, {b.max[0], b.max[1], z}, {b.min[0], b.max[1], z}}});
+    for (float x : {b.min[0], b.max[0]})
+        for (float y : {b.min[1], b.max[1]}) {
+            vtkIdType ids[2] = {points->InsertNextPoint(x, y, b.min[2]), points->InsertNextPoint(x, y, b.max[2])};
+            lines->InsertNextCell(2, ids);
+        }
+}
+
+// Where along the ray it enters the box, if it does (slab method).
+std::optional<double> hit(const Box3& b, const std::array<double, 3>& o, const std::array<double, 3>& d) {
+    double near = 0, far = std::numeric_limits<double>::max();
+    for (std::size_t k = 0; k < 3; ++k) {
+        if (d[k] == 0) {
+            if (o[k] < b.min[k] || o[k] > b.max[k]) return std::nullopt;
+            continue;
+        }
+        double t0 = (b.min[k] - o[k]) / d[k], t1 = (b.max[k] - o[k]) / d[k];
+        if (t0 > t1) std::swap(t0, t1);
+        near = std::max(near, t0);
+        far = std::min(far, t1);
+        if (near > far) return std::nullopt;
+    }
+    return near;
+}
+
+Box3 grown(Box3 b, float by) {
+    for (std::size_t k = 0; k < 3; ++k) {
+        b.min[k] -= by;
+        b.max[k] += by;
+    }
+    return b;
+}
+
+}  // namespace
+
+FabricScene::FabricScene(const Topology& topology, vtkRenderer* renderer)
+    : m_topology(topology),
+      m_renderer(renderer),
+      m_layout(layoutFabric(topology)),
+      m_gpus(m_layout.gpus),
+      m_racks(m_layout.racks),
+      m_switches(m_layout.switches),
+      m_replacedLines(vtkSmartPointer<vtkPolyData>::New()),
+      m_highlightLines(vtkSmartPointer<vtkPolyData>::New()),
+      m_gpuColours(m_layout.gpus.size(), kTrainingColour),
+      m_rackSeverity(m_layout.racks.size(), 0),
+      m_rackColours(m_layout.racks.size(), kTrainingColour) {
+    std::vector<Rgb> switchColours(m_switches.size(), kSwitchColour);
+    m_switches.setColours(switchColours);
+    buildLinks();
+    m_replaced = lineActor(m_replacedLines, kReplacedOutline, 2.0f);
+    m_highlight = lineActor(m_highlightLines, kHighlightColour, 3.0f);
+    m_highlight->VisibilityOff();
+    m_racks.actor()->VisibilityOff();
+    for (vtkActor* a : {m_gpus.actor(), m_racks.actor(), m_switches.actor(), m_links.Get(), m_replaced.Get(), m_highlight.Get()})
+        m_renderer->AddActor(a);
+    buildLabels(renderer);
+}
+
+FabricScene::~FabricScene() {
+    for (vtkActor* a : {m_gpus.actor(), m_racks.actor(), m_switches.actor(), m_links.Get(), m_replaced.Get(), m_highlight.Get()})
+        m_renderer->RemoveActor(a);
+    for (auto& label : m_labels) m_renderer->RemoveViewProp(label);
+}
+
+void FabricScene::buildLinks() {
+    auto points = vtkSmartPointer<vtkPoints>::New();
+    auto lines = vtkSmartPointer<vtkCellArray>::New();
+    for (const Segment3& s : m_layout.links) {
+        vtkIdType ids[2] = {points->InsertNextPoint(s.a.data()), points->InsertNextPoint(s.b.data())};
+        lines->InsertNextCell(2, ids);
+    }
+    auto poly = vtkSmartPointer<vtkPolyData>::New();
+    poly->SetPoints(points);
+    poly->SetLines(lines);
+    m_links = lineActor(poly, kLinkColour, 1.0f);
+}
+
+void FabricScene::buildLabels(vtkRenderer* renderer) {
+    for (const Label3& l : m_layout.labels) {
+        auto text = vtkSmartPointer<vtkBillboardTextActor3D>::New();
+        text->SetInput(l.text.c_str());
+        text->SetPosition(l.at[0], l.at[1], l.at[2]);
+        text->GetTextProperty()->SetFontSize(15);
+        text->GetTextProperty()->SetColor(0.15, 0.17, 0.22);
+        text->GetTextProperty()->SetJustificationToCentered();
+        text->GetTextProperty()->SetVerticalJustificationToCentered();
+        text->PickableOff();
+        renderer->AddViewProp(text);
+        m_labels.push_back(text);
+    }
+}
+
+void FabricScene::showStates(std::span<const GpuVisual> states, std::span<const std::int32_t> flashing,
+                             std::int32_t failedSwitch) {
+    const std::size_t n = std::min(states.size(), m_gpuColours.size());
+    std::fill(m_rackSeverity.begin(), m_rackSeverity.end(), -1);
+    for (std::size_t g = 0; g < n; ++g) {
+        m_gpuColours[g] = gpuColour(states[g]);
+        const auto rack = static_cast<std::size_t>(m_topology.hosts[static_cast<std::size_t>(m_topology.gpus[g].host)].rack);
+        if (const int severity = gpuSeverity(states[g]); severity > m_rackSeverity[rack]) {
+            m_rackSeverity[rack] = severity;
+            m_rackColours[rack] = m_gpuColours[g];
+        }
+    }
+    for (std::int32_t g : flashing) {
+        if (g < 0 || static_cast<std::size_t>(g) >= n) continue;
+        m_gpuColours[static_cast<std::size_t>(g)] = kFlashColour;
+        m_rackColours[static_cast<std::size_t>(m_topology.hosts[static_cast<std::size_t>(m_topology.gpus[static_cast<std::size_t>(g)].host)].rack)] = kFlashColour;
+    }
+    m_gpus.setColours(m_gpuColours);
+    m_racks.setColours(m_rackColours);
+    if (failedSwitch != m_failedSwitchShown) {
+        if (m_failedSwitchShown >= 0) m_switches.setColour(static_cast<std::size_t>(m_failedSwitchShown), kSwitchColour);
+        if (failedSwitch >= 0) m_switches.setColour(static_cast<std::size_t>(failedSwitch), kFailedColour);
+        m_switches.commit();
+        m_failedSwitchShown = failedSwitch;
+    }
+    outlineReplaced(states.first(n));
+}
+
+void FabricScene::outlineReplaced(std::span<const GpuVisual> states) {
+    // Replacements only accumulate over time, so the count names the set.
+    const auto count = static_cast<std::size_t>(std::count_if(states.begin(), states.end(), [](const GpuVisual& v) { return v.replaced; }));
+    if (count == m_replacedShown) return;
+    m_replacedShown = count;
+    auto points = vtkSmartPointer<vtkPoints>::New();
+    auto lines = vtkSmartPointer<vtkCellArray>::New();
+    for (std::size_t g = 0; g < states.size(); ++g) {
+        if (!states[g].replaced) continue;
+        const Box3 b = grown(m_layout.gpus[g], 0.08f);
+        const float z = b.max[2];
+        appendLoop(points, lines, {{{b.min[0], b.min[1], z}, {b.max[0], b.min[1], z}, {b.max[0], b.max[1], z}, {b.min[0], b.max[1], z}}});
+    }
+    m_replacedLines->SetPoints(points);
+    m_replacedLines->SetLines(lines);
+    m_replacedLines->Modified();
+}
+
+void FabricScene::setRacksAsBlocks(bool blocks) {
+    m_racksAsBlocks = blocks;
+    m_racks.actor()->SetVisibility(blocks);
+    m_gpus.actor()->SetVisibility(!blocks);
+}
+
+ComponentRef FabricScene::pick(const std::array<double, 3>& origin, const std::array<double, 3>& direction) const {
+    ComponentRef best;
+    double bestT = std::numeric_limits<double>::max();
+    auto consider = [&](const std::vector<Box3>& boxes, ComponentKind kind) {
+        for (std::size_t i = 0; i < boxes.size(); ++i)
+            if (auto t = hit(boxes[i], origin, direction); t && *t < bestT) {
+                bestT = *t;
+                best = {kind, static_cast<std::int32_t>(i)};
+            }
+    };
+    consider(m_layout.switches, ComponentKind::Switch);
+    // A far view shows racks, not GPUs: a click there names the host under the cursor.
+    if (!m_racksAsBlocks) consider(m_layout.gpus, ComponentKind::Gpu);
+    // A host's footprint encloses its GPUs: it is what a click between them lands on.
+    if (best.kind != ComponentKind::Gpu) consider(m_layout.hosts, ComponentKind::Host);
+    return best;
+}
+
+std::optional<Box3> FabricScene::boxOf(const ComponentRef& part) const {
+    auto at = [&](const std::vector<Box3>& boxes) -> std::optional<Box3> {
+        if (part.index < 0 || static_cast<std::size_t>(part.index) >= boxes.size()) return std::nullopt;
+        return boxes[static_cast<std::size_t>(part.index)];
+    };
+    switch (part.kind) {
+        case ComponentKind::Gpu: return at(m_layout.gpus);
+        case ComponentKind::Host: return at(m_layout.hosts);
+        case ComponentKind::Switch: return at(m_layout.switches);
+        default: return std::nullopt;
+    }
+}
+
+void FabricScene::highlight(const ComponentRef& part) {
+    const auto box = boxOf(part);
+    m_highlight->SetVisibility(box.has_value());
+    if (!box) return;
+    auto points = vtkSmartPointer<vtkPoints>::New();
+    auto lines = vtkSmartPointer<vtkCellArray>::New();
+    appendBoxEdges(points, lines, grown(*box, 0.15f));
+    m_highlightLines->SetPoints(points);
+    m_highlightLines->SetLines(lines);
+    m_highlightLines->Modified();
+}
+
+}  // namespace faultline

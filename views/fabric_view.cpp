@@ -1,0 +1,185 @@
+#include "fabric_view.h"
+
+#include "fabric_scene.h"
+#include "gpu_palette.h"
+#include "widgets/vtk_render_widget.h"
+
+#include <QImage>
+#include <QVBoxLayout>
+
+#include <vtkCamera.h>
+#include <vtkRenderer.h>
+
+#include <cmath>
+
+namespace faultline {
+
+namespace {
+// Below this many screen pixels per GPU pitch, single GPUs are specks: draw racks as blocks.
+constexpr double kMinPixelsPerGpu = 2.5;
+}  // namespace
+
+FabricView::FabricView(QWidget* parent) : QWidget(parent), m_render(new VtkRenderWidget(this)) {
+    setObjectName("fabricView");
+    m_render->setObjectName("fabricRender");
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_render);
+    m_render->renderer()->SetBackground(kBackground[0] / 255.0, kBackground[1] / 255.0, kBackground[2] / 255.0);
+    connect(m_render, &VtkRenderWidget::aboutToRender, this, &FabricView::refreshBeforeRender);
+    connect(m_render, &VtkRenderWidget::clicked, this, [this](const QPoint& pos) {
+        const ComponentRef part = partAt(pos);
+        select(part);
+        emit partSelected(part);
+    });
+}
+
+FabricView::~FabricView() = default;
+
+void FabricView::setRun(std::shared_ptr<const Run> run) {
+    m_scene.reset();  // it refers to the old run's topology
+    m_replay.reset();
+    m_run = std::move(run);
+    m_selected = {};
+    m_flashing.clear();
+    if (!m_run) return;
+    m_replay = std::make_unique<ReplayIndex>(*m_run);
+    m_scene = std::make_unique<FabricScene>(m_run->topology, m_render->renderer());
+    m_states.assign(m_replay->gpuCount(), GpuVisual{});
+    m_time = 0;
+    m_statesDirty = true;
+    fitAll();
+}
+
+void FabricView::setTime(Nanos t) {
+    if (t == m_time && m_flashing.empty()) return;
+    m_time = t;
+    m_flashing.clear();
+    m_statesDirty = true;
+    m_render->update();
+}
+
+void FabricView::setFlashing(std::vector<std::int32_t> gpus) {
+    m_flashing = std::move(gpus);
+    m_statesDirty = true;
+    m_render->update();
+}
+
+void FabricView::refreshBeforeRender() {
+    if (!m_scene) return;
+    chooseLevelOfDetail();
+    if (!m_statesDirty) return;
+    m_replay->statesAt(m_time, m_states);
+    // A switch that stopped the job shows red beside the GPUs it cut off.
+    std::int32_t failedSwitch = -1;
+    const JobStatus job = m_replay->jobAt(m_time);
+    if (job.failure >= 0 && (job.phase == JobPhase::Stopped || job.phase == JobPhase::Restarting)) {
+        const Failure& f = m_run->failures[static_cast<std::size_t>(job.failure)];
+        if (f.component.kind == ComponentKind::Switch) failedSwitch = f.component.index;
+    }
+    m_scene->showStates(m_states, m_flashing, failedSwitch);
+    m_statesDirty = false;
+}
+
+void FabricView::chooseLevelOfDetail() {
+    vtkCamera* camera = m_render->renderer()->GetActiveCamera();
+    const double height = std::max(1, m_render->renderWindowHeight());
+    double pixelsPerUnit = 0;
+    if (camera->GetParallelProjection()) {
+        pixelsPerUnit = height / (2 * camera->GetParallelScale());
+    } else {
+        const double halfAngle = camera->GetViewAngle() * M_PI / 360.0;
+        pixelsPerUnit = height / (2 * camera->GetDistance() * std::tan(halfAngle));
+    }
+    const bool blocks = pixelsPerUnit * m_scene->layout().gpuPitch < kMinPixelsPerGpu;
+    if (blocks != m_scene->racksAsBlocks()) m_scene->setRacksAsBlocks(blocks);
+}
+
+bool FabricView::racksAsBlocks() const { return m_scene && m_scene->racksAsBlocks(); }
+
+void FabricView::fitAll() {
+    if (!m_scene) return;
+    const Box3& b = m_scene->layout().bounds;
+    const auto c = b.centre();
+    vtkCamera* camera = m_render->renderer()->GetActiveCamera();
+    camera->SetParallelProjection(false);
+    camera->SetFocalPoint(c[0], c[1], c[2] * 0.5);
+    // From the front and above: rows recede, the switch tiers stand over them.
+    camera->SetPosition(c[0], c[1] - 0.6, c[2] * 0.5 + 1.0);
+    camera->SetViewUp(0, 0, 1);
+    const double bounds[6] = {b.min[0], b.max[0], b.min[1], b.max[1], b.min[2], b.max[2]};
+    m_render->renderer()->ResetCamera(bounds);
+    camera->Dolly(1.35);  // the bounding sphere ResetCamera fits leaves wide margins
+    m_render->renderer()->ResetCameraClippingRange(bounds);
+    m_render->update();
+}
+
+void FabricView::topView() {
+    if (!m_scene) return;
+    const Box3& b = m_scene->layout().bounds;
+    const auto c = b.centre();
+    vtkCamera* camera = m_render->renderer()->GetActiveCamera();
+    camera->SetFocalPoint(c[0], c[1], 0);
+    camera->SetPosition(c[0], c[1], 1.0);
+    camera->SetViewUp(0, 1, 0);
+    // Fit the floor, where the GPUs are; the switches above would only shrink them.
+    const double bounds[6] = {b.min[0], b.max[0], b.min[1], b.max[1], 0, 0.5};
+    m_render->renderer()->ResetCamera(bounds);
+    camera->Dolly(1.3);
+    m_render->renderer()->ResetCameraClippingRange(b.min[0], b.max[0], b.min[1], b.max[1], b.min[2], b.max[2]);
+    m_render->update();
+}
+
+void FabricView::zoomTo(const ComponentRef& part) {
+    if (!m_scene) return;
+    auto box = m_scene->boxOf(part);
+    if (!box) return;
+    if (part.kind == ComponentKind::Gpu || part.kind == ComponentKind::Host) {
+        // Show the whole rack around it: a GPU alone has no context.
+        const auto host = part.kind == ComponentKind::Host ? part.index : m_run->topology.gpus[static_cast<std::size_t>(part.index)].host;
+        box = m_scene->layout().racks[static_cast<std::size_t>(m_run->topology.hosts[static_cast<std::size_t>(host)].rack)];
+    }
+    const double bounds[6] = {box->min[0] - 2, box->max[0] + 2, box->min[1] - 2, box->max[1] + 2, box->min[2], box->max[2] + 1};
+    m_render->renderer()->ResetCamera(bounds);
+    const Box3& all = m_scene->layout().bounds;
+    m_render->renderer()->ResetCameraClippingRange(all.min[0], all.max[0], all.min[1], all.max[1], all.min[2], all.max[2]);
+    m_render->update();
+}
+
+void FabricView::select(const ComponentRef& part) {
+    m_selected = part;
+    if (m_scene) m_scene->highlight(part);
+    m_render->update();
+}
+
+ComponentRef FabricView::partAt(const QPoint& widgetPos) const {
+    if (!m_scene) return {};
+    vtkRenderer* renderer = m_render->renderer();
+    const QPoint p = m_render->toVtkPixel(m_render->mapFrom(this, widgetPos));
+    std::array<std::array<double, 3>, 2> ends{};
+    for (int k = 0; k < 2; ++k) {
+        renderer->SetDisplayPoint(p.x(), p.y(), k);
+        renderer->DisplayToWorld();
+        const double* w = renderer->GetWorldPoint();
+        for (std::size_t i = 0; i < 3; ++i) ends[static_cast<std::size_t>(k)][i] = w[i] / w[3];
+    }
+    const std::array<double, 3> dir{ends[1][0] - ends[0][0], ends[1][1] - ends[0][1], ends[1][2] - ends[0][2]};
+    return m_scene->pick(ends[0], dir);
+}
+
+QPointF FabricView::gpuPosition(std::int32_t gpu) const {
+    if (!m_scene || gpu < 0 || static_cast<std::size_t>(gpu) >= m_scene->layout().gpus.size()) return {-1, -1};
+    const Box3& b = m_scene->layout().gpus[static_cast<std::size_t>(gpu)];
+    const auto c = b.centre();
+    vtkRenderer* renderer = m_render->renderer();
+    renderer->SetWorldPoint(c[0], c[1], b.max[2], 1.0);
+    renderer->WorldToDisplay();
+    const double* d = renderer->GetDisplayPoint();
+    const double dpr = m_render->devicePixelRatioF();
+    const QPointF inRender(d[0] / dpr, (m_render->renderWindowHeight() - 1 - d[1]) / dpr);
+    return m_render->mapTo(this, inRender);
+}
+
+QImage FabricView::renderImage() { return m_render->grabFramebuffer(); }
+
+}  // namespace faultline

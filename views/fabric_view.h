@@ -1,0 +1,70 @@
+#pragma once
+// The cluster in 3D at one instant of the run: every GPU coloured by its state, the switch
+// tiers above, links between. Owns the run's replay index; the instant is set from outside
+// (the replay panel). Click to pick a GPU, host or switch.
+#include "model/replay_state.h"
+#include "model/run.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QImage;
+
+namespace faultline {
+
+class FabricScene;
+class VtkRenderWidget;
+
+class FabricView : public QWidget {
+    Q_OBJECT
+public:
+    explicit FabricView(QWidget* parent = nullptr);
+    ~FabricView() override;
+
+    // The run to show; the view keeps it alive.
+    void setRun(std::shared_ptr<const Run> run);
+    const Run* run() const { return m_run.get(); }
+    const ReplayIndex* replay() const { return m_replay.get(); }
+
+    void setTime(Nanos t);
+    Nanos time() const { return m_time; }
+    // GPUs drawn as flashing (a failure that just happened), until the next setTime.
+    void setFlashing(std::vector<std::int32_t> gpus);
+
+    // Camera presets.
+    void fitAll();
+    void topView();
+    void zoomTo(const ComponentRef& part);
+
+    void select(const ComponentRef& part);
+    ComponentRef selected() const { return m_selected; }
+    // What is drawn at a point of the widget, in widget coordinates.
+    ComponentRef partAt(const QPoint& widgetPos) const;
+    // Where a GPU's top face centre is drawn, in widget coordinates.
+    QPointF gpuPosition(std::int32_t gpu) const;
+
+    // Renders now and returns the frame (for snapshots and tests).
+    QImage renderImage();
+    VtkRenderWidget* renderWidget() const { return m_render; }
+    bool racksAsBlocks() const;
+
+signals:
+    void partSelected(const faultline::ComponentRef& part);
+
+private:
+    void refreshBeforeRender();
+    void chooseLevelOfDetail();
+
+    VtkRenderWidget* m_render;
+    std::shared_ptr<const Run> m_run;
+    std::unique_ptr<ReplayIndex> m_replay;
+    std::unique_ptr<FabricScene> m_scene;
+    std::vector<GpuVisual> m_states;
+    std::vector<std::int32_t> m_flashing;
+    Nanos m_time = 0;
+    bool m_statesDirty = true;
+    ComponentRef m_selected;
+};
+
+}  // namespace faultline

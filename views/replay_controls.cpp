@@ -1,0 +1,89 @@
+#include "replay_controls.h"
+
+#include "widgets/time_scrubber.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace faultline {
+
+namespace {
+
+struct Speed {
+    const char* label;
+    double factor;  // replay seconds per real second
+};
+// From real time to whole days per second: a failure's minutes, or the whole 54 days.
+constexpr Speed kSpeeds[] = {{"real time", 1},           {"1 min/s", 60},   {"10 min/s", 600},
+                             {"1 h/s", 3600},            {"6 h/s", 21600},  {"1 day/s", 86400},
+                             {"4 days/s", 4 * 86400.0}};
+constexpr int kDefaultSpeed = 3;
+
+}  // namespace
+
+ReplayControls::ReplayControls(QWidget* parent)
+    : QWidget(parent), m_scrubber(new TimeScrubber(this)), m_speed(new QComboBox(this)), m_time(new QLabel(this)) {
+    setObjectName("replayControls");
+    m_scrubber->setObjectName("timeScrubber");
+    m_time->setObjectName("replayTime");
+    m_time->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_speed->setObjectName("replaySpeed");
+    for (const Speed& s : kSpeeds) m_speed->addItem(tr(s.label), s.factor);
+    m_speed->setCurrentIndex(kDefaultSpeed);
+    m_speed->setToolTip(tr("Replay speed"));
+
+    auto* row = new QHBoxLayout;
+    row->addWidget(button(QStringLiteral("⏮"), tr("Previous incident (Page Up)"), "previousIncident"));
+    row->addWidget(button(QStringLiteral("◀◀"), tr("Previous event ([)"), "previousEvent"));
+    row->addWidget(button(QStringLiteral("◀|"), tr("Previous training step (,)"), "previousStep"));
+    m_play = button(QStringLiteral("▶"), tr("Play / pause (Space)"), "playPause");
+    row->addWidget(m_play);
+    row->addWidget(button(QStringLiteral("|▶"), tr("Next training step (.)"), "nextStep"));
+    row->addWidget(button(QStringLiteral("▶▶"), tr("Next event (])"), "nextEvent"));
+    row->addWidget(button(QStringLiteral("⏭"), tr("Next incident (Page Down)"), "nextIncident"));
+    row->addWidget(m_speed);
+    row->addSpacing(12);
+    row->addWidget(m_time, 1);
+    auto* column = new QVBoxLayout(this);
+    column->setContentsMargins(8, 4, 8, 6);
+    column->addWidget(m_scrubber);
+    column->addLayout(row);
+
+    connect(m_scrubber, &TimeScrubber::scrubbed, this, &ReplayControls::scrubbed);
+    connect(m_play, &QToolButton::clicked, this, &ReplayControls::playToggled);
+    connect(m_speed, &QComboBox::currentIndexChanged, this, [this] { emit speedChanged(speed()); });
+    const std::pair<const char*, Jump> jumps[] = {
+        {"previousIncident", Jump::PreviousIncident}, {"previousEvent", Jump::PreviousEvent},
+        {"previousStep", Jump::PreviousStep},         {"nextStep", Jump::NextStep},
+        {"nextEvent", Jump::NextEvent},               {"nextIncident", Jump::NextIncident}};
+    for (auto [name, j] : jumps)
+        connect(findChild<QToolButton*>(name), &QToolButton::clicked, this, [this, j = j] { emit jump(j); });
+}
+
+QToolButton* ReplayControls::button(const QString& text, const QString& tip, const char* name) {
+    auto* b = new QToolButton(this);
+    b->setObjectName(name);
+    b->setText(text);
+    b->setToolTip(tip);
+    b->setAutoRaise(true);
+    return b;
+}
+
+void ReplayControls::setDuration(std::int64_t duration, std::vector<std::int64_t> incidents) {
+    m_scrubber->setRange(duration);
+    m_scrubber->setMarks(std::move(incidents));
+}
+
+void ReplayControls::setTime(std::int64_t t, const QString& text) {
+    m_scrubber->setValue(t);
+    m_time->setText(text);
+}
+
+void ReplayControls::setPlaying(bool playing) { m_play->setText(playing ? QStringLiteral("⏸") : QStringLiteral("▶")); }
+
+double ReplayControls::speed() const { return m_speed->currentData().toDouble(); }
+
+}  // namespace faultline

@@ -1,0 +1,204 @@
+#include "replay_panel.h"
+
+#include "fabric_view.h"
+#include "gpu_palette.h"
+#include "inspector_view.h"
+#include "model/format.h"
+#include "widgets/colour_legend.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QShortcut>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace faultline {
+
+namespace {
+
+constexpr int kTickMs = 16;
+constexpr qint64 kFlashMs = 900;       // how long a failure flashes, in real time
+constexpr qint64 kFlashPeriodMs = 150;
+
+QColor toColour(Rgb c) { return QColor(c[0], c[1], c[2]); }
+
+std::vector<ColourLegend::Entry> legendEntries() {
+    GpuVisual straggler{GpuState::Straggling, 10, false, 0};
+    GpuVisual badStraggler{GpuState::Straggling, 50, false, 0};
+    return {
+        {toColour(kTrainingColour), QObject::tr("training"), {}},
+        {toColour(gpuColour(straggler)), QObject::tr("straggling, 10% slower"), {}},
+        {toColour(gpuColour(badStraggler)), QObject::tr("straggling, 50% slower"), {}},
+        {toColour(kCheckpointingColour), QObject::tr("checkpoint save / reload"), {}},
+        {toColour(kDownColour), QObject::tr("job down, restarting"), {}},
+        {toColour(kFailedColour), QObject::tr("failed / cut off by the failure"), {}},
+        {toColour(kFlashColour), QObject::tr("failing now (flash)"), {}},
+        {toColour(kTrainingColour), QObject::tr("replaced hardware"), toColour(kReplacedOutline)},
+    };
+}
+
+}  // namespace
+
+ReplayPanel::ReplayPanel(QWidget* parent)
+    : QWidget(parent),
+      m_status(new QLabel(this)),
+      m_view(new FabricView(this)),
+      m_legend(new ColourLegend(this)),
+      m_inspector(new InspectorView(this)),
+      m_controls(new ReplayControls(this)),
+      m_timer(new QTimer(this)) {
+    setObjectName("replayPanel");
+    m_status->setObjectName("replayStatus");
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status->setContentsMargins(8, 4, 8, 4);
+    QFont bigger = m_status->font();
+    bigger.setPointSizeF(bigger.pointSizeF() * 1.15);
+    m_status->setFont(bigger);
+    m_legend->setObjectName("replayLegend");
+    m_legend->setEntries(legendEntries());
+
+    auto* side = new QVBoxLayout;
+    side->addWidget(m_legend);
+    side->addWidget(m_inspector, 1);
+    auto* middle = new QHBoxLayout;
+    middle->setContentsMargins(0, 0, 0, 0);
+    middle->addWidget(m_view, 1);
+    middle->addLayout(side);
+    auto* column = new QVBoxLayout(this);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    column->addWidget(m_status);
+    column->addLayout(middle, 1);
+    column->addWidget(m_controls);
+
+    m_timer->setInterval(kTickMs);
+    connect(m_timer, &QTimer::timeout, this, &ReplayPanel::tick);
+    connect(m_controls, &ReplayControls::scrubbed, this, [this](std::int64_t t) { setTime(t); });
+    connect(m_controls, &ReplayControls::playToggled, this, [this] { isPlaying() ? pause() : play(); });
+    connect(m_controls, &ReplayControls::jump, this, &ReplayPanel::jump);
+    connect(m_view, &FabricView::partSelected, this, [this](const ComponentRef& part) { m_inspector->showPart(part); });
+    connect(m_inspector, &InspectorView::found, this, [this](const ComponentRef& part) {
+        m_view->select(part);
+        m_view->zoomTo(part);
+    });
+    addShortcuts();
+}
+
+void ReplayPanel::addShortcuts() {
+    auto add = [this](QKeySequence key, auto slot) {
+        auto* s = new QShortcut(key, this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
+        connect(s, &QShortcut::activated, this, slot);
+    };
+    add(Qt::Key_Space, [this] { isPlaying() ? pause() : play(); });
+    add(Qt::Key_Period, [this] { jump(ReplayControls::Jump::NextStep); });
+    add(Qt::Key_Comma, [this] { jump(ReplayControls::Jump::PreviousStep); });
+    add(Qt::Key_BracketRight, [this] { jump(ReplayControls::Jump::NextEvent); });
+    add(Qt::Key_BracketLeft, [this] { jump(ReplayControls::Jump::PreviousEvent); });
+    add(Qt::Key_PageDown, [this] { jump(ReplayControls::Jump::NextIncident); });
+    add(Qt::Key_PageUp, [this] { jump(ReplayControls::Jump::PreviousIncident); });
+    add(Qt::Key_F, [this] { m_view->fitAll(); });
+    add(Qt::Key_T, [this] { m_view->topView(); });
+    add(Qt::Key_Z, [this] { m_view->zoomTo(m_view->selected()); });
+}
+
+void ReplayPanel::setRun(std::shared_ptr<const Run> run) {
+    pause();
+    m_view->setRun(run);
+    m_inspector->setRun(run);
+    if (!run) return;
+    std::vector<std::int64_t> incidents;
+    for (const Downtime& d : run->downtimes) incidents.push_back(d.begin);
+    m_controls->setDuration(run->info.duration, std::move(incidents));
+    m_flashGpus.clear();
+    m_flashUntilMs = -1;
+    showTime();
+}
+
+Nanos ReplayPanel::time() const { return m_view->time(); }
+
+void ReplayPanel::setTime(Nanos t) {
+    const Run* run = m_view->run();
+    if (!run) return;
+    t = std::clamp<Nanos>(t, 0, run->info.duration);
+    m_view->setTime(t);
+    showTime();
+}
+
+void ReplayPanel::showTime() {
+    const Run* run = m_view->run();
+    if (!run) return;
+    const Nanos t = m_view->time();
+    m_status->setText(statusText());
+    m_controls->setTime(t, tr("%1 of %2").arg(QString::fromStdString(formatDuration(t)),
+                                              QString::fromStdString(formatDuration(run->info.duration))));
+    m_inspector->setTime(t);
+    emit timeChanged(t);
+}
+
+QString ReplayPanel::statusText() const {
+    const Run* run = m_view->run();
+    if (!run || !m_view->replay()) return {};
+    const Nanos t = m_view->time();
+    return QString::fromStdString(formatWallTime(run->info.startEpochNs, t) + "  ·  " +
+                                  describeJob(*run, m_view->replay()->jobAt(t)));
+}
+
+bool ReplayPanel::isPlaying() const { return m_timer->isActive(); }
+
+void ReplayPanel::play() {
+    const Run* run = m_view->run();
+    if (!run || isPlaying()) return;
+    if (m_view->time() >= run->info.duration) setTime(0);
+    m_clock.start();
+    m_lastTickMs = 0;
+    m_timer->start();
+    m_controls->setPlaying(true);
+}
+
+void ReplayPanel::pause() {
+    m_timer->stop();
+    m_controls->setPlaying(false);
+}
+
+void ReplayPanel::tick() {
+    const Run* run = m_view->run();
+    if (!run) return pause();
+    const qint64 now = m_clock.elapsed();
+    const double seconds = static_cast<double>(now - m_lastTickMs) / 1000.0;
+    m_lastTickMs = now;
+    const Nanos from = m_view->time();
+    const Nanos to = std::min(run->info.duration, from + std::max<Nanos>(1, fromSeconds(seconds * m_controls->speed())));
+    setTime(to);
+    // A failure crossed in this tick flashes for a moment of real time, whatever the speed.
+    for (std::int32_t f : m_view->replay()->failuresBetween(from, to)) {
+        const auto& gpus = run->failures[static_cast<std::size_t>(f)].gpus;
+        m_flashGpus.insert(m_flashGpus.end(), gpus.begin(), gpus.end());
+        m_flashUntilMs = now + kFlashMs;
+    }
+    if (now < m_flashUntilMs) {
+        if ((now / kFlashPeriodMs) % 2 == 0) m_view->setFlashing(m_flashGpus);
+    } else {
+        m_flashGpus.clear();
+    }
+    if (to >= run->info.duration) pause();
+}
+
+void ReplayPanel::jump(ReplayControls::Jump j) {
+    const ReplayIndex* index = m_view->replay();
+    if (!index) return;
+    const Nanos t = m_view->time();
+    std::optional<Nanos> target;
+    switch (j) {
+        case ReplayControls::Jump::PreviousIncident: target = index->previousIncident(t); break;
+        case ReplayControls::Jump::PreviousEvent: target = index->previousEvent(t); break;
+        case ReplayControls::Jump::PreviousStep: target = index->previousStep(t); break;
+        case ReplayControls::Jump::NextStep: target = index->nextStep(t); break;
+        case ReplayControls::Jump::NextEvent: target = index->nextEvent(t); break;
+        case ReplayControls::Jump::NextIncident: target = index->nextIncident(t); break;
+    }
+    if (target) setTime(*target);
+}
+
+}  // namespace faultline

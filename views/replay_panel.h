@@ -1,0 +1,59 @@
+#pragma once
+// The run replayed on its cluster: a status line naming the instant, the fabric view, its
+// legend and the replay controls. Owns the replay clock: play advances the instant by the
+// chosen speed against real time; failures crossed while playing flash.
+#include "model/run.h"
+#include "replay_controls.h"
+
+#include <QElapsedTimer>
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QTimer;
+
+namespace faultline {
+
+class ColourLegend;
+class FabricView;
+class InspectorView;
+
+class ReplayPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ReplayPanel(QWidget* parent = nullptr);
+
+    void setRun(std::shared_ptr<const Run> run);
+    void setTime(Nanos t);
+    Nanos time() const;
+    void play();
+    void pause();
+    bool isPlaying() const;
+    void jump(ReplayControls::Jump jump);
+
+    FabricView* fabricView() const { return m_view; }
+    ReplayControls* controls() const { return m_controls; }
+    QString statusText() const;
+
+signals:
+    void timeChanged(faultline::Nanos t);
+
+private:
+    void tick();
+    void showTime();
+    void addShortcuts();
+
+    QLabel* m_status;
+    FabricView* m_view;
+    ColourLegend* m_legend;
+    InspectorView* m_inspector;
+    ReplayControls* m_controls;
+    QTimer* m_timer;
+    QElapsedTimer m_clock;
+    qint64 m_lastTickMs = 0;
+    qint64 m_flashUntilMs = -1;
+    std::vector<std::int32_t> m_flashGpus;
+};
+
+}  // namespace faultline
