@@ -3,6 +3,7 @@
 
 #include "model/error.h"
 #include "model/run_file.h"
+#include "model/step_time_stragglers.h"
 #include "model/straggler_analysis.h"
 
 #include <nlohmann/json.hpp>
@@ -17,8 +18,17 @@ int stragglersCommand(const CommandArgs& argv) {
         throw Error("stragglers takes one run file: faultline-cli stragglers RUN.faultline [--limit N] [--json]");
     const Run run = readRunFile(args.positional().front());
     const StragglerReport report = analyzeStragglers(run);
+    const StepTimeReport steps = analyzeStepTimes(run.rankSteps);
     const int limit = static_cast<int>(args.integer("--limit").value_or(20));
-    const std::string text = args.flag("--json") ? stragglersToJson(report, run).dump(2) + "\n" : stragglersToText(report, run, limit);
+    std::string text;
+    if (args.flag("--json")) {
+        nlohmann::json j = stragglersToJson(report, run);
+        j["step_times"] = stepTimesToJson(steps);
+        text = j.dump(2) + "\n";
+    } else {
+        text = stragglersToText(report, run, limit);
+        if (steps.steps > 0) text += "\n" + stepTimesToText(steps, limit);
+    }
     std::fputs(text.c_str(), stdout);
     return 0;
 }

@@ -1,31 +1,13 @@
 // faultline: the desktop app. With no argument it opens the built-in sample run.
+#include "bench_replay.h"
 #include "main_window.h"
+#include "screenshot.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QSurfaceFormat>
-#include <QTimer>
 
 #include <cstdio>
-
-namespace {
-
-// Renders the window once the run is shown, saves it and quits: for reports and tests.
-void arrangeScreenshot(faultline::MainWindow& window, const QString& out, const QSize& size) {
-    window.resize(size);
-    auto save = [&window, out] {
-        const bool ok = window.grab().save(out);
-        if (!ok) std::fprintf(stderr, "faultline: cannot write %s\n", qPrintable(out));
-        QApplication::exit(ok ? 0 : 1);
-    };
-    QObject::connect(&window, &faultline::MainWindow::runShown, &window, [save] { QTimer::singleShot(0, save); });
-    QObject::connect(&window, &faultline::MainWindow::runFailed, &window, [](const QString& message) {
-        std::fprintf(stderr, "faultline: %s\n", qPrintable(message));
-        QApplication::exit(1);
-    });
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
     // VTK renders through Qt's OpenGL context: 3.2 core with depth, no multisampling.
@@ -49,18 +31,45 @@ int main(int argc, char** argv) {
     parser.addPositionalArgument("run", "A run file (*.faultline); the sample run when none is given.", "[RUN]");
     const QCommandLineOption screenshot("screenshot", "Render the window into OUT.png and exit.", "OUT.png");
     const QCommandLineOption size("size", "Window size for --screenshot (default 1600x1000).", "WxH", "1600x1000");
-    parser.addOptions({screenshot, size});
+    const QCommandLineOption at("at", "The instant for --screenshot: time since the start (36h) or UTC time.", "TIME");
+    const QCommandLineOption step("step", "The instant for --screenshot: when training step N completed.", "N");
+    const QCommandLineOption benchReplay("bench-replay", "Replay a simulated run in the fabric view; print fps.");
+    const QCommandLineOption gpus("gpus", "GPUs in the --bench-replay run (default 24576).", "N", "24576");
+    parser.addOptions({screenshot, size, at, step, benchReplay, gpus});
     parser.process(app);
+
+    const QStringList wh = parser.value(size).split('x');
+    const QSize requested = wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize();
+    if (!requested.isValid() || requested.isEmpty()) {
+        std::fprintf(stderr, "faultline: --size expects WIDTHxHEIGHT, such as 1600x1000\n");
+        return 2;
+    }
+    if (parser.isSet(benchReplay)) {
+        bool ok = false;
+        const int n = parser.value(gpus).toInt(&ok);
+        if (!ok || n < 8) {
+            std::fprintf(stderr, "faultline: --gpus expects a count of at least 8\n");
+            return 2;
+        }
+        return faultline::runReplayBenchmark(n, requested);
+    }
 
     faultline::MainWindow window;
     if (parser.isSet(screenshot)) {
-        const QStringList wh = parser.value(size).split('x');
-        const QSize requested = wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize();
-        if (!requested.isValid() || requested.isEmpty()) {
-            std::fprintf(stderr, "faultline: --size expects WIDTHxHEIGHT, such as 1600x1000\n");
+        faultline::ScreenshotRequest request{parser.value(screenshot), requested, parser.value(at), std::nullopt};
+        if (parser.isSet(step)) {
+            bool ok = false;
+            request.step = parser.value(step).toLongLong(&ok);
+            if (!ok || *request.step < 0) {
+                std::fprintf(stderr, "faultline: --step expects a training step number\n");
+                return 2;
+            }
+        }
+        if (parser.isSet(at) && parser.isSet(step)) {
+            std::fprintf(stderr, "faultline: give --at or --step, not both\n");
             return 2;
         }
-        arrangeScreenshot(window, parser.value(screenshot), requested);
+        faultline::arrangeScreenshot(window, request);
     }
     window.show();
     if (parser.positionalArguments().isEmpty()) window.openSampleRun();

@@ -13,6 +13,7 @@ const std::vector<FormatInfo>& formats() {
         {"flight-recorder", "PyTorch NCCL Flight Recorder dump (pickle, read without running any of it)", importFlightRecorder},
         {"flight-recorder-json", "PyTorch NCCL Flight Recorder dump, JSON variant", importFlightRecorderJson},
         {"kernel-log", "kernel log with NVIDIA Xid lines (dmesg -T, dmesg --time-format iso, /dev/kmsg, journalctl)", importKernelLog},
+        {"training-log", "training log: Megatron-LM / torchtitan steps and checkpoints, NCCL watchdog timeouts", importTrainingLog},
         {"sacct", "Slurm sacct --parsable output with a header (any delimiter)", importSacct},
         {"sacct-json", "Slurm sacct --json output (Slurm 21.08 and later)", importSacctJson},
     };
@@ -33,7 +34,8 @@ std::string formatNames() {
 
 namespace {
 
-constexpr std::size_t kHead = 64 * 1024;
+// Logs of real jobs open with pages of shell trace and arguments: look far enough in.
+constexpr std::size_t kHead = 1024 * 1024;
 
 const FormatInfo* detectJson(std::string_view head) {
     if (contains(head, "\"traceEvents\"") || contains(head, "\"deviceProperties\"") || contains(head, "\"distributedInfo\""))
@@ -46,6 +48,7 @@ const FormatInfo* detectJson(std::string_view head) {
 }
 
 const FormatInfo* detectText(std::string_view head) {
+    const std::string_view all = head;
     std::vector<std::string_view> lines;
     while (!head.empty() && lines.size() < 40) {
         const std::size_t nl = head.find('\n');
@@ -68,6 +71,10 @@ const FormatInfo* detectText(std::string_view head) {
         if (parseKernelLogLine(l, 2000)) ++kernel;
     }
     if (candidates > 0 && kernel * 2 > candidates) return findFormat("kernel-log");
+    if (contains(all, "elapsed time per iteration (ms)") || contains(all, " - INFO - step:") ||
+        contains(all, "Watchdog caught collective operation timeout") || contains(all, "Finished saving the checkpoint") ||
+        contains(all, "successfully saved checkpoint"))
+        return findFormat("training-log");
     return nullptr;
 }
 

@@ -27,6 +27,7 @@ void importKineto(const std::string& path, ImportContext& ctx);
 void importKernelLog(const std::string& path, ImportContext& ctx);
 void importSacct(const std::string& path, ImportContext& ctx);
 void importSacctJson(const std::string& path, ImportContext& ctx);
+void importTrainingLog(const std::string& path, ImportContext& ctx);
 void importFlightRecorder(const std::string& path, ImportContext& ctx);
 void importFlightRecorderJson(const std::string& path, ImportContext& ctx);
 

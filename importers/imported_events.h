@@ -29,6 +29,7 @@ struct ImportedFailure {
     std::int32_t xid = 0;
     GpuLocator where;
     std::vector<std::string> hosts;  // a job failure takes out these hosts (sacct NodeList)
+    std::vector<std::int32_t> ranks;  // ranks that reported it (NCCL watchdog timeouts)
     std::string detail;
 };
 

@@ -98,6 +98,10 @@ ImportResult importFiles(const std::vector<std::string>& inputs, const ImportOpt
         if (progress) progress(static_cast<double>(done) / static_cast<double>(total));
         result.summary.files.push_back(std::move(report));
     }
+    const bool anyKnown = std::any_of(result.summary.files.begin(), result.summary.files.end(),
+                                      [](const FileReport& f) { return f.format != "unknown"; });
+    if (!anyKnown) throw Error("nothing to import: no file in " + inputs.front() + (inputs.size() > 1 ? " (and the rest)" : "") +
+                               " is in a format Faultline reads (known: " + formatNames() + ")");
     if (!options.rankMapPath.empty())
         for (RankPlacement& p : readRankMap(options.rankMapPath)) events.placements.push_back(std::move(p));
 

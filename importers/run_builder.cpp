@@ -37,7 +37,10 @@ std::int32_t rankCount(const ImportedEvents& e) {
     }
     for (const auto& s : e.steps) n = std::max(n, s.rank + 1);
     for (const auto& p : e.placements) n = std::max(n, p.rank + 1);
-    for (const auto& f : e.failures) n = std::max(n, f.where.rank + 1);
+    for (const auto& f : e.failures) {
+        n = std::max(n, f.where.rank + 1);
+        for (std::int32_t r : f.ranks) n = std::max(n, r + 1);
+    }
     return n;
 }
 
@@ -193,6 +196,10 @@ BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>
         if (const std::int32_t g = resolve(f.where); g >= 0) {
             r.component = {ComponentKind::Gpu, g};
             r.gpus = {g};
+        } else if (!f.ranks.empty()) {
+            for (std::int32_t rank : f.ranks)
+                if (rank >= 0 && static_cast<std::size_t>(rank) < run.rankToGpu.size()) r.gpus.push_back(run.rankToGpu[static_cast<std::size_t>(rank)]);
+            if (!r.gpus.empty()) r.component = {ComponentKind::Gpu, r.gpus.front()};
         } else {
             std::vector<std::string> hosts = f.hosts;
             if (!f.where.host.empty()) hosts.push_back(f.where.host);

@@ -1,6 +1,7 @@
 #include "root_cause.h"
 
 #include <algorithm>
+#include <string_view>
 
 namespace faultline {
 
@@ -77,6 +78,32 @@ std::optional<RootCause> rootCauseForXid(int xid) {
         default:
             return std::nullopt;
     }
+}
+
+std::optional<RootCause> rootCauseForSlurmState(std::string_view state, std::string_view reason) {
+    auto startsWith = [state](std::string_view prefix) { return state.substr(0, prefix.size()) == prefix; };
+    if (startsWith("NODE_FAIL")) return RootCause::HostMaintenance;  // the node was taken out under the job
+    if (startsWith("BOOT_FAIL")) return RootCause::HostMaintenance;
+    if (startsWith("OUT_OF_MEMORY")) return RootCause::SoftwareBug;  // the job outgrew its memory
+    if (startsWith("FAILED")) {
+        if (auto cause = rootCauseForLogLine(reason)) return cause;
+        return RootCause::SoftwareBug;  // a non-zero exit: the training process died
+    }
+    if (startsWith("REQUEUED") || startsWith("PREEMPTED") || startsWith("CANCELLED") || startsWith("TIMEOUT"))
+        return RootCause::PlannedMaintenance;  // stopped by the scheduler or an operator, not by a fault
+    return std::nullopt;
+}
+
+std::optional<RootCause> rootCauseForLogLine(std::string_view line) {
+    auto has = [line](std::string_view what) { return line.find(what) != std::string_view::npos; };
+    if (has("Watchdog caught collective operation timeout") || has("NCCL watchdog") || has("ProcessGroupNCCL's watchdog"))
+        return RootCause::NcclWatchdogTimeout;
+    if (has("uncorrectable ECC error") || has("ECC error encountered")) return RootCause::GpuHbm3Memory;
+    if (has("GPU is lost") || has("fallen off the bus")) return RootCause::FaultyGpu;
+    if (has("NVLink")) return RootCause::FaultyGpu;
+    if (has("Segmentation fault") || has("segfault") || has("Traceback (most recent call last)")) return RootCause::SoftwareBug;
+    if (has("No space left on device") || has("I/O error")) return RootCause::Ssd;
+    return std::nullopt;
 }
 
 }  // namespace faultline

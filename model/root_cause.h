@@ -55,7 +55,15 @@ const std::array<RootCause, 18>& llama3Causes();
 inline constexpr int kLlama3Unexpected = 419;
 inline constexpr int kLlama3Planned = 47;
 
+// The cause taxonomy: raw evidence to root cause, one mapping for every importer and the
+// simulator. docs/root-causes.md lists it.
+
 // The root cause an NVIDIA Xid code points to, where it points to one.
 std::optional<RootCause> rootCauseForXid(int xid);
+// What a Slurm job state (sacct State, e.g. "NODE_FAIL", "FAILED", "CANCELLED by 1234") and
+// reason say about why a job ended; nullopt when it ended normally or the state says nothing.
+std::optional<RootCause> rootCauseForSlurmState(std::string_view state, std::string_view reason = {});
+// What a training-log line says about a failure (NCCL watchdog timeout, CUDA ECC error, ...).
+std::optional<RootCause> rootCauseForLogLine(std::string_view line);
 
 }  // namespace faultline

@@ -66,6 +66,14 @@ struct Step {
     Nanos duration = 0;
 };
 
+// One rank's training step, where the trace or log says per rank (e.g. ProfilerStep#N).
+struct RankStep {
+    std::int32_t rank = 0;
+    std::int64_t step = 0;
+    Nanos time = 0;      // when it finished, on the run's clock (0 when unknown)
+    Nanos duration = 0;
+};
+
 struct StragglerEpisode {
     std::int32_t gpu = 0;
     Nanos begin = 0;
@@ -98,6 +106,7 @@ struct Run {
     std::vector<Checkpoint> checkpoints;
     std::vector<Step> steps;
     std::vector<StragglerEpisode> stragglers;
+    std::vector<RankStep> rankSteps;
     std::vector<std::string> collectiveOps;
     std::vector<ProcessGroup> processGroups;
     std::vector<CollectiveRecord> collectives;

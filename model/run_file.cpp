@@ -114,6 +114,13 @@ void writeEvents(SqliteDb& db, const Run& run) {
         }
     }
     {
+        SqliteStatement s(db, "INSERT INTO rank_steps VALUES(?, ?, ?, ?, ?)");
+        for (std::size_t i = 0; i < run.rankSteps.size(); ++i) {
+            const RankStep& r = run.rankSteps[i];
+            s.bind(1, static_cast<std::int64_t>(i)).bind(2, std::int64_t{r.rank}).bind(3, r.step).bind(4, r.time).bind(5, r.duration).execute();
+        }
+    }
+    {
         SqliteStatement s(db, "INSERT INTO stragglers VALUES(?, ?, ?, ?, ?, ?)");
         for (std::size_t i = 0; i < run.stragglers.size(); ++i) {
             const StragglerEpisode& e = run.stragglers[i];

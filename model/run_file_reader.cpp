@@ -98,6 +98,8 @@ void readEvents(SqliteDb& db, Run& run) {
     }
     for (SqliteStatement s(db, "SELECT time_ns, step, duration_ns FROM steps ORDER BY id"); s.next();)
         run.steps.push_back({s.int64(0), s.int64(1), s.int64(2)});
+    for (SqliteStatement s(db, "SELECT rank, step, time_ns, duration_ns FROM rank_steps ORDER BY id"); s.next();)
+        run.rankSteps.push_back({s.int32(0), s.int64(1), s.int64(2), s.int64(3)});
     for (SqliteStatement s(db, "SELECT gpu, begin_ns, end_ns, slowdown, cause FROM stragglers ORDER BY id"); s.next();)
         run.stragglers.push_back({s.int32(0), s.int64(1), s.int64(2), s.real(3), s.text(4)});
     for (SqliteStatement s(db, "SELECT name FROM collective_ops ORDER BY id"); s.next();) run.collectiveOps.push_back(s.text(0));

@@ -41,6 +41,8 @@ CREATE TABLE checkpoints(id INTEGER PRIMARY KEY, kind TEXT NOT NULL, begin_ns IN
                          end_ns INTEGER NOT NULL, step INTEGER NOT NULL, bytes INTEGER NOT NULL);
 CREATE TABLE steps(id INTEGER PRIMARY KEY, time_ns INTEGER NOT NULL, step INTEGER NOT NULL,
                    duration_ns INTEGER NOT NULL);
+CREATE TABLE rank_steps(id INTEGER PRIMARY KEY, rank INTEGER NOT NULL, step INTEGER NOT NULL,
+                        time_ns INTEGER NOT NULL, duration_ns INTEGER NOT NULL);
 CREATE TABLE stragglers(id INTEGER PRIMARY KEY, gpu INTEGER NOT NULL, begin_ns INTEGER NOT NULL,
                         end_ns INTEGER NOT NULL, slowdown REAL NOT NULL, cause TEXT);
 CREATE TABLE collective_ops(id INTEGER PRIMARY KEY, name TEXT NOT NULL);
@@ -57,6 +59,7 @@ CREATE INDEX failures_time ON failures(time_ns);
 CREATE INDEX downtimes_time ON downtimes(begin_ns, end_ns);
 CREATE INDEX checkpoints_time ON checkpoints(begin_ns);
 CREATE INDEX steps_time ON steps(time_ns);
+CREATE INDEX rank_steps_rank ON rank_steps(rank, step);
 CREATE INDEX stragglers_time ON stragglers(begin_ns, end_ns);
 CREATE INDEX stragglers_gpu ON stragglers(gpu);
 CREATE INDEX collectives_time ON collectives(enter_ns);

@@ -1,5 +1,6 @@
 // How straggler findings read in the CLI and in exports.
 #include "format.h"
+#include "step_time_stragglers.h"
 #include "straggler_analysis.h"
 
 #include <nlohmann/json.hpp>
@@ -71,6 +72,35 @@ std::string stragglersToText(const StragglerReport& report, const Run& run, int 
                           formatWallTime(run.info.startEpochNs, e.begin).c_str(), formatDuration(e.end - e.begin).c_str(), e.slowdown);
             out += buf;
         }
+    }
+    return out;
+}
+
+nlohmann::json stepTimesToJson(const StepTimeReport& report) {
+    nlohmann::json ranks = nlohmann::json::array();
+    for (const RankStepScore& r : report.ranks)
+        ranks.push_back({{"rank", r.rank}, {"mean_ratio", r.meanRatio}, {"window_ratio", r.windowRatio}});
+    nlohmann::json episodes = nlohmann::json::array();
+    for (const StepTimeEpisode& e : report.episodes)
+        episodes.push_back({{"rank", e.rank}, {"first_step", e.firstStep}, {"last_step", e.lastStep}, {"begin_s", toSeconds(e.begin)},
+                            {"end_s", toSeconds(e.end)}, {"slowdown", e.slowdown}});
+    return {{"steps", report.steps}, {"ranks", ranks}, {"episodes", episodes}};
+}
+
+std::string stepTimesToText(const StepTimeReport& report, int limit) {
+    if (report.steps == 0) return "";
+    std::string out = "Per-rank step times: " + formatCount(report.steps) + " steps compared across ranks\n";
+    char buf[256];
+    int shown = 0;
+    for (const RankStepScore& r : report.ranks) {
+        if (shown++ >= limit) break;
+        std::snprintf(buf, sizeof buf, "  rank %-6d steps take %.3fx the median rank's\n", r.rank, r.meanRatio);
+        out += buf;
+    }
+    for (const StepTimeEpisode& e : report.episodes) {
+        std::snprintf(buf, sizeof buf, "  rank %-6d straggled from step %lld to %lld, %.2fx slower\n", e.rank,
+                      static_cast<long long>(e.firstStep), static_cast<long long>(e.lastStep), e.slowdown);
+        out += buf;
     }
     return out;
 }

@@ -15,8 +15,9 @@ constexpr float kHostGap = 0.4f;     // between hosts in a rack
 constexpr float kRackGap = 1.0f;     // between racks along a row
 constexpr float kAisle = 2.5f;       // between rows
 constexpr int kMaxGpuColumns = 4;    // GPUs of a host, 4 wide (an HGX board's two rows)
-// More cables than this between two tiers would be a blur: draw one line per lower switch.
-constexpr std::size_t kMaxTierLinks = 4096;
+// More cables than this between two tiers would be a blur: draw one bundle per row of
+// racks (rack switches) or per zone (cluster switches) instead.
+constexpr std::size_t kMaxTierLinks = 256;
 constexpr std::size_t kMaxZoneLabels = 64;
 constexpr std::size_t kMaxNamedSwitches = 16;
 constexpr std::size_t kMaxRowLabels = 24;
@@ -129,12 +130,14 @@ void placeSwitches(const Topology& t, const Grid& g, FabricLayout& out, float cl
     for (const auto& [zone, members] : clusterByZone) {
         const auto origin = zoneOrigin(g, zone);
         const float size = std::clamp(g.zoneWidth / (3.0f * static_cast<float>(members.size())), 1.0f, 4.0f);
-        placeRow(members, {origin[0] + g.zoneWidth / 2, origin[1] + g.zoneDepth / 2, clusterHeight}, g.zoneWidth * 0.8f, size, out);
+        // Behind the zone's back row, so that seen from the front they hide none of its GPUs.
+        placeRow(members, {origin[0] + g.zoneWidth / 2, origin[1] + g.zoneDepth + g.zoneGap * 0.45f, clusterHeight}, g.zoneWidth * 0.8f, size, out);
     }
     const float width = out.bounds.max[0] - out.bounds.min[0];
     const float size = std::clamp(width / (6.0f * static_cast<float>(std::max<std::size_t>(1, aggregation.size()))), 2.0f, 4.0f);
     const auto c = out.bounds.centre();
-    placeRow(aggregation, {c[0], c[1], aggregationHeight}, width * 0.6f, size, out);
+    const float behind = out.bounds.max[1] + 0.1f * width;
+    placeRow(aggregation, {c[0], behind, aggregationHeight}, width * 0.6f, size, out);
 }
 
 void addLinks(const Topology& t, FabricLayout& out) {
@@ -163,18 +166,25 @@ void addLinks(const Topology& t, FabricLayout& out) {
                 out.links.push_back({top(out.switches[static_cast<std::size_t>(lower)]), bottom(out.switches[static_cast<std::size_t>(upper)])});
             continue;
         }
-        // One line from each lower switch to the middle of the switches it connects to.
-        std::sort(cables.begin(), cables.end());
-        for (std::size_t i = 0; i < cables.size();) {
-            std::size_t j = i;
-            std::array<float, 3> mean{};
-            for (; j < cables.size() && cables[j].first == cables[i].first; ++j) {
-                const auto b = bottom(out.switches[static_cast<std::size_t>(cables[j].second)]);
-                for (int k = 0; k < 3; ++k) mean[static_cast<std::size_t>(k)] += b[static_cast<std::size_t>(k)];
+        // One line per bundle: from the middle of a row's rack switches (or a zone's cluster
+        // switches) to the middle of the switches they connect to.
+        std::map<std::int64_t, std::pair<std::array<float, 4>, std::array<float, 4>>> bundles;
+        for (auto [lower, upper] : cables) {
+            const Switch& s = t.switches[static_cast<std::size_t>(lower)];
+            const std::int64_t key = s.rack >= 0 ? (std::int64_t{s.zone} << 32 | t.racks[static_cast<std::size_t>(s.rack)].row) : (std::int64_t{s.zone} << 32 | 0xffffffff);
+            auto& [from, to] = bundles[key];
+            const auto a = top(out.switches[static_cast<std::size_t>(lower)]);
+            const auto b = bottom(out.switches[static_cast<std::size_t>(upper)]);
+            for (std::size_t k = 0; k < 3; ++k) {
+                from[k] += a[k];
+                to[k] += b[k];
             }
-            for (float& m : mean) m /= static_cast<float>(j - i);
-            out.links.push_back({top(out.switches[static_cast<std::size_t>(cables[i].first)]), mean});
-            i = j;
+            from[3] += 1;
+            to[3] += 1;
+        }
+        for (const auto& [key, ends] : bundles) {
+            const auto& [from, to] = ends;
+            out.links.push_back({{from[0] / from[3], from[1] / from[3], from[2] / from[3]}, {to[0] / to[3], to[1] / to[3], to[2] / to[3]}});
         }
     }
 }
@@ -223,7 +233,7 @@ FabricLayout layoutFabric(const Topology& topology) {
     out.bounds = floor;
     // Tiers rise with the cluster's size so they stay apart in a view that fits it all.
     const float extent = std::max(floor.max[0] - floor.min[0], floor.max[1] - floor.min[1]);
-    const float clusterHeight = 4.0f + 0.12f * extent;
+    const float clusterHeight = 3.0f + 0.04f * extent;
     const float aggregationHeight = clusterHeight + 4.0f + 0.12f * extent;
     placeSwitches(topology, g, out, clusterHeight, aggregationHeight);
     addLinks(topology, out);

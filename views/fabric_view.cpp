@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 
 #include <vtkCamera.h>
+#include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkRenderer.h>
 
 #include <cmath>
@@ -48,6 +49,7 @@ void FabricView::setRun(std::shared_ptr<const Run> run) {
     m_states.assign(m_replay->gpuCount(), GpuVisual{});
     m_time = 0;
     m_statesDirty = true;
+    m_fitPending = true;
     fitAll();
 }
 
@@ -67,6 +69,10 @@ void FabricView::setFlashing(std::vector<std::int32_t> gpus) {
 
 void FabricView::refreshBeforeRender() {
     if (!m_scene) return;
+    if (m_fitPending) {
+        m_fitPending = false;
+        fitAll();
+    }
     chooseLevelOfDetail();
     if (!m_statesDirty) return;
     m_replay->statesAt(m_time, m_states);
@@ -107,11 +113,7 @@ void FabricView::fitAll() {
     // From the front and above: rows recede, the switch tiers stand over them.
     camera->SetPosition(c[0], c[1] - 0.6, c[2] * 0.5 + 1.0);
     camera->SetViewUp(0, 0, 1);
-    const double bounds[6] = {b.min[0], b.max[0], b.min[1], b.max[1], b.min[2], b.max[2]};
-    m_render->renderer()->ResetCamera(bounds);
-    camera->Dolly(1.35);  // the bounding sphere ResetCamera fits leaves wide margins
-    m_render->renderer()->ResetCameraClippingRange(bounds);
-    m_render->update();
+    fitBounds({b.min[0], b.max[0], b.min[1], b.max[1], b.min[2], b.max[2]});
 }
 
 void FabricView::topView() {
@@ -123,11 +125,7 @@ void FabricView::topView() {
     camera->SetPosition(c[0], c[1], 1.0);
     camera->SetViewUp(0, 1, 0);
     // Fit the floor, where the GPUs are; the switches above would only shrink them.
-    const double bounds[6] = {b.min[0], b.max[0], b.min[1], b.max[1], 0, 0.5};
-    m_render->renderer()->ResetCamera(bounds);
-    camera->Dolly(1.3);
-    m_render->renderer()->ResetCameraClippingRange(b.min[0], b.max[0], b.min[1], b.max[1], b.min[2], b.max[2]);
-    m_render->update();
+    fitBounds({b.min[0], b.max[0], b.min[1], b.max[1], 0, 0.5});
 }
 
 void FabricView::zoomTo(const ComponentRef& part) {
@@ -139,10 +137,49 @@ void FabricView::zoomTo(const ComponentRef& part) {
         const auto host = part.kind == ComponentKind::Host ? part.index : m_run->topology.gpus[static_cast<std::size_t>(part.index)].host;
         box = m_scene->layout().racks[static_cast<std::size_t>(m_run->topology.hosts[static_cast<std::size_t>(host)].rack)];
     }
-    const double bounds[6] = {box->min[0] - 2, box->max[0] + 2, box->min[1] - 2, box->max[1] + 2, box->min[2], box->max[2] + 1};
-    m_render->renderer()->ResetCamera(bounds);
+    fitBounds({box->min[0] - 2, box->max[0] + 2, box->min[1] - 2, box->max[1] + 2, box->min[2], box->max[2] + 1});
+}
+
+void FabricView::fitBounds(const std::array<double, 6>& b) {
+    m_render->syncSize();
+    vtkRenderer* renderer = m_render->renderer();
+    vtkCamera* camera = renderer->GetActiveCamera();
+    renderer->ResetCamera(b.data());
+    const int* size = m_render->renderWindow()->GetSize();
+    const double w = std::max(1, size[0]), h = std::max(1, size[1]);
+    // ResetCamera fits a bounding sphere, which leaves a flat cluster small: measure where
+    // the box's corners land on screen, recentre and zoom until they fill the view.
+    for (int pass = 0; pass < 4; ++pass) {
+        double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
+        for (int corner = 0; corner < 8; ++corner) {
+            renderer->SetWorldPoint(b[corner & 1 ? 1 : 0], b[corner & 2 ? 3 : 2], b[corner & 4 ? 5 : 4], 1.0);
+            renderer->WorldToDisplay();
+            const double* d = renderer->GetDisplayPoint();
+            x0 = std::min(x0, d[0]), x1 = std::max(x1, d[0]), y0 = std::min(y0, d[1]), y1 = std::max(y1, d[1]);
+        }
+        double* focal = camera->GetFocalPoint();
+        renderer->SetWorldPoint(focal[0], focal[1], focal[2], 1.0);
+        renderer->WorldToDisplay();
+        const double depth = renderer->GetDisplayPoint()[2];
+        std::array<std::array<double, 3>, 2> ends{};
+        const std::array<std::array<double, 2>, 2> screen{{{(x0 + x1) / 2, (y0 + y1) / 2}, {w / 2, h / 2}}};
+        for (std::size_t k = 0; k < 2; ++k) {
+            renderer->SetDisplayPoint(screen[k][0], screen[k][1], depth);
+            renderer->DisplayToWorld();
+            const double* p = renderer->GetWorldPoint();
+            for (std::size_t i = 0; i < 3; ++i) ends[k][i] = p[i] / p[3];
+        }
+        double* pos = camera->GetPosition();
+        const std::array<double, 3> shift{ends[0][0] - ends[1][0], ends[0][1] - ends[1][1], ends[0][2] - ends[1][2]};
+        camera->SetFocalPoint(focal[0] + shift[0], focal[1] + shift[1], focal[2] + shift[2]);
+        camera->SetPosition(pos[0] + shift[0], pos[1] + shift[1], pos[2] + shift[2]);
+        const double zoom = std::min(0.94 * w / std::max(1.0, x1 - x0), 0.94 * h / std::max(1.0, y1 - y0));
+        if (camera->GetParallelProjection()) camera->SetParallelScale(camera->GetParallelScale() / zoom);
+        else camera->Dolly(zoom);
+        renderer->ResetCameraClippingRange(b.data());
+    }
     const Box3& all = m_scene->layout().bounds;
-    m_render->renderer()->ResetCameraClippingRange(all.min[0], all.max[0], all.min[1], all.max[1], all.min[2], all.max[2]);
+    renderer->ResetCameraClippingRange(all.min[0], all.max[0], all.min[1], all.max[1], all.min[2], all.max[2]);
     m_render->update();
 }
 

@@ -7,6 +7,7 @@
 
 #include <QWidget>
 
+#include <array>
 #include <memory>
 
 class QImage;
@@ -55,6 +56,8 @@ signals:
 private:
     void refreshBeforeRender();
     void chooseLevelOfDetail();
+    // Points the camera so that the box fills the view, keeping the direction it looks in.
+    void fitBounds(const std::array<double, 6>& bounds);
 
     VtkRenderWidget* m_render;
     std::shared_ptr<const Run> m_run;
@@ -64,6 +67,7 @@ private:
     std::vector<std::int32_t> m_flashing;
     Nanos m_time = 0;
     bool m_statesDirty = true;
+    bool m_fitPending = false;  // fit all at the first paint, when the widget has its size
     ComponentRef m_selected;
 };
 

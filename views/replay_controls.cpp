@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QStyle>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -36,15 +37,19 @@ ReplayControls::ReplayControls(QWidget* parent)
     m_speed->setToolTip(tr("Replay speed"));
 
     auto* row = new QHBoxLayout;
-    row->addWidget(button(QStringLiteral("⏮"), tr("Previous incident (Page Up)"), "previousIncident"));
+    row->addWidget(button(QString(), tr("Previous incident (Page Up)"), "previousIncident"));
     row->addWidget(button(QStringLiteral("◀◀"), tr("Previous event ([)"), "previousEvent"));
     row->addWidget(button(QStringLiteral("◀|"), tr("Previous training step (,)"), "previousStep"));
-    m_play = button(QStringLiteral("▶"), tr("Play / pause (Space)"), "playPause");
+    m_play = button(QString(), tr("Play / pause (Space)"), "playPause");
     row->addWidget(m_play);
     row->addWidget(button(QStringLiteral("|▶"), tr("Next training step (.)"), "nextStep"));
     row->addWidget(button(QStringLiteral("▶▶"), tr("Next event (])"), "nextEvent"));
-    row->addWidget(button(QStringLiteral("⏭"), tr("Next incident (Page Down)"), "nextIncident"));
+    row->addWidget(button(QString(), tr("Next incident (Page Down)"), "nextIncident"));
     row->addWidget(m_speed);
+    // Not every font has the media symbols: the incident and play buttons take the style's icons.
+    findChild<QToolButton*>("previousIncident")->setIcon(style()->standardIcon(QStyle::SP_MediaSkipBackward));
+    findChild<QToolButton*>("nextIncident")->setIcon(style()->standardIcon(QStyle::SP_MediaSkipForward));
+    setPlaying(false);
     row->addSpacing(12);
     row->addWidget(m_time, 1);
     auto* column = new QVBoxLayout(this);
@@ -82,7 +87,10 @@ void ReplayControls::setTime(std::int64_t t, const QString& text) {
     m_time->setText(text);
 }
 
-void ReplayControls::setPlaying(bool playing) { m_play->setText(playing ? QStringLiteral("⏸") : QStringLiteral("▶")); }
+void ReplayControls::setPlaying(bool playing) {
+    m_play->setIcon(style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+    m_play->setProperty("playing", playing);
+}
 
 double ReplayControls::speed() const { return m_speed->currentData().toDouble(); }
 

@@ -29,6 +29,9 @@ public:
     QPoint toVtkPixel(const QPointF& widgetPos) const;
     // The render window's height in device pixels (VTK's y runs up from the bottom).
     int renderWindowHeight() const;
+    // Gives the render window the widget's size in device pixels now, not at the next paint:
+    // camera fitting needs the true aspect ratio.
+    void syncSize();
 
 signals:
     // Before every VTK render, on the GUI thread: the place to update colours for "now".
@@ -47,7 +50,6 @@ protected:
     void keyPressEvent(QKeyEvent* event) override;
 
 private:
-    void syncSize();
     void blitIntoWidget();
     void forwardMouse(QMouseEvent* event, unsigned long vtkEvent);
     void onWindowEvent(vtkObject* caller, unsigned long event, void* callData);

@@ -25,6 +25,7 @@ Run fullRun() {
     run.collectives = {{0, 0, 0, 1, 1'000, 5'000, 1 << 20}, {1, 0, 0, 1, 1'200, 5'010, 1 << 20},
                        {0, 1, 1, 7, 9'000, 9'500, 4096}};
     run.rankToGpu = {0, 1, 2, 3};
+    run.rankSteps = {{0, 1, 6 * kSecond, 6 * kSecond}, {1, 1, 6'100 * kMillisecond, 6'100 * kMillisecond}};
     return run;
 }
 
@@ -81,6 +82,12 @@ void expectSameRun(const Run& a, const Run& b) {
     EXPECT_EQ(a.collectives[2].seq, b.collectives[2].seq);
     EXPECT_EQ(a.collectives[1].enter, b.collectives[1].enter);
     EXPECT_EQ(a.rankToGpu, b.rankToGpu);
+    ASSERT_EQ(a.rankSteps.size(), b.rankSteps.size());
+    for (std::size_t i = 0; i < a.rankSteps.size(); ++i) {
+        EXPECT_EQ(a.rankSteps[i].rank, b.rankSteps[i].rank);
+        EXPECT_EQ(a.rankSteps[i].time, b.rankSteps[i].time);
+        EXPECT_EQ(a.rankSteps[i].duration, b.rankSteps[i].duration);
+    }
 }
 
 TEST(RunFile, RoundTripKeepsEverything) {

@@ -1,7 +1,9 @@
-// The fabric view rendered for real (under Xvfb, Mesa): pixels where GPUs are drawn.
+// The fabric view rendered for real (under Xvfb, Mesa llvmpipe): the colour drawn where a
+// GPU is, at instants whose state the run decides.
 #include "shown_fabric.h"
 #include "../model/test_runs.h"
 
+#include "model/replay_state.h"
 #include "views/gpu_palette.h"
 
 #include <gtest/gtest.h>
@@ -12,8 +14,14 @@ namespace {
 using test::colourAt;
 using test::near;
 
+bool drawnAs(const QImage& image, QPointF p, Rgb c, int tolerance = 12) {
+    return near(colourAt(image, p), c[0], c[1], c[2], tolerance);
+}
+
+std::string colourName(const QImage& image, QPointF p) { return colourAt(image, p).name().toStdString(); }
+
 // The first failure of the tiny run that took out exactly one GPU.
-const Failure& singleGpuFailure(const Run& run) {
+const Failure& singleGpuFailure(const faultline::Run& run) {
     for (const Failure& f : run.failures)
         if (f.component.kind == ComponentKind::Gpu && f.gpus.size() == 1) return f;
     throw std::runtime_error("the tiny run has no single-GPU failure");
@@ -26,14 +34,66 @@ TEST(FabricRender, FailedGpuIsRedWhereItIsDrawnAndNotAMinuteBefore) {
     ASSERT_TRUE(shown.exposed());
     const QImage at = shown.renderAt(f.time);
     const QImage before = shown.renderAt(f.time - kMinute);
-    if (qEnvironmentVariableIsSet("FAULTLINE_RENDER_DUMP")) {
-        at.save("/tmp/render_at.png");
-        before.save("/tmp/render_before.png");
-    }
     const QPointF p = shown.view().gpuPosition(f.gpus.front());
     ASSERT_TRUE(QRectF(QPointF(0, 0), QSizeF(shown.view().size())).contains(p));
-    EXPECT_TRUE(near(colourAt(at, p), kFailedColour[0], kFailedColour[1], kFailedColour[2])) << colourAt(at, p).name().toStdString();
-    EXPECT_FALSE(near(colourAt(before, p), kFailedColour[0], kFailedColour[1], kFailedColour[2], 60)) << colourAt(before, p).name().toStdString();
+    EXPECT_TRUE(drawnAs(at, p, kFailedColour)) << colourName(at, p);
+    EXPECT_FALSE(drawnAs(before, p, kFailedColour, 60)) << colourName(before, p);
+    EXPECT_TRUE(drawnAs(before, p, kTrainingColour)) << colourName(before, p);
+}
+
+TEST(FabricRender, EveryOtherGpuGoesDarkWhileTheJobIsDownAndBlueWhileItReloads) {
+    const faultline::Run& run = test::tinyRun();
+    const Failure& f = singleGpuFailure(run);
+    const Downtime& d = *std::find_if(run.downtimes.begin(), run.downtimes.end(), [&](const Downtime& x) {
+        return x.failure == static_cast<std::int32_t>(&f - run.failures.data());
+    });
+    const std::int32_t neighbour = f.gpus.front() == 0 ? 1 : 0;
+    test::ShownFabric shown(run);
+    ASSERT_TRUE(shown.exposed());
+    const QImage down = shown.renderAt((d.detected + d.restarted) / 2);
+    const QImage reloading = shown.renderAt((d.restarted + d.end) / 2);
+    const QPointF p = shown.view().gpuPosition(neighbour);
+    EXPECT_TRUE(drawnAs(down, p, kDownColour)) << colourName(down, p);
+    EXPECT_TRUE(drawnAs(reloading, p, kCheckpointingColour)) << colourName(reloading, p);
+}
+
+TEST(FabricRender, StragglerIsOrangeWhileItLags) {
+    const faultline::Run& run = test::tinyRun();
+    const ReplayIndex index(run);
+    // A straggler episode while the job trains: the middle of one that lies clear of downtime.
+    const StragglerEpisode* episode = nullptr;
+    for (const StragglerEpisode& s : run.stragglers)
+        if (index.statesAt((s.begin + s.end) / 2)[static_cast<std::size_t>(s.gpu)].state == GpuState::Straggling) {
+            episode = &s;
+            break;
+        }
+    ASSERT_NE(episode, nullptr);
+    const Nanos t = (episode->begin + episode->end) / 2;
+    test::ShownFabric shown(run);
+    ASSERT_TRUE(shown.exposed());
+    const QImage image = shown.renderAt(t);
+    const QPointF p = shown.view().gpuPosition(episode->gpu);
+    const Rgb expected = gpuColour(index.statesAt(t)[static_cast<std::size_t>(episode->gpu)]);
+    EXPECT_TRUE(drawnAs(image, p, expected)) << colourName(image, p);
+    EXPECT_FALSE(drawnAs(shown.renderAt(episode->end + kMinute), p, expected, 20));
+}
+
+TEST(FabricRender, PickingAtAPixelReturnsTheGpuDrawnThere) {
+    const faultline::Run& run = test::tinyRun();
+    test::ShownFabric shown(run);
+    ASSERT_TRUE(shown.exposed());
+    for (bool top : {false, true}) {
+        if (top) shown.view().topView();
+        shown.renderAt(0);
+        for (std::int32_t gpu : {0, 7, 100, 255}) {
+            const QPointF p = shown.view().gpuPosition(gpu);
+            const ComponentRef picked = shown.view().partAt(p.toPoint());
+            EXPECT_EQ(picked.kind, ComponentKind::Gpu) << "GPU " << gpu << (top ? " from the top" : "");
+            EXPECT_EQ(picked.index, gpu) << (top ? "from the top" : "");
+        }
+    }
+    // Empty floor far from the cluster picks nothing.
+    EXPECT_EQ(shown.view().partAt({2, 2}).kind, ComponentKind::None);
 }
 
 }  // namespace

@@ -1,0 +1,74 @@
+#include "bench_replay.h"
+
+#include "model/format.h"
+#include "model/simulator.h"
+#include "views/fabric_view.h"
+#include "widgets/vtk_render_widget.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QWindow>
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+
+namespace faultline {
+
+namespace {
+constexpr qint64 kWarmUpMs = 1500;
+constexpr qint64 kMeasureMs = 6000;
+// Each frame moves the replay this far: far enough that states change from frame to frame.
+constexpr Nanos kFrameStep = 7 * kMinute;
+}  // namespace
+
+int runReplayBenchmark(int gpus, QSize size) {
+    using Clock = std::chrono::steady_clock;
+    const auto t0 = Clock::now();
+    SimulationParams p = simulationPreset("llama3-405b");
+    p.fabric.gpus = gpus;
+    auto run = std::make_shared<const Run>(simulate(p));
+    const auto t1 = Clock::now();
+
+    FabricView view;
+    view.resize(size);
+    view.setRun(run);
+    view.show();
+    QElapsedTimer waited;
+    waited.start();
+    while (!(view.windowHandle() && view.windowHandle()->isExposed()) && waited.elapsed() < 10'000)
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+    if (!view.windowHandle() || !view.windowHandle()->isExposed()) {
+        std::fprintf(stderr, "faultline: the benchmark window was never shown\n");
+        return 1;
+    }
+    const auto t2 = Clock::now();
+
+    // Frame after frame as fast as Qt presents them: each swap asks for the next instant.
+    QElapsedTimer clock;
+    clock.start();
+    long frames = 0;
+    qint64 measureFrom = -1;
+    Nanos t = 0;
+    QObject::connect(view.renderWidget(), &QOpenGLWidget::frameSwapped, &view, [&] {
+        const qint64 now = clock.elapsed();
+        if (measureFrom < 0 && now >= kWarmUpMs) measureFrom = now;
+        if (measureFrom >= 0) ++frames;
+        if (measureFrom >= 0 && now - measureFrom >= kMeasureMs) {
+            QApplication::quit();
+            return;
+        }
+        t = (t + kFrameStep) % run->info.duration;
+        view.setTime(t);
+    });
+    view.setTime(kFrameStep);
+    QApplication::exec();
+    const double seconds = static_cast<double>(clock.elapsed() - measureFrom) / 1000.0;
+    auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+    std::printf("gpus=%zu size=%dx%d lod=%s simulate_ms=%.0f first_frame_ms=%.0f frames=%ld\n", run->topology.gpus.size(),
+                size.width(), size.height(), view.racksAsBlocks() ? "racks" : "gpus", ms(t0, t1), ms(t1, t2), frames);
+    std::printf("fps=%.1f\n", static_cast<double>(frames) / seconds);
+    return 0;
+}
+
+}  // namespace faultline

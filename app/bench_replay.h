@@ -1,0 +1,11 @@
+#pragma once
+// `faultline --bench-replay --gpus N`: replays a simulated run of N GPUs in the fabric view
+// at 1600x1000, recolouring every GPU every frame, and prints the frame rate it sustains
+// (`fps=<value>`) with where a frame's time goes.
+#include <QSize>
+
+namespace faultline {
+
+int runReplayBenchmark(int gpus, QSize size);
+
+}  // namespace faultline

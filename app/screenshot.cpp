@@ -1,0 +1,75 @@
+#include "screenshot.h"
+
+#include "main_window.h"
+#include "model/format.h"
+#include "model/replay_state.h"
+#include "views/fabric_view.h"
+#include "views/replay_panel.h"
+
+#include <QApplication>
+#include <QDateTime>
+#include <QDockWidget>
+#include <QTimer>
+#include <QTimeZone>
+
+#include <cstdio>
+
+namespace faultline {
+
+std::optional<Nanos> parseInstant(const QString& text, const Run& run, QString* error) {
+    std::optional<Nanos> t = parseDuration(text.toStdString());
+    if (!t) {
+        QDateTime wall = QDateTime::fromString(text, Qt::ISODate);
+        if (!wall.isValid()) wall = QDateTime::fromString(text, "yyyy-MM-dd HH:mm:ss");
+        if (wall.isValid()) {
+            if (wall.timeSpec() == Qt::LocalTime) wall.setTimeZone(QTimeZone::utc());  // wall times are UTC
+            t = wall.toMSecsSinceEpoch() * kMillisecond - run.info.startEpochNs;
+        }
+    }
+    if (!t) {
+        *error = QString("--at expects a time since the run's start (90m, 36h, 2d) or a UTC time "
+                         "(2024-03-05T14:02:11Z), not \"%1\"").arg(text);
+        return std::nullopt;
+    }
+    if (*t < 0 || *t > run.info.duration) {
+        *error = QString("--at %1 is outside the run, which lasts %2 from %3")
+                     .arg(text, QString::fromStdString(formatDuration(run.info.duration)),
+                          QString::fromStdString(formatWallTime(run.info.startEpochNs, 0)));
+        return std::nullopt;
+    }
+    return t;
+}
+
+void arrangeScreenshot(MainWindow& window, const ScreenshotRequest& request) {
+    window.resize(request.size);
+    // The picture is the fabric view: the summary stays out of it.
+    if (auto* dock = window.findChild<QDockWidget*>("summaryDock")) dock->hide();
+    auto fail = [](const QString& message) {
+        std::fprintf(stderr, "faultline: %s\n", qPrintable(message));
+        QApplication::exit(1);
+    };
+    QObject::connect(&window, &MainWindow::runShown, &window, [&window, request, fail] {
+        ReplayPanel* panel = window.replayPanel();
+        const Run& run = *panel->fabricView()->run();
+        Nanos t = 0;
+        if (request.step) {
+            const auto at = panel->fabricView()->replay()->stepTime(*request.step);
+            if (!at) return fail(QString("the run never completed step %1").arg(*request.step));
+            t = *at;
+        } else if (!request.at.isEmpty()) {
+            QString error;
+            const auto at = parseInstant(request.at, run, &error);
+            if (!at) return fail(error);
+            t = *at;
+        }
+        panel->setTime(t);
+        QTimer::singleShot(0, &window, [&window, out = request.out] {
+            const bool ok = window.grab().save(out);
+            if (!ok) std::fprintf(stderr, "faultline: cannot write %s\n", qPrintable(out));
+            QApplication::exit(ok ? 0 : 1);
+        });
+    });
+    QObject::connect(&window, &MainWindow::runFailed, &window, fail);
+}
+
+}  // namespace faultline

@@ -1,0 +1,68 @@
+#pragma once
+// Recognisers for the lines of training logs that matter to a run: Megatron-LM iteration
+// and checkpoint lines, torchtitan step and checkpoint lines, PyTorch's NCCL watchdog
+// timeout, and slurmstepd's cancellation notice. Each returns nullopt for other lines.
+#include "imported_events.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace faultline {
+
+// The first "YYYY-MM-DD HH:MM:SS[,.]frac" (or with 'T') in the line: the time tools prefix
+// their lines with ("[2024-05-01 10:00:00]", "[titan] 2025-10-30 14:32:58,897 - root",
+// Megatron's "datetime: 2021-05-23 08:23:57"). Taken as UTC.
+std::optional<EpochNs> timeInLine(std::string_view line);
+
+// glog's "E1022 13:45:01.123456" prefix (PyTorch C++ warnings): month, day and time.
+std::optional<EpochNs> glogTime(std::string_view line, int year);
+
+struct MegatronIteration {
+    std::int64_t iteration = 0;
+    double elapsedMs = 0;  // "elapsed time per iteration (ms)": the mean over the log interval
+};
+// " iteration      200/    1000 | consumed samples: ... | elapsed time per iteration (ms): 1617.2 | ..."
+// Throws nothing; a line that names the field but cannot be read gives `bad`.
+std::optional<MegatronIteration> parseMegatronIteration(std::string_view line, bool& bad);
+
+enum class CheckpointEvent : std::uint8_t { SaveBegin, SaveEnd, LoadBegin, LoadEnd };
+struct CheckpointLine {
+    CheckpointEvent event = CheckpointEvent::SaveBegin;
+    std::int64_t step = -1;      // -1 when the line does not say
+    double seconds = -1;         // how long it took, when the line says (torchtitan)
+};
+// Megatron: "saving checkpoint at iteration N to PATH", "successfully saved checkpoint at/from
+// iteration N", "loading checkpoint from PATH at iteration N", "successfully loaded checkpoint
+// from PATH ... at iteration N". torchtitan: "Saving the checkpoint", "Saving a full checkpoint
+// at step N", "Finished saving the checkpoint ... in X seconds", "Loading the checkpoint at
+// step N", "Finished loading the checkpoint in X seconds".
+std::optional<CheckpointLine> parseCheckpointLine(std::string_view line);
+
+// Megatron's timer lines: "time (ms) | save-checkpoint: 1234.5" or
+// "    save-checkpoint ....: (1234.5, 1240.1)" -> milliseconds (the max when a range).
+std::optional<double> parseCheckpointTimer(std::string_view line, bool& isSave);
+
+// torchtitan: "... - root - INFO - step:  1  loss: ..." or "step: 640/644 = 99.37%  loss: ...".
+std::optional<std::int64_t> parseTitanStep(std::string_view line);
+
+struct WatchdogTimeout {
+    std::int32_t rank = -1;
+    std::int64_t seq = -1;
+    std::string op;
+    std::int64_t timeoutMs = 0;
+};
+// "[Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=10240,
+// OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600051 milliseconds"
+std::optional<WatchdogTimeout> parseWatchdogTimeout(std::string_view line);
+
+struct SlurmCancel {
+    std::string job;
+    std::string host;
+    EpochNs time = 0;
+    std::string reason;  // "DUE TO TIME LIMIT", "DUE TO NODE FAILURE", or empty
+};
+// "slurmstepd: error: *** JOB 1809562 ON r6i5n1 CANCELLED AT 2021-05-23T08:29:53 ***"
+std::optional<SlurmCancel> parseSlurmCancel(std::string_view line);
+
+}  // namespace faultline

@@ -1,0 +1,96 @@
+// Stragglers from per-worker step times of real PAI training jobs (Alibaba GPU trace 2020,
+// mini-batch-time): its README says what each job shows.
+#include "model/step_time_stragglers.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace faultline {
+namespace {
+
+// Columns: ",worker,gpu,time,batch_time_norm" (time is the iteration number).
+std::vector<RankStep> readJob(int job) {
+    const std::string path = std::string(FAULTLINE_REALDATA) +
+                             "/cluster_traces/alibaba-clusterdata/cluster-trace-gpu-v2020/mini-batch-time/data/job_" +
+                             std::to_string(job) + "_norm.csv";
+    std::ifstream in(path);
+    EXPECT_TRUE(in) << path;
+    std::string line;
+    std::getline(in, line);
+    std::vector<RankStep> out;
+    while (std::getline(in, line)) {
+        std::vector<std::string> cells;
+        std::stringstream ss(line);
+        for (std::string c; std::getline(ss, c, ',');) cells.push_back(c);
+        if (cells.size() < 5) continue;
+        out.push_back({std::stoi(cells[1]), std::stoll(cells[3]), 0, std::stoll(cells[4])});
+    }
+    return out;
+}
+
+std::set<std::int32_t> ranksWithEpisodes(const StepTimeReport& r) {
+    std::set<std::int32_t> out;
+    for (const StepTimeEpisode& e : r.episodes) out.insert(e.rank);
+    return out;
+}
+
+TEST(StepTimeStragglers, Job1WorkerSixEmergesMidTraining) {
+    const StepTimeReport report = analyzeStepTimes(readJob(1));
+    EXPECT_EQ(report.steps, 300);
+    ASSERT_EQ(report.ranks.size(), 10u);
+    const StepTimeEpisode* six = nullptr;
+    for (const StepTimeEpisode& e : report.episodes)
+        if (e.rank == 6 && !six) six = &e;
+    ASSERT_NE(six, nullptr) << "worker 6 should straggle";
+    // Iterations are numbered 10, 20, ... 3000: it emerges in the middle, not at the start.
+    EXPECT_GT(six->firstStep, 750);
+    EXPECT_LT(six->firstStep, 2250);
+}
+
+TEST(StepTimeStragglers, Job3HasSeveralStragglers) {
+    EXPECT_GE(ranksWithEpisodes(analyzeStepTimes(readJob(3))).size(), 2u);
+}
+
+TEST(StepTimeStragglers, Job2IsStableNothingEmerges) {
+    // Workers differ but the differences hold from the first steps: a slow worker is slow from
+    // the start, and no one turns slow later.
+    const StepTimeReport report = analyzeStepTimes(readJob(2));
+    for (const StepTimeEpisode& e : report.episodes) EXPECT_LE(e.firstStep, 20) << "rank " << e.rank << " from step " << e.firstStep;
+    EXPECT_EQ(report.ranks.front().rank, 5);  // about 9% slower throughout
+}
+
+TEST(StepTimeStragglers, Job4SlowWorkersAreTheSlowestRanked) {
+    const StepTimeReport report = analyzeStepTimes(readJob(4));
+    std::set<std::int32_t> slowest;
+    for (std::size_t i = 0; i < 4; ++i) slowest.insert(report.ranks[i].rank);
+    EXPECT_EQ(slowest, (std::set<std::int32_t>{5, 6, 7, 8}));
+}
+
+TEST(StepTimeStragglers, EpisodesLandOnTheRanksGpus) {
+    faultline::Run run;
+    run.topology = buildFabric(FabricShape{.gpus = 8});
+    run.rankToGpu = {4, 5};
+    std::vector<RankStep> steps;
+    for (std::int64_t s = 1; s <= 40; ++s) {
+        steps.push_back({0, s, s * kSecond, kSecond});
+        steps.push_back({1, s, s * kSecond, s > 20 ? 2 * kSecond : kSecond});
+        steps.push_back({2, s, s * kSecond, kSecond});
+    }
+    run.rankSteps = steps;
+    const StepTimeReport report = analyzeStepTimes(run.rankSteps);
+    ASSERT_EQ(report.episodes.size(), 1u);
+    EXPECT_EQ(report.episodes[0].rank, 1);
+    EXPECT_EQ(report.episodes[0].firstStep, 21);
+    EXPECT_DOUBLE_EQ(report.episodes[0].slowdown, 2.0);
+    const auto episodes = stepTimeEpisodesOnGpus(report, run);
+    ASSERT_EQ(episodes.size(), 1u);
+    EXPECT_EQ(episodes[0].gpu, 5);
+    EXPECT_EQ(episodes[0].begin, 19 * kSecond);  // step 21 ended at 21 s after 2 s
+    EXPECT_EQ(episodes[0].end, 40 * kSecond);
+}
+
+}  // namespace
+}  // namespace faultline

@@ -1,0 +1,102 @@
+// Training logs: BigScience's real Megatron stdout, and fixtures of newer Megatron
+// checkpoint lines, torchtitan and NCCL watchdog timeouts.
+#include "import_test_util.h"
+
+#include "importers/text_parse.h"
+
+namespace faultline {
+namespace {
+
+using test::fixture;
+using test::importPaths;
+using test::realData;
+
+EpochNs at(const char* iso) { return *parseIsoTime(iso); }
+
+TEST(TrainingLog, BigScienceMegatronStepsFollowTheElapsedTimes) {
+    const ImportResult r = importPaths({realData("training_logs/bigscience/experiments/gpt2-meg/meg_gpt2_base_n8_dp1_tp4_pp8-1809562.out")});
+    const FileReport& f = r.summary.files.at(0);
+    EXPECT_EQ(f.format, "training-log");  // detected although its first 64 KB are shell trace
+    EXPECT_EQ(f.counts.at("steps"), 20);  // iterations 10..200, logged every 10
+    ASSERT_EQ(r.run.steps.size(), 20u);
+    const EpochNs start = r.run.info.startEpochNs;
+    // "[before the start of training step] datetime: 2021-05-23 08:23:58", then
+    // "iteration 10/ 1000 | ... elapsed time per iteration (ms): 3171.3": 10 x 3.1713 s later.
+    EXPECT_EQ(r.run.steps[0].step, 10);
+    EXPECT_EQ(start + r.run.steps[0].time, at("2021-05-23T08:23:58Z") + 10 * 3'171'300'000LL);
+    EXPECT_EQ(r.run.steps[0].duration, 3'171'300'000LL);
+    EXPECT_EQ(r.run.steps.back().step, 200);
+    EXPECT_EQ(start + r.run.steps.back().time, 1621758578446000000LL);
+    // "slurmstepd: error: *** JOB 1809562 ON r6i5n1 CANCELLED AT 2021-05-23T08:29:53 ***"
+    ASSERT_EQ(r.run.failures.size(), 1u);
+    EXPECT_EQ(start + r.run.failures[0].time, at("2021-05-23T08:29:53Z"));
+    EXPECT_NE(r.run.failures[0].detail.find("Slurm job 1809562 cancelled on r6i5n1"), std::string::npos);
+    EXPECT_EQ(r.run.failures[0].component.kind, ComponentKind::Host);
+    EXPECT_TRUE(r.run.topology.findHost("r6i5n1"));
+}
+
+TEST(TrainingLog, MegatronCheckpointLinesAndTimers) {
+    const ImportResult r = importPaths({fixture("megatron_checkpoints.log")});
+    const FileReport& f = r.summary.files.at(0);
+    EXPECT_EQ(f.format, "training-log");
+    EXPECT_EQ(f.counts.at("steps"), 3);
+    EXPECT_EQ(f.counts.at("checkpoint loads"), 1);
+    EXPECT_EQ(f.counts.at("checkpoint saves"), 1);
+    EXPECT_EQ(f.skippedLines, 1);
+    ASSERT_EQ(f.warnings.size(), 1u);
+    EXPECT_NE(f.warnings[0].find("megatron_checkpoints.log:13: expected \"iteration N/ M"), std::string::npos) << f.warnings[0];
+    const EpochNs start = r.run.info.startEpochNs;
+    ASSERT_EQ(r.run.checkpoints.size(), 2u);
+    const Checkpoint& load = r.run.checkpoints[0];
+    EXPECT_EQ(load.kind, CheckpointKind::Load);
+    EXPECT_EQ(load.step, 1000);
+    EXPECT_EQ(start + load.begin, at("2024-03-02T11:00:00Z"));
+    EXPECT_EQ(load.end - load.begin, 45'000'000'000LL);  // load-checkpoint: 45000.00
+    const Checkpoint& save = r.run.checkpoints[1];
+    EXPECT_EQ(save.kind, CheckpointKind::Save);
+    EXPECT_EQ(save.step, 1020);
+    EXPECT_EQ(start + save.begin, at("2024-03-02T11:01:41.005Z"));  // 11:01:00 + 10 x 2.0 s + 10 x 2.1005 s
+    EXPECT_EQ(save.end - save.begin, 30'500'250'000LL);
+    // Training resumes from the loaded iteration 1000; the save's 30.5 s delay iteration 1030.
+    EXPECT_EQ(start + r.run.steps[0].time, at("2024-03-02T11:01:20Z"));
+    EXPECT_EQ(start + r.run.steps[2].time, at("2024-03-02T11:02:31.40525Z"));
+}
+
+TEST(TrainingLog, TorchtitanStepsAndCheckpoints) {
+    const ImportResult r = importPaths({fixture("torchtitan_rank0.log")});
+    const FileReport& f = r.summary.files.at(0);
+    EXPECT_EQ(f.format, "training-log");
+    EXPECT_EQ(f.counts.at("steps"), 4);
+    ASSERT_EQ(r.run.steps.size(), 4u);
+    EXPECT_EQ(r.run.steps[1].step, 620);
+    EXPECT_EQ(r.run.steps[1].duration, 1'500'000'000LL);  // 15 s over 10 steps
+    EXPECT_EQ(r.run.steps[3].step, 640);                    // "step: 640/644 = 99.3789%"
+    EXPECT_EQ(r.run.steps[3].duration, 2'100'000'000LL);
+    ASSERT_EQ(r.run.checkpoints.size(), 2u);
+    const EpochNs start = r.run.info.startEpochNs;
+    EXPECT_EQ(r.run.checkpoints[0].kind, CheckpointKind::Load);
+    EXPECT_EQ(r.run.checkpoints[0].step, 600);
+    EXPECT_EQ(start + r.run.checkpoints[0].end, at("2025-04-01T00:10:14.750Z"));
+    EXPECT_EQ(r.run.checkpoints[1].kind, CheckpointKind::Save);
+    EXPECT_EQ(r.run.checkpoints[1].step, 630);
+    EXPECT_EQ(start + r.run.checkpoints[1].begin, at("2025-04-01T00:11:01Z"));
+    EXPECT_EQ(start + r.run.checkpoints[1].end, at("2025-04-01T00:11:06.530Z"));
+}
+
+TEST(TrainingLog, WatchdogTimeoutsOfOneHangAreOneFailure) {
+    const ImportResult r = importPaths({fixture("nccl_watchdog.log")});
+    const FileReport& f = r.summary.files.at(0);
+    EXPECT_EQ(f.counts.at("watchdog timeouts"), 2);
+    EXPECT_EQ(f.ranks, (std::set<std::int32_t>{1, 3}));
+    ASSERT_EQ(r.run.failures.size(), 1u);
+    const Failure& x = r.run.failures[0];
+    EXPECT_EQ(x.cause, RootCause::NcclWatchdogTimeout);
+    EXPECT_EQ(r.run.info.startEpochNs + x.time, at("2025-06-10T03:10:05.123456Z"));  // glog "E610 03:10:05.123456", year from the log
+    ASSERT_EQ(x.gpus.size(), 2u);
+    EXPECT_EQ(x.gpus[0], r.run.rankToGpu[3]);
+    EXPECT_EQ(x.gpus[1], r.run.rankToGpu[1]);
+    EXPECT_NE(x.detail.find("ALLREDUCE (SeqNum 10240) after 600 s"), std::string::npos) << x.detail;
+}
+
+}  // namespace
+}  // namespace faultline
