@@ -21,6 +21,7 @@ struct RankAccumulator {
     std::vector<LateArrival> evidence;
     std::vector<Nanos> windowLateness;
     std::vector<Nanos> windowSpan;
+    std::vector<Nanos> windowLateWork;  // compute before each late arrival, to size the slowdown
     std::vector<int> windowLate;
 };
 
@@ -66,7 +67,22 @@ StragglerReport analyzeStragglers(const Run& run, const StragglerAnalysisParams&
     for (RankAccumulator& a : acc) {
         a.windowLateness.assign(static_cast<std::size_t>(windows), 0);
         a.windowSpan.assign(static_cast<std::size_t>(windows), 0);
+        a.windowLateWork.assign(static_cast<std::size_t>(windows), 0);
         a.windowLate.assign(static_cast<std::size_t>(windows), 0);
+    }
+    // Each record's preceding work: the time since the same rank left its previous
+    // collective, on that rank's own clock.
+    std::vector<Nanos> workBefore(records.size(), 0);
+    {
+        std::vector<std::uint32_t> byRank(records.size());
+        std::iota(byRank.begin(), byRank.end(), 0u);
+        std::sort(byRank.begin(), byRank.end(), [&](std::uint32_t a, std::uint32_t b) {
+            return records[a].rank != records[b].rank ? records[a].rank < records[b].rank : records[a].enter < records[b].enter;
+        });
+        for (std::size_t i = 1; i < byRank.size(); ++i) {
+            const CollectiveRecord &prev = records[byRank[i - 1]], &cur = records[byRank[i]];
+            if (prev.rank == cur.rank) workBefore[byRank[i]] = std::max<Nanos>(0, cur.enter - prev.exit);
+        }
     }
 
     std::vector<Nanos> durations, deviations;
@@ -91,6 +107,7 @@ StragglerReport analyzeStragglers(const Run& run, const StragglerAnalysisParams&
             bool skewed = false;
             for (std::size_t i = begin; i < end; ++i) {
                 const CollectiveRecord& r = records[order[i]];
+                const Nanos work = workBefore[order[i]];
                 RankAccumulator& a = acc[static_cast<std::size_t>(r.rank)];
                 const auto w = static_cast<std::size_t>(windowOf(r.enter));
                 ++a.collectives;
@@ -103,6 +120,7 @@ StragglerReport analyzeStragglers(const Run& run, const StragglerAnalysisParams&
                 ++a.windowLate[w];
                 a.lateness += lateness;
                 a.windowLateness[w] += lateness;
+                a.windowLateWork[w] += work;
                 keepWorst(a.evidence, {r.group, r.seq, r.op, r.enter, lateness});
             }
             report.skewedInstances += skewed;
@@ -136,15 +154,15 @@ StragglerReport analyzeStragglers(const Run& run, const StragglerAnalysisParams&
                 continue;
             }
             int stop = w;
-            Nanos late = 0, span = 0;
+            Nanos late = 0, work = 0;
             while (stop < windows && straggling(stop)) {
                 late += a.windowLateness[static_cast<std::size_t>(stop)];
-                span += a.windowSpan[static_cast<std::size_t>(stop)];
+                work += a.windowLateWork[static_cast<std::size_t>(stop)];
                 ++stop;
             }
             if (s.gpu >= 0) {
-                // The others' collectives would have been `late` shorter without it.
-                const double slowdown = span > late ? static_cast<double>(span) / static_cast<double>(span - late) : 2.0;
+                // Its work took `work`; the others did the same work in `work - late`.
+                const double slowdown = work > late ? static_cast<double>(work) / static_cast<double>(work - late) : 1.0;
                 report.episodes.push_back({s.gpu, first + w * report.windowLength, std::min(last, first + stop * report.windowLength),
                                            slowdown, "late in collectives (trace analysis, rank " + std::to_string(rank) + ")"});
             }

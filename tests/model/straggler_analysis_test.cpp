@@ -88,7 +88,17 @@ TEST(StragglerAnalysis, FindsPlantedStragglers) {
     ASSERT_GE(clear.size(), 2u) << "the seed should plant stragglers in the window";
 
     std::set<std::int32_t> found;
-    for (const StragglerEpisode& e : analyzeStragglers(run).episodes) found.insert(e.gpu);
+    const StragglerReport report = analyzeStragglers(run);
+    for (const StragglerEpisode& e : report.episodes) found.insert(e.gpu);
+    // Where a found episode lies within a planted episode of its GPU, it sizes it.
+    int sized = 0;
+    for (const StragglerEpisode& e : report.episodes)
+        for (const StragglerEpisode& p0 : run.stragglers)
+            if (p0.gpu == e.gpu && p0.begin <= e.begin && e.end <= p0.end) {
+                EXPECT_NEAR(e.slowdown, p0.slowdown, 0.03) << "GPU " << e.gpu;
+                ++sized;
+            }
+    EXPECT_GT(sized, 0);
     std::size_t right = 0, recalled = 0;
     for (std::int32_t gpu : found) right += planted.count(gpu);
     for (std::int32_t gpu : clear) recalled += found.count(gpu);
