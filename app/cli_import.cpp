@@ -12,7 +12,7 @@
 namespace faultline::cli {
 
 int importCommand(const CommandArgs& argv) {
-    const Args args(argv, {"-o", "--output", "--format", "--rank-map", "--name", "--host", "--boot-time", "--year"}, {"--json"});
+    const Args args(argv, {"-o", "--output", "--format", "--rank-map", "--name", "--host", "--boot-time", "--year", "--sacct-fields"}, {"--json"});
     const auto output = args.value("-o") ? args.value("-o") : args.value("--output");
     if (args.positional().empty() || !output)
         throw Error("import takes files or folders and an output: faultline-cli import FILE|DIR... -o RUN.faultline");
@@ -21,6 +21,7 @@ int importCommand(const CommandArgs& argv) {
     options.rankMapPath = args.value("--rank-map").value_or("");
     options.runName = args.value("--name").value_or("");
     options.host = args.value("--host").value_or("");
+    options.sacctFields = args.value("--sacct-fields").value_or("");
     if (auto boot = args.value("--boot-time")) {
         const auto t = parseIsoTime(*boot);
         if (!t) throw Error("--boot-time expects an ISO time such as 2025-01-21T00:00:00Z, not \"" + *boot + "\"");

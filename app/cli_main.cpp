@@ -18,7 +18,7 @@ struct Command {
 constexpr Command kCommands[] = {
     {"import", faultline::cli::importCommand,
      "import FILE|DIR... -o RUN.faultline [--format NAME] [--rank-map FILE] [--json]\n"
-     "           [--name NAME] [--host NAME] [--boot-time ISO] [--year YYYY]"},
+     "           [--name NAME] [--host NAME] [--boot-time ISO] [--year YYYY] [--sacct-fields LIST]"},
     {"simulate", faultline::cli::simulateCommand,
      "simulate --preset llama3-405b|tiny [--seed N] -o RUN.faultline\n"
      "           [--gpus N] [--days D] [--checkpoint-interval 10m] [--step-time 6s]\n"

@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include "import_controller.h"
 #include "sample_run.h"
 #include "views/replay_panel.h"
 #include "views/summary_view.h"
@@ -41,6 +42,11 @@ MainWindow::MainWindow(QWidget* parent)
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open Run..."), QKeySequence::Open, this, &MainWindow::chooseAndOpen);
     file->addAction(tr("Open &Sample Run"), this, &MainWindow::openSampleRun);
+    // File > Import (and files dropped on the window): import, then open the run written.
+    auto* importer = new ImportController(this);
+    file->addAction(tr("&Import Files..."), importer, &ImportController::chooseFilesAndImport);
+    file->addAction(tr("Import &Folder..."), importer, &ImportController::chooseFolderAndImport);
+    connect(importer, &ImportController::imported, this, &MainWindow::openRun);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
     QMenu* help = menuBar()->addMenu(tr("&Help"));

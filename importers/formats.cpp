@@ -14,6 +14,10 @@ const std::vector<FormatInfo>& formats() {
         {"flight-recorder-json", "PyTorch NCCL Flight Recorder dump, JSON variant", importFlightRecorderJson},
         {"kernel-log", "kernel log with NVIDIA Xid lines (dmesg -T, dmesg --time-format iso, /dev/kmsg, journalctl)", importKernelLog},
         {"training-log", "training log: Megatron-LM / torchtitan steps and checkpoints, NCCL watchdog timeouts", importTrainingLog},
+        {"slurm-topology", "Slurm topology.conf, tree (SwitchName=) or block (BlockName=) form", importSlurmTopology},
+        {"ibnetdiscover", "InfiniBand ibnetdiscover output", importIbnetdiscover},
+        {"faultline-topology", "Faultline topology JSON", importFaultlineTopology},
+        {"faultline-events", "Faultline events: JSON Lines or CSV (failure, collective, step, checkpoint, placement)", importNativeEvents},
         {"sacct", "Slurm sacct --parsable output with a header (any delimiter)", importSacct},
         {"sacct-json", "Slurm sacct --json output (Slurm 21.08 and later)", importSacctJson},
     };
@@ -38,10 +42,14 @@ namespace {
 constexpr std::size_t kHead = 1024 * 1024;
 
 const FormatInfo* detectJson(std::string_view head) {
+    if (contains(head, "\"faultline-topology\"")) return findFormat("faultline-topology");
     if (contains(head, "\"traceEvents\"") || contains(head, "\"deviceProperties\"") || contains(head, "\"distributedInfo\""))
         return findFormat("kineto");
     if (contains(head, "\"entries\"") && (contains(head, "\"pg_config\"") || contains(head, "\"pg_status\"")))
         return findFormat("flight-recorder-json");
+    // JSON Lines of Faultline events: the first line is one object with a "kind".
+    const std::string_view firstLine = head.substr(0, head.find('\n'));
+    if (contains(firstLine, "\"kind\"") && trim(firstLine).back() == '}') return findFormat("faultline-events");
     if (contains(head, "\"jobs\"") && (contains(head, "\"meta\"") || contains(head, "\"job_id\"")))
         return findFormat("sacct-json");
     return nullptr;
@@ -62,8 +70,10 @@ const FormatInfo* detectText(std::string_view head) {
     }
     if (lines.empty()) return nullptr;
     const std::string_view first = lines.front();
+    if (startsWith(first, "kind,") || first == "kind") return findFormat("faultline-events");
     if (startsWith(first, "JobID") || (contains(first, "JobID") && contains(first, "State")))
         return findFormat("sacct");
+    if ((contains(all, "\nSwitch\t") || contains(all, "\nCa\t")) && contains(all, "vendid=")) return findFormat("ibnetdiscover");
     std::size_t kernel = 0, candidates = 0;
     for (std::string_view l : lines) {
         if (l.front() == ' ' || l.front() == '\t') continue;
@@ -71,6 +81,12 @@ const FormatInfo* detectText(std::string_view head) {
         if (parseKernelLogLine(l, 2000)) ++kernel;
     }
     if (candidates > 0 && kernel * 2 > candidates) return findFormat("kernel-log");
+    for (std::string_view l : lines) {
+        const std::string_view t = trim(l);
+        if (t.front() == '#') continue;
+        if (startsWith(t, "SwitchName=") || startsWith(t, "BlockName=")) return findFormat("slurm-topology");
+        break;
+    }
     if (contains(all, "elapsed time per iteration (ms)") || contains(all, " - INFO - step:") ||
         contains(all, "Watchdog caught collective operation timeout") || contains(all, "Finished saving the checkpoint") ||
         contains(all, "successfully saved checkpoint"))

@@ -27,8 +27,15 @@ void importKineto(const std::string& path, ImportContext& ctx);
 void importKernelLog(const std::string& path, ImportContext& ctx);
 void importSacct(const std::string& path, ImportContext& ctx);
 void importSacctJson(const std::string& path, ImportContext& ctx);
+void importSlurmTopology(const std::string& path, ImportContext& ctx);
+void importIbnetdiscover(const std::string& path, ImportContext& ctx);
+void importFaultlineTopology(const std::string& path, ImportContext& ctx);
+void importNativeEvents(const std::string& path, ImportContext& ctx);
 void importTrainingLog(const std::string& path, ImportContext& ctx);
 void importFlightRecorder(const std::string& path, ImportContext& ctx);
 void importFlightRecorderJson(const std::string& path, ImportContext& ctx);
+
+// Topology readers hand their result here; a second topology file is an error.
+void setImportedTopology(Topology topology, const std::string& path, ImportContext& ctx);
 
 }  // namespace faultline

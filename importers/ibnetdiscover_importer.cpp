@@ -155,7 +155,9 @@ void importIbnetdiscover(const std::string& path, ImportContext& ctx) {
     std::int64_t cables = 0;
     for (const auto& [guid, n] : nodes) {
         if (auto hca = hcaOf.find(guid); hca != hcaOf.end()) {
-            const std::int32_t h = *b.findHost(hca->second.first);
+            const auto found = b.findHost(hca->second.first);
+            if (!found) continue;  // an adapter with no cable
+            const std::int32_t h = *found;
             b.host(hca->second.first, 0, kGpusPerHost, std::max(kGpusPerHost, hca->second.second + 1));
             for (const Port& p : n.ports)
                 if (switchIndex.count(p.peerGuid)) {

@@ -23,6 +23,9 @@ struct ImportOptions {
     int year = 0;
     // The host of kernel logs that do not name one (dmesg); else the file name's first part.
     std::string host;
+    // The columns of sacct output written with --noheader, as given to sacct --format
+    // ("JobID,JobName,State,Start,End,NodeList"); the delimiter is then found from them.
+    std::string sacctFields;
 };
 
 // Thrown when the user cancels: the import stops and writes nothing.

@@ -57,10 +57,8 @@ std::string importSummaryToText(const ImportSummary& summary) {
         for (const auto& [kind, n] : f.counts) out += "  " + kind + ": " + std::to_string(n) + "\n";
         if (f.first != 0) out += "  time: " + formatEpochNs(f.first) + " .. " + formatEpochNs(f.last) + "\n";
         if (!f.ranks.empty()) out += "  ranks: " + rankList(f.ranks) + "\n";
-        if (f.skippedLines > 0) {
-            out += "  skipped " + std::to_string(f.skippedLines) + " bad line(s):\n";
-            for (const std::string& w : f.warnings) out += "    " + w + "\n";
-        }
+        if (f.skippedLines > 0) out += "  skipped " + std::to_string(f.skippedLines) + " bad line(s)\n";
+        for (const std::string& w : f.warnings) out += "  ! " + w + "\n";
     }
     if (!summary.output.empty())
         out += "wrote " + summary.output + ": " + std::to_string(summary.hosts) + " hosts, " +

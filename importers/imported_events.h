@@ -6,6 +6,7 @@
 #include "model/run.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,8 @@ struct ImportedEvents {
     std::vector<ImportedJob> jobs;
     std::vector<RankPlacement> placements;
     std::int32_t worldSize = 0;  // the largest world size any file states
+    std::optional<Topology> topology;  // from a topology file, when one was imported
+    std::string topologySource;
 };
 
 }  // namespace faultline

@@ -105,7 +105,7 @@ ImportResult importFiles(const std::vector<std::string>& inputs, const ImportOpt
     if (!options.rankMapPath.empty())
         for (RankPlacement& p : readRankMap(options.rankMapPath)) events.placements.push_back(std::move(p));
 
-    BuildResult built = buildRun(events, std::nullopt, runNameFor(options, inputs));
+    BuildResult built = buildRun(events, events.topology, runNameFor(options, inputs));
     result.run = std::move(built.run);
     result.summary.derivedTopology = built.derivedTopology;
     result.summary.hosts = result.run.topology.hosts.size();

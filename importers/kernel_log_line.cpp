@@ -76,9 +76,11 @@ std::optional<KernelLogLine> parseBracketed(std::string_view s) {
     if (!message.empty() && message.front() == ' ') message.remove_prefix(1);
     KernelLogLine out;
     out.message = message;
-    // "[  227.996636]": seconds since boot.
+    // "[  227.996636]": seconds since boot, always with six decimals (printk's "%5lu.%06lu"),
+    // which tells it from other bracketed numbers (ibnetdiscover's "[1]" port lines).
     if (!inside.empty() && isDigit(inside.front())) {
         const std::size_t dot = inside.find('.');
+        if (dot == std::string_view::npos || inside.size() - dot - 1 != 6) return std::nullopt;
         const auto secs = parseInt(inside.substr(0, dot));
         if (!secs) return std::nullopt;
         std::int64_t frac = 0;

@@ -54,28 +54,61 @@ void mergeStep(ImportedJob& job, const ImportedJob& step) {
 
 }  // namespace
 
+// Without a header the delimiter is the one that cuts the first line into as many fields as
+// the user's column list names (plus the empty one `--parsable` leaves after its trailing
+// delimiter; `trailing` says so).
+static std::string delimiterForFieldCount(std::string_view line, std::size_t count, bool& trailing) {
+    static constexpr std::string_view kCandidates[] = {"|", "|#", "\xe2\x98\x83" /* ☃ */, ",", ";", "\t", "#", ":"};
+    std::vector<std::string_view> parts;
+    for (std::string_view d : kCandidates) {
+        splitBy(line, d, parts);
+        trailing = parts.size() == count + 1 && parts.back().empty();
+        if (parts.size() == count || trailing) return std::string(d);
+    }
+    return {};
+}
+
 void importSacct(const std::string& path, ImportContext& ctx) {
     LineReader in(path);
     std::string_view line;
     while (in.next(line) && trim(line).empty()) {}
     if (trim(line).empty()) throw Error(path + ": empty file (expected an sacct header line such as JobID|State|Start|End)");
-    const std::string delim = delimiterOf(line);
-    if (delim.empty()) in.fail("expected an sacct header line with delimited column names such as JobID|State|Start|End");
     std::vector<std::string_view> fields;
-    splitBy(line, delim, fields);
-    std::vector<std::string> names;
+    std::string delim;
+    std::string header;  // the column names, as a header line would give them
+    bool firstLineIsData = false;
+    if (!ctx.options.sacctFields.empty()) {
+        std::vector<std::string_view> given;
+        splitBy(ctx.options.sacctFields, ",", given);
+        bool trailing = false;
+        delim = delimiterForFieldCount(line, given.size(), trailing);
+        if (delim.empty())
+            in.fail("no delimiter (|, |#, \xe2\x98\x83, comma, ...) cuts this line into the " + std::to_string(given.size()) +
+                    " columns of the given field list");
+        header = ctx.options.sacctFields;
+        for (char& c : header)
+            if (c == ',') c = '\x1f';
+        if (trailing) header += '\x1f';
+        firstLineIsData = true;
+    } else {
+        delim = delimiterOf(line);
+        if (delim.empty()) in.fail("expected an sacct header line with delimited column names such as JobID|State|Start|End (for output written with --noheader, give its columns with --sacct-fields)");
+        header = std::string(line);
+    }
+    splitBy(header, firstLineIsData ? std::string_view("\x1f") : std::string_view(delim), fields);
     Columns col;
     for (std::size_t i = 0; i < fields.size(); ++i) {
-        const std::string_view n = trim(fields[i]);
-        names.emplace_back(n);
+        // sacct takes field names in any case (--format=jobid,state); so do we.
+        std::string n(trim(fields[i]));
+        for (char& c : n) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         const int idx = static_cast<int>(i);
-        if (n == "JobID") col.jobId = idx;
-        else if (n == "JobIDRaw" && col.jobId < 0) col.jobId = idx;
-        else if (n == "State") col.state = idx;
-        else if (n == "Start") col.start = idx;
-        else if (n == "End") col.end = idx;
-        else if (n == "NodeList") col.nodes = idx;
-        else if (n == "JobName") col.name = idx;
+        if (n == "jobid") col.jobId = idx;
+        else if (n == "jobidraw" && col.jobId < 0) col.jobId = idx;
+        else if (n == "state") col.state = idx;
+        else if (n == "start") col.start = idx;
+        else if (n == "end") col.end = idx;
+        else if (n == "nodelist") col.nodes = idx;
+        else if (n == "jobname") col.name = idx;
     }
     col.count = fields.size();
     if (col.jobId < 0 || col.state < 0)
@@ -129,7 +162,17 @@ void importSacct(const std::string& path, ImportContext& ctx) {
         splitBy(text, delim, fields);
         return fields.size();
     };
-    while (in.next(line)) {
+    std::string firstData = firstLineIsData ? std::string(line) : std::string();
+    bool pendingFirst = firstLineIsData;
+    auto nextLine = [&](std::string_view& out) {
+        if (pendingFirst) {
+            pendingFirst = false;
+            out = firstData;
+            return true;
+        }
+        return in.next(out);
+    };
+    while (nextLine(line)) {
         if ((in.lineNumber() & 0xfff) == 0) ctx.tick(in.progress());
         if (record.empty()) {
             if (trim(line).empty()) continue;

@@ -44,7 +44,7 @@ private:
 
 class SqliteDb {
 public:
-    enum class Mode { ReadOnly, Create };
+    enum class Mode { ReadOnly, ReadWrite, Create };
     SqliteDb(const std::string& path, Mode mode);
     ~SqliteDb();
     SqliteDb(const SqliteDb&) = delete;

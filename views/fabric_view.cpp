@@ -204,12 +204,12 @@ ComponentRef FabricView::partAt(const QPoint& widgetPos) const {
     return m_scene->pick(ends[0], dir);
 }
 
-QPointF FabricView::gpuPosition(std::int32_t gpu) const {
-    if (!m_scene || gpu < 0 || static_cast<std::size_t>(gpu) >= m_scene->layout().gpus.size()) return {-1, -1};
-    const Box3& b = m_scene->layout().gpus[static_cast<std::size_t>(gpu)];
-    const auto c = b.centre();
+QPointF FabricView::positionOf(const ComponentRef& part) const {
+    const auto box = m_scene ? m_scene->boxOf(part) : std::nullopt;
+    if (!box) return {-1, -1};
+    const auto c = box->centre();
     vtkRenderer* renderer = m_render->renderer();
-    renderer->SetWorldPoint(c[0], c[1], b.max[2], 1.0);
+    renderer->SetWorldPoint(c[0], c[1], box->max[2], 1.0);
     renderer->WorldToDisplay();
     const double* d = renderer->GetDisplayPoint();
     const double dpr = m_render->devicePixelRatioF();

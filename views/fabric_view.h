@@ -42,8 +42,9 @@ public:
     ComponentRef selected() const { return m_selected; }
     // What is drawn at a point of the widget, in widget coordinates.
     ComponentRef partAt(const QPoint& widgetPos) const;
-    // Where a GPU's top face centre is drawn, in widget coordinates.
-    QPointF gpuPosition(std::int32_t gpu) const;
+    // Where the centre of a part's top face is drawn, in widget coordinates.
+    QPointF positionOf(const ComponentRef& part) const;
+    QPointF gpuPosition(std::int32_t gpu) const { return positionOf({ComponentKind::Gpu, gpu}); }
 
     // Renders now and returns the frame (for snapshots and tests).
     QImage renderImage();

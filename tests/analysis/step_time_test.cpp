@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <stdexcept>
 #include <set>
 #include <sstream>
 
@@ -17,7 +18,7 @@ std::vector<RankStep> readJob(int job) {
                              "/cluster_traces/alibaba-clusterdata/cluster-trace-gpu-v2020/mini-batch-time/data/job_" +
                              std::to_string(job) + "_norm.csv";
     std::ifstream in(path);
-    EXPECT_TRUE(in) << path;
+    if (!in) throw std::runtime_error("cannot read " + path);
     std::string line;
     std::getline(in, line);
     std::vector<RankStep> out;
@@ -58,12 +59,14 @@ TEST(StepTimeStragglers, Job2IsStableNothingEmerges) {
     // Workers differ but the differences hold from the first steps: a slow worker is slow from
     // the start, and no one turns slow later.
     const StepTimeReport report = analyzeStepTimes(readJob(2));
+    ASSERT_FALSE(report.ranks.empty());
     for (const StepTimeEpisode& e : report.episodes) EXPECT_LE(e.firstStep, 20) << "rank " << e.rank << " from step " << e.firstStep;
     EXPECT_EQ(report.ranks.front().rank, 5);  // about 9% slower throughout
 }
 
 TEST(StepTimeStragglers, Job4SlowWorkersAreTheSlowestRanked) {
     const StepTimeReport report = analyzeStepTimes(readJob(4));
+    ASSERT_GE(report.ranks.size(), 4u);
     std::set<std::int32_t> slowest;
     for (std::size_t i = 0; i < 4; ++i) slowest.insert(report.ranks[i].rank);
     EXPECT_EQ(slowest, (std::set<std::int32_t>{5, 6, 7, 8}));

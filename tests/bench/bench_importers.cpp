@@ -7,6 +7,7 @@
 //     --trace  import this file instead of generating one
 //     --keep   leave the generated trace in the temporary folder
 #include "importers/importer.h"
+#include "importers/input_file.h"
 #include "importers/read_whole_file.h"
 
 #include <chrono>
@@ -15,8 +16,24 @@
 #include <filesystem>
 #include <string>
 #include <sys/resource.h>
+#include <vector>
 
 namespace {
+
+double cpuSeconds() {
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+// Bytes of JSON in the file: its size, or for gzip its decompressed size.
+double jsonMb(const std::string& path) {
+    faultline::InputFile in(path);
+    if (!in.compressed()) return static_cast<double>(in.size()) / 1e6;
+    std::vector<char> buf(1 << 20);
+    while (in.read(buf.data(), buf.size()) > 0) {}
+    return static_cast<double>(in.decompressedOffset()) / 1e6;
+}
 
 long peakRssMb() {
     rusage ru{};
@@ -90,15 +107,19 @@ int main(int argc, char** argv) {
             const std::uint64_t size = writeTrace(source, trace, mb << 20);
             std::printf("generated %s: %.1f MB of plain JSON from %s\n", trace.c_str(), static_cast<double>(size) / 1e6, source.c_str());
         }
-        const double fileMb = static_cast<double>(std::filesystem::file_size(trace)) / 1e6;
+        const double diskMb = static_cast<double>(std::filesystem::file_size(trace)) / 1e6;
+        const double fileMb = jsonMb(trace);
         const long rssBefore = peakRssMb();
+        const double cpu0 = cpuSeconds();
         const auto t0 = std::chrono::steady_clock::now();
         faultline::ImportOptions options;
         options.format = "kineto";
         const faultline::ImportResult r = faultline::importFiles({trace}, options);
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double cpu = cpuSeconds() - cpu0;
         const auto& counts = r.summary.files.at(0).counts;
-        std::printf("kineto import: %.1f MB in %.2f s = %.0f MB/s (one core)\n", fileMb, secs, fileMb / secs);
+        std::printf("kineto import: %.1f MB of JSON (%.1f MB on disk) in %.2f s wall, %.2f s CPU = %.0f MB/s wall, %.0f MB/s CPU (one core)\n",
+                    fileMb, diskMb, secs, cpu, fileMb / secs, fileMb / cpu);
         std::printf("  trace events %lld, collectives kept %lld, steps %lld\n",
                     static_cast<long long>(counts.at("trace events")), static_cast<long long>(counts.at("collectives")),
                     static_cast<long long>(counts.count("steps") ? counts.at("steps") : 0));

@@ -1,6 +1,7 @@
 #pragma once
 // Paths of the real files (../shared/realdata) and our own fixtures, and a one-call import.
 #include "importers/importer.h"
+#include "test_runs.h"
 
 #include <gtest/gtest.h>
 

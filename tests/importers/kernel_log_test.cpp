@@ -48,6 +48,14 @@ TEST(KernelLog, GpudKmsgWithoutXidIsReadAsAKernelLogWithNoFailures) {
     EXPECT_TRUE(r.run.failures.empty());
 }
 
+TEST(KernelLog, GpudNcclSegfaultLogHasNoXid) {
+    const ImportResult r = importPaths({realData("xid_kernel_logs/gpud/components/accelerator/nvidia/nccl/testdata/dmesg.decode.iso.log")});
+    EXPECT_EQ(r.summary.files[0].format, "kernel-log");
+    EXPECT_EQ(r.summary.files[0].counts.at("kernel log lines"), 2);
+    EXPECT_EQ(r.summary.files[0].counts.count("xid lines"), 0u);
+    EXPECT_TRUE(r.run.failures.empty());
+}
+
 TEST(KernelLog, DmesgCtimeMapsXid79AndMemoryXidsToTheirCauses) {
     ImportOptions options;
     options.host = "node07";

@@ -77,20 +77,32 @@ TEST(Kineto, TwoRanksOfA128RankJobImportTogether) {
     EXPECT_EQ(r.run.collectiveOps[static_cast<std::size_t>(it->op)], "sendrecv");
 }
 
-TEST(Kineto, EveryRealTraceImports) {
-    for (const char* rel : {"amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz", "cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz",
-                            "df_index_resolver/df_index_resolver.json.gz", "negative_queue_length_values_check/rank0.json.gz",
-                            "rank_non_gpu/rank_non_gpu.json.gz", "trace_diff/control/control.json.gz", "trace_diff/test/test.json.gz"}) {
-        const ImportResult r = importPaths({realData(kHta + rel)});
-        EXPECT_EQ(r.summary.files.at(0).format, "kineto") << rel;
-        EXPECT_EQ(r.summary.files.at(0).skippedLines, 0) << rel;
+TEST(Kineto, EveryRealTraceImportsWithItsCounts) {
+    struct Case {
+        const char* file;
+        std::int64_t events, collectives, steps;
+        std::int32_t rank;
+    };
+    // Counts as the files hold them: NCCL kernels (or record_param_comms with a collective
+    // name in kernel-less captures) and ProfilerStep# annotations on the CPU.
+    for (const Case& c : {Case{"amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz", 220, 0, 2, 0},
+                          Case{"cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz", 30, 0, 1, 34},
+                          Case{"df_index_resolver/df_index_resolver.json.gz", 216092, 2020, 5, 1},
+                          Case{"negative_queue_length_values_check/rank0.json.gz", 108936, 80, 5, 0},
+                          Case{"rank_non_gpu/rank_non_gpu.json.gz", 2467, 0, 1, 0},
+                          Case{"trace_diff/control/control.json.gz", 109123, 60, 6, 3},
+                          Case{"trace_diff/test/test.json.gz", 105167, 64, 6, 1}}) {
+        const ImportResult r = importPaths({realData(kHta + c.file)});
+        const FileReport& f = r.summary.files.at(0);
+        EXPECT_EQ(f.format, "kineto") << c.file;
+        EXPECT_EQ(f.skippedLines, 0) << c.file;
+        EXPECT_EQ(f.counts.at("trace events"), c.events) << c.file;
+        EXPECT_EQ(f.counts.count("collectives") ? f.counts.at("collectives") : 0, c.collectives) << c.file;
+        EXPECT_EQ(f.counts.count("steps") ? f.counts.at("steps") : 0, c.steps) << c.file;
+        EXPECT_EQ(f.ranks, (std::set<std::int32_t>{c.rank})) << c.file;
     }
     const ImportResult cpuOnly = importPaths({realData(kHta + "cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz")});
-    EXPECT_EQ(cpuOnly.summary.files[0].ranks, (std::set<std::int32_t>{34}));
-    EXPECT_EQ(cpuOnly.run.rankToGpu.size(), 300u);
-    const ImportResult df = importPaths({realData(kHta + "df_index_resolver/df_index_resolver.json.gz")});
-    EXPECT_EQ(df.summary.files[0].counts.at("collectives"), 2020);
-    EXPECT_EQ(df.summary.files[0].counts.at("trace events"), 216092);
+    EXPECT_EQ(cpuOnly.run.rankToGpu.size(), 300u);  // world_size 300
 }
 
 TEST(Kineto, BadEventsAreCountedAndSkipped) {

@@ -111,6 +111,36 @@ TEST(Sacct, SnowmanDelimiterAndNodeFailTakesOutBothHosts) {
     EXPECT_TRUE(r.run.topology.findHost("mycluster2-node206"));
 }
 
+TEST(Sacct, HeaderlessOutputWithTheFieldListGiven) {
+    // slurm-jobinfo's capture: --parsable --noheader --delimiter=☃, columns as its README lists.
+    ImportOptions options;
+    options.format = "sacct";
+    options.sacctFields =
+        "JobID,JobName,User,Partition,NodeList,NNodes,ncpus,NTasks,State,Submit,start,end,timelimit,elapsed,TotalCPU,UserCPU,"
+        "SystemCPU,ReqMem,MaxRSS,TRESUsageInTot,TRESUsageOutTot,MaxDiskWrite,MaxDiskRead,MaxRSSNode,MaxDiskWriteNode,MaxDiskReadNode,Comment";
+    const ImportResult r = importPaths({realData("slurm/slurm-jobinfo/test/data/sacct.txt")}, options);
+    const FileReport& f = r.summary.files.at(0);
+    EXPECT_EQ(f.skippedLines, 0);
+    EXPECT_EQ(f.counts.at("jobs"), 20);
+    EXPECT_EQ(f.counts.at("jobs FAILED"), 1);
+    ASSERT_EQ(r.run.failures.size(), 1u);
+    EXPECT_NE(r.run.failures[0].detail.find("20940996"), std::string::npos);
+    EXPECT_EQ(r.run.info.startEpochNs + r.run.failures[0].time, at("2021-07-14T15:01:15Z"));
+    EXPECT_EQ(r.run.topology.gpuName(r.run.failures[0].gpus.at(0)), "mycluster2-node205-gpu0");
+    // Without the field list the first line is no header: the message says what to do.
+    ImportOptions bare;
+    bare.format = "sacct";
+    const std::string msg = test::errorOf([&] { importPaths({realData("slurm/slurm-jobinfo/test/data/sacct.txt")}, bare); });
+    EXPECT_NE(msg.find("sacct.txt:1: the sacct header has no JobID or State column"), std::string::npos) << msg;
+}
+
+TEST(Sacct, FakeLineBreakIsOneRecord) {
+    const ImportResult r = importPaths({realData(kGcm + "sample-sacct-fake-line-break.txt")});
+    const FileReport& f = r.summary.files.at(0);
+    EXPECT_EQ(f.skippedLines, 0);
+    EXPECT_EQ(f.counts.at("jobs"), 3);
+}
+
 TEST(SacctJson, ReadsTheThreeSlurmVersions) {
     struct Case {
         const char* file;

@@ -98,3 +98,77 @@ TEST(FabricRender, PickingAtAPixelReturnsTheGpuDrawnThere) {
 
 }  // namespace
 }  // namespace faultline
+
+namespace faultline {
+namespace {
+
+// Four racks; the rack switch of rack 1 fails at 10 min and the job is down until 20 min.
+faultline::Run switchFailureRun() {
+    faultline::Run run;
+    FabricShape shape;
+    shape.gpus = 64;
+    shape.racksPerRow = 4;
+    shape.ctswPerZone = 2;
+    shape.atswCount = 1;
+    run.topology = buildFabric(shape);
+    run.info.duration = kHour;
+    const std::int32_t sw = *run.topology.findSwitch("rtsw-r0001");
+    Failure f;
+    f.time = 10 * kMinute;
+    f.cause = RootCause::NetworkSwitchCable;
+    f.component = {ComponentKind::Switch, sw};
+    f.gpus = run.topology.gpusBelowSwitch(sw);
+    run.failures.push_back(f);
+    run.downtimes.push_back({10 * kMinute, 12 * kMinute, 18 * kMinute, 20 * kMinute, 0, false, f.cause, 0});
+    return run;
+}
+
+TEST(FabricRender, FailedSwitchShowsEveryGpuItCutOff) {
+    const faultline::Run run = switchFailureRun();
+    const Failure& f = run.failures.front();
+    ASSERT_EQ(f.gpus.size(), 16u);
+    test::ShownFabric shown(run);
+    ASSERT_TRUE(shown.exposed());
+    const QImage image = shown.renderAt(11 * kMinute);
+    for (std::int32_t gpu : f.gpus) {
+        const QPointF p = shown.view().gpuPosition(gpu);
+        EXPECT_TRUE(drawnAs(image, p, kFailedColour)) << "GPU " << gpu << " " << colourName(image, p);
+    }
+    const QPointF elsewhere = shown.view().gpuPosition(0);
+    EXPECT_TRUE(drawnAs(image, elsewhere, kDownColour)) << colourName(image, elsewhere);
+    const QPointF sw = shown.view().positionOf(f.component);
+    EXPECT_TRUE(drawnAs(image, sw, kFailedColour)) << colourName(image, sw);
+    EXPECT_FALSE(drawnAs(shown.renderAt(9 * kMinute), sw, kFailedColour, 60));
+}
+
+TEST(FabricRender, FarAwayRacksAreBlocksColouredByTheirWorstGpu) {
+    faultline::Run run;
+    FabricShape shape;
+    shape.gpus = 100'000;
+    run.topology = buildFabric(shape);
+    run.info.duration = kHour;
+    Failure f;
+    f.time = 30 * kMinute;
+    f.cause = RootCause::FaultyGpu;
+    f.component = {ComponentKind::Gpu, 54'321};
+    f.gpus = {54'321};
+    run.failures.push_back(f);
+    test::ShownFabric shown(run, {1600, 1000});
+    ASSERT_TRUE(shown.exposed());
+    const QImage at = shown.renderAt(f.time);
+    ASSERT_TRUE(shown.view().racksAsBlocks());
+    const QPointF p = shown.view().gpuPosition(54'321);  // inside its rack's block
+    EXPECT_TRUE(drawnAs(at, p, kFailedColour)) << colourName(at, p);
+    EXPECT_TRUE(drawnAs(shown.renderAt(f.time - kMinute), p, kTrainingColour)) << colourName(at, p);
+    // Close up, the GPUs themselves are drawn again.
+    shown.view().zoomTo(f.component);
+    const QImage close = shown.renderAt(f.time);
+    EXPECT_FALSE(shown.view().racksAsBlocks());
+    const QPointF q = shown.view().gpuPosition(54'321);
+    EXPECT_TRUE(drawnAs(close, q, kFailedColour)) << colourName(close, q);
+    const QPointF neighbour = shown.view().gpuPosition(54'320);
+    EXPECT_TRUE(drawnAs(close, neighbour, kTrainingColour)) << colourName(close, neighbour);
+}
+
+}  // namespace
+}  // namespace faultline

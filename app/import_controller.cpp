@@ -1,0 +1,148 @@
+#include "import_controller.h"
+
+#include "import_dialog.h"
+#include "importers/importer.h"
+
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QMimeData>
+#include <QStandardPaths>
+#include <QTimer>
+#include <QWidget>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <variant>
+
+namespace faultline {
+
+namespace {
+
+struct Cancelled {};
+using Outcome = std::variant<ImportSummary, QString, Cancelled>;
+
+QStringList localPaths(const QMimeData* mime) {
+    QStringList out;
+    if (!mime || !mime->hasUrls()) return out;
+    for (const QUrl& url : mime->urls())
+        if (url.isLocalFile()) out << url.toLocalFile();
+    return out;
+}
+
+}  // namespace
+
+ImportController::ImportController(QWidget* window) : QObject(window), m_window(window) {
+    setObjectName("importController");
+    window->setAcceptDrops(true);
+    window->installEventFilter(this);
+}
+
+void ImportController::chooseFilesAndImport() {
+    const QStringList files = QFileDialog::getOpenFileNames(m_window, tr("Import Files"));
+    if (!files.isEmpty()) importPaths(files);
+}
+
+void ImportController::chooseFolderAndImport() {
+    const QString folder = QFileDialog::getExistingDirectory(m_window, tr("Import Folder"));
+    if (!folder.isEmpty()) importPaths({folder});
+}
+
+QString ImportController::suggestOutput(const QStringList& inputs) const {
+    const QFileInfo first(inputs.front());
+    QString base = first.isDir() ? first.fileName() : first.completeBaseName();
+    if (base.isEmpty()) base = "import";
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    return QDir(dir.isEmpty() ? QDir::homePath() : dir).filePath(base + ".faultline");
+}
+
+void ImportController::importPaths(const QStringList& inputs) {
+    if (inputs.isEmpty()) return;
+    const QString output = m_chooseOutput ? m_chooseOutput(inputs)
+                                          : QFileDialog::getSaveFileName(m_window, tr("Save Imported Run As"), suggestOutput(inputs),
+                                                                         tr("Faultline runs (*.faultline)"));
+    if (!output.isEmpty()) importPaths(inputs, output.endsWith(".faultline") ? output : output + ".faultline");
+}
+
+void ImportController::cancel() {
+    if (m_job) m_job->cancel = true;
+}
+
+void ImportController::importPaths(const QStringList& inputs, const QString& output) {
+    if (inputs.isEmpty()) return;
+    cancel();  // a newer import makes the one in progress stale
+    auto job = std::make_shared<Job>();
+    job->id = ++m_lastId;
+    m_job = job;
+
+    if (!m_dialog) {
+        m_dialog = new ImportDialog(m_window);
+        connect(m_dialog, &ImportDialog::cancelRequested, this, &ImportController::cancel);
+    }
+    m_dialog->start(inputs, output);
+    m_dialog->show();
+
+    // Progress reaches the GUI a few times a second, however often the parser reports it.
+    auto* timer = new QTimer(this);
+    timer->setInterval(100);
+    connect(timer, &QTimer::timeout, this, [this, job] {
+        if (m_job == job && m_dialog) m_dialog->setProgress(job->permille.load());
+    });
+    timer->start();
+
+    std::vector<std::string> paths;
+    for (const QString& p : inputs) paths.push_back(p.toStdString());
+    const std::string out = output.toStdString();
+    auto* watcher = new QFutureWatcher<Outcome>(this);
+    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, timer, job, output] {
+        timer->deleteLater();
+        const Outcome outcome = watcher->result();
+        watcher->deleteLater();
+        if (m_job != job) return;  // stale: a newer import replaced it
+        m_job.reset();
+        if (const auto* summary = std::get_if<ImportSummary>(&outcome)) {
+            m_dialog->finish(QString::fromStdString(importSummaryToText(*summary)));
+            emit imported(output);
+        } else if (const auto* message = std::get_if<QString>(&outcome)) {
+            m_dialog->fail(*message);
+            emit importFailed(*message);
+        } else {
+            m_dialog->cancelled();
+            emit importCancelled();
+        }
+    });
+    watcher->setFuture(QtConcurrent::run([job, paths, out]() -> Outcome {
+        try {
+            const ProgressFn progress = [job](double f) { job->permille = static_cast<int>(f * 1000.0); };
+            return importToRunFile(paths, out, ImportOptions{}, progress, &job->cancel);
+        } catch (const ImportCancelled&) {
+            return Cancelled{};
+        } catch (const std::exception& e) {
+            return QString::fromStdString(e.what());
+        }
+    }));
+}
+
+bool ImportController::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_window && event->type() == QEvent::DragEnter) {
+        auto* e = static_cast<QDragEnterEvent*>(event);
+        if (!localPaths(e->mimeData()).isEmpty()) {
+            e->acceptProposedAction();
+            return true;
+        }
+    } else if (watched == m_window && event->type() == QEvent::Drop) {
+        auto* e = static_cast<QDropEvent*>(event);
+        const QStringList paths = localPaths(e->mimeData());
+        if (!paths.isEmpty()) {
+            e->acceptProposedAction();
+            // Ask for the output after the drop has finished, not inside the drag's event loop.
+            QTimer::singleShot(0, this, [this, paths] { importPaths(paths); });
+            return true;
+        }
+    }
+    return QObject::eventFilter(watched, event);
+}
+
+}  // namespace faultline

@@ -1,0 +1,61 @@
+#pragma once
+// File > Import and drag-and-drop: asks what to import and where to write the run, runs the
+// import off the GUI thread with a progress dialog and Cancel, and says when the run file is
+// ready. One import at a time: a new one cancels the one in progress, whose result is dropped.
+#include "importers/import_report.h"
+
+#include <QObject>
+#include <QStringList>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+class QWidget;
+
+namespace faultline {
+
+class ImportDialog;
+
+class ImportController : public QObject {
+    Q_OBJECT
+public:
+    // Accepts files and folders dropped onto `window`.
+    explicit ImportController(QWidget* window);
+
+    void chooseFilesAndImport();
+    void chooseFolderAndImport();
+    // Asks where to write the run, then imports.
+    void importPaths(const QStringList& inputs);
+    // Imports without asking anything (tests, scripted use).
+    void importPaths(const QStringList& inputs, const QString& output);
+    void cancel();
+    // Where to write the run for these inputs; empty to give up. Defaults to a save dialog.
+    void setOutputChooser(std::function<QString(const QStringList&)> choose) { m_chooseOutput = std::move(choose); }
+    bool busy() const { return m_job != nullptr; }
+    ImportDialog* dialog() const { return m_dialog; }
+
+signals:
+    void imported(const QString& runPath);
+    void importFailed(const QString& message);
+    void importCancelled();
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    struct Job {
+        quint64 id = 0;
+        std::atomic<bool> cancel{false};
+        std::atomic<int> permille{0};  // written by the worker, read by the progress timer
+    };
+    QString suggestOutput(const QStringList& inputs) const;
+
+    QWidget* m_window;
+    ImportDialog* m_dialog = nullptr;
+    std::function<QString(const QStringList&)> m_chooseOutput;
+    std::shared_ptr<Job> m_job;
+    quint64 m_lastId = 0;
+};
+
+}  // namespace faultline

@@ -1,0 +1,82 @@
+#include "incident_notes.h"
+
+#include "error.h"
+#include "run_file.h"
+#include "sqlite_db.h"
+
+#include <chrono>
+
+namespace faultline {
+
+namespace {
+
+constexpr const char* kTable =
+    "CREATE TABLE IF NOT EXISTS incident_notes(incident_begin_ns INTEGER PRIMARY KEY, notes TEXT NOT NULL, "
+    "confirmed_cause TEXT, tags TEXT NOT NULL, updated_epoch_ns INTEGER NOT NULL)";
+
+std::string trimmed(const std::string& s) {
+    const auto b = s.find_first_not_of(" \t\r\n");
+    if (b == std::string::npos) return "";
+    return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
+}
+
+}  // namespace
+
+IncidentNotesStore::IncidentNotesStore(const std::string& runPath) {
+    m_db = std::make_unique<SqliteDb>(runPath, SqliteDb::Mode::ReadWrite);
+    if (m_db->pragmaInt("application_id") != kRunFileApplicationId)
+        throw Error(runPath + " is not a Faultline run file: notes can only be kept in one");
+    // A rollback journal with full sync: a note that was saved is on disk.
+    m_db->exec("PRAGMA journal_mode=DELETE; PRAGMA synchronous=FULL; PRAGMA busy_timeout=2000;");
+    m_db->exec(kTable);
+}
+
+IncidentNotesStore::~IncidentNotesStore() = default;
+
+std::map<Nanos, IncidentNote> IncidentNotesStore::load() {
+    std::map<Nanos, IncidentNote> out;
+    for (SqliteStatement s(*m_db, "SELECT incident_begin_ns, notes, confirmed_cause, tags, updated_epoch_ns FROM incident_notes"); s.next();) {
+        IncidentNote n;
+        n.incidentBegin = s.int64(0);
+        n.notes = s.text(1);
+        if (const std::string cause = s.text(2); !cause.empty()) n.confirmedCause = rootCauseFromKey(cause);
+        n.tags = splitTags(s.text(3));
+        n.updatedEpochNs = s.int64(4);
+        out[n.incidentBegin] = std::move(n);
+    }
+    return out;
+}
+
+void IncidentNotesStore::save(const IncidentNote& note) {
+    if (trimmed(note.notes).empty() && !note.confirmedCause && note.tags.empty()) {
+        SqliteStatement s(*m_db, "DELETE FROM incident_notes WHERE incident_begin_ns = ?");
+        s.bind(1, note.incidentBegin).execute();
+        return;
+    }
+    const auto now = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    SqliteStatement s(*m_db, "INSERT OR REPLACE INTO incident_notes VALUES(?, ?, ?, ?, ?)");
+    s.bind(1, note.incidentBegin).bind(2, std::string_view(note.notes));
+    s.bind(3, note.confirmedCause ? rootCauseKey(*note.confirmedCause) : std::string_view());
+    s.bind(4, std::string_view(joinTags(note.tags))).bind(5, static_cast<std::int64_t>(now)).execute();
+}
+
+std::vector<std::string> splitTags(const std::string& text) {
+    std::vector<std::string> out;
+    std::size_t from = 0;
+    while (from <= text.size()) {
+        const std::size_t comma = text.find(',', from);
+        const std::string tag = trimmed(text.substr(from, comma == std::string::npos ? std::string::npos : comma - from));
+        if (!tag.empty()) out.push_back(tag);
+        if (comma == std::string::npos) break;
+        from = comma + 1;
+    }
+    return out;
+}
+
+std::string joinTags(const std::vector<std::string>& tags) {
+    std::string out;
+    for (const std::string& t : tags) out += (out.empty() ? "" : ", ") + t;
+    return out;
+}
+
+}  // namespace faultline

@@ -1,0 +1,109 @@
+#include "gui_test_app.h"
+#include "../model/test_runs.h"
+
+#include "model/incident_notes.h"
+#include "model/incidents.h"
+#include "model/run_file.h"
+#include "views/incident_view.h"
+
+#include <QComboBox>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+#include <gtest/gtest.h>
+
+namespace faultline {
+namespace {
+
+using test::ScratchDir;
+
+struct Fixture {
+    ScratchDir dir;
+    std::string path = dir.file("run.faultline");
+    std::shared_ptr<const faultline::Run> run;
+    Fixture() {
+        test::guiApp();
+        writeRunFile(test::tinyRun(), path);
+        run = std::make_shared<faultline::Run>(readRunFile(path));
+    }
+};
+
+QRect cellRect(QTableView* table, int row, int column) { return table->visualRect(table->model()->index(row, column)); }
+
+TEST(IncidentView, ClickingAnIncidentMovesTheReplayThere) {
+    Fixture f;
+    IncidentView view;
+    view.resize(1000, 700);
+    view.show();
+    view.setRun(f.run, QString::fromStdString(f.path));
+    auto* table = view.findChild<QTableView*>("incidentTable");
+    const auto incidents = buildIncidents(*f.run);
+    ASSERT_EQ(table->model()->rowCount(), static_cast<int>(incidents.size()));
+
+    QSignalSpy selected(&view, &IncidentView::incidentSelected);
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cellRect(table, 3, 2).center());
+    ASSERT_EQ(selected.count(), 1);
+    EXPECT_EQ(selected.at(0).at(0).value<Nanos>(), incidents[3].begin);
+    EXPECT_EQ(view.selectedIncidentId(), 4);
+    EXPECT_TRUE(view.findChild<QPlainTextEdit*>("incidentChain")->toPlainText().contains(QString::fromStdString(incidents[3].chain.back().what)));
+}
+
+TEST(IncidentView, NotesAreSavedIntoTheRunFileAndComeBack) {
+    Fixture f;
+    const auto incidents = buildIncidents(*f.run);
+    {
+        IncidentView view;
+        view.show();
+        view.setRun(f.run, QString::fromStdString(f.path));
+        ASSERT_TRUE(view.selectIncident(2));
+        auto* notes = view.findChild<QPlainTextEdit*>("incidentNotes");
+        notes->setFocus();
+        QTest::keyClicks(notes, "Swapped the GPU.");
+        view.findChild<QComboBox*>("confirmedCause")->setCurrentIndex(1 + static_cast<int>(RootCause::FaultyGpu));
+        QTest::keyClicks(view.findChild<QLineEdit*>("incidentTags"), "gpu, swap");
+        QTest::qWait(600);  // the edit is written after a short pause in typing
+    }
+    // Reopen the file as the app would after a restart.
+    const auto saved = IncidentNotesStore(f.path).load();
+    ASSERT_EQ(saved.count(incidents[1].begin), 1u);
+    EXPECT_EQ(saved.at(incidents[1].begin).notes, "Swapped the GPU.");
+    EXPECT_EQ(saved.at(incidents[1].begin).confirmedCause, RootCause::FaultyGpu);
+
+    IncidentView again;
+    again.setRun(f.run, QString::fromStdString(f.path));
+    ASSERT_TRUE(again.selectIncident(2));
+    EXPECT_EQ(again.findChild<QPlainTextEdit*>("incidentNotes")->toPlainText(), "Swapped the GPU.");
+    EXPECT_EQ(again.findChild<QLineEdit*>("incidentTags")->text(), "gpu, swap");
+    auto* table = again.findChild<QTableView*>("incidentTable");
+    EXPECT_EQ(table->model()->index(1, 7).data().toString(), "gpu, swap");
+}
+
+TEST(IncidentView, FilterNarrowsTheList) {
+    Fixture f;
+    IncidentView view;
+    view.setRun(f.run, QString::fromStdString(f.path));
+    auto* table = view.findChild<QTableView*>("incidentTable");
+    const int all = table->model()->rowCount();
+    QTest::keyClicks(view.findChild<QLineEdit*>("incidentFilter"), "Planned");
+    const int planned = table->model()->rowCount();
+    EXPECT_EQ(planned, 2);
+    EXPECT_LT(planned, all);
+}
+
+TEST(IncidentView, SortsByLostWork) {
+    Fixture f;
+    IncidentView view;
+    view.setRun(f.run, QString::fromStdString(f.path));
+    auto* table = view.findChild<QTableView*>("incidentTable");
+    table->sortByColumn(5, Qt::DescendingOrder);
+    const auto incidents = buildIncidents(*f.run);
+    Nanos most = 0;
+    for (const Incident& i : incidents) most = std::max(most, i.lostWork);
+    EXPECT_EQ(table->model()->index(0, 5).data(Qt::UserRole).toLongLong(), most);
+}
+
+}  // namespace
+}  // namespace faultline

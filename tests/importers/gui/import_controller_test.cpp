@@ -1,0 +1,116 @@
+// File > Import as a user sees it: the progress dialog, the report, Cancel, errors, and
+// files dropped onto the window; the window keeps processing events while parsing runs.
+#include "app/import_controller.h"
+#include "app/import_dialog.h"
+#include "model/run_file.h"
+#include "test_runs.h"
+
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTimer>
+#include <QUrl>
+#include <QWidget>
+#include <QtTest/QTest>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+namespace faultline {
+namespace {
+
+QString realData(const char* rel) { return QString(FAULTLINE_REALDATA) + "/" + rel; }
+QString fixture(const char* name) { return QString(FAULTLINE_IMPORTER_TESTDATA) + "/" + name; }
+
+TEST(ImportGui, ImportShowsTheReportAndWritesTheRun) {
+    test::ScratchDir dir;
+    QWidget window;
+    ImportController controller(&window);
+    QSignalSpy imported(&controller, &ImportController::imported);
+    const QString out = QString::fromStdString(dir.file("run.faultline"));
+    // The window's event loop keeps running while the traces are parsed off the GUI thread.
+    int ticks = 0;
+    QTimer ticker;
+    QObject::connect(&ticker, &QTimer::timeout, [&] { ++ticks; });
+    ticker.start(10);
+    controller.importPaths({realData("kineto/HolisticTraceAnalysis/tests/data/trace_filter"), fixture("xid_journal.log")}, out);
+    ASSERT_TRUE(controller.busy());
+    ASSERT_TRUE(imported.wait(60000));
+    EXPECT_GT(ticks, 0);
+    EXPECT_EQ(imported.at(0).at(0).toString(), out);
+    ImportDialog* dialog = controller.dialog();
+    ASSERT_NE(dialog, nullptr);
+    EXPECT_TRUE(dialog->isVisible());
+    EXPECT_NE(dialog->reportText().indexOf("format: kineto"), -1) << dialog->reportText().toStdString();
+    EXPECT_NE(dialog->reportText().indexOf("format: kernel-log"), -1);
+    EXPECT_EQ(dialog->findChild<QProgressBar*>("importProgress")->value(), 1000);
+    EXPECT_FALSE(dialog->findChild<QPushButton*>("importCancel")->isVisible());
+    EXPECT_EQ(readRunFile(out.toStdString()).collectives.size(), 20u);
+}
+
+TEST(ImportGui, CancelWritesNothing) {
+    test::ScratchDir dir;
+    QWidget window;
+    ImportController controller(&window);
+    QSignalSpy cancelled(&controller, &ImportController::importCancelled);
+    const QString out = QString::fromStdString(dir.file("run.faultline"));
+    controller.importPaths({realData("kineto/HolisticTraceAnalysis/tests/data")}, out);
+    QTest::mouseClick(controller.dialog()->findChild<QPushButton*>("importCancel"), Qt::LeftButton);
+    ASSERT_TRUE(cancelled.wait(60000));
+    EXPECT_FALSE(std::filesystem::exists(out.toStdString()));
+    EXPECT_NE(controller.dialog()->statusText().indexOf("cancelled; nothing was written"), -1);
+    EXPECT_FALSE(controller.busy());
+}
+
+TEST(ImportGui, UnknownFileIsNamedInTheDialog) {
+    test::ScratchDir dir;
+    QWidget window;
+    ImportController controller(&window);
+    QSignalSpy failed(&controller, &ImportController::importFailed);
+    const QString out = QString::fromStdString(dir.file("run.faultline"));
+    controller.importPaths({fixture("garbage.bin")}, out);
+    ASSERT_TRUE(failed.wait(60000));
+    EXPECT_NE(failed.at(0).at(0).toString().indexOf(fixture("garbage.bin") + ": unknown format"), -1);
+    EXPECT_NE(controller.dialog()->statusText().indexOf("nothing was written"), -1);
+    EXPECT_FALSE(std::filesystem::exists(out.toStdString()));
+}
+
+TEST(ImportGui, FilesDroppedOnTheWindowAreImported) {
+    test::ScratchDir dir;
+    QWidget window;
+    ImportController controller(&window);
+    const QString out = QString::fromStdString(dir.file("dropped.faultline"));
+    QStringList asked;
+    controller.setOutputChooser([&](const QStringList& inputs) {
+        asked = inputs;
+        return out;
+    });
+    QSignalSpy imported(&controller, &ImportController::imported);
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(fixture("sacct_snowman.txt"))});
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &enter);
+    EXPECT_TRUE(enter.isAccepted());
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &drop);
+    EXPECT_TRUE(drop.isAccepted());
+    ASSERT_TRUE(imported.wait(60000));
+    EXPECT_EQ(asked, QStringList{fixture("sacct_snowman.txt")});
+    EXPECT_EQ(readRunFile(out.toStdString()).failures.size(), 1u);
+}
+
+TEST(ImportGui, DragOfNonFilesIsIgnored) {
+    QWidget window;
+    ImportController controller(&window);
+    QMimeData mime;
+    mime.setText("not a file");
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    enter.setAccepted(false);
+    QApplication::sendEvent(&window, &enter);
+    EXPECT_FALSE(enter.isAccepted());
+}
+
+}  // namespace
+}  // namespace faultline

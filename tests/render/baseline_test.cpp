@@ -1,0 +1,75 @@
+// The fabric view of a known run at a known instant against a committed picture, with a
+// tolerance for small rendering differences (fonts, rasteriser versions). To accept a
+// deliberate change, run with FAULTLINE_UPDATE_BASELINES=1 and commit the new PNG.
+#include "shown_fabric.h"
+#include "../model/test_runs.h"
+
+#include <QDir>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace faultline {
+namespace {
+
+struct Difference {
+    double differingShare = 0;  // share of pixels off by more than kPixelTolerance
+    double meanAbsolute = 0;    // mean absolute difference per channel, 0-255
+};
+
+constexpr int kPixelTolerance = 40;
+
+Difference compare(const QImage& a, const QImage& b) {
+    Difference d;
+    long differing = 0;
+    double total = 0;
+    for (int y = 0; y < a.height(); ++y)
+        for (int x = 0; x < a.width(); ++x) {
+            const QColor p = a.pixelColor(x, y), q = b.pixelColor(x, y);
+            const int dr = std::abs(p.red() - q.red()), dg = std::abs(p.green() - q.green()), db = std::abs(p.blue() - q.blue());
+            total += dr + dg + db;
+            differing += std::max({dr, dg, db}) > kPixelTolerance;
+        }
+    const double pixels = static_cast<double>(a.width()) * a.height();
+    d.differingShare = static_cast<double>(differing) / pixels;
+    d.meanAbsolute = total / (3 * pixels);
+    return d;
+}
+
+TEST(RenderBaseline, TinyRunDuringItsFirstFailureMatchesTheCommittedPicture) {
+    const faultline::Run& run = test::tinyRun();
+    const Failure& f = run.failures.front();
+    test::ShownFabric shown(run, {800, 500});
+    ASSERT_TRUE(shown.exposed());
+    const QImage image = shown.renderAt(f.time + 30 * kSecond);
+    const QString path = QString(FAULTLINE_RENDER_BASELINES) + "/tiny_first_failure.png";
+    if (qEnvironmentVariableIsSet("FAULTLINE_UPDATE_BASELINES")) {
+        QDir().mkpath(FAULTLINE_RENDER_BASELINES);
+        ASSERT_TRUE(image.save(path));
+        return;
+    }
+    const QImage baseline = QImage(path).convertToFormat(QImage::Format_RGB32);
+    ASSERT_FALSE(baseline.isNull()) << "no baseline at " << path.toStdString() << "; create it with FAULTLINE_UPDATE_BASELINES=1";
+    ASSERT_EQ(image.size(), baseline.size());
+    const Difference d = compare(image, baseline);
+    if (d.differingShare > 0.005 || d.meanAbsolute > 1.5) image.save(QDir::temp().filePath("tiny_first_failure.actual.png"));
+    EXPECT_LE(d.differingShare, 0.005) << "mean difference " << d.meanAbsolute << "; the frame drawn is in "
+                                        << QDir::temp().filePath("tiny_first_failure.actual.png").toStdString();
+    EXPECT_LE(d.meanAbsolute, 1.5);
+}
+
+// The comparison itself must fail on a picture that differs: a red GPU where one was grey.
+TEST(RenderBaseline, ComparisonNoticesAChangedFrame) {
+    const faultline::Run& run = test::tinyRun();
+    const Failure& f = run.failures.front();
+    test::ShownFabric shown(run, {800, 500});
+    ASSERT_TRUE(shown.exposed());
+    const QImage during = shown.renderAt(f.time + 30 * kSecond);
+    const QImage earlier = shown.renderAt(f.time - kMinute);
+    const Difference d = compare(during, earlier);
+    EXPECT_GT(d.differingShare, 0.005);
+}
+
+}  // namespace
+}  // namespace faultline

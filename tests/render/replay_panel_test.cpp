@@ -1,0 +1,139 @@
+// The replay panel as a user drives it: buttons, scrubber, clicks on the fabric, search.
+#include "../gui/gui_test_app.h"
+#include "../model/test_runs.h"
+
+#include "model/format.h"
+#include "views/fabric_view.h"
+#include "views/replay_panel.h"
+#include "widgets/time_scrubber.h"
+#include "widgets/vtk_render_widget.h"
+
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QTest>
+#include <QToolButton>
+
+#include <gtest/gtest.h>
+
+namespace faultline {
+namespace {
+
+class ShownPanel {
+public:
+    explicit ShownPanel(const faultline::Run& run) {
+        m_panel.resize(1400, 900);
+        m_panel.setRun(std::shared_ptr<const faultline::Run>(std::shared_ptr<const faultline::Run>(), &run));
+        m_panel.show();
+        m_exposed = QTest::qWaitForWindowExposed(&m_panel);
+    }
+    bool exposed() const { return m_exposed; }
+    ReplayPanel& panel() { return m_panel; }
+    template <typename T>
+    T* child(const char* name) {
+        T* c = m_panel.findChild<T*>(name);
+        if (!c) ADD_FAILURE() << "no child named " << name;
+        return c;
+    }
+    void click(const char* button) { QTest::mouseClick(child<QToolButton>(button), Qt::LeftButton); }
+
+private:
+    bool m_appReady = (test::guiApp(), true);
+    ReplayPanel m_panel;
+    bool m_exposed = false;
+};
+
+TEST(ReplayPanel, NextIncidentJumpsToTheInterruptionAndTheStatusLineNamesIt) {
+    const faultline::Run& run = test::tinyRun();
+    ShownPanel shown(run);
+    ASSERT_TRUE(shown.exposed());
+    shown.click("nextIncident");
+    const Downtime& first = run.downtimes.front();
+    EXPECT_EQ(shown.panel().time(), first.begin);
+    const QString status = shown.child<QLabel>("replayStatus")->text();
+    EXPECT_TRUE(status.startsWith(QString::fromStdString(formatWallTime(run.info.startEpochNs, first.begin)))) << status.toStdString();
+    EXPECT_TRUE(status.contains("down: ")) << status.toStdString();
+    shown.click("nextIncident");
+    EXPECT_EQ(shown.panel().time(), run.downtimes[1].begin);
+    shown.click("previousIncident");
+    EXPECT_EQ(shown.panel().time(), first.begin);
+}
+
+TEST(ReplayPanel, StepButtonsMoveOneTrainingStep) {
+    const faultline::Run& run = test::tinyRun();
+    ShownPanel shown(run);
+    ASSERT_TRUE(shown.exposed());
+    shown.panel().setTime(run.steps[100].time);
+    shown.click("nextStep");
+    EXPECT_EQ(shown.panel().time(), run.steps[101].time);
+    shown.click("previousStep");
+    shown.click("previousStep");
+    EXPECT_EQ(shown.panel().time(), run.steps[99].time);
+    shown.click("nextEvent");
+    EXPECT_GT(shown.panel().time(), run.steps[99].time);
+}
+
+TEST(ReplayPanel, PlayAdvancesTheReplayAndPauseStopsIt) {
+    const faultline::Run& run = test::tinyRun();
+    ShownPanel shown(run);
+    ASSERT_TRUE(shown.exposed());
+    shown.click("playPause");
+    EXPECT_TRUE(shown.panel().isPlaying());
+    QTest::qWait(400);
+    shown.click("playPause");
+    EXPECT_FALSE(shown.panel().isPlaying());
+    const Nanos paused = shown.panel().time();
+    EXPECT_GT(paused, 0);  // an hour a second by default: well past the start
+    QTest::qWait(100);
+    EXPECT_EQ(shown.panel().time(), paused);
+}
+
+TEST(ReplayPanel, ClickingTheScrubberMovesTheInstant) {
+    const faultline::Run& run = test::tinyRun();
+    ShownPanel shown(run);
+    ASSERT_TRUE(shown.exposed());
+    auto* scrubber = shown.child<TimeScrubber>("timeScrubber");
+    QTest::mouseClick(scrubber, Qt::LeftButton, {}, QPoint(scrubber->xOf(run.info.duration / 2), scrubber->height() / 2));
+    EXPECT_NEAR(static_cast<double>(shown.panel().time()), static_cast<double>(run.info.duration / 2),
+                0.01 * static_cast<double>(run.info.duration));
+}
+
+TEST(ReplayPanel, ClickingAGpuShowsItInTheInspector) {
+    const faultline::Run& run = test::tinyRun();
+    const Failure& f = run.failures.front();
+    ASSERT_FALSE(f.gpus.empty());
+    const std::int32_t gpu = f.gpus.front();
+    ShownPanel shown(run);
+    ASSERT_TRUE(shown.exposed());
+    FabricView* view = shown.panel().fabricView();
+    view->renderImage();  // the camera is fitted at the first frame
+    VtkRenderWidget* render = view->renderWidget();
+    const QPoint at = render->mapFrom(view, view->gpuPosition(gpu).toPoint());
+    QTest::mouseClick(render, Qt::LeftButton, {}, at);
+    EXPECT_EQ(view->selected(), (ComponentRef{ComponentKind::Gpu, gpu}));
+    EXPECT_EQ(shown.child<QLabel>("inspectorTitle")->text().toStdString(), run.topology.gpuName(gpu));
+    const QString details = shown.child<QLabel>("inspectorDetails")->text();
+    EXPECT_TRUE(details.contains(QString::fromStdString(run.topology.gpus[static_cast<std::size_t>(gpu)].pciBusId))) << details.toStdString();
+    auto* history = shown.child<QListWidget>("inspectorHistory");
+    ASSERT_GE(history->count(), 1);
+    EXPECT_TRUE(history->item(0)->text().contains(QString::fromStdString(std::string(rootCauseLabel(f.cause))))) << history->item(0)->text().toStdString();
+}
+
+TEST(ReplayPanel, FindingAHostByNameSelectsIt) {
+    const faultline::Run& run = test::tinyRun();
+    ShownPanel shown(run);
+    ASSERT_TRUE(shown.exposed());
+    auto* find = shown.child<QLineEdit>("findPart");
+    QTest::keyClicks(find, "r0003-h1");
+    QTest::keyClick(find, Qt::Key_Return);
+    EXPECT_EQ(shown.panel().fabricView()->selected(), (ComponentRef{ComponentKind::Host, *run.topology.findHost("r0003-h1")}));
+    EXPECT_EQ(shown.child<QLabel>("inspectorTitle")->text(), "r0003-h1");
+
+    find->clear();
+    QTest::keyClicks(find, "r0003-h1-gpu9");
+    QTest::keyClick(find, Qt::Key_Return);
+    EXPECT_TRUE(shown.child<QLabel>("inspectorTitle")->text().startsWith("Nothing named")) << shown.child<QLabel>("inspectorTitle")->text().toStdString();
+}
+
+}  // namespace
+}  // namespace faultline

@@ -1,0 +1,116 @@
+// `faultline --screenshot` as users and reports use it, and what the binary links.
+#include "../gui/gui_test_app.h"
+#include "../model/test_runs.h"
+
+#include "model/replay_state.h"
+#include "model/run_file.h"
+#include "views/gpu_palette.h"
+
+#include <QImage>
+#include <QProcess>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace faultline {
+namespace {
+
+using test::ScratchDir;
+
+struct AppResult {
+    int exitCode = -1;
+    QString errors;
+};
+
+AppResult runApp(const QStringList& args) {
+    QProcess app;
+    app.start(FAULTLINE_APP, args);
+    AppResult r;
+    if (!app.waitForFinished(120'000)) {
+        app.kill();
+        return r;
+    }
+    r.exitCode = app.exitCode();
+    r.errors = QString::fromLocal8Bit(app.readAllStandardError());
+    return r;
+}
+
+// Pixels of colour `c` left of the side column (whose legend has a swatch of every colour).
+int pixelsOf(const QImage& image, Rgb c) {
+    constexpr int kSideColumn = 360;
+    int n = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width() - kSideColumn; ++x) {
+            const QColor p = image.pixelColor(x, y);
+            n += std::abs(p.red() - c[0]) <= 12 && std::abs(p.green() - c[1]) <= 12 && std::abs(p.blue() - c[2]) <= 12;
+        }
+    return n;
+}
+
+// --at in whole milliseconds, rounded up so the instant is not before `t`.
+QString at(Nanos t) { return QString("%1ms").arg((t + kMillisecond - 1) / kMillisecond); }
+
+TEST(Screenshot, AtAFailureShowsRedThatAMinuteBeforeDoesNot) {
+    test::guiApp();
+    const faultline::Run& run = test::tinyRun();
+    const ReplayIndex index(run);
+    // A failure with nothing else failed the minute before it.
+    const Failure* failure = nullptr;
+    for (const Failure& f : run.failures) {
+        const auto before = index.statesAt(f.time - kMinute);
+        if (!f.gpus.empty() && std::none_of(before.begin(), before.end(), [](const GpuVisual& v) { return v.state == GpuState::Failed; })) {
+            failure = &f;
+            break;
+        }
+    }
+    ASSERT_NE(failure, nullptr);
+    ScratchDir dir;
+    const std::string file = dir.file("tiny.faultline");
+    writeRunFile(run, file);
+    const QString shotAt = QString::fromStdString(dir.file("at.png"));
+    const QString shotBefore = QString::fromStdString(dir.file("before.png"));
+    AppResult r = runApp({"--screenshot", shotAt, "--at", at(failure->time), "--size", "1200x800", QString::fromStdString(file)});
+    ASSERT_EQ(r.exitCode, 0) << r.errors.toStdString();
+    r = runApp({"--screenshot", shotBefore, "--at", at(failure->time - kMinute), "--size", "1200x800", QString::fromStdString(file)});
+    ASSERT_EQ(r.exitCode, 0) << r.errors.toStdString();
+    const QImage atImage(shotAt), beforeImage(shotBefore);
+    ASSERT_EQ(atImage.size(), QSize(1200, 800));
+    EXPECT_GT(pixelsOf(atImage, kFailedColour), 8 * static_cast<int>(failure->gpus.size()));
+    EXPECT_EQ(pixelsOf(beforeImage, kFailedColour), 0);
+}
+
+TEST(Screenshot, StepPicksTheInstantThatStepCompletedAndUnknownStepsAreRefused) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string file = dir.file("tiny.faultline");
+    writeRunFile(test::tinyRun(), file);
+    const QString png = QString::fromStdString(dir.file("step.png"));
+    AppResult r = runApp({"--screenshot", png, "--step", "1000", "--size", "800x600", QString::fromStdString(file)});
+    ASSERT_EQ(r.exitCode, 0) << r.errors.toStdString();
+    EXPECT_EQ(QImage(png).size(), QSize(800, 600));
+    r = runApp({"--screenshot", png, "--step", "99999999", QString::fromStdString(file)});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_TRUE(r.errors.contains("never completed step 99999999")) << r.errors.toStdString();
+    r = runApp({"--screenshot", png, "--at", "yesterday", QString::fromStdString(file)});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_TRUE(r.errors.contains("--at expects")) << r.errors.toStdString();
+    r = runApp({"--screenshot", png, "--at", "3d", QString::fromStdString(file)});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_TRUE(r.errors.contains("outside the run")) << r.errors.toStdString();
+}
+
+// Debian's VTK Qt module is built for Qt 5: one Qt 5 library in a Qt 6 program would crash it.
+TEST(AppBinary, LinksQt6AndVtkButNoQt5Library) {
+    QProcess ldd;
+    ldd.start("ldd", {FAULTLINE_APP});
+    ASSERT_TRUE(ldd.waitForFinished(30'000));
+    const QString libraries = QString::fromLocal8Bit(ldd.readAllStandardOutput());
+    EXPECT_TRUE(libraries.contains("libQt6OpenGLWidgets")) << libraries.toStdString();
+    EXPECT_TRUE(libraries.contains("libvtkRenderingOpenGL2")) << libraries.toStdString();
+    EXPECT_FALSE(libraries.contains("libQt5")) << libraries.toStdString();
+    EXPECT_FALSE(libraries.contains("GUISupportQt")) << libraries.toStdString();
+}
+
+}  // namespace
+}  // namespace faultline

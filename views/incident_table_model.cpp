@@ -1,0 +1,82 @@
+#include "incident_table_model.h"
+
+#include "model/format.h"
+
+namespace faultline {
+
+namespace {
+
+QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+}  // namespace
+
+IncidentTableModel::IncidentTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void IncidentTableModel::setIncidents(std::vector<Incident> incidents, std::map<Nanos, IncidentNote> notes, std::int64_t startEpochNs) {
+    beginResetModel();
+    m_incidents = std::move(incidents);
+    m_notes = std::move(notes);
+    m_startEpochNs = startEpochNs;
+    endResetModel();
+}
+
+IncidentNote IncidentTableModel::note(int row) const {
+    const Nanos begin = incident(row).begin;
+    auto it = m_notes.find(begin);
+    if (it != m_notes.end()) return it->second;
+    IncidentNote n;
+    n.incidentBegin = begin;
+    return n;
+}
+
+void IncidentTableModel::setNote(int row, const IncidentNote& note) {
+    m_notes[note.incidentBegin] = note;
+    emit dataChanged(index(row, Confirmed), index(row, Tags));
+}
+
+int IncidentTableModel::rowOfId(int id) const {
+    for (std::size_t i = 0; i < m_incidents.size(); ++i)
+        if (m_incidents[i].id == id) return static_cast<int>(i);
+    return -1;
+}
+
+int IncidentTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(m_incidents.size()); }
+int IncidentTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant IncidentTableModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid()) return {};
+    const Incident& inc = incident(index.row());
+    const IncidentNote n = note(index.row());
+    if (role == Qt::TextAlignmentRole && (index.column() == Id || index.column() == Downtime || index.column() == LostWork))
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::UserRole) {  // what sorting compares
+        switch (index.column()) {
+            case Id: return inc.id;
+            case Time: return QVariant::fromValue<qlonglong>(inc.begin);
+            case Downtime: return QVariant::fromValue<qlonglong>(inc.end ? inc.timeToRecover : -1);
+            case LostWork: return QVariant::fromValue<qlonglong>(inc.lostWork);
+            default: break;
+        }
+        role = Qt::DisplayRole;
+    }
+    if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
+    switch (index.column()) {
+        case Id: return inc.id;
+        case Time: return QString::fromStdString(formatWallTime(m_startEpochNs, inc.begin));
+        case Cause: return q(rootCauseLabel(inc.cause)) + (inc.xid ? QString(" (Xid %1)").arg(inc.xid) : QString());
+        case Hardware: return QString::fromStdString(inc.hardware);
+        case Downtime: return inc.end ? QString::fromStdString(formatDuration(inc.timeToRecover)) : QString("-");
+        case LostWork: return QString::fromStdString(formatDuration(inc.lostWork));
+        case Confirmed: return n.confirmedCause ? q(rootCauseLabel(*n.confirmedCause)) : QString();
+        case Tags: return QString::fromStdString(joinTags(n.tags));
+        default: return {};
+    }
+}
+
+QVariant IncidentTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    static const char* kHeaders[] = {"#", "Time", "Cause", "Hardware", "To recover", "Lost work", "Confirmed cause", "Tags"};
+    return section >= 0 && section < ColumnCount ? tr(kHeaders[section]) : QVariant();
+}
+
+}  // namespace faultline
