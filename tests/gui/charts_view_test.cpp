@@ -1,0 +1,124 @@
+#include "gui_test_app.h"
+#include "../model/test_runs.h"
+
+#include "model/goodput.h"
+#include "model/simulator.h"
+#include "model/summary.h"
+#include "views/charts_view.h"
+#include "widgets/heat_map.h"
+
+#include <QSignalSpy>
+#include <QTest>
+#include <QtCharts/QAbstractBarSeries>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLineSeries>
+
+#include <gtest/gtest.h>
+
+namespace faultline {
+namespace {
+
+std::shared_ptr<const faultline::Run> tracedRun() {
+    static const auto run = [] {
+        SimulationParams p = simulationPreset("tiny");
+        p.seed = 11;
+        p.stragglersPerDay = 12;
+        p.trace = {.ranks = 64, .steps = 400, .begin = 6 * kHour};
+        return std::make_shared<const faultline::Run>(simulate(p));
+    }();
+    return run;
+}
+
+// Series live in their chart's scene, not among the widget's children: look them up there.
+template <typename T>
+T* seriesIn(QWidget& view, const char* chart, const char* name) {
+    auto* chartView = view.findChild<QChartView*>(chart);
+    if (!chartView) return nullptr;
+    for (QAbstractSeries* s : chartView->chart()->series())
+        if (s->objectName() == name) return qobject_cast<T*>(s);
+    return nullptr;
+}
+
+QBarSet* barSetIn(QWidget& view, const char* chart, const char* name) {
+    auto* chartView = view.findChild<QChartView*>(chart);
+    if (!chartView) return nullptr;
+    for (QAbstractSeries* s : chartView->chart()->series())
+        if (auto* bars = qobject_cast<QAbstractBarSeries*>(s))
+            for (QBarSet* set : bars->barSets())
+                if (set->objectName() == name) return set;
+    return nullptr;
+}
+
+// Where tests save what they render, for a person to look at: FAULTLINE_TEST_SHOTS=DIR.
+void maybeSave(QWidget& w, const char* name) {
+    if (const char* dir = std::getenv("FAULTLINE_TEST_SHOTS")) w.grab().save(QString("%1/%2.png").arg(dir, name));
+}
+
+TEST(ChartsView, PlotsTheLedgerAndTheCauses) {
+    test::guiApp();
+    ChartsView view;
+    view.resize(1400, 1000);
+    view.setRun(tracedRun());
+    view.show();
+    const GoodputLedger ledger = computeGoodput(*tracedRun());
+
+    auto* daily = seriesIn<QLineSeries>(view, "ettrChart", "ettrDaily");
+    ASSERT_NE(daily, nullptr);
+    ASSERT_EQ(daily->count(), static_cast<int>(ledger.days.size()));
+    for (int i = 0; i < daily->count(); ++i) EXPECT_NEAR(daily->at(i).y(), ledger.days[static_cast<std::size_t>(i)].ettr() * 100.0, 1e-9);
+    auto* cumulative = seriesIn<QLineSeries>(view, "ettrChart", "ettrCumulative");
+    ASSERT_NE(cumulative, nullptr);
+    EXPECT_NEAR(cumulative->at(cumulative->count() - 1).y(), ledger.whole.ettr() * 100.0, 1e-9);
+
+    auto* causes = barSetIn(view, "causesChart", "causeCounts");
+    ASSERT_NE(causes, nullptr);
+    ASSERT_EQ(causes->count(), 18);
+    const RunSummary summary = summarize(*tracedRun());
+    for (const CauseCount& c : summary.causes) {
+        const auto table = llama3Causes();
+        const int index = 17 - static_cast<int>(std::find(table.begin(), table.end(), c.cause) - table.begin());
+        EXPECT_EQ(causes->at(index), c.count) << rootCauseLabel(c.cause);
+    }
+    auto* waterfall = barSetIn(view, "waterfallChart", "waterfallValues");
+    ASSERT_NE(waterfall, nullptr);
+    ASSERT_EQ(waterfall->count(), 5);
+    const Badput& b = ledger.whole.badput;
+    EXPECT_NEAR(waterfall->at(4), static_cast<double>(b.detection + b.restart + b.reload + b.lostWork) / kHour, 1e-9);
+    maybeSave(view, "charts");
+}
+
+TEST(ChartsView, HeatMapShowsTheLateRanks) {
+    test::guiApp();
+    ChartsView view;
+    view.setRun(tracedRun());
+    auto* heat = view.findChild<HeatMap*>("stragglerHeatMap");
+    const StragglerReport report = analyzeStragglers(*tracedRun());
+    ASSERT_EQ(heat->rows(), static_cast<int>(std::min<std::size_t>(64, report.ranks.size())));
+    EXPECT_EQ(heat->columns(), 100);
+    EXPECT_DOUBLE_EQ(heat->value(0, 10), report.ranks.front().timeline[10]);
+}
+
+TEST(ChartsView, ClickingAChartMovesTheReplayAndTheCursorFollows) {
+    test::guiApp();
+    ChartsView view;
+    view.resize(1400, 1000);
+    view.setRun(tracedRun());
+    view.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+    auto* ettr = view.findChild<QChartView*>("ettrChart");
+    ASSERT_NE(ettr, nullptr);
+    QSignalSpy requested(&view, &ChartsView::timeRequested);
+    const QPointF at = ettr->chart()->mapToPosition(QPointF(1.25, 95.0), ettr->chart()->series().first());
+    QTest::mouseClick(ettr->viewport(), Qt::LeftButton, {}, ettr->mapFromScene(at));
+    ASSERT_EQ(requested.count(), 1);
+    EXPECT_NEAR(static_cast<double>(requested.at(0).at(0).value<Nanos>()) / kDay, 1.25, 0.02);
+
+    view.setTime(kDay / 2);
+    auto* cursor = seriesIn<QLineSeries>(view, "ettrChart", "cursor");
+    ASSERT_NE(cursor, nullptr);
+    EXPECT_DOUBLE_EQ(cursor->at(0).x(), 0.5);
+}
+
+}  // namespace
+}  // namespace faultline

@@ -1,0 +1,54 @@
+#pragma once
+// The run's figures as charts, each linked to the replay's instant: effective training time
+// per day and cumulative; interruptions by root cause in the Llama 3 table's order; step time
+// with straggler episodes marked; where the downtime went; and a ranks x time heat map of
+// straggler scores from the collective traces.
+#include "model/straggler_analysis.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QBarSet;
+class QChartView;
+class QLineSeries;
+class QScatterSeries;
+
+namespace faultline {
+
+class HeatMap;
+class TimeChartView;
+
+class ChartsView : public QWidget {
+    Q_OBJECT
+public:
+    explicit ChartsView(QWidget* parent = nullptr);
+
+    void setRun(std::shared_ptr<const Run> run);
+    void setTime(Nanos t);
+
+signals:
+    // A click on a time chart or the heat map: move the replay there.
+    void timeRequested(faultline::Nanos t);
+
+private:
+    void fillEttr();
+    void fillCauses();
+    void fillStepTime();
+    void fillWaterfall();
+    void fillHeatMap();
+
+    std::shared_ptr<const Run> m_run;
+    StragglerReport m_stragglers;
+    TimeChartView* m_ettr;
+    QLineSeries* m_ettrDaily;
+    QLineSeries* m_ettrCumulative;
+    QChartView* m_causes;
+    TimeChartView* m_stepTime;
+    QLineSeries* m_stepSeries;
+    QScatterSeries* m_stragglerMarks;
+    QChartView* m_waterfall;
+    HeatMap* m_heatMap;
+};
+
+}  // namespace faultline

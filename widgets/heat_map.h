@@ -1,0 +1,47 @@
+#pragma once
+// A rows x columns grid of values in [0, 1] drawn as colours, for what Qt Charts has no
+// series for (e.g. ranks x time). Hover names the cell; a click reports its column.
+#include <QImage>
+#include <QStringList>
+#include <QWidget>
+
+#include <vector>
+
+namespace faultline {
+
+class HeatMap : public QWidget {
+    Q_OBJECT
+public:
+    explicit HeatMap(QWidget* parent = nullptr);
+
+    // values[row][column], each in [0, 1]; rows may differ in length (missing cells are 0).
+    void setData(std::vector<std::vector<double>> values, QStringList rowLabels);
+    // The marker column (e.g. the replay's current time), -1 for none.
+    void setMarkerColumn(int column);
+    double value(int row, int column) const;
+    int rows() const { return static_cast<int>(m_values.size()); }
+    int columns() const { return m_columns; }
+    // The cell under a point of the widget, or (-1, -1).
+    QPoint cellAt(const QPoint& pos) const;
+    static QRgb colourFor(double value);
+
+signals:
+    void columnClicked(int column);
+    void cellHovered(int row, int column, double value);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+
+private:
+    QRect gridRect() const;
+
+    std::vector<std::vector<double>> m_values;
+    QStringList m_rowLabels;
+    int m_columns = 0;
+    int m_marker = -1;
+    QImage m_image;  // one pixel a cell, scaled when painted
+};
+
+}  // namespace faultline
