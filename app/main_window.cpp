@@ -2,6 +2,8 @@
 
 #include "import_controller.h"
 #include "sample_run.h"
+#include "views/charts_view.h"
+#include "views/incident_view.h"
 #include "views/replay_panel.h"
 #include "views/summary_view.h"
 
@@ -37,6 +39,24 @@ MainWindow::MainWindow(QWidget* parent)
     summaryDock->setObjectName("summaryDock");
     summaryDock->setWidget(m_summary);
     addDockWidget(Qt::RightDockWidgetArea, summaryDock);
+    // The incidents under the replay; the charts beside the summary. Each moves the replay.
+    m_incidents = new IncidentView(this);
+    auto* incidentsDock = new QDockWidget(tr("Incidents"), this);
+    incidentsDock->setObjectName("incidentsDock");
+    incidentsDock->setWidget(m_incidents);
+    addDockWidget(Qt::BottomDockWidgetArea, incidentsDock);
+    m_charts = new ChartsView(this);
+    auto* chartsDock = new QDockWidget(tr("Charts"), this);
+    chartsDock->setObjectName("chartsDock");
+    chartsDock->setWidget(m_charts);
+    addDockWidget(Qt::RightDockWidgetArea, chartsDock);
+    tabifyDockWidget(summaryDock, chartsDock);
+    summaryDock->raise();
+    resizeDocks({incidentsDock}, {230}, Qt::Vertical);
+    connect(m_incidents, &IncidentView::incidentSelected, m_replay, [this](Nanos t) { m_replay->setTime(t); });
+    connect(m_incidents, &IncidentView::noteSaveFailed, this, [this](const QString& message) { statusBar()->showMessage(message); });
+    connect(m_charts, &ChartsView::timeRequested, m_replay, &ReplayPanel::setTime);
+    connect(m_replay, &ReplayPanel::timeChanged, m_charts, &ChartsView::setTime);
     resize(1200, 800);
 
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -49,6 +69,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(importer, &ImportController::imported, this, &MainWindow::openRun);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (QDockWidget* dock : {summaryDock, chartsDock, incidentsDock}) view->addAction(dock->toggleViewAction());
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Faultline"), this, [this] {
         QMessageBox::about(this, tr("About Faultline"),
@@ -80,6 +102,8 @@ void MainWindow::showRun(std::shared_ptr<const LoadedRun> run) {
     m_run = std::move(run);
     m_summary->setSummary(m_run->summary);
     m_replay->setRun(std::shared_ptr<const Run>(m_run, &m_run->run));
+    m_charts->setRun(std::shared_ptr<const Run>(m_run, &m_run->run));
+    m_incidents->setRun(std::shared_ptr<const Run>(m_run, &m_run->run), m_run->path);
     m_pages->setCurrentWidget(m_replay);
     setWindowTitle(tr("%1 — Faultline").arg(QString::fromStdString(m_run->summary.name)));
     statusBar()->showMessage(tr("Opened %1").arg(m_run->path));

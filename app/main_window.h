@@ -11,6 +11,8 @@ class QStackedWidget;
 namespace faultline {
 
 class ReplayPanel;
+class ChartsView;
+class IncidentView;
 class SummaryView;
 
 class MainWindow : public QMainWindow {
@@ -39,6 +41,8 @@ private:
     QLabel* m_placeholder;
     SummaryView* m_summary;
     ReplayPanel* m_replay;
+    IncidentView* m_incidents = nullptr;
+    ChartsView* m_charts = nullptr;
     std::shared_ptr<const LoadedRun> m_run;
 };
 

@@ -74,7 +74,7 @@ ChartsView::ChartsView(QWidget* parent)
     m_heatMap->setObjectName("stragglerHeatMap");
     for (QChartView* v : {static_cast<QChartView*>(m_ettr), m_causes, static_cast<QChartView*>(m_stepTime), m_waterfall}) {
         v->setRenderHint(QPainter::Antialiasing);
-        v->setMinimumSize(320, 220);
+        v->setMinimumSize(200, 130);
     }
     connect(m_ettr, &TimeChartView::timeClicked, this, &ChartsView::timeRequested);
     connect(m_stepTime, &TimeChartView::timeClicked, this, &ChartsView::timeRequested);

@@ -50,6 +50,7 @@ IncidentView::IncidentView(QWidget* parent)
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setMinimumHeight(60);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
         saveNow();
         showSelected();
@@ -63,8 +64,10 @@ IncidentView::IncidentView(QWidget* parent)
     m_chain->setObjectName("incidentChain");
     m_chain->setReadOnly(true);
     m_chain->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_chain->setMinimumHeight(40);
     m_notes->setObjectName("incidentNotes");
     m_notes->setPlaceholderText(tr("What was learned: findings, actions, follow-ups"));
+    m_notes->setMinimumHeight(40);
     m_confirmed->setObjectName("confirmedCause");
     m_confirmed->addItem(tr("(not confirmed)"), QString());
     for (int c = 0; c < kRootCauseCount; ++c) {
@@ -91,7 +94,8 @@ IncidentView::IncidentView(QWidget* parent)
     form->addRow(tr("Confirmed cause"), m_confirmed);
     form->addRow(tr("Tags"), m_tags);
 
-    auto* split = new QSplitter(Qt::Vertical, this);
+    // Side by side: the list and the incident under review, as a wide bottom panel wants.
+    auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_table);
     split->addWidget(detail);
     split->setStretchFactor(0, 3);

@@ -25,7 +25,7 @@ TimeChartView::TimeChartView(const QString& title, const QString& yTitle, QWidge
     m_cursor->attachAxis(m_x);
     m_cursor->attachAxis(m_y);
     setRenderHint(QPainter::Antialiasing);
-    setMinimumSize(320, 220);
+    setMinimumSize(200, 130);
 }
 
 void TimeChartView::addTimeSeries(QXYSeries* series, const QString& unit, double scale) {

@@ -15,7 +15,7 @@ constexpr int kLabelWidth = 70;
 
 HeatMap::HeatMap(QWidget* parent) : QWidget(parent) {
     setMouseTracking(true);
-    setMinimumSize(200, 120);
+    setMinimumSize(200, 90);
 }
 
 QRgb HeatMap::colourFor(double value) {
