@@ -5,6 +5,7 @@
 #include "views/charts_view.h"
 #include "views/incident_view.h"
 #include "views/replay_panel.h"
+#include "views/timeline_view.h"
 #include "views/summary_view.h"
 
 #include <QApplication>
@@ -52,8 +53,19 @@ MainWindow::MainWindow(QWidget* parent)
     addDockWidget(Qt::RightDockWidgetArea, chartsDock);
     tabifyDockWidget(summaryDock, chartsDock);
     summaryDock->raise();
+    m_timeline = new TimelineView(this);
+    auto* timelineDock = new QDockWidget(tr("Timeline"), this);
+    timelineDock->setObjectName("timelineDock");
+    timelineDock->setWidget(m_timeline);
+    addDockWidget(Qt::BottomDockWidgetArea, timelineDock);
+    tabifyDockWidget(incidentsDock, timelineDock);
+    connect(m_timeline, &TimelineView::timeRequested, m_replay, &ReplayPanel::setTime);
+    connect(m_replay, &ReplayPanel::timeChanged, m_timeline, &TimelineView::setTime);
     resizeDocks({incidentsDock}, {230}, Qt::Vertical);
-    connect(m_incidents, &IncidentView::incidentSelected, m_replay, [this](Nanos t) { m_replay->setTime(t); });
+    connect(m_incidents, &IncidentView::incidentSelected, m_replay, [this](Nanos t) {
+        m_replay->setTime(t);
+        m_timeline->setVisibleRange(t - kHour, t + kHour);  // the incident with an hour either side
+    });
     connect(m_incidents, &IncidentView::noteSaveFailed, this, [this](const QString& message) { statusBar()->showMessage(message); });
     connect(m_charts, &ChartsView::timeRequested, m_replay, &ReplayPanel::setTime);
     connect(m_replay, &ReplayPanel::timeChanged, m_charts, &ChartsView::setTime);
@@ -70,7 +82,7 @@ MainWindow::MainWindow(QWidget* parent)
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    for (QDockWidget* dock : {summaryDock, chartsDock, incidentsDock}) view->addAction(dock->toggleViewAction());
+    for (QDockWidget* dock : {summaryDock, chartsDock, incidentsDock, timelineDock}) view->addAction(dock->toggleViewAction());
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Faultline"), this, [this] {
         QMessageBox::about(this, tr("About Faultline"),
@@ -103,6 +115,7 @@ void MainWindow::showRun(std::shared_ptr<const LoadedRun> run) {
     m_summary->setSummary(m_run->summary);
     m_replay->setRun(std::shared_ptr<const Run>(m_run, &m_run->run));
     m_charts->setRun(std::shared_ptr<const Run>(m_run, &m_run->run));
+    m_timeline->setRun(std::shared_ptr<const Run>(m_run, &m_run->run));
     m_incidents->setRun(std::shared_ptr<const Run>(m_run, &m_run->run), m_run->path);
     m_pages->setCurrentWidget(m_replay);
     setWindowTitle(tr("%1 — Faultline").arg(QString::fromStdString(m_run->summary.name)));

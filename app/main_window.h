@@ -14,6 +14,7 @@ class ReplayPanel;
 class ChartsView;
 class IncidentView;
 class SummaryView;
+class TimelineView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -43,6 +44,7 @@ private:
     ReplayPanel* m_replay;
     IncidentView* m_incidents = nullptr;
     ChartsView* m_charts = nullptr;
+    TimelineView* m_timeline = nullptr;
     std::shared_ptr<const LoadedRun> m_run;
 };
 

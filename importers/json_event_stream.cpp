@@ -168,6 +168,7 @@ void JsonEventStream::run(const std::function<void(const char*, std::size_t, std
                         phase = Phase::Suffix;
                     } else if (depth == 0) {
                         if (phase == Phase::Prefix) fail(base + scan - 1, "the JSON object has no \"traceEvents\" array");
+                        if (c != '}') fail(base + scan - 1, "unbalanced ']': expected '}' to close the trace object");
                         phase = Phase::Done;
                     } else if (depth < 0) {
                         fail(base + scan - 1, "unbalanced '" + std::string(1, c) + "'");

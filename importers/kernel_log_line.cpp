@@ -2,6 +2,7 @@
 
 #include "text_parse.h"
 
+#include <algorithm>
 #include <cctype>
 #include <string>
 
@@ -190,11 +191,18 @@ std::string normalisePciBusId(std::string_view id) {
     const std::size_t firstColon = s.find(':');
     const std::size_t lastColon = s.rfind(':');
     if (firstColon == std::string::npos) return s;
-    if (firstColon == lastColon) return "0000:" + s;
-    std::string domain = s.substr(0, firstColon);
+    // Built by appending: GCC 12 at -O3 warns falsely (-Wrestrict) on inserting a literal.
+    std::string domain = firstColon == lastColon ? std::string() : s.substr(0, firstColon);
     while (domain.size() > 4 && domain.front() == '0') domain.erase(0, 1);
-    while (domain.size() < 4) domain.insert(0, "0");
-    return domain + s.substr(firstColon);
+    std::string out(4 - std::min<std::size_t>(domain.size(), 4), '0');
+    out += domain;
+    if (firstColon == lastColon) {
+        out += ':';
+        out += s;
+    } else {
+        out += s.substr(firstColon);
+    }
+    return out;
 }
 
 std::optional<XidMessage> parseXidMessage(std::string_view message) {

@@ -64,7 +64,10 @@ void parseKernelName(std::string_view name, std::string& op, std::string& dtype)
     for (std::size_t i = 1; i + 1 < parts.size(); ++i)
         if (parts[i] == "Sum" || parts[i] == "Prod" || parts[i] == "Min" || parts[i] == "Max" || parts[i] == "PreMulSum" || parts[i] == "SumPostDiv") {
             std::string t;
-            for (std::size_t j = i + 1; j < parts.size(); ++j) t += (j > i + 1 ? "_" : "") + std::string(parts[j]);
+            for (std::size_t j = i + 1; j < parts.size(); ++j) {
+                if (j > i + 1) t += '_';
+                t += parts[j];
+            }
             dtype = t;
             break;
         }
@@ -125,7 +128,6 @@ void handleEvent(od::parser& parser, const char* data, std::size_t size, std::si
     ImportedCollective c;
     std::int64_t inElems = -1, outElems = -1;
     std::int32_t device = -1;
-    bool haveArgs = false;
     for (auto field : obj) {
         std::string_view key;
         if (field.unescaped_key().get(key)) {
@@ -147,13 +149,9 @@ void handleEvent(od::parser& parser, const char* data, std::size_t size, std::si
             durText = v.raw_json_token();
         } else if (key == "args") {
             od::object args;
-            if (!v.get_object().get(args)) {
-                readArgs(args, c, inElems, outElems, device);
-                haveArgs = true;
-            }
+            if (!v.get_object().get(args)) readArgs(args, c, inElems, outElems, device);
         }
     }
-    (void)haveArgs;
     if (ph != "X" || name.empty()) return;
     const auto ts = microsToNanos(tsText);
     const auto dur = microsToNanos(durText);

@@ -72,10 +72,10 @@ std::vector<std::int32_t> rankList(const nlohmann::json& o, const char* key) {
             else throw FieldError(std::string("\"") + key + "\" must list integers");
     } else if (it->is_string()) {
         // CSV: "0 1 2 3" or "0;1;2;3"
-        std::string_view s = it->get<std::string>();
+        const std::string s = it->get<std::string>();
         std::int64_t v = 0;
         bool in = false;
-        for (char c : std::string(s) + " ") {
+        for (char c : s + " ") {
             if (c >= '0' && c <= '9') {
                 v = v * 10 + (c - '0');
                 in = true;

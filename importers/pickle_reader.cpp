@@ -34,6 +34,16 @@ constexpr std::size_t kMaxStack = 1u << 24;
 class Unpickler {
 public:
     Unpickler(std::string_view data, const std::string& name) : m_data(data), m_name(name) {}
+    // A hostile pickle can make a list contain itself; emptying every container breaks such
+    // cycles so that shared ownership frees them.
+    ~Unpickler() {
+        for (const NodePtr& n : m_containers) {
+            n->items.clear();
+            n->entries.clear();
+        }
+    }
+    Unpickler(const Unpickler&) = delete;
+    Unpickler& operator=(const Unpickler&) = delete;
 
     NodePtr run() {
         for (;;) {
@@ -93,9 +103,10 @@ private:
         m_stack.resize(mark);
         return out;
     }
-    static NodePtr make(Node::Kind k) {
+    NodePtr make(Node::Kind k) {
         auto n = std::make_shared<Node>();
         n->kind = k;
+        if (k == Node::Kind::List || k == Node::Kind::Tuple || k == Node::Kind::Dict || k == Node::Kind::Set) m_containers.push_back(n);
         return n;
     }
     void push(NodePtr n) { m_stack.push_back(std::move(n)); }
@@ -328,6 +339,7 @@ private:
     std::vector<NodePtr> m_stack;
     std::vector<std::size_t> m_marks;
     std::map<std::uint64_t, NodePtr> m_memo;
+    std::vector<NodePtr> m_containers;
 };
 
 // Memo references let a small pickle describe a huge tree (a list of two references to a

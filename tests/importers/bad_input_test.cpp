@@ -2,6 +2,7 @@
 // where it broke, or is named as an unknown format; none crashes.
 #include "import_test_util.h"
 
+#include "importers/formats.h"
 #include "importers/input_file.h"
 #include "importers/read_whole_file.h"
 #include "model/run_file.h"
@@ -102,6 +103,28 @@ TEST(BadInput, BrokenJsonStructureNamesTheByte) {
     EXPECT_NE(msg.find(path + ": byte 30: expected a trace event object"), std::string::npos) << msg;
 }
 
+TEST(BadInput, UnbalancedTraceNamesTheByte) {
+    test::ScratchDir dir;
+    const std::string path = dir.file("bad.json");
+    writeFile(path, "{\"traceEvents\": [{\"ph\": \"X\"}]]}");
+    const std::string msg = errorOf([&] { importPaths({path}); });
+    EXPECT_NE(msg.find(path + ": byte 29: unbalanced ']'"), std::string::npos) << msg;
+}
+
+TEST(BadInput, DeeplyNestedArgsAreStreamedPastNotACrash) {
+    test::ScratchDir dir;
+    const std::string path = dir.file("deep.json");
+    const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+    writeFile(path, "{\"distributedInfo\": {\"rank\": 2}, \"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ncclKernel_AllReduce_RING_LL_Sum_float\", "
+                    "\"args\": " + deep + ", \"ts\": 1, \"dur\": 2}, {\"ph\": \"X\", \"name\": \"ProfilerStep#2\", \"ts\": 5, \"dur\": 2}]}");
+    const ImportResult r = importPaths({path});
+    // 100,000 nested arrays neither overflow the scanner nor simdjson, which skips the value
+    // it is not asked to read; the kernel around it still counts.
+    EXPECT_EQ(r.summary.files[0].counts.at("steps"), 1);
+    EXPECT_EQ(r.summary.files[0].counts.at("collectives"), 1);
+    EXPECT_EQ(r.summary.files[0].skippedLines, 0);
+}
+
 TEST(BadInput, SacctJsonThatIsNotJsonNamesTheByte) {
     test::ScratchDir dir;
     const std::string path = dir.file("jobs.json");
@@ -151,6 +174,45 @@ TEST(ImportRoundTrip, WrittenRunReadsBackWithTheSameEvents) {
     EXPECT_EQ(run.collectives.size(), 21u);
     EXPECT_EQ(run.info.source, "import");
     EXPECT_EQ(run.topology.hosts.size(), s.hosts);
+}
+
+}  // namespace
+}  // namespace faultline
+
+namespace faultline {
+namespace {
+
+// Every real file forced through every format: each either imports or gives an Error that
+// names the file. Nothing crashes, and nothing escapes as another exception type.
+TEST(BadInput, EveryFileThroughEveryFormat) {
+    const std::vector<std::string> files = {
+        test::realData("kineto/HolisticTraceAnalysis/tests/data/cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz"),
+        test::realData("flight_recorder/nvidia-resiliency-ext/tests/attribution/unit/fr_traces/lock_gil_1st/_dump_9"),
+        test::realData("xid_kernel_logs/gpud/components/memory/testdata/dmesg.decode.iso.log"),
+        test::realData("slurm/gcm/gcm/tests/data/sample-sacct-output-with-invalid-lines.txt"),
+        test::realData("slurm/SARC/tests/functional/jobs/sacct_outputs/slurm_23_2_6.json"),
+        test::realData("topology/topograph/tests/output/ibnetdiscover/example-bad.out"),
+        test::realData("topology/topograph/tests/ci/expected.slinky-dra-block.conf"),
+        test::realData("topology/topograph/tests/output/netq/topologyGraph.json"),
+        test::realData("dcgm/DCGM/testing/python3/dcgm_diag_schema.json"),
+        test::fixture("garbage.bin"),
+        test::fixture("garbage.txt"),
+        test::fixture("native_events.csv"),
+        test::fixture("faultline_topology.json"),
+    };
+    for (const FormatInfo& format : formats()) {
+        for (const std::string& file : files) {
+            ImportOptions options;
+            options.format = std::string(format.name);
+            try {
+                importPaths({file}, options);
+            } catch (const Error& e) {
+                EXPECT_NE(std::string(e.what()).find(file), std::string::npos) << format.name << " on " << file << ": " << e.what();
+            } catch (const std::exception& e) {
+                ADD_FAILURE() << format.name << " on " << file << " threw a non-Error: " << e.what();
+            }
+        }
+    }
 }
 
 }  // namespace

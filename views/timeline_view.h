@@ -1,0 +1,62 @@
+#pragma once
+// The run laid out in time, from the whole run down to milliseconds: training and downtime
+// bands coloured by cause, checkpoint saves and loads, failures as markers, planned
+// maintenance, wall time and step numbers along the top, and the replay's instant. Zoomed
+// into a traced window it shows one lane per rank with its collectives, so arrival skew and
+// the late rank are visible. Wheel zooms around the mouse, dragging pans, a click moves the
+// replay there.
+#include "model/run.h"
+
+#include <QWidget>
+
+#include <memory>
+
+namespace faultline {
+
+class TimelineView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineView(QWidget* parent = nullptr);
+
+    void setRun(std::shared_ptr<const Run> run);
+    void setTime(Nanos t);
+    void setVisibleRange(Nanos begin, Nanos end);
+    Nanos visibleBegin() const { return m_begin; }
+    Nanos visibleEnd() const { return m_end; }
+    // Where on screen a time is drawn, and which time a column shows.
+    double xOf(Nanos t) const;
+    Nanos timeAt(double x) const;
+    // The rank lanes are drawn when the visible span is this short and shows collectives.
+    bool showsRankLanes() const;
+    int laneOfRank(std::int32_t rank) const;  // -1 when the rank has no lane
+    QRect laneRect(int lane) const;
+
+signals:
+    void timeRequested(faultline::Nanos t);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+
+private:
+    void drawRuler(QPainter& p);
+    void drawBands(QPainter& p);
+    void drawCheckpoints(QPainter& p);
+    void drawLanes(QPainter& p);
+
+    std::shared_ptr<const Run> m_run;
+    std::vector<std::uint32_t> m_byRank;     // collectives sorted by (rank, enter)
+    std::vector<std::int32_t> m_laneRanks;   // the ranks given lanes, in lane order
+    std::vector<std::size_t> m_rankStart;    // first index into m_byRank per lane
+    Nanos m_traceBegin = 0, m_traceEnd = 0;
+    Nanos m_begin = 0, m_end = 1;
+    Nanos m_time = 0;
+    int m_dragX = -1;
+    Nanos m_dragBegin = 0;
+    bool m_dragged = false;
+};
+
+}  // namespace faultline
