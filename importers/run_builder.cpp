@@ -2,6 +2,8 @@
 
 #include "hostlist.h"
 #include "model/error.h"
+#include "model/step_time_stragglers.h"
+#include "model/straggler_analysis.h"
 
 #include <algorithm>
 #include <map>
@@ -253,6 +255,9 @@ BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>
     for (const auto& s : events.steps)
         if (s.rank == stepRank) run.steps.push_back({toRun(s.end), s.step, s.duration});
     std::stable_sort(run.steps.begin(), run.steps.end(), [](const Step& a, const Step& b) { return a.time < b.time; });
+    // Every rank's own steps too, for stragglers from step times.
+    for (const auto& s : events.steps)
+        if (s.rank >= 0) run.rankSteps.push_back({s.rank, s.step, toRun(s.end), s.duration});
 
     for (const auto& c : events.checkpoints) run.checkpoints.push_back({toRun(c.begin), toRun(c.end), c.step, 0, c.kind});
     std::stable_sort(run.checkpoints.begin(), run.checkpoints.end(), [](const Checkpoint& a, const Checkpoint& b) { return a.begin < b.begin; });
@@ -266,6 +271,11 @@ BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>
     run.info.startEpochNs = base;
     run.info.duration = latest - base;
     run.info.source = "import";
+
+    // Stragglers found in the traces replay like any other straggler episode.
+    appendDetectedStragglers(run, analyzeStragglers(run));
+    for (StragglerEpisode& e : stepTimeEpisodesOnGpus(analyzeStepTimes(run.rankSteps), run)) run.stragglers.push_back(std::move(e));
+    std::stable_sort(run.stragglers.begin(), run.stragglers.end(), [](const auto& a, const auto& b) { return a.begin < b.begin; });
     return out;
 }
 

@@ -23,7 +23,8 @@ void addSlurmJob(ImportedJob job, ImportContext& ctx) {
         ImportedFailure f;
         // The job stopped at its end time; a job still listed without one stopped when it started.
         f.time = job.end > 0 ? job.end : job.start;
-        f.cause = RootCause::Unknown;  // sacct says that a job ended badly, not why
+        // sacct says how a job ended, not what broke: the taxonomy maps the state as far as it goes.
+        f.cause = rootCauseForSlurmState(job.state).value_or(RootCause::Unknown);
         f.hosts = job.nodes;
         std::string nodes;
         for (std::size_t i = 0; i < job.nodes.size() && i < 8; ++i) nodes += (i ? "," : "") + job.nodes[i];

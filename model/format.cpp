@@ -16,7 +16,9 @@ std::string formatDuration(Nanos d) {
     else if (d < kHour) std::snprintf(buf, sizeof buf, "%lld min %lld s", static_cast<long long>(s / 60), static_cast<long long>(s % 60));
     else if (d < kDay) std::snprintf(buf, sizeof buf, "%lld h %02lld min", static_cast<long long>(s / 3600), static_cast<long long>(s / 60 % 60));
     else std::snprintf(buf, sizeof buf, "%lld d %lld h", static_cast<long long>(s / 86400), static_cast<long long>(s / 3600 % 24));
-    return (negative ? "-" : "") + std::string(buf);
+    std::string out = negative ? "-" : "";
+    out += buf;
+    return out;
 }
 
 std::string formatPercent(double fraction, int decimals) {
@@ -41,7 +43,8 @@ std::string formatBytes(std::int64_t bytes) {
 std::string formatCount(std::int64_t n) {
     std::string digits = std::to_string(n < 0 ? -n : n);
     for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<std::size_t>(i), ",");
-    return (n < 0 ? "-" : "") + digits;
+    if (n < 0) digits.insert(digits.begin(), '-');
+    return digits;
 }
 
 std::string formatWallTime(std::int64_t startEpochNs, Nanos t) {
