@@ -41,10 +41,14 @@ std::string formatBytes(std::int64_t bytes) {
 }
 
 std::string formatCount(std::int64_t n) {
-    std::string digits = std::to_string(n < 0 ? -n : n);
-    for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<std::size_t>(i), ",");
-    if (n < 0) digits.insert(digits.begin(), '-');
-    return digits;
+    const std::string digits = std::to_string(n < 0 ? -n : n);
+    std::string out;
+    if (n < 0) out.push_back('-');
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out.push_back(',');
+        out.push_back(digits[i]);
+    }
+    return out;
 }
 
 std::string formatWallTime(std::int64_t startEpochNs, Nanos t) {
