@@ -71,6 +71,7 @@ int main(int argc, char** argv) {
         }
         faultline::arrangeScreenshot(window, request);
     }
+    if (!parser.isSet(screenshot)) window.restoreLayout();  // screenshots use the default layout
     window.show();
     if (parser.positionalArguments().isEmpty()) window.openSampleRun();
     else window.openRun(parser.positionalArguments().constFirst());

@@ -2,13 +2,18 @@
 
 #include "import_controller.h"
 #include "sample_run.h"
+#include "theme.h"
 #include "views/charts_view.h"
 #include "views/incident_view.h"
 #include "views/replay_panel.h"
 #include "views/timeline_view.h"
 #include "views/summary_view.h"
 
+#include <QActionGroup>
 #include <QApplication>
+#include <QCloseEvent>
+#include <QSettings>
+#include <QShortcut>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -83,6 +88,22 @@ MainWindow::MainWindow(QWidget* parent)
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : {summaryDock, chartsDock, incidentsDock, timelineDock}) view->addAction(dock->toggleViewAction());
+    view->addSeparator();
+    auto* themes = new QActionGroup(this);
+    for (Theme theme : {Theme::Light, Theme::Dark}) {
+        QAction* action = view->addAction(theme == Theme::Light ? tr("&Light Theme") : tr("&Dark Theme"), this, [theme] {
+            applyTheme(theme);
+            QSettings().setValue("theme", themeName(theme));
+        });
+        action->setCheckable(true);
+        action->setChecked(themeFromName(QSettings().value("theme").toString()) == theme);
+        themes->addAction(action);
+    }
+    // N and P walk the incidents, wherever the focus is.
+    auto* nextIncident = new QShortcut(QKeySequence(Qt::Key_N), this);
+    connect(nextIncident, &QShortcut::activated, m_replay, [this] { m_replay->jump(ReplayControls::Jump::NextIncident); });
+    auto* previousIncident = new QShortcut(QKeySequence(Qt::Key_P), this);
+    connect(previousIncident, &QShortcut::activated, m_replay, [this] { m_replay->jump(ReplayControls::Jump::PreviousIncident); });
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Faultline"), this, [this] {
         QMessageBox::about(this, tr("About Faultline"),
@@ -93,6 +114,20 @@ MainWindow::MainWindow(QWidget* parent)
 
     connect(m_loader, &RunLoader::loaded, this, &MainWindow::showRun);
     connect(m_loader, &RunLoader::failed, this, &MainWindow::showError);
+}
+
+void MainWindow::restoreLayout() {
+    QSettings settings;
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray());
+    applyTheme(themeFromName(settings.value("theme").toString()));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    QMainWindow::closeEvent(event);
 }
 
 void MainWindow::openRun(const QString& path) {

@@ -23,6 +23,8 @@ public:
 
     void openRun(const QString& path);
     void openSampleRun();
+    // The panels' arrangement, sizes and theme as the user last left them.
+    void restoreLayout();
     const LoadedRun* currentRun() const { return m_run.get(); }
     bool isLoading() const { return m_loader->busy(); }
     ReplayPanel* replayPanel() const { return m_replay; }
@@ -30,6 +32,9 @@ public:
 signals:
     void runShown();
     void runFailed(const QString& message);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
 
 private:
     void chooseAndOpen();

@@ -2,12 +2,16 @@
 #include "../model/test_runs.h"
 
 #include "app/main_window.h"
+#include "app/theme.h"
 #include "model/format.h"
 #include "model/run_file.h"
 #include "model/summary.h"
 #include "widgets/stat_tile.h"
 
+#include <QApplication>
+#include <QDockWidget>
 #include <QLabel>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTableWidget>
@@ -87,6 +91,39 @@ TEST(MainWindow, NewerRequestWins) {
     while (window.isLoading()) QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
     EXPECT_EQ(shown.count(), 1);
     EXPECT_EQ(window.currentRun()->summary.name, "second");
+}
+
+}  // namespace
+}  // namespace faultline
+
+namespace faultline {
+namespace {
+
+using test::ScratchDir;
+
+// Panels the user hid or moved, and the theme, come back at the next start.
+TEST(MainWindow, LayoutAndThemeAreRemembered) {
+    test::guiApp();
+    ScratchDir dir;
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, QString::fromStdString(dir.path().string()));
+    QSettings().clear();
+    {
+        MainWindow window;
+        window.show();
+        window.findChild<QDockWidget*>("incidentsDock")->hide();
+        QSettings().setValue("theme", "dark");
+        window.close();
+    }
+    MainWindow again;
+    again.restoreLayout();
+    again.show();
+    EXPECT_FALSE(again.findChild<QDockWidget*>("incidentsDock")->isVisible());
+    EXPECT_TRUE(again.findChild<QDockWidget*>("chartsDock")->isVisible() || again.findChild<QDockWidget*>("summaryDock")->isVisible());
+    EXPECT_LT(QApplication::palette().color(QPalette::Window).lightness(), 100);  // dark
+    applyTheme(Theme::Light);
+    EXPECT_GT(QApplication::palette().color(QPalette::Window).lightness(), 150);
+    QSettings().clear();
 }
 
 }  // namespace
