@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
@@ -97,7 +98,11 @@ IncidentView::IncidentView(QWidget* parent)
     // Side by side: the list and the incident under review, as a wide bottom panel wants.
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_table);
-    split->addWidget(detail);
+    auto* scroll = new QScrollArea(this);  // the editors scroll rather than hold the panel tall
+    scroll->setWidget(detail);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    split->addWidget(scroll);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     auto* layout = new QVBoxLayout(this);

@@ -61,7 +61,7 @@ QString tickLabel(std::int64_t startEpochNs, Nanos t, Nanos tick) {
 
 TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     setObjectName("timelineView");
-    setMinimumSize(300, 120);
+    setMinimumSize(200, 80);
     setMouseTracking(false);
     setAttribute(Qt::WA_OpaquePaintEvent);
 }
