@@ -1,4 +1,5 @@
 #include "gui_test_app.h"
+#include "../model/test_runs.h"
 
 #include "model/simulator.h"
 #include "views/timeline_view.h"
@@ -13,14 +14,7 @@ namespace faultline {
 namespace {
 
 std::shared_ptr<const faultline::Run> tracedRun() {
-    static const auto run = [] {
-        SimulationParams p = simulationPreset("tiny");
-        p.seed = 11;
-        p.stragglersPerDay = 12;
-        p.trace = {.ranks = 256, .steps = 200, .begin = 6 * kHour};
-        return std::make_shared<const faultline::Run>(simulate(p));
-    }();
-    return run;
+    return std::shared_ptr<const faultline::Run>(&test::tracedTinyRun(), [](const faultline::Run*) {});
 }
 
 QImage render(TimelineView& view) {

@@ -29,6 +29,22 @@ Run fullRun() {
     return run;
 }
 
+// Edits a database behind Faultline's back, as another program (or damage) would.
+void runSql(const std::string& path, const char* sql) {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+    sqlite3_close(db);
+}
+
+// Overwrites part of a file, as a bad disk or a stray write would.
+void scribble(const std::string& path, std::uintmax_t at, std::size_t bytes) {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(at));
+    const std::string garbage(bytes, '\xA5');
+    f.write(garbage.data(), static_cast<std::streamsize>(garbage.size()));
+}
+
 std::string errorOf(const std::string& path) {
     try {
         readRunFile(path);
@@ -127,10 +143,7 @@ TEST(RunFile, TextFileIsNotARunFile) {
 
 TEST(RunFile, OtherSqliteDatabaseIsNotARunFile) {
     ScratchDir dir;
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(dir.file("other.db").c_str(), &db), SQLITE_OK);
-    sqlite3_exec(db, "CREATE TABLE t(x); INSERT INTO t VALUES(1);", nullptr, nullptr, nullptr);
-    sqlite3_close(db);
+    runSql(dir.file("other.db"), "CREATE TABLE t(x); INSERT INTO t VALUES(1);");
     EXPECT_EQ(errorOf(dir.file("other.db")),
               dir.file("other.db") + " is not a Faultline run file (an SQLite database of another application)");
 }
@@ -139,10 +152,7 @@ TEST(RunFile, NewerSchemaIsRefusedByName) {
     ScratchDir dir;
     const std::string path = dir.file("future.faultline");
     writeRunFile(tinyRun(), path);
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    sqlite3_exec(db, "PRAGMA user_version=7", nullptr, nullptr, nullptr);
-    sqlite3_close(db);
+    runSql(path, "PRAGMA user_version=7");
     EXPECT_EQ(errorOf(path), path + " was written by a newer Faultline (run file schema 7; this build reads schema 1 and older)");
 }
 
@@ -159,12 +169,7 @@ TEST(RunFile, OverwrittenPagesAreCorrupt) {
     ScratchDir dir;
     const std::string path = dir.file("scribbled.faultline");
     writeRunFile(tinyRun(), path);
-    {
-        std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
-        f.seekp(static_cast<std::streamoff>(std::filesystem::file_size(path) / 3));
-        const std::string garbage(20'000, '\xA5');
-        f.write(garbage.data(), static_cast<std::streamsize>(garbage.size()));
-    }
+    scribble(path, std::filesystem::file_size(path) / 3, 20'000);
     const std::string message = errorOf(path);
     EXPECT_EQ(message.rfind(path + " is corrupt: ", 0), 0u) << message;
 }
@@ -173,10 +178,7 @@ TEST(RunFile, DanglingReferenceIsCorrupt) {
     ScratchDir dir;
     const std::string path = dir.file("dangling.faultline");
     writeRunFile(tinyRun(), path);
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    sqlite3_exec(db, "UPDATE stragglers SET gpu = 999999 WHERE id = 0", nullptr, nullptr, nullptr);
-    sqlite3_close(db);
+    runSql(path, "UPDATE stragglers SET gpu = 999999 WHERE id = 0");
     EXPECT_EQ(errorOf(path), path + " is corrupt: a straggler episode names GPU 999999, which does not exist");
 }
 

@@ -16,6 +16,17 @@ const Run& tinyRun() {
     return run;
 }
 
+const Run& tracedTinyRun() {
+    static const Run run = [] {
+        SimulationParams p = simulationPreset("tiny");
+        p.seed = 11;
+        p.stragglersPerDay = 12;
+        p.trace = {.ranks = 256, .steps = 400, .begin = 6 * kHour};
+        return simulate(p);
+    }();
+    return run;
+}
+
 ScratchDir::ScratchDir() {
     static std::atomic<int> counter{0};
     m_path = std::filesystem::temp_directory_path() /

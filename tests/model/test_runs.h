@@ -10,6 +10,10 @@ namespace faultline::test {
 // The `tiny` preset, seed 7: 256 GPUs over 2 days with a dozen interruptions.
 const Run& tinyRun();
 
+// The `tiny` preset, seed 11, with dense stragglers and a profiler trace of all 256 ranks
+// over 400 steps from 6 h in.
+const Run& tracedTinyRun();
+
 // A folder of its own for one test, removed when the object goes.
 class ScratchDir {
 public:
