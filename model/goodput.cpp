@@ -164,11 +164,22 @@ GoodputLedger computeGoodput(const Run& run) {
     });
 
     std::array<int, kRootCauseCount> counts{};
-    for (const Downtime& d : run.downtimes)
-        if (!d.planned) {
-            ++ledger.unexpected;
-            ++counts[static_cast<std::size_t>(d.cause)];
+    auto count = [&](bool planned, RootCause cause) {
+        if (planned) {
+            ++ledger.planned;
+            return;
         }
+        ++ledger.unexpected;
+        ++counts[static_cast<std::size_t>(cause)];
+    };
+    std::vector<char> accounted(run.failures.size(), 0);
+    for (const Downtime& d : run.downtimes) {
+        count(d.planned, d.cause);
+        if (d.failure >= 0 && static_cast<std::size_t>(d.failure) < accounted.size()) accounted[static_cast<std::size_t>(d.failure)] = 1;
+    }
+    for (std::size_t i = 0; i < run.failures.size(); ++i)
+        if (!accounted[i]) count(run.failures[i].cause == RootCause::PlannedMaintenance, run.failures[i].cause);
+    ledger.timeAccounted = !run.steps.empty() || !run.downtimes.empty();
     if (ledger.unexpected > 0) ledger.mtbf = duration / ledger.unexpected;
     for (int c = 0; c < kRootCauseCount; ++c)
         if (const int n = counts[static_cast<std::size_t>(c)]; n > 0) ledger.mtbfByCause.push_back({static_cast<RootCause>(c), n, duration / n});

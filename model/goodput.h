@@ -43,6 +43,11 @@ struct CauseMtbf {
 struct GoodputLedger {
     GoodputPeriod whole;
     std::vector<GoodputPeriod> days;  // 24-hour periods from the run's start
+    // Whether the run says how its time was spent (steps or downtimes): a run made of
+    // failure logs alone does not, and its ETTR is unknown, not 100%.
+    bool timeAccounted = false;
+    // Interruptions: downtimes, and failures no downtime accounts for (e.g. from kernel logs).
+    int planned = 0;
     int unexpected = 0;
     Nanos mtbf = 0;                    // 0 when there were no unexpected interruptions
     std::vector<CauseMtbf> mtbfByCause;  // most frequent first

@@ -23,11 +23,12 @@ RunSummary summarize(const Run& run) {
     s.duration = run.info.duration;
 
     s.unexpected = ledger.unexpected;
-    s.planned = static_cast<int>(run.downtimes.size()) - ledger.unexpected;
+    s.planned = ledger.planned;
     for (const CauseMtbf& c : ledger.mtbfByCause) s.causes.push_back({c.cause, c.count, 100.0 * c.count / s.unexpected});
     s.mtbf = ledger.mtbf;
     s.ettr = ledger.whole.ettr();
     s.goodput = ledger.whole.goodput();
+    s.ettrKnown = ledger.timeAccounted;
     const Badput& b = ledger.whole.badput;
     s.downtime = {b.detection, b.restart, b.reload, b.lostWork, b.planned};
 
@@ -54,8 +55,8 @@ nlohmann::json summaryToJson(const RunSummary& s) {
         {"duration_s", toSeconds(s.duration)},
         {"interruptions", {{"planned", s.planned}, {"unexpected", s.unexpected}}},
         {"causes", causes},
-        {"ettr", s.ettr},
-        {"goodput", s.goodput},
+        {"ettr", s.ettrKnown ? nlohmann::json(s.ettr) : nlohmann::json()},
+        {"goodput", s.ettrKnown ? nlohmann::json(s.goodput) : nlohmann::json()},
         {"downtime_s",
          {{"detection", toSeconds(s.downtime.detection)},
           {"restart", toSeconds(s.downtime.restart)},
@@ -84,7 +85,8 @@ std::string summaryToText(const RunSummary& s) {
                         formatCount(static_cast<std::int64_t>(s.switches)) + " switches");
     line("Interruptions", std::to_string(s.planned + s.unexpected) + " (" + std::to_string(s.planned) + " planned, " +
                               std::to_string(s.unexpected) + " unexpected)");
-    line("Effective training time", formatPercent(s.ettr) + " (goodput " + formatPercent(s.goodput) + " after straggler slowdown)");
+    line("Effective training time", s.ettrKnown ? formatPercent(s.ettr) + " (goodput " + formatPercent(s.goodput) + " after straggler slowdown)"
+                                                : "unknown (the files give neither training steps nor downtimes)");
     line("Mean time between failures", s.unexpected ? formatDuration(s.mtbf) : "no failures");
     line("Downtime: detection", formatDuration(s.downtime.detection));
     line("Downtime: restart", formatDuration(s.downtime.restart));

@@ -41,6 +41,7 @@ struct RunSummary {
     // goodput ledger, as is goodput (which also takes out straggler slowdown).
     double ettr = 0;
     double goodput = 0;
+    bool ettrKnown = false;  // false when the run gives neither steps nor downtimes
     DowntimeSplit downtime;
     Nanos mtbf = 0;  // mean time between unexpected interruptions; 0 when there were none
     int checkpoints = 0;  // checkpoint saves

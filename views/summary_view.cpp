@@ -83,8 +83,8 @@ void SummaryView::setSummary(const RunSummary& s) {
                                  q(formatCount(static_cast<std::int64_t>(s.racks))),
                                  q(formatCount(static_cast<std::int64_t>(s.switches)))));
 
-    m_ettr->setValue(q(formatPercent(s.ettr)));
-    m_ettr->setDetail(tr("of wall time spent on training that was kept"));
+    m_ettr->setValue(s.ettrKnown ? q(formatPercent(s.ettr)) : tr("unknown"));
+    m_ettr->setDetail(s.ettrKnown ? tr("of wall time spent on training that was kept") : tr("the files give neither steps nor downtimes"));
     m_interruptions->setValue(QString::number(s.planned + s.unexpected));
     m_interruptions->setDetail(tr("%1 planned · %2 unexpected").arg(s.planned).arg(s.unexpected));
     m_mtbf->setValue(s.unexpected ? q(formatDuration(s.mtbf)) : tr("no failures"));

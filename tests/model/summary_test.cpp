@@ -106,3 +106,26 @@ TEST(Summary, TextNamesTheFigures) {
 
 }  // namespace
 }  // namespace faultline
+
+namespace faultline {
+namespace {
+
+// A run read from failure logs alone: its failures are interruptions, its ETTR is unknown.
+TEST(Summary, FailuresWithoutDowntimesCountAndEttrIsUnknown) {
+    faultline::Run run;
+    run.info = {"kernel logs", 0, 10 * kHour, "import"};
+    run.topology = buildFabric(FabricShape{.gpus = 16});
+    run.failures = {{kHour, RootCause::FaultyGpu, {ComponentKind::Gpu, 1}, 79, {1}, "Xid 79"},
+                    {2 * kHour, RootCause::PlannedMaintenance, {ComponentKind::Host, 0}, 0, {}, "Slurm job 7 CANCELLED"}};
+    const RunSummary s = summarize(run);
+    EXPECT_EQ(s.unexpected, 1);
+    EXPECT_EQ(s.planned, 1);
+    ASSERT_EQ(s.causes.size(), 1u);
+    EXPECT_EQ(s.causes[0].cause, RootCause::FaultyGpu);
+    EXPECT_FALSE(s.ettrKnown);
+    EXPECT_TRUE(summaryToJson(s)["ettr"].is_null());
+    EXPECT_NE(summaryToText(s).find("Effective training time      unknown"), std::string::npos) << summaryToText(s);
+}
+
+}  // namespace
+}  // namespace faultline
