@@ -4,6 +4,7 @@
 #include "sample_run.h"
 #include "theme.h"
 #include "views/charts_view.h"
+#include "views/fabric_view.h"
 #include "views/incident_view.h"
 #include "views/replay_panel.h"
 #include "views/timeline_view.h"
@@ -67,9 +68,14 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_timeline, &TimelineView::timeRequested, m_replay, &ReplayPanel::setTime);
     connect(m_replay, &ReplayPanel::timeChanged, m_timeline, &TimelineView::setTime);
     resizeDocks({incidentsDock}, {230}, Qt::Vertical);
-    connect(m_incidents, &IncidentView::incidentSelected, m_replay, [this](Nanos t) {
+    connect(m_incidents, &IncidentView::incidentSelected, m_replay, [this](Nanos t, const std::vector<std::int32_t>& gpus) {
         m_replay->setTime(t);
         m_timeline->setVisibleRange(t - kHour, t + kHour);  // the incident with an hour either side
+        if (!gpus.empty()) {  // and the camera on the hardware it took out
+            const ComponentRef gpu{ComponentKind::Gpu, gpus.front()};
+            m_replay->fabricView()->select(gpu);
+            m_replay->fabricView()->zoomTo(gpu);
+        }
     });
     connect(m_incidents, &IncidentView::noteSaveFailed, this, [this](const QString& message) { statusBar()->showMessage(message); });
     connect(m_charts, &ChartsView::timeRequested, m_replay, &ReplayPanel::setTime);

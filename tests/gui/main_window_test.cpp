@@ -3,6 +3,11 @@
 
 #include "app/main_window.h"
 #include "app/theme.h"
+#include "model/incidents.h"
+#include "views/fabric_view.h"
+#include "views/incident_view.h"
+#include "views/replay_panel.h"
+#include "views/timeline_view.h"
 #include "model/format.h"
 #include "model/run_file.h"
 #include "model/summary.h"
@@ -124,6 +129,37 @@ TEST(MainWindow, LayoutAndThemeAreRemembered) {
     applyTheme(Theme::Light);
     EXPECT_GT(QApplication::palette().color(QPalette::Window).lightness(), 150);
     QSettings().clear();
+}
+
+}  // namespace
+}  // namespace faultline
+
+namespace faultline {
+namespace {
+
+// Selecting an incident moves the replay, the timeline and the 3D camera to it.
+TEST(MainWindow, SelectingAnIncidentMovesEveryView) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string path = dir.file("tiny.faultline");
+    writeRunFile(test::tinyRun(), path);
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::runShown);
+    window.openRun(QString::fromStdString(path));
+    ASSERT_TRUE(shown.wait(20'000));
+
+    const auto incidents = buildIncidents(test::tinyRun());
+    auto firstWithGpu = std::find_if(incidents.begin(), incidents.end(), [](const Incident& i) { return !i.gpus.empty(); });
+    ASSERT_NE(firstWithGpu, incidents.end());
+    ASSERT_TRUE(window.findChild<IncidentView*>()->selectIncident(firstWithGpu->id));
+    EXPECT_EQ(window.findChild<ReplayPanel*>()->time(), firstWithGpu->begin);
+    auto* timeline = window.findChild<TimelineView*>();
+    EXPECT_LE(timeline->visibleBegin(), firstWithGpu->begin);
+    EXPECT_GE(timeline->visibleEnd(), firstWithGpu->begin);
+    EXPECT_LE(timeline->visibleEnd() - timeline->visibleBegin(), 2 * kHour);
+    EXPECT_EQ(window.findChild<FabricView*>()->selected(), (ComponentRef{ComponentKind::Gpu, firstWithGpu->gpus.front()}));
 }
 
 }  // namespace
