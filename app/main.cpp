@@ -1,6 +1,7 @@
 // faultline: the desktop app. With no argument it opens the built-in sample run.
 #include "bench_replay.h"
 #include "main_window.h"
+#include "panel_snapshot.h"
 #include "screenshot.h"
 
 #include <QApplication>
@@ -35,7 +36,9 @@ int main(int argc, char** argv) {
     const QCommandLineOption step("step", "The instant for --screenshot: when training step N completed.", "N");
     const QCommandLineOption benchReplay("bench-replay", "Replay a simulated run in the fabric view; print fps.");
     const QCommandLineOption gpus("gpus", "GPUs in the --bench-replay run (default 24576).", "N", "24576");
-    parser.addOptions({screenshot, size, at, step, benchReplay, gpus});
+    const QCommandLineOption view("view", "The panel for --screenshot: fabric (default), timeline, charts or incidents.", "PANEL",
+                                  "fabric");
+    parser.addOptions({screenshot, size, at, step, benchReplay, gpus, view});
     parser.process(app);
 
     const QStringList wh = parser.value(size).split('x');
@@ -52,6 +55,15 @@ int main(int argc, char** argv) {
             return 2;
         }
         return faultline::runReplayBenchmark(n, requested);
+    }
+
+    if (parser.isSet(screenshot) && parser.value(view) != "fabric") {
+        if (!faultline::kPanelViews.contains(parser.value(view))) {
+            std::fprintf(stderr, "faultline: --view expects fabric, timeline, charts or incidents\n");
+            return 2;
+        }
+        return faultline::snapshotPanel(parser.value(view), parser.positionalArguments().value(0), parser.value(screenshot), requested,
+                                        parser.value(at));
     }
 
     faultline::MainWindow window;

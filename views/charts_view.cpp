@@ -39,7 +39,7 @@ void clearChart(QChart* chart) {
 
 ChartsView::ChartsView(QWidget* parent)
     : QWidget(parent),
-      m_ettr(new TimeChartView(tr("Effective training time"), tr("ETTR (%)"), this)),
+      m_ettr(new TimeChartView(tr("Effective training time (%)"), tr("%"), this)),
       m_ettrDaily(new QLineSeries(this)),
       m_ettrCumulative(new QLineSeries(this)),
       m_causes(new QChartView(new QChart, this)),
@@ -160,6 +160,7 @@ void ChartsView::fillCauses() {
     QFont small = axisY->labelsFont();
     small.setPointSizeF(small.pointSizeF() * 0.85);
     axisY->setLabelsFont(small);
+    axisY->setTruncateLabels(false);  // a cause's name matters more than a tidy margin
     auto* axisX = new QValueAxis;
     axisX->setLabelFormat("%d");
     chart->addAxis(axisY, Qt::AlignLeft);

@@ -58,6 +58,25 @@ TEST(AppSmoke, NoArgumentOpensTheSampleRun) {
     EXPECT_EQ(QImage(png).size(), QSize(1600, 1000));
 }
 
+TEST(AppSmoke, EachPanelRendersOnItsOwn) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string run = dir.file("tiny.faultline");
+    writeRunFile(test::tinyRun(), run);
+    for (const char* view : {"timeline", "charts", "incidents"}) {
+        const QString png = QString::fromStdString(dir.file(std::string(view) + ".png"));
+        QString errors;
+        ASSERT_EQ(runApp({"--screenshot", png, "--view", view, "--at", "20h", "--size", "1000x600", QString::fromStdString(run)}, &errors), 0)
+            << view << ": " << errors.toStdString();
+        const QImage image(png);
+        EXPECT_EQ(image.size(), QSize(1000, 600)) << view;
+        EXPECT_GT(colourCount(image), 20u) << view;
+    }
+    QString errors;
+    EXPECT_EQ(runApp({"--screenshot", QString::fromStdString(dir.file("x.png")), "--view", "poster", QString::fromStdString(run)}, &errors), 2);
+    EXPECT_NE(errors.indexOf("--view expects fabric, timeline, charts or incidents"), -1) << errors.toStdString();
+}
+
 TEST(AppSmoke, BadRunFileExitsWithTheMessage) {
     test::guiApp();
     ScratchDir dir;

@@ -1,0 +1,68 @@
+#include "panel_snapshot.h"
+
+#include "run_loader.h"
+#include "model/incidents.h"
+#include "sample_run.h"
+#include "screenshot.h"
+#include "views/charts_view.h"
+#include "views/incident_view.h"
+#include "views/timeline_view.h"
+
+#include <QApplication>
+
+#include <cstdio>
+#include <memory>
+
+namespace faultline {
+
+int snapshotPanel(const QString& view, const QString& runPath, const QString& out, const QSize& size, const QString& at) {
+    std::shared_ptr<const LoadedRun> loaded;
+    try {
+        loaded = loadRun(runPath.isEmpty() ? QString::fromStdString(ensureSampleRun()) : runPath);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "faultline: %s\n", e.what());
+        return 1;
+    }
+    const std::shared_ptr<const Run> run(loaded, &loaded->run);
+    Nanos t = 0;
+    if (!at.isEmpty()) {
+        QString error;
+        const auto instant = parseInstant(at, *run, &error);
+        if (!instant) {
+            std::fprintf(stderr, "faultline: %s\n", qPrintable(error));
+            return 2;
+        }
+        t = *instant;
+    }
+
+    std::unique_ptr<QWidget> panel;
+    if (view == "timeline") {
+        auto timeline = std::make_unique<TimelineView>();
+        timeline->setRun(run);
+        if (!at.isEmpty()) timeline->setVisibleRange(t - 6 * kHour, t + 6 * kHour);  // half a day around it
+        timeline->setTime(t);
+        panel = std::move(timeline);
+    } else if (view == "charts") {
+        auto charts = std::make_unique<ChartsView>();
+        charts->setRun(run);
+        charts->setTime(t);
+        panel = std::move(charts);
+    } else {
+        auto incidents = std::make_unique<IncidentView>();
+        incidents->setRun(run, QString());  // read-only: a snapshot writes nothing
+        // The first incident at or after the instant, under review.
+        for (const Incident& inc : buildIncidents(*run))
+            if (inc.begin >= t && incidents->selectIncident(inc.id)) break;
+        panel = std::move(incidents);
+    }
+    panel->resize(size);
+    panel->show();
+    QApplication::processEvents();
+    if (!panel->grab().save(out)) {
+        std::fprintf(stderr, "faultline: cannot write %s\n", qPrintable(out));
+        return 1;
+    }
+    return 0;
+}
+
+}  // namespace faultline

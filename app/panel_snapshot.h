@@ -1,0 +1,16 @@
+#pragma once
+// `faultline --screenshot OUT.png --view timeline|charts|incidents [--at TIME] RUN`: renders
+// one panel on its own at an instant and saves it, for reports. (The fabric view, the
+// default, goes through the main window: see screenshot.h.)
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+namespace faultline {
+
+inline const QStringList kPanelViews = {"timeline", "charts", "incidents"};
+
+// Returns the process exit status; errors are printed.
+int snapshotPanel(const QString& view, const QString& runPath, const QString& out, const QSize& size, const QString& at);
+
+}  // namespace faultline
