@@ -9,6 +9,7 @@
 #include <QApplication>
 #include <QDateTime>
 #include <QDockWidget>
+#include <QLayout>
 #include <QTimer>
 #include <QTimeZone>
 
@@ -41,9 +42,11 @@ std::optional<Nanos> parseInstant(const QString& text, const Run& run, QString* 
 }
 
 void arrangeScreenshot(MainWindow& window, const ScreenshotRequest& request) {
+    // The picture is the fabric view: the docks (summary, incidents, charts) stay out of it.
+    // Hidden before the resize, whose size their minimum sizes would otherwise bound.
+    for (QDockWidget* dock : window.findChildren<QDockWidget*>()) dock->hide();
+    window.layout()->activate();  // forget the minimum size the docks asked for
     window.resize(request.size);
-    // The picture is the fabric view: the summary stays out of it.
-    if (auto* dock = window.findChild<QDockWidget*>("summaryDock")) dock->hide();
     auto fail = [](const QString& message) {
         std::fprintf(stderr, "faultline: %s\n", qPrintable(message));
         QApplication::exit(1);

@@ -42,7 +42,7 @@ constexpr std::array<Face, kFacesPerBox> kFaces{{
 
 }  // namespace
 
-BoxMesh::BoxMesh(const std::vector<Box3>& boxes)
+BoxMesh::BoxMesh(const std::vector<Box3>& boxes, Faces faces)
     : m_actor(vtkSmartPointer<vtkActor>::New()), m_image(vtkSmartPointer<vtkImageData>::New()), m_count(boxes.size()) {
     m_textureWidth = static_cast<int>(std::clamp<std::size_t>(m_count, 1, kMaxTextureWidth));
     const int bands = static_cast<int>((std::max<std::size_t>(m_count, 1) + static_cast<std::size_t>(m_textureWidth) - 1) /
@@ -52,19 +52,21 @@ BoxMesh::BoxMesh(const std::vector<Box3>& boxes)
     m_image->AllocateScalars(VTK_UNSIGNED_CHAR, 3);
     std::fill_n(static_cast<unsigned char*>(m_image->GetScalarPointer()), static_cast<std::size_t>(m_textureWidth * height * 3), 0);
 
+    const std::size_t faceCount = faces == Faces::All ? kFacesPerBox : 1;  // the top comes first
     auto points = vtkSmartPointer<vtkPoints>::New();
     points->SetDataTypeToFloat();
-    points->SetNumberOfPoints(static_cast<vtkIdType>(m_count * kFacesPerBox * 4));
+    points->SetNumberOfPoints(static_cast<vtkIdType>(m_count * faceCount * 4));
     auto tcoords = vtkSmartPointer<vtkFloatArray>::New();
     tcoords->SetNumberOfComponents(2);
     tcoords->SetNumberOfTuples(points->GetNumberOfPoints());
     auto polys = vtkSmartPointer<vtkCellArray>::New();
-    polys->AllocateExact(static_cast<vtkIdType>(m_count * kFacesPerBox), static_cast<vtkIdType>(m_count * kFacesPerBox * 4));
+    polys->AllocateExact(static_cast<vtkIdType>(m_count * faceCount), static_cast<vtkIdType>(m_count * faceCount * 4));
     vtkIdType next = 0;
     for (std::size_t i = 0; i < m_count; ++i) {
         const int tx = static_cast<int>(i % static_cast<std::size_t>(m_textureWidth));
         const int band = static_cast<int>(i / static_cast<std::size_t>(m_textureWidth));
-        for (const Face& face : kFaces) {
+        for (std::size_t f = 0; f < faceCount; ++f) {
+            const Face& face = kFaces[f];
             const float u = (static_cast<float>(tx) + 0.5f) / static_cast<float>(m_textureWidth);
             const float v = (static_cast<float>(band * kShades + face.shade) + 0.5f) / static_cast<float>(height);
             vtkIdType ids[4];

@@ -19,7 +19,10 @@ namespace faultline {
 
 class BoxMesh {
 public:
-    explicit BoxMesh(const std::vector<Box3>& boxes);
+    // Tops only: two triangles a box instead of ten, for views where the sides would be a
+    // pixel wide anyway.
+    enum class Faces { All, TopOnly };
+    explicit BoxMesh(const std::vector<Box3>& boxes, Faces faces = Faces::All);
 
     vtkActor* actor() const;
     std::size_t size() const { return m_count; }
@@ -35,7 +38,6 @@ private:
     int m_textureWidth = 1;
 };
 
-// Each face of a box mesh belongs to box cell / kFacesPerBox.
-inline constexpr int kFacesPerBox = 5;
+inline constexpr int kFacesPerBox = 5;  // with Faces::All; the bottom is never seen
 
 }  // namespace faultline

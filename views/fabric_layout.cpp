@@ -26,8 +26,8 @@ Box3 boxAround(std::array<float, 3> c, float sx, float sy, float sz) {
     return {{c[0] - sx / 2, c[1] - sy / 2, c[2] - sz / 2}, {c[0] + sx / 2, c[1] + sy / 2, c[2] + sz / 2}};
 }
 
-std::array<float, 3> top(const Box3& b) { return {(b.min[0] + b.max[0]) / 2, (b.min[1] + b.max[1]) / 2, b.max[2]}; }
-std::array<float, 3> bottom(const Box3& b) { return {(b.min[0] + b.max[0]) / 2, (b.min[1] + b.max[1]) / 2, b.min[2]}; }
+// The middle of a rack's back edge: its cables leave there, not across its GPUs.
+std::array<float, 3> backEdge(const Box3& b) { return {(b.min[0] + b.max[0]) / 2, b.max[1], b.max[2]}; }
 
 // Sizes shared by every rack and zone, from the largest of each in the topology.
 struct Grid {
@@ -104,6 +104,7 @@ void placeRacksHostsGpus(const Topology& t, const Grid& g, FabricLayout& out) {
 void placeRow(const std::vector<std::int32_t>& members, std::array<float, 3> centre, float span, float size,
               FabricLayout& out) {
     const auto n = static_cast<float>(members.size());
+    span = std::max(span, (n - 1) * size * 1.5f);  // a small cluster's row still keeps them apart
     for (std::size_t i = 0; i < members.size(); ++i) {
         const float x = n <= 1 ? centre[0] : centre[0] - span / 2 + span * static_cast<float>(i) / (n - 1);
         out.switches[static_cast<std::size_t>(members[i])] = boxAround({x, centre[1], centre[2]}, size, size, size / 2);
@@ -129,14 +130,18 @@ void placeSwitches(const Topology& t, const Grid& g, FabricLayout& out, float cl
     }
     for (const auto& [zone, members] : clusterByZone) {
         const auto origin = zoneOrigin(g, zone);
-        const float size = std::clamp(g.zoneWidth / (3.0f * static_cast<float>(members.size())), 1.0f, 4.0f);
+        const float size = std::clamp(g.zoneWidth / (3.0f * static_cast<float>(members.size())), 0.5f, 4.0f);
         // Behind the zone's back row, so that seen from the front they hide none of its GPUs.
         placeRow(members, {origin[0] + g.zoneWidth / 2, origin[1] + g.zoneDepth + g.zoneGap * 0.45f, clusterHeight}, g.zoneWidth * 0.8f, size, out);
     }
     const float width = out.bounds.max[0] - out.bounds.min[0];
-    const float size = std::clamp(width / (6.0f * static_cast<float>(std::max<std::size_t>(1, aggregation.size()))), 2.0f, 4.0f);
+    const float size = std::clamp(width / (6.0f * static_cast<float>(std::max<std::size_t>(1, aggregation.size()))), 0.8f, 4.0f);
     const auto c = out.bounds.centre();
-    const float behind = out.bounds.max[1] + 0.1f * width;
+    // Behind everything below it, cluster switches included.
+    float behind = out.bounds.max[1];
+    for (const auto& [zone, members] : clusterByZone)
+        for (std::int32_t m : members) behind = std::max(behind, out.switches[static_cast<std::size_t>(m)].max[1]);
+    behind += 0.1f * width + size;
     placeRow(aggregation, {c[0], behind, aggregationHeight}, width * 0.6f, size, out);
 }
 
@@ -158,12 +163,14 @@ void addLinks(const Topology& t, FabricLayout& out) {
     std::sort(rackToSwitch.begin(), rackToSwitch.end());
     rackToSwitch.erase(std::unique(rackToSwitch.begin(), rackToSwitch.end()), rackToSwitch.end());
     for (std::uint64_t key : rackToSwitch)
-        out.links.push_back({top(out.racks[static_cast<std::size_t>(key >> 32)]),
-                             bottom(out.switches[static_cast<std::size_t>(key & 0xffffffffu)])});
-    for (auto& cables : byTier) {
+        out.rackLinks.push_back({backEdge(out.racks[static_cast<std::size_t>(key >> 32)]),
+                                 out.switches[static_cast<std::size_t>(key & 0xffffffffu)].centre()});
+    for (std::size_t tier = 0; tier < byTier.size(); ++tier) {
+        auto& cables = byTier[tier];
+        auto& lines = tier == static_cast<std::size_t>(SwitchTier::Rack) ? out.rackLinks : out.links;
         if (cables.size() <= kMaxTierLinks) {
             for (auto [lower, upper] : cables)
-                out.links.push_back({top(out.switches[static_cast<std::size_t>(lower)]), bottom(out.switches[static_cast<std::size_t>(upper)])});
+                lines.push_back({out.switches[static_cast<std::size_t>(lower)].centre(), out.switches[static_cast<std::size_t>(upper)].centre()});
             continue;
         }
         // One line per bundle: from the middle of a row's rack switches (or a zone's cluster
@@ -173,8 +180,8 @@ void addLinks(const Topology& t, FabricLayout& out) {
             const Switch& s = t.switches[static_cast<std::size_t>(lower)];
             const std::int64_t key = s.rack >= 0 ? (std::int64_t{s.zone} << 32 | t.racks[static_cast<std::size_t>(s.rack)].row) : (std::int64_t{s.zone} << 32 | 0xffffffff);
             auto& [from, to] = bundles[key];
-            const auto a = top(out.switches[static_cast<std::size_t>(lower)]);
-            const auto b = bottom(out.switches[static_cast<std::size_t>(upper)]);
+            const auto a = out.switches[static_cast<std::size_t>(lower)].centre();
+            const auto b = out.switches[static_cast<std::size_t>(upper)].centre();
             for (std::size_t k = 0; k < 3; ++k) {
                 from[k] += a[k];
                 to[k] += b[k];
@@ -184,7 +191,7 @@ void addLinks(const Topology& t, FabricLayout& out) {
         }
         for (const auto& [key, ends] : bundles) {
             const auto& [from, to] = ends;
-            out.links.push_back({{from[0] / from[3], from[1] / from[3], from[2] / from[3]}, {to[0] / to[3], to[1] / to[3], to[2] / to[3]}});
+            lines.push_back({{from[0] / from[3], from[1] / from[3], from[2] / from[3]}, {to[0] / to[3], to[1] / to[3], to[2] / to[3]}});
         }
     }
 }
@@ -243,6 +250,8 @@ FabricLayout layoutFabric(const Topology& topology) {
             out.bounds.min[k] = std::min(out.bounds.min[k], s.min[k]);
             out.bounds.max[k] = std::max(out.bounds.max[k], s.max[k]);
         }
+    // The zone names in front of the zones are part of the picture too.
+    for (const Label3& l : out.labels) out.bounds.min[1] = std::min(out.bounds.min[1], l.at[1] - 1.0f);
     return out;
 }
 

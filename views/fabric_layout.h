@@ -37,7 +37,8 @@ struct FabricLayout {
     std::vector<Box3> hosts;     // a host's footprint (around its GPUs), by host index
     std::vector<Box3> racks;     // a rack's block, by rack index: what far views draw
     std::vector<Box3> switches;  // by switch index
-    std::vector<Segment3> links;
+    std::vector<Segment3> rackLinks;  // from racks and rack switches: too fine for far views
+    std::vector<Segment3> links;      // between the upper tiers
     std::vector<Label3> labels;  // zone names and switch tiers, where they fit
     Box3 bounds;
     float gpuPitch = 1.0f;       // floor distance between neighbouring GPUs

@@ -1,13 +1,14 @@
 #include "fabric_scene.h"
 
 #include <vtkActor.h>
-#include <vtkBillboardTextActor3D.h>
+#include <vtkCoordinate.h>
 #include <vtkCellArray.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
+#include <vtkTextActor.h>
 #include <vtkTextProperty.h>
 
 #include <algorithm>
@@ -16,6 +17,19 @@
 namespace faultline {
 
 namespace {
+
+// The boxes of the switches of one kind (rack tier, or the tiers above), and for every
+// switch its place among them (-1 when it is of the other kind).
+std::vector<Box3> switchBoxes(const Topology& t, const FabricLayout& layout, bool rackTier, std::vector<std::int32_t>& index) {
+    std::vector<Box3> boxes;
+    index.assign(t.switches.size(), -1);
+    for (std::size_t i = 0; i < t.switches.size(); ++i)
+        if ((t.switches[i].tier == SwitchTier::Rack) == rackTier) {
+            index[i] = static_cast<std::int32_t>(boxes.size());
+            boxes.push_back(layout.switches[i]);
+        }
+    return boxes;
+}
 
 vtkSmartPointer<vtkActor> lineActor(vtkPolyData* lines, Rgb colour, float width) {
     auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
@@ -80,49 +94,70 @@ FabricScene::FabricScene(const Topology& topology, vtkRenderer* renderer)
       m_renderer(renderer),
       m_layout(layoutFabric(topology)),
       m_gpus(m_layout.gpus),
-      m_racks(m_layout.racks),
-      m_switches(m_layout.switches),
+      m_gpuTiles(m_layout.gpus, BoxMesh::Faces::TopOnly),
+      m_racks(m_layout.racks, BoxMesh::Faces::TopOnly),
+      m_rackSwitches(switchBoxes(topology, m_layout, true, m_rackSwitchIndex)),
+      m_upperSwitches(switchBoxes(topology, m_layout, false, m_upperSwitchIndex)),
       m_replacedLines(vtkSmartPointer<vtkPolyData>::New()),
       m_highlightLines(vtkSmartPointer<vtkPolyData>::New()),
       m_gpuColours(m_layout.gpus.size(), kTrainingColour),
       m_rackSeverity(m_layout.racks.size(), 0),
       m_rackColours(m_layout.racks.size(), kTrainingColour) {
-    std::vector<Rgb> switchColours(m_switches.size(), kSwitchColour);
-    m_switches.setColours(switchColours);
-    buildLinks();
+    m_rackSwitches.setColours(std::vector<Rgb>(m_rackSwitches.size(), kSwitchColour));
+    m_upperSwitches.setColours(std::vector<Rgb>(m_upperSwitches.size(), kSwitchColour));
+    m_rackLinks = buildLinks(m_layout.rackLinks);
+    m_links = buildLinks(m_layout.links);
     m_replaced = lineActor(m_replacedLines, kReplacedOutline, 2.0f);
     m_highlight = lineActor(m_highlightLines, kHighlightColour, 3.0f);
     m_highlight->VisibilityOff();
     m_racks.actor()->VisibilityOff();
-    for (vtkActor* a : {m_gpus.actor(), m_racks.actor(), m_switches.actor(), m_links.Get(), m_replaced.Get(), m_highlight.Get()})
-        m_renderer->AddActor(a);
+    m_gpuTiles.actor()->VisibilityOff();
+    for (vtkActor* a : actors()) m_renderer->AddActor(a);
     buildLabels(renderer);
 }
 
 FabricScene::~FabricScene() {
-    for (vtkActor* a : {m_gpus.actor(), m_racks.actor(), m_switches.actor(), m_links.Get(), m_replaced.Get(), m_highlight.Get()})
-        m_renderer->RemoveActor(a);
+    for (vtkActor* a : actors()) m_renderer->RemoveActor(a);
     for (auto& label : m_labels) m_renderer->RemoveViewProp(label);
 }
 
-void FabricScene::buildLinks() {
+std::vector<vtkActor*> FabricScene::actors() const {
+    return {m_gpus.actor(), m_gpuTiles.actor(), m_racks.actor(), m_rackSwitches.actor(), m_upperSwitches.actor(),
+            m_rackLinks.Get(), m_links.Get(), m_replaced.Get(), m_highlight.Get()};
+}
+
+vtkSmartPointer<vtkActor> FabricScene::buildLinks(const std::vector<Segment3>& segments) const {
     auto points = vtkSmartPointer<vtkPoints>::New();
     auto lines = vtkSmartPointer<vtkCellArray>::New();
-    for (const Segment3& s : m_layout.links) {
+    for (const Segment3& s : segments) {
         vtkIdType ids[2] = {points->InsertNextPoint(s.a.data()), points->InsertNextPoint(s.b.data())};
         lines->InsertNextCell(2, ids);
     }
     auto poly = vtkSmartPointer<vtkPolyData>::New();
     poly->SetPoints(points);
     poly->SetLines(lines);
-    m_links = lineActor(poly, kLinkColour, 1.0f);
+    return lineActor(poly, kLinkColour, 1.0f);
+}
+
+void FabricScene::colourSwitch(std::int32_t sw, Rgb colour) {
+    const auto i = static_cast<std::size_t>(sw);
+    if (m_rackSwitchIndex[i] >= 0) {
+        m_rackSwitches.setColour(static_cast<std::size_t>(m_rackSwitchIndex[i]), colour);
+        m_rackSwitches.commit();
+    } else {
+        m_upperSwitches.setColour(static_cast<std::size_t>(m_upperSwitchIndex[i]), colour);
+        m_upperSwitches.commit();
+    }
 }
 
 void FabricScene::buildLabels(vtkRenderer* renderer) {
+    // 2D text anchored at a world point: drawn last, over the scene, and opaque, so it needs
+    // none of the translucency passes that 3D text costs on a software rasteriser.
     for (const Label3& l : m_layout.labels) {
-        auto text = vtkSmartPointer<vtkBillboardTextActor3D>::New();
+        auto text = vtkSmartPointer<vtkTextActor>::New();
         text->SetInput(l.text.c_str());
-        text->SetPosition(l.at[0], l.at[1], l.at[2]);
+        text->GetPositionCoordinate()->SetCoordinateSystemToWorld();
+        text->GetPositionCoordinate()->SetValue(l.at[0], l.at[1], l.at[2]);
         text->GetTextProperty()->SetFontSize(15);
         text->GetTextProperty()->SetColor(0.15, 0.17, 0.22);
         text->GetTextProperty()->SetJustificationToCentered();
@@ -150,12 +185,13 @@ void FabricScene::showStates(std::span<const GpuVisual> states, std::span<const 
         m_gpuColours[static_cast<std::size_t>(g)] = kFlashColour;
         m_rackColours[static_cast<std::size_t>(m_topology.hosts[static_cast<std::size_t>(m_topology.gpus[static_cast<std::size_t>(g)].host)].rack)] = kFlashColour;
     }
-    m_gpus.setColours(m_gpuColours);
-    m_racks.setColours(m_rackColours);
+    // Only the mesh on show is recoloured; setDetail brings the others up to date.
+    if (m_detail == FabricDetail::Boxes) m_gpus.setColours(m_gpuColours);
+    if (m_detail == FabricDetail::Tiles) m_gpuTiles.setColours(m_gpuColours);
+    if (m_detail == FabricDetail::Racks) m_racks.setColours(m_rackColours);
     if (failedSwitch != m_failedSwitchShown) {
-        if (m_failedSwitchShown >= 0) m_switches.setColour(static_cast<std::size_t>(m_failedSwitchShown), kSwitchColour);
-        if (failedSwitch >= 0) m_switches.setColour(static_cast<std::size_t>(failedSwitch), kFailedColour);
-        m_switches.commit();
+        if (m_failedSwitchShown >= 0) colourSwitch(m_failedSwitchShown, kSwitchColour);
+        if (failedSwitch >= 0 && static_cast<std::size_t>(failedSwitch) < m_rackSwitchIndex.size()) colourSwitch(failedSwitch, kFailedColour);
         m_failedSwitchShown = failedSwitch;
     }
     outlineReplaced(states.first(n));
@@ -179,10 +215,18 @@ void FabricScene::outlineReplaced(std::span<const GpuVisual> states) {
     m_replacedLines->Modified();
 }
 
-void FabricScene::setRacksAsBlocks(bool blocks) {
-    m_racksAsBlocks = blocks;
-    m_racks.actor()->SetVisibility(blocks);
-    m_gpus.actor()->SetVisibility(!blocks);
+void FabricScene::setDetail(FabricDetail detail) {
+    if (detail == m_detail) return;
+    m_detail = detail;
+    m_gpus.actor()->SetVisibility(detail == FabricDetail::Boxes);
+    m_gpuTiles.actor()->SetVisibility(detail == FabricDetail::Tiles);
+    m_racks.actor()->SetVisibility(detail == FabricDetail::Racks);
+    // From far away, rack switches and their cables are specks over the racks.
+    m_rackSwitches.actor()->SetVisibility(detail != FabricDetail::Racks);
+    m_rackLinks->SetVisibility(detail != FabricDetail::Racks);
+    if (detail == FabricDetail::Boxes) m_gpus.setColours(m_gpuColours);
+    if (detail == FabricDetail::Tiles) m_gpuTiles.setColours(m_gpuColours);
+    if (detail == FabricDetail::Racks) m_racks.setColours(m_rackColours);
 }
 
 ComponentRef FabricScene::pick(const std::array<double, 3>& origin, const std::array<double, 3>& direction) const {
@@ -197,7 +241,7 @@ ComponentRef FabricScene::pick(const std::array<double, 3>& origin, const std::a
     };
     consider(m_layout.switches, ComponentKind::Switch);
     // A far view shows racks, not GPUs: a click there names the host under the cursor.
-    if (!m_racksAsBlocks) consider(m_layout.gpus, ComponentKind::Gpu);
+    if (m_detail != FabricDetail::Racks) consider(m_layout.gpus, ComponentKind::Gpu);
     // A host's footprint encloses its GPUs: it is what a click between them lands on.
     if (best.kind != ComponentKind::Gpu) consider(m_layout.hosts, ComponentKind::Host);
     return best;

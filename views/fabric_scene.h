@@ -20,6 +20,10 @@ class vtkRenderer;
 
 namespace faultline {
 
+// How much of each GPU a view draws: boxes close up, their top faces (tiles) from further
+// away, and from far away only racks, as single tiles coloured by their worst GPU.
+enum class FabricDetail : std::uint8_t { Boxes, Tiles, Racks };
+
 class FabricScene {
 public:
     FabricScene(const Topology& topology, vtkRenderer* renderer);
@@ -32,9 +36,8 @@ public:
     // Colours every GPU (and every rack block by its worst GPU) for one instant. `flashing`
     // GPUs failed a moment ago; `failedSwitch` is a switch down at this instant, or -1.
     void showStates(std::span<const GpuVisual> states, std::span<const std::int32_t> flashing, std::int32_t failedSwitch);
-    // Far away, racks are drawn as single blocks instead of their GPUs.
-    void setRacksAsBlocks(bool blocks);
-    bool racksAsBlocks() const { return m_racksAsBlocks; }
+    void setDetail(FabricDetail detail);
+    FabricDetail detail() const { return m_detail; }
 
     // The part whose box a ray from `origin` along `direction` hits first.
     ComponentRef pick(const std::array<double, 3>& origin, const std::array<double, 3>& direction) const;
@@ -42,7 +45,9 @@ public:
     std::optional<Box3> boxOf(const ComponentRef& part) const;
 
 private:
-    void buildLinks();
+    vtkSmartPointer<vtkActor> buildLinks(const std::vector<Segment3>& segments) const;
+    void colourSwitch(std::int32_t sw, Rgb colour);
+    std::vector<vtkActor*> actors() const;
     void buildLabels(vtkRenderer* renderer);
     void outlineReplaced(std::span<const GpuVisual> states);
 
@@ -50,8 +55,13 @@ private:
     vtkRenderer* m_renderer;
     FabricLayout m_layout;
     BoxMesh m_gpus;
+    BoxMesh m_gpuTiles;
     BoxMesh m_racks;
-    BoxMesh m_switches;
+    std::vector<std::int32_t> m_rackSwitchIndex;   // switch -> box in m_rackSwitches, or -1
+    std::vector<std::int32_t> m_upperSwitchIndex;  // switch -> box in m_upperSwitches, or -1
+    BoxMesh m_rackSwitches;                        // hidden from far away, like the GPUs
+    BoxMesh m_upperSwitches;
+    vtkSmartPointer<vtkActor> m_rackLinks;
     vtkSmartPointer<vtkActor> m_links;
     vtkSmartPointer<vtkActor> m_replaced;
     vtkSmartPointer<vtkPolyData> m_replacedLines;
@@ -63,7 +73,7 @@ private:
     std::vector<Rgb> m_rackColours;
     std::size_t m_replacedShown = static_cast<std::size_t>(-1);
     std::int32_t m_failedSwitchShown = -1;
-    bool m_racksAsBlocks = false;
+    FabricDetail m_detail = FabricDetail::Boxes;
 };
 
 }  // namespace faultline

@@ -16,8 +16,10 @@
 namespace faultline {
 
 namespace {
-// Below this many screen pixels per GPU pitch, single GPUs are specks: draw racks as blocks.
-constexpr double kMinPixelsPerGpu = 2.5;
+// Screen pixels per GPU pitch below which single GPUs are specks: draw racks instead.
+constexpr double kMinPixelsPerGpu = 4.0;
+// Below this, a box's sides would be a pixel or two: draw the tops only.
+constexpr double kMinPixelsForBoxes = 10.0;
 }  // namespace
 
 FabricView::FabricView(QWidget* parent) : QWidget(parent), m_render(new VtkRenderWidget(this)) {
@@ -97,11 +99,22 @@ void FabricView::chooseLevelOfDetail() {
         const double halfAngle = camera->GetViewAngle() * M_PI / 360.0;
         pixelsPerUnit = height / (2 * camera->GetDistance() * std::tan(halfAngle));
     }
-    const bool blocks = pixelsPerUnit * m_scene->layout().gpuPitch < kMinPixelsPerGpu;
-    if (blocks != m_scene->racksAsBlocks()) m_scene->setRacksAsBlocks(blocks);
+    const double perGpu = pixelsPerUnit * m_scene->layout().gpuPitch;
+    FabricDetail detail = perGpu < kMinPixelsPerGpu ? FabricDetail::Racks : perGpu < kMinPixelsForBoxes ? FabricDetail::Tiles : FabricDetail::Boxes;
+    m_scene->setDetail(detail);
 }
 
-bool FabricView::racksAsBlocks() const { return m_scene && m_scene->racksAsBlocks(); }
+bool FabricView::racksAsBlocks() const { return m_scene && m_scene->detail() == FabricDetail::Racks; }
+
+const char* FabricView::detailName() const {
+    if (!m_scene) return "none";
+    switch (m_scene->detail()) {
+        case FabricDetail::Boxes: return "boxes";
+        case FabricDetail::Tiles: return "tiles";
+        case FabricDetail::Racks: return "racks";
+    }
+    return "?";
+}
 
 void FabricView::fitAll() {
     if (!m_scene) return;

@@ -50,6 +50,7 @@ public:
     QImage renderImage();
     VtkRenderWidget* renderWidget() const { return m_render; }
     bool racksAsBlocks() const;
+    const char* detailName() const;  // "boxes", "tiles" or "racks"
 
 signals:
     void partSelected(const faultline::ComponentRef& part);

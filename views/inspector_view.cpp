@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <array>
 
 namespace faultline {
 
@@ -48,7 +49,7 @@ std::optional<ComponentRef> findPart(const Topology& topology, const std::string
 
 InspectorView::InspectorView(QWidget* parent)
     : QWidget(parent), m_find(new QLineEdit(this)), m_title(new QLabel(this)), m_details(new QLabel(this)),
-      m_history(new QListWidget(this)) {
+      m_now(new QLabel(this)), m_history(new QListWidget(this)) {
     setObjectName("inspector");
     m_find->setObjectName("findPart");
     m_find->setPlaceholderText(tr("Find a GPU, host or switch by name"));
@@ -61,27 +62,65 @@ InspectorView::InspectorView(QWidget* parent)
     m_details->setObjectName("inspectorDetails");
     m_details->setWordWrap(true);
     m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_now->setObjectName("inspectorNow");
+    m_now->setWordWrap(true);
     m_history->setObjectName("inspectorHistory");
     m_history->setWordWrap(true);
-    setMinimumWidth(240);
+    setMinimumWidth(200);
     setMaximumWidth(340);
+    m_history->setMinimumHeight(40);
+    m_title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 4, 4, 4);
     layout->addWidget(m_find);
     layout->addWidget(m_title);
     layout->addWidget(m_details);
+    layout->addWidget(m_now);
     layout->addWidget(m_history, 1);
     connect(m_find, &QLineEdit::returnPressed, this, &InspectorView::search);
     fill();
 }
 
-void InspectorView::setRun(std::shared_ptr<const Run> run) {
+void InspectorView::setRun(std::shared_ptr<const Run> run, const ReplayIndex* replay) {
     m_run = std::move(run);
+    m_replay = replay;
     m_part = {};
     fill();
 }
 
-void InspectorView::setTime(Nanos) {}
+void InspectorView::setTime(Nanos t) {
+    m_time = t;
+    fillNow();
+}
+
+void InspectorView::fillNow() {
+    if (!m_run || !m_replay || (m_part.kind != ComponentKind::Gpu && m_part.kind != ComponentKind::Host)) {
+        m_now->clear();
+        return;
+    }
+    // The states of this part's GPUs at the instant shown, most alarming first.
+    const std::vector<GpuVisual> states = m_replay->statesAt(m_time);
+    const std::vector<std::int32_t> gpus =
+        m_part.kind == ComponentKind::Gpu ? std::vector<std::int32_t>{m_part.index} : m_run->topology.gpusOfHost(m_part.index);
+    std::array<int, kGpuStateCount> counts{};
+    int replaced = 0, slowest = 0;
+    for (std::int32_t g : gpus) {
+        const GpuVisual& v = states[static_cast<std::size_t>(g)];
+        ++counts[static_cast<std::size_t>(v.state)];
+        replaced += v.replaced;
+        slowest = std::max<int>(slowest, v.slowdownPercent);
+    }
+    QStringList parts;
+    for (int i = kGpuStateCount - 1; i >= 0; --i) {
+        if (counts[static_cast<std::size_t>(i)] == 0) continue;
+        const auto state = static_cast<GpuState>(i);
+        QString text = gpus.size() == 1 ? QString(gpuStateName(state)) : tr("%1 %2").arg(counts[static_cast<std::size_t>(i)]).arg(gpuStateName(state));
+        if (state == GpuState::Straggling) text += tr(" (%1% slower)").arg(slowest);
+        parts << text;
+    }
+    if (replaced > 0) parts << (gpus.size() == 1 ? tr("replaced hardware") : tr("%1 replaced").arg(replaced));
+    m_now->setText(tr("Now: %1").arg(parts.join(", ")));
+}
 
 void InspectorView::showPart(const ComponentRef& part) {
     m_part = part;
@@ -106,6 +145,7 @@ void InspectorView::fill() {
     if (!m_run || m_part.kind == ComponentKind::None) {
         m_title->setText(tr("Click a GPU, host or switch"));
         m_details->clear();
+        m_now->clear();
         return;
     }
     const Topology& t = m_run->topology;
@@ -144,6 +184,7 @@ void InspectorView::fill() {
                                .arg(q(s.cause)));
     }
     if (m_history->count() == 0) m_history->addItem(tr("No failures or straggler episodes in this run."));
+    fillNow();
 }
 
 }  // namespace faultline

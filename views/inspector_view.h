@@ -2,6 +2,7 @@
 // What was picked or found: its name, where it sits (zone, rack, host, index, PCI bus id)
 // and its history in this run (failures, straggler episodes). Finds a GPU, host or switch
 // by name.
+#include "model/replay_state.h"
 #include "model/run.h"
 
 #include <QWidget>
@@ -23,7 +24,9 @@ class InspectorView : public QWidget {
 public:
     explicit InspectorView(QWidget* parent = nullptr);
 
-    void setRun(std::shared_ptr<const Run> run);
+    // The run and its replay index, which the caller keeps alive with the run.
+    void setRun(std::shared_ptr<const Run> run, const ReplayIndex* replay);
+    // The instant whose state the "now" line names.
     void setTime(Nanos t);
     void showPart(const ComponentRef& part);
     ComponentRef part() const { return m_part; }
@@ -35,12 +38,16 @@ signals:
 private:
     void search();
     void fill();
+    void fillNow();
 
     std::shared_ptr<const Run> m_run;
+    const ReplayIndex* m_replay = nullptr;
+    Nanos m_time = 0;
     ComponentRef m_part;
     QLineEdit* m_find;
     QLabel* m_title;
     QLabel* m_details;
+    QLabel* m_now;
     QListWidget* m_history;
 };
 

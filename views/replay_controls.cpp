@@ -31,6 +31,8 @@ ReplayControls::ReplayControls(QWidget* parent)
     m_scrubber->setObjectName("timeScrubber");
     m_time->setObjectName("replayTime");
     m_time->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_time->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_time->setMinimumWidth(60);
     m_speed->setObjectName("replaySpeed");
     for (const Speed& s : kSpeeds) m_speed->addItem(tr(s.label), s.factor);
     m_speed->setCurrentIndex(kDefaultSpeed);

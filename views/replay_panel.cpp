@@ -53,6 +53,8 @@ ReplayPanel::ReplayPanel(QWidget* parent)
     m_status->setObjectName("replayStatus");
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_status->setContentsMargins(8, 4, 8, 4);
+    // A long status line is cut, not a reason for the window to grow (screenshots keep --size).
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     QFont bigger = m_status->font();
     bigger.setPointSizeF(bigger.pointSizeF() * 1.15);
     m_status->setFont(bigger);
@@ -106,7 +108,7 @@ void ReplayPanel::addShortcuts() {
 void ReplayPanel::setRun(std::shared_ptr<const Run> run) {
     pause();
     m_view->setRun(run);
-    m_inspector->setRun(run);
+    m_inspector->setRun(run, m_view->replay());
     if (!run) return;
     std::vector<std::int64_t> incidents;
     for (const Downtime& d : run->downtimes) incidents.push_back(d.begin);

@@ -1,9 +1,11 @@
 #include "vtk_render_widget.h"
 
+#include <QElapsedTimer>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QOpenGLContext>
 #include <QOpenGLExtraFunctions>
+#include <QOpenGLFunctions>
 #include <QWheelEvent>
 
 #include <vtkCamera.h>
@@ -40,12 +42,17 @@ VtkRenderWidget::VtkRenderWidget(QWidget* parent)
       m_interactor(vtkSmartPointer<vtkGenericRenderWindowInteractor>::New()) {
     setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(64, 64);
+    // Every frame's blit covers the whole framebuffer: no need for Qt to clear it first,
+    // which on a software rasteriser is a frame-sized fill saved.
+    setUpdateBehavior(QOpenGLWidget::PartialUpdate);
     // Until initializeGL there is no context for VTK to render into.
     m_window->SetReadyForRendering(false);
     m_window->AddRenderer(m_renderer);
     m_window->SetMultiSamples(0);
     // The blit into Qt's framebuffer is ours; VTK must never touch framebuffer 0.
     m_window->SetFrameBlitModeToNoBlit();
+    // Nor copy its frame into a second framebuffer first: the blit reads the one it drew.
+    m_window->SwapBuffersOff();
     for (unsigned long event : {vtkCommand::WindowMakeCurrentEvent, vtkCommand::WindowIsCurrentEvent,
                                 vtkCommand::WindowIsDirectEvent, vtkCommand::WindowSupportsOpenGLEvent,
                                 vtkCommand::WindowFrameEvent})
@@ -115,6 +122,8 @@ void VtkRenderWidget::syncSize() {
 void VtkRenderWidget::paintGL() {
     // A widget grabbed before it was ever shown may not have seen a resize yet.
     syncSize();
+    QElapsedTimer timer;
+    timer.start();
     emit aboutToRender();
     makeCurrent();  // a slot above may have made another context current
     vtkOpenGLState* state = m_window->GetState();
@@ -126,6 +135,11 @@ void VtkRenderWidget::paintGL() {
     m_window->SetReadyForRendering(false);
     state->Pop();
     blitIntoWidget();
+    if (m_timing) {
+        context()->functions()->glFinish();
+        m_timedMs += static_cast<double>(timer.nsecsElapsed()) / 1e6;
+        ++m_timedFrames;
+    }
     // What the blit bound is news to VTK's state cache: have it read GL's truth next time.
     state->Reset();
 }

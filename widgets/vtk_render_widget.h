@@ -33,6 +33,11 @@ public:
     // camera fitting needs the true aspect ratio.
     void syncSize();
 
+    // Benchmarks: time each frame's VTK render and blit, waiting for the GL work to finish
+    // (which costs a little), apart from what Qt adds to present it.
+    void setTimingFrames(bool timing) { m_timing = timing; m_timedFrames = 0; m_timedMs = 0; }
+    double meanFrameRenderMs() const { return m_timedFrames ? m_timedMs / m_timedFrames : 0; }
+
 signals:
     // Before every VTK render, on the GUI thread: the place to update colours for "now".
     void aboutToRender();
@@ -59,6 +64,9 @@ private:
     vtkSmartPointer<vtkGenericRenderWindowInteractor> m_interactor;
     QPoint m_pressPos;
     bool m_pressed = false;
+    bool m_timing = false;
+    long m_timedFrames = 0;
+    double m_timedMs = 0;
 };
 
 }  // namespace faultline

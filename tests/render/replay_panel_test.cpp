@@ -8,13 +8,22 @@
 #include "widgets/time_scrubber.h"
 #include "widgets/vtk_render_widget.h"
 
+#include <QApplication>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QTest>
 #include <QToolButton>
 
+#include <QMouseEvent>
+#include <QWheelEvent>
+
+#include <vtkCamera.h>
+#include <vtkRenderer.h>
+
 #include <gtest/gtest.h>
+
+#include <array>
 
 namespace faultline {
 namespace {
@@ -114,6 +123,10 @@ TEST(ReplayPanel, ClickingAGpuShowsItInTheInspector) {
     EXPECT_EQ(shown.child<QLabel>("inspectorTitle")->text().toStdString(), run.topology.gpuName(gpu));
     const QString details = shown.child<QLabel>("inspectorDetails")->text();
     EXPECT_TRUE(details.contains(QString::fromStdString(run.topology.gpus[static_cast<std::size_t>(gpu)].pciBusId))) << details.toStdString();
+    shown.panel().setTime(f.time);
+    EXPECT_EQ(shown.child<QLabel>("inspectorNow")->text(), "Now: failed");
+    shown.panel().setTime(f.time - kMinute);
+    EXPECT_FALSE(shown.child<QLabel>("inspectorNow")->text().contains("failed")) << shown.child<QLabel>("inspectorNow")->text().toStdString();
     auto* history = shown.child<QListWidget>("inspectorHistory");
     ASSERT_GE(history->count(), 1);
     EXPECT_TRUE(history->item(0)->text().contains(QString::fromStdString(std::string(rootCauseLabel(f.cause))))) << history->item(0)->text().toStdString();
@@ -133,6 +146,51 @@ TEST(ReplayPanel, FindingAHostByNameSelectsIt) {
     QTest::keyClicks(find, "r0003-h1-gpu9");
     QTest::keyClick(find, Qt::Key_Return);
     EXPECT_TRUE(shown.child<QLabel>("inspectorTitle")->text().startsWith("Nothing named")) << shown.child<QLabel>("inspectorTitle")->text().toStdString();
+}
+
+std::array<double, 3> cameraPosition(FabricView* view) {
+    std::array<double, 3> p{};
+    view->renderWidget()->renderer()->GetActiveCamera()->GetPosition(p.data());
+    return p;
+}
+
+TEST(ReplayPanel, MouseWheelAndKeysMoveTheCameraAndSpacePlays) {
+    const faultline::Run& run = test::tinyRun();
+    ShownPanel shown(run);
+    ASSERT_TRUE(shown.exposed());
+    FabricView* view = shown.panel().fabricView();
+    view->renderImage();
+    VtkRenderWidget* render = view->renderWidget();
+    const QPointF centre(render->width() / 2.0, render->height() / 2.0);
+
+    auto before = cameraPosition(view);
+    auto send = [&](QEvent::Type type, QPointF at, Qt::MouseButton button, Qt::MouseButtons buttons) {
+        QMouseEvent event(type, at, render->mapToGlobal(at), button, buttons, Qt::NoModifier);
+        QApplication::sendEvent(render, &event);
+    };
+    send(QEvent::MouseButtonPress, centre, Qt::LeftButton, Qt::LeftButton);
+    send(QEvent::MouseMove, centre + QPointF(120, 40), Qt::NoButton, Qt::LeftButton);
+    send(QEvent::MouseButtonRelease, centre + QPointF(120, 40), Qt::LeftButton, Qt::NoButton);
+    EXPECT_NE(cameraPosition(view), before) << "a left drag orbits";
+    EXPECT_EQ(view->selected().kind, ComponentKind::None) << "a drag is not a click";
+
+    before = cameraPosition(view);
+    const double distance = view->renderWidget()->renderer()->GetActiveCamera()->GetDistance();
+    QWheelEvent wheel(centre, render->mapToGlobal(centre), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(render, &wheel);
+    EXPECT_LT(view->renderWidget()->renderer()->GetActiveCamera()->GetDistance(), distance) << "the wheel zooms in";
+
+    before = cameraPosition(view);
+    shown.panel().activateWindow();
+    ASSERT_TRUE(QTest::qWaitForWindowActive(&shown.panel()));  // keys go to the focus
+    render->setFocus();
+    QTest::keyClick(render, Qt::Key_Left);
+    EXPECT_NE(cameraPosition(view), before) << "arrow keys turn";
+
+    QTest::keyClick(render, Qt::Key_Space);
+    EXPECT_TRUE(shown.panel().isPlaying());
+    QTest::keyClick(render, Qt::Key_Space);
+    EXPECT_FALSE(shown.panel().isPlaying());
 }
 
 }  // namespace
