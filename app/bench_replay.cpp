@@ -34,6 +34,9 @@ int runReplayBenchmark(int gpus, QSize size) {
     FabricView view;
     view.resize(size);
     view.setRun(run);
+    // FAULTLINE_BENCH_DETAIL=boxes|tiles|racks pins the level of detail; by default the view
+    // picks it from the camera, as it does for a user.
+    if (const QByteArray detail = qgetenv("FAULTLINE_BENCH_DETAIL"); !detail.isEmpty()) view.pinDetail(QString::fromUtf8(detail));
     view.show();
     QElapsedTimer waited;
     waited.start();

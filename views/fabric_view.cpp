@@ -101,7 +101,15 @@ void FabricView::chooseLevelOfDetail() {
     }
     const double perGpu = pixelsPerUnit * m_scene->layout().gpuPitch;
     FabricDetail detail = perGpu < kMinPixelsPerGpu ? FabricDetail::Racks : perGpu < kMinPixelsForBoxes ? FabricDetail::Tiles : FabricDetail::Boxes;
+    if (m_pinnedDetail == "boxes") detail = FabricDetail::Boxes;
+    else if (m_pinnedDetail == "tiles") detail = FabricDetail::Tiles;
+    else if (m_pinnedDetail == "racks") detail = FabricDetail::Racks;
     m_scene->setDetail(detail);
+}
+
+void FabricView::pinDetail(const QString& name) {
+    m_pinnedDetail = name;
+    update();
 }
 
 bool FabricView::racksAsBlocks() const { return m_scene && m_scene->detail() == FabricDetail::Racks; }

@@ -51,6 +51,9 @@ public:
     VtkRenderWidget* renderWidget() const { return m_render; }
     bool racksAsBlocks() const;
     const char* detailName() const;  // "boxes", "tiles" or "racks"
+    // Pins the level of detail ("boxes", "tiles", "racks") instead of choosing it from the
+    // camera distance; an empty name unpins it. For benchmarks.
+    void pinDetail(const QString& name);
 
 signals:
     void partSelected(const faultline::ComponentRef& part);
@@ -58,6 +61,7 @@ signals:
 private:
     void refreshBeforeRender();
     void chooseLevelOfDetail();
+    QString m_pinnedDetail;
     // Points the camera so that the box fills the view, keeping the direction it looks in.
     void fitBounds(const std::array<double, 6>& bounds);
 
