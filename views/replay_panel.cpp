@@ -94,6 +94,9 @@ void ReplayPanel::addShortcuts() {
         connect(s, &QShortcut::activated, this, slot);
     };
     add(Qt::Key_Space, [this] { isPlaying() ? pause() : play(); });
+    // Left and right arrows step through training steps; with Shift they turn the camera.
+    add(Qt::Key_Right, [this] { jump(ReplayControls::Jump::NextStep); });
+    add(Qt::Key_Left, [this] { jump(ReplayControls::Jump::PreviousStep); });
     add(Qt::Key_Period, [this] { jump(ReplayControls::Jump::NextStep); });
     add(Qt::Key_Comma, [this] { jump(ReplayControls::Jump::PreviousStep); });
     add(Qt::Key_BracketRight, [this] { jump(ReplayControls::Jump::NextEvent); });

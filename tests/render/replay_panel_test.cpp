@@ -184,8 +184,21 @@ TEST(ReplayPanel, MouseWheelAndKeysMoveTheCameraAndSpacePlays) {
     shown.panel().activateWindow();
     ASSERT_TRUE(QTest::qWaitForWindowActive(&shown.panel()));  // keys go to the focus
     render->setFocus();
+    QTest::keyClick(render, Qt::Key_Left, Qt::ShiftModifier);
+    EXPECT_NE(cameraPosition(view), before) << "shift+arrow keys turn";
+    QTest::keyClick(render, Qt::Key_Up);
+    before = cameraPosition(view);
+    QTest::keyClick(render, Qt::Key_Down);
+    EXPECT_NE(cameraPosition(view), before) << "up and down tilt";
+
+    // Plain left and right step through training steps.
+    const Nanos beforeStep = shown.panel().time();
+    QTest::keyClick(render, Qt::Key_Right);
+    QTest::keyClick(render, Qt::Key_Right);
+    EXPECT_GT(shown.panel().time(), beforeStep) << "right steps forward";
+    const Nanos afterStep = shown.panel().time();
     QTest::keyClick(render, Qt::Key_Left);
-    EXPECT_NE(cameraPosition(view), before) << "arrow keys turn";
+    EXPECT_LT(shown.panel().time(), afterStep) << "left steps back";
 
     QTest::keyClick(render, Qt::Key_Space);
     EXPECT_TRUE(shown.panel().isPlaying());
