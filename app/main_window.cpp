@@ -21,6 +21,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QProgressBar>
 #include <QStackedWidget>
 #include <QStatusBar>
 
@@ -118,8 +119,18 @@ MainWindow::MainWindow(QWidget* parent)
                                .arg(QApplication::applicationVersion()));
     });
 
+    // Opening (and, at first start, simulating the sample) runs in the background: a busy
+    // bar in the status bar says so until it is done.
+    m_busy = new QProgressBar(this);
+    m_busy->setObjectName("openProgress");
+    m_busy->setRange(0, 0);
+    m_busy->setMaximumWidth(160);
+    m_busy->hide();
+    statusBar()->addPermanentWidget(m_busy);
     connect(m_loader, &RunLoader::loaded, this, &MainWindow::showRun);
     connect(m_loader, &RunLoader::failed, this, &MainWindow::showError);
+    connect(m_loader, &RunLoader::loaded, m_busy, [this] { m_busy->setVisible(m_loader->busy()); });
+    connect(m_loader, &RunLoader::failed, m_busy, [this] { m_busy->setVisible(m_loader->busy()); });
 }
 
 void MainWindow::restoreLayout() {
@@ -139,11 +150,13 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 void MainWindow::openRun(const QString& path) {
     showMessage(tr("Opening %1...").arg(QFileInfo(path).fileName()));
     m_loader->load(path);
+    m_busy->show();
 }
 
 void MainWindow::openSampleRun() {
     showMessage(tr("Opening the sample run (simulated %1, seed %2)...").arg(kSamplePreset).arg(kSampleSeed));
     m_loader->prepareAndLoad(&ensureSampleRun);
+    m_busy->show();
 }
 
 void MainWindow::chooseAndOpen() {

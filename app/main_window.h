@@ -6,6 +6,7 @@
 #include <memory>
 
 class QLabel;
+class QProgressBar;
 class QStackedWidget;
 
 namespace faultline {
@@ -50,6 +51,7 @@ private:
     IncidentView* m_incidents = nullptr;
     ChartsView* m_charts = nullptr;
     TimelineView* m_timeline = nullptr;
+    QProgressBar* m_busy = nullptr;
     std::shared_ptr<const LoadedRun> m_run;
 };
 

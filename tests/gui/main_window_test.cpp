@@ -16,6 +16,7 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QLabel>
+#include <QProgressBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStatusBar>
@@ -46,7 +47,9 @@ TEST(MainWindow, ShowsTheSummaryOfTheRunItOpens) {
     window.show();
     QSignalSpy shown(&window, &MainWindow::runShown);
     window.openRun(QString::fromStdString(path));
+    EXPECT_TRUE(window.findChild<QProgressBar*>("openProgress")->isVisible()) << "opening shows that it is busy";
     ASSERT_TRUE(shown.wait(20'000));
+    EXPECT_FALSE(window.findChild<QProgressBar*>("openProgress")->isVisible());
 
     EXPECT_TRUE(window.findChild<QWidget*>("summaryView")->isVisible());
     EXPECT_EQ(tileValue(window, "ettrTile"), QString::fromStdString(formatPercent(expected.ettr)));
