@@ -17,13 +17,6 @@ namespace {
 // gpud's sample). Lines of the same code on the same GPU this close together are one failure.
 constexpr EpochNs kBurst = 60'000'000'000;
 
-int currentYear() {
-    const std::time_t now = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    return tm.tm_year + 1900;
-}
-
 std::string hostFromFileName(const std::string& path) {
     std::string name = path.substr(path.find_last_of('/') + 1);
     return name.substr(0, name.find('.'));
@@ -55,7 +48,7 @@ std::string xidWhat(int xid) {
 
 void importKernelLog(const std::string& path, ImportContext& ctx) {
     LineReader in(path);
-    const int year = ctx.options.year > 0 ? ctx.options.year : currentYear();
+    const int year = ctx.options.year > 0 ? ctx.options.year : currentUtcYear();
     const std::string fallbackHost = !ctx.options.host.empty() ? ctx.options.host : hostFromFileName(path);
     // (host, bus id, xid) -> index of the failure a new line may belong to.
     std::map<std::tuple<std::string, std::string, int>, std::size_t> open;

@@ -3,6 +3,7 @@
 #include <array>
 #include <charconv>
 #include <cstdlib>
+#include <ctime>
 #include <string>
 
 namespace faultline {
@@ -130,6 +131,13 @@ std::optional<EpochNs> parseIsoTime(std::string_view s, std::size_t* consumed) {
     if (consumed) *consumed = i;
     const std::int64_t days = daysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
     return ((days * 86400 + *clock) - offsetSec) * 1'000'000'000 + fracNs;
+}
+
+int currentUtcYear() {
+    const std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    return tm.tm_year + 1900;
 }
 
 }  // namespace faultline

@@ -23,6 +23,8 @@ std::optional<double> parseDouble(std::string_view s);
 std::int64_t daysFromCivil(std::int64_t y, unsigned m, unsigned d);
 // "Jan".."Dec" (case-sensitive, as date and dmesg write them) -> 1..12.
 std::optional<unsigned> monthFromAbbrev(std::string_view s);
+// This year (UTC), for log lines that leave the year out ("Mar  5 14:02:11").
+int currentUtcYear();
 
 // "2025-01-21T04:41:44,283302+00:00", "2023-04-16T16:52:27", "2024-05-01 10:00:00.123Z":
 // date, 'T' or ' ', time, optional fraction after '.' or ',', optional zone (Z, +HH:MM,

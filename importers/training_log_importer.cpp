@@ -17,13 +17,6 @@ namespace {
 // failure, with all the ranks that reported it.
 constexpr EpochNs kWatchdogBurst = 60'000'000'000;
 
-int currentYear() {
-    const std::time_t now = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    return tm.tm_year + 1900;
-}
-
 int yearOf(EpochNs t) {
     const std::time_t secs = static_cast<std::time_t>(t / 1'000'000'000);
     std::tm tm{};
@@ -140,7 +133,7 @@ private:
 
     void watchdog(const WatchdogTimeout& w, std::string_view line, std::optional<EpochNs> stamp) {
         if (!stamp) {
-            const int year = m_ctx.options.year > 0 ? m_ctx.options.year : m_clock ? yearOf(*m_clock) : currentYear();
+            const int year = m_ctx.options.year > 0 ? m_ctx.options.year : m_clock ? yearOf(*m_clock) : currentUtcYear();
             stamp = glogTime(line, year);
         }
         if (!stamp && !placed("an NCCL watchdog timeout")) return;

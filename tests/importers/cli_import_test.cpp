@@ -17,19 +17,10 @@ namespace {
 using test::fixture;
 using test::realData;
 
-struct Result {
-    int status;
-    std::string output;
-};
+using Result = test::CommandResult;
 
 Result runCli(const std::string& args, bool withStderr = true) {
-    const std::string command = std::string(FAULTLINE_CLI) + " " + args + (withStderr ? " 2>&1" : " 2>/dev/null");
-    FILE* pipe = popen(command.c_str(), "r");
-    std::string output;
-    std::array<char, 4096> buf{};
-    while (std::size_t n = fread(buf.data(), 1, buf.size(), pipe)) output.append(buf.data(), n);
-    const int status = pclose(pipe);
-    return {WEXITSTATUS(status), output};
+    return test::runCommand(std::string(FAULTLINE_CLI) + " " + args, withStderr);
 }
 
 TEST(CliImport, PrintsFormatCountsSpanAndRanksPerFile) {

@@ -16,20 +16,9 @@ namespace {
 
 using test::ScratchDir;
 
-struct Result {
-    int status;
-    std::string output;  // stdout and stderr together
-};
+using Result = test::CommandResult;
 
-Result runCli(const std::string& args) {
-    const std::string command = std::string(FAULTLINE_CLI) + " " + args + " 2>&1";
-    FILE* pipe = popen(command.c_str(), "r");
-    std::string output;
-    std::array<char, 4096> buf{};
-    while (std::size_t n = fread(buf.data(), 1, buf.size(), pipe)) output.append(buf.data(), n);
-    const int status = pclose(pipe);
-    return {WEXITSTATUS(status), output};
-}
+Result runCli(const std::string& args) { return test::runCommand(std::string(FAULTLINE_CLI) + " " + args); }
 
 TEST(Cli, SimulateThenSummaryJson) {
     ScratchDir dir;

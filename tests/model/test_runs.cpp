@@ -2,7 +2,10 @@
 
 #include "model/simulator.h"
 
+#include <array>
 #include <atomic>
+#include <cstdio>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace faultline::test {
@@ -25,6 +28,15 @@ const Run& tracedTinyRun() {
         return simulate(p);
     }();
     return run;
+}
+
+CommandResult runCommand(const std::string& command, bool withStderr) {
+    FILE* pipe = popen((command + (withStderr ? " 2>&1" : " 2>/dev/null")).c_str(), "r");
+    std::string output;
+    std::array<char, 4096> buf{};
+    while (std::size_t n = fread(buf.data(), 1, buf.size(), pipe)) output.append(buf.data(), n);
+    const int status = pclose(pipe);
+    return {WEXITSTATUS(status), output};
 }
 
 ScratchDir::ScratchDir() {

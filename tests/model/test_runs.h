@@ -14,6 +14,14 @@ const Run& tinyRun();
 // over 400 steps from 6 h in.
 const Run& tracedTinyRun();
 
+// A command line run as a user runs it: its exit status and what it printed.
+struct CommandResult {
+    int status;
+    std::string output;
+};
+// `withStderr` folds standard error into the output; otherwise it is dropped.
+CommandResult runCommand(const std::string& command, bool withStderr = true);
+
 // A folder of its own for one test, removed when the object goes.
 class ScratchDir {
 public:
