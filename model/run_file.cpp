@@ -168,6 +168,9 @@ void flushToDisk(const std::string& path) {
 }  // namespace
 
 void writeRunFile(const Run& run, const std::string& path) {
+    const std::filesystem::path folder = std::filesystem::absolute(path).parent_path();
+    std::error_code ec;
+    if (!std::filesystem::is_directory(folder, ec)) throw Error("cannot write " + path + ": there is no folder " + folder.string());
     const std::string temp = path + ".partial-" + std::to_string(::getpid());
     std::filesystem::remove(temp);
     try {

@@ -183,7 +183,12 @@ TEST(RunFile, DanglingReferenceIsCorrupt) {
 }
 
 TEST(RunFile, UnwritableFolderGivesErrorAndNoFile) {
-    EXPECT_THROW(writeRunFile(tinyRun(), "/nonexistent-folder/run.faultline"), Error);
+    try {
+        writeRunFile(tinyRun(), "/nonexistent-folder/run.faultline");
+        FAIL() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_STREQ(e.what(), "cannot write /nonexistent-folder/run.faultline: there is no folder /nonexistent-folder");
+    }
     EXPECT_FALSE(std::filesystem::exists("/nonexistent-folder/run.faultline"));
 }
 
