@@ -14,6 +14,8 @@ std::shared_ptr<const LoadedRun> loadRun(const QString& path) {
     loaded->path = path;
     loaded->run = readRunFile(path.toStdString());
     loaded->summary = summarize(loaded->run);
+    loaded->stragglers = analyzeStragglers(loaded->run);
+    loaded->incidents = buildIncidents(loaded->run);
     return loaded;
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 // Opens run files off the GUI thread. Each request gets an id; when a newer request was
 // made meanwhile, an older one's result is dropped, so the window shows what was asked last.
+#include "model/incidents.h"
 #include "model/run.h"
+#include "model/straggler_analysis.h"
 #include "model/summary.h"
 
 #include <QObject>
@@ -12,10 +14,13 @@
 
 namespace faultline {
 
+// A run and what the window shows of it, all worked out off the GUI thread.
 struct LoadedRun {
     QString path;
     Run run;
     RunSummary summary;
+    StragglerReport stragglers;
+    std::vector<Incident> incidents;
 };
 
 class RunLoader : public QObject {

@@ -100,8 +100,15 @@ ChartsView::ChartsView(QWidget* parent)
 }
 
 void ChartsView::setRun(std::shared_ptr<const Run> run) {
+    RunSummary summary = run ? summarize(*run) : RunSummary{};
+    StragglerReport stragglers = run ? analyzeStragglers(*run) : StragglerReport{};
+    setRun(std::move(run), std::move(summary), std::move(stragglers));
+}
+
+void ChartsView::setRun(std::shared_ptr<const Run> run, RunSummary summary, StragglerReport stragglers) {
     m_run = std::move(run);
-    m_stragglers = m_run ? analyzeStragglers(*m_run) : StragglerReport{};
+    m_summary = std::move(summary);
+    m_stragglers = std::move(stragglers);
     fillEttr();
     fillCauses();
     fillStepTime();
@@ -120,7 +127,7 @@ void ChartsView::setTime(Nanos t) {
 void ChartsView::fillEttr() {
     QList<QPointF> daily, cumulative;
     if (m_run) {
-        const GoodputLedger ledger = computeGoodput(*m_run);
+        const GoodputLedger& ledger = m_summary.ledger;
         Nanos length = 0, kept = 0;
         for (const GoodputPeriod& d : ledger.days) {
             daily.append({days(d.begin + d.end) / 2.0, d.ettr() * 100.0});
@@ -140,7 +147,7 @@ void ChartsView::fillCauses() {
     QChart* chart = m_causes->chart();
     clearChart(chart);
     if (!m_run) return;
-    const RunSummary summary = summarize(*m_run);
+    const RunSummary& summary = m_summary;
     auto* set = new QBarSet(tr("interruptions"));
     set->setObjectName("causeCounts");
     QStringList labels;
@@ -216,7 +223,7 @@ void ChartsView::fillWaterfall() {
     QChart* chart = m_waterfall->chart();
     clearChart(chart);
     if (!m_run) return;
-    const Badput b = computeGoodput(*m_run).whole.badput;
+    const Badput& b = m_summary.ledger.whole.badput;
     const std::vector<std::pair<QString, Nanos>> parts = {
         {tr("Detection"), b.detection}, {tr("Restart"), b.restart}, {tr("Reload"), b.reload}, {tr("Lost work"), b.lostWork}};
     // A waterfall: each bar floats on the sum of those before it; the last is the total.

@@ -4,6 +4,7 @@
 // with straggler episodes marked; where the downtime went; and a ranks x time heat map of
 // straggler scores from the collective traces.
 #include "model/straggler_analysis.h"
+#include "model/summary.h"
 
 #include <QWidget>
 
@@ -24,6 +25,9 @@ class ChartsView : public QWidget {
 public:
     explicit ChartsView(QWidget* parent = nullptr);
 
+    // With the figures worked out already (off the GUI thread, as the app does)...
+    void setRun(std::shared_ptr<const Run> run, RunSummary summary, StragglerReport stragglers);
+    // ...or working them out here.
     void setRun(std::shared_ptr<const Run> run);
     void setTime(Nanos t);
 
@@ -39,6 +43,7 @@ private:
     void fillHeatMap();
 
     std::shared_ptr<const Run> m_run;
+    RunSummary m_summary;
     StragglerReport m_stragglers;
     TimeChartView* m_ettr;
     QLineSeries* m_ettrDaily;

@@ -115,6 +115,11 @@ IncidentView::IncidentView(QWidget* parent)
 IncidentView::~IncidentView() { saveNow(); }
 
 void IncidentView::setRun(std::shared_ptr<const Run> run, const QString& path) {
+    std::vector<Incident> incidents = run ? buildIncidents(*run) : std::vector<Incident>{};
+    setRun(std::move(run), std::move(incidents), path);
+}
+
+void IncidentView::setRun(std::shared_ptr<const Run> run, std::vector<Incident> incidents, const QString& path) {
     saveNow();
     m_run = std::move(run);
     m_store.reset();
@@ -127,8 +132,7 @@ void IncidentView::setRun(std::shared_ptr<const Run> run, const QString& path) {
             emit noteSaveFailed(tr("Notes are read-only: %1").arg(QString::fromStdString(e.what())));
         }
     }
-    m_model->setIncidents(m_run ? buildIncidents(*m_run) : std::vector<Incident>{}, std::move(notes),
-                          m_run ? m_run->info.startEpochNs : 0);
+    m_model->setIncidents(std::move(incidents), std::move(notes), m_run ? m_run->info.startEpochNs : 0);
     m_table->resizeColumnsToContents();
     m_editingRow = -1;
     showSelected();

@@ -2,6 +2,7 @@
 // The incident review panel: a sortable, filterable list of a run's incidents; the chain of
 // the one selected; and the reviewer's notes, confirmed root cause and tags, saved into the
 // run file as they are typed.
+#include "model/incidents.h"
 #include "model/run.h"
 
 #include <QString>
@@ -21,7 +22,6 @@ namespace faultline {
 
 class IncidentNotesStore;
 class IncidentTableModel;
-struct Incident;
 
 class IncidentView : public QWidget {
     Q_OBJECT
@@ -31,6 +31,8 @@ public:
 
     // `path` is the run's file, where notes are kept; empty keeps notes read-only.
     void setRun(std::shared_ptr<const Run> run, const QString& path);
+    // With the incidents built already (off the GUI thread, as the app does).
+    void setRun(std::shared_ptr<const Run> run, std::vector<Incident> incidents, const QString& path);
     bool selectIncident(int id);
     int selectedIncidentId() const;
     // Writes a pending edit now (also done after a short pause in typing).
