@@ -169,7 +169,7 @@ void MainWindow::showRun(std::shared_ptr<const LoadedRun> run) {
     m_summary->setSummary(m_run->summary);
     m_replay->setRun(std::shared_ptr<const Run>(m_run, &m_run->run));
     m_charts->setRun(std::shared_ptr<const Run>(m_run, &m_run->run), m_run->summary, m_run->stragglers);
-    m_timeline->setRun(std::shared_ptr<const Run>(m_run, &m_run->run));
+    m_timeline->setRun(std::shared_ptr<const Run>(m_run, &m_run->run), m_run->lanes);
     m_incidents->setRun(std::shared_ptr<const Run>(m_run, &m_run->run), m_run->incidents, m_run->path);
     m_pages->setCurrentWidget(m_replay);
     setWindowTitle(tr("%1 — Faultline").arg(QString::fromStdString(m_run->summary.name)));

@@ -16,6 +16,7 @@ std::shared_ptr<const LoadedRun> loadRun(const QString& path) {
     loaded->summary = summarize(loaded->run);
     loaded->stragglers = analyzeStragglers(loaded->run);
     loaded->incidents = buildIncidents(loaded->run);
+    loaded->lanes = buildCollectiveLanes(loaded->run);
     return loaded;
 }
 

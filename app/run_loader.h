@@ -1,6 +1,7 @@
 #pragma once
 // Opens run files off the GUI thread. Each request gets an id; when a newer request was
 // made meanwhile, an older one's result is dropped, so the window shows what was asked last.
+#include "model/collective_lanes.h"
 #include "model/incidents.h"
 #include "model/run.h"
 #include "model/straggler_analysis.h"
@@ -21,6 +22,7 @@ struct LoadedRun {
     RunSummary summary;
     StragglerReport stragglers;
     std::vector<Incident> incidents;
+    CollectiveLanes lanes;  // the timeline's rank lanes
 };
 
 class RunLoader : public QObject {

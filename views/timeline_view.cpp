@@ -11,7 +11,6 @@
 #include <cmath>
 #include <cstring>
 #include <ctime>
-#include <numeric>
 
 namespace faultline {
 
@@ -67,47 +66,13 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
 }
 
 void TimelineView::setRun(std::shared_ptr<const Run> run) {
+    CollectiveLanes lanes = run ? buildCollectiveLanes(*run) : CollectiveLanes{};
+    setRun(std::move(run), std::move(lanes));
+}
+
+void TimelineView::setRun(std::shared_ptr<const Run> run, CollectiveLanes lanes) {
     m_run = std::move(run);
-    m_byRank.clear();
-    m_laneRanks.clear();
-    m_rankStart.clear();
-    m_traceBegin = m_traceEnd = 0;
-    if (m_run && !m_run->collectives.empty()) {
-        const auto& records = m_run->collectives;
-        m_byRank.resize(records.size());
-        std::iota(m_byRank.begin(), m_byRank.end(), 0u);
-        std::sort(m_byRank.begin(), m_byRank.end(), [&](std::uint32_t a, std::uint32_t b) {
-            return records[a].rank != records[b].rank ? records[a].rank < records[b].rank : records[a].enter < records[b].enter;
-        });
-        m_traceBegin = records.front().enter;
-        m_traceEnd = records.front().exit;
-        // Lanes in order of how little time each rank spent inside collectives: the ranks
-        // the others waited for come first, where they cannot be missed.
-        std::vector<std::pair<double, std::int32_t>> byWait;
-        for (std::size_t i = 0; i < m_byRank.size();) {
-            const std::int32_t rank = records[m_byRank[i]].rank;
-            double inside = 0;
-            std::size_t j = i;
-            for (; j < m_byRank.size() && records[m_byRank[j]].rank == rank; ++j) {
-                const CollectiveRecord& r = records[m_byRank[j]];
-                inside += static_cast<double>(r.exit - r.enter);
-                m_traceBegin = std::min(m_traceBegin, r.enter);
-                m_traceEnd = std::max(m_traceEnd, r.exit);
-            }
-            byWait.emplace_back(inside / static_cast<double>(j - i), rank);
-            m_rankStart.push_back(i);
-            i = j;
-        }
-        std::vector<std::size_t> startOfRank = m_rankStart;
-        std::vector<std::int32_t> rankOf;
-        for (std::size_t s : startOfRank) rankOf.push_back(records[m_byRank[s]].rank);
-        std::sort(byWait.begin(), byWait.end());
-        m_rankStart.clear();
-        for (const auto& [inside, rank] : byWait) {
-            m_laneRanks.push_back(rank);
-            m_rankStart.push_back(startOfRank[static_cast<std::size_t>(std::find(rankOf.begin(), rankOf.end(), rank) - rankOf.begin())]);
-        }
-    }
+    m_lanes = std::move(lanes);
     setVisibleRange(0, m_run ? std::max<Nanos>(1, m_run->info.duration) : kDay);
 }
 
@@ -137,19 +102,19 @@ Nanos TimelineView::timeAt(double x) const {
 }
 
 bool TimelineView::showsRankLanes() const {
-    return !m_laneRanks.empty() && m_end - m_begin <= 4 * std::max<Nanos>(kSecond, m_traceEnd - m_traceBegin) &&
-           m_end > m_traceBegin && m_begin < m_traceEnd;
+    return !m_lanes.lanes.empty() && m_end - m_begin <= 4 * std::max<Nanos>(kSecond, m_lanes.traceEnd - m_lanes.traceBegin) &&
+           m_end > m_lanes.traceBegin && m_begin < m_lanes.traceEnd;
 }
 
 int TimelineView::laneOfRank(std::int32_t rank) const {
-    const int lanes = std::min<int>(static_cast<int>(m_laneRanks.size()), std::max(0, (height() - kLanesTop) / 4));
+    const int lanes = std::min<int>(static_cast<int>(m_lanes.lanes.size()), std::max(0, (height() - kLanesTop) / 4));
     for (int i = 0; i < lanes; ++i)
-        if (m_laneRanks[static_cast<std::size_t>(i)] == rank) return i;
+        if (m_lanes.lanes[static_cast<std::size_t>(i)].rank == rank) return i;
     return -1;
 }
 
 QRect TimelineView::laneRect(int lane) const {
-    const int lanes = std::min<int>(static_cast<int>(m_laneRanks.size()), std::max(1, (height() - kLanesTop) / 4));
+    const int lanes = std::min<int>(static_cast<int>(m_lanes.lanes.size()), std::max(1, (height() - kLanesTop) / 4));
     const int h = std::clamp((height() - kLanesTop) / std::max(1, lanes), 4, 18);
     return {kLabelWidth, kLanesTop + lane * h, width() - kLabelWidth, h - 1};
 }
@@ -238,7 +203,7 @@ void TimelineView::drawCheckpoints(QPainter& p) {
 
 void TimelineView::drawLanes(QPainter& p) {
     const auto& records = m_run->collectives;
-    const int lanes = std::min<int>(static_cast<int>(m_laneRanks.size()), std::max(0, (height() - kLanesTop) / 4));
+    const int lanes = std::min<int>(static_cast<int>(m_lanes.lanes.size()), std::max(0, (height() - kLanesTop) / 4));
     const int plotWidth = width() - kLabelWidth;
     if (lanes == 0 || plotWidth <= 0) return;
     // Tens of thousands of boxes: paint them as pixel runs into one image, not one by one.
@@ -247,15 +212,12 @@ void TimelineView::drawLanes(QPainter& p) {
     const QRgb colour = qRgb(90, 120, 170);
     for (int lane = 0; lane < lanes; ++lane) {
         const QRect r = laneRect(lane);
-        if (r.height() >= 9) p.drawText(QRect(0, r.top(), kLabelWidth - 4, r.height()), Qt::AlignRight | Qt::AlignVCenter,
-                                        tr("rank %1").arg(m_laneRanks[static_cast<std::size_t>(lane)]));
-        const std::size_t from = m_rankStart[static_cast<std::size_t>(lane)];
-        const std::int32_t rank = m_laneRanks[static_cast<std::size_t>(lane)];
-        // This lane's records run from `from` to the next rank's, sorted by enter (and so by exit).
-        auto end = std::find_if(m_byRank.begin() + static_cast<std::ptrdiff_t>(from), m_byRank.end(),
-                                [&](std::uint32_t i) { return records[i].rank != rank; });
-        auto first = std::lower_bound(m_byRank.begin() + static_cast<std::ptrdiff_t>(from), end, m_begin,
-                                      [&](std::uint32_t i, Nanos t) { return records[i].exit < t; });
+        const CollectiveLane& l = m_lanes.lanes[static_cast<std::size_t>(lane)];
+        if (r.height() >= 9) p.drawText(QRect(0, r.top(), kLabelWidth - 4, r.height()), Qt::AlignRight | Qt::AlignVCenter, tr("rank %1").arg(l.rank));
+        // This lane's records, sorted by enter (and so by exit: a rank is in one collective at a time).
+        const auto begin = m_lanes.records.begin() + static_cast<std::ptrdiff_t>(l.begin);
+        const auto end = m_lanes.records.begin() + static_cast<std::ptrdiff_t>(l.end);
+        auto first = std::lower_bound(begin, end, m_begin, [&](std::uint32_t i, Nanos t) { return records[i].exit < t; });
         auto* row = reinterpret_cast<QRgb*>(image.scanLine(r.top() - kLanesTop));
         for (auto it = first; it != end; ++it) {
             const CollectiveRecord& c = records[*it];

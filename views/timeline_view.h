@@ -5,6 +5,7 @@
 // into a traced window it shows one lane per rank with its collectives, so arrival skew and
 // the late rank are visible. Wheel zooms around the mouse, dragging pans, a click moves the
 // replay there.
+#include "model/collective_lanes.h"
 #include "model/run.h"
 
 #include <QWidget>
@@ -19,6 +20,8 @@ public:
     explicit TimelineView(QWidget* parent = nullptr);
 
     void setRun(std::shared_ptr<const Run> run);
+    // With the rank lanes sorted already (off the GUI thread, as the app does).
+    void setRun(std::shared_ptr<const Run> run, CollectiveLanes lanes);
     void setTime(Nanos t);
     void setVisibleRange(Nanos begin, Nanos end);
     Nanos visibleBegin() const { return m_begin; }
@@ -48,10 +51,7 @@ private:
     void drawLanes(QPainter& p);
 
     std::shared_ptr<const Run> m_run;
-    std::vector<std::uint32_t> m_byRank;     // collectives sorted by (rank, enter)
-    std::vector<std::int32_t> m_laneRanks;   // the ranks given lanes, in lane order
-    std::vector<std::size_t> m_rankStart;    // first index into m_byRank per lane
-    Nanos m_traceBegin = 0, m_traceEnd = 0;
+    CollectiveLanes m_lanes;
     Nanos m_begin = 0, m_end = 1;
     Nanos m_time = 0;
     int m_dragX = -1;
