@@ -1,7 +1,7 @@
 #include "bench_replay.h"
 
 #include "model/format.h"
-#include "model/simulator.h"
+#include "simulator/simulator.h"
 #include "views/fabric_view.h"
 #include "widgets/vtk_render_widget.h"
 

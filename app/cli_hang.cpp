@@ -3,7 +3,7 @@
 
 #include "importers/flight_recorder_reader.h"
 #include "model/error.h"
-#include "model/hang_analysis.h"
+#include "analysis/hang_analysis.h"
 
 #include <nlohmann/json.hpp>
 

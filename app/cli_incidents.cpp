@@ -2,7 +2,7 @@
 #include "cli_commands.h"
 
 #include "model/error.h"
-#include "model/incidents.h"
+#include "analysis/incidents.h"
 #include "model/run_file.h"
 
 #include <nlohmann/json.hpp>

@@ -4,7 +4,7 @@
 #include "model/error.h"
 #include "model/format.h"
 #include "model/run_file.h"
-#include "model/simulator.h"
+#include "simulator/simulator.h"
 
 #include <chrono>
 #include <cstdio>

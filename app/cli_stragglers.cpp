@@ -3,8 +3,8 @@
 
 #include "model/error.h"
 #include "model/run_file.h"
-#include "model/step_time_stragglers.h"
-#include "model/straggler_analysis.h"
+#include "analysis/step_time_stragglers.h"
+#include "analysis/straggler_analysis.h"
 
 #include <nlohmann/json.hpp>
 

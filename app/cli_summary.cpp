@@ -3,7 +3,7 @@
 
 #include "model/error.h"
 #include "model/run_file.h"
-#include "model/summary.h"
+#include "analysis/summary.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 #include "panel_snapshot.h"
 
 #include "run_loader.h"
-#include "model/incidents.h"
+#include "analysis/incidents.h"
 #include "sample_run.h"
 #include "screenshot.h"
 #include "views/charts_view.h"

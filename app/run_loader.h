@@ -2,10 +2,10 @@
 // Opens run files off the GUI thread. Each request gets an id; when a newer request was
 // made meanwhile, an older one's result is dropped, so the window shows what was asked last.
 #include "model/collective_lanes.h"
-#include "model/incidents.h"
+#include "analysis/incidents.h"
 #include "model/run.h"
-#include "model/straggler_analysis.h"
-#include "model/summary.h"
+#include "analysis/straggler_analysis.h"
+#include "analysis/summary.h"
 
 #include <QObject>
 #include <QString>

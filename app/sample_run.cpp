@@ -1,7 +1,7 @@
 #include "sample_run.h"
 
 #include "model/run_file.h"
-#include "model/simulator.h"
+#include "simulator/simulator.h"
 
 #include <QCoreApplication>
 #include <QDir>

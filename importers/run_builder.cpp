@@ -2,8 +2,8 @@
 
 #include "hostlist.h"
 #include "model/error.h"
-#include "model/step_time_stragglers.h"
-#include "model/straggler_analysis.h"
+#include "analysis/step_time_stragglers.h"
+#include "analysis/straggler_analysis.h"
 
 #include <algorithm>
 #include <map>

@@ -1,7 +1,7 @@
 #include "charts_view.h"
 
-#include "model/goodput.h"
-#include "model/summary.h"
+#include "analysis/goodput.h"
+#include "analysis/summary.h"
 #include "time_chart_view.h"
 #include "widgets/heat_map.h"
 

@@ -3,8 +3,8 @@
 // per day and cumulative; interruptions by root cause in the Llama 3 table's order; step time
 // with straggler episodes marked; where the downtime went; and a ranks x time heat map of
 // straggler scores from the collective traces.
-#include "model/straggler_analysis.h"
-#include "model/summary.h"
+#include "analysis/straggler_analysis.h"
+#include "analysis/summary.h"
 
 #include <QWidget>
 

@@ -2,7 +2,7 @@
 // The incidents of a run as table rows, with the reviewer's notes beside them. Sorting uses
 // the raw figures (Qt::UserRole), display uses the formatted text.
 #include "model/incident_notes.h"
-#include "model/incidents.h"
+#include "analysis/incidents.h"
 
 #include <QAbstractTableModel>
 

@@ -2,7 +2,7 @@
 // The incident review panel: a sortable, filterable list of a run's incidents; the chain of
 // the one selected; and the reviewer's notes, confirmed root cause and tags, saved into the
 // run file as they are typed.
-#include "model/incidents.h"
+#include "analysis/incidents.h"
 #include "model/run.h"
 
 #include <QString>

@@ -1,7 +1,7 @@
 #include "summary_view.h"
 
 #include "model/format.h"
-#include "model/summary.h"
+#include "analysis/summary.h"
 #include "widgets/stat_tile.h"
 
 #include <QGridLayout>

@@ -1,7 +1,7 @@
 // Hang attribution on real Flight Recorder dumps of a 16-rank Megatron MoE job with injected
 // faults: our findings must agree with the reference analyzer's output for the same dumps.
 #include "importers/flight_recorder_reader.h"
-#include "model/hang_analysis.h"
+#include "analysis/hang_analysis.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -1,6 +1,6 @@
 // Stragglers from per-worker step times of real PAI training jobs (Alibaba GPU trace 2020,
 // mini-batch-time): its README says what each job shows.
-#include "model/step_time_stragglers.h"
+#include "analysis/step_time_stragglers.h"
 
 #include <gtest/gtest.h>
 

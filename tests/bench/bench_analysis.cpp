@@ -1,10 +1,10 @@
 // Analysis targets: incidents and goodput of the llama3-405b run in under 1 s; straggler
 // analysis of 1,000,000 collective records across 1,024 ranks in under 2 s.
 // Run from an optimised build: build/release/bin/faultline_bench_analysis
-#include "model/goodput.h"
-#include "model/incidents.h"
-#include "model/simulator.h"
-#include "model/straggler_analysis.h"
+#include "analysis/goodput.h"
+#include "analysis/incidents.h"
+#include "simulator/simulator.h"
+#include "analysis/straggler_analysis.h"
 
 #include <benchmark/benchmark.h>
 

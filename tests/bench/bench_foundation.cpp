@@ -2,8 +2,8 @@
 //   simulate and write its run file in under 10 s; open it and compute the summary in under 1 s.
 // Run from an optimised build: build/release/bin/faultline_bench_foundation
 #include "model/run_file.h"
-#include "model/simulator.h"
-#include "model/summary.h"
+#include "simulator/simulator.h"
+#include "analysis/summary.h"
 
 #include <benchmark/benchmark.h>
 

@@ -2,7 +2,7 @@
 // 100,000-GPU run in under 5 ms. Reports ms per full-state query at random instants.
 // Run from an optimised build: build/release/bin/faultline_bench_replay_state
 #include "model/replay_state.h"
-#include "model/simulator.h"
+#include "simulator/simulator.h"
 
 #include <benchmark/benchmark.h>
 

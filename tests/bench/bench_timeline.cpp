@@ -2,7 +2,7 @@
 // events and more (llama3-405b: ~717,000 steps, ~7,600 checkpoints, 471 interruptions, plus
 // a traced window of 1,003,520 collective records across 1,024 ranks).
 // Run from an optimised build: build/release/bin/faultline_bench_timeline
-#include "model/simulator.h"
+#include "simulator/simulator.h"
 #include "views/timeline_view.h"
 
 #include <QApplication>

@@ -1,9 +1,9 @@
 #include "gui_test_app.h"
 #include "../model/test_runs.h"
 
-#include "model/goodput.h"
-#include "model/simulator.h"
-#include "model/summary.h"
+#include "analysis/goodput.h"
+#include "simulator/simulator.h"
+#include "analysis/summary.h"
 #include "views/charts_view.h"
 #include "widgets/heat_map.h"
 

@@ -2,7 +2,7 @@
 #include "../model/test_runs.h"
 
 #include "model/incident_notes.h"
-#include "model/incidents.h"
+#include "analysis/incidents.h"
 #include "model/run_file.h"
 #include "views/incident_view.h"
 

@@ -3,14 +3,14 @@
 
 #include "app/main_window.h"
 #include "app/theme.h"
-#include "model/incidents.h"
+#include "analysis/incidents.h"
 #include "views/fabric_view.h"
 #include "views/incident_view.h"
 #include "views/replay_panel.h"
 #include "views/timeline_view.h"
 #include "model/format.h"
 #include "model/run_file.h"
-#include "model/summary.h"
+#include "analysis/summary.h"
 #include "widgets/stat_tile.h"
 
 #include <QApplication>

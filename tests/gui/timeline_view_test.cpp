@@ -1,7 +1,7 @@
 #include "gui_test_app.h"
 #include "../model/test_runs.h"
 
-#include "model/simulator.h"
+#include "simulator/simulator.h"
 #include "views/timeline_view.h"
 
 #include <QImage>

@@ -2,7 +2,7 @@
 #include "test_runs.h"
 
 #include "model/run_file.h"
-#include "model/summary.h"
+#include "analysis/summary.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

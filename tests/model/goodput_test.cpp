@@ -1,7 +1,7 @@
 #include "test_runs.h"
 
-#include "model/goodput.h"
-#include "model/simulator.h"
+#include "analysis/goodput.h"
+#include "simulator/simulator.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -1,6 +1,6 @@
 #include "test_runs.h"
 
-#include "model/incidents.h"
+#include "analysis/incidents.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

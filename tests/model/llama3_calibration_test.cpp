@@ -1,8 +1,8 @@
 // The llama3-405b preset must reproduce what Meta reported for 54 days of Llama 3 405B
 // pre-training: 419 unexpected interruptions (a Poisson count: within 3 standard
 // deviations), faulty GPUs the first cause and HBM3 the second, ETTR above 90%.
-#include "model/simulator.h"
-#include "model/summary.h"
+#include "simulator/simulator.h"
+#include "analysis/summary.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 #include "test_runs.h"
 
 #include "model/error.h"
-#include "model/simulator.h"
+#include "simulator/simulator.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-#include "model/simulator.h"
-#include "model/straggler_analysis.h"
+#include "simulator/simulator.h"
+#include "analysis/straggler_analysis.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

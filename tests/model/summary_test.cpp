@@ -1,4 +1,4 @@
-#include "model/summary.h"
+#include "analysis/summary.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -1,6 +1,6 @@
 #include "test_runs.h"
 
-#include "model/simulator.h"
+#include "simulator/simulator.h"
 
 #include <array>
 #include <atomic>

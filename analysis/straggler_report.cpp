@@ -1,5 +1,5 @@
 // How straggler findings read in the CLI and in exports.
-#include "format.h"
+#include "model/format.h"
 #include "step_time_stragglers.h"
 #include "straggler_analysis.h"
 

@@ -5,7 +5,7 @@
 // in it. Of the groups that some rank never joined, the one whose divergent collective was
 // enqueued first is where the hang began; later divergences are others waiting on the same
 // ranks. Only when every rank joined does a collective they are all stuck in come first.
-#include "flight_recorder.h"
+#include "model/flight_recorder.h"
 
 #include <nlohmann/json_fwd.hpp>
 

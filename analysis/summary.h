@@ -2,7 +2,7 @@
 // The figures a run is first judged by, as `faultline-cli summary` prints them and the
 // app's summary panel shows them.
 #include "goodput.h"
-#include "run.h"
+#include "model/run.h"
 
 #include <nlohmann/json_fwd.hpp>
 

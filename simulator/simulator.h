@@ -2,7 +2,7 @@
 // The run simulator: a synthetic but realistic training run, calibrated on what Meta
 // reported for Llama 3 405B (16,384 H100s, 54 days, 419 unexpected and 47 planned
 // interruptions, effective training time above 90%). Deterministic for a given seed.
-#include "run.h"
+#include "model/run.h"
 #include "simulated_collectives.h"
 
 #include <cstdint>

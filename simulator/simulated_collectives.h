@@ -4,7 +4,7 @@
 // every rank waits in until the slowest arrives. Straggling GPUs arrive late by their
 // slowdown; each host's clock is off by a little, as real hosts' clocks are.
 #include "random.h"
-#include "run.h"
+#include "model/run.h"
 
 namespace faultline {
 

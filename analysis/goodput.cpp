@@ -1,6 +1,6 @@
 #include "goodput.h"
 
-#include "format.h"
+#include "model/format.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 #pragma once
 // The goodput ledger: every nanosecond of a run is either productive training or one kind
 // of badput, so the parts add up to the whole run, per day and overall.
-#include "run.h"
+#include "model/run.h"
 
 #include <nlohmann/json_fwd.hpp>
 

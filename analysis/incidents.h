@@ -2,7 +2,7 @@
 // Incidents: each interruption rebuilt as the chain a post-incident review walks through —
 // first symptom, job stop, detection, restart, checkpoint load, training resumed — with its
 // root cause, the hardware involved, the work lost and the time to recover.
-#include "run.h"
+#include "model/run.h"
 
 #include <nlohmann/json_fwd.hpp>
 

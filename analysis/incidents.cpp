@@ -1,6 +1,6 @@
 #include "incidents.h"
 
-#include "format.h"
+#include "model/format.h"
 
 #include <algorithm>
 

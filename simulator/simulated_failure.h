@@ -2,7 +2,7 @@
 // Picks what an unexpected interruption of a given root cause broke: the component (a GPU,
 // a host, a NIC, a switch or a cable), the GPUs it took out, its Xid code and the evidence.
 #include "random.h"
-#include "run.h"
+#include "model/run.h"
 
 namespace faultline {
 

@@ -1,6 +1,6 @@
 #include "summary.h"
 
-#include "format.h"
+#include "model/format.h"
 #include "goodput.h"
 
 #include <nlohmann/json.hpp>

@@ -3,7 +3,7 @@
 // for the last one to arrive, so a rank that arrives late spends the least time inside.
 // Lateness is measured from each rank's own time in the collective (its exit minus its
 // enter), which needs no clock agreement between hosts.
-#include "run.h"
+#include "model/run.h"
 
 #include <nlohmann/json_fwd.hpp>
 

@@ -1,6 +1,6 @@
 #include "simulator.h"
 
-#include "error.h"
+#include "model/error.h"
 #include "random.h"
 #include "simulated_failure.h"
 

@@ -1,5 +1,5 @@
 // How incidents read in the CLI and in exports: a table, one incident's chain, and JSON.
-#include "format.h"
+#include "model/format.h"
 #include "incidents.h"
 
 #include <nlohmann/json.hpp>

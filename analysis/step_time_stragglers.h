@@ -3,7 +3,7 @@
 // take as long as every other's, so a rank whose steps run longer than the median rank's
 // holds everyone up. Each step is compared across ranks, then smoothed over a window of
 // steps so noise does not raise alarms.
-#include "run.h"
+#include "model/run.h"
 
 #include <nlohmann/json_fwd.hpp>
 
