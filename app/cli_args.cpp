@@ -1,13 +1,15 @@
 #include "cli_args.h"
 
-#include "model/error.h"
-
 #include <charconv>
 
 namespace faultline::cli {
 
-Args::Args(const std::vector<std::string>& args, const std::set<std::string>& valueOptions,
-           const std::set<std::string>& flags) {
+Args::Args(const std::vector<std::string>& args, const CommandSpec& spec) {
+    std::map<std::string, const OptionSpec*> options;
+    for (const OptionSpec& o : spec.options) {
+        options[o.name] = &o;
+        if (!o.shortName.empty()) options[o.shortName] = &o;
+    }
     for (std::size_t i = 0; i < args.size(); ++i) {
         std::string arg = args[i];
         if (arg.size() < 2 || arg[0] != '-') {
@@ -19,13 +21,16 @@ Args::Args(const std::vector<std::string>& args, const std::set<std::string>& va
             inlineValue = arg.substr(eq + 1);
             arg.resize(eq);
         }
-        if (valueOptions.count(arg)) {
-            if (!inlineValue && i + 1 >= args.size()) throw Error("option " + arg + " needs a value");
-            m_values[arg] = inlineValue ? *inlineValue : args[++i];
-        } else if (flags.count(arg) && !inlineValue) {
-            m_flags.insert(arg);
+        auto found = options.find(arg);
+        if (found == options.end()) throw UsageError("unknown option " + arg);
+        const OptionSpec& option = *found->second;
+        if (!option.value.empty()) {
+            if (!inlineValue && i + 1 >= args.size()) throw UsageError("option " + arg + " needs a value: " + arg + " " + option.value);
+            m_values[option.name] = inlineValue ? *inlineValue : args[++i];
+        } else if (!inlineValue) {
+            m_flags.insert(option.name);
         } else {
-            throw Error("unknown option " + arg);
+            throw UsageError("option " + arg + " takes no value");
         }
     }
 }
@@ -42,7 +47,7 @@ std::optional<long long> Args::integer(const std::string& name) const {
     long long out = 0;
     auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), out);
     if (ec != std::errc() || end != text->data() + text->size())
-        throw Error("option " + name + " expects a whole number, not \"" + *text + "\"");
+        throw UsageError("option " + name + " expects a whole number, not \"" + *text + "\"");
     return out;
 }
 
@@ -52,7 +57,7 @@ std::optional<double> Args::number(const std::string& name) const {
     double out = 0;
     auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), out);
     if (ec != std::errc() || end != text->data() + text->size())
-        throw Error("option " + name + " expects a number, not \"" + *text + "\"");
+        throw UsageError("option " + name + " expects a number, not \"" + *text + "\"");
     return out;
 }
 

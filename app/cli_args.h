@@ -1,6 +1,9 @@
 #pragma once
 // The arguments of one faultline-cli command: "--name value", "--name=value", "-o value",
-// flags, and positional arguments. Unknown options are errors, named in the message.
+// flags, and positional arguments, as its CommandSpec declares them. Unknown options and
+// malformed values are UsageErrors, named in the message.
+#include "cli_spec.h"
+
 #include <map>
 #include <optional>
 #include <set>
@@ -11,15 +14,14 @@ namespace faultline::cli {
 
 class Args {
 public:
-    // `valueOptions` take a value ("--seed", "-o"); `flags` do not ("--json").
-    Args(const std::vector<std::string>& args, const std::set<std::string>& valueOptions,
-         const std::set<std::string>& flags);
+    // The options `spec` lists; a short name ("-o") is read as its long one ("--output").
+    Args(const std::vector<std::string>& args, const CommandSpec& spec);
 
     std::optional<std::string> value(const std::string& name) const;
     bool flag(const std::string& name) const { return m_flags.count(name) > 0; }
     const std::vector<std::string>& positional() const { return m_positional; }
 
-    // Typed readers: throw Error naming the option and what it expected.
+    // Typed readers: throw UsageError naming the option and what it expected.
     std::optional<long long> integer(const std::string& name) const;
     std::optional<double> number(const std::string& name) const;
 

@@ -11,10 +11,20 @@
 
 namespace faultline::cli {
 
+const CommandSpec& hangSpec() {
+    static const CommandSpec spec{
+        "hang",
+        "DUMP|DIR... [--json]",
+        "work out who hung a job from NCCL Flight Recorder dumps",
+        "Reads PyTorch NCCL Flight Recorder dumps (the files, or the folder they were written to) and works out which "
+        "ranks hung the job: the collective each rank last entered and the ranks the others waited for.",
+        {{"--json", "", "", "print the report as JSON"}}};
+    return spec;
+}
+
 int hangCommand(const CommandArgs& argv) {
-    const Args args(argv, {}, {"--json"});
-    if (args.positional().empty())
-        throw Error("hang takes Flight Recorder dumps or their folder: faultline-cli hang DUMP|DIR... [--json]");
+    const Args args(argv, hangSpec());
+    if (args.positional().empty()) throw UsageError("hang needs Flight Recorder dumps or their folder");
     const HangReport report = analyzeHang(readFlightRecorderDumps(args.positional()));
     const std::string text = args.flag("--json") ? hangToJson(report).dump(2) + "\n" : hangToText(report);
     std::fputs(text.c_str(), stdout);

@@ -12,10 +12,20 @@
 
 namespace faultline::cli {
 
+const CommandSpec& incidentsSpec() {
+    static const CommandSpec spec{
+        "incidents",
+        "RUN.faultline [--id N] [--json]",
+        "list a run's interruptions, or one as a chain of events",
+        "Lists every interruption of the run with its time, root cause, component and downtime; with --id, one incident "
+        "as the chain of events from first symptom to training resumed.",
+        {{"--id", "", "N", "show incident N as a chain of events"}, {"--json", "", "", "print the incidents as JSON"}}};
+    return spec;
+}
+
 int incidentsCommand(const CommandArgs& argv) {
-    const Args args(argv, {"--id"}, {"--json"});
-    if (args.positional().size() != 1)
-        throw Error("incidents takes one run file: faultline-cli incidents RUN.faultline [--id N] [--json]");
+    const Args args(argv, incidentsSpec());
+    if (args.positional().size() != 1) throw UsageError("incidents takes one run file");
     const Run run = readRunFile(args.positional().front());
     std::vector<Incident> incidents = buildIncidents(run);
     if (auto id = args.integer("--id")) {

@@ -1,57 +1,84 @@
 // faultline-cli: the command-line face of Faultline, over the same core as the app.
+#include "build_info.h"
 #include "cli_commands.h"
 
 #include <cstdio>
-#include <cstring>
 #include <exception>
 #include <string>
 #include <vector>
 
 namespace {
 
+using namespace faultline::cli;
+
 struct Command {
-    const char* name;
-    int (*run)(const faultline::cli::CommandArgs&);
-    const char* usage;
+    const CommandSpec& (*spec)();
+    int (*run)(const CommandArgs&);
 };
 
+// In the order a newcomer meets them: make or read a run, then look into it.
 constexpr Command kCommands[] = {
-    {"import", faultline::cli::importCommand,
-     "import FILE|DIR... -o RUN.faultline [--format NAME] [--rank-map FILE] [--json]\n"
-     "           [--name NAME] [--host NAME] [--boot-time ISO] [--year YYYY] [--sacct-fields LIST]"},
-    {"simulate", faultline::cli::simulateCommand,
-     "simulate --preset llama3-405b|tiny [--seed N] -o RUN.faultline\n"
-     "           [--gpus N] [--days D] [--checkpoint-interval 10m] [--step-time 6s]\n"
-     "           [--failures-per-day F] [--planned-per-day P] [--stragglers-per-day S]\n"
-     "           [--trace-ranks N --trace-steps S --trace-at TIME]"},
-    {"summary", faultline::cli::summaryCommand, "summary RUN.faultline [--json]"},
-    {"incidents", faultline::cli::incidentsCommand, "incidents RUN.faultline [--id N] [--json]"},
-    {"stragglers", faultline::cli::stragglersCommand, "stragglers RUN.faultline [--limit N] [--json]"},
-    {"hang", faultline::cli::hangCommand, "hang DUMP|DIR... [--json]   (PyTorch NCCL Flight Recorder dumps)"},
+    {simulateSpec, simulateCommand}, {importSpec, importCommand},         {summarySpec, summaryCommand},
+    {incidentsSpec, incidentsCommand}, {stragglersSpec, stragglersCommand}, {hangSpec, hangCommand},
 };
 
-void printUsage(std::FILE* to) {
-    std::fputs("usage: faultline-cli COMMAND [ARGS]\n\ncommands:\n", to);
-    for (const Command& c : kCommands) std::fprintf(to, "  %s\n", c.usage);
+constexpr const char* kUsage = "usage: faultline-cli COMMAND [OPTIONS] [ARGS]\n"
+                               "       faultline-cli COMMAND --help\n"
+                               "       faultline-cli --help | --version\n";
+
+void printHelp() {
+    std::fputs(kUsage, stdout);
+    std::fputs("\nSimulates, imports and analyses large-cluster training runs (*.faultline run files).\n\ncommands:\n",
+               stdout);
+    for (const Command& c : kCommands) std::printf("  %-12s%s\n", c.spec().name.c_str(), c.spec().summary.c_str());
+    std::fputs("\noptions:\n  -h, --help     show this help and exit\n  -v, --version  show the version and the build, and exit\n\n"
+               "Run 'faultline-cli COMMAND --help' for a command's options.\n\n",
+               stdout);
+    std::fputs(kExitStatusText, stdout);
+}
+
+bool wantsHelp(const CommandArgs& args) {
+    for (const std::string& a : args)
+        if (a == "--help" || a == "-h") return true;
+    return false;
+}
+
+int usageError(const std::string& message, const std::string& usage, const std::string& helpCommand) {
+    std::fprintf(stderr, "%s\n%sTry '%s --help' for more information.\n", message.c_str(), usage.c_str(), helpCommand.c_str());
+    return kExitUsage;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
-        printUsage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? 2 : 0;
+    const CommandArgs args(argv + 1, argv + argc);
+    if (args.empty()) return usageError("faultline-cli: no command given", kUsage, "faultline-cli");
+    const std::string& first = args.front();
+    if (first == "--help" || first == "-h") {
+        printHelp();
+        return kExitOk;
+    }
+    if (first == "--version" || first == "-v") {
+        std::fputs(faultline::versionText("faultline-cli").c_str(), stdout);
+        return kExitOk;
     }
     for (const Command& c : kCommands) {
-        if (std::strcmp(argv[1], c.name) != 0) continue;
+        const CommandSpec& spec = c.spec();
+        if (first != spec.name) continue;
+        const CommandArgs rest(args.begin() + 1, args.end());
+        if (wantsHelp(rest)) {
+            std::fputs(helpText(spec).c_str(), stdout);
+            return kExitOk;
+        }
         try {
-            return c.run(std::vector<std::string>(argv + 2, argv + argc));
+            return c.run(rest);
+        } catch (const UsageError& e) {
+            return usageError("faultline-cli " + spec.name + ": " + e.what(), usageLine(spec), "faultline-cli " + spec.name);
         } catch (const std::exception& e) {
-            std::fprintf(stderr, "faultline-cli %s: %s\n", c.name, e.what());
-            return 1;
+            std::fprintf(stderr, "faultline-cli %s: %s\n", spec.name.c_str(), e.what());
+            return kExitFailure;
         }
     }
-    std::fprintf(stderr, "faultline-cli: unknown command \"%s\"\n\n", argv[1]);
-    printUsage(stderr);
-    return 2;
+    if (first.starts_with("-")) return usageError("faultline-cli: unknown option " + first, kUsage, "faultline-cli");
+    return usageError("faultline-cli: unknown command \"" + first + "\"", kUsage, "faultline-cli");
 }

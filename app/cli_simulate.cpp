@@ -1,11 +1,13 @@
 #include "cli_args.h"
 #include "cli_commands.h"
+#include "cli_progress.h"
 
 #include "model/error.h"
 #include "model/format.h"
 #include "model/run_file.h"
 #include "simulator/simulator.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
@@ -17,26 +19,55 @@ Nanos durationOption(const Args& args, const std::string& name, Nanos fallback) 
     auto text = args.value(name);
     if (!text) return fallback;
     auto d = parseDuration(*text);
-    if (!d || *d <= 0) throw Error("option " + name + " expects a duration such as 10m, 90s or 1h, not \"" + *text + "\"");
+    if (!d || *d <= 0) throw UsageError("option " + name + " expects a duration such as 10m, 90s or 1h, not \"" + *text + "\"");
     return *d;
 }
 
 }  // namespace
 
-int simulateCommand(const CommandArgs& argv) {
-    const Args args(argv,
-                    {"--preset", "--seed", "-o", "--output", "--gpus", "--days", "--checkpoint-interval",
-                     "--failures-per-day", "--planned-per-day", "--stragglers-per-day", "--step-time", "--trace-ranks",
-                     "--trace-steps", "--trace-at"},
-                    {});
-    const auto output = args.value("-o") ? args.value("-o") : args.value("--output");
-    if (!output) throw Error("simulate needs an output file: -o RUN.faultline");
-    if (!args.positional().empty()) throw Error("simulate takes no file arguments; write the output with -o");
+const CommandSpec& simulateSpec() {
+    static const CommandSpec spec{
+        "simulate",
+        "[--preset NAME] -o RUN.faultline [OPTIONS]",
+        "simulate a training run and write its run file",
+        "Simulates a training run on a Meta-style fabric (GPUs, hosts, racks, RTSW/CTSW/ATSW switches) with failures, "
+        "downtimes, checkpoints, steps and stragglers at the preset's rates, and writes its run file. The same seed always "
+        "gives the same run.",
+        {
+            {"--preset", "", "NAME",
+             "llama3-405b (default: 16,384 GPUs, 54 days, failures at the rate and root-cause mix Meta reported for Llama 3) "
+             "or tiny (256 GPUs, 2 days, failure-dense)"},
+            {"--output", "-o", "RUN.faultline", "the run file to write (required)"},
+            {"--seed", "", "N", "the random seed (default 1)"},
+            {"--gpus", "", "N", "the number of GPUs (1 to 10,000,000)"},
+            {"--days", "", "D", "the run's length in days"},
+            {"--checkpoint-interval", "", "DURATION", "training time between checkpoint saves (10m, 90s, 1h)"},
+            {"--step-time", "", "DURATION", "the mean synchronous step time"},
+            {"--failures-per-day", "", "F", "unexpected interruptions per day for the whole cluster"},
+            {"--planned-per-day", "", "P", "planned interruptions per day"},
+            {"--stragglers-per-day", "", "S", "straggler episodes per day"},
+            {"--trace-ranks", "", "N", "write per-rank collective traces for N ranks..."},
+            {"--trace-steps", "", "S", "...over S training steps..."},
+            {"--trace-at", "", "TIME", "...starting at this time since the run's start (6h)"},
+            kQuietOption,
+        }};
+    return spec;
+}
 
-    SimulationParams p = simulationPreset(args.value("--preset").value_or("llama3-405b"));
+int simulateCommand(const CommandArgs& argv) {
+    const Args args(argv, simulateSpec());
+    const auto output = args.value("--output");
+    if (!output) throw UsageError("simulate needs an output file: -o RUN.faultline");
+    if (!args.positional().empty()) throw UsageError("simulate takes no file arguments; write the output with -o");
+
+    const std::string preset = args.value("--preset").value_or("llama3-405b");
+    const std::vector<std::string> presets = simulationPresetNames();
+    if (std::find(presets.begin(), presets.end(), preset) == presets.end())
+        throw UsageError("option --preset expects llama3-405b or tiny, not \"" + preset + "\"");
+    SimulationParams p = simulationPreset(preset);
     if (auto seed = args.integer("--seed")) p.seed = static_cast<std::uint64_t>(*seed);
     if (auto gpus = args.integer("--gpus")) {
-        if (*gpus < 1 || *gpus > 10'000'000) throw Error("option --gpus expects 1 to 10,000,000 GPUs");
+        if (*gpus < 1 || *gpus > 10'000'000) throw UsageError("option --gpus expects 1 to 10,000,000 GPUs");
         p.fabric.gpus = static_cast<int>(*gpus);
     }
     if (auto days = args.number("--days")) p.days = *days;
@@ -49,17 +80,23 @@ int simulateCommand(const CommandArgs& argv) {
     if (auto steps = args.integer("--trace-steps")) p.trace.steps = static_cast<int>(*steps);
     if (args.value("--trace-at")) p.trace.begin = durationOption(args, "--trace-at", 0);
 
+    const bool quiet = args.flag("--quiet");
+    ProgressLine progress("faultline-cli simulate", progressWanted(quiet));
+    progress.setStage("simulating " + formatCount(p.fabric.gpus) + " GPUs for " + formatDuration(static_cast<Nanos>(p.days * 24 * kHour)));
     const auto start = std::chrono::steady_clock::now();
     const Run run = simulate(p);
     const auto simulated = std::chrono::steady_clock::now();
+    progress.setStage("writing " + *output);
     writeRunFile(run, *output);
     const auto written = std::chrono::steady_clock::now();
+    progress.finish();
+    if (quiet) return kExitOk;
     auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
     std::printf("%s: %s GPUs, %s, %zu interruptions, %s steps (simulated in %.0f ms, written in %.0f ms)\n",
                 output->c_str(), formatCount(static_cast<std::int64_t>(run.topology.gpus.size())).c_str(),
                 formatDuration(run.info.duration).c_str(), run.downtimes.size(),
                 formatCount(static_cast<std::int64_t>(run.steps.size())).c_str(), ms(start, simulated), ms(simulated, written));
-    return 0;
+    return kExitOk;
 }
 
 }  // namespace faultline::cli

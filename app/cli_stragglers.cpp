@@ -12,14 +12,26 @@
 
 namespace faultline::cli {
 
+const CommandSpec& stragglersSpec() {
+    static const CommandSpec spec{
+        "stragglers",
+        "RUN.faultline [--limit N] [--json]",
+        "find late ranks from collective traces and step times",
+        "Finds the ranks that held up synchronous steps, from the run's per-rank collective traces (simulate "
+        "--trace-ranks, or imported Kineto traces) and per-rank step times, with how late and how often.",
+        {{"--limit", "", "N", "list at most N ranks (default 20)"}, {"--json", "", "", "print the report as JSON"}}};
+    return spec;
+}
+
 int stragglersCommand(const CommandArgs& argv) {
-    const Args args(argv, {"--limit"}, {"--json"});
-    if (args.positional().size() != 1)
-        throw Error("stragglers takes one run file: faultline-cli stragglers RUN.faultline [--limit N] [--json]");
+    const Args args(argv, stragglersSpec());
+    if (args.positional().size() != 1) throw UsageError("stragglers takes one run file");
+    const long long requested = args.integer("--limit").value_or(20);
+    if (requested < 1 || requested > 1'000'000'000) throw UsageError("option --limit expects a count of at least 1");
+    const int limit = static_cast<int>(requested);
     const Run run = readRunFile(args.positional().front());
     const StragglerReport report = analyzeStragglers(run);
     const StepTimeReport steps = analyzeStepTimes(run.rankSteps);
-    const int limit = static_cast<int>(args.integer("--limit").value_or(20));
     std::string text;
     if (args.flag("--json")) {
         nlohmann::json j = stragglersToJson(report, run);

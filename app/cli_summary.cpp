@@ -11,9 +11,21 @@
 
 namespace faultline::cli {
 
+const CommandSpec& summarySpec() {
+    static const CommandSpec spec{
+        "summary",
+        "RUN.faultline [--json]",
+        "print a run's figures and its goodput ledger",
+        "Prints GPUs, hosts, racks and switches, the duration, planned and unexpected interruptions, root causes sorted as "
+        "in the Llama 3 table, effective training time (ETTR), downtime split into detection, restart, checkpoint reload "
+        "and lost work, mean time between failures, checkpoints and the goodput ledger, overall and per day.",
+        {{"--json", "", "", "print the summary as JSON (keys in the README)"}}};
+    return spec;
+}
+
 int summaryCommand(const CommandArgs& argv) {
-    const Args args(argv, {}, {"--json"});
-    if (args.positional().size() != 1) throw Error("summary takes one run file: faultline-cli summary RUN.faultline [--json]");
+    const Args args(argv, summarySpec());
+    if (args.positional().size() != 1) throw UsageError("summary takes one run file");
     const RunSummary summary = summarize(readRunFile(args.positional().front()));
     const std::string text = args.flag("--json") ? summaryToJson(summary).dump(2) + "\n" : summaryToText(summary);
     std::fputs(text.c_str(), stdout);

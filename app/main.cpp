@@ -1,16 +1,115 @@
 // faultline: the desktop app. With no argument it opens the built-in sample run.
+#include "app_icon.h"
 #include "bench_replay.h"
+#include "build_info.h"
 #include "main_window.h"
 #include "panel_snapshot.h"
 #include "screenshot.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QRegularExpression>
 #include <QSurfaceFormat>
 
 #include <cstdio>
+#include <optional>
+#include <variant>
+
+namespace {
+
+// What the command line asked for, read before the GUI starts so that --help, --version and
+// usage errors work without a display.
+struct Options {
+    QStringList positional;
+    QString screenshot, at, view = "fabric";
+    QSize size;
+    std::optional<long long> step;
+    bool benchReplay = false;
+    int gpus = 24576;
+};
+
+constexpr const char* kUsage = "usage: faultline [RUN.faultline]\n"
+                               "       faultline --screenshot OUT.png [--view PANEL] [--at TIME | --step N] [--size WxH] [RUN.faultline]\n"
+                               "       faultline --bench-replay [--gpus N] [--size WxH]\n"
+                               "       faultline --help | --version\n";
+
+constexpr const char* kExitStatus = "Exit status:\n  0  success\n  1  failure (the run cannot be opened, the screenshot not written)\n"
+                                    "  2  usage error (unknown option, missing or malformed value)\n";
+
+int usageError(const QString& message) {
+    std::fprintf(stderr, "faultline: %s\n%sTry 'faultline --help' for more information.\n", qPrintable(message), kUsage);
+    return 2;
+}
+
+// The options, or the exit status when the command line is answered without the GUI.
+std::variant<Options, int> parseCommandLine(int argc, char** argv) {
+    QCoreApplication core(argc, argv);  // for the parser's own messages; gone before the GUI's
+    QCoreApplication::setApplicationName("faultline");
+    QCoreApplication::setApplicationVersion(faultline::faultlineVersion());
+    QCommandLineParser parser;
+    parser.setApplicationDescription("Replays and explains large-cluster training runs: opens a run file (*.faultline), or the "
+                                     "built-in sample run when none is given, and shows it replayed on its cluster in 3D.");
+    const QCommandLineOption help({"h", "help"}, "Show this help and exit.");
+    const QCommandLineOption version({"v", "version"}, "Show the version and the build, and exit.");
+    parser.addPositionalArgument("RUN.faultline", "A run file; the sample run when none is given.", "[RUN.faultline]");
+    const QCommandLineOption screenshot("screenshot", "Render the window (or the panel named by --view) into OUT.png and exit.", "OUT.png");
+    const QCommandLineOption view("view", "The panel for --screenshot: fabric (the whole window, default), timeline, charts or incidents.",
+                                  "PANEL", "fabric");
+    const QCommandLineOption at("at", "The instant for --screenshot: time since the start (36h) or UTC time (2024-03-05T14:02:11Z).", "TIME");
+    const QCommandLineOption step("step", "The instant for --screenshot: when training step N completed.", "N");
+    const QCommandLineOption size("size", "Window size for --screenshot and --bench-replay (default 1600x1000).", "WxH", "1600x1000");
+    const QCommandLineOption benchReplay("bench-replay", "Replay a simulated run in the fabric view; print frames per second.");
+    const QCommandLineOption gpus("gpus", "GPUs in the --bench-replay run (default 24576).", "N", "24576");
+    parser.addOptions({help, version, screenshot, view, at, step, size, benchReplay, gpus});
+
+    if (!parser.parse(QCoreApplication::arguments())) return usageError(parser.errorText());
+    if (parser.isSet(help)) {
+        QString text = parser.helpText();
+        text.replace(QRegularExpression("^Usage: [^\n]*\n"), "");  // our usage lines say more
+        std::fputs(kUsage, stdout);
+        std::fputs("\n", stdout);
+        std::fputs(qPrintable(text), stdout);
+        std::fputs("\nIn the window, Help > Keyboard Shortcuts lists every key; the manual is faultline(1).\n\n", stdout);
+        std::fputs(kExitStatus, stdout);
+        return 0;
+    }
+    if (parser.isSet(version)) {
+        std::fputs(faultline::versionText("faultline").c_str(), stdout);
+        return 0;
+    }
+
+    Options o;
+    o.positional = parser.positionalArguments();
+    if (o.positional.size() > 1) return usageError("give one run file, not " + QString::number(o.positional.size()));
+    const QStringList wh = parser.value(size).split('x');
+    o.size = wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize();
+    if (!o.size.isValid() || o.size.isEmpty()) return usageError("--size expects WIDTHxHEIGHT, such as 1600x1000");
+    o.benchReplay = parser.isSet(benchReplay);
+    bool ok = false;
+    o.gpus = parser.value(gpus).toInt(&ok);
+    if (!ok || o.gpus < 8) return usageError("--gpus expects a count of at least 8");
+    o.screenshot = parser.value(screenshot);
+    o.at = parser.value(at);
+    o.view = parser.value(view);
+    if (!faultline::kPanelViews.contains(o.view) && o.view != "fabric")
+        return usageError("--view expects fabric, timeline, charts or incidents");
+    if (parser.isSet(step)) {
+        o.step = parser.value(step).toLongLong(&ok);
+        if (!ok || *o.step < 0) return usageError("--step expects a training step number");
+    }
+    if (parser.isSet(at) && parser.isSet(step)) return usageError("give --at or --step, not both");
+    if (!parser.isSet(screenshot) && (parser.isSet(at) || parser.isSet(step) || parser.isSet(view)))
+        return usageError("--at, --step and --view go with --screenshot");
+    return o;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
+    const auto parsed = parseCommandLine(argc, argv);
+    if (const int* status = std::get_if<int>(&parsed)) return *status;
+    const Options& options = std::get<Options>(parsed);
+
     // VTK renders through Qt's OpenGL context: 3.2 core with depth, no multisampling.
     QSurfaceFormat format;
     format.setRenderableType(QSurfaceFormat::OpenGL);
@@ -23,69 +122,22 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName("faultline");
     QApplication::setOrganizationName("Faultline");
-    QApplication::setApplicationVersion(FAULTLINE_VERSION);
+    QApplication::setApplicationVersion(faultline::faultlineVersion());
+    QGuiApplication::setDesktopFileName(FAULTLINE_APP_ID);  // Wayland finds the icon and name by it
+    QApplication::setWindowIcon(faultline::appIcon());
 
-    QCommandLineParser parser;
-    parser.setApplicationDescription("Replays and explains large-cluster training runs.");
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addPositionalArgument("run", "A run file (*.faultline); the sample run when none is given.", "[RUN]");
-    const QCommandLineOption screenshot("screenshot", "Render the window into OUT.png and exit.", "OUT.png");
-    const QCommandLineOption size("size", "Window size for --screenshot (default 1600x1000).", "WxH", "1600x1000");
-    const QCommandLineOption at("at", "The instant for --screenshot: time since the start (36h) or UTC time.", "TIME");
-    const QCommandLineOption step("step", "The instant for --screenshot: when training step N completed.", "N");
-    const QCommandLineOption benchReplay("bench-replay", "Replay a simulated run in the fabric view; print fps.");
-    const QCommandLineOption gpus("gpus", "GPUs in the --bench-replay run (default 24576).", "N", "24576");
-    const QCommandLineOption view("view", "The panel for --screenshot: fabric (default), timeline, charts or incidents.", "PANEL",
-                                  "fabric");
-    parser.addOptions({screenshot, size, at, step, benchReplay, gpus, view});
-    parser.process(app);
-
-    const QStringList wh = parser.value(size).split('x');
-    const QSize requested = wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize();
-    if (!requested.isValid() || requested.isEmpty()) {
-        std::fprintf(stderr, "faultline: --size expects WIDTHxHEIGHT, such as 1600x1000\n");
-        return 2;
-    }
-    if (parser.isSet(benchReplay)) {
-        bool ok = false;
-        const int n = parser.value(gpus).toInt(&ok);
-        if (!ok || n < 8) {
-            std::fprintf(stderr, "faultline: --gpus expects a count of at least 8\n");
-            return 2;
-        }
-        return faultline::runReplayBenchmark(n, requested);
-    }
-
-    if (parser.isSet(screenshot) && parser.value(view) != "fabric") {
-        if (!faultline::kPanelViews.contains(parser.value(view))) {
-            std::fprintf(stderr, "faultline: --view expects fabric, timeline, charts or incidents\n");
-            return 2;
-        }
-        return faultline::snapshotPanel(parser.value(view), parser.positionalArguments().value(0), parser.value(screenshot), requested,
-                                        parser.value(at));
-    }
+    if (options.benchReplay) return faultline::runReplayBenchmark(options.gpus, options.size);
+    const QString run = options.positional.value(0);
+    if (!options.screenshot.isEmpty() && options.view != "fabric")
+        return faultline::snapshotPanel(options.view, run, options.screenshot, options.size, options.at);
 
     faultline::MainWindow window;
-    if (parser.isSet(screenshot)) {
-        faultline::ScreenshotRequest request{parser.value(screenshot), requested, parser.value(at), std::nullopt};
-        if (parser.isSet(step)) {
-            bool ok = false;
-            request.step = parser.value(step).toLongLong(&ok);
-            if (!ok || *request.step < 0) {
-                std::fprintf(stderr, "faultline: --step expects a training step number\n");
-                return 2;
-            }
-        }
-        if (parser.isSet(at) && parser.isSet(step)) {
-            std::fprintf(stderr, "faultline: give --at or --step, not both\n");
-            return 2;
-        }
-        faultline::arrangeScreenshot(window, request);
-    }
-    if (!parser.isSet(screenshot)) window.restoreLayout();  // screenshots use the default layout
+    if (!options.screenshot.isEmpty())
+        faultline::arrangeScreenshot(window, {options.screenshot, options.size, options.at, options.step});
+    else
+        window.restoreLayout();  // screenshots use the default layout
     window.show();
-    if (parser.positionalArguments().isEmpty()) window.openSampleRun();
-    else window.openRun(parser.positionalArguments().constFirst());
+    if (run.isEmpty()) window.openSampleRun();
+    else window.openRun(run);
     return QApplication::exec();
 }

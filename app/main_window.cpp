@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include "help_windows.h"
 #include "import_controller.h"
 #include "sample_run.h"
 #include "theme.h"
@@ -112,12 +113,20 @@ MainWindow::MainWindow(QWidget* parent)
     auto* previousIncident = new QShortcut(QKeySequence(Qt::Key_P), this);
     connect(previousIncident, &QShortcut::activated, m_replay, [this] { m_replay->jump(ReplayControls::Jump::PreviousIncident); });
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About Faultline"), this, [this] {
-        QMessageBox::about(this, tr("About Faultline"),
-                           tr("<b>Faultline %1</b><p>Replays and explains large-cluster training runs: failures, "
-                              "stragglers, downtime and checkpoints.</p>")
-                               .arg(QApplication::applicationVersion()));
+    QAction* docs = help->addAction(tr("&Documentation"), QKeySequence::HelpContents, this, [this] {
+        showHelpWindow<DocumentationWindow>("documentationWindow", [this] { return new DocumentationWindow(documentationDir(), this); });
     });
+    docs->setObjectName("documentationAction");
+    QAction* keys = help->addAction(tr("&Keyboard Shortcuts"), QKeySequence(Qt::CTRL | Qt::Key_Slash), this, [this] {
+        showHelpWindow<ShortcutsWindow>("shortcutsWindow", [this] { return new ShortcutsWindow(*this, this); });
+    });
+    keys->setObjectName("shortcutsAction");
+    help->addSeparator();
+    QAction* about = help->addAction(tr("&About Faultline"), this, [this] {
+        showHelpWindow<AboutDialog>("aboutDialog", [this] { return new AboutDialog(this); });
+    });
+    about->setObjectName("aboutAction");
+    about->setMenuRole(QAction::AboutRole);
 
     // Opening (and, at first start, simulating the sample) runs in the background: a busy
     // bar in the status bar says so until it is done.
@@ -131,6 +140,19 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_loader, &RunLoader::failed, this, &MainWindow::showError);
     connect(m_loader, &RunLoader::loaded, m_busy, [this] { m_busy->setVisible(m_loader->busy()); });
     connect(m_loader, &RunLoader::failed, m_busy, [this] { m_busy->setVisible(m_loader->busy()); });
+}
+
+// One window of each kind: asking again raises the one already open.
+template <typename Window, typename Make>
+void MainWindow::showHelpWindow(const char* name, Make make) {
+    auto* window = findChild<Window*>(name, Qt::FindDirectChildrenOnly);
+    if (!window) {
+        window = make();
+        window->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    window->show();
+    window->raise();
+    window->activateWindow();
 }
 
 void MainWindow::restoreLayout() {

@@ -39,6 +39,8 @@ protected:
 
 private:
     void chooseAndOpen();
+    template <typename Window, typename Make>
+    void showHelpWindow(const char* name, Make make);
     void showRun(std::shared_ptr<const LoadedRun> run);
     void showError(const QString& message);
     void showMessage(const QString& message);
