@@ -2,6 +2,8 @@
 // mini-batch-time): its README says what each job shows.
 #include "analysis/step_time_stragglers.h"
 
+#include "../realdata.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -14,9 +16,8 @@ namespace {
 
 // Columns: ",worker,gpu,time,batch_time_norm" (time is the iteration number).
 std::vector<RankStep> readJob(int job) {
-    const std::string path = std::string(FAULTLINE_REALDATA) +
-                             "/cluster_traces/alibaba-clusterdata/cluster-trace-gpu-v2020/mini-batch-time/data/job_" +
-                             std::to_string(job) + "_norm.csv";
+    const std::string path = test::realData("cluster_traces/alibaba-clusterdata/cluster-trace-gpu-v2020/mini-batch-time/data/job_" +
+                                                   std::to_string(job) + "_norm.csv");
     std::ifstream in(path);
     if (!in) throw std::runtime_error("cannot read " + path);
     std::string line;
@@ -39,6 +40,7 @@ std::set<std::int32_t> ranksWithEpisodes(const StepTimeReport& r) {
 }
 
 TEST(StepTimeStragglers, Job1WorkerSixEmergesMidTraining) {
+    FAULTLINE_REQUIRE_REALDATA();
     const StepTimeReport report = analyzeStepTimes(readJob(1));
     EXPECT_EQ(report.steps, 300);
     ASSERT_EQ(report.ranks.size(), 10u);
@@ -52,10 +54,12 @@ TEST(StepTimeStragglers, Job1WorkerSixEmergesMidTraining) {
 }
 
 TEST(StepTimeStragglers, Job3HasSeveralStragglers) {
+    FAULTLINE_REQUIRE_REALDATA();
     EXPECT_GE(ranksWithEpisodes(analyzeStepTimes(readJob(3))).size(), 2u);
 }
 
 TEST(StepTimeStragglers, Job2IsStableNothingEmerges) {
+    FAULTLINE_REQUIRE_REALDATA();
     // Workers differ but the differences hold from the first steps: a slow worker is slow from
     // the start, and no one turns slow later.
     const StepTimeReport report = analyzeStepTimes(readJob(2));
@@ -65,6 +69,7 @@ TEST(StepTimeStragglers, Job2IsStableNothingEmerges) {
 }
 
 TEST(StepTimeStragglers, Job4SlowWorkersAreTheSlowestRanked) {
+    FAULTLINE_REQUIRE_REALDATA();
     const StepTimeReport report = analyzeStepTimes(readJob(4));
     ASSERT_GE(report.ranks.size(), 4u);
     std::set<std::int32_t> slowest;

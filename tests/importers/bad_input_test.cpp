@@ -59,6 +59,7 @@ TEST(BadInput, GarbageForcedThroughEveryFormatGivesAnErrorNotACrash) {
 }
 
 TEST(BadInput, TruncatedGzipNamesTheFileAndOffset) {
+    FAULTLINE_REQUIRE_REALDATA();
     test::ScratchDir dir;
     const std::string whole = readWholeFile(realData(kNccl), 1u << 30);  // decompressed
     const std::string packed = gzip(whole);
@@ -70,6 +71,7 @@ TEST(BadInput, TruncatedGzipNamesTheFileAndOffset) {
 }
 
 TEST(BadInput, TruncatedPlainTraceSaysItIsCutShort) {
+    FAULTLINE_REQUIRE_REALDATA();
     test::ScratchDir dir;
     const std::string whole = readWholeFile(realData(kNccl), 1u << 30);
     const std::string path = dir.file("cut.json");
@@ -80,6 +82,7 @@ TEST(BadInput, TruncatedPlainTraceSaysItIsCutShort) {
 }
 
 TEST(BadInput, EveryPrefixOfATraceFailsCleanly) {
+    FAULTLINE_REQUIRE_REALDATA();
     // Cut a small real trace at many points: each must give an Error, never a crash or hang.
     test::ScratchDir dir;
     const std::string whole = readWholeFile(realData("kineto/HolisticTraceAnalysis/tests/data/cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz"));
@@ -144,6 +147,7 @@ TEST(BadInput, FailedImportWritesNothing) {
 }
 
 TEST(BadInput, CancelWritesNothing) {
+    FAULTLINE_REQUIRE_REALDATA();
     test::ScratchDir dir;
     const std::string out = dir.file("run.faultline");
     std::atomic<bool> cancel{false};
@@ -163,6 +167,7 @@ TEST(BadInput, MissingFileAndFolderOfUnknownsAreExplained) {
 }
 
 TEST(ImportRoundTrip, WrittenRunReadsBackWithTheSameEvents) {
+    FAULTLINE_REQUIRE_REALDATA();
     test::ScratchDir dir;
     const std::string out = dir.file("run.faultline");
     ImportOptions options;
@@ -185,6 +190,7 @@ namespace {
 // Every real file forced through every format: each either imports or gives an Error that
 // names the file. Nothing crashes, and nothing escapes as another exception type.
 TEST(BadInput, EveryFileThroughEveryFormat) {
+    FAULTLINE_REQUIRE_REALDATA();
     const std::vector<std::string> files = {
         test::realData("kineto/HolisticTraceAnalysis/tests/data/cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz"),
         test::realData("flight_recorder/nvidia-resiliency-ext/tests/attribution/unit/fr_traces/lock_gil_1st/_dump_9"),

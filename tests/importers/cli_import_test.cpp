@@ -24,6 +24,7 @@ Result runCli(const std::string& args, bool withStderr = true) {
 }
 
 TEST(CliImport, PrintsFormatCountsSpanAndRanksPerFile) {
+    FAULTLINE_REQUIRE_REALDATA();
     test::ScratchDir dir;
     const std::string out = dir.file("run.faultline");
     const Result r = runCli("import " + realData("kineto/HolisticTraceAnalysis/tests/data/trace_filter") + " -o " + out);
@@ -52,6 +53,7 @@ TEST(CliImport, JsonOutputSaysTheSame) {
 }
 
 TEST(CliImport, FormatOverrideAndRankMap) {
+    FAULTLINE_REQUIRE_REALDATA();
     test::ScratchDir dir;
     const std::string map = dir.file("ranks.txt");
     {

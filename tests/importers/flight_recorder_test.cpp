@@ -19,6 +19,7 @@ using test::realData;
 const std::string kFr = "flight_recorder/nvidia-resiliency-ext/tests/attribution/unit/fr_traces/";
 
 TEST(FlightRecorder, Rank0FirstCollectiveIsItsPipelineSend) {
+    FAULTLINE_REQUIRE_REALDATA();
     const ImportResult r = importPaths({realData(kFr + "gpu_error_1st/_dump_0")});
     const FileReport& f = r.summary.files.at(0);
     EXPECT_EQ(f.format, "flight-recorder");
@@ -39,6 +40,7 @@ TEST(FlightRecorder, Rank0FirstCollectiveIsItsPipelineSend) {
 }
 
 TEST(FlightRecorder, SixteenDumpsShowRank12BehindInTheExpertGroup) {
+    FAULTLINE_REQUIRE_REALDATA();
     // The reference analysis names rank 12 missing from an all_to_all of process group 74.
     const ImportResult r = importPaths({realData(kFr + "gpu_error_1st")});
     std::int64_t total = 0;
@@ -55,6 +57,7 @@ TEST(FlightRecorder, SixteenDumpsShowRank12BehindInTheExpertGroup) {
 }
 
 TEST(FlightRecorder, JsonVariantReadsTheSameAsThePickle) {
+    FAULTLINE_REQUIRE_REALDATA();
     const ImportResult fromJson = importPaths({fixture("fr_json_gpu_error_1st_rank_14.json")});
     const ImportResult fromPickle = importPaths({realData(kFr + "gpu_error_1st/_dump_14")});
     EXPECT_EQ(fromJson.summary.files[0].format, "flight-recorder-json");
@@ -90,6 +93,7 @@ TEST(SafePickle, MemoBombAndSelfReferenceStopWithAnError) {
 }
 
 TEST(SafePickle, EveryPrefixOfARealDumpFailsCleanly) {
+    FAULTLINE_REQUIRE_REALDATA();
     const std::string whole = readWholeFile(realData(kFr + "lock_gil_1st/_dump_9"));
     for (std::size_t cut = 0; cut < whole.size(); ++cut) {
         const std::string msg = errorOf([&] { readPickle(std::string_view(whole).substr(0, cut), "dump"); });

@@ -2,6 +2,7 @@
 // Paths of the real files (../shared/realdata) and our own fixtures, and a one-call import.
 #include "importers/importer.h"
 #include "test_runs.h"
+#include "../realdata.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +10,6 @@
 
 namespace faultline::test {
 
-inline std::string realData(const std::string& rel) { return std::string(FAULTLINE_REALDATA) + "/" + rel; }
 inline std::string fixture(const std::string& name) { return std::string(FAULTLINE_IMPORTER_TESTDATA) + "/" + name; }
 
 inline ImportResult importPaths(const std::vector<std::string>& paths, const ImportOptions& options = {}) {

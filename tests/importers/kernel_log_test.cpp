@@ -16,6 +16,7 @@ using test::realData;
 const char* kGpudMemoryLog = "xid_kernel_logs/gpud/components/memory/testdata/dmesg.decode.iso.log";
 
 TEST(KernelLog, GpudIsoDecodeLogGivesItsXidsAsTwoFailuresOnOneGpu) {
+    FAULTLINE_REQUIRE_REALDATA();
     ImportOptions options;
     options.host = "gpu-host-a";
     const ImportResult r = importPaths({realData(kGpudMemoryLog)}, options);
@@ -42,6 +43,7 @@ TEST(KernelLog, GpudIsoDecodeLogGivesItsXidsAsTwoFailuresOnOneGpu) {
 }
 
 TEST(KernelLog, GpudKmsgWithoutXidIsReadAsAKernelLogWithNoFailures) {
+    FAULTLINE_REQUIRE_REALDATA();
     const ImportResult r = importPaths({realData("xid_kernel_logs/gpud/pkg/kmsg/testdata/kmsg.2.peermem.log")});
     EXPECT_EQ(r.summary.files[0].format, "kernel-log");
     EXPECT_EQ(r.summary.files[0].counts.at("kernel log lines"), 8);
@@ -49,6 +51,7 @@ TEST(KernelLog, GpudKmsgWithoutXidIsReadAsAKernelLogWithNoFailures) {
 }
 
 TEST(KernelLog, GpudNcclSegfaultLogHasNoXid) {
+    FAULTLINE_REQUIRE_REALDATA();
     const ImportResult r = importPaths({realData("xid_kernel_logs/gpud/components/accelerator/nvidia/nccl/testdata/dmesg.decode.iso.log")});
     EXPECT_EQ(r.summary.files[0].format, "kernel-log");
     EXPECT_EQ(r.summary.files[0].counts.at("kernel log lines"), 2);

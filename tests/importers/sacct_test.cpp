@@ -18,6 +18,7 @@ const std::string kSarc = "slurm/SARC/tests/functional/jobs/sacct_outputs/";
 EpochNs at(const char* iso) { return *parseIsoTime(iso); }
 
 TEST(Sacct, MidnightEdgeCaseCountsJobsByState) {
+    FAULTLINE_REQUIRE_REALDATA();
     const ImportResult r = importPaths({realData(kGcm + "sample-sacct-output-midnight-edge-case.txt")});
     const FileReport& f = r.summary.files.at(0);
     EXPECT_EQ(f.format, "sacct");
@@ -43,6 +44,7 @@ TEST(Sacct, MidnightEdgeCaseCountsJobsByState) {
 }
 
 TEST(Sacct, StepOnlyCapturesStandForTheirJob) {
+    FAULTLINE_REQUIRE_REALDATA();
     // gcm's full-field sample holds 68 lines, all of step 8012944_24093.0 (COMPLETED).
     const ImportResult r = importPaths({realData(kGcm + "sample-sacct-output.txt")});
     const FileReport& f = r.summary.files.at(0);
@@ -54,6 +56,7 @@ TEST(Sacct, StepOnlyCapturesStandForTheirJob) {
 }
 
 TEST(Sacct, ShortLineIsReportedWithItsLineNumberAndSkipped) {
+    FAULTLINE_REQUIRE_REALDATA();
     const ImportResult r = importPaths({realData(kGcm + "sample-sacct-output-with-invalid-lines.txt")});
     const FileReport& f = r.summary.files.at(0);
     EXPECT_EQ(f.skippedLines, 1);
@@ -64,6 +67,7 @@ TEST(Sacct, ShortLineIsReportedWithItsLineNumberAndSkipped) {
 }
 
 TEST(Sacct, MultiCharacterDelimiterAndMultilineRecords) {
+    FAULTLINE_REQUIRE_REALDATA();
     // "|#"-delimited; job 201844's Comment spans lines. gcm's expected parse has 3 jobs.
     for (const char* name : {"sample-sacct-one-multiline.txt", "sample-sacct-multiple-multiline.txt"}) {
         const ImportResult r = importPaths({realData(kGcm + name)});
@@ -90,6 +94,7 @@ TEST(Sacct, MultiCharacterDelimiterAndMultilineRecords) {
 }
 
 TEST(Sacct, InvalidUtf8DoesNotStopTheImport) {
+    FAULTLINE_REQUIRE_REALDATA();
     const ImportResult r = importPaths({realData(kGcm + "sample-sacct-output-invalid-utf8.txt")});
     const FileReport& f = r.summary.files.at(0);
     EXPECT_EQ(f.counts.at("jobs"), 3);
@@ -112,6 +117,7 @@ TEST(Sacct, SnowmanDelimiterAndNodeFailTakesOutBothHosts) {
 }
 
 TEST(Sacct, HeaderlessOutputWithTheFieldListGiven) {
+    FAULTLINE_REQUIRE_REALDATA();
     // slurm-jobinfo's capture: --parsable --noheader --delimiter=☃, columns as its README lists.
     ImportOptions options;
     options.format = "sacct";
@@ -135,6 +141,7 @@ TEST(Sacct, HeaderlessOutputWithTheFieldListGiven) {
 }
 
 TEST(Sacct, FakeLineBreakIsOneRecord) {
+    FAULTLINE_REQUIRE_REALDATA();
     const ImportResult r = importPaths({realData(kGcm + "sample-sacct-fake-line-break.txt")});
     const FileReport& f = r.summary.files.at(0);
     EXPECT_EQ(f.skippedLines, 0);
@@ -142,6 +149,7 @@ TEST(Sacct, FakeLineBreakIsOneRecord) {
 }
 
 TEST(SacctJson, ReadsTheThreeSlurmVersions) {
+    FAULTLINE_REQUIRE_REALDATA();
     struct Case {
         const char* file;
         const char* state;

@@ -16,6 +16,7 @@ using test::realData;
 const std::string kTopograph = "topology/topograph/tests/";
 
 TEST(SlurmTopology, BlockFormGivesOneRackPerBlock) {
+    FAULTLINE_REQUIRE_REALDATA();
     const ImportResult r = importPaths({realData(kTopograph + "ci/expected.slinky-dra-block.conf")});
     EXPECT_EQ(r.summary.files[0].format, "slurm-topology");
     EXPECT_FALSE(r.summary.derivedTopology);
@@ -42,6 +43,7 @@ TEST(SlurmTopology, TreeFormGivesSwitchTiersAndLinks) {
 }
 
 TEST(Ibnetdiscover, SuperPodDumpGivesLeavesSpinesAndHosts) {
+    FAULTLINE_REQUIRE_REALDATA();
     const ImportResult r = importPaths({realData(kTopograph + "output/ibnetdiscover/example.out")});
     const FileReport& f = r.summary.files.at(0);
     EXPECT_EQ(f.format, "ibnetdiscover");
@@ -67,6 +69,7 @@ TEST(Ibnetdiscover, SuperPodDumpGivesLeavesSpinesAndHosts) {
 }
 
 TEST(Ibnetdiscover, DumpWithoutSwitchesIsRefused) {
+    FAULTLINE_REQUIRE_REALDATA();
     ImportOptions options;
     options.format = "ibnetdiscover";
     const std::string path = realData(kTopograph + "output/ibnetdiscover/example-bad.out");

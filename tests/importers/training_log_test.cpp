@@ -14,6 +14,7 @@ using test::realData;
 EpochNs at(const char* iso) { return *parseIsoTime(iso); }
 
 TEST(TrainingLog, BigScienceMegatronStepsFollowTheElapsedTimes) {
+    FAULTLINE_REQUIRE_REALDATA();
     const ImportResult r = importPaths({realData("training_logs/bigscience/experiments/gpt2-meg/meg_gpt2_base_n8_dp1_tp4_pp8-1809562.out")});
     const FileReport& f = r.summary.files.at(0);
     EXPECT_EQ(f.format, "training-log");  // detected although its first 64 KB are shell trace

@@ -4,6 +4,7 @@
 #include "app/import_dialog.h"
 #include "model/run_file.h"
 #include "test_runs.h"
+#include "../../realdata.h"
 
 #include <QMimeData>
 #include <QProgressBar>
@@ -21,10 +22,11 @@
 namespace faultline {
 namespace {
 
-QString realData(const char* rel) { return QString(FAULTLINE_REALDATA) + "/" + rel; }
+QString realData(const char* rel) { return QString::fromStdString(test::realData(rel)); }
 QString fixture(const char* name) { return QString(FAULTLINE_IMPORTER_TESTDATA) + "/" + name; }
 
 TEST(ImportGui, ImportShowsTheReportAndWritesTheRun) {
+    FAULTLINE_REQUIRE_REALDATA();
     test::ScratchDir dir;
     QWidget window;
     ImportController controller(&window);
@@ -51,6 +53,7 @@ TEST(ImportGui, ImportShowsTheReportAndWritesTheRun) {
 }
 
 TEST(ImportGui, CancelWritesNothing) {
+    FAULTLINE_REQUIRE_REALDATA();
     test::ScratchDir dir;
     QWidget window;
     ImportController controller(&window);
