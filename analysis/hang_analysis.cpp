@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -119,6 +120,36 @@ std::optional<HangFinding> findDivergence(const FlightRecorderGroup& group, cons
     return f;
 }
 
+// A rank stuck in a collective that others never joined waits for them; when that rank is
+// itself missing elsewhere, it is a victim there. The missing ranks that wait for nobody are
+// the culprits, each attributed to the earliest finding it is missing from.
+void findOrigins(HangReport& report) {
+    std::set<std::int32_t> waitingOnOthers;
+    for (const HangFinding& f : report.findings)
+        if (!f.missing.empty()) waitingOnOthers.insert(f.stuck.begin(), f.stuck.end());
+
+    std::map<std::size_t, HangOrigin> byFinding;
+    std::set<std::int32_t> attributed;
+    for (std::size_t i = 0; i < report.findings.size(); ++i)  // findings are earliest first
+        for (std::int32_t r : report.findings[i].missing)
+            if (!waitingOnOthers.count(r) && attributed.insert(r).second) byFinding[i].culprits.push_back(r);
+
+    if (byFinding.empty() && !report.findings.empty()) {
+        // Nobody stands apart: every missing rank waits on another (a cycle), or every rank
+        // joined and all are stuck. The earliest finding's ranks are the best lead there is.
+        const HangFinding& first = report.findings.front();
+        byFinding[0].culprits = first.missing.empty() ? first.stuck : first.missing;
+    }
+    for (auto& [index, origin] : byFinding) {
+        origin.finding = index;
+        origin.waiting = report.findings[index].stuck;
+        report.culprits.insert(report.culprits.end(), origin.culprits.begin(), origin.culprits.end());
+        report.origins.push_back(std::move(origin));
+    }
+    std::sort(report.culprits.begin(), report.culprits.end());
+    report.culprits.erase(std::unique(report.culprits.begin(), report.culprits.end()), report.culprits.end());
+}
+
 }  // namespace
 
 HangReport analyzeHang(const std::vector<FlightRecorderDump>& dumps) {
@@ -156,10 +187,7 @@ HangReport analyzeHang(const std::vector<FlightRecorderDump>& dumps) {
         if (a.missing.empty() != b.missing.empty()) return !a.missing.empty();
         return a.enqueuedNs < b.enqueuedNs;
     });
-    if (!report.findings.empty()) {
-        const HangFinding& first = report.findings.front();
-        report.culprits = first.missing.empty() ? first.stuck : first.missing;
-    }
+    findOrigins(report);
     return report;
 }
 

@@ -2,9 +2,10 @@
 // Who hung the job: Flight Recorder dumps of every rank, matched by process group and
 // collective sequence number. In each group, the ranks that never enqueued a collective the
 // others did are missing from it; the ranks that enqueued it but never completed it are stuck
-// in it. Of the groups that some rank never joined, the one whose divergent collective was
-// enqueued first is where the hang began; later divergences are others waiting on the same
-// ranks. Only when every rank joined does a collective they are all stuck in come first.
+// in it, waiting for the missing ones. A missing rank that is itself stuck in another group's
+// collective is only a victim: it waits there for someone else. A missing rank stuck nowhere
+// is a culprit, and a job can hang in several groups at once, each with its own culprits.
+// Only when every rank joined every collective do the ranks stuck in the earliest one count.
 #include "model/flight_recorder.h"
 
 #include <nlohmann/json_fwd.hpp>
@@ -28,11 +29,19 @@ struct HangFinding {
     std::vector<std::string> mismatches;  // ranks that disagree on op, dtype or size
 };
 
+// Where one independent hang began: the culprits' earliest divergent collective.
+struct HangOrigin {
+    std::size_t finding = 0;              // index into HangReport::findings
+    std::vector<std::int32_t> culprits;   // ranks that never joined it and wait on nobody
+    std::vector<std::int32_t> waiting;    // ranks stuck in it, waiting for the culprits
+};
+
 struct HangReport {
     int dumps = 0;
     std::vector<std::int32_t> ranksWithoutDump;
     std::vector<HangFinding> findings;    // missing ranks first, then earliest first
-    std::vector<std::int32_t> culprits;   // the first finding's missing ranks, else its stuck ranks
+    std::vector<HangOrigin> origins;      // each independent hang, earliest first
+    std::vector<std::int32_t> culprits;   // every origin's culprits, ascending
 };
 
 HangReport analyzeHang(const std::vector<FlightRecorderDump>& dumps);

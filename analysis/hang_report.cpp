@@ -23,8 +23,14 @@ nlohmann::json hangToJson(const HangReport& report) {
         findings.push_back({{"process_group", f.processGroup}, {"process_group_desc", f.processGroupDesc}, {"group_ranks", f.groupRanks},
                             {"seq", f.seq}, {"op", f.op}, {"size", f.size}, {"dtype", f.dtype}, {"enqueued_ns", f.enqueuedNs},
                             {"missing_ranks", f.missing}, {"stuck_ranks", f.stuck}, {"mismatches", f.mismatches}});
+    nlohmann::json origins = nlohmann::json::array();
+    for (const HangOrigin& o : report.origins) {
+        const HangFinding& f = report.findings[o.finding];
+        origins.push_back({{"culprit_ranks", o.culprits}, {"waiting_ranks", o.waiting}, {"finding", o.finding},
+                           {"process_group", f.processGroup}, {"process_group_desc", f.processGroupDesc}, {"seq", f.seq}, {"op", f.op}});
+    }
     return {{"dumps", report.dumps}, {"ranks_without_dump", report.ranksWithoutDump}, {"culprit_ranks", report.culprits},
-            {"findings", findings}};
+            {"origins", origins}, {"findings", findings}};
 }
 
 std::string hangToText(const HangReport& report) {
@@ -32,13 +38,18 @@ std::string hangToText(const HangReport& report) {
     if (!report.ranksWithoutDump.empty()) out += "; no dump from ranks " + joinRanks(report.ranksWithoutDump);
     out += "\n";
     if (report.findings.empty()) return out + "No hang: every process group's ranks enqueued and completed the same collectives.\n";
-    const HangFinding& first = report.findings.front();
     out += "Culprit ranks: " + joinRanks(report.culprits) + "\n";
-    out += "The hang began in process group " + first.processGroup + " (" + first.processGroupDesc + "), collective #" +
-           std::to_string(first.seq) + " " + first.op + " " + first.size + " " + first.dtype + "\n";
-    if (!first.missing.empty()) out += "  never joined it: ranks " + joinRanks(first.missing) + "\n";
-    if (!first.stuck.empty()) out += "  stuck in it: ranks " + joinRanks(first.stuck) + "\n";
-    for (const std::string& m : first.mismatches) out += "  mismatch: " + m + "\n";
+    for (std::size_t i = 0; i < report.origins.size(); ++i) {
+        const HangOrigin& origin = report.origins[i];
+        const HangFinding& f = report.findings[origin.finding];
+        out += (report.origins.size() > 1 ? "Hang " + std::to_string(i + 1) + " of " + std::to_string(report.origins.size()) + " began"
+                                          : std::string("The hang began")) +
+               " in process group " + f.processGroup + " (" + f.processGroupDesc + "), collective #" + std::to_string(f.seq) + " " + f.op +
+               " " + f.size + " " + f.dtype + "\n";
+        if (!f.missing.empty()) out += "  never joined it: ranks " + joinRanks(f.missing) + "\n";
+        if (!f.stuck.empty()) out += "  stuck in it: ranks " + joinRanks(f.stuck) + "\n";
+        for (const std::string& m : f.mismatches) out += "  mismatch: " + m + "\n";
+    }
 
     char buf[512];
     out += "\n";

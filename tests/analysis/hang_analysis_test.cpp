@@ -3,6 +3,8 @@
 #include "importers/flight_recorder_reader.h"
 #include "analysis/hang_analysis.h"
 
+#include "../realdata.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -12,7 +14,7 @@
 namespace faultline {
 namespace {
 
-const std::string kUnit = std::string(FAULTLINE_REALDATA) + "/flight_recorder/nvidia-resiliency-ext/tests/attribution/unit";
+const std::string kUnit = test::realData("flight_recorder/nvidia-resiliency-ext/tests/attribution/unit");
 
 struct ReferenceRow {
     std::string pgid, desc, op, size, dtype, missing;
@@ -45,6 +47,7 @@ std::string joined(const std::vector<std::int32_t>& ranks) {
 class RealHangs : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(RealHangs, AgreeWithTheReferenceAnalyzer) {
+    FAULTLINE_REQUIRE_REALDATA();
     const std::string set = GetParam();
     const HangReport report = analyzeHang(readFlightRecorderDumps({kUnit + "/fr_traces/" + set}));
     EXPECT_EQ(report.dumps, 16);
@@ -64,6 +67,7 @@ TEST_P(RealHangs, AgreeWithTheReferenceAnalyzer) {
 INSTANTIATE_TEST_SUITE_P(FaultInjection, RealHangs, ::testing::Values("gpu_error_1st", "gpu_error_2nd", "lock_gil_1st"));
 
 TEST(RealHangs, CulpritsWereFaulted) {
+    FAULTLINE_REQUIRE_REALDATA();
     // fault_injection.log names the faulted ranks; every culprit must be one of them.
     for (const char* set : {"gpu_error_1st", "gpu_error_2nd", "lock_gil_1st"}) {
         std::ifstream log(kUnit + "/fr_traces/" + set + "/fault_injection.log");
@@ -75,6 +79,7 @@ TEST(RealHangs, CulpritsWereFaulted) {
 }
 
 TEST(RealHangs, ReadsTheDumpFields) {
+    FAULTLINE_REQUIRE_REALDATA();
     const FlightRecorderDump d = readFlightRecorderDump(kUnit + "/fr_traces/gpu_error_1st/_dump_12");
     EXPECT_EQ(d.rank, 12);
     EXPECT_EQ(d.version, "2.9");
@@ -138,6 +143,89 @@ TEST(HangAnalysis, MissingDumpAndBehindRank) {
     EXPECT_EQ(report.findings[0].missing, (std::vector<std::int32_t>{1, 2}));
     const nlohmann::json j = hangToJson(report);
     EXPECT_EQ(j["culprit_ranks"], nlohmann::json({1, 2}));
+}
+
+// One rank's view of one group in a multi-group job: it enqueued collectives up to
+// `lastEnqueued` and completed them up to `lastCompleted`; collective seq N was enqueued at
+// `enqueuedAt + N` ns.
+struct GroupProgress {
+    std::string name;
+    std::vector<std::int32_t> ranks;
+    std::int64_t lastEnqueued = 0;
+    std::int64_t lastCompleted = 0;
+    std::int64_t enqueuedAt = 0;
+};
+
+FlightRecorderDump multiGroupDump(std::int32_t rank, const std::vector<GroupProgress>& groups) {
+    FlightRecorderDump d;
+    d.rank = rank;
+    for (std::size_t id = 0; id < groups.size(); ++id) {
+        const GroupProgress& g = groups[id];
+        d.groups[g.name] = {g.name, g.name == "dp" ? "DATA_PARALLEL_GROUP" : "EXPERT_MODEL_PARALLEL_GROUP", g.ranks};
+        d.groupStatus[std::to_string(id)] = {g.lastEnqueued, g.lastEnqueued, g.lastCompleted};
+        for (std::int64_t seq = g.lastEnqueued - 2; seq <= g.lastEnqueued; ++seq) {
+            FlightRecorderEntry e;
+            e.processGroup = g.name;
+            e.pgId = static_cast<std::int64_t>(id);
+            e.collectiveSeqId = seq;
+            e.profilingName = "nccl:all_to_all";
+            e.inputSizes = {{4096, 5120}};
+            e.inputDtypes = {"BFloat16"};
+            e.state = seq <= g.lastCompleted ? "completed" : "started";
+            e.timeCreatedNs = g.enqueuedAt + seq;
+            d.entries.push_back(e);
+        }
+    }
+    return d;
+}
+
+TEST(HangAnalysis, TwoIndependentHangsHaveTwoCulprits) {
+    // Ranks 1 and 6 froze on their own, each in its own expert-parallel group: everyone else
+    // in ep0 and ep1 enqueued all_to_all #10 and waits in it.
+    std::vector<FlightRecorderDump> dumps;
+    for (std::int32_t rank = 0; rank < 8; ++rank) {
+        const bool frozen = rank == 1 || rank == 6;
+        const std::string group = rank < 4 ? "ep0" : "ep1";
+        const std::vector<std::int32_t> members = rank < 4 ? std::vector<std::int32_t>{0, 1, 2, 3} : std::vector<std::int32_t>{4, 5, 6, 7};
+        dumps.push_back(multiGroupDump(rank, {{group, members, frozen ? 9 : 10, 9, rank < 4 ? 1'000 : 2'000}}));
+    }
+    const HangReport report = analyzeHang(dumps);
+    EXPECT_EQ(report.culprits, (std::vector<std::int32_t>{1, 6}));
+    ASSERT_EQ(report.origins.size(), 2u);
+    const HangFinding& first = report.findings[report.origins[0].finding];
+    EXPECT_EQ(first.processGroup, "ep0");
+    EXPECT_EQ(first.seq, 10);
+    EXPECT_EQ(report.origins[0].culprits, (std::vector<std::int32_t>{1}));
+    EXPECT_EQ(report.origins[0].waiting, (std::vector<std::int32_t>{0, 2, 3}));
+    EXPECT_EQ(report.findings[report.origins[1].finding].processGroup, "ep1");
+    EXPECT_EQ(report.origins[1].culprits, (std::vector<std::int32_t>{6}));
+    EXPECT_EQ(report.origins[1].waiting, (std::vector<std::int32_t>{4, 5, 7}));
+    const nlohmann::json j = hangToJson(report);
+    EXPECT_EQ(j["culprit_ranks"], nlohmann::json({1, 6}));
+    EXPECT_EQ(j["origins"].size(), 2u);
+    EXPECT_EQ(j["origins"][1]["waiting_ranks"], nlohmann::json({4, 5, 7}));
+    const std::string text = hangToText(report);
+    EXPECT_NE(text.find("Hang 2 of 2 began in process group ep1"), std::string::npos) << text;
+}
+
+TEST(HangAnalysis, AHangThatSpreadsAcrossGroupsHasOneCulprit) {
+    // Rank 0 froze in ep0 = {0, 1}: rank 1 waits there in all_to_all #10, so it never joined
+    // dp = {1, 2}'s collective #20, which rank 2 had enqueued even earlier. Rank 1 is missing
+    // from dp only because it is stuck behind rank 0: rank 0 alone is the culprit.
+    const HangReport report = analyzeHang({
+        multiGroupDump(0, {{"ep0", {0, 1}, 9, 9, 5'000}}),
+        multiGroupDump(1, {{"ep0", {0, 1}, 10, 9, 5'000}, {"dp", {1, 2}, 19, 19, 1'000}}),
+        multiGroupDump(2, {{"dp", {1, 2}, 20, 19, 1'000}}),
+    });
+    EXPECT_EQ(report.culprits, (std::vector<std::int32_t>{0}));
+    ASSERT_EQ(report.origins.size(), 1u);
+    EXPECT_EQ(report.findings[report.origins[0].finding].processGroup, "ep0");
+    EXPECT_EQ(report.origins[0].waiting, (std::vector<std::int32_t>{1}));
+    // The table still shows the victim's gap in dp.
+    bool dpListed = false;
+    for (const HangFinding& f : report.findings)
+        if (f.processGroup == "dp") dpListed = f.missing == std::vector<std::int32_t>{1};
+    EXPECT_TRUE(dpListed);
 }
 
 TEST(HangAnalysis, NoHang) {
