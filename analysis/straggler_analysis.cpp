@@ -21,7 +21,8 @@ struct RankAccumulator {
     std::vector<LateArrival> evidence;
     std::vector<Nanos> windowLateness;
     std::vector<Nanos> windowSpan;
-    std::vector<Nanos> windowLateWork;  // compute before each late arrival, to size the slowdown
+    std::vector<Nanos> windowLateWork;      // compute before each late arrival, to size the slowdown
+    std::vector<Nanos> windowBehindMedian;  // how far those arrivals trailed the median rank
     std::vector<int> windowLate;
 };
 
@@ -68,6 +69,7 @@ StragglerReport analyzeStragglers(const Run& run, const StragglerAnalysisParams&
         a.windowLateness.assign(static_cast<std::size_t>(windows), 0);
         a.windowSpan.assign(static_cast<std::size_t>(windows), 0);
         a.windowLateWork.assign(static_cast<std::size_t>(windows), 0);
+        a.windowBehindMedian.assign(static_cast<std::size_t>(windows), 0);
         a.windowLate.assign(static_cast<std::size_t>(windows), 0);
     }
     // Each record's preceding work: the time since the same rank left its previous
@@ -85,43 +87,50 @@ StragglerReport analyzeStragglers(const Run& run, const StragglerAnalysisParams&
         }
     }
 
-    std::vector<Nanos> durations, deviations;
+    std::vector<Nanos> durations;
     for (std::size_t begin = 0; begin < order.size();) {
         std::size_t end = begin + 1;
         const CollectiveRecord& head = records[order[begin]];
         while (end < order.size() && records[order[end]].group == head.group && records[order[end]].seq == head.seq) ++end;
-        const std::size_t n = end - begin;
-        if (n >= 2) {
+        if (end - begin >= 2) {
             ++report.instances;
-            durations.clear();
-            for (std::size_t i = begin; i < end; ++i) durations.push_back(std::max<Nanos>(0, records[order[i]].exit - records[order[i]].enter));
-            const Nanos longest = *std::max_element(durations.begin(), durations.end());
-            const Nanos med = median(durations);
-            deviations.clear();
+            // The earliest arrival spends the longest inside; the last the shortest.
+            auto inside = [&](std::size_t i) { return std::max<Nanos>(0, records[order[i]].exit - records[order[i]].enter); };
+            std::size_t lastArrival = begin;
+            Nanos longest = 0;
             for (std::size_t i = begin; i < end; ++i) {
-                const CollectiveRecord& r = records[order[i]];
-                deviations.push_back(std::abs((r.exit - r.enter) - med));
+                longest = std::max(longest, inside(i));
+                if (inside(i) < inside(lastArrival)) lastArrival = i;
             }
-            const Nanos mad = median(deviations);
-            const Nanos threshold = std::max(params.minLateness, static_cast<Nanos>(params.outlierMads * static_cast<double>(mad)));
+            const Nanos maxLateness = longest - inside(lastArrival);
+            // A slowdown is sized against the typical rank, not the earliest one.
+            durations.clear();
+            for (std::size_t i = begin; i < end; ++i) durations.push_back(inside(i));
+            const Nanos typical = median(durations);
             bool skewed = false;
             for (std::size_t i = begin; i < end; ++i) {
                 const CollectiveRecord& r = records[order[i]];
-                const Nanos work = workBefore[order[i]];
                 RankAccumulator& a = acc[static_cast<std::size_t>(r.rank)];
                 const auto w = static_cast<std::size_t>(windowOf(r.enter));
                 ++a.collectives;
                 a.span += longest;
                 a.windowSpan[w] += longest;
-                const Nanos lateness = med - (r.exit - r.enter);
-                if (lateness < threshold) continue;
-                skewed = true;
-                ++a.late;
-                ++a.windowLate[w];
+                const Nanos lateness = longest - inside(i);  // how long the earliest arrival waited for it
+                if (lateness < params.minLateness) continue;
                 a.lateness += lateness;
                 a.windowLateness[w] += lateness;
-                a.windowLateWork[w] += work;
                 keepWorst(a.evidence, {r.group, r.seq, r.op, r.enter, lateness});
+                if (i == lastArrival) {
+                    skewed = true;
+                    ++a.late;
+                }
+                // Episodes look for ranks slowed for a while; several can be slow at once, and
+                // all that came in with the last (within half its lateness) held the group up.
+                if (2 * lateness >= maxLateness) {
+                    ++a.windowLate[w];
+                    a.windowLateWork[w] += workBefore[order[i]];
+                    a.windowBehindMedian[w] += std::max<Nanos>(0, typical - inside(i));
+                }
             }
             report.skewedInstances += skewed;
         }
@@ -156,7 +165,7 @@ StragglerReport analyzeStragglers(const Run& run, const StragglerAnalysisParams&
             int stop = w;
             Nanos late = 0, work = 0;
             while (stop < windows && straggling(stop)) {
-                late += a.windowLateness[static_cast<std::size_t>(stop)];
+                late += a.windowBehindMedian[static_cast<std::size_t>(stop)];
                 work += a.windowLateWork[static_cast<std::size_t>(stop)];
                 ++stop;
             }
@@ -170,7 +179,10 @@ StragglerReport analyzeStragglers(const Run& run, const StragglerAnalysisParams&
         }
         report.ranks.push_back(std::move(s));
     }
-    std::sort(report.ranks.begin(), report.ranks.end(), [](const auto& x, const auto& y) { return x.score > y.score; });
+    // The rank that cost the job the most waiting comes first.
+    std::sort(report.ranks.begin(), report.ranks.end(), [](const auto& x, const auto& y) {
+        return x.totalLateness != y.totalLateness ? x.totalLateness > y.totalLateness : x.rank < y.rank;
+    });
     std::sort(report.episodes.begin(), report.episodes.end(), [](const auto& x, const auto& y) { return x.begin < y.begin; });
     return report;
 }

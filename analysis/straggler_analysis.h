@@ -1,8 +1,11 @@
 #pragma once
 // Stragglers from collective traces. In a synchronous collective every rank waits inside it
 // for the last one to arrive, so a rank that arrives late spends the least time inside.
-// Lateness is measured from each rank's own time in the collective (its exit minus its
-// enter), which needs no clock agreement between hosts.
+// A rank's lateness at a collective is how long the earliest arrival waited for it: the
+// longest time any rank spent inside minus its own. Both come from each rank's own clock
+// (its exit minus its enter), so clock offsets between hosts do not matter. Ranks are
+// ranked by the waiting they caused over the whole trace; no outlier threshold is applied,
+// so the largest lateness of a small group is never thrown away.
 #include "model/run.h"
 
 #include <nlohmann/json_fwd.hpp>
@@ -13,7 +16,6 @@ namespace faultline {
 
 struct StragglerAnalysisParams {
     Nanos minLateness = 100 * kMicrosecond;  // below this, arrival jitter is noise
-    double outlierMads = 6.0;   // late: this many median absolute deviations behind the median
     int windows = 100;          // score timeline resolution over the traced span
     double episodeScore = 0.05; // a window's score from which the rank counts as straggling
     int episodeMinLate = 3;     // and at least this many late arrivals in the window
@@ -24,16 +26,16 @@ struct LateArrival {
     std::int64_t seq = 0;
     std::int32_t op = 0;
     Nanos enter = 0;     // on the rank's own clock
-    Nanos lateness = 0;  // how long the others waited for it beyond the median rank
+    Nanos lateness = 0;  // how long the earliest arrival waited for it
 };
 
 struct RankStragglerScore {
     std::int32_t rank = 0;
     std::int32_t gpu = -1;   // -1 where the run has no rank map
-    double score = 0;        // share of its collectives' time the others spent waiting for it
+    double score = 0;        // share of its collectives' time the earliest arrivals spent waiting for it
     int collectives = 0;
-    int late = 0;
-    Nanos totalLateness = 0;
+    int late = 0;            // collectives it arrived last at (beyond the noise floor)
+    Nanos totalLateness = 0; // the waiting it caused, summed over the trace: the ranking key
     std::vector<LateArrival> evidence;  // the latest arrivals, worst first (at most 5)
     std::vector<double> timeline;       // score per window
 };
@@ -44,7 +46,7 @@ struct StragglerReport {
     std::int64_t skewedInstances = 0;   // with at least one late rank
     Nanos traceBegin = 0;
     Nanos windowLength = 0;
-    std::vector<RankStragglerScore> ranks;   // worst first
+    std::vector<RankStragglerScore> ranks;   // most waiting caused first
     std::vector<StragglerEpisode> episodes;  // detected, with their rank's GPU
 };
 

@@ -54,7 +54,7 @@ std::string stragglersToText(const StragglerReport& report, const Run& run, int 
     out += buf;
     int shown = 0;
     for (const RankStragglerScore& r : report.ranks) {
-        if (shown++ >= limit || r.late == 0) break;
+        if (shown++ >= limit || r.totalLateness == 0) break;
         std::string evidence;
         if (!r.evidence.empty()) {
             const LateArrival& a = r.evidence.front();
@@ -64,7 +64,7 @@ std::string stragglersToText(const StragglerReport& report, const Run& run, int 
                       formatPercent(r.score, 1).c_str(), r.late, r.collectives, formatDuration(r.totalLateness).c_str(), evidence.c_str());
         out += buf;
     }
-    if (shown == 0 || report.ranks.front().late == 0) out += "  no rank arrived late\n";
+    if (shown == 0 || report.ranks.front().totalLateness == 0) out += "  no rank arrived late\n";
     if (!report.episodes.empty()) {
         out += "\nStraggler episodes\n";
         for (const StragglerEpisode& e : report.episodes) {

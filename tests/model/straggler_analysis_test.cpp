@@ -41,10 +41,62 @@ TEST(StragglerAnalysis, LateRankIsFoundDespiteClockOffsets) {
     EXPECT_EQ(worst.gpu, 2);
     EXPECT_EQ(worst.late, 3);
     ASSERT_EQ(worst.evidence.size(), 3u);
-    // The median rank spent 49.9 ms inside; rank 2 spent 10 ms.
-    EXPECT_EQ(worst.evidence[0].lateness, 39'900 * kMicrosecond);
+    // The earliest rank (0) spent 50 ms inside; rank 2 spent 10 ms.
+    EXPECT_EQ(worst.evidence[0].lateness, 40 * kMillisecond);
     for (std::size_t i = 1; i < report.ranks.size(); ++i) EXPECT_EQ(report.ranks[i].late, 0);
     EXPECT_NE(stragglersToText(report, run).find("r0000-h0-gpu2"), std::string::npos);
+}
+
+// Shaped like a real 8-rank trace: rank 5 arrives last at the first five collectives, 7.6 ms
+// behind at the first (about 9 ms in all); ranks 2 and 6 are last at the final three by under
+// 1 ms each. Kernel durations are widely spread, as on real GPUs: every arrival jitters by up
+// to 0.6 ms.
+faultline::Run smallGroupTrace() {
+    faultline::Run run;
+    run.info = {"trace", 0, kMinute, "test"};
+    run.topology = buildFabric(FabricShape{.gpus = 8});
+    run.collectiveOps = {"allreduce"};
+    run.processGroups = {{"dp", {0, 1, 2, 3, 4, 5, 6, 7}}};
+    run.rankToGpu = {0, 1, 2, 3, 4, 5, 6, 7};
+    const Nanos jitter[8][8] = {{0, 310, 120, 590, 40, 0, 230, 480},    {500, 90, 360, 10, 270, 0, 600, 150},
+                                {220, 580, 30, 410, 130, 0, 340, 60},   {70, 260, 540, 190, 450, 0, 20, 380},
+                                {390, 140, 250, 560, 80, 0, 470, 210},  {160, 430, 0, 290, 520, 350, 0, 100},
+                                {580, 50, 0, 120, 330, 240, 0, 410},    {30, 470, 0, 360, 190, 560, 0, 280}};
+    const Nanos rank5Late[5] = {7'600, 450, 400, 300, 250};  // microseconds behind the latest other rank
+    for (std::int64_t seq = 0; seq < 8; ++seq) {
+        const Nanos start = (seq + 1) * 100 * kMillisecond;
+        const Nanos done = start + 20 * kMillisecond;
+        for (std::int32_t rank = 0; rank < 8; ++rank) {
+            Nanos arrival = jitter[seq][rank] * kMicrosecond;
+            if (seq < 5 && rank == 5) arrival = (600 + rank5Late[seq]) * kMicrosecond;
+            if (seq >= 5 && (rank == 2 || rank == 6)) arrival = (600 + 300 + 200 * (rank == 6)) * kMicrosecond;
+            run.collectives.push_back({rank, 0, 0, seq, start + arrival, done + 8 * kMillisecond, 1 << 20});
+        }
+    }
+    return run;
+}
+
+TEST(StragglerAnalysis, TheRankThatCostMostTimeComesFirst) {
+    const faultline::Run run = smallGroupTrace();
+    const StragglerReport report = analyzeStragglers(run);
+    ASSERT_GE(report.ranks.size(), 3u);
+    EXPECT_EQ(report.ranks[0].rank, 5);
+    EXPECT_EQ(report.ranks[0].late, 5);  // last at each of the first five
+    // The earliest arrival at the first collective waited 8.2 ms for rank 5 (7.6 ms behind
+    // the latest other rank, which itself came 0.6 ms after the earliest).
+    ASSERT_FALSE(report.ranks[0].evidence.empty());
+    EXPECT_EQ(report.ranks[0].evidence[0].lateness, 8'200 * kMicrosecond);
+    EXPECT_EQ(report.ranks[0].evidence[0].seq, 0);
+    int lastAtTheEnd = 0;
+    for (const RankStragglerScore& r : report.ranks) {
+        if (r.rank == 6) lastAtTheEnd += r.late;
+        if (r.rank != 5) {
+            EXPECT_LT(r.totalLateness, report.ranks[0].totalLateness) << "rank " << r.rank;
+        }
+    }
+    EXPECT_EQ(lastAtTheEnd, 3);  // rank 6 was last at the final three
+    const std::string text = stragglersToText(report, run);
+    EXPECT_LT(text.find("r0000-h0-gpu5"), text.find("r0000-h0-gpu6")) << text;
 }
 
 TEST(StragglerAnalysis, OneRankAndNoTraceAreNotErrors) {
