@@ -26,6 +26,8 @@ struct ImportOptions {
     // The columns of sacct output written with --noheader, as given to sacct --format
     // ("JobID,JobName,State,Start,End,NodeList"); the delimiter is then found from them.
     std::string sacctFields;
+    // Threads reading files at once; 0: one per core. The run is the same for any number.
+    int workers = 0;
 };
 
 // Thrown when the user cancels: the import stops and writes nothing.

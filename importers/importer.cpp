@@ -8,6 +8,10 @@
 #include "model/run_file.h"
 
 #include <algorithm>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
 #include <filesystem>
 #include <system_error>
 
@@ -56,6 +60,90 @@ std::string runNameFor(const ImportOptions& options, const std::vector<std::stri
     return fs::path(inputs.front()).filename().string();
 }
 
+// What one file gave: its events on their own, merged in input order once all are read, so
+// the run is the same whichever worker read which file.
+struct FileImport {
+    FileReport report;
+    ImportedEvents events;
+    std::exception_ptr error;
+};
+
+void readOne(const Input& f, const FormatInfo* forced, const ImportOptions& options, const std::atomic<bool>* cancel,
+             const std::function<void(double)>& fileProgress, FileImport& out) {
+    out.report.path = f.path;
+    const FormatInfo* format = forced ? forced : detectFormat(f.path);
+    if (!format) {
+        if (!f.fromFolder)
+            throw Error(f.path + ": unknown format: not a file Faultline reads (known: " + formatNames() + "; use --format to name one)");
+        out.report.format = "unknown";
+        return;
+    }
+    out.report.format = std::string(format->name);
+    ImportContext ctx{options, out.events, out.report, cancel, fileProgress};
+    format->import(f.path, ctx);
+}
+
+// Reads the files on every core, each worker taking the next file in turn; memory stays at a
+// chunk per worker plus what the files keep. The first error in input order is the one
+// reported, as a sequential import would; files after it are not started.
+void readInParallel(const std::vector<Input>& files, const FormatInfo* forced, const ImportOptions& options,
+                    const ProgressFn& progress, const std::atomic<bool>* cancel, std::vector<FileImport>& out) {
+    std::uint64_t total = 0;
+    for (const Input& f : files) total += std::max<std::uint64_t>(f.size, 1);
+    std::mutex progressMutex;
+    std::vector<double> fractions(files.size(), 0.0);
+    double doneWeight = 0;
+    auto report = [&](std::size_t i, double fraction) {
+        if (!progress || total == 0) return;
+        std::lock_guard lock(progressMutex);
+        const double weight = static_cast<double>(std::max<std::uint64_t>(files[i].size, 1));
+        doneWeight += (fraction - fractions[i]) * weight;
+        fractions[i] = fraction;
+        progress(std::min(1.0, doneWeight / static_cast<double>(total)));
+    };
+
+    std::atomic<std::size_t> next{0};
+    std::atomic<std::size_t> firstError{files.size()};
+    auto work = [&] {
+        for (std::size_t i; (i = next.fetch_add(1)) < files.size();) {
+            if (i > firstError.load()) break;
+            try {
+                if (cancel && cancel->load()) throw ImportCancelled();
+                readOne(files[i], forced, options, cancel, [&, i](double fraction) { report(i, fraction); }, out[i]);
+                report(i, 1.0);
+            } catch (...) {
+                out[i].error = std::current_exception();
+                for (std::size_t seen = firstError.load(); i < seen && !firstError.compare_exchange_weak(seen, i);) {}
+            }
+        }
+    };
+    const std::size_t cores = options.workers > 0 ? static_cast<std::size_t>(options.workers) : std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t workers = std::min(files.size(), cores);
+    std::vector<std::thread> threads;
+    for (std::size_t w = 1; w < workers; ++w) threads.emplace_back(work);
+    work();
+    for (std::thread& t : threads) t.join();
+    if (cancel && cancel->load()) throw ImportCancelled();
+    if (firstError.load() < files.size()) std::rethrow_exception(out[firstError.load()].error);
+}
+
+void mergeEvents(ImportedEvents& into, ImportedEvents&& from, const std::string& path) {
+    auto append = [](auto& a, auto& b) { a.insert(a.end(), std::make_move_iterator(b.begin()), std::make_move_iterator(b.end())); };
+    append(into.failures, from.failures);
+    append(into.collectives, from.collectives);
+    append(into.steps, from.steps);
+    append(into.checkpoints, from.checkpoints);
+    append(into.jobs, from.jobs);
+    append(into.placements, from.placements);
+    into.worldSize = std::max(into.worldSize, from.worldSize);
+    if (from.topology) {
+        if (into.topology)
+            throw Error(path + ": a second topology file (the first was " + into.topologySource + "); import one topology per run");
+        into.topology = std::move(from.topology);
+        into.topologySource = std::move(from.topologySource);
+    }
+}
+
 }  // namespace
 
 ImportResult importFiles(const std::vector<std::string>& inputs, const ImportOptions& options, const ProgressFn& progress,
@@ -67,36 +155,14 @@ ImportResult importFiles(const std::vector<std::string>& inputs, const ImportOpt
         if (!forced) throw Error("unknown format \"" + options.format + "\" (known: " + formatNames() + ")");
     }
     const std::vector<Input> files = expandInputs(inputs);
-    std::uint64_t total = 0;
-    for (const Input& f : files) total += std::max<std::uint64_t>(f.size, 1);
-    std::uint64_t done = 0;
+    std::vector<FileImport> imports(files.size());
+    readInParallel(files, forced, options, progress, cancel, imports);
 
     ImportedEvents events;
     ImportResult result;
-    for (const Input& f : files) {
-        if (cancel && cancel->load()) throw ImportCancelled();
-        FileReport report;
-        report.path = f.path;
-        const FormatInfo* format = forced ? forced : detectFormat(f.path);
-        if (!format) {
-            if (!f.fromFolder)
-                throw Error(f.path + ": unknown format: not a file Faultline reads (known: " + formatNames() + "; use --format to name one)");
-            report.format = "unknown";
-            result.summary.files.push_back(std::move(report));
-            done += std::max<std::uint64_t>(f.size, 1);
-            continue;
-        }
-        report.format = std::string(format->name);
-        ImportContext ctx{options, events, report, cancel, {}};
-        const std::uint64_t weight = std::max<std::uint64_t>(f.size, 1);
-        if (progress && total > 0)
-            ctx.fileProgress = [&, weight](double fraction) {
-                progress((static_cast<double>(done) + fraction * static_cast<double>(weight)) / static_cast<double>(total));
-            };
-        format->import(f.path, ctx);
-        done += weight;
-        if (progress) progress(static_cast<double>(done) / static_cast<double>(total));
-        result.summary.files.push_back(std::move(report));
+    for (FileImport& f : imports) {
+        mergeEvents(events, std::move(f.events), f.report.path);
+        result.summary.files.push_back(std::move(f.report));
     }
     const bool anyKnown = std::any_of(result.summary.files.begin(), result.summary.files.end(),
                                       [](const FileReport& f) { return f.format != "unknown"; });

@@ -23,7 +23,8 @@ constexpr std::array<bool, 256> kSpecial = [] {
 
 }  // namespace
 
-JsonEventStream::JsonEventStream(const std::string& path) : m_in(path) {}
+JsonEventStream::JsonEventStream(const std::string& path, std::vector<std::string_view> namePrefixes)
+    : m_in(path), m_namePrefixes(std::move(namePrefixes)) {}
 
 void JsonEventStream::fail(std::uint64_t offset, const std::string& what) const {
     throw Error(m_in.path() + ": byte " + std::to_string(offset) + ": " + what);
@@ -42,11 +43,29 @@ void JsonEventStream::run(const std::function<void(const char*, std::size_t, std
     int depth = 0;                   // nesting depth in the whole document
     std::size_t scan = 0;            // next byte to look at
     std::size_t eventStart = 0;
+    std::size_t stringStart = 0;     // first byte of the string being read, in an event
     std::string lastKey;             // the last string seen at depth 1, while in the prefix
     std::size_t keyStart = 0;
     bool keyIsTraceEvents = false;
     bool sawColon = false;
     std::string suffix;
+    // The event's top-level "name": where its key ended, and whether its value says skip.
+    std::size_t nameKeyEnd = 0;
+    bool skipEvent = false;
+    auto wanted = [&](std::string_view name) {
+        if (name.find('\\') != std::string_view::npos) return true;  // escaped: let the parser judge
+        for (std::string_view prefix : m_namePrefixes)
+            if (name.substr(0, prefix.size()) == prefix) return true;
+        return false;
+    };
+    auto onlyColonBetween = [&](const char* p, std::size_t from, std::size_t to) {
+        bool colon = false;
+        for (std::size_t i = from; i < to; ++i) {
+            if (p[i] == ':' && !colon) colon = true;
+            else if (p[i] != ' ' && p[i] != '\n' && p[i] != '\r' && p[i] != '\t') return false;
+        }
+        return colon;
+    };
 
     for (;;) {
         // Refill: keep the unfinished event (or nothing) and read the next chunk behind it.
@@ -66,6 +85,8 @@ void JsonEventStream::run(const std::function<void(const char*, std::size_t, std
         end -= shift;
         scan -= shift;
         eventStart -= std::min(eventStart, shift);
+        stringStart -= std::min(stringStart, shift);
+        nameKeyEnd -= std::min(nameKeyEnd, shift);
         keyStart -= std::min(keyStart, shift);
         begin = 0;
         if (end + kChunk + kPadding > buf.size()) {
@@ -81,6 +102,31 @@ void JsonEventStream::run(const std::function<void(const char*, std::size_t, std
         const char* p = buf.data();
         while (scan < end) {
             const char c = p[scan];
+            if (inString && phase == Phase::InEvent) {
+                // The whole event stays in the buffer: jump from quote to quote, and count
+                // the backslashes before one to know whether it closes the string.
+                // Most strings are short keys: look at a few bytes before calling memchr.
+                const char* q = p + scan;
+                const char* const shortEnd = p + std::min(end, scan + 16);
+                while (q < shortEnd && *q != '"') ++q;
+                if (q == shortEnd) q = static_cast<const char*>(std::memchr(q, '"', static_cast<std::size_t>(p + end - q)));
+                if (!q) {
+                    scan = end;
+                    continue;
+                }
+                const std::size_t quote = static_cast<std::size_t>(q - p);
+                std::size_t backslashes = 0;
+                while (quote - backslashes > eventStart && p[quote - backslashes - 1] == '\\') ++backslashes;
+                scan = quote + 1;
+                if (backslashes % 2) continue;
+                inString = false;
+                if (depth == 3 && !m_namePrefixes.empty()) {
+                    const std::string_view text(p + stringStart, quote - stringStart);
+                    if (text == "name") nameKeyEnd = scan;
+                    else if (nameKeyEnd && onlyColonBetween(p, nameKeyEnd, stringStart - 1)) skipEvent = !wanted(text);
+                }
+                continue;
+            }
             if (inString) {
                 // Inside a string only the closing quote matters; skip runs fast.
                 if (escape) {
@@ -117,13 +163,14 @@ void JsonEventStream::run(const std::function<void(const char*, std::size_t, std
                 ++scan;
                 if (d == '"') {
                     inString = true;
+                    stringStart = scan;
                 } else if (d == '{' || d == '[') {
                     ++depth;
                 } else if (d == '}' || d == ']') {
                     --depth;
                     if (depth == 2) {
                         if (d != '}') fail(base + scan - 1, "expected '}' to close a trace event");
-                        onEvent(p + eventStart, scan - eventStart, buf.size() - scan);
+                        if (!skipEvent) onEvent(p + eventStart, scan - eventStart, buf.size() - scan);
                         ++m_events;
                         phase = Phase::BetweenEvents;
                     }
@@ -155,6 +202,8 @@ void JsonEventStream::run(const std::function<void(const char*, std::size_t, std
                     if (phase == Phase::BetweenEvents) {
                         if (c != '{') fail(base + scan - 1, "expected a trace event object in traceEvents");
                         eventStart = scan - 1;
+                        nameKeyEnd = 0;
+                        skipEvent = false;
                         phase = Phase::InEvent;
                     }
                     if (depth == 0 && c != '{') fail(base + scan - 1, "expected a JSON object (a Chrome trace starts with '{')");

@@ -14,7 +14,10 @@ namespace faultline {
 
 class JsonEventStream {
 public:
-    explicit JsonEventStream(const std::string& path);
+    // With `namePrefixes`, only events whose "name" starts with one of them are handed on
+    // (and events with no plain-string name); the rest are skipped while they are scanned,
+    // without a parse. Most of a profiler trace is events a reader does not keep.
+    explicit JsonEventStream(const std::string& path, std::vector<std::string_view> namePrefixes = {});
 
     // Calls `onEvent` for each element of traceEvents: the text of one JSON object, followed
     // in memory by at least `padding` readable bytes (what simdjson needs). Calls `onChunk`
@@ -31,6 +34,7 @@ private:
     [[noreturn]] void fail(std::uint64_t offset, const std::string& what) const;
 
     InputFile m_in;
+    std::vector<std::string_view> m_namePrefixes;
     std::string m_metadata;
     std::int64_t m_events = 0;
 };

@@ -187,7 +187,7 @@ void handleEvent(od::parser& parser, const char* data, std::size_t size, std::si
 }  // namespace
 
 void importKineto(const std::string& path, ImportContext& ctx) {
-    JsonEventStream stream(path);
+    JsonEventStream stream(path, {"nccl", "ProfilerStep#", "record_param_comms"});
     od::parser parser;
     TraceState st;
     stream.run([&](const char* data, std::size_t size, std::size_t padding) { handleEvent(parser, data, size, padding, st); },

@@ -5,6 +5,9 @@
 #include "importers/text_parse.h"
 
 #include <algorithm>
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
 
 namespace faultline {
 namespace {
@@ -16,6 +19,7 @@ using test::realData;
 const std::string kHta = "kineto/HolisticTraceAnalysis/tests/data/";
 
 TEST(Kineto, NcclParserTraceFirstCollectiveIsTheBroadcastItRecords) {
+    FAULTLINE_REQUIRE_REALDATA();
     const ImportResult r = importPaths({realData(kHta + "nccl_parser_config/nccl_data.json.gz")});
     const FileReport& f = r.summary.files.at(0);
     EXPECT_EQ(f.format, "kineto");
@@ -44,6 +48,7 @@ TEST(Kineto, NcclParserTraceFirstCollectiveIsTheBroadcastItRecords) {
 }
 
 TEST(Kineto, NanosecondTimestampsKeepEveryDigit) {
+    FAULTLINE_REQUIRE_REALDATA();
     const ImportResult r = importPaths({realData(kHta + "ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz")});
     const FileReport& f = r.summary.files.at(0);
     // No NCCL kernels in this capture: its 45 record_param_comms are the collectives.
@@ -62,6 +67,7 @@ TEST(Kineto, NanosecondTimestampsKeepEveryDigit) {
 }
 
 TEST(Kineto, TwoRanksOfA128RankJobImportTogether) {
+    FAULTLINE_REQUIRE_REALDATA();
     const ImportResult r = importPaths({realData(kHta + "trace_filter")});
     ASSERT_EQ(r.summary.files.size(), 2u);
     EXPECT_EQ(r.summary.files[0].ranks, (std::set<std::int32_t>{0}));
@@ -78,6 +84,7 @@ TEST(Kineto, TwoRanksOfA128RankJobImportTogether) {
 }
 
 TEST(Kineto, EveryRealTraceImportsWithItsCounts) {
+    FAULTLINE_REQUIRE_REALDATA();
     struct Case {
         const char* file;
         std::int64_t events, collectives, steps;
@@ -103,6 +110,49 @@ TEST(Kineto, EveryRealTraceImportsWithItsCounts) {
     }
     const ImportResult cpuOnly = importPaths({realData(kHta + "cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz")});
     EXPECT_EQ(cpuOnly.run.rankToGpu.size(), 300u);  // world_size 300
+}
+
+// Files are read on every core; the run must be exactly the one a single reader builds.
+TEST(Kineto, ParallelImportGivesTheSequentialRun) {
+    FAULTLINE_REQUIRE_REALDATA();
+    const std::vector<std::string> inputs = {realData(kHta + "trace_filter"), realData(kHta + "nccl_parser_config"),
+                                             realData(kHta + "ns_resolution_trace"), fixture("xid_journal.log")};
+    ImportOptions one;
+    one.workers = 1;
+    ImportOptions many;
+    many.workers = 4;
+    const ImportResult a = importPaths(inputs, one);
+    const ImportResult b = importPaths(inputs, many);
+    ASSERT_GT(a.run.collectives.size(), 50u);
+    EXPECT_EQ(importSummaryToJson(a.summary).dump(), importSummaryToJson(b.summary).dump());
+    ASSERT_EQ(a.run.collectives.size(), b.run.collectives.size());
+    for (std::size_t i = 0; i < a.run.collectives.size(); ++i) {
+        const CollectiveRecord &x = a.run.collectives[i], &y = b.run.collectives[i];
+        ASSERT_TRUE(x.rank == y.rank && x.group == y.group && x.op == y.op && x.seq == y.seq && x.enter == y.enter &&
+                    x.exit == y.exit && x.bytes == y.bytes)
+            << "collective " << i;
+    }
+    EXPECT_EQ(a.run.steps.size(), b.run.steps.size());
+    EXPECT_EQ(a.run.failures.size(), b.run.failures.size());
+    EXPECT_EQ(a.run.info.startEpochNs, b.run.info.startEpochNs);
+}
+
+// The first bad file in input order is the one reported, whichever worker met it first.
+TEST(Kineto, ParallelImportReportsTheFirstBadFile) {
+    test::ScratchDir dir;
+    const std::string bad1 = dir.file("a_bad.json"), bad2 = dir.file("b_bad.json");
+    for (const std::string& p : {bad1, bad2}) {
+        std::FILE* f = std::fopen(p.c_str(), "wb");
+        std::fputs("{\"traceEvents\": [{\"ph\": \"X\"}", f);
+        std::fclose(f);
+    }
+    ImportOptions options;
+    options.format = "kineto";
+    options.workers = 2;
+    for (int round = 0; round < 5; ++round) {
+        const std::string message = test::errorOf([&] { importPaths({bad1, bad2}, options); });
+        EXPECT_EQ(message.rfind(bad1, 0), 0u) << message;
+    }
 }
 
 TEST(Kineto, BadEventsAreCountedAndSkipped) {
