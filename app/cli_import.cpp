@@ -6,6 +6,7 @@
 #include "importers/importer.h"
 #include "importers/text_parse.h"
 #include "model/error.h"
+#include "model/json_text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -65,7 +66,7 @@ int importCommand(const CommandArgs& argv) {
         importToRunFile(args.positional(), *output, options, [&](double fraction) { progress.setFraction(fraction); });
     progress.finish();
     if (quiet) return kExitOk;
-    const std::string text = args.flag("--json") ? importSummaryToJson(summary).dump(2) + "\n" : importSummaryToText(summary);
+    const std::string text = args.flag("--json") ? jsonText(importSummaryToJson(summary)) : importSummaryToText(summary);
     std::fputs(text.c_str(), stdout);
     return kExitOk;
 }

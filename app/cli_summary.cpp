@@ -4,6 +4,7 @@
 #include "model/error.h"
 #include "model/run_file.h"
 #include "analysis/summary.h"
+#include "model/json_text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -27,7 +28,7 @@ int summaryCommand(const CommandArgs& argv) {
     const Args args(argv, summarySpec());
     if (args.positional().size() != 1) throw UsageError("summary takes one run file");
     const RunSummary summary = summarize(readRunFile(args.positional().front()));
-    const std::string text = args.flag("--json") ? summaryToJson(summary).dump(2) + "\n" : summaryToText(summary);
+    const std::string text = args.flag("--json") ? jsonText(summaryToJson(summary)) : summaryToText(summary);
     std::fputs(text.c_str(), stdout);
     return 0;
 }
