@@ -1,15 +1,13 @@
 #include "run_file.h"
 
 #include "error.h"
+#include "partial_file.h"
 #include "run_file_schema.h"
 #include "sqlite_db.h"
 
 #include <sqlite3.h>
 
-#include <cstdio>
-#include <fcntl.h>
 #include <filesystem>
-#include <unistd.h>
 
 namespace faultline {
 
@@ -155,27 +153,16 @@ void writeEvents(SqliteDb& db, const Run& run) {
     }
 }
 
-// SQLite with synchronous=OFF does not flush; the file must be on disk before the rename
-// makes it visible under its real name.
-void flushToDisk(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY);
-    if (fd < 0) throw Error("cannot reopen " + path + " to flush it to disk");
-    const int rc = ::fsync(fd);
-    ::close(fd);
-    if (rc != 0) throw Error("cannot flush " + path + " to disk");
-}
-
 }  // namespace
 
 void writeRunFile(const Run& run, const std::string& path) {
     const std::filesystem::path folder = std::filesystem::absolute(path).parent_path();
     std::error_code ec;
     if (!std::filesystem::is_directory(folder, ec)) throw Error("cannot write " + path + ": there is no folder " + folder.string());
-    const std::string temp = path + ".partial-" + std::to_string(::getpid());
-    std::filesystem::remove(temp);
+    PartialFile partial(path);
     try {
         {
-            SqliteDb db(temp, SqliteDb::Mode::Create);
+            SqliteDb db(partial.path(), SqliteDb::Mode::Create);
             // The temporary file is thrown away if anything fails, so no journal is needed.
             db.exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA page_size=8192;");
             db.exec("PRAGMA application_id=" + std::to_string(kRunFileApplicationId) +
@@ -188,12 +175,12 @@ void writeRunFile(const Run& run, const std::string& path) {
             db.exec(schema::kIndexes);
             db.exec("COMMIT");
         }
-        flushToDisk(temp);
-        std::filesystem::rename(temp, path);
-    } catch (...) {
-        std::error_code ignored;
-        std::filesystem::remove(temp, ignored);
-        throw;
+        partial.commit();
+    } catch (const Error& e) {
+        // The user asked for `path`; the temporary name means nothing to them.
+        std::string message = e.what();
+        for (std::size_t at; (at = message.find(partial.path())) != std::string::npos;) message.replace(at, partial.path().size(), path);
+        throw Error(message);
     }
 }
 
