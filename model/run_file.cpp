@@ -3,6 +3,7 @@
 #include "error.h"
 #include "partial_file.h"
 #include "run_file_schema.h"
+#include "topology_tables.h"
 #include "sqlite_db.h"
 
 #include <sqlite3.h>
@@ -19,62 +20,6 @@ void writeMeta(SqliteDb& db, const RunInfo& info) {
     s.bind(1, std::string_view("source")).bind(2, std::string_view(info.source)).execute();
     s.bind(1, std::string_view("start_epoch_ns")).bind(2, info.startEpochNs).execute();
     s.bind(1, std::string_view("duration_ns")).bind(2, info.duration).execute();
-}
-
-void writeTopology(SqliteDb& db, const Topology& t) {
-    {
-        SqliteStatement s(db, "INSERT INTO zones VALUES(?, ?)");
-        for (std::size_t i = 0; i < t.zones.size(); ++i)
-            s.bind(1, static_cast<std::int64_t>(i)).bind(2, std::string_view(t.zones[i].name)).execute();
-    }
-    {
-        SqliteStatement s(db, "INSERT INTO racks VALUES(?, ?, ?, ?, ?)");
-        for (std::size_t i = 0; i < t.racks.size(); ++i) {
-            const Rack& r = t.racks[i];
-            s.bind(1, static_cast<std::int64_t>(i)).bind(2, std::string_view(r.name)).bind(3, std::int64_t{r.zone});
-            s.bind(4, std::int64_t{r.row}).bind(5, std::int64_t{r.position}).execute();
-        }
-    }
-    {
-        SqliteStatement s(db, "INSERT INTO hosts VALUES(?, ?, ?, ?, ?, ?, ?)");
-        for (std::size_t i = 0; i < t.hosts.size(); ++i) {
-            const Host& h = t.hosts[i];
-            s.bind(1, static_cast<std::int64_t>(i)).bind(2, std::string_view(h.name)).bind(3, std::int64_t{h.rack});
-            s.bind(4, std::int64_t{h.firstGpu}).bind(5, std::int64_t{h.gpuCount});
-            s.bind(6, std::int64_t{h.firstNic}).bind(7, std::int64_t{h.nicCount}).execute();
-        }
-    }
-    {
-        SqliteStatement s(db, "INSERT INTO gpus VALUES(?, ?, ?, ?)");
-        for (std::size_t i = 0; i < t.gpus.size(); ++i) {
-            const Gpu& g = t.gpus[i];
-            s.bind(1, static_cast<std::int64_t>(i)).bind(2, std::int64_t{g.host}).bind(3, std::int64_t{g.index});
-            s.bind(4, std::string_view(g.pciBusId)).execute();
-        }
-    }
-    {
-        SqliteStatement s(db, "INSERT INTO nics VALUES(?, ?, ?)");
-        for (std::size_t i = 0; i < t.nics.size(); ++i)
-            s.bind(1, static_cast<std::int64_t>(i)).bind(2, std::int64_t{t.nics[i].host}).bind(3, std::int64_t{t.nics[i].index}).execute();
-    }
-    {
-        SqliteStatement s(db, "INSERT INTO switches VALUES(?, ?, ?, ?, ?)");
-        for (std::size_t i = 0; i < t.switches.size(); ++i) {
-            const Switch& w = t.switches[i];
-            s.bind(1, static_cast<std::int64_t>(i)).bind(2, std::string_view(w.name));
-            s.bind(3, std::string_view(schema::enumText(schema::kSwitchTiers, w.tier)));
-            s.bind(4, std::int64_t{w.zone}).bind(5, std::int64_t{w.rack}).execute();
-        }
-    }
-    {
-        SqliteStatement s(db, "INSERT INTO links VALUES(?, ?, ?, ?, ?)");
-        for (std::size_t i = 0; i < t.links.size(); ++i) {
-            const Link& l = t.links[i];
-            s.bind(1, static_cast<std::int64_t>(i));
-            s.bind(2, std::string_view(schema::enumText(schema::kNodeKinds, l.lower.kind))).bind(3, std::int64_t{l.lower.index});
-            s.bind(4, std::string_view(schema::enumText(schema::kNodeKinds, l.upper.kind))).bind(5, std::int64_t{l.upper.index}).execute();
-        }
-    }
 }
 
 void writeEvents(SqliteDb& db, const Run& run) {
@@ -169,8 +114,9 @@ void writeRunFile(const Run& run, const std::string& path) {
                     "; PRAGMA user_version=" + std::to_string(kRunFileSchemaVersion) + ";");
             db.exec("BEGIN");
             db.exec(schema::kTables);
+            db.exec(schema::kTopologyTables);
             writeMeta(db, run.info);
-            writeTopology(db, run.topology);
+            writeTopologyTables(db, run.topology);
             writeEvents(db, run);
             db.exec(schema::kIndexes);
             db.exec("COMMIT");

@@ -1,6 +1,7 @@
 #include "error.h"
 #include "run_file.h"
 #include "run_file_schema.h"
+#include "topology_tables.h"
 #include "sqlite_db.h"
 
 #include <cerrno>
@@ -12,13 +13,6 @@
 namespace faultline {
 
 namespace {
-
-template <typename Enum, std::size_t N>
-Enum enumFromText(const std::array<const char*, N>& names, const std::string& text, const char* what) {
-    for (std::size_t i = 0; i < N; ++i)
-        if (text == names[i]) return static_cast<Enum>(i);
-    throw Error("unknown " + std::string(what) + " \"" + text + "\"");
-}
 
 RootCause causeFromText(const std::string& text) {
     if (auto cause = rootCauseFromKey(text)) return *cause;
@@ -65,36 +59,17 @@ RunInfo readMeta(SqliteDb& db) {
     return info;
 }
 
-Topology readTopology(SqliteDb& db) {
-    Topology t;
-    for (SqliteStatement s(db, "SELECT name FROM zones ORDER BY id"); s.next();) t.zones.push_back({s.text(0)});
-    for (SqliteStatement s(db, "SELECT name, zone, row, position FROM racks ORDER BY id"); s.next();)
-        t.racks.push_back({s.text(0), s.int32(1), s.int32(2), s.int32(3)});
-    for (SqliteStatement s(db, "SELECT name, rack, first_gpu, gpu_count, first_nic, nic_count FROM hosts ORDER BY id"); s.next();)
-        t.hosts.push_back({s.text(0), s.int32(1), s.int32(2), s.int32(3), s.int32(4), s.int32(5)});
-    for (SqliteStatement s(db, "SELECT host, idx, pci_bus_id FROM gpus ORDER BY id"); s.next();)
-        t.gpus.push_back({s.int32(0), s.int32(1), s.text(2)});
-    for (SqliteStatement s(db, "SELECT host, idx FROM nics ORDER BY id"); s.next();) t.nics.push_back({s.int32(0), s.int32(1)});
-    for (SqliteStatement s(db, "SELECT name, tier, zone, rack FROM switches ORDER BY id"); s.next();)
-        t.switches.push_back({s.text(0), enumFromText<SwitchTier>(schema::kSwitchTiers, s.text(1), "switch tier"), s.int32(2), s.int32(3)});
-    for (SqliteStatement s(db, "SELECT lower_kind, lower_index, upper_kind, upper_index FROM links ORDER BY id"); s.next();)
-        t.links.push_back({{enumFromText<NodeKind>(schema::kNodeKinds, s.text(0), "link end"), s.int32(1)},
-                           {enumFromText<NodeKind>(schema::kNodeKinds, s.text(2), "link end"), s.int32(3)}});
-    t.validate();
-    return t;
-}
-
 void readEvents(SqliteDb& db, Run& run) {
     for (SqliteStatement s(db, "SELECT time_ns, cause, component_kind, component_index, xid, gpus, detail FROM failures ORDER BY id"); s.next();)
         run.failures.push_back({s.int64(0), causeFromText(s.text(1)),
-                                {enumFromText<ComponentKind>(schema::kComponentKinds, s.text(2), "component kind"), s.int32(3)},
+                                {schema::enumFromText<ComponentKind>(schema::kComponentKinds, s.text(2), "component kind"), s.int32(3)},
                                 s.int32(4), s.int32Blob(5), s.text(6)});
     for (SqliteStatement s(db, "SELECT begin_ns, detected_ns, restarted_ns, end_ns, lost_work_ns, planned, cause, failure FROM downtimes ORDER BY id"); s.next();)
         run.downtimes.push_back({s.int64(0), s.int64(1), s.int64(2), s.int64(3), s.int64(4), s.int64(5) != 0,
                                  causeFromText(s.text(6)), s.int32(7)});
     for (SqliteStatement s(db, "SELECT kind, begin_ns, end_ns, step, bytes FROM checkpoints ORDER BY id"); s.next();)
         run.checkpoints.push_back({s.int64(1), s.int64(2), s.int64(3), s.int64(4),
-                                   enumFromText<CheckpointKind>(schema::kCheckpointKinds, s.text(0), "checkpoint kind")});
+                                   schema::enumFromText<CheckpointKind>(schema::kCheckpointKinds, s.text(0), "checkpoint kind")});
     {
         SqliteStatement count(db, "SELECT count(*) FROM steps");
         if (count.next()) run.steps.reserve(static_cast<std::size_t>(count.int64(0)));
@@ -182,7 +157,7 @@ Run readRunFile(const std::string& path) {
         Run run;
         db.exec("BEGIN");  // one consistent snapshot, even if another process writes notes
         run.info = readMeta(db);
-        run.topology = readTopology(db);
+        run.topology = readTopologyTables(db);
         readEvents(db, run);
         db.exec("COMMIT");
         checkTimes(run);
