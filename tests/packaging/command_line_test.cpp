@@ -26,7 +26,8 @@ CommandResult cli(const std::string& args) { return test::runCommand(kCli + " " 
 CommandResult cliStdout(const std::string& args) { return test::runCommand(kCli + " " + args + " 2>/dev/null", false); }
 
 std::vector<const cli::CommandSpec*> allSpecs() {
-    return {&cli::simulateSpec(), &cli::importSpec(), &cli::summarySpec(), &cli::incidentsSpec(), &cli::stragglersSpec(), &cli::hangSpec()};
+    return {&cli::simulateSpec(),   &cli::importSpec(),     &cli::mergeSpec(), &cli::summarySpec(),
+            &cli::incidentsSpec(), &cli::stragglersSpec(), &cli::hangSpec()};
 }
 
 std::string readFile(const std::string& path) {
