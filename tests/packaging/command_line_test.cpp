@@ -117,6 +117,8 @@ TEST(CommandLine, UsageErrorsExitTwoWithTheUsageLine) {
         {"incidents a --id twelve", "option --id expects a whole number", "incidents"},
         {"stragglers a --limit 0", "option --limit expects a count of at least 1", "stragglers"},
         {"hang", "hang needs Flight Recorder dumps", "hang"},
+        {"merge -o " + out, "merge needs the shard files", "merge"},
+        {"import --shard 3/2 " + dir.path().string() + " -o " + out, "--shard expects I/N", "import"},
     };
     for (const Case& c : cases) {
         const CommandResult r = cli(c.args);
