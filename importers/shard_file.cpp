@@ -8,7 +8,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <filesystem>
 #include <fstream>
 #include <map>
 
@@ -148,39 +147,28 @@ void setMeta(SqliteDb& db, const char* key, std::string_view value) {
 }  // namespace
 
 void writeShardFile(const ImportShard& shard, const std::string& path) {
-    const std::filesystem::path folder = std::filesystem::absolute(path).parent_path();
-    std::error_code ec;
-    if (!std::filesystem::is_directory(folder, ec)) throw Error("cannot write " + path + ": there is no folder " + folder.string());
     const ShardedFile* topologyFile = nullptr;
     for (const ShardedFile& f : shard.files)
         if (f.events.topology) topologyFile = &f;
-    PartialFile partial(path);
-    try {
-        {
-            SqliteDb db(partial.path(), SqliteDb::Mode::Create);
-            db.exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA page_size=8192;");
-            db.exec("PRAGMA application_id=" + std::to_string(kShardFileApplicationId) + "; PRAGMA user_version=" + std::to_string(kShardFileVersion) + ";");
-            db.exec("BEGIN");
-            db.exec(kShardTables);
-            db.exec(schema::kTopologyTables);
-            setMeta(db, "shard", std::to_string(shard.index));
-            setMeta(db, "shards", std::to_string(shard.count));
-            setMeta(db, "inputs", std::to_string(shard.inputs));
-            setMeta(db, "run_name", shard.runName);
-            if (topologyFile) {
-                setMeta(db, "topology_file", std::to_string(topologyFile->order));
-                writeTopologyTables(db, *topologyFile->events.topology);
-            }
-            Interner intern(db);
-            for (const ShardedFile& f : shard.files) writeFile(db, f, intern);
-            db.exec("COMMIT");
+    writeThroughPartial(path, [&](const std::string& partial) {
+        SqliteDb db(partial, SqliteDb::Mode::Create);
+        db.exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA page_size=8192;");
+        db.exec("PRAGMA application_id=" + std::to_string(kShardFileApplicationId) + "; PRAGMA user_version=" + std::to_string(kShardFileVersion) + ";");
+        db.exec("BEGIN");
+        db.exec(kShardTables);
+        db.exec(schema::kTopologyTables);
+        setMeta(db, "shard", std::to_string(shard.index));
+        setMeta(db, "shards", std::to_string(shard.count));
+        setMeta(db, "inputs", std::to_string(shard.inputs));
+        setMeta(db, "run_name", shard.runName);
+        if (topologyFile) {
+            setMeta(db, "topology_file", std::to_string(topologyFile->order));
+            writeTopologyTables(db, *topologyFile->events.topology);
         }
-        partial.commit();
-    } catch (const Error& e) {
-        std::string message = e.what();
-        for (std::size_t at; (at = message.find(partial.path())) != std::string::npos;) message.replace(at, partial.path().size(), path);
-        throw Error(message);
-    }
+        Interner intern(db);
+        for (const ShardedFile& f : shard.files) writeFile(db, f, intern);
+        db.exec("COMMIT");
+    });
 }
 
 ImportShard readShardFile(const std::string& path) {

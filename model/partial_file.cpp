@@ -108,4 +108,19 @@ void PartialFile::commit() {
     m_committed = true;
 }
 
+void writeThroughPartial(const std::string& target, const std::function<void(const std::string&)>& write) {
+    const std::filesystem::path folder = std::filesystem::absolute(target).parent_path();
+    std::error_code ec;
+    if (!std::filesystem::is_directory(folder, ec)) throw Error("cannot write " + target + ": there is no folder " + folder.string());
+    PartialFile partial(target);
+    try {
+        write(partial.path());
+        partial.commit();
+    } catch (const Error& e) {
+        std::string message = e.what();
+        for (std::size_t at; (at = message.find(partial.path())) != std::string::npos;) message.replace(at, partial.path().size(), target);
+        throw Error(message);
+    }
+}
+
 }  // namespace faultline

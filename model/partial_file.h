@@ -4,6 +4,7 @@
 // writer must not leave it behind: Ctrl-C, SIGTERM and SIGHUP remove it before the process
 // ends, and the next write to the same target removes those of writers that are gone
 // (killed with SIGKILL, or a machine that lost power).
+#include <functional>
 #include <string>
 
 namespace faultline {
@@ -29,5 +30,9 @@ private:
 
 // Removes TARGET.partial-PID files whose process no longer runs; returns how many.
 int removeStalePartials(const std::string& target);
+
+// Writes `target` whole or not at all: `write` fills a PartialFile (given its path), which
+// then replaces the target. Errors name the target, never the temporary file.
+void writeThroughPartial(const std::string& target, const std::function<void(const std::string& partialPath)>& write);
 
 }  // namespace faultline

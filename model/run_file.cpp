@@ -8,7 +8,6 @@
 
 #include <sqlite3.h>
 
-#include <filesystem>
 
 namespace faultline {
 
@@ -101,33 +100,20 @@ void writeEvents(SqliteDb& db, const Run& run) {
 }  // namespace
 
 void writeRunFile(const Run& run, const std::string& path) {
-    const std::filesystem::path folder = std::filesystem::absolute(path).parent_path();
-    std::error_code ec;
-    if (!std::filesystem::is_directory(folder, ec)) throw Error("cannot write " + path + ": there is no folder " + folder.string());
-    PartialFile partial(path);
-    try {
-        {
-            SqliteDb db(partial.path(), SqliteDb::Mode::Create);
-            // The temporary file is thrown away if anything fails, so no journal is needed.
-            db.exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA page_size=8192;");
-            db.exec("PRAGMA application_id=" + std::to_string(kRunFileApplicationId) +
-                    "; PRAGMA user_version=" + std::to_string(kRunFileSchemaVersion) + ";");
-            db.exec("BEGIN");
-            db.exec(schema::kTables);
-            db.exec(schema::kTopologyTables);
-            writeMeta(db, run.info);
-            writeTopologyTables(db, run.topology);
-            writeEvents(db, run);
-            db.exec(schema::kIndexes);
-            db.exec("COMMIT");
-        }
-        partial.commit();
-    } catch (const Error& e) {
-        // The user asked for `path`; the temporary name means nothing to them.
-        std::string message = e.what();
-        for (std::size_t at; (at = message.find(partial.path())) != std::string::npos;) message.replace(at, partial.path().size(), path);
-        throw Error(message);
-    }
+    writeThroughPartial(path, [&](const std::string& partial) {
+        SqliteDb db(partial, SqliteDb::Mode::Create);
+        // The temporary file is thrown away if anything fails, so no journal is needed.
+        db.exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA page_size=8192;");
+        db.exec("PRAGMA application_id=" + std::to_string(kRunFileApplicationId) + "; PRAGMA user_version=" + std::to_string(kRunFileSchemaVersion) + ";");
+        db.exec("BEGIN");
+        db.exec(schema::kTables);
+        db.exec(schema::kTopologyTables);
+        writeMeta(db, run.info);
+        writeTopologyTables(db, run.topology);
+        writeEvents(db, run);
+        db.exec(schema::kIndexes);
+        db.exec("COMMIT");
+    });
 }
 
 }  // namespace faultline
