@@ -201,6 +201,7 @@ TEST(CommandLine, AppAnswersHelpVersionAndUsageErrorsWithoutADisplay) {
         EXPECT_NE(page.find(m[1].str()), std::string::npos) << "faultline(1) lacks " << m[1];
     }
     EXPECT_GE(options, 9) << help.output;
+    EXPECT_NE(page.find(std::string("\"Faultline ") + FAULTLINE_EXPECTED_VERSION + "\""), std::string::npos) << "faultline(1) names this version";
 
     const CommandResult version = test::runCommand(noDisplay + kApp + " --version 2>/dev/null", false);
     EXPECT_EQ(version.status, 0);
