@@ -13,6 +13,8 @@ packages=(
   # Checks of the .deb and its desktop files (tests/packaging): the package tools, the
   # validators Debian and software centres use, the MIME database a file manager reads.
   dpkg-dev lintian desktop-file-utils appstream shared-mime-info
+  # The libFuzzer harnesses (fuzz/, the fuzz preset) need clang and its sanitizer runtimes.
+  clang libclang-rt-14-dev
 )
 
 missing=()
