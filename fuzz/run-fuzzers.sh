@@ -30,7 +30,7 @@ seeds() {
     faultline-events) echo "$fx" ;;
     sacct) echo "$r/slurm/gcm $r/slurm/slurm-jobinfo $fx" ;;
     sacct-json) echo "$r/slurm/SARC" ;;
-    run-file) echo "tests/data/render" ;;
+    run-file) echo "fuzz/seeds/run-file" ;;
   esac
 }
 dictionary() {
