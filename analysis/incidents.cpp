@@ -69,6 +69,13 @@ std::vector<Incident> buildIncidents(const Run& run) {
             inc.hardware = describeHardware(run.topology, f);
             inc.chain.push_back({f.time, "first symptom: " + f.detail});
         }
+        if (d.job >= 0 && static_cast<std::size_t>(d.job) < run.jobs.size()) {
+            const Job& j = run.jobs[static_cast<std::size_t>(d.job)];
+            inc.chain.push_back({j.end.value_or(d.detected), "Slurm job " + j.id + (j.name.empty() ? "" : " (" + j.name + ")") + " ended " +
+                                                              (j.state.empty() ? "(no scheduler record)" : j.state) +
+                                                              (j.exitCode.empty() || j.exitCode == "0:0" ? "" : ", exit code " + j.exitCode) +
+                                                              " on " + std::to_string(j.hosts.size()) + " nodes"});
+        }
         if (d.planned) {
             if (const Checkpoint* save = checkpointBefore(run.checkpoints, CheckpointKind::Save, d.begin, true); save && save->end == d.begin)
                 inc.chain.push_back({save->begin, "checkpoint of step " + std::to_string(save->step) + " saved before the planned stop"});

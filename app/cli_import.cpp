@@ -32,6 +32,9 @@ const CommandSpec& importSpec() {
             {"--boot-time", "", "ISO", "when the host booted, for raw /dev/kmsg times (2025-01-21T00:00:00Z)"},
             {"--year", "", "YYYY", "the year of syslog dates, which carry none (default: this year)"},
             {"--sacct-fields", "", "LIST", "the columns of sacct output written with --noheader, as given to sacct --format"},
+            {"--job", "", "IDS", "the Slurm jobs that trained the run, comma-separated (each one's requeues and array tasks too); "
+                                 "default: the jobs the training logs name and every job of the same name"},
+            {"--job-name", "", "NAME", "the run is every job of this name"},
             {"--json", "", "", "print the import report as JSON"},
             kQuietOption,
         }};
@@ -49,6 +52,19 @@ int importCommand(const CommandArgs& argv) {
     options.runName = args.value("--name").value_or("");
     options.host = args.value("--host").value_or("");
     options.sacctFields = args.value("--sacct-fields").value_or("");
+    options.jobName = args.value("--job-name").value_or("");
+    if (auto jobs = args.value("--job")) {
+        std::string id;
+        for (char c : *jobs + ",") {
+            if (c != ',') {
+                id += c;
+            } else if (!id.empty()) {
+                options.jobIds.push_back(id);
+                id.clear();
+            }
+        }
+        if (options.jobIds.empty()) throw UsageError("--job expects Slurm job ids such as 1234 or 1234,1240");
+    }
     if (auto boot = args.value("--boot-time")) {
         const auto t = parseIsoTime(*boot);
         if (!t) throw UsageError("--boot-time expects an ISO time such as 2025-01-21T00:00:00Z, not \"" + *boot + "\"");

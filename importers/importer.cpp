@@ -136,6 +136,11 @@ void mergeEvents(ImportedEvents& into, ImportedEvents&& from, const std::string&
     append(into.jobs, from.jobs);
     append(into.placements, from.placements);
     into.worldSize = std::max(into.worldSize, from.worldSize);
+    if (from.tensorParallel) into.tensorParallel = from.tensorParallel;
+    if (from.pipelineParallel) into.pipelineParallel = from.pipelineParallel;
+    if (from.dataParallel) into.dataParallel = from.dataParallel;
+    if (from.gpusPerNode) into.gpusPerNode = from.gpusPerNode;
+    if (from.rankHosts.size() > into.rankHosts.size()) into.rankHosts = std::move(from.rankHosts);
     if (from.topology) {
         if (into.topology)
             throw Error(path + ": a second topology file (the first was " + into.topologySource + "); import one topology per run");
@@ -171,7 +176,7 @@ ImportResult importFiles(const std::vector<std::string>& inputs, const ImportOpt
     if (!options.rankMapPath.empty())
         for (RankPlacement& p : readRankMap(options.rankMapPath)) events.placements.push_back(std::move(p));
 
-    BuildResult built = buildRun(events, events.topology, runNameFor(options, inputs));
+    BuildResult built = buildRun(events, events.topology, runNameFor(options, inputs), {options.jobIds, options.jobName});
     result.run = std::move(built.run);
     result.summary.derivedTopology = built.derivedTopology;
     result.summary.hosts = result.run.topology.hosts.size();

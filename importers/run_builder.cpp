@@ -103,6 +103,43 @@ Topology deriveTopology(const ImportedEvents& e, std::int32_t ranks, std::map<st
     return t;
 }
 
+// The jobs as the run keeps them: times on the run's clock, hosts as indices.
+template <typename FindHost, typename ToRun>
+void addJobs(const JobChain& chain, FindHost&& findHost, ToRun&& toRun, Run& run) {
+    std::map<std::string, std::int32_t> lastById;
+    std::set<std::size_t> inRun(chain.chain.begin(), chain.chain.end());
+    const Topology& topo = run.topology;
+    for (std::size_t i = 0; i < chain.jobs.size(); ++i) {
+        const ImportedJob& in = chain.jobs[i];
+        Job j;
+        j.id = in.id;
+        j.name = in.name;
+        if (!in.parentId.empty()) {
+            auto it = lastById.find(in.parentId);
+            j.parent = it == lastById.end() ? -1 : it->second;
+        } else {
+            lastById[in.id] = static_cast<std::int32_t>(i);
+        }
+        j.restarts = in.restarts;
+        std::int32_t hostGpus = 0;
+        for (const std::string& n : in.nodes)
+            if (const std::int32_t h = findHost(n); h >= 0) {
+                j.hosts.push_back(h);
+                hostGpus += topo.hosts[static_cast<std::size_t>(h)].gpuCount;
+            }
+        // Training jobs take whole nodes: without AllocTRES, the job had its nodes' GPUs.
+        j.gpus = in.gpus > 0 ? in.gpus : hostGpus;
+        if (in.submit > 0) j.submit = toRun(in.submit);
+        if (in.start > 0) j.start = toRun(in.start);
+        if (in.end > 0) j.end = toRun(in.end);
+        j.state = in.state;
+        j.exitCode = in.exitCode;
+        j.reason = in.reason;
+        j.inRun = inRun.count(i) > 0;
+        run.jobs.push_back(std::move(j));
+    }
+}
+
 std::string normalisedPci(const std::string& id) {
     // Topology PCI ids carry a function ("0000:18:00.0"); imported ones do not.
     const std::size_t dot = id.rfind('.');
@@ -111,7 +148,8 @@ std::string normalisedPci(const std::string& id) {
 
 }  // namespace
 
-BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>& topology, const std::string& name) {
+BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>& topology, const std::string& name,
+                     const JobSelection& selection) {
     BuildResult out;
     Run& run = out.run;
     const EpochNs base = earliestTime(events);
@@ -185,11 +223,7 @@ BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>
         latest = std::max(latest, t);
         return t - base;
     };
-    std::vector<ImportedFailure> failures = events.failures;
-    std::stable_sort(failures.begin(), failures.end(), [&](const ImportedFailure& a, const ImportedFailure& b) {
-        return (a.sinceBoot ? base + a.time : a.time) < (b.sinceBoot ? base + b.time : b.time);
-    });
-    for (const ImportedFailure& f : failures) {
+    auto convert = [&](const ImportedFailure& f) {
         Failure r;
         r.time = toRun(f.sinceBoot ? base + f.time : f.time);
         r.cause = f.cause;
@@ -215,7 +249,40 @@ BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>
                 for (std::int32_t hostGpuIndex : topo.gpusOfHost(h)) r.gpus.push_back(hostGpuIndex);
             }
         }
-        run.failures.push_back(std::move(r));
+        return r;
+    };
+
+    const JobChain chain = findJobChain(events, selection, out.warnings);
+    addJobs(chain, findHost, toRun, run);
+    if (chain.chain.empty()) {
+        std::vector<ImportedFailure> failures = events.failures;
+        std::stable_sort(failures.begin(), failures.end(), [&](const ImportedFailure& a, const ImportedFailure& b) {
+            return (a.sinceBoot ? base + a.time : a.time) < (b.sinceBoot ? base + b.time : b.time);
+        });
+        for (const ImportedFailure& f : failures) run.failures.push_back(convert(f));
+    } else {
+        // Each unexpected downtime has one failure: its first symptom, with the rest of the
+        // evidence and what is missing in its detail.
+        for (const ChainDowntime& c : chain.downtimes) {
+            Downtime d{toRun(c.begin), toRun(c.detected), toRun(c.restarted), toRun(c.end), c.lostWork, c.planned, c.cause, -1,
+                       static_cast<std::int32_t>(c.endedJob)};
+            if (!c.planned) {
+                Failure f;
+                if (c.evidence >= 0) f = convert(events.failures[static_cast<std::size_t>(c.evidence)]);
+                f.time = std::max(f.time, d.begin);
+                if (c.evidence < 0) f.time = d.begin;
+                f.cause = c.cause;
+                f.detail = c.detail;
+                d.failure = static_cast<std::int32_t>(run.failures.size());
+                run.failures.push_back(std::move(f));
+            }
+            run.downtimes.push_back(d);
+        }
+        std::size_t unexplained = 0;
+        for (std::size_t i = 0; i < events.failures.size(); ++i)
+            if (!chain.explained[i] && unexplained++ == 0)
+                out.warnings.push_back("a symptom that stopped no job of the run is not counted as an interruption: " + events.failures[i].detail);
+        if (unexplained > 1) out.warnings.push_back(std::to_string(unexplained) + " symptoms in all stopped no job of the run");
     }
 
     // Collectives: ops and process groups become tables, records point into them.
@@ -262,10 +329,6 @@ BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>
     for (const auto& c : events.checkpoints) run.checkpoints.push_back({toRun(c.begin), toRun(c.end), c.step, 0, c.kind});
     std::stable_sort(run.checkpoints.begin(), run.checkpoints.end(), [](const Checkpoint& a, const Checkpoint& b) { return a.begin < b.begin; });
 
-    for (const auto& j : events.jobs) {
-        if (j.start > 0) toRun(j.start);
-        if (j.end > 0) toRun(j.end);
-    }
 
     run.info.name = name;
     run.info.startEpochNs = base;

@@ -77,6 +77,7 @@ void importSacctJson(const std::string& path, ImportContext& ctx) {
                 continue;
             }
         }
+        readSacctJsonDetails(j, job);
         addSlurmJob(std::move(job), ctx);
     }
 }

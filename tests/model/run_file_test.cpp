@@ -153,7 +153,7 @@ TEST(RunFile, NewerSchemaIsRefusedByName) {
     const std::string path = dir.file("future.faultline");
     writeRunFile(tinyRun(), path);
     runSql(path, "PRAGMA user_version=7");
-    EXPECT_EQ(errorOf(path), path + " was written by a newer Faultline (run file schema 7; this build reads schema 1 and older)");
+    EXPECT_EQ(errorOf(path), path + " was written by a newer Faultline (run file schema 7; this build reads schema 2 and older)");
 }
 
 TEST(RunFile, TruncatedFileIsCorrupt) {
