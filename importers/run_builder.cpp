@@ -140,6 +140,24 @@ void addJobs(const JobChain& chain, FindHost&& findHost, ToRun&& toRun, Run& run
     }
 }
 
+// topology.conf and ibnetdiscover do not say which PCI bus id each GPU has: the ids the
+// kernel logs name for a host are given to its GPUs in bus order, as for a derived topology.
+void namePciBusIds(const ImportedEvents& e, Topology& t) {
+    std::map<std::string, std::set<std::string>> seen;
+    for (const auto& f : e.failures)
+        if (!f.where.host.empty() && !f.where.pciBusId.empty()) seen[f.where.host].insert(f.where.pciBusId);
+    for (const auto& [name, ids] : seen) {
+        const auto h = t.findHost(name);
+        if (!h) continue;
+        const Host& host = t.hosts[static_cast<std::size_t>(*h)];
+        bool unnamed = true;
+        for (std::int32_t g = 0; g < host.gpuCount; ++g) unnamed = unnamed && t.gpus[static_cast<std::size_t>(host.firstGpu + g)].pciBusId.empty();
+        if (!unnamed) continue;
+        auto id = ids.begin();
+        for (std::int32_t g = 0; g < host.gpuCount && id != ids.end(); ++g, ++id) t.gpus[static_cast<std::size_t>(host.firstGpu + g)].pciBusId = *id + ".0";
+    }
+}
+
 std::string normalisedPci(const std::string& id) {
     // Topology PCI ids carry a function ("0000:18:00.0"); imported ones do not.
     const std::size_t dot = id.rfind('.');
@@ -165,6 +183,7 @@ BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>
         out.derivedTopology = true;
     }
     Topology& topo = run.topology;
+    if (topology) namePciBusIds(events, topo);
     topo.validate();
     std::map<std::string, std::int32_t> hostIndex;
     for (std::size_t i = 0; i < topo.hosts.size(); ++i) hostIndex[topo.hosts[i].name] = static_cast<std::int32_t>(i);
