@@ -33,6 +33,9 @@ struct ImportedFailure {
     std::vector<std::int32_t> ranks;  // ranks that reported it (NCCL watchdog timeouts)
     std::string detail;
     std::string job;  // sacct: the Slurm job whose end state this is; a chain's jobs say it themselves
+    // Says why a job ended, but is no interruption on its own (a process's segfault: the
+    // job may have been torn down already, or the process was not the training's).
+    bool evidenceOnly = false;
     // Where it was read ("node07.dmesg:12"): an incident names its evidence.
     std::string source;
 };

@@ -285,6 +285,12 @@ JobChain findJobChain(const ImportedEvents& events, const JobSelection& selectio
         return out;
     }
     std::stable_sort(out.chain.begin(), out.chain.end(), [&](std::size_t a, std::size_t b) { return out.jobs[a].start < out.jobs[b].start; });
+    // One log naming its own job, with no scheduler record of it, is no chain to follow:
+    // what the log says stands as it is.
+    if (selection.ids.empty() && selection.name.empty() && out.chain.size() == 1 && out.jobs[out.chain.front()].fromLog) {
+        out.chain.clear();
+        return out;
+    }
     for (std::size_t i = 0; i < events.failures.size(); ++i)
         if (!events.failures[i].job.empty()) out.explained[i] = 1;  // the jobs' own states tell it now
     ChainBuilder(events, out).build();

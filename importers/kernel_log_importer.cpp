@@ -50,7 +50,8 @@ using OpenFailures = std::map<std::tuple<std::string, std::string, int>, std::si
 // disk, a machine check): a failure of that host, or of the GPU the line names.
 void hostEvent(RootCause cause, const std::string& host, const KernelLogLine& entry, const std::string& where,
                OpenFailures& open, ImportContext& ctx) {
-    ctx.report.count("hardware lines");
+    const bool crash = cause == RootCause::SoftwareBug;
+    ctx.report.count(crash ? "segfault lines" : "hardware lines");
     EpochNs t = entry.time;
     bool sinceBoot = entry.sinceBoot;
     if (sinceBoot && ctx.options.bootTime) {
@@ -70,9 +71,10 @@ void hostEvent(RootCause cause, const std::string& host, const KernelLogLine& en
     f.where.pciBusId = pci;
     f.detail = std::string(rootCauseLabel(cause)) + " on " + host + ": " + std::string(trim(entry.message.substr(0, 240)));
     f.source = where;
+    f.evidenceOnly = crash;
     open[key] = ctx.events.failures.size();
     ctx.events.failures.push_back(std::move(f));
-    ctx.report.count("failures");
+    if (!crash) ctx.report.count("failures");
 }
 
 }  // namespace

@@ -51,7 +51,8 @@ struct HostNeeds {
     std::set<std::string> pciIds;
 };
 
-Topology deriveTopology(const ImportedEvents& e, std::int32_t ranks, std::map<std::int32_t, RankPlacement>& placement) {
+Topology deriveTopology(const ImportedEvents& e, std::int32_t ranks, std::map<std::int32_t, RankPlacement>& placement,
+                        std::int32_t gpusPerHost) {
     std::map<std::string, HostNeeds, bool (*)(const std::string&, const std::string&)> hosts(
         [](const std::string& a, const std::string& b) { return naturalLess(a, b); });
     auto need = [&hosts](const std::string& host, std::int32_t localGpu, const std::string& pci) {
@@ -87,7 +88,7 @@ Topology deriveTopology(const ImportedEvents& e, std::int32_t ranks, std::map<st
         Host h;
         h.name = name;
         h.rack = static_cast<std::int32_t>(t.racks.size()) - 1;
-        h.gpuCount = std::max({kGpusPerHost, needs.gpus, static_cast<std::int32_t>(needs.pciIds.size())});
+        h.gpuCount = std::max({gpusPerHost, needs.gpus, static_cast<std::int32_t>(needs.pciIds.size())});
         h.firstGpu = static_cast<std::int32_t>(t.gpus.size());
         h.nicCount = h.gpuCount;
         h.firstNic = static_cast<std::int32_t>(t.nics.size());
@@ -158,6 +159,23 @@ void namePciBusIds(const ImportedEvents& e, Topology& t) {
     }
 }
 
+// Ranks no file places ran on the job's nodes, numbered node by node as srun and torchrun
+// number them: the nodes from the log's SLURM_JOB_NODELIST, else the run's first job in
+// sacct; ranks per node from SLURM_GPUS_ON_NODE, else the world size over the nodes.
+// Returns the GPUs a derived host has.
+std::int32_t placeRanksOnJobNodes(const ImportedEvents& e, const JobChain& chain, std::int32_t ranks,
+                                  std::map<std::int32_t, RankPlacement>& placement) {
+    std::vector<std::string> hosts = e.rankHosts;
+    if (hosts.empty() && !chain.chain.empty()) hosts = chain.jobs[chain.chain.front()].nodes;
+    if (hosts.empty() || ranks <= 0) return e.gpusPerNode > 0 ? e.gpusPerNode : kGpusPerHost;
+    const auto nodes = static_cast<std::int32_t>(hosts.size());
+    std::int32_t perNode = e.gpusPerNode;
+    if (perNode <= 0) perNode = ranks % nodes == 0 && ranks / nodes <= 64 ? ranks / nodes : kGpusPerHost;
+    for (std::int32_t r = 0; r < ranks && r / perNode < nodes; ++r)
+        if (!placement.count(r)) placement[r] = {r, hosts[static_cast<std::size_t>(r / perNode)], r % perNode};
+    return perNode;
+}
+
 std::string normalisedPci(const std::string& id) {
     // Topology PCI ids carry a function ("0000:18:00.0"); imported ones do not.
     const std::size_t dot = id.rfind('.');
@@ -175,11 +193,13 @@ BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>
 
     std::map<std::int32_t, RankPlacement> placement;
     for (const auto& p : events.placements) placement[p.rank] = p;
+    const JobChain chain = findJobChain(events, selection, out.warnings);
+    const std::int32_t gpusPerHost = placeRanksOnJobNodes(events, chain, ranks, placement);
 
     if (topology) {
         run.topology = *topology;
     } else {
-        run.topology = deriveTopology(events, ranks, placement);
+        run.topology = deriveTopology(events, ranks, placement, gpusPerHost);
         out.derivedTopology = true;
     }
     Topology& topo = run.topology;
@@ -271,14 +291,14 @@ BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>
         return r;
     };
 
-    const JobChain chain = findJobChain(events, selection, out.warnings);
     addJobs(chain, findHost, toRun, run);
     if (chain.chain.empty()) {
         std::vector<ImportedFailure> failures = events.failures;
         std::stable_sort(failures.begin(), failures.end(), [&](const ImportedFailure& a, const ImportedFailure& b) {
             return (a.sinceBoot ? base + a.time : a.time) < (b.sinceBoot ? base + b.time : b.time);
         });
-        for (const ImportedFailure& f : failures) run.failures.push_back(convert(f));
+        for (const ImportedFailure& f : failures)
+            if (!f.evidenceOnly) run.failures.push_back(convert(f));
     } else {
         // Each unexpected downtime has one failure: its first symptom, with the rest of the
         // evidence and what is missing in its detail.
@@ -299,7 +319,7 @@ BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>
         }
         std::size_t unexplained = 0;
         for (std::size_t i = 0; i < events.failures.size(); ++i)
-            if (!chain.explained[i] && unexplained++ == 0)
+            if (!chain.explained[i] && !events.failures[i].evidenceOnly && unexplained++ == 0)
                 out.warnings.push_back("a symptom that stopped no job of the run is not counted as an interruption: " + events.failures[i].detail);
         if (unexplained > 1) out.warnings.push_back(std::to_string(unexplained) + " symptoms in all stopped no job of the run");
     }

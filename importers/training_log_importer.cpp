@@ -45,6 +45,7 @@ private:
         const std::optional<EpochNs> stamp = timeInLine(line);
         if (stamp) {
             m_clock = *stamp;
+            if (m_firstDated == 0) m_firstDated = *stamp;
             if (m_job && m_job->firstLogLine == 0) m_job->firstLogLine = *stamp;
         }
         if (auto v = parseSlurmVariable(line)) return slurmVariable(*v);
@@ -250,6 +251,13 @@ private:
     }
 
     void cancel(const SlurmCancel& c) {
+        // A log without a SLURM_* banner still names its job when slurmstepd cancels it.
+        if (!m_job || m_job->id.empty()) {
+            if (!m_job) m_job = ImportedJob{};
+            m_job->id = c.job;
+            m_job->fromLog = true;
+            if (m_job->firstLogLine == 0) m_job->firstLogLine = m_firstDated;
+        }
         ImportedFailure f;
         f.time = c.time;
         f.hosts = {c.host};
@@ -272,6 +280,7 @@ private:
     std::optional<std::size_t> m_lastError;
     std::optional<ImportedJob> m_job;  // the job whose output this part of the log is
     bool m_sawRestartCount = false;
+    EpochNs m_firstDated = 0;
 };
 
 }  // namespace

@@ -118,6 +118,8 @@ std::optional<RootCause> rootCauseForKernelMessage(std::string_view m) {
         return std::nullopt;
     }
     if (has("EDAC") && (has(" UE ") || has("Uncorrected"))) return RootCause::SystemMemory;
+    // A process crashing ("pt_main_thread[2536443]: segfault at ... in libnccl.so.2"): software.
+    if (has(": segfault at ")) return RootCause::SoftwareBug;
     if (has("mce: [Hardware Error]") && has("Machine Check")) return RootCause::Cpu;
     if (has("nvme") && (has("I/O error") || has("controller is down") || has("timeout, aborting"))) return RootCause::Ssd;
     if (has("AER:") && has("Uncorrected (Fatal)")) return RootCause::IoExpansionBoard;

@@ -67,7 +67,8 @@ std::optional<RootCause> rootCauseForSlurmState(std::string_view state, std::str
 std::optional<RootCause> rootCauseForLogLine(std::string_view line);
 // What a kernel message other than an Xid says about a host's hardware: NIC health (mlx5),
 // link or cable loss, NVMe / block I/O errors, machine checks, EDAC memory errors, PCIe
-// fatal errors, power supply, chassis and GPU thermal events. nullopt for anything else.
+// fatal errors, power supply, chassis and GPU thermal events, a process's segfault. nullopt
+// for anything else.
 std::optional<RootCause> rootCauseForKernelMessage(std::string_view message);
 
 }  // namespace faultline
