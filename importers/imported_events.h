@@ -64,6 +64,7 @@ struct ImportedCheckpoint {
     EpochNs end = 0;
     std::int64_t step = 0;
     CheckpointKind kind = CheckpointKind::Save;
+    std::int64_t bytes = 0;  // 0 when the log does not say
 };
 
 // A Slurm job as sacct reports it, or as a training log's banner (SLURM_JOB_ID=...) names it.

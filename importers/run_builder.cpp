@@ -365,7 +365,7 @@ BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>
     for (const auto& s : events.steps)
         if (s.rank >= 0) run.rankSteps.push_back({s.rank, s.step, toRun(s.end), s.duration});
 
-    for (const auto& c : events.checkpoints) run.checkpoints.push_back({toRun(c.begin), toRun(c.end), c.step, 0, c.kind});
+    for (const auto& c : events.checkpoints) run.checkpoints.push_back({toRun(c.begin), toRun(c.end), c.step, c.bytes, c.kind});
     std::stable_sort(run.checkpoints.begin(), run.checkpoints.end(), [](const Checkpoint& a, const Checkpoint& b) { return a.begin < b.begin; });
 
 

@@ -182,15 +182,16 @@ private:
         std::optional<ImportedCheckpoint>& open = save ? m_save : m_load;
         if (c.event == CheckpointEvent::SaveBegin || c.event == CheckpointEvent::LoadBegin) {
             if (open) closeCheckpoint(open, now, save ? CheckpointKind::Save : CheckpointKind::Load);
-            open = ImportedCheckpoint{now, now, step, save ? CheckpointKind::Save : CheckpointKind::Load};
+            open = ImportedCheckpoint{now, now, step, save ? CheckpointKind::Save : CheckpointKind::Load, c.bytes};
             return;
         }
         if (!open) {
             // An end without its begin: the duration the line states (torchtitan) says when it began.
             const Nanos took = c.seconds > 0 ? static_cast<Nanos>(std::llround(c.seconds * 1e9)) : 0;
-            open = ImportedCheckpoint{now - took, now, step, save ? CheckpointKind::Save : CheckpointKind::Load};
+            open = ImportedCheckpoint{now - took, now, step, save ? CheckpointKind::Save : CheckpointKind::Load, c.bytes};
         }
         if (c.step >= 0) open->step = c.step;
+        if (c.bytes > 0) open->bytes = c.bytes;
         EpochNs end = now;
         if (!stamp && c.seconds > 0) end = open->begin + static_cast<Nanos>(std::llround(c.seconds * 1e9));
         closeCheckpoint(open, end, save ? CheckpointKind::Save : CheckpointKind::Load);
