@@ -181,6 +181,10 @@ ImportResult importFiles(const std::vector<std::string>& inputs, const ImportOpt
     result.summary.derivedTopology = built.derivedTopology;
     result.summary.hosts = result.run.topology.hosts.size();
     result.summary.gpus = result.run.topology.gpus.size();
+    result.summary.runJobs = static_cast<std::size_t>(std::count_if(result.run.jobs.begin(), result.run.jobs.end(), [](const Job& j) { return j.inRun; }));
+    result.summary.downtimes = result.run.downtimes.size();
+    result.summary.plannedDowntimes = static_cast<std::size_t>(
+        std::count_if(result.run.downtimes.begin(), result.run.downtimes.end(), [](const Downtime& d) { return d.planned; }));
     if (!built.warnings.empty() && !result.summary.files.empty())
         for (const std::string& w : built.warnings) result.summary.files.back().warnings.push_back(w);
     return result;
