@@ -193,10 +193,15 @@ private:
     }
 
     void gap(std::size_t endedIndex, const ImportedJob& a, const ImportedJob* b) {
-        const EpochNs horizon = b ? b->start : (a.end > 0 ? a.end : INT64_MAX);
-        const EpochNs aEnd = a.end > 0 ? a.end : horizon;
-        const std::optional<EpochNs> progress = m_progress.last(a.start, aEnd);
         const EpochNs nextSign = b ? (b->firstLogLine > 0 ? b->firstLogLine : b->start) : INT64_MAX;
+        EpochNs aEnd = b ? b->start : INT64_MAX;
+        if (a.end > 0) {
+            // sacct keeps whole seconds, cut rather than rounded: the job ran on for up to a
+            // second past its End, though never into the next job's life.
+            aEnd = a.end + kSecond - 1;
+            if (b) aEnd = std::min(aEnd, std::max(a.end, nextSign));
+        }
+        const std::optional<EpochNs> progress = m_progress.last(a.start, aEnd);
         // Evidence from the next job's own life (its first line on) is that job's story.
         const auto ev = evidence(a, progress ? *progress - kSecond : a.start, std::min(aEnd > INT64_MAX - kAfterEnd ? INT64_MAX : aEnd + kAfterEnd, nextSign - 1));
         const ImportedFailure* f = ev ? &m_events.failures[*ev] : nullptr;

@@ -118,6 +118,8 @@ std::optional<RootCause> rootCauseForKernelMessage(std::string_view m) {
         return std::nullopt;
     }
     if (has("EDAC") && (has(" UE ") || has("Uncorrected"))) return RootCause::SystemMemory;
+    // A node going down under its jobs for unplanned maintenance (an operator's reboot).
+    if (has("reboot: Restarting system") || has("reboot: Power down")) return RootCause::HostMaintenance;
     // A process crashing ("pt_main_thread[2536443]: segfault at ... in libnccl.so.2"): software.
     if (has(": segfault at ")) return RootCause::SoftwareBug;
     if (has("mce: [Hardware Error]") && has("Machine Check")) return RootCause::Cpu;

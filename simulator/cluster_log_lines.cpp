@@ -147,6 +147,7 @@ std::string kernelEvidence(const Topology& t, const Failure& f, std::int32_t hos
             return "mlx5_core " + nicBusId(local) + " ibp" + std::to_string(local) + "s0: Link down";
         }
         case RootCause::Ssd: return "nvme nvme1: I/O 412 QID 17 timeout, aborting";
+        case RootCause::HostMaintenance: return "reboot: Restarting system";
         case RootCause::PowerSupply: return "ipmi_si IPI0001:00: SEL: Power Supply PSU2 failure detected, input lost";
         case RootCause::ServerChassis: return "ipmi_si IPI0001:00: SEL: Chassis fan FAN4 failure, cooling fault";
         case RootCause::IoExpansionBoard: return "pcieport 0000:80:01.0: AER: Uncorrected (Fatal) error received: 0000:81:00.0";

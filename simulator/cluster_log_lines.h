@@ -21,7 +21,7 @@ std::string dmesgTime(std::int64_t epochNs);
 std::string slurmHostList(const std::vector<std::string>& hosts);
 
 // The kernel message a failure of `cause` leaves on `host` (without the dmesg prefix);
-// empty when the cause leaves none there (software, NCCL hangs, unplanned host maintenance).
+// empty when the cause leaves none there (software, NCCL hangs).
 std::string kernelEvidence(const Topology& topology, const Failure& failure, std::int32_t host);
 // The hosts whose kernel logs show the failure.
 std::vector<std::int32_t> evidenceHosts(const Topology& topology, const Failure& failure);

@@ -9,7 +9,10 @@
 #include "simulator/cluster_logs.h"
 #include "simulator/simulator.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
+#include <filesystem>
 
 namespace faultline {
 namespace {
@@ -109,6 +112,31 @@ TEST(RoundTrip, ImportedRunSurvivesTheRunFile) {
         EXPECT_EQ(back.jobs[i].hosts, r.imported.jobs[i].hosts);
     }
     expectSameFigures(r.simulated, back);
+}
+
+// As a user runs it: simulate with --emit-logs, import the folder, compare the summaries.
+TEST(RoundTrip, CommandLineEmitsAndImportsTheClusterFiles) {
+    ScratchDir dir;
+    const std::string cli = FAULTLINE_CLI;
+    const auto sim = test::runCommand(cli + " simulate --preset tiny --seed 3 -o " + dir.file("sim.faultline") + " --emit-logs " + dir.file("cluster"));
+    ASSERT_EQ(sim.status, 0) << sim.output;
+    EXPECT_NE(sim.output.find("job runs"), std::string::npos) << sim.output;
+    for (const char* f : {"sacct.txt", "sacct.json", "topology.conf", "kernel", "logs"})
+        EXPECT_TRUE(std::filesystem::exists(dir.file(std::string("cluster/") + f))) << f;
+
+    const auto imp = test::runCommand(cli + " import " + dir.file("cluster") + " --json -o " + dir.file("imp.faultline"), false);
+    ASSERT_EQ(imp.status, 0) << imp.output;
+    const auto report = nlohmann::json::parse(imp.output);
+    const faultline::Run simulated = readRunFile(dir.file("sim.faultline"));
+    EXPECT_EQ(report["downtimes"].get<std::size_t>(), simulated.downtimes.size());
+    EXPECT_EQ(report["run_jobs"].get<std::size_t>(), simulated.downtimes.size() + 1);
+    expectSameFigures(simulated, readRunFile(dir.file("imp.faultline")));
+
+    // Naming a job the files lack fails, says why, and writes nothing.
+    const auto bad = test::runCommand(cli + " import " + dir.file("cluster") + " --job 17 -o " + dir.file("bad.faultline"));
+    EXPECT_EQ(bad.status, 1);
+    EXPECT_NE(bad.output.find("no job in the files is --job 17"), std::string::npos) << bad.output;
+    EXPECT_FALSE(std::filesystem::exists(dir.file("bad.faultline")));
 }
 
 }  // namespace
