@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <set>
 
 namespace faultline {
 namespace {
@@ -74,6 +75,13 @@ TEST(RoundTrip, TinyRunComesBackFromItsClusterFiles) {
     const auto inRun = std::count_if(r.imported.jobs.begin(), r.imported.jobs.end(), [](const Job& j) { return j.inRun; });
     EXPECT_EQ(static_cast<std::size_t>(inRun), r.imported.downtimes.size() + 1);
     for (const Downtime& d : r.imported.downtimes) EXPECT_GE(d.job, 0);
+
+    // topology.conf lists each rack switch under every cluster switch of its pod: the pods
+    // come back as the zones they were.
+    std::set<std::int32_t> zones;
+    for (const Rack& rack : r.imported.topology.racks) zones.insert(rack.zone);
+    EXPECT_EQ(zones.size(), r.simulated.topology.zones.size());
+    EXPECT_EQ(r.imported.topology.racks.size(), r.simulated.topology.racks.size());
 
     // An incident reads as the review of last night's outage: symptom, the job's end, recovery.
     const auto incidents = buildIncidents(r.imported);
