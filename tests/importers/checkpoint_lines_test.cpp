@@ -7,6 +7,8 @@
 #include "importers/text_parse.h"
 #include "importers/training_log_line.h"
 
+#include <fstream>
+
 namespace faultline {
 namespace {
 
@@ -64,6 +66,22 @@ TEST(CheckpointLines, SizesAndParallelSizesAreRead) {
     EXPECT_EQ(v->name, "SLURM_JOB_NODELIST");
     EXPECT_EQ(v->value, "r6i5n[1-8]");
     EXPECT_FALSE(parseSlurmVariable("SLURM_MPI_TYPE=pmix"));
+}
+
+// A banner line that cannot be read is named with its file and line, and the rest is read.
+TEST(CheckpointLines, BadNodeListIsReportedWithItsLine) {
+    test::ScratchDir dir;
+    const std::string path = dir.file("job.out");
+    std::ofstream(path) << "SLURM_JOB_ID=5\nSLURM_JOB_NODELIST=node[1-\n"
+                           "[2025-03-01 10:01:36]  iteration        1/     100 | elapsed time per iteration (ms): 6000.0 |\n";
+    const ImportResult r = importPaths({path});
+    const FileReport& f = r.summary.files.at(0);
+    EXPECT_EQ(f.skippedLines, 1);
+    ASSERT_EQ(f.warnings.size(), 1u);
+    EXPECT_NE(f.warnings[0].find(path + ":2: SLURM_JOB_NODELIST: "), std::string::npos) << f.warnings[0];
+    EXPECT_EQ(r.run.steps.size(), 1u);
+    ASSERT_EQ(r.run.jobs.size(), 1u);
+    EXPECT_EQ(r.run.jobs[0].id, "5");
 }
 
 }  // namespace
