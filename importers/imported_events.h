@@ -105,6 +105,9 @@ struct ImportedEvents {
     std::int32_t tensorParallel = 0, pipelineParallel = 0, dataParallel = 0;
     std::int32_t gpusPerNode = 0;    // SLURM_GPUS_ON_NODE, torchrun's --nproc_per_node
     std::vector<std::string> rankHosts;  // the job's nodes in rank order (SLURM_JOB_NODELIST)
+    // GPUs a host's kernel log enumerated at boot ("pci 0000:18:00.0: [10de:2330] ... class
+    // 0x030200"): (host, bus id as "0000:18:00"); with all of them the bus order is exact.
+    std::vector<std::pair<std::string, std::string>> gpuBusIds;
     std::optional<Topology> topology;  // from a topology file, when one was imported
     std::string topologySource;
 };

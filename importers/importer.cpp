@@ -141,6 +141,7 @@ void mergeEvents(ImportedEvents& into, ImportedEvents&& from, const std::string&
     if (from.dataParallel) into.dataParallel = from.dataParallel;
     if (from.gpusPerNode) into.gpusPerNode = from.gpusPerNode;
     if (from.rankHosts.size() > into.rankHosts.size()) into.rankHosts = std::move(from.rankHosts);
+    append(into.gpuBusIds, from.gpuBusIds);
     if (from.topology) {
         if (into.topology)
             throw Error(path + ": a second topology file (the first was " + into.topologySource + "); import one topology per run");

@@ -46,6 +46,17 @@ std::string xidWhat(int xid) {
 
 using OpenFailures = std::map<std::tuple<std::string, std::string, int>, std::size_t>;
 
+// The kernel's PCI enumeration at boot names every NVIDIA GPU (vendor 10de, class 0300 VGA or
+// 0302 3D controller): "pci 0000:18:00.0: [10de:2330] type 00 class 0x030200". NVSwitches
+// (class 0680) are not GPUs.
+std::optional<std::string> enumeratedGpu(std::string_view m) {
+    if (!startsWith(m, "pci ") || !contains(m, ": [10de:")) return std::nullopt;
+    if (!contains(m, "class 0x0302") && !contains(m, "class 0x0300")) return std::nullopt;
+    const std::size_t end = m.find(": [", 4);
+    if (end == std::string_view::npos) return std::nullopt;
+    return normalisePciBusId(m.substr(4, end - 4));
+}
+
 // A host's hardware speaking in the kernel log without an Xid (a NIC's health, a cable, a
 // disk, a machine check): a failure of that host, or of the GPU the line names.
 void hostEvent(RootCause cause, const std::string& host, const KernelLogLine& entry, const std::string& where,
@@ -107,6 +118,11 @@ void importKernelLog(const std::string& path, ImportContext& ctx) {
         }
         const auto xid = parseXidMessage(entry->message);
         if (!xid) {
+            if (const auto gpu = enumeratedGpu(entry->message)) {
+                ctx.events.gpuBusIds.emplace_back(entry->host.empty() ? fallbackHost : std::string(entry->host), *gpu);
+                ctx.report.count("gpus enumerated");
+                continue;
+            }
             if (const auto cause = rootCauseForKernelMessage(entry->message)) {
                 const std::string host = entry->host.empty() ? fallbackHost : std::string(entry->host);
                 hostEvent(*cause, host, *entry, in.where(), open, ctx);

@@ -62,6 +62,7 @@ Topology deriveTopology(const ImportedEvents& e, std::int32_t ranks, std::map<st
         h.gpus = std::max(h.gpus, localGpu + 1);
         if (!pci.empty()) h.pciIds.insert(pci);
     };
+    for (const auto& [host, id] : e.gpuBusIds) need(host, -1, id);
     for (const auto& f : e.failures) {
         need(f.where.host, f.where.localGpu, f.where.pciBusId);
         for (const auto& h : f.hosts) need(h, -1, "");

@@ -46,6 +46,7 @@ void addJobs(const JobChain& chain, const std::function<std::int32_t(const std::
 // kernel logs name for a host are given to its GPUs in bus order, as for a derived topology.
 void namePciBusIds(const ImportedEvents& e, Topology& t) {
     std::map<std::string, std::set<std::string>> seen;
+    for (const auto& [host, id] : e.gpuBusIds) seen[host].insert(id);
     for (const auto& f : e.failures)
         if (!f.where.host.empty() && !f.where.pciBusId.empty()) seen[f.where.host].insert(f.where.pciBusId);
     for (const auto& [name, ids] : seen) {

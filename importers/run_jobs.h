@@ -21,7 +21,8 @@ void addJobs(const JobChain& chain, const std::function<std::int32_t(const std::
 std::int32_t placeRanksOnJobNodes(const ImportedEvents& events, const JobChain& chain, std::int32_t ranks,
                                   std::map<std::int32_t, RankPlacement>& placement, std::int32_t defaultGpusPerHost);
 
-// Gives the GPUs of topology hosts without bus ids the ids their kernel logs name, in bus order.
+// Gives the GPUs of topology hosts without bus ids the ids their kernel logs name (the boot
+// enumeration, else the Xid lines), in bus order.
 void namePciBusIds(const ImportedEvents& events, Topology& topology);
 
 }  // namespace faultline

@@ -181,7 +181,13 @@ private:
         }
         for (auto& [host, list] : lines) {
             std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+            // The log begins at boot, with the kernel enumerating the host's GPUs (H100 SXM,
+            // 10de:2330): what says which bus id is which CUDA device.
             std::string out;
+            const Host& h = m_run.topology.hosts[static_cast<std::size_t>(host)];
+            for (std::int32_t g = 0; g < h.gpuCount; ++g)
+                out += "kern  :info  : " + dmesgTime(epoch(-3 * kDay + g * kMillisecond)) + " pci " +
+                       m_run.topology.gpus[static_cast<std::size_t>(h.firstGpu + g)].pciBusId + ": [10de:2330] type 00 class 0x030200\n";
             for (const auto& [t, text] : list) out += "kern  :warn  : " + dmesgTime(epoch(t)) + " " + text + "\n";
             save("kernel/" + m_hosts[static_cast<std::size_t>(host)] + ".dmesg.log", out);
             ++m_summary.kernelLogs;

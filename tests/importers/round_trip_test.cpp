@@ -88,7 +88,11 @@ TEST(RoundTrip, TinyRunComesBackFromItsClusterFiles) {
     const auto hbm = std::find_if(incidents.begin(), incidents.end(), [](const Incident& i) { return i.cause == RootCause::GpuHbm3Memory; });
     ASSERT_NE(hbm, incidents.end());
     EXPECT_NE(hbm->xid, 0);
-    EXPECT_EQ(hbm->gpus.size(), 1u);
+    ASSERT_EQ(hbm->gpus.size(), 1u);
+    // The very GPU that failed: the kernel log's boot enumeration tells bus ids from CUDA indices.
+    const Failure& simulatedHbm = *std::find_if(r.simulated.failures.begin(), r.simulated.failures.end(),
+                                                [](const Failure& f) { return f.cause == RootCause::GpuHbm3Memory; });
+    EXPECT_EQ(r.imported.topology.gpuName(hbm->gpus[0]), r.simulated.topology.gpuName(simulatedHbm.gpus.at(0)));
     std::string chain;
     for (const IncidentEvent& e : hbm->chain) chain += e.what + "\n";
     EXPECT_NE(chain.find("Slurm job"), std::string::npos) << chain;
