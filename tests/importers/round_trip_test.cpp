@@ -144,6 +144,14 @@ TEST(RoundTrip, CommandLineEmitsAndImportsTheClusterFiles) {
     EXPECT_EQ(report["run_jobs"].get<std::size_t>(), simulated.downtimes.size() + 1);
     expectSameFigures(simulated, readRunFile(dir.file("imp.faultline")));
 
+    // The jobs the run file keeps, as `faultline-cli jobs` lists them.
+    const auto jobs = test::runCommand(cli + " jobs --json " + dir.file("imp.faultline"), false);
+    ASSERT_EQ(jobs.status, 0) << jobs.output;
+    const auto listed = nlohmann::json::parse(jobs.output)["jobs"];
+    ASSERT_EQ(listed.size(), simulated.downtimes.size() + 1);
+    EXPECT_EQ(listed.front()["state"], "FAILED");
+    EXPECT_EQ(listed.back()["state"], "RUNNING");
+
     // Naming a job the files lack fails, says why, and writes nothing.
     const auto bad = test::runCommand(cli + " import " + dir.file("cluster") + " --job 17 -o " + dir.file("bad.faultline"));
     EXPECT_EQ(bad.status, 1);
