@@ -157,13 +157,19 @@ constexpr EpochNs kAfterEnd = 2 * kMinute;  // kernel lines written while the jo
 
 class ChainBuilder {
 public:
-    ChainBuilder(const ImportedEvents& e, JobChain& out) : m_events(e), m_out(out), m_progress(e) {}
+    ChainBuilder(const ImportedEvents& e, JobChain& out, std::vector<std::string>& warnings)
+        : m_events(e), m_out(out), m_warnings(warnings), m_progress(e) {}
 
     void build() {
         const auto& chain = m_out.chain;
         for (std::size_t k = 0; k < chain.size(); ++k) {
             const ImportedJob& a = m_out.jobs[chain[k]];
             const ImportedJob* b = k + 1 < chain.size() ? &m_out.jobs[chain[k + 1]] : nullptr;
+            // Jobs that ran side by side (a sweep under one name) did not continue each other.
+            if (b && a.end > 0 && b->start + kSecond < a.end) {
+                m_warnings.push_back(jobLabel(a) + " and " + jobLabel(*b) + " ran at the same time: no downtime between them (name the run's own jobs with --job)");
+                continue;
+            }
             gap(chain[k], a, b);
         }
         // A job that made no progress was overtaken by its own failure: the recovery it was
@@ -261,6 +267,7 @@ private:
 
     const ImportedEvents& m_events;
     JobChain& m_out;
+    std::vector<std::string>& m_warnings;
     Progress m_progress;
     std::vector<char> m_overtaken;
 };
@@ -298,7 +305,7 @@ JobChain findJobChain(const ImportedEvents& events, const JobSelection& selectio
     }
     for (std::size_t i = 0; i < events.failures.size(); ++i)
         if (!events.failures[i].job.empty()) out.explained[i] = 1;  // the jobs' own states tell it now
-    ChainBuilder(events, out).build();
+    ChainBuilder(events, out, warnings).build();
     if (!events.steps.empty() || !events.checkpoints.empty()) return out;
     warnings.push_back("no training log shows progress: downtimes run from each job's end, and no work is counted as lost");
     return out;
