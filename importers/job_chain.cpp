@@ -54,7 +54,7 @@ std::vector<ImportedJob> mergeJobs(const std::vector<ImportedJob>& in) {
     for (ImportedJob& log : logJobs(in)) {
         ImportedJob* best = nullptr;
         for (ImportedJob& j : jobs) {
-            if (j.id != log.id) continue;
+            if (j.id != log.id || j.fromLog) continue;  // another run of it only a log names is not its record
             const bool holds = log.firstLogLine > 0 && j.start > 0 && j.start <= log.firstLogLine && (j.end == 0 || log.firstLogLine <= j.end);
             if (holds || (!best && j.restarts == log.restarts)) best = &j;
             if (holds) break;
@@ -232,7 +232,8 @@ private:
         if (!f && !d.planned)
             notes.push_back("no kernel log or training log line around the job's end names a cause: the cause is the scheduler's word for how it ended");
 
-        d.detected = a.end > 0 ? a.end : progress.value_or(a.start);
+        // Without the scheduler's end, the last thing the job's log says is when it was seen to fail.
+        d.detected = a.end > 0 ? a.end : std::max(progress.value_or(a.start), f ? f->time : a.start);
         if (!progress) notes.push_back("no training log of " + jobLabel(a) + " shows progress: detection is counted from its end");
         EpochNs begin = progress.value_or(d.detected);
         if (f && evidenceRank(*f) >= 2 && f->time > begin) begin = f->time;

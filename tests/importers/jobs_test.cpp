@@ -169,5 +169,28 @@ TEST(Jobs, SacctRequeuedJobsAreKept) {
     EXPECT_TRUE(chain.run.failures.empty());  // the other jobs' ends are theirs, not the run's
 }
 
+// A log appended to across a requeue, with no sacct: the banners make the chain, the NCCL
+// watchdog says why the first run ended, and the missing scheduler record is said.
+TEST(Jobs, AppendedLogOfARequeueIsAChainOnItsOwn) {
+    const ImportResult r = importPaths({fixture("jobs/appended-requeue.out")});
+    const faultline::Run& run = r.run;
+    const EpochNs start = run.info.startEpochNs;
+    ASSERT_EQ(run.jobs.size(), 2u);
+    EXPECT_EQ(run.jobs[1].restarts, 1);
+    EXPECT_TRUE(run.jobs[0].inRun && run.jobs[1].inRun);
+    ASSERT_EQ(run.downtimes.size(), 1u);
+    const Downtime& d = run.downtimes[0];
+    EXPECT_EQ(d.cause, RootCause::NcclWatchdogTimeout);
+    EXPECT_EQ(start + d.begin, at("2025-06-10T03:00:50Z"));     // the last iteration
+    EXPECT_EQ(start + d.detected, at("2025-06-10T03:10:51Z"));  // the watchdog, as no sacct says when it ended
+    EXPECT_EQ(start + d.restarted, at("2025-06-10T03:14:00Z"));
+    EXPECT_EQ(start + d.end, at("2025-06-10T03:15:10Z"));
+    EXPECT_EQ(d.lostWork, 2 * kSecond);  // iteration 3, after the save of iteration 2
+    ASSERT_GE(d.failure, 0);
+    const Failure& f = run.failures[static_cast<std::size_t>(d.failure)];
+    EXPECT_NE(f.detail.find("no scheduler record of job 91234"), std::string::npos) << f.detail;
+    EXPECT_EQ(run.topology.gpuName(f.gpus.at(0)), "node02-gpu1");  // rank 9, 8 to a node
+}
+
 }  // namespace
 }  // namespace faultline
