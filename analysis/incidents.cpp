@@ -31,7 +31,8 @@ std::string causeLabel(RootCause cause) { return std::string(rootCauseLabel(caus
 std::string describeHardware(const Topology& t, const Failure& f) {
     const auto i = static_cast<std::size_t>(f.component.index);
     switch (f.component.kind) {
-        case ComponentKind::Gpu: return t.gpuName(f.component.index) + " (" + t.gpus.at(i).pciBusId + ")";
+        case ComponentKind::Gpu:
+            return t.gpuName(f.component.index) + (t.gpus.at(i).pciBusId.empty() ? "" : " (" + t.gpus.at(i).pciBusId + ")");
         case ComponentKind::Host: return t.hosts.at(i).name + " (" + std::to_string(f.gpus.size()) + " GPUs)";
         case ComponentKind::Nic: return t.nicName(f.component.index);
         case ComponentKind::Switch:
@@ -68,6 +69,15 @@ std::vector<Incident> buildIncidents(const Run& run) {
             inc.gpus = f.gpus;
             inc.hardware = describeHardware(run.topology, f);
             inc.chain.push_back({f.time, "first symptom: " + f.detail});
+        }
+        if (d.job >= 0 && static_cast<std::size_t>(d.job) < run.jobs.size()) {
+            const Job& j = run.jobs[static_cast<std::size_t>(d.job)];
+            const std::string job = "job " + j.id + (j.name.empty() ? "" : " (" + j.name + ")");
+            inc.chain.push_back({j.end.value_or(d.detected),
+                                 j.state.empty() ? job + " stopped; no scheduler record says how it ended"
+                                                 : "Slurm " + job + " ended " + j.state +
+                                                       (j.exitCode.empty() || j.exitCode == "0:0" ? "" : ", exit code " + j.exitCode) + " on " +
+                                                       std::to_string(j.hosts.size()) + " nodes"});
         }
         if (d.planned) {
             if (const Checkpoint* save = checkpointBefore(run.checkpoints, CheckpointKind::Save, d.begin, true); save && save->end == d.begin)

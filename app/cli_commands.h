@@ -4,6 +4,13 @@
 // cli::UsageError (2). Each command's spec lists what it accepts, for its parser and --help.
 #include "cli_spec.h"
 
+namespace faultline {
+struct ImportOptions;
+}
+namespace faultline::cli {
+class Args;
+}
+
 #include <string>
 #include <vector>
 
@@ -14,6 +21,7 @@ using CommandArgs = std::vector<std::string>;
 int hangCommand(const CommandArgs& args);
 int importCommand(const CommandArgs& args);
 int incidentsCommand(const CommandArgs& args);
+int jobsCommand(const CommandArgs& args);
 int mergeCommand(const CommandArgs& args);
 int simulateCommand(const CommandArgs& args);
 int stragglersCommand(const CommandArgs& args);
@@ -22,12 +30,21 @@ int summaryCommand(const CommandArgs& args);
 const CommandSpec& hangSpec();
 const CommandSpec& importSpec();
 const CommandSpec& incidentsSpec();
+const CommandSpec& jobsSpec();
 const CommandSpec& mergeSpec();
 const CommandSpec& simulateSpec();
 const CommandSpec& stragglersSpec();
 const CommandSpec& summarySpec();
 
 // The option both long commands take: nothing on the terminal but errors.
+// Which Slurm jobs make up the run (import, and merge of a sharded import).
+inline const OptionSpec kJobOption{"--job", "", "IDS",
+                                   "the Slurm jobs that trained the run, comma-separated (each one's requeues and array tasks too); "
+                                   "default: the jobs the training logs name and every job of the same name"};
+inline const OptionSpec kJobNameOption{"--job-name", "", "NAME", "the run is every job of this name"};
 inline const OptionSpec kQuietOption{"--quiet", "-q", "", "print nothing but errors: no progress line, no report"};
+
+// --job and --job-name into the import options.
+void readRunChainOptions(const Args& args, ImportOptions& options);
 
 }  // namespace faultline::cli

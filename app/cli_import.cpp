@@ -14,6 +14,22 @@
 
 namespace faultline::cli {
 
+void readRunChainOptions(const Args& args, ImportOptions& options) {
+    options.jobName = args.value("--job-name").value_or("");
+    if (auto jobs = args.value("--job")) {
+        std::string id;
+        for (char c : *jobs + ",") {
+            if (c != ',') {
+                id += c;
+            } else if (!id.empty()) {
+                options.jobIds.push_back(id);
+                id.clear();
+            }
+        }
+        if (options.jobIds.empty()) throw UsageError("--job expects Slurm job ids such as 1234 or 1234,1240");
+    }
+}
+
 const CommandSpec& importSpec() {
     static const CommandSpec spec{
         "import",
@@ -34,6 +50,8 @@ const CommandSpec& importSpec() {
             {"--year", "", "YYYY", "the year of syslog dates, which carry none (default: this year)"},
             {"--sacct-fields", "", "LIST", "the columns of sacct output written with --noheader, as given to sacct --format"},
             {"--shard", "", "I/N", "read only every N-th input from the I-th (1-based) and write an import shard to merge later"},
+            kJobOption,
+            kJobNameOption,
             {"--json", "", "", "print the import report as JSON"},
             kQuietOption,
         }};
@@ -65,6 +83,7 @@ int importCommand(const CommandArgs& argv) {
     options.runName = args.value("--name").value_or("");
     options.host = args.value("--host").value_or("");
     options.sacctFields = args.value("--sacct-fields").value_or("");
+    readRunChainOptions(args, options);
     if (auto boot = args.value("--boot-time")) {
         const auto t = parseIsoTime(*boot);
         if (!t) throw UsageError("--boot-time expects an ISO time such as 2025-01-21T00:00:00Z, not \"" + *boot + "\"");

@@ -18,8 +18,9 @@ struct Command {
 
 // In the order a newcomer meets them: make or read a run, then look into it.
 constexpr Command kCommands[] = {
-    {simulateSpec, simulateCommand}, {importSpec, importCommand},         {mergeSpec, mergeCommand},     {summarySpec, summaryCommand},
-    {incidentsSpec, incidentsCommand}, {stragglersSpec, stragglersCommand}, {hangSpec, hangCommand},
+    {simulateSpec, simulateCommand},   {importSpec, importCommand},         {mergeSpec, mergeCommand},
+    {summarySpec, summaryCommand},     {incidentsSpec, incidentsCommand},   {jobsSpec, jobsCommand},
+    {stragglersSpec, stragglersCommand}, {hangSpec, hangCommand},
 };
 
 constexpr const char* kUsage = "usage: faultline-cli COMMAND [OPTIONS] [ARGS]\n"

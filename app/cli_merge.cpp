@@ -25,6 +25,8 @@ const CommandSpec& mergeSpec() {
             {"--output", "-o", "RUN.faultline", "the run file to write (required)"},
             {"--rank-map", "", "FILE", "lines of \"rank host [local_gpu]\" for traces that do not say where a rank ran"},
             {"--name", "", "NAME", "the run's name (default: as the shards' import named it)"},
+            kJobOption,
+            kJobNameOption,
             {"--json", "", "", "print the import report as JSON"},
             kQuietOption,
         }};
@@ -39,6 +41,7 @@ int mergeCommand(const CommandArgs& argv) {
     ImportOptions options;
     options.rankMapPath = args.value("--rank-map").value_or("");
     options.runName = args.value("--name").value_or("");
+    readRunChainOptions(args, options);
     const bool quiet = args.flag("--quiet");
     ProgressLine progress("faultline-cli merge", progressWanted(quiet));
     progress.setStage("merging " + std::to_string(args.positional().size()) + " shards");

@@ -5,6 +5,7 @@
 #include "model/error.h"
 #include "model/format.h"
 #include "model/run_file.h"
+#include "simulator/cluster_logs.h"
 #include "simulator/simulator.h"
 
 #include <algorithm>
@@ -37,7 +38,9 @@ const CommandSpec& simulateSpec() {
             {"--preset", "", "NAME",
              "llama3-405b (default: 16,384 GPUs, 54 days, failures at the rate and root-cause mix Meta reported for Llama 3) "
              "or tiny (256 GPUs, 2 days, failure-dense)"},
-            {"--output", "-o", "RUN.faultline", "the run file to write (required)"},
+            {"--output", "-o", "RUN.faultline", "the run file to write (required unless --emit-logs is given)"},
+            {"--emit-logs", "", "DIR", "also write the files a real cluster would have left for the run: sacct (text and --json), "
+                                      "kernel logs of the nodes that failed, the training job's stdout per job, topology.conf"},
             {"--seed", "", "N", "the random seed (default 1)"},
             {"--gpus", "", "N", "the number of GPUs (1 to 10,000,000)"},
             {"--days", "", "D", "the run's length in days"},
@@ -57,7 +60,8 @@ const CommandSpec& simulateSpec() {
 int simulateCommand(const CommandArgs& argv) {
     const Args args(argv, simulateSpec());
     const auto output = args.value("--output");
-    if (!output) throw UsageError("simulate needs an output file: -o RUN.faultline");
+    const auto emitLogs = args.value("--emit-logs");
+    if (!output && !emitLogs) throw UsageError("simulate needs an output file: -o RUN.faultline (or --emit-logs DIR)");
     if (!args.positional().empty()) throw UsageError("simulate takes no file arguments; write the output with -o");
 
     const std::string preset = args.value("--preset").value_or("llama3-405b");
@@ -86,11 +90,23 @@ int simulateCommand(const CommandArgs& argv) {
     const auto start = std::chrono::steady_clock::now();
     const Run run = simulate(p);
     const auto simulated = std::chrono::steady_clock::now();
-    progress.setStage("writing " + *output);
-    writeRunFile(run, *output);
+    if (output) {
+        progress.setStage("writing " + *output);
+        writeRunFile(run, *output);
+    }
     const auto written = std::chrono::steady_clock::now();
+    ClusterLogSummary logs;
+    if (emitLogs) {
+        progress.setStage("writing the cluster's files into " + *emitLogs);
+        logs = writeClusterLogs(run, *emitLogs, preset);
+    }
+    const auto emitted = std::chrono::steady_clock::now();
     progress.finish();
     if (quiet) return kExitOk;
+    if (emitLogs)
+        std::printf("%s: %d job runs, %d kernel logs, %s (written in %.0f ms)\n", emitLogs->c_str(), logs.jobs, logs.kernelLogs,
+                    formatBytes(logs.bytes).c_str(), std::chrono::duration<double, std::milli>(emitted - written).count());
+    if (!output) return kExitOk;
     auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
     std::printf("%s: %s GPUs, %s, %zu interruptions, %s steps (simulated in %.0f ms, written in %.0f ms)\n",
                 output->c_str(), formatCount(static_cast<std::int64_t>(run.topology.gpus.size())).c_str(),

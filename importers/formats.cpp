@@ -89,7 +89,7 @@ const FormatInfo* detectText(std::string_view head) {
     }
     if (contains(all, "elapsed time per iteration (ms)") || contains(all, " - INFO - step:") ||
         contains(all, "Watchdog caught collective operation timeout") || contains(all, "Finished saving the checkpoint") ||
-        contains(all, "successfully saved checkpoint"))
+        contains(all, "successfully saved checkpoint") || contains(all, "using world size:"))
         return findFormat("training-log");
     return nullptr;
 }

@@ -10,6 +10,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace faultline {
 
@@ -26,6 +27,10 @@ struct ImportOptions {
     // The columns of sacct output written with --noheader, as given to sacct --format
     // ("JobID,JobName,State,Start,End,NodeList"); the delimiter is then found from them.
     std::string sacctFields;
+    // The jobs that trained the run (--job, comma-separated ids) or their name (--job-name);
+    // empty: the jobs the training logs name, with every job of the same name.
+    std::vector<std::string> jobIds;
+    std::string jobName;
     // Threads reading files at once; 0: one per core. The run is the same for any number.
     int workers = 0;
 };

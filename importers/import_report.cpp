@@ -64,6 +64,9 @@ std::string importSummaryToText(const ImportSummary& summary) {
         out += "wrote " + summary.output + ": " + std::to_string(summary.hosts) + " hosts, " +
                std::to_string(summary.gpus) + " GPUs" + (summary.derivedTopology ? " (topology derived from the files)" : "") +
                "\n";
+    if (summary.runJobs > 0)
+        out += "the run: " + std::to_string(summary.runJobs) + " jobs in its chain, " + std::to_string(summary.downtimes) + " downtimes between them (" +
+               std::to_string(summary.plannedDowntimes) + " planned)\n";
     return out;
 }
 
@@ -89,7 +92,10 @@ nlohmann::json importSummaryToJson(const ImportSummary& summary) {
             {"output", summary.output},
             {"hosts", summary.hosts},
             {"gpus", summary.gpus},
-            {"derived_topology", summary.derivedTopology}};
+            {"derived_topology", summary.derivedTopology},
+            {"run_jobs", summary.runJobs},
+            {"downtimes", summary.downtimes},
+            {"planned_downtimes", summary.plannedDowntimes}};
 }
 
 }  // namespace faultline

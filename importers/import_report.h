@@ -36,6 +36,9 @@ struct ImportSummary {
     std::size_t hosts = 0;
     std::size_t gpus = 0;
     bool derivedTopology = false;
+    // The jobs that trained the run (its chain) and the downtimes between them; 0 without a chain.
+    std::size_t runJobs = 0;
+    std::size_t downtimes = 0, plannedDowntimes = 0;
 };
 
 std::string importSummaryToText(const ImportSummary& summary);

@@ -35,6 +35,12 @@ struct ImportedFailure {
     std::vector<std::string> hosts;  // a job failure takes out these hosts (sacct NodeList)
     std::vector<std::int32_t> ranks;  // ranks that reported it (NCCL watchdog timeouts)
     std::string detail;
+    std::string job;  // sacct: the Slurm job whose end state this is; a chain's jobs say it themselves
+    // Says why a job ended, but is no interruption on its own (a process's segfault: the
+    // job may have been torn down already, or the process was not the training's).
+    bool evidenceOnly = false;
+    // Where it was read ("node07.dmesg:12"): an incident names its evidence.
+    std::string source;
 };
 
 struct ImportedCollective {
@@ -61,16 +67,26 @@ struct ImportedCheckpoint {
     EpochNs end = 0;
     std::int64_t step = 0;
     CheckpointKind kind = CheckpointKind::Save;
+    std::int64_t bytes = 0;  // 0 when the log does not say
 };
 
-// A Slurm job as sacct reports it.
+// A Slurm job as sacct reports it, or as a training log's banner (SLURM_JOB_ID=...) names it.
 struct ImportedJob {
     std::string id;
+    std::string parentId;  // a step ("123.0", "123.batch"): its job's id; empty for a job
     std::string name;
     std::string state;  // first word of sacct's State: COMPLETED, FAILED, NODE_FAIL, ...
+    std::string stateText;  // the whole State ("CANCELLED by 0")
+    std::string exitCode;   // "1:0"
+    std::string reason;
+    std::int32_t restarts = 0;
+    std::int32_t gpus = 0;  // allocated GPUs (AllocTRES gres/gpu=N); 0 when unknown
     std::vector<std::string> nodes;
+    EpochNs submit = 0;
     EpochNs start = 0;
     EpochNs end = 0;  // 0 while still running
+    bool fromLog = false;  // only a training log names it: no state or end is known
+    EpochNs firstLogLine = 0;  // its training log's first dated line: the first sign of life
 };
 
 // Where a rank ran, when a file says so.
@@ -88,6 +104,13 @@ struct ImportedEvents {
     std::vector<ImportedJob> jobs;
     std::vector<RankPlacement> placements;
     std::int32_t worldSize = 0;  // the largest world size any file states
+    // Parallel sizes a training log printed ("tensor-model-parallel size: 8"); 0 when unsaid.
+    std::int32_t tensorParallel = 0, pipelineParallel = 0, dataParallel = 0;
+    std::int32_t gpusPerNode = 0;    // SLURM_GPUS_ON_NODE, torchrun's --nproc_per_node
+    std::vector<std::string> rankHosts;  // the job's nodes in rank order (SLURM_JOB_NODELIST)
+    // GPUs a host's kernel log enumerated at boot ("pci 0000:18:00.0: [10de:2330] ... class
+    // 0x030200"): (host, bus id as "0000:18:00"); with all of them the bus order is exact.
+    std::vector<std::pair<std::string, std::string>> gpuBusIds;
     std::optional<Topology> topology;  // from a topology file, when one was imported
     std::string topologySource;
 };

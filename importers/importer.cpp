@@ -136,6 +136,12 @@ void mergeEvents(ImportedEvents& into, ImportedEvents&& from, const std::string&
     append(into.jobs, from.jobs);
     append(into.placements, from.placements);
     into.worldSize = std::max(into.worldSize, from.worldSize);
+    if (from.tensorParallel) into.tensorParallel = from.tensorParallel;
+    if (from.pipelineParallel) into.pipelineParallel = from.pipelineParallel;
+    if (from.dataParallel) into.dataParallel = from.dataParallel;
+    if (from.gpusPerNode) into.gpusPerNode = from.gpusPerNode;
+    if (from.rankHosts.size() > into.rankHosts.size()) into.rankHosts = std::move(from.rankHosts);
+    append(into.gpuBusIds, from.gpuBusIds);
     if (from.topology) {
         if (into.topology)
             throw Error(path + ": a second topology file (the first was " + into.topologySource + "); import one topology per run");
@@ -184,11 +190,15 @@ ImportResult buildImport(std::vector<ShardedFile> files, const ImportOptions& op
     if (!options.rankMapPath.empty())
         for (RankPlacement& p : readRankMap(options.rankMapPath)) events.placements.push_back(std::move(p));
 
-    BuildResult built = buildRun(events, events.topology, runName);
+    BuildResult built = buildRun(events, events.topology, runName, {options.jobIds, options.jobName});
     result.run = std::move(built.run);
     result.summary.derivedTopology = built.derivedTopology;
     result.summary.hosts = result.run.topology.hosts.size();
     result.summary.gpus = result.run.topology.gpus.size();
+    result.summary.runJobs = static_cast<std::size_t>(std::count_if(result.run.jobs.begin(), result.run.jobs.end(), [](const Job& j) { return j.inRun; }));
+    result.summary.downtimes = result.run.downtimes.size();
+    result.summary.plannedDowntimes = static_cast<std::size_t>(
+        std::count_if(result.run.downtimes.begin(), result.run.downtimes.end(), [](const Downtime& d) { return d.planned; }));
     if (!built.warnings.empty() && !result.summary.files.empty())
         for (const std::string& w : built.warnings) result.summary.files.back().warnings.push_back(w);
     return result;

@@ -44,6 +44,50 @@ std::string xidWhat(int xid) {
     }
 }
 
+using OpenFailures = std::map<std::tuple<std::string, std::string, int>, std::size_t>;
+
+// The kernel's PCI enumeration at boot names every NVIDIA GPU (vendor 10de, class 0300 VGA or
+// 0302 3D controller): "pci 0000:18:00.0: [10de:2330] type 00 class 0x030200". NVSwitches
+// (class 0680) are not GPUs.
+std::optional<std::string> enumeratedGpu(std::string_view m) {
+    if (!startsWith(m, "pci ") || !contains(m, ": [10de:")) return std::nullopt;
+    if (!contains(m, "class 0x0302") && !contains(m, "class 0x0300")) return std::nullopt;
+    const std::size_t end = m.find(": [", 4);
+    if (end == std::string_view::npos) return std::nullopt;
+    return normalisePciBusId(m.substr(4, end - 4));
+}
+
+// A host's hardware speaking in the kernel log without an Xid (a NIC's health, a cable, a
+// disk, a machine check): a failure of that host, or of the GPU the line names.
+void hostEvent(RootCause cause, const std::string& host, const KernelLogLine& entry, const std::string& where,
+               OpenFailures& open, ImportContext& ctx) {
+    const bool crash = cause == RootCause::SoftwareBug;
+    ctx.report.count(crash ? "segfault lines" : "hardware lines");
+    EpochNs t = entry.time;
+    bool sinceBoot = entry.sinceBoot;
+    if (sinceBoot && ctx.options.bootTime) {
+        t += *ctx.options.bootTime;
+        sinceBoot = false;
+    }
+    std::string pci;
+    if (const std::size_t at = entry.message.find("PCI:"); at != std::string_view::npos && cause == RootCause::GpuThermalInterface)
+        pci = normalisePciBusId(entry.message.substr(at + 4, entry.message.find(": ", at) - at - 4));
+    const auto key = std::make_tuple(host, pci, -1 - static_cast<int>(cause));
+    if (auto it = open.find(key); it != open.end() && t - ctx.events.failures[it->second].time <= kBurst) return;
+    ImportedFailure f;
+    f.time = t;
+    f.sinceBoot = sinceBoot;
+    f.cause = cause;
+    f.where.host = host;
+    f.where.pciBusId = pci;
+    f.detail = std::string(rootCauseLabel(cause)) + " on " + host + ": " + std::string(trim(entry.message.substr(0, 240)));
+    f.source = where;
+    f.evidenceOnly = crash;
+    open[key] = ctx.events.failures.size();
+    ctx.events.failures.push_back(std::move(f));
+    if (!crash) ctx.report.count("failures");
+}
+
 }  // namespace
 
 void importKernelLog(const std::string& path, ImportContext& ctx) {
@@ -51,7 +95,7 @@ void importKernelLog(const std::string& path, ImportContext& ctx) {
     const int year = ctx.options.year > 0 ? ctx.options.year : currentUtcYear();
     const std::string fallbackHost = !ctx.options.host.empty() ? ctx.options.host : hostFromFileName(path);
     // (host, bus id, xid) -> index of the failure a new line may belong to.
-    std::map<std::tuple<std::string, std::string, int>, std::size_t> open;
+    OpenFailures open;
     bool warnedBoot = false, warnedYear = false;
     std::string_view line;
     std::int64_t parsed = 0;
@@ -79,7 +123,18 @@ void importKernelLog(const std::string& path, ImportContext& ctx) {
             ctx.report.warnings.push_back(in.where() + ": the journal's dates have no year; took " + std::to_string(year) + " (pass --year)");
         }
         const auto xid = parseXidMessage(entry->message);
-        if (!xid) continue;
+        if (!xid) {
+            if (const auto gpu = enumeratedGpu(entry->message)) {
+                ctx.events.gpuBusIds.emplace_back(entry->host.empty() ? fallbackHost : std::string(entry->host), *gpu);
+                ctx.report.count("gpus enumerated");
+                continue;
+            }
+            if (const auto cause = rootCauseForKernelMessage(entry->message)) {
+                const std::string host = entry->host.empty() ? fallbackHost : std::string(entry->host);
+                hostEvent(*cause, host, *entry, in.where(), open, ctx);
+            }
+            continue;
+        }
         ctx.report.count("xid lines");
         EpochNs t = entry->time;
         bool sinceBoot = entry->sinceBoot;
@@ -104,6 +159,7 @@ void importKernelLog(const std::string& path, ImportContext& ctx) {
         const std::string what = xidWhat(xid->xid);
         f.detail = "Xid " + std::to_string(xid->xid) + (what.empty() ? "" : " (" + what + ")") + " on " + host + " GPU " +
                    xid->pciBusId + ": " + std::string(xid->text);
+        f.source = in.where();
         open[key] = ctx.events.failures.size();
         ctx.events.failures.push_back(std::move(f));
         ctx.report.count("failures");

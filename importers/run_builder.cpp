@@ -1,6 +1,7 @@
 #include "run_builder.h"
 
 #include "hostlist.h"
+#include "run_jobs.h"
 #include "model/error.h"
 #include "analysis/step_time_stragglers.h"
 #include "analysis/straggler_analysis.h"
@@ -51,7 +52,8 @@ struct HostNeeds {
     std::set<std::string> pciIds;
 };
 
-Topology deriveTopology(const ImportedEvents& e, std::int32_t ranks, std::map<std::int32_t, RankPlacement>& placement) {
+Topology deriveTopology(const ImportedEvents& e, std::int32_t ranks, std::map<std::int32_t, RankPlacement>& placement,
+                        std::int32_t gpusPerHost) {
     std::map<std::string, HostNeeds, bool (*)(const std::string&, const std::string&)> hosts(
         [](const std::string& a, const std::string& b) { return naturalLess(a, b); });
     auto need = [&hosts](const std::string& host, std::int32_t localGpu, const std::string& pci) {
@@ -60,6 +62,7 @@ Topology deriveTopology(const ImportedEvents& e, std::int32_t ranks, std::map<st
         h.gpus = std::max(h.gpus, localGpu + 1);
         if (!pci.empty()) h.pciIds.insert(pci);
     };
+    for (const auto& [host, id] : e.gpuBusIds) need(host, -1, id);
     for (const auto& f : e.failures) {
         need(f.where.host, f.where.localGpu, f.where.pciBusId);
         for (const auto& h : f.hosts) need(h, -1, "");
@@ -87,7 +90,7 @@ Topology deriveTopology(const ImportedEvents& e, std::int32_t ranks, std::map<st
         Host h;
         h.name = name;
         h.rack = static_cast<std::int32_t>(t.racks.size()) - 1;
-        h.gpuCount = std::max({kGpusPerHost, needs.gpus, static_cast<std::int32_t>(needs.pciIds.size())});
+        h.gpuCount = std::max({gpusPerHost, needs.gpus, static_cast<std::int32_t>(needs.pciIds.size())});
         h.firstGpu = static_cast<std::int32_t>(t.gpus.size());
         h.nicCount = h.gpuCount;
         h.firstNic = static_cast<std::int32_t>(t.nics.size());
@@ -111,7 +114,8 @@ std::string normalisedPci(const std::string& id) {
 
 }  // namespace
 
-BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>& topology, const std::string& name) {
+BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>& topology, const std::string& name,
+                     const JobSelection& selection) {
     BuildResult out;
     Run& run = out.run;
     const EpochNs base = earliestTime(events);
@@ -119,14 +123,17 @@ BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>
 
     std::map<std::int32_t, RankPlacement> placement;
     for (const auto& p : events.placements) placement[p.rank] = p;
+    const JobChain chain = findJobChain(events, selection, out.warnings);
+    const std::int32_t gpusPerHost = placeRanksOnJobNodes(events, chain, ranks, placement, kGpusPerHost);
 
     if (topology) {
         run.topology = *topology;
     } else {
-        run.topology = deriveTopology(events, ranks, placement);
+        run.topology = deriveTopology(events, ranks, placement, gpusPerHost);
         out.derivedTopology = true;
     }
     Topology& topo = run.topology;
+    if (topology) namePciBusIds(events, topo);
     topo.validate();
     std::map<std::string, std::int32_t> hostIndex;
     for (std::size_t i = 0; i < topo.hosts.size(); ++i) hostIndex[topo.hosts[i].name] = static_cast<std::int32_t>(i);
@@ -185,11 +192,7 @@ BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>
         latest = std::max(latest, t);
         return t - base;
     };
-    std::vector<ImportedFailure> failures = events.failures;
-    std::stable_sort(failures.begin(), failures.end(), [&](const ImportedFailure& a, const ImportedFailure& b) {
-        return (a.sinceBoot ? base + a.time : a.time) < (b.sinceBoot ? base + b.time : b.time);
-    });
-    for (const ImportedFailure& f : failures) {
+    auto convert = [&](const ImportedFailure& f) {
         Failure r;
         r.time = toRun(f.sinceBoot ? base + f.time : f.time);
         r.cause = f.cause;
@@ -215,7 +218,40 @@ BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>
                 for (std::int32_t hostGpuIndex : topo.gpusOfHost(h)) r.gpus.push_back(hostGpuIndex);
             }
         }
-        run.failures.push_back(std::move(r));
+        return r;
+    };
+
+    addJobs(chain, findHost, toRun, run);
+    if (chain.chain.empty()) {
+        std::vector<ImportedFailure> failures = events.failures;
+        std::stable_sort(failures.begin(), failures.end(), [&](const ImportedFailure& a, const ImportedFailure& b) {
+            return (a.sinceBoot ? base + a.time : a.time) < (b.sinceBoot ? base + b.time : b.time);
+        });
+        for (const ImportedFailure& f : failures)
+            if (!f.evidenceOnly) run.failures.push_back(convert(f));
+    } else {
+        // Each unexpected downtime has one failure: its first symptom, with the rest of the
+        // evidence and what is missing in its detail.
+        for (const ChainDowntime& c : chain.downtimes) {
+            Downtime d{toRun(c.begin), toRun(c.detected), toRun(c.restarted), toRun(c.end), c.lostWork, c.planned, c.cause, -1,
+                       static_cast<std::int32_t>(c.endedJob)};
+            if (!c.planned) {
+                Failure f;
+                if (c.evidence >= 0) f = convert(events.failures[static_cast<std::size_t>(c.evidence)]);
+                f.time = std::max(f.time, d.begin);
+                if (c.evidence < 0) f.time = d.begin;
+                f.cause = c.cause;
+                f.detail = c.detail;
+                d.failure = static_cast<std::int32_t>(run.failures.size());
+                run.failures.push_back(std::move(f));
+            }
+            run.downtimes.push_back(d);
+        }
+        std::size_t unexplained = 0;
+        for (std::size_t i = 0; i < events.failures.size(); ++i)
+            if (!chain.explained[i] && !events.failures[i].evidenceOnly && unexplained++ == 0)
+                out.warnings.push_back("a symptom that stopped no job of the run is not counted as an interruption: " + events.failures[i].detail);
+        if (unexplained > 1) out.warnings.push_back(std::to_string(unexplained) + " symptoms in all stopped no job of the run");
     }
 
     // Collectives: ops and process groups become tables, records point into them.
@@ -259,13 +295,9 @@ BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>
     for (const auto& s : events.steps)
         if (s.rank >= 0) run.rankSteps.push_back({s.rank, s.step, toRun(s.end), s.duration});
 
-    for (const auto& c : events.checkpoints) run.checkpoints.push_back({toRun(c.begin), toRun(c.end), c.step, 0, c.kind});
+    for (const auto& c : events.checkpoints) run.checkpoints.push_back({toRun(c.begin), toRun(c.end), c.step, c.bytes, c.kind});
     std::stable_sort(run.checkpoints.begin(), run.checkpoints.end(), [](const Checkpoint& a, const Checkpoint& b) { return a.begin < b.begin; });
 
-    for (const auto& j : events.jobs) {
-        if (j.start > 0) toRun(j.start);
-        if (j.end > 0) toRun(j.end);
-    }
 
     run.info.name = name;
     run.info.startEpochNs = base;

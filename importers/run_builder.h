@@ -3,6 +3,7 @@
 // host names / PCI bus ids / ranks become GPU indices, and (when no topology file was given)
 // a plausible topology is derived from the hosts and ranks the files name.
 #include "imported_events.h"
+#include "job_chain.h"
 
 #include "model/run.h"
 
@@ -22,6 +23,9 @@ struct BuildResult {
 // are dropped with a warning. Without one, hosts get 8 GPUs each (more if a file names a
 // higher GPU index), two hosts to a rack, one zone; ranks no file places get hosts of their
 // own, 8 ranks to a host ("ranks0-7").
-BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>& topology, const std::string& name);
+// With a chain of jobs (named by `selection`, else by the training logs' banners), every
+// gap between its jobs becomes a downtime, and the failures are the downtimes' symptoms.
+BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>& topology, const std::string& name,
+                     const JobSelection& selection = {});
 
 }  // namespace faultline

@@ -28,6 +28,7 @@ std::string delimiterOf(std::string_view header) {
 
 struct Columns {
     int jobId = -1, state = -1, start = -1, end = -1, nodes = -1, name = -1;
+    int submit = -1, exitCode = -1, reason = -1, restarts = -1, tres = -1;
     std::size_t count = 0;
 };
 
@@ -50,6 +51,18 @@ void mergeStep(ImportedJob& job, const ImportedJob& step) {
     for (const std::string& n : step.nodes)
         if (std::find(job.nodes.begin(), job.nodes.end(), n) == job.nodes.end()) job.nodes.push_back(n);
     if (!isInterruptingJobState(job.state)) job.state = step.state;
+}
+
+// The columns a run's jobs need beyond id and state, where the capture has them.
+void readJobDetails(const std::vector<std::string_view>& fields, const Columns& col, ImportedJob& job) {
+    auto field = [&](int c) { return c >= 0 ? trim(fields[static_cast<std::size_t>(c)]) : std::string_view(); };
+    job.stateText = std::string(field(col.state));
+    if (col.submit >= 0) job.submit = sacctTime(field(col.submit));
+    job.exitCode = std::string(field(col.exitCode));
+    job.reason = std::string(field(col.reason));
+    if (job.reason == "None") job.reason.clear();
+    if (const auto n = parseInt(field(col.restarts))) job.restarts = static_cast<std::int32_t>(*n);
+    job.gpus = gpusInTres(field(col.tres));
 }
 
 }  // namespace
@@ -109,12 +122,18 @@ void importSacct(const std::string& path, ImportContext& ctx) {
         else if (n == "end") col.end = idx;
         else if (n == "nodelist") col.nodes = idx;
         else if (n == "jobname") col.name = idx;
+        else if (n == "submit") col.submit = idx;
+        else if (n == "exitcode") col.exitCode = idx;
+        else if (n == "reason") col.reason = idx;
+        else if (n == "restarts") col.restarts = idx;
+        else if (n == "alloctres") col.tres = idx;
     }
     col.count = fields.size();
     if (col.jobId < 0 || col.state < 0)
         in.fail("the sacct header has no JobID or State column (expected e.g. sacct --parsable --format=JobID,JobName,State,Start,End,NodeList)");
 
     std::vector<PendingJob> jobs;  // in the order the file first names them
+    std::vector<ImportedJob> steps;
     std::map<std::string, std::size_t> jobIndex;
 
     // A field may hold a line break (a job comment), so a record can span lines: keep
@@ -135,6 +154,7 @@ void importSacct(const std::string& path, ImportContext& ctx) {
         job.id = std::string(fullId.substr(0, dot));
         const std::string_view state = trim(fields[static_cast<std::size_t>(col.state)]);
         job.state = std::string(state.substr(0, state.find(' ')));
+        readJobDetails(fields, col, job);
         if (col.name >= 0 && !isStep) job.name = std::string(trim(fields[static_cast<std::size_t>(col.name)]));
         if (col.start >= 0) job.start = sacctTime(fields[static_cast<std::size_t>(col.start)]);
         if (col.end >= 0) job.end = sacctTime(fields[static_cast<std::size_t>(col.end)]);
@@ -146,8 +166,18 @@ void importSacct(const std::string& path, ImportContext& ctx) {
                 return;
             }
         }
-        auto [it, fresh] = jobIndex.try_emplace(job.id, jobs.size());
-        if (fresh) {
+        if (isStep) {
+            ImportedJob step = job;
+            step.parentId = job.id;
+            step.id = std::string(fullId);
+            steps.push_back(std::move(step));
+        }
+        // `sacct --duplicates` lists each run of a requeued job under the same JobID: a job
+        // line with another start is another incarnation, not a correction.
+        auto it = jobIndex.find(job.id);
+        if (it != jobIndex.end() && !isStep && jobs[it->second].fromJobLine && jobs[it->second].job.start != job.start) it = jobIndex.end();
+        if (it == jobIndex.end()) {
+            jobIndex[job.id] = jobs.size();
             jobs.push_back({std::move(job), !isStep});
             return;
         }
@@ -195,6 +225,7 @@ void importSacct(const std::string& path, ImportContext& ctx) {
     }
     if (!record.empty()) take(record, recordLine);
     for (PendingJob& p : jobs) addSlurmJob(std::move(p.job), ctx);
+    for (ImportedJob& step : steps) ctx.events.jobs.push_back(std::move(step));
 }
 
 }  // namespace faultline

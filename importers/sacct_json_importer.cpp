@@ -74,6 +74,7 @@ void addJob(const nlohmann::json& j, const std::string& where, ImportContext& ct
             return;
         }
     }
+    readSacctJsonDetails(j, job);
     addSlurmJob(std::move(job), ctx);
 }
 

@@ -17,12 +17,8 @@ namespace {
 
 constexpr const char* kShardTables = R"sql(
 CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
-CREATE TABLE files(ord INTEGER PRIMARY KEY, report TEXT NOT NULL, world_size INTEGER NOT NULL,
-                   topology_source TEXT);
-CREATE TABLE failures(id INTEGER PRIMARY KEY, file INTEGER NOT NULL, time_ns INTEGER NOT NULL,
-                      since_boot INTEGER NOT NULL, cause TEXT NOT NULL, xid INTEGER NOT NULL,
-                      host TEXT, pci_bus_id TEXT, local_gpu INTEGER NOT NULL, rank INTEGER NOT NULL,
-                      hosts TEXT, ranks BLOB, detail TEXT);
+CREATE TABLE files(ord INTEGER PRIMARY KEY, report TEXT NOT NULL, shape TEXT NOT NULL, topology_source TEXT);
+CREATE TABLE failures(id INTEGER PRIMARY KEY, file INTEGER NOT NULL, failure TEXT NOT NULL);
 CREATE TABLE groups(id INTEGER PRIMARY KEY, name TEXT NOT NULL, ranks BLOB);
 CREATE TABLE words(id INTEGER PRIMARY KEY, text TEXT NOT NULL);
 CREATE TABLE collectives(id INTEGER PRIMARY KEY, file INTEGER NOT NULL, rank INTEGER NOT NULL,
@@ -32,7 +28,7 @@ CREATE TABLE collectives(id INTEGER PRIMARY KEY, file INTEGER NOT NULL, rank INT
 CREATE TABLE steps(id INTEGER PRIMARY KEY, file INTEGER NOT NULL, rank INTEGER NOT NULL,
                    step INTEGER NOT NULL, end_ns INTEGER NOT NULL, duration_ns INTEGER NOT NULL);
 CREATE TABLE checkpoints(id INTEGER PRIMARY KEY, file INTEGER NOT NULL, begin_ns INTEGER NOT NULL,
-                         end_ns INTEGER NOT NULL, step INTEGER NOT NULL, kind TEXT NOT NULL);
+                         end_ns INTEGER NOT NULL, step INTEGER NOT NULL, kind TEXT NOT NULL, bytes INTEGER NOT NULL);
 CREATE TABLE jobs(id INTEGER PRIMARY KEY, file INTEGER NOT NULL, job TEXT NOT NULL);
 CREATE TABLE placements(id INTEGER PRIMARY KEY, file INTEGER NOT NULL, rank INTEGER NOT NULL,
                         host TEXT NOT NULL, local_gpu INTEGER NOT NULL);
@@ -56,19 +52,72 @@ FileReport reportFromJson(const nlohmann::json& j) {
     return r;
 }
 
+// Jobs, failures and what a file says of the job's shape are few: kept as JSON, every field.
 nlohmann::json jobToJson(const ImportedJob& job) {
-    return {{"id", job.id}, {"name", job.name}, {"state", job.state}, {"nodes", job.nodes}, {"start", job.start}, {"end", job.end}};
+    return {{"id", job.id},         {"parent", job.parentId}, {"name", job.name},         {"state", job.state},
+            {"state_text", job.stateText}, {"exit_code", job.exitCode}, {"reason", job.reason}, {"restarts", job.restarts},
+            {"gpus", job.gpus},     {"nodes", job.nodes},     {"submit", job.submit},     {"start", job.start},
+            {"end", job.end},       {"from_log", job.fromLog}, {"first_log_line", job.firstLogLine}};
 }
 
 ImportedJob jobFromJson(const nlohmann::json& j) {
     ImportedJob job;
     job.id = j.at("id").get<std::string>();
+    job.parentId = j.at("parent").get<std::string>();
     job.name = j.at("name").get<std::string>();
     job.state = j.at("state").get<std::string>();
+    job.stateText = j.at("state_text").get<std::string>();
+    job.exitCode = j.at("exit_code").get<std::string>();
+    job.reason = j.at("reason").get<std::string>();
+    job.restarts = j.at("restarts").get<std::int32_t>();
+    job.gpus = j.at("gpus").get<std::int32_t>();
     job.nodes = j.at("nodes").get<std::vector<std::string>>();
+    job.submit = j.at("submit").get<EpochNs>();
     job.start = j.at("start").get<EpochNs>();
     job.end = j.at("end").get<EpochNs>();
+    job.fromLog = j.at("from_log").get<bool>();
+    job.firstLogLine = j.at("first_log_line").get<EpochNs>();
     return job;
+}
+
+nlohmann::json failureToJson(const ImportedFailure& f) {
+    return {{"time", f.time},     {"since_boot", f.sinceBoot}, {"cause", rootCauseKey(f.cause)}, {"xid", f.xid},
+            {"host", f.where.host}, {"pci_bus_id", f.where.pciBusId}, {"local_gpu", f.where.localGpu}, {"rank", f.where.rank},
+            {"hosts", f.hosts},   {"ranks", f.ranks},          {"detail", f.detail},             {"job", f.job},
+            {"evidence_only", f.evidenceOnly}, {"source", f.source}};
+}
+
+ImportedFailure failureFromJson(const nlohmann::json& j) {
+    ImportedFailure f;
+    f.time = j.at("time").get<EpochNs>();
+    f.sinceBoot = j.at("since_boot").get<bool>();
+    f.cause = rootCauseFromKey(j.at("cause").get<std::string>()).value_or(RootCause::Unknown);
+    f.xid = j.at("xid").get<std::int32_t>();
+    f.where = {j.at("host").get<std::string>(), j.at("pci_bus_id").get<std::string>(), j.at("local_gpu").get<std::int32_t>(),
+               j.at("rank").get<std::int32_t>()};
+    f.hosts = j.at("hosts").get<std::vector<std::string>>();
+    f.ranks = j.at("ranks").get<std::vector<std::int32_t>>();
+    f.detail = j.at("detail").get<std::string>();
+    f.job = j.at("job").get<std::string>();
+    f.evidenceOnly = j.at("evidence_only").get<bool>();
+    f.source = j.at("source").get<std::string>();
+    return f;
+}
+
+nlohmann::json shapeToJson(const ImportedEvents& e) {
+    return {{"world_size", e.worldSize}, {"tensor_parallel", e.tensorParallel}, {"pipeline_parallel", e.pipelineParallel},
+            {"data_parallel", e.dataParallel}, {"gpus_per_node", e.gpusPerNode}, {"rank_hosts", e.rankHosts},
+            {"gpu_bus_ids", e.gpuBusIds}};
+}
+
+void shapeFromJson(const nlohmann::json& j, ImportedEvents& e) {
+    e.worldSize = j.at("world_size").get<std::int32_t>();
+    e.tensorParallel = j.at("tensor_parallel").get<std::int32_t>();
+    e.pipelineParallel = j.at("pipeline_parallel").get<std::int32_t>();
+    e.dataParallel = j.at("data_parallel").get<std::int32_t>();
+    e.gpusPerNode = j.at("gpus_per_node").get<std::int32_t>();
+    e.rankHosts = j.at("rank_hosts").get<std::vector<std::string>>();
+    e.gpuBusIds = j.at("gpu_bus_ids").get<std::vector<std::pair<std::string, std::string>>>();
 }
 
 std::string dumpJson(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
@@ -100,17 +149,12 @@ void writeFile(SqliteDb& db, const ShardedFile& f, Interner& intern) {
     SqliteStatement(db, "INSERT INTO files VALUES(?, ?, ?, ?)")
         .bind(1, file)
         .bind(2, std::string_view(dumpJson(reportToJson(f.report))))
-        .bind(3, std::int64_t{e.worldSize})
+        .bind(3, std::string_view(dumpJson(shapeToJson(e))))
         .bind(4, std::string_view(e.topology ? e.topologySource : std::string()))
         .execute();
     {
-        SqliteStatement s(db, "INSERT INTO failures(file, time_ns, since_boot, cause, xid, host, pci_bus_id, local_gpu, rank, hosts, ranks, detail) "
-                              "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-        for (const ImportedFailure& x : e.failures)
-            s.bind(1, file).bind(2, x.time).bind(3, std::int64_t{x.sinceBoot}).bind(4, std::string_view(rootCauseKey(x.cause)))
-                .bind(5, std::int64_t{x.xid}).bind(6, std::string_view(x.where.host)).bind(7, std::string_view(x.where.pciBusId))
-                .bind(8, std::int64_t{x.where.localGpu}).bind(9, std::int64_t{x.where.rank})
-                .bind(10, std::string_view(dumpJson(x.hosts))).bindBlob(11, x.ranks).bind(12, std::string_view(x.detail)).execute();
+        SqliteStatement s(db, "INSERT INTO failures(file, failure) VALUES(?, ?)");
+        for (const ImportedFailure& x : e.failures) s.bind(1, file).bind(2, std::string_view(dumpJson(failureToJson(x)))).execute();
     }
     {
         SqliteStatement s(db, "INSERT INTO collectives(file, rank, grp, op, dtype, enter_ns, exit_ns, bytes, seq) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)");
@@ -124,10 +168,10 @@ void writeFile(SqliteDb& db, const ShardedFile& f, Interner& intern) {
             s.bind(1, file).bind(2, std::int64_t{x.rank}).bind(3, x.step).bind(4, x.end).bind(5, x.duration).execute();
     }
     {
-        SqliteStatement s(db, "INSERT INTO checkpoints(file, begin_ns, end_ns, step, kind) VALUES(?, ?, ?, ?, ?)");
+        SqliteStatement s(db, "INSERT INTO checkpoints(file, begin_ns, end_ns, step, kind, bytes) VALUES(?, ?, ?, ?, ?, ?)");
         for (const ImportedCheckpoint& x : e.checkpoints)
             s.bind(1, file).bind(2, x.begin).bind(3, x.end).bind(4, x.step)
-                .bind(5, std::string_view(schema::enumText(schema::kCheckpointKinds, x.kind))).execute();
+                .bind(5, std::string_view(schema::enumText(schema::kCheckpointKinds, x.kind))).bind(6, x.bytes).execute();
     }
     {
         SqliteStatement s(db, "INSERT INTO jobs(file, job) VALUES(?, ?)");
@@ -193,11 +237,11 @@ ImportShard readShardFile(const std::string& path) {
         shard.inputs = std::stoull(meta.at("inputs"));
         shard.runName = meta.at("run_name");
         std::map<std::int64_t, std::size_t> byOrder;  // file order -> index in shard.files
-        for (SqliteStatement s(db, "SELECT ord, report, world_size, topology_source FROM files ORDER BY ord"); s.next();) {
+        for (SqliteStatement s(db, "SELECT ord, report, shape, topology_source FROM files ORDER BY ord"); s.next();) {
             ShardedFile f;
             f.order = static_cast<std::size_t>(s.int64(0));
             f.report = reportFromJson(nlohmann::json::parse(s.text(1)));
-            f.events.worldSize = s.int32(2);
+            shapeFromJson(nlohmann::json::parse(s.text(2)), f.events);
             f.events.topologySource = s.text(3);
             byOrder[s.int64(0)] = shard.files.size();
             shard.files.push_back(std::move(f));
@@ -205,20 +249,8 @@ ImportShard readShardFile(const std::string& path) {
         auto eventsOf = [&](std::int64_t file) -> ImportedEvents& { return shard.files.at(byOrder.at(file)).events; };
         if (auto t = meta.find("topology_file"); t != meta.end()) eventsOf(std::stoll(t->second)).topology = readTopologyTables(db);
 
-        for (SqliteStatement s(db, "SELECT file, time_ns, since_boot, cause, xid, host, pci_bus_id, local_gpu, rank, hosts, ranks, detail "
-                                   "FROM failures ORDER BY id");
-             s.next();) {
-            ImportedFailure x;
-            x.time = s.int64(1);
-            x.sinceBoot = s.int64(2) != 0;
-            x.cause = rootCauseFromKey(s.text(3)).value_or(RootCause::Unknown);
-            x.xid = s.int32(4);
-            x.where = {s.text(5), s.text(6), s.int32(7), s.int32(8)};
-            x.hosts = nlohmann::json::parse(s.text(9)).get<std::vector<std::string>>();
-            x.ranks = s.int32Blob(10);
-            x.detail = s.text(11);
-            eventsOf(s.int64(0)).failures.push_back(std::move(x));
-        }
+        for (SqliteStatement s(db, "SELECT file, failure FROM failures ORDER BY id"); s.next();)
+            eventsOf(s.int64(0)).failures.push_back(failureFromJson(nlohmann::json::parse(s.text(1))));
         std::vector<std::string> words;
         for (SqliteStatement s(db, "SELECT text FROM words ORDER BY id"); s.next();) words.push_back(s.text(0));
         std::vector<std::pair<std::string, std::vector<std::int32_t>>> groups;
@@ -239,9 +271,10 @@ ImportShard readShardFile(const std::string& path) {
         }
         for (SqliteStatement s(db, "SELECT file, rank, step, end_ns, duration_ns FROM steps ORDER BY id"); s.next();)
             eventsOf(s.int64(0)).steps.push_back({s.int32(1), s.int64(2), s.int64(3), s.int64(4)});
-        for (SqliteStatement s(db, "SELECT file, begin_ns, end_ns, step, kind FROM checkpoints ORDER BY id"); s.next();)
-            eventsOf(s.int64(0)).checkpoints.push_back(
-                {s.int64(1), s.int64(2), s.int64(3), schema::enumFromText<CheckpointKind>(schema::kCheckpointKinds, s.text(4), "checkpoint kind")});
+        for (SqliteStatement s(db, "SELECT file, begin_ns, end_ns, step, kind, bytes FROM checkpoints ORDER BY id"); s.next();)
+            eventsOf(s.int64(0)).checkpoints.push_back({s.int64(1), s.int64(2), s.int64(3),
+                                                        schema::enumFromText<CheckpointKind>(schema::kCheckpointKinds, s.text(4), "checkpoint kind"),
+                                                        s.int64(5)});
         for (SqliteStatement s(db, "SELECT file, job FROM jobs ORDER BY id"); s.next();)
             eventsOf(s.int64(0)).jobs.push_back(jobFromJson(nlohmann::json::parse(s.text(1))));
         for (SqliteStatement s(db, "SELECT file, rank, host, local_gpu FROM placements ORDER BY id"); s.next();)

@@ -2,6 +2,10 @@
 
 #include "import_report.h"
 
+#include "text_parse.h"
+
+#include <nlohmann/json.hpp>
+
 #include <array>
 
 namespace faultline {
@@ -15,6 +19,53 @@ bool isInterruptingJobState(std::string_view state) {
     return false;
 }
 
+std::int32_t gpusInTres(std::string_view tres) {
+    std::int32_t gpus = 0;
+    while (!tres.empty()) {
+        const std::size_t comma = tres.find(',');
+        const std::string_view item = tres.substr(0, comma);
+        tres = comma == std::string_view::npos ? std::string_view() : tres.substr(comma + 1);
+        const std::size_t eq = item.find('=');
+        if (eq == std::string_view::npos) continue;
+        const std::string_view key = item.substr(0, eq);
+        // "gres/gpu" is the total; "gres/gpu:h100" repeats it by type, so the total wins.
+        if (key == "gres/gpu" || (gpus == 0 && startsWith(key, "gres/gpu:")))
+            if (const auto n = parseInt(item.substr(eq + 1))) gpus = static_cast<std::int32_t>(*n);
+    }
+    return gpus;
+}
+
+namespace {
+
+// An integer in either spelling (23.02+ wrap numbers in {set, infinite, number}); 0 when unset.
+std::int64_t jsonNumber(const nlohmann::json& v) {
+    if (v.is_number()) return v.get<std::int64_t>();
+    if (v.is_object() && v.value("set", true) && !v.value("infinite", false))
+        if (auto it = v.find("number"); it != v.end() && it->is_number()) return it->get<std::int64_t>();
+    return 0;
+}
+
+}  // namespace
+
+void readSacctJsonDetails(const nlohmann::json& j, ImportedJob& out) {
+    if (auto t = j.find("time"); t != j.end() && t->is_object())
+        if (auto s = t->find("submission"); s != t->end()) out.submit = jsonNumber(*s) * 1'000'000'000;
+    if (auto e = j.find("exit_code"); e != j.end() && e->is_object()) {
+        std::int64_t signal = 0;
+        if (auto s = e->find("signal"); s != e->end() && s->is_object())
+            if (auto id = s->find("signal_id"); id != s->end()) signal = jsonNumber(*id);
+        out.exitCode = std::to_string(jsonNumber(e->value("return_code", nlohmann::json()))) + ":" + std::to_string(signal);
+    }
+    if (auto r = j.find("restart_cnt"); r != j.end()) out.restarts = static_cast<std::int32_t>(jsonNumber(*r));
+    if (auto st = j.find("state"); st != j.end() && st->is_object())
+        if (auto r = st->find("reason"); r != st->end() && r->is_string() && *r != "None") out.reason = r->get<std::string>();
+    if (auto tres = j.find("tres"); tres != j.end() && tres->is_object())
+        if (auto a = tres->find("allocated"); a != tres->end() && a->is_array())
+            for (const nlohmann::json& t : *a)
+                if (t.is_object() && t.value("type", "") == "gres" && t.value("name", nlohmann::json()).is_string() && t["name"] == "gpu")
+                    out.gpus = static_cast<std::int32_t>(jsonNumber(t.value("count", nlohmann::json())));
+}
+
 void addSlurmJob(ImportedJob job, ImportContext& ctx) {
     ctx.report.count("jobs");
     if (job.start > 0) ctx.report.seen(job.start);
@@ -26,6 +77,7 @@ void addSlurmJob(ImportedJob job, ImportContext& ctx) {
         // sacct says how a job ended, not what broke: the taxonomy maps the state as far as it goes.
         f.cause = rootCauseForSlurmState(job.state).value_or(RootCause::Unknown);
         f.hosts = job.nodes;
+        f.job = job.id;
         std::string nodes;
         for (std::size_t i = 0; i < job.nodes.size() && i < 8; ++i) nodes += (i ? "," : "") + job.nodes[i];
         if (job.nodes.size() > 8) nodes += ",... (" + std::to_string(job.nodes.size()) + " nodes)";

@@ -3,12 +3,22 @@
 // job becomes an imported job and (if it ended badly) a failure.
 #include "import_context.h"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <string_view>
 
 namespace faultline {
 
 // FAILED, NODE_FAIL, TIMEOUT, CANCELLED, REQUEUED, OUT_OF_MEMORY, BOOT_FAIL, PREEMPTED, DEADLINE.
 bool isInterruptingJobState(std::string_view state);
+
+// GPUs in a TRES list: "billing=96,cpu=96,gres/gpu=8,mem=1T,node=1" -> 8 (gres/gpu:h100=8
+// counts too); 0 when it names none.
+std::int32_t gpusInTres(std::string_view tres);
+
+// From one `sacct --json` job object: submit time, exit code, restart count, reason and
+// allocated GPUs, in the spellings of Slurm 21.08 to 24.x.
+void readSacctJsonDetails(const nlohmann::json& job, ImportedJob& out);
 
 // Adds the job to ctx.events (and a failure when its state interrupted it), and counts it.
 void addSlurmJob(ImportedJob job, ImportContext& ctx);

@@ -78,15 +78,25 @@ void importSlurmTopology(const std::string& path, ImportContext& ctx) {
         for (const std::string& n : nodes) b.host(n, rack, kGpusPerHost, kGpusPerHost);
     }
     // Tree form: leaf switches (with Nodes=) are rack switches, one rack each; their parents
-    // are cluster switches; anything higher joins zones (aggregation). Each parent of leaves
-    // is a zone.
+    // are cluster switches; anything higher joins zones (aggregation). Cluster switches that
+    // share a leaf (the spines of one pod, each cabled to every rack of it) are one zone; in a
+    // strict tree each parent of leaves is a zone of its own.
     std::map<std::string, const TreeSwitch*> byName;
     for (const TreeSwitch& s : switches) byName[s.name] = &s;
-    std::map<std::string, std::string> parent;
+    std::map<std::string, std::string> parent;  // a leaf's first parent
+    std::map<std::string, std::string> pod;     // union-find over cluster switches sharing a leaf
+    std::function<std::string(const std::string&)> podOf = [&](const std::string& n) -> std::string {
+        auto it = pod.find(n);
+        if (it == pod.end() || it->second == n) return n;
+        return it->second = podOf(it->second);
+    };
     for (const TreeSwitch& s : switches)
         for (const std::string& c : s.children) {
             if (!byName.count(c)) throw Error(path + ":" + std::to_string(s.line) + ": switch " + s.name + " names switch " + c + ", which no SwitchName= line defines");
-            parent[c] = s.name;
+            if (auto [it, fresh] = parent.try_emplace(c, s.name); !fresh && byName[c]->children.empty()) {
+                const std::string a = podOf(it->second), bPod = podOf(s.name);
+                if (a != bPod) pod[bPod] = a;
+            }
         }
     std::map<std::string, int> height;  // leaves 1, their parents 2, ...
     std::function<int(const TreeSwitch&, int)> heightOf = [&](const TreeSwitch& s, int depth) -> int {
@@ -105,7 +115,7 @@ void importSlurmTopology(const std::string& path, ImportContext& ctx) {
     // Zones: the cluster switch above a leaf; leaves without one share zone0.
     auto zoneOfLeaf = [&](const std::string& leaf) {
         auto p = parent.find(leaf);
-        return p == parent.end() ? zone0 : b.zone(p->second);
+        return p == parent.end() ? zone0 : b.zone(podOf(p->second));
     };
     for (const TreeSwitch& s : switches) {
         const SwitchTier tier = tierOf(s);
@@ -114,7 +124,7 @@ void importSlurmTopology(const std::string& path, ImportContext& ctx) {
             zoneIndex = zoneOfLeaf(s.name);
             rackIndex = b.rack(s.name, zoneIndex);
         } else if (tier == SwitchTier::Cluster) {
-            zoneIndex = b.zone(s.name);
+            zoneIndex = b.zone(podOf(s.name));
         }
         b.addSwitch(s.name, tier, zoneIndex, rackIndex);
         for (const std::string& n : s.nodes) {

@@ -2,6 +2,8 @@
 // step and checkpoint lines, NCCL watchdog timeouts, slurmstepd cancellations. Lines of any
 // other kind are the bulk of such logs and are passed over silently.
 #include "formats.h"
+#include "hostlist.h"
+#include "job_banner.h"
 #include "line_reader.h"
 #include "text_parse.h"
 #include "training_log_line.h"
@@ -39,6 +41,7 @@ public:
             }
         }
         if (m_save) closeCheckpoint(m_save, m_clock.value_or(m_save->end), CheckpointKind::Save);
+        closeJob();
         if (m_ctx.report.counts.empty())
             throw Error(m_in.path() +
                         ": this file does not look like a training log: no line is a training step, checkpoint, NCCL watchdog or "
@@ -49,7 +52,13 @@ public:
 private:
     void handle(std::string_view line) {
         const std::optional<EpochNs> stamp = timeInLine(line);
-        if (stamp) m_clock = *stamp;
+        if (stamp) {
+            m_clock = *stamp;
+            if (m_firstDated == 0) m_firstDated = *stamp;
+            if (m_job && m_job->firstLogLine == 0) m_job->firstLogLine = *stamp;
+        }
+        if (auto v = parseSlurmVariable(line)) return slurmVariable(*v);
+        if (auto p = parseParallelSizes(line)) return parallelSizes(*p);
         bool bad = false;
         if (auto it = parseMegatronIteration(line, bad)) return iteration(*it, stamp.has_value());
         if (bad) return m_ctx.report.skip(m_in.where() + ": expected \"iteration N/ M | ... | elapsed time per iteration (ms): T\"");
@@ -59,6 +68,87 @@ private:
         if (auto cp = parseCheckpointLine(line)) return checkpoint(*cp, stamp);
         bool isSave = false;
         if (auto ms = parseCheckpointTimer(line, isSave)) return timer(*ms, isSave);
+        if (auto cause = rootCauseForLogLine(line)) return logError(*cause, line, stamp);
+    }
+
+    // The launch script's SLURM_* lines name the job this part of the log belongs to.
+    void slurmVariable(const SlurmVariable& v) {
+        const std::string value(v.value);
+        if (v.name == "SLURM_JOB_ID") {
+            if (m_job && !m_job->id.empty() && m_job->id != value) closeJob();
+            if (!m_job) m_job = ImportedJob{};
+            m_job->id = value;
+            m_job->fromLog = true;
+            return;
+        }
+        if (v.name == "SLURM_RESTART_COUNT") {
+            // A requeued job keeps its id: a new restart count is the next run of it.
+            const auto count = static_cast<std::int32_t>(parseInt(v.value).value_or(0));
+            if (m_job && m_sawRestartCount && m_job->restarts != count) {
+                ImportedJob next;
+                next.id = m_job->id;
+                next.name = m_job->name;
+                next.fromLog = true;
+                closeJob();
+                m_job = std::move(next);
+            }
+            if (!m_job) m_job = ImportedJob{};
+            m_job->restarts = count;
+            m_sawRestartCount = true;
+            return;
+        }
+        if (v.name == "WORLD_SIZE") {
+            m_ctx.events.worldSize = std::max(m_ctx.events.worldSize, static_cast<std::int32_t>(parseInt(v.value).value_or(0)));
+            return;
+        }
+        if (v.name == "SLURM_GPUS_ON_NODE") {
+            m_ctx.events.gpusPerNode = static_cast<std::int32_t>(parseInt(v.value).value_or(0));
+            return;
+        }
+        if (!m_job) m_job = ImportedJob{};
+        if (v.name == "SLURM_JOB_NAME") m_job->name = value;
+        if (v.name == "SLURM_JOB_NODELIST" || v.name == "SLURM_NODELIST") {
+            try {
+                m_job->nodes = expandHostList(v.value);
+            } catch (const Error& e) {
+                m_ctx.report.skip(m_in.where() + ": " + std::string(v.name) + ": " + e.what());
+            }
+        }
+    }
+
+    void parallelSizes(const ParallelSizes& p) {
+        ImportedEvents& e = m_ctx.events;
+        e.worldSize = std::max(e.worldSize, p.world);
+        if (p.tensor) e.tensorParallel = p.tensor;
+        if (p.pipeline) e.pipelineParallel = p.pipeline;
+        if (p.data) e.dataParallel = p.data;
+    }
+
+    void closeJob() {
+        if (!m_job) return;
+        if (!m_job->id.empty()) {
+            if (m_job->nodes.size() > m_ctx.events.rankHosts.size()) m_ctx.events.rankHosts = m_job->nodes;
+            m_ctx.events.jobs.push_back(std::move(*m_job));
+            m_ctx.report.count("jobs");
+        }
+        m_job.reset();
+        m_sawRestartCount = false;
+    }
+
+    // An error the training process printed (a traceback, a NaN check, a lost dependency):
+    // evidence of why the job ended. One failure per burst, as every rank prints its own.
+    void logError(RootCause cause, std::string_view line, std::optional<EpochNs> stamp) {
+        if (cause == RootCause::NcclWatchdogTimeout || !m_clock) return;
+        const EpochNs t = stamp ? *stamp : *m_clock;
+        if (m_lastError && m_ctx.events.failures[*m_lastError].cause == cause && t - m_ctx.events.failures[*m_lastError].time <= kWatchdogBurst) return;
+        ImportedFailure f;
+        f.time = t;
+        f.cause = cause;
+        f.detail = std::string(trim(line.substr(0, 300)));
+        f.source = m_in.where();
+        m_lastError = m_ctx.events.failures.size();
+        m_ctx.events.failures.push_back(std::move(f));
+        m_ctx.report.count("error lines");
     }
 
     bool placed(const char* what) {
@@ -101,15 +191,16 @@ private:
         std::optional<ImportedCheckpoint>& open = save ? m_save : m_load;
         if (c.event == CheckpointEvent::SaveBegin || c.event == CheckpointEvent::LoadBegin) {
             if (open) closeCheckpoint(open, now, save ? CheckpointKind::Save : CheckpointKind::Load);
-            open = ImportedCheckpoint{now, now, step, save ? CheckpointKind::Save : CheckpointKind::Load};
+            open = ImportedCheckpoint{now, now, step, save ? CheckpointKind::Save : CheckpointKind::Load, c.bytes};
             return;
         }
         if (!open) {
             // An end without its begin: the duration the line states (torchtitan) says when it began.
             const Nanos took = c.seconds > 0 ? static_cast<Nanos>(std::llround(c.seconds * 1e9)) : 0;
-            open = ImportedCheckpoint{now - took, now, step, save ? CheckpointKind::Save : CheckpointKind::Load};
+            open = ImportedCheckpoint{now - took, now, step, save ? CheckpointKind::Save : CheckpointKind::Load, c.bytes};
         }
         if (c.step >= 0) open->step = c.step;
+        if (c.bytes > 0) open->bytes = c.bytes;
         EpochNs end = now;
         if (!stamp && c.seconds > 0) end = open->begin + static_cast<Nanos>(std::llround(c.seconds * 1e9));
         closeCheckpoint(open, end, save ? CheckpointKind::Save : CheckpointKind::Load);
@@ -158,6 +249,7 @@ private:
         ImportedFailure f;
         f.time = t;
         f.cause = RootCause::NcclWatchdogTimeout;
+        f.source = m_in.where();
         if (w.rank >= 0) f.ranks.push_back(w.rank);
         f.detail = "NCCL watchdog timeout" + (w.op.empty() ? std::string() : " in " + w.op) +
                    (w.seq >= 0 ? " (SeqNum " + std::to_string(w.seq) + ")" : std::string()) +
@@ -169,9 +261,17 @@ private:
     }
 
     void cancel(const SlurmCancel& c) {
+        // A log without a SLURM_* banner still names its job when slurmstepd cancels it.
+        if (!m_job || m_job->id.empty()) {
+            if (!m_job) m_job = ImportedJob{};
+            m_job->id = c.job;
+            m_job->fromLog = true;
+            if (m_job->firstLogLine == 0) m_job->firstLogLine = m_firstDated;
+        }
         ImportedFailure f;
         f.time = c.time;
         f.hosts = {c.host};
+        f.job = c.job;  // the scheduler's word on how the job ended, as sacct's state is
         f.detail = "Slurm job " + c.job + " cancelled on " + c.host + (c.reason.empty() ? std::string() : " " + c.reason);
         m_ctx.events.failures.push_back(std::move(f));
         m_ctx.report.count("failures");
@@ -187,6 +287,10 @@ private:
     std::optional<ImportedCheckpoint> m_load;
     std::optional<std::size_t> m_lastClosed;
     std::optional<std::size_t> m_lastWatchdog;
+    std::optional<std::size_t> m_lastError;
+    std::optional<ImportedJob> m_job;  // the job whose output this part of the log is
+    bool m_sawRestartCount = false;
+    EpochNs m_firstDated = 0;
 };
 
 }  // namespace

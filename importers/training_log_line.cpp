@@ -90,7 +90,7 @@ std::optional<CheckpointLine> parseCheckpointLine(std::string_view line) {
     if (contains(line, "successfully saved checkpoint")) {
         out.event = CheckpointEvent::SaveEnd;
         out.step = intAfter(line, "iteration").value_or(-1);
-    } else if (contains(line, "saving checkpoint at iteration")) {
+    } else if (contains(line, "saving checkpoint at iteration") || contains(line, "scheduled an async checkpoint save at iteration")) {
         out.event = CheckpointEvent::SaveBegin;
         out.step = intAfter(line, "iteration").value_or(-1);
     } else if (contains(line, "successfully loaded checkpoint")) {
@@ -115,7 +115,26 @@ std::optional<CheckpointLine> parseCheckpointLine(std::string_view line) {
     } else {
         return std::nullopt;
     }
+    out.bytes = sizeInLine(line);
     return out;
+}
+
+std::int64_t sizeInLine(std::string_view line) {
+    static constexpr std::pair<std::string_view, double> kUnits[] = {
+        {"TiB", 1099511627776.0}, {"GiB", 1073741824.0}, {"MiB", 1048576.0}, {"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6}, {"bytes", 1.0}};
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        if (!isDigit(line[i]) || (i > 0 && (isDigit(line[i - 1]) || line[i - 1] == '.'))) continue;
+        std::size_t j = i;
+        while (j < line.size() && (isDigit(line[j]) || line[j] == '.')) ++j;
+        const auto value = parseDouble(line.substr(i, j - i));
+        std::size_t k = j;
+        while (k < line.size() && line[k] == ' ') ++k;
+        for (const auto& [unit, scale] : kUnits)
+            if (value && line.substr(k, unit.size()) == unit && (k + unit.size() == line.size() || !std::isalpha(static_cast<unsigned char>(line[k + unit.size()]))))
+                return static_cast<std::int64_t>(*value * scale);
+        i = j;
+    }
+    return 0;
 }
 
 std::optional<double> parseCheckpointTimer(std::string_view line, bool& isSave) {

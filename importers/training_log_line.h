@@ -31,13 +31,19 @@ struct CheckpointLine {
     CheckpointEvent event = CheckpointEvent::SaveBegin;
     std::int64_t step = -1;      // -1 when the line does not say
     double seconds = -1;         // how long it took, when the line says (torchtitan)
+    std::int64_t bytes = 0;      // its size, when the line says ("(812.5 GB)", "size 3.2 TiB")
 };
 // Megatron: "saving checkpoint at iteration N to PATH", "successfully saved checkpoint at/from
 // iteration N", "loading checkpoint from PATH at iteration N", "successfully loaded checkpoint
 // from PATH ... at iteration N". torchtitan: "Saving the checkpoint", "Saving a full checkpoint
 // at step N", "Finished saving the checkpoint ... in X seconds", "Loading the checkpoint at
 // step N", "Finished loading the checkpoint in X seconds".
+// Megatron's async save: "scheduled an async checkpoint save at iteration N to PATH" begins
+// it; the "successfully saved checkpoint" its finalisation prints ends it.
 std::optional<CheckpointLine> parseCheckpointLine(std::string_view line);
+
+// "812.5 GB", "3.2 TiB", "1048576 bytes" anywhere in the line -> bytes; 0 when none.
+std::int64_t sizeInLine(std::string_view line);
 
 // Megatron's timer lines: "time (ms) | save-checkpoint: 1234.5" or
 // "    save-checkpoint ....: (1234.5, 1240.1)" -> milliseconds (the max when a range).

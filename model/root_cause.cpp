@@ -101,8 +101,33 @@ std::optional<RootCause> rootCauseForLogLine(std::string_view line) {
     if (has("uncorrectable ECC error") || has("ECC error encountered")) return RootCause::GpuHbm3Memory;
     if (has("GPU is lost") || has("fallen off the bus")) return RootCause::FaultyGpu;
     if (has("NVLink")) return RootCause::FaultyGpu;
+    // Megatron's NaN check on the gradients: a GPU computing wrong numbers without an error.
+    if (has("found NaN in local grad norm") || has("Unexpected result nan")) return RootCause::SilentDataCorruption;
+    // A service the job depends on (object storage, a key-value store) stopped answering.
+    if (has("EndpointConnectionError") || has("Could not connect to the endpoint URL")) return RootCause::Dependency;
     if (has("Segmentation fault") || has("segfault") || has("Traceback (most recent call last)")) return RootCause::SoftwareBug;
     if (has("No space left on device") || has("I/O error")) return RootCause::Ssd;
+    return std::nullopt;
+}
+
+std::optional<RootCause> rootCauseForKernelMessage(std::string_view m) {
+    auto has = [m](std::string_view what) { return m.find(what) != std::string_view::npos; };
+    if (has("mlx5_core")) {
+        if (has("health compromised") || has("firmware fatal") || has("FW fatal")) return RootCause::Nic;
+        if (has("Link down") || has("Cable error") || has("Cable unplugged")) return RootCause::NetworkSwitchCable;
+        return std::nullopt;
+    }
+    if (has("EDAC") && (has(" UE ") || has("Uncorrected"))) return RootCause::SystemMemory;
+    // A node going down under its jobs for unplanned maintenance (an operator's reboot).
+    if (has("reboot: Restarting system") || has("reboot: Power down")) return RootCause::HostMaintenance;
+    // A process crashing ("pt_main_thread[2536443]: segfault at ... in libnccl.so.2"): software.
+    if (has(": segfault at ")) return RootCause::SoftwareBug;
+    if (has("mce: [Hardware Error]") && has("Machine Check")) return RootCause::Cpu;
+    if (has("nvme") && (has("I/O error") || has("controller is down") || has("timeout, aborting"))) return RootCause::Ssd;
+    if (has("AER:") && has("Uncorrected (Fatal)")) return RootCause::IoExpansionBoard;
+    if (has("Power Supply") && (has("failure") || has("lost"))) return RootCause::PowerSupply;
+    if (has("Chassis") && (has("failure") || has("fault"))) return RootCause::ServerChassis;
+    if (has("NVRM:") && has("GPU") && has("temperature") && has("threshold")) return RootCause::GpuThermalInterface;
     return std::nullopt;
 }
 

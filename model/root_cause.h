@@ -65,5 +65,10 @@ std::optional<RootCause> rootCauseForXid(int xid);
 std::optional<RootCause> rootCauseForSlurmState(std::string_view state, std::string_view reason = {});
 // What a training-log line says about a failure (NCCL watchdog timeout, CUDA ECC error, ...).
 std::optional<RootCause> rootCauseForLogLine(std::string_view line);
+// What a kernel message other than an Xid says about a host's hardware: NIC health (mlx5),
+// link or cable loss, NVMe / block I/O errors, machine checks, EDAC memory errors, PCIe
+// fatal errors, power supply, chassis and GPU thermal events, a process's segfault. nullopt
+// for anything else.
+std::optional<RootCause> rootCauseForKernelMessage(std::string_view message);
 
 }  // namespace faultline

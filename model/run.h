@@ -6,6 +6,7 @@
 #include "topology.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,23 @@ struct Downtime {
     bool planned = false;
     RootCause cause = RootCause::Unknown;
     std::int32_t failure = -1;  // index into Run::failures; -1 for planned downtime
+    std::int32_t job = -1;      // index into Run::jobs: the job that ended; -1 when unknown
+};
+
+// A scheduler job (or one of its steps) as Slurm accounted it. Times are on the run's clock
+// and may be negative (a job submitted before the run's first event); unset when unknown.
+struct Job {
+    std::string id;              // "1234", "1234_7" (array task), "1234.0" (a step)
+    std::string name;
+    std::int32_t parent = -1;    // for a step: index of its job in Run::jobs
+    std::int32_t restarts = 0;   // how often Slurm requeued it
+    std::vector<std::int32_t> hosts;  // host indices it ran on
+    std::int32_t gpus = 0;
+    std::optional<Nanos> submit, start, end;
+    std::string state;           // first word of sacct's State: COMPLETED, FAILED, NODE_FAIL, ...
+    std::string exitCode;        // sacct's "code:signal", "1:0"; empty when unknown
+    std::string reason;          // why it ended or waited, as Slurm or the operator put it
+    bool inRun = false;          // one of the jobs that trained this run (the chain)
 };
 
 enum class CheckpointKind : std::uint8_t { Save, Load };
@@ -103,6 +121,7 @@ struct Run {
     Topology topology;
     std::vector<Failure> failures;
     std::vector<Downtime> downtimes;
+    std::vector<Job> jobs;  // steps after their job; the run's chain in start order
     std::vector<Checkpoint> checkpoints;
     std::vector<Step> steps;
     std::vector<StragglerEpisode> stragglers;

@@ -32,12 +32,23 @@ void writeEvents(SqliteDb& db, const Run& run) {
         }
     }
     {
-        SqliteStatement s(db, "INSERT INTO downtimes VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        SqliteStatement s(db, "INSERT INTO downtimes VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         for (std::size_t i = 0; i < run.downtimes.size(); ++i) {
             const Downtime& d = run.downtimes[i];
             s.bind(1, static_cast<std::int64_t>(i)).bind(2, d.begin).bind(3, d.detected).bind(4, d.restarted);
             s.bind(5, d.end).bind(6, d.lostWork).bind(7, std::int64_t{d.planned}).bind(8, rootCauseKey(d.cause));
-            s.bind(9, std::int64_t{d.failure}).execute();
+            s.bind(9, std::int64_t{d.failure}).bind(10, std::int64_t{d.job}).execute();
+        }
+    }
+    {
+        SqliteStatement s(db, "INSERT INTO jobs VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        for (std::size_t i = 0; i < run.jobs.size(); ++i) {
+            const Job& j = run.jobs[i];
+            s.bind(1, static_cast<std::int64_t>(i)).bind(2, std::string_view(j.id)).bind(3, std::string_view(j.name));
+            s.bind(4, std::int64_t{j.parent}).bind(5, std::int64_t{j.restarts}).bindBlob(6, j.hosts).bind(7, std::int64_t{j.gpus});
+            s.bindOptional(8, j.submit).bindOptional(9, j.start).bindOptional(10, j.end);
+            s.bind(11, std::string_view(j.state)).bind(12, std::string_view(j.exitCode)).bind(13, std::string_view(j.reason));
+            s.bind(14, std::int64_t{j.inRun}).execute();
         }
     }
     {

@@ -33,7 +33,7 @@ void checkIsSqlite(const std::string& path) {
         throw Error(path + " is not a Faultline run file (expected an SQLite database)");
 }
 
-void checkHeader(SqliteDb& db) {
+std::int64_t checkHeader(SqliteDb& db) {
     const std::string& path = db.path();
     if (db.pragmaInt("application_id") != kRunFileApplicationId)
         throw Error(path + " is not a Faultline run file (an SQLite database of another application)");
@@ -44,6 +44,7 @@ void checkHeader(SqliteDb& db) {
     if (version < 1) throw Error(path + " is not a Faultline run file (no schema version)");
     SqliteStatement check(db, "PRAGMA quick_check(1)");
     if (check.next() && check.text(0) != "ok") throw Error("integrity check failed: " + check.text(0));
+    return version;
 }
 
 RunInfo readMeta(SqliteDb& db) {
@@ -59,14 +60,40 @@ RunInfo readMeta(SqliteDb& db) {
     return info;
 }
 
-void readEvents(SqliteDb& db, Run& run) {
+// Version 1 had no jobs: its downtimes name no job, and it reads as a run without jobs.
+void readJobs(SqliteDb& db, Run& run, std::int64_t version) {
+    if (version < 2) return;
+    for (SqliteStatement s(db, "SELECT job_id, name, parent, restarts, hosts, gpus, submit_ns, start_ns, end_ns, state, exit_code, reason, in_run FROM jobs ORDER BY id");
+         s.next();) {
+        Job j;
+        j.id = s.text(0);
+        j.name = s.text(1);
+        j.parent = s.int32(2);
+        j.restarts = s.int32(3);
+        j.hosts = s.int32Blob(4);
+        j.gpus = s.int32(5);
+        j.submit = s.optionalInt64(6);
+        j.start = s.optionalInt64(7);
+        j.end = s.optionalInt64(8);
+        j.state = s.text(9);
+        j.exitCode = s.text(10);
+        j.reason = s.text(11);
+        j.inRun = s.int64(12) != 0;
+        run.jobs.push_back(std::move(j));
+    }
+}
+
+void readEvents(SqliteDb& db, Run& run, std::int64_t version) {
     for (SqliteStatement s(db, "SELECT time_ns, cause, component_kind, component_index, xid, gpus, detail FROM failures ORDER BY id"); s.next();)
         run.failures.push_back({s.int64(0), causeFromText(s.text(1)),
                                 {schema::enumFromText<ComponentKind>(schema::kComponentKinds, s.text(2), "component kind"), s.int32(3)},
                                 s.int32(4), s.int32Blob(5), s.text(6)});
-    for (SqliteStatement s(db, "SELECT begin_ns, detected_ns, restarted_ns, end_ns, lost_work_ns, planned, cause, failure FROM downtimes ORDER BY id"); s.next();)
+    const char* downtimes = version < 2 ? "SELECT begin_ns, detected_ns, restarted_ns, end_ns, lost_work_ns, planned, cause, failure, -1 FROM downtimes ORDER BY id"
+                                        : "SELECT begin_ns, detected_ns, restarted_ns, end_ns, lost_work_ns, planned, cause, failure, job FROM downtimes ORDER BY id";
+    for (SqliteStatement s(db, downtimes); s.next();)
         run.downtimes.push_back({s.int64(0), s.int64(1), s.int64(2), s.int64(3), s.int64(4), s.int64(5) != 0,
-                                 causeFromText(s.text(6)), s.int32(7)});
+                                 causeFromText(s.text(6)), s.int32(7), s.int32(8)});
+    readJobs(db, run, version);
     for (SqliteStatement s(db, "SELECT kind, begin_ns, end_ns, step, bytes FROM checkpoints ORDER BY id"); s.next();)
         run.checkpoints.push_back({s.int64(1), s.int64(2), s.int64(3), s.int64(4),
                                    schema::enumFromText<CheckpointKind>(schema::kCheckpointKinds, s.text(0), "checkpoint kind")});
@@ -134,8 +161,17 @@ void checkReferences(const Run& run) {
         const Downtime& d = run.downtimes[i];
         if (d.failure >= static_cast<std::int32_t>(run.failures.size()) || d.failure < -1)
             throw Error("downtime " + std::to_string(i) + " names a failure that does not exist");
+        if (d.job >= static_cast<std::int32_t>(run.jobs.size()) || d.job < -1)
+            throw Error("downtime " + std::to_string(i) + " names a job that does not exist");
         if (!(d.begin <= d.detected && d.detected <= d.restarted && d.restarted <= d.end))
             throw Error("downtime " + std::to_string(i) + " has its phases out of order");
+    }
+    for (std::size_t i = 0; i < run.jobs.size(); ++i) {
+        const Job& j = run.jobs[i];
+        if (j.parent >= static_cast<std::int32_t>(i) || j.parent < -1) throw Error("job " + j.id + " names a parent job that does not exist");
+        for (std::int32_t h : j.hosts)
+            if (h < 0 || static_cast<std::size_t>(h) >= run.topology.hosts.size())
+                throw Error("job " + j.id + " names host " + std::to_string(h) + ", which does not exist");
     }
     for (const StragglerEpisode& e : run.stragglers)
         if (!isGpu(e.gpu)) throw Error("a straggler episode names GPU " + std::to_string(e.gpu) + ", which does not exist");
@@ -153,12 +189,12 @@ Run readRunFile(const std::string& path) {
     checkIsSqlite(path);
     SqliteDb db(path, SqliteDb::Mode::ReadOnly);
     try {
-        checkHeader(db);
+        const std::int64_t version = checkHeader(db);
         Run run;
         db.exec("BEGIN");  // one consistent snapshot, even if another process writes notes
         run.info = readMeta(db);
         run.topology = readTopologyTables(db);
-        readEvents(db, run);
+        readEvents(db, run, version);
         db.exec("COMMIT");
         checkTimes(run);
         checkReferences(run);

@@ -1,5 +1,6 @@
 #pragma once
-// The SQL schema of run files, version kRunFileSchemaVersion. docs/formats.md describes it.
+// The SQL schema of run files, version kRunFileSchemaVersion. docs/run-file.md describes it.
+// Version 2 added `jobs` and `downtimes.job`; version-1 files are read as having neither.
 #include "error.h"
 
 #include <array>
@@ -51,7 +52,11 @@ CREATE TABLE failures(id INTEGER PRIMARY KEY, time_ns INTEGER NOT NULL, cause TE
 CREATE TABLE downtimes(id INTEGER PRIMARY KEY, begin_ns INTEGER NOT NULL, detected_ns INTEGER NOT NULL,
                        restarted_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL,
                        lost_work_ns INTEGER NOT NULL, planned INTEGER NOT NULL,
-                       cause TEXT NOT NULL, failure INTEGER NOT NULL);
+                       cause TEXT NOT NULL, failure INTEGER NOT NULL, job INTEGER NOT NULL);
+CREATE TABLE jobs(id INTEGER PRIMARY KEY, job_id TEXT NOT NULL, name TEXT NOT NULL, parent INTEGER NOT NULL,
+                  restarts INTEGER NOT NULL, hosts BLOB, gpus INTEGER NOT NULL, submit_ns INTEGER,
+                  start_ns INTEGER, end_ns INTEGER, state TEXT NOT NULL, exit_code TEXT NOT NULL,
+                  reason TEXT NOT NULL, in_run INTEGER NOT NULL);
 CREATE TABLE checkpoints(id INTEGER PRIMARY KEY, kind TEXT NOT NULL, begin_ns INTEGER NOT NULL,
                          end_ns INTEGER NOT NULL, step INTEGER NOT NULL, bytes INTEGER NOT NULL);
 CREATE TABLE steps(id INTEGER PRIMARY KEY, time_ns INTEGER NOT NULL, step INTEGER NOT NULL,

@@ -68,6 +68,12 @@ SqliteStatement& SqliteStatement::bindBlob(int index, std::span<const std::int32
     return *this;
 }
 
+SqliteStatement& SqliteStatement::bindOptional(int index, std::optional<std::int64_t> value) {
+    if (value) return bind(index, *value);
+    sqlite3_bind_null(m_stmt, index);
+    return *this;
+}
+
 void SqliteStatement::execute() {
     if (sqlite3_step(m_stmt) != SQLITE_DONE) m_db.fail("write failed");
     sqlite3_reset(m_stmt);
@@ -88,6 +94,11 @@ double SqliteStatement::real(int column) const { return sqlite3_column_double(m_
 std::string SqliteStatement::text(int column) const {
     const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(m_stmt, column));
     return p ? std::string(p, static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, column))) : std::string();
+}
+
+std::optional<std::int64_t> SqliteStatement::optionalInt64(int column) const {
+    if (sqlite3_column_type(m_stmt, column) == SQLITE_NULL) return std::nullopt;
+    return sqlite3_column_int64(m_stmt, column);
 }
 
 std::vector<std::int32_t> SqliteStatement::int32Blob(int column) const {

@@ -1,6 +1,7 @@
 #pragma once
 // A thin RAII layer over the SQLite C API: errors become faultline::Error naming the file.
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -25,6 +26,7 @@ public:
     SqliteStatement& bind(int index, double value);
     SqliteStatement& bind(int index, std::string_view text);
     SqliteStatement& bindBlob(int index, std::span<const std::int32_t> values);
+    SqliteStatement& bindOptional(int index, std::optional<std::int64_t> value);  // NULL when unset
     // Runs a statement that returns no rows, then resets it for the next bindings.
     void execute();
     // Steps to the next row; false when done.
@@ -36,6 +38,7 @@ public:
     double real(int column) const;
     std::string text(int column) const;
     std::vector<std::int32_t> int32Blob(int column) const;
+    std::optional<std::int64_t> optionalInt64(int column) const;  // unset for NULL
 
 private:
     SqliteDb& m_db;

@@ -5,6 +5,7 @@
 #include "analysis/straggler_analysis.h"
 #include "analysis/summary.h"
 #include "model/run_file.h"
+#include "simulator/cluster_logs.h"
 
 #include <nlohmann/json.hpp>
 
@@ -82,6 +83,18 @@ TEST(ShardedImport, RealKinetoTracesMergeToTheSingleImport) {
                                              realData("xid_kernel_logs/gpud/components/memory/testdata/dmesg.decode.iso.log")};
     const std::string expected = figures(importPaths(inputs).run);
     for (int shards : {1, 2, 3, 8}) EXPECT_EQ(mergedFigures(inputs, shards, dir, "real"), expected) << shards << " shards";
+}
+
+TEST(ShardedImport, AClustersOwnFilesMergeToTheSingleImport) {
+    // Jobs, restarts and downtimes come from sacct, kernel logs and training stdout spread
+    // over the shards: the merged run must have the same chain, downtimes and figures.
+    ScratchDir dir;
+    writeClusterLogs(test::tinyRun(), dir.file("cluster"), "train");
+    const std::vector<std::string> inputs = {dir.file("cluster")};
+    const ImportResult single = importPaths(inputs);
+    ASSERT_FALSE(single.run.downtimes.empty());
+    const std::string expected = figures(single.run);
+    for (int shards : {2, 3}) EXPECT_EQ(mergedFigures(inputs, shards, dir, "cluster"), expected) << shards << " shards";
 }
 
 TEST(ShardedImport, MissingForeignAndRepeatedShardsAreNamed) {

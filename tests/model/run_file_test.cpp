@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <csignal>
 #include <fstream>
 #include <sys/wait.h>
@@ -153,7 +154,7 @@ TEST(RunFile, NewerSchemaIsRefusedByName) {
     const std::string path = dir.file("future.faultline");
     writeRunFile(tinyRun(), path);
     runSql(path, "PRAGMA user_version=7");
-    EXPECT_EQ(errorOf(path), path + " was written by a newer Faultline (run file schema 7; this build reads schema 1 and older)");
+    EXPECT_EQ(errorOf(path), path + " was written by a newer Faultline (run file schema 7; this build reads schema 2 and older)");
 }
 
 TEST(RunFile, TruncatedFileIsCorrupt) {
@@ -214,6 +215,86 @@ TEST(RunFile, KilledWriterLeavesNoPartialRun) {
             EXPECT_EQ(readRunFile(path).steps.size(), big.steps.size()) << "after " << delayMs << " ms";
         }
     }
+}
+
+// A run file from before jobs (schema 1) opens as a run without jobs, with every figure it had.
+TEST(RunFile, VersionOneFileStillOpens) {
+    ScratchDir dir;
+    const std::string path = dir.file("v1.faultline");
+    std::ifstream sql(std::string(FAULTLINE_MODEL_TESTDATA) + "/run-schema-v1.sql");
+    ASSERT_TRUE(sql) << "missing tests/data/model/run-schema-v1.sql";
+    const std::string text((std::istreambuf_iterator<char>(sql)), std::istreambuf_iterator<char>());
+    runSql(path, text.c_str());
+
+    const faultline::Run run = readRunFile(path);
+    EXPECT_EQ(run.info.name, "tiny (seed 1)");
+    EXPECT_EQ(run.topology.gpus.size(), 16u);
+    EXPECT_TRUE(run.jobs.empty());
+    ASSERT_EQ(run.downtimes.size(), 6u);
+    for (const Downtime& d : run.downtimes) EXPECT_EQ(d.job, -1);
+    EXPECT_EQ(std::count_if(run.downtimes.begin(), run.downtimes.end(), [](const Downtime& d) { return d.planned; }), 1);
+    EXPECT_EQ(run.steps.size(), 354u);
+
+    // Written again, it is a version-2 file with the same run.
+    writeRunFile(run, dir.file("v2.faultline"));
+    const faultline::Run again = readRunFile(dir.file("v2.faultline"));
+    ASSERT_EQ(again.downtimes.size(), run.downtimes.size());
+    for (std::size_t i = 0; i < run.downtimes.size(); ++i) {
+        EXPECT_EQ(again.downtimes[i].begin, run.downtimes[i].begin);
+        EXPECT_EQ(again.downtimes[i].end, run.downtimes[i].end);
+        EXPECT_EQ(again.downtimes[i].cause, run.downtimes[i].cause);
+        EXPECT_EQ(again.downtimes[i].job, -1);
+    }
+    EXPECT_EQ(again.failures.size(), run.failures.size());
+    EXPECT_EQ(again.steps.size(), run.steps.size());
+}
+
+// Jobs and the job a downtime ended go through the file as they are.
+TEST(RunFile, JobsRoundTrip) {
+    ScratchDir dir;
+    faultline::Run run = tinyRun();
+    Job job;
+    job.id = "4242001";
+    job.name = "pretrain";
+    job.restarts = 1;
+    job.hosts = {0, 1};
+    job.gpus = 16;
+    job.submit = -10 * kMinute;
+    job.start = 0;
+    job.end = 3 * kHour;
+    job.state = "NODE_FAIL";
+    job.exitCode = "0:0";
+    job.reason = "NodeDown";
+    job.inRun = true;
+    run.jobs.push_back(job);
+    Job step = job;
+    step.id = "4242001.0";
+    step.parent = 0;
+    step.end.reset();
+    run.jobs.push_back(step);
+    run.downtimes.front().job = 0;
+    writeRunFile(run, dir.file("jobs.faultline"));
+    const faultline::Run back = readRunFile(dir.file("jobs.faultline"));
+    ASSERT_EQ(back.jobs.size(), 2u);
+    EXPECT_EQ(back.jobs[0].id, "4242001");
+    EXPECT_EQ(back.jobs[0].submit, -10 * kMinute);
+    EXPECT_EQ(back.jobs[0].end, 3 * kHour);
+    EXPECT_EQ(back.jobs[0].hosts, (std::vector<std::int32_t>{0, 1}));
+    EXPECT_EQ(back.jobs[0].reason, "NodeDown");
+    EXPECT_EQ(back.jobs[0].restarts, 1);
+    EXPECT_TRUE(back.jobs[0].inRun);
+    EXPECT_EQ(back.jobs[1].parent, 0);
+    EXPECT_FALSE(back.jobs[1].end.has_value());
+    EXPECT_EQ(back.downtimes.front().job, 0);
+}
+
+// A downtime naming a job the file lacks is corruption, named as such.
+TEST(RunFile, DowntimeNamingAMissingJobIsCorrupt) {
+    ScratchDir dir;
+    const std::string path = dir.file("bad.faultline");
+    writeRunFile(tinyRun(), path);
+    runSql(path, "UPDATE downtimes SET job = 7 WHERE id = 0");
+    EXPECT_EQ(errorOf(path), path + " is corrupt: downtime 0 names a job that does not exist");
 }
 
 }  // namespace

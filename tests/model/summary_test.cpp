@@ -49,7 +49,7 @@ TEST(Summary, FiguresOfAHandMadeRun) {
 
 TEST(Summary, CausesSortedByCountThenTableOrder) {
     faultline::Run run = handMadeRun();
-    run.downtimes.push_back({9 * kHour, 9 * kHour, 9 * kHour, 9 * kHour, 0, false, RootCause::GpuHbm3Memory, 0});
+    run.downtimes.push_back({9 * kHour, 9 * kHour, 9 * kHour, 9 * kHour, 0, false, RootCause::GpuHbm3Memory, 0, -1});
     const RunSummary s = summarize(run);
     ASSERT_EQ(s.causes.size(), 2u);
     EXPECT_EQ(s.causes[0].cause, RootCause::GpuHbm3Memory);

@@ -26,8 +26,8 @@ CommandResult cli(const std::string& args) { return test::runCommand(kCli + " " 
 CommandResult cliStdout(const std::string& args) { return test::runCommand(kCli + " " + args + " 2>/dev/null", false); }
 
 std::vector<const cli::CommandSpec*> allSpecs() {
-    return {&cli::simulateSpec(),   &cli::importSpec(),     &cli::mergeSpec(), &cli::summarySpec(),
-            &cli::incidentsSpec(), &cli::stragglersSpec(), &cli::hangSpec()};
+    return {&cli::simulateSpec(),   &cli::importSpec(), &cli::mergeSpec(),       &cli::summarySpec(),
+            &cli::incidentsSpec(), &cli::jobsSpec(),   &cli::stragglersSpec(), &cli::hangSpec()};
 }
 
 std::string readFile(const std::string& path) {
@@ -168,6 +168,19 @@ TEST(CommandLine, ProgressLineOnlyWhenStderrIsATerminal) {
     EXPECT_EQ(piped.status, 0);
     EXPECT_EQ(piped.output.find("simulating"), std::string::npos) << "no progress into a pipe or log: " << piped.output;
     EXPECT_EQ(piped.output.find('\r'), std::string::npos);
+}
+
+TEST(CommandLine, ImportShowsItsProgressOnATerminalToo) {
+    ScratchDir dir;
+    const std::string input = std::string(FAULTLINE_SOURCE_DIR) + "/tests/data/importers/xid_journal.log";
+    const CommandResult terminal = runOnTerminal(kCli + " import " + input + " -o " + dir.file("a.faultline"));
+    ASSERT_EQ(terminal.status, 0) << terminal.output;
+    EXPECT_NE(terminal.output.find("faultline-cli import: importing 1 input..."), std::string::npos) << terminal.output;
+    EXPECT_NE(terminal.output.find("xid_journal.log"), std::string::npos) << "the report follows: " << terminal.output;
+    const CommandResult quiet = runOnTerminal(kCli + " import --quiet " + input + " -o " + dir.file("b.faultline"));
+    EXPECT_EQ(quiet.status, 0);
+    EXPECT_EQ(quiet.output, "");
+    EXPECT_TRUE(std::filesystem::exists(dir.file("b.faultline")));
 }
 
 TEST(CommandLine, CliManualPageListsEveryCommandAndOption) {

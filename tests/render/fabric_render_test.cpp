@@ -119,7 +119,7 @@ faultline::Run switchFailureRun() {
     f.component = {ComponentKind::Switch, sw};
     f.gpus = run.topology.gpusBelowSwitch(sw);
     run.failures.push_back(f);
-    run.downtimes.push_back({10 * kMinute, 12 * kMinute, 18 * kMinute, 20 * kMinute, 0, false, f.cause, 0});
+    run.downtimes.push_back({10 * kMinute, 12 * kMinute, 18 * kMinute, 20 * kMinute, 0, false, f.cause, 0, -1});
     return run;
 }
 

@@ -1,0 +1,28 @@
+#pragma once
+// The run builder's part for jobs: the jobs as the run keeps them, where ranks ran when only
+// the job's nodes say, and GPU bus ids a topology file leaves out.
+#include "imported_events.h"
+#include "job_chain.h"
+
+#include "model/run.h"
+
+#include <functional>
+#include <map>
+#include <string>
+
+namespace faultline {
+
+// Appends the chain's jobs (steps after their job) to run.jobs: times through `toRun`, hosts
+// through `findHost` (-1: not in the topology, left out).
+void addJobs(const JobChain& chain, const std::function<std::int32_t(const std::string&)>& findHost,
+             const std::function<Nanos(EpochNs)>& toRun, Run& run);
+
+// Places the ranks no file placed on the job's nodes; returns the GPUs a derived host has.
+std::int32_t placeRanksOnJobNodes(const ImportedEvents& events, const JobChain& chain, std::int32_t ranks,
+                                  std::map<std::int32_t, RankPlacement>& placement, std::int32_t defaultGpusPerHost);
+
+// Gives the GPUs of topology hosts without bus ids the ids their kernel logs name (the boot
+// enumeration, else the Xid lines), in bus order.
+void namePciBusIds(const ImportedEvents& events, Topology& topology);
+
+}  // namespace faultline

@@ -1,0 +1,163 @@
+// The strongest test of the importers and the analysis together: a simulated run's own
+// files (sacct, kernel logs, the training job's stdout, topology.conf), imported, must give
+// back the simulated run's figures.
+#include "import_test_util.h"
+
+#include "analysis/incidents.h"
+#include "analysis/summary.h"
+#include "model/run_file.h"
+#include "simulator/cluster_logs.h"
+#include "simulator/simulator.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <set>
+
+namespace faultline {
+namespace {
+
+using test::ScratchDir;
+
+struct RoundTrip {
+    Run simulated;
+    Run imported;
+};
+
+RoundTrip roundTrip(SimulationParams p, const ScratchDir& dir) {
+    RoundTrip r;
+    r.simulated = simulate(p);
+    writeClusterLogs(r.simulated, dir.file("cluster"), p.preset);
+    r.imported = importFiles({dir.file("cluster")}, {}).run;
+    return r;
+}
+
+int causeCount(const RunSummary& s, RootCause cause) {
+    for (const CauseCount& c : s.causes)
+        if (c.cause == cause) return c.count;
+    return 0;
+}
+
+void expectWithin5Percent(Nanos simulated, Nanos imported, const char* what) {
+    EXPECT_LE(std::abs(toSeconds(imported) - toSeconds(simulated)), 0.05 * toSeconds(simulated))
+        << what << ": simulated " << toSeconds(simulated) << " s, imported " << toSeconds(imported) << " s";
+}
+
+// What a reviewer compares: interruptions, causes, ETTR, where the downtime went, checkpoints.
+void expectSameFigures(const Run& simulated, const Run& imported) {
+    const RunSummary a = summarize(simulated);
+    const RunSummary b = summarize(imported);
+    EXPECT_EQ(b.gpus, a.gpus);
+    EXPECT_EQ(b.planned, a.planned);
+    EXPECT_EQ(b.unexpected, a.unexpected);
+    for (int c = 0; c < kRootCauseCount; ++c) {
+        const auto cause = static_cast<RootCause>(c);
+        EXPECT_LE(std::abs(causeCount(b, cause) - causeCount(a, cause)), 1) << rootCauseLabel(cause);
+    }
+    ASSERT_TRUE(b.ettrKnown);
+    EXPECT_NEAR(b.ettr * 100, a.ettr * 100, 0.5);
+    expectWithin5Percent(a.downtime.detection, b.downtime.detection, "detection");
+    expectWithin5Percent(a.downtime.restart, b.downtime.restart, "restart");
+    expectWithin5Percent(a.downtime.reload, b.downtime.reload, "checkpoint reload");
+    expectWithin5Percent(a.downtime.lostWork, b.downtime.lostWork, "lost work");
+    expectWithin5Percent(a.downtime.planned, b.downtime.planned, "planned maintenance");
+    EXPECT_EQ(b.checkpoints, a.checkpoints);
+}
+
+TEST(RoundTrip, TinyRunComesBackFromItsClusterFiles) {
+    ScratchDir dir;
+    const RoundTrip r = roundTrip(simulationPreset("tiny"), dir);
+    ASSERT_GT(r.simulated.downtimes.size(), 5u);
+    expectSameFigures(r.simulated, r.imported);
+
+    // Every run of the job is in the run file; the chain is one job more than its downtimes.
+    const auto inRun = std::count_if(r.imported.jobs.begin(), r.imported.jobs.end(), [](const Job& j) { return j.inRun; });
+    EXPECT_EQ(static_cast<std::size_t>(inRun), r.imported.downtimes.size() + 1);
+    for (const Downtime& d : r.imported.downtimes) EXPECT_GE(d.job, 0);
+
+    // topology.conf lists each rack switch under every cluster switch of its pod: the pods
+    // come back as the zones they were.
+    std::set<std::int32_t> zones;
+    for (const Rack& rack : r.imported.topology.racks) zones.insert(rack.zone);
+    EXPECT_EQ(zones.size(), r.simulated.topology.zones.size());
+    EXPECT_EQ(r.imported.topology.racks.size(), r.simulated.topology.racks.size());
+
+    // An incident reads as the review of last night's outage: symptom, the job's end, recovery.
+    const auto incidents = buildIncidents(r.imported);
+    const auto hbm = std::find_if(incidents.begin(), incidents.end(), [](const Incident& i) { return i.cause == RootCause::GpuHbm3Memory; });
+    ASSERT_NE(hbm, incidents.end());
+    EXPECT_NE(hbm->xid, 0);
+    ASSERT_EQ(hbm->gpus.size(), 1u);
+    // The very GPU that failed: the kernel log's boot enumeration tells bus ids from CUDA indices.
+    const Failure& simulatedHbm = *std::find_if(r.simulated.failures.begin(), r.simulated.failures.end(),
+                                                [](const Failure& f) { return f.cause == RootCause::GpuHbm3Memory; });
+    EXPECT_EQ(r.imported.topology.gpuName(hbm->gpus[0]), r.simulated.topology.gpuName(simulatedHbm.gpus.at(0)));
+    std::string chain;
+    for (const IncidentEvent& e : hbm->chain) chain += e.what + "\n";
+    EXPECT_NE(chain.find("Slurm job"), std::string::npos) << chain;
+    EXPECT_NE(chain.find("ended FAILED"), std::string::npos) << chain;
+    EXPECT_NE(chain.find("training resumed from step"), std::string::npos) << chain;
+}
+
+TEST(RoundTrip, TwoDaysOfLlama3ComeBackFromTheirClusterFiles) {
+    ScratchDir dir;
+    SimulationParams p = simulationPreset("llama3-405b");
+    p.days = 2;
+    const RoundTrip r = roundTrip(p, dir);
+    ASSERT_GT(r.simulated.downtimes.size(), 10u);
+    expectSameFigures(r.simulated, r.imported);
+    EXPECT_EQ(r.imported.topology.hosts.size(), 2048u);
+}
+
+TEST(RoundTrip, ImportedRunSurvivesTheRunFile) {
+    ScratchDir dir;
+    const RoundTrip r = roundTrip(simulationPreset("tiny"), dir);
+    writeRunFile(r.imported, dir.file("run.faultline"));
+    const faultline::Run back = readRunFile(dir.file("run.faultline"));
+    ASSERT_EQ(back.jobs.size(), r.imported.jobs.size());
+    for (std::size_t i = 0; i < back.jobs.size(); ++i) {
+        EXPECT_EQ(back.jobs[i].id, r.imported.jobs[i].id);
+        EXPECT_EQ(back.jobs[i].state, r.imported.jobs[i].state);
+        EXPECT_EQ(back.jobs[i].parent, r.imported.jobs[i].parent);
+        EXPECT_EQ(back.jobs[i].end, r.imported.jobs[i].end);
+        EXPECT_EQ(back.jobs[i].hosts, r.imported.jobs[i].hosts);
+    }
+    expectSameFigures(r.simulated, back);
+}
+
+// As a user runs it: simulate with --emit-logs, import the folder, compare the summaries.
+TEST(RoundTrip, CommandLineEmitsAndImportsTheClusterFiles) {
+    ScratchDir dir;
+    const std::string cli = FAULTLINE_CLI;
+    const auto sim = test::runCommand(cli + " simulate --preset tiny --seed 3 -o " + dir.file("sim.faultline") + " --emit-logs " + dir.file("cluster"));
+    ASSERT_EQ(sim.status, 0) << sim.output;
+    EXPECT_NE(sim.output.find("job runs"), std::string::npos) << sim.output;
+    for (const char* f : {"sacct.txt", "sacct.json", "topology.conf", "kernel", "logs"})
+        EXPECT_TRUE(std::filesystem::exists(dir.file(std::string("cluster/") + f))) << f;
+
+    const auto imp = test::runCommand(cli + " import " + dir.file("cluster") + " --json -o " + dir.file("imp.faultline"), false);
+    ASSERT_EQ(imp.status, 0) << imp.output;
+    const auto report = nlohmann::json::parse(imp.output);
+    const faultline::Run simulated = readRunFile(dir.file("sim.faultline"));
+    EXPECT_EQ(report["downtimes"].get<std::size_t>(), simulated.downtimes.size());
+    EXPECT_EQ(report["run_jobs"].get<std::size_t>(), simulated.downtimes.size() + 1);
+    expectSameFigures(simulated, readRunFile(dir.file("imp.faultline")));
+
+    // The jobs the run file keeps, as `faultline-cli jobs` lists them.
+    const auto jobs = test::runCommand(cli + " jobs --json " + dir.file("imp.faultline"), false);
+    ASSERT_EQ(jobs.status, 0) << jobs.output;
+    const auto listed = nlohmann::json::parse(jobs.output)["jobs"];
+    ASSERT_EQ(listed.size(), simulated.downtimes.size() + 1);
+    EXPECT_EQ(listed.front()["state"], "FAILED");
+    EXPECT_EQ(listed.back()["state"], "RUNNING");
+
+    // Naming a job the files lack fails, says why, and writes nothing.
+    const auto bad = test::runCommand(cli + " import " + dir.file("cluster") + " --job 17 -o " + dir.file("bad.faultline"));
+    EXPECT_EQ(bad.status, 1);
+    EXPECT_NE(bad.output.find("no job in the files is --job 17"), std::string::npos) << bad.output;
+    EXPECT_FALSE(std::filesystem::exists(dir.file("bad.faultline")));
+}
+
+}  // namespace
+}  // namespace faultline
