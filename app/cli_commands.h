@@ -11,6 +11,7 @@ namespace faultline::cli {
 
 using CommandArgs = std::vector<std::string>;
 
+int exportCommand(const CommandArgs& args);
 int hangCommand(const CommandArgs& args);
 int importCommand(const CommandArgs& args);
 int incidentsCommand(const CommandArgs& args);
@@ -18,6 +19,7 @@ int simulateCommand(const CommandArgs& args);
 int stragglersCommand(const CommandArgs& args);
 int summaryCommand(const CommandArgs& args);
 
+const CommandSpec& exportSpec();
 const CommandSpec& hangSpec();
 const CommandSpec& importSpec();
 const CommandSpec& incidentsSpec();

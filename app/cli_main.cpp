@@ -20,6 +20,7 @@ struct Command {
 constexpr Command kCommands[] = {
     {simulateSpec, simulateCommand}, {importSpec, importCommand},         {summarySpec, summaryCommand},
     {incidentsSpec, incidentsCommand}, {stragglersSpec, stragglersCommand}, {hangSpec, hangCommand},
+    {exportSpec, exportCommand},
 };
 
 constexpr const char* kUsage = "usage: faultline-cli COMMAND [OPTIONS] [ARGS]\n"

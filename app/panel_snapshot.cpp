@@ -1,5 +1,6 @@
 #include "panel_snapshot.h"
 
+#include "panel_export.h"
 #include "run_loader.h"
 #include "analysis/incidents.h"
 #include "sample_run.h"
@@ -15,7 +16,7 @@
 
 namespace faultline {
 
-int snapshotPanel(const QString& view, const QString& runPath, const QString& out, const QSize& size, const QString& at) {
+int snapshotPanel(const QString& view, const QString& runPath, const QString& out, const QSize& size, const QString& at, double scale) {
     std::shared_ptr<const LoadedRun> loaded;
     try {
         loaded = loadRun(runPath.isEmpty() ? QString::fromStdString(ensureSampleRun()) : runPath);
@@ -58,8 +59,9 @@ int snapshotPanel(const QString& view, const QString& runPath, const QString& ou
     panel->resize(size);
     panel->show();
     QApplication::processEvents();
-    if (!panel->grab().save(out)) {
-        std::fprintf(stderr, "faultline: cannot write %s\n", qPrintable(out));
+    QString error;
+    if (!exportPanel(panel.get(), out, size, scale, &error)) {  // SVG or PNG by extension
+        std::fprintf(stderr, "faultline: %s\n", qPrintable(error));
         return 1;
     }
     return 0;

@@ -5,11 +5,13 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build ccache pkg-config git
-  qt6-base-dev qt6-base-dev-tools qt6-charts-dev libqt6opengl6-dev libgl1-mesa-dev
+  qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl1-mesa-dev
+  libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
   libvtk9-dev
   libsqlite3-dev nlohmann-json3-dev libsimdjson-dev zlib1g-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   xvfb xauth mesa-utils libgl1-mesa-dri
+  poppler-utils ffmpeg
 )
 
 missing=()
