@@ -8,7 +8,7 @@
 
 namespace faultline {
 
-inline const QStringList kPanelViews = {"timeline", "charts", "incidents"};
+inline const QStringList kPanelViews = {"timeline", "charts", "incidents", "present"};
 
 // Returns the process exit status; errors are printed.
 int snapshotPanel(const QString& view, const QString& runPath, const QString& out, const QSize& size, const QString& at,

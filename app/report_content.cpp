@@ -12,8 +12,9 @@ Nanos incidentCost(const Incident& incident) { return incident.timeToRecover + i
 std::vector<Incident> worstIncidents(const std::vector<Incident>& incidents, int count) {
     std::vector<Incident> out = incidents;
     std::stable_sort(out.begin(), out.end(), [](const Incident& a, const Incident& b) {
-        if (incidentCost(a) != incidentCost(b)) return incidentCost(a) > incidentCost(b);
-        return !a.planned && b.planned;
+        // Planned maintenance is not an incident to review: unexpected ones first.
+        if (a.planned != b.planned) return !a.planned;
+        return incidentCost(a) > incidentCost(b);
     });
     if (count >= 0 && static_cast<std::size_t>(count) < out.size()) out.resize(static_cast<std::size_t>(count));
     return out;
@@ -52,6 +53,8 @@ std::vector<std::pair<std::string, std::string>> incidentFacts(const Incident& i
     f.emplace_back("GPUs taken out", formatCount(static_cast<std::int64_t>(inc.gpus.size())));
     return f;
 }
+
+std::string sinceSymptom(Nanos offset) { return (offset < 0 ? "-" : "+") + formatDuration(offset < 0 ? -offset : offset); }
 
 std::vector<std::pair<std::string, std::string>> headlineFigures(const RunSummary& s) {
     return {

@@ -30,8 +30,8 @@ struct ReportContent {
 // What an incident cost the run: time to recover plus the work redone after it.
 Nanos incidentCost(const Incident& incident);
 
-// The `count` incidents that cost the most, worst first (unexpected before planned at equal
-// cost); all of them when count is larger.
+// The `count` incidents that cost the most, worst first, unexpected ones before planned
+// maintenance; all of them when count is larger.
 std::vector<Incident> worstIncidents(const std::vector<Incident>& incidents, int count);
 
 ReportContent buildReportContent(std::shared_ptr<const Run> run, const std::map<Nanos, IncidentNote>& notes, int incidentCount);
@@ -39,6 +39,7 @@ ReportContent buildReportContent(std::shared_ptr<const Run> run, const std::map<
 // Report-ready text, the same in the PDF and the HTML.
 std::string incidentTitle(const Incident& incident);                      // "Incident 12 · Faulty GPU"
 std::vector<std::pair<std::string, std::string>> incidentFacts(const Incident& incident, const RunInfo& info);
+std::string sinceSymptom(Nanos offset);  // "+4 min 10 s", "-4.9 s" (before it)
 std::vector<std::pair<std::string, std::string>> headlineFigures(const RunSummary& summary);
 
 }  // namespace faultline

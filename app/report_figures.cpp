@@ -9,6 +9,10 @@
 
 #include <QApplication>
 #include <QPainter>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLineSeries>
 
 namespace faultline {
 
@@ -61,6 +65,17 @@ bool renderReportFigures(const ReportContent& content, ReportFigures& out, const
         for (const auto& [name, title] : panels) {
             auto* panel = charts.findChild<QWidget*>(name);
             if (!panel) continue;
+            // A report has no "now": the replay cursor stays out of its charts.
+            for (auto* cursor : panel->findChildren<QLineSeries*>("cursor")) {
+                cursor->hide();
+                if (auto* chart = qobject_cast<QChartView*>(panel))
+                    for (QLegendMarker* m : chart->chart()->legend()->markers(cursor)) m->setVisible(false);
+            }
+            if (std::string(name) == "stragglerHeatMap" && content.run->collectives.empty() && content.run->rankSteps.empty()) {
+                delete panel;  // nothing to show: no traces in this run
+                if (!step()) return false;
+                continue;
+            }
             panel->setParent(nullptr);  // on its own, at the figure's size
             panel->setAttribute(Qt::WA_DontShowOnScreen);
             panel->show();
@@ -73,6 +88,7 @@ bool renderReportFigures(const ReportContent& content, ReportFigures& out, const
         TimelineView timeline;
         timeline.setAttribute(Qt::WA_DontShowOnScreen);
         timeline.setRun(content.run);
+        timeline.setTime(content.run->info.duration);  // the cursor at the end, out of the way
         timeline.show();
         out.charts.push_back(record(&timeline, QObject::tr("The whole run on the timeline"), QSize(kChartSize.width(), 300)));
         if (!step()) return false;

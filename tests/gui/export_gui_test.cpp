@@ -1,0 +1,234 @@
+// Exported files looked at the way their readers look at them: the PDF through poppler
+// (pdfinfo, pdftotext), the video through ffprobe, the SVG through an XML parser, the
+// presentation's title card as a picture of the screen. The app runs as a user runs it.
+#include "gui_test_app.h"
+#include "../model/test_runs.h"
+
+#include "analysis/incidents.h"
+#include "app/panel_export.h"
+#include "app/presentation_window.h"
+#include "app/report_content.h"
+#include "app/story_card.h"
+#include "model/incident_notes.h"
+#include "model/run_file.h"
+#include "views/charts_view.h"
+#include "views/timeline_view.h"
+
+#include <QFile>
+#include <QImage>
+#include <QLineSeries>
+#include <QPointer>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTest>
+#include <QXmlStreamReader>
+
+#include <gtest/gtest.h>
+
+namespace faultline {
+namespace {
+
+using test::ScratchDir;
+
+struct Output {
+    int status = -1;
+    QString out, err;
+};
+
+Output run(const QString& program, const QStringList& args) {
+    QProcess p;
+    p.start(program, args);
+    Output o;
+    if (!p.waitForFinished(300'000)) {
+        p.kill();
+        return o;
+    }
+    o.status = p.exitCode();
+    o.out = QString::fromUtf8(p.readAllStandardOutput());
+    o.err = QString::fromUtf8(p.readAllStandardError());
+    return o;
+}
+
+// The tiny run in a file, with a reviewer's note on its worst incident.
+struct NotedRun {
+    ScratchDir dir;
+    std::string path = dir.file("tiny.faultline");
+    Incident worst;
+    std::string note = "Replaced the GPU, \"HBM3\" errors again; ticket 4411";
+    NotedRun() {
+        writeRunFile(test::tinyRun(), path);
+        worst = worstIncidents(buildIncidents(test::tinyRun()), 1).front();
+        IncidentNotesStore(path).save({worst.begin, note, RootCause::FaultyGpu, {"hbm", "repeat offender"}, 0});
+    }
+};
+
+TEST(ExportReport, PdfHasItsPagesAndTheTextAReviewerLooksFor) {
+    test::guiApp();
+    NotedRun r;
+    const QString pdf = QString::fromStdString(r.dir.file("report.pdf"));
+    const Output made = run(FAULTLINE_APP, {"--report", pdf, "--incidents", "3", QString::fromStdString(r.path)});
+    ASSERT_EQ(made.status, 0) << made.err.toStdString();
+    const QRegularExpression printed("(\\d+) pages");
+    const auto m = printed.match(made.out);
+    ASSERT_TRUE(m.hasMatch()) << made.out.toStdString();
+
+    const Output info = run("pdfinfo", {pdf});
+    ASSERT_EQ(info.status, 0) << info.err.toStdString();
+    const auto pages = QRegularExpression("Pages:\\s+(\\d+)").match(info.out);
+    ASSERT_TRUE(pages.hasMatch());
+    EXPECT_EQ(pages.captured(1), m.captured(1));
+    // Title, figures, charts, the incident list, 3 incident sections and the ledger per day.
+    EXPECT_GE(pages.captured(1).toInt(), 8);
+
+    const QString text = run("pdftotext", {"-layout", pdf, "-"}).out;
+    for (const char* expected : {"Run review: tiny", "Where the time went", "Root causes of unexpected interruptions", "Chain of events",
+                                 "Effective training time per day", "Goodput ledger per day", "ticket 4411", "repeat offender"})
+        EXPECT_TRUE(text.contains(expected)) << expected;
+    for (const Incident& inc : worstIncidents(buildIncidents(test::tinyRun()), 3))
+        EXPECT_TRUE(text.contains(QString::fromStdString(incidentTitle(inc)))) << incidentTitle(inc);
+    // The worst incident's section is on a page of its own, with its note.
+    const Output first = run("pdftotext", {"-f", "6", "-l", "6", pdf, "-"});
+    EXPECT_TRUE(first.out.contains(QString::fromStdString(incidentTitle(r.worst)))) << first.out.toStdString();
+}
+
+TEST(ExportReport, HtmlIsOneSelfContainedFile) {
+    test::guiApp();
+    NotedRun r;
+    const QString html = QString::fromStdString(r.dir.file("report.html"));
+    const Output made = run(FAULTLINE_APP, {"--report", html, "--incidents", "2", QString::fromStdString(r.path)});
+    ASSERT_EQ(made.status, 0) << made.err.toStdString();
+    QFile f(html);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(f.readAll());
+    EXPECT_EQ(text.count("<svg"), 6);                       // the charts, vector
+    EXPECT_EQ(text.count("src=\"data:image/png;base64,"), 2);  // a 3D snapshot per incident
+    EXPECT_FALSE(text.contains("src=\"http")) << "refers to another file";
+    EXPECT_TRUE(text.contains(QString::fromStdString(r.note).toHtmlEscaped()));
+}
+
+TEST(ExportVideo, Mp4DecodesToTheFramesAndSizeAsked) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string path = dir.file("tiny.faultline");
+    writeRunFile(test::tinyRun(), path);
+    const QString mp4 = QString::fromStdString(dir.file("replay.mp4"));
+    // Two seconds of video at 10 fps: 20 frames.
+    const Output made = run(FAULTLINE_APP, {"--record", mp4, "--from", "1h", "--to", "2h", "--speed", "30m/s", "--fps", "10", "--size",
+                                            "640x360", QString::fromStdString(path)});
+    ASSERT_EQ(made.status, 0) << made.err.toStdString();
+    EXPECT_TRUE(made.out.contains("20 frames")) << made.out.toStdString();
+    const Output probe = run("ffprobe", {"-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                                         "stream=codec_name,width,height,nb_read_frames", "-of", "default=noprint_wrappers=1", mp4});
+    ASSERT_EQ(probe.status, 0) << probe.err.toStdString();
+    EXPECT_TRUE(probe.out.contains("codec_name=h264")) << probe.out.toStdString();
+    EXPECT_TRUE(probe.out.contains("width=640")) << probe.out.toStdString();
+    EXPECT_TRUE(probe.out.contains("height=360")) << probe.out.toStdString();
+    EXPECT_TRUE(probe.out.contains("nb_read_frames=20")) << probe.out.toStdString();
+}
+
+TEST(ExportVideo, BadSpeedIsAUsageError) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string path = dir.file("tiny.faultline");
+    writeRunFile(test::tinyRun(), path);
+    const Output o = run(FAULTLINE_APP, {"--record", QString::fromStdString(dir.file("x.mp4")), "--speed", "fast", QString::fromStdString(path)});
+    EXPECT_EQ(o.status, 2);
+    EXPECT_TRUE(o.err.contains("--speed expects")) << o.err.toStdString();
+    EXPECT_FALSE(QFile::exists(QString::fromStdString(dir.file("x.mp4"))));
+}
+
+TEST(ExportPicture, ChartSvgParsesAndHoldsTheSeries) {
+    test::guiApp();
+    ScratchDir dir;
+    ChartsView charts;
+    charts.setRun(std::shared_ptr<const Run>(std::shared_ptr<const Run>(), &test::tinyRun()));
+    charts.resize(1000, 1200);
+    charts.show();
+    auto* chart = charts.findChild<QWidget*>("stepTimeChart");
+    auto* series = charts.findChild<QLineSeries*>("stepTime");
+    ASSERT_TRUE(chart && series);
+    ASSERT_GT(series->count(), 10);
+    const QString svg = QString::fromStdString(dir.file("step.svg"));
+    QString error;
+    ASSERT_TRUE(exportPanel(chart, svg, QSize(900, 400), 1, &error)) << error.toStdString();
+    QFile f(svg);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    QXmlStreamReader xml(&f);
+    qsizetype longest = 0;
+    QString texts;
+    while (!xml.atEnd()) {
+        xml.readNext();
+        if (xml.isStartElement() && (xml.name() == u"polyline" || xml.name() == u"path")) {
+            const QString points = xml.attributes().value(xml.name() == u"polyline" ? "points" : "d").toString();
+            longest = std::max(longest, points.count(','));
+        }
+        if (xml.isCharacters()) texts += xml.text();
+    }
+    ASSERT_FALSE(xml.hasError()) << xml.errorString().toStdString();
+    // The step-time line is drawn as vector points, one a sample (not a picture of it).
+    EXPECT_GE(longest, series->count() / 2) << "longest line has " << longest << " points";
+    EXPECT_TRUE(texts.contains("Step time")) << texts.toStdString();
+}
+
+TEST(ExportPicture, PngHasTheSizeTimesTheScale) {
+    test::guiApp();
+    ScratchDir dir;
+    TimelineView timeline;
+    timeline.setRun(std::shared_ptr<const Run>(std::shared_ptr<const Run>(), &test::tinyRun()));
+    timeline.show();
+    const QString png = QString::fromStdString(dir.file("timeline.png"));
+    QString error;
+    ASSERT_TRUE(exportPanel(&timeline, png, QSize(800, 300), 2, &error)) << error.toStdString();
+    const QImage image(png);
+    EXPECT_EQ(image.size(), QSize(1600, 600));
+}
+
+TEST(Presentation, TitleCardFillsTheScreenInLargeType) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string path = dir.file("tiny.faultline");
+    writeRunFile(test::tinyRun(), path);
+    const QString png = QString::fromStdString(dir.file("title.png"));
+    const Output made = run(FAULTLINE_APP, {"--screenshot", png, "--view", "present", "--size", "1920x1080", QString::fromStdString(path)});
+    ASSERT_EQ(made.status, 0) << made.err.toStdString();
+    const QImage shot(png);
+    ASSERT_EQ(shot.size(), QSize(1920, 1080));
+    EXPECT_EQ(shot.pixelColor(5, 5), QColor(14, 20, 32));  // the card's own background, edge to edge
+    EXPECT_EQ(shot.pixelColor(1914, 1074), QColor(14, 20, 32));
+    // White title type somewhere in the top third.
+    int white = 0;
+    for (int y = 0; y < 360; y += 2)
+        for (int x = 0; x < 1920; x += 2) white += shot.pixelColor(x, y) == QColor(Qt::white);
+    EXPECT_GT(white, 500);
+    if (const QByteArray shots = qgetenv("FAULTLINE_TEST_SHOTS"); !shots.isEmpty()) shot.save(shots + "/presentation-title.png");
+}
+
+TEST(Presentation, KeysWalkThroughTheStoryAndEscLeaves) {
+    test::guiApp();
+    const Run& tiny = test::tinyRun();
+    auto content = std::make_shared<ReportContent>(buildReportContent(std::shared_ptr<const Run>(std::shared_ptr<const Run>(), &tiny), {}, 3));
+    auto* window = new PresentationWindow(content);
+    window->resize(1280, 720);
+    window->show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(window));
+    EXPECT_EQ(window->slideCount(), 5);  // title, 3 incidents, closing
+    EXPECT_TRUE(window->card()->isVisible());
+    EXPECT_GE(window->card()->titlePixelSize(), 720 / 12);
+    QTest::keyClick(window, Qt::Key_PageDown);
+    EXPECT_EQ(window->slide(), 1);
+    EXPECT_FALSE(window->card()->isVisible());
+    QTest::qWait(2500);  // the camera flies, then the replay runs from before the symptom
+    EXPECT_GT(window->time(), content->selected.front().incident.begin - 10 * kMinute);
+    QTest::keyClick(window, Qt::Key_End);
+    EXPECT_EQ(window->slide(), 4);
+    EXPECT_EQ(window->card()->objectName(), "closingCard");
+    QTest::keyClick(window, Qt::Key_Left);
+    EXPECT_EQ(window->slide(), 3);
+    QPointer<PresentationWindow> alive(window);
+    QTest::keyClick(window, Qt::Key_Escape);
+    QTest::qWait(50);
+    EXPECT_TRUE(alive.isNull());  // closed and gone
+}
+
+}  // namespace
+}  // namespace faultline
