@@ -18,6 +18,9 @@ QFont font(int pixelSize, bool bold = false) {
     QFont f("DejaVu Sans");
     f.setPixelSize(pixelSize);
     f.setBold(bold);
+    // No ligatures: "ff" stays two letters, so searching and copying the PDF's text finds
+    // "effective" as typed.
+    f.setStyleStrategy(QFont::PreferNoShaping);
     return f;
 }
 

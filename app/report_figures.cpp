@@ -66,11 +66,12 @@ bool renderReportFigures(const ReportContent& content, ReportFigures& out, const
             auto* panel = charts.findChild<QWidget*>(name);
             if (!panel) continue;
             // A report has no "now": the replay cursor stays out of its charts.
-            for (auto* cursor : panel->findChildren<QLineSeries*>("cursor")) {
-                cursor->hide();
-                if (auto* chart = qobject_cast<QChartView*>(panel))
-                    for (QLegendMarker* m : chart->chart()->legend()->markers(cursor)) m->setVisible(false);
-            }
+            if (auto* chart = qobject_cast<QChartView*>(panel))
+                for (QAbstractSeries* series : chart->chart()->series())
+                    if (series->objectName() == "cursor") {
+                        series->hide();
+                        for (QLegendMarker* m : chart->chart()->legend()->markers(series)) m->setVisible(false);
+                    }
             if (std::string(name) == "stragglerHeatMap" && content.run->collectives.empty() && content.run->rankSteps.empty()) {
                 delete panel;  // nothing to show: no traces in this run
                 if (!step()) return false;

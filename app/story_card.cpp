@@ -92,10 +92,20 @@ void StoryCard::paintEvent(QPaintEvent*) {
     }
     p.drawText(area, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, sub);
     area.adjust(0, unit * 4, 0, 0);
+    // What comes next, at the foot: the presenter's and the room's cue.
+    p.setPen(QColor(130, 142, 160));
+    p.setFont(sized(unit, false));
+    const QRect foot(margin, height() - height() / 12, width() - 2 * margin, height() / 16);
     if (m_kind == Kind::Title) {
         figureGrid(p, area, headlineFigures(s), unit);
+        p.setPen(QColor(130, 142, 160));
+        p.setFont(sized(unit, false));
+        p.drawText(foot, Qt::AlignLeft | Qt::AlignVCenter,
+                   m_content->selected.size() == 1 ? tr("Next: the incident that cost the most time")
+                                                   : tr("Next: the %1 incidents that cost the most time").arg(m_content->selected.size()));
         return;
     }
+    p.drawText(foot, Qt::AlignLeft | Qt::AlignVCenter, tr("%1 interruptions in %2").arg(m_content->incidents.size()).arg(q(formatDuration(info.duration))));
     const Badput& b = s.ledger.whole.badput;
     figureGrid(p, area,
                {{"Goodput", s.ettrKnown ? formatPercent(s.goodput) : "unknown"},

@@ -20,12 +20,12 @@ std::optional<VideoPlan> planVideo(const Run& run, const VideoOptions& o, QStrin
     VideoPlan plan{0, run.info.duration, 0, 0};
     if (!o.from.isEmpty()) {
         const auto t = parseInstant(o.from, run, error);
-        if (!t) return std::nullopt;
+        if (!t) return error->replace("--at", "--from"), std::nullopt;
         plan.from = *t;
     }
     if (!o.to.isEmpty()) {
         const auto t = parseInstant(o.to, run, error);
-        if (!t) return std::nullopt;
+        if (!t) return error->replace("--at", "--to"), std::nullopt;
         plan.to = *t;
     }
     if (plan.to <= plan.from) {
