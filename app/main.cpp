@@ -104,6 +104,8 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
         if (!ok || *o.step < 0) return usageError("--step expects a training step number");
     }
     if (parser.isSet(at) && parser.isSet(step)) return usageError("give --at or --step, not both");
+    if (o.view == "fabric" && o.screenshot.endsWith(".svg", Qt::CaseInsensitive))
+        return usageError("the 3D view is a rendered picture: write it as PNG (SVG is for --view charts, timeline or incidents)");
     if (const auto error = faultline::readExportOptions(parser, o.exports)) return usageError(*error);
     if (!parser.isSet(screenshot) && (parser.isSet(at) || parser.isSet(step) || parser.isSet(view)))
         return usageError("--at, --step and --view go with --screenshot");

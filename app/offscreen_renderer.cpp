@@ -17,7 +17,9 @@ OffscreenRenderer::OffscreenRenderer(std::shared_ptr<const Run> run, QSize size,
     m_window.show();  // not on screen: gives the view its native window and GL context
     QApplication::processEvents();
     m_view->setRun(m_run);
-    m_view->fitAll();
+    // The view fits the cluster at its first paint: have that paint now, so a camera set
+    // by the caller (zoomTo an incident's rack) is not undone at the first frame.
+    m_view->renderImage();
 }
 
 OffscreenRenderer::~OffscreenRenderer() = default;

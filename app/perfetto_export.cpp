@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +17,7 @@ namespace {
 
 constexpr int kRunPid = 1;
 constexpr int kRanksPid = 2;
+constexpr int kStragglerLaneTid = 100;  // further straggler lanes: 101, 102, ...
 enum Track { JobState = 1, DowntimeTrack, CheckpointTrack, FailureTrack, StragglerTrack, StepTrack };
 
 std::string quoted(const std::string& s) { return nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
@@ -115,10 +117,25 @@ void writeRunTracks(const Run& run, TraceWriter& w) {
         if (f.xid) args["xid"] = f.xid;
         w.instant(kRunPid, FailureTrack, std::string(rootCauseLabel(f.cause)), f.time, args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     }
-    for (const StragglerEpisode& s : run.stragglers) {
-        const nlohmann::json args = {{"gpu", s.gpu}, {"slowdown", s.slowdown}, {"cause", s.cause}};
-        w.slice(kRunPid, StragglerTrack, "GPU " + std::to_string(s.gpu) + " slow x" + std::to_string(s.slowdown).substr(0, 4), s.begin,
-                s.end, args.dump(), "straggler");
+    // Episodes of different GPUs overlap, and slices on one track must nest: overlapping
+    // ones go to further lanes ("Stragglers · lane 2", ...) below the first.
+    std::vector<const StragglerEpisode*> episodes;
+    for (const StragglerEpisode& s : run.stragglers) episodes.push_back(&s);
+    std::stable_sort(episodes.begin(), episodes.end(), [](auto* a, auto* b) { return a->begin < b->begin; });
+    std::vector<Nanos> laneEnds;
+    for (const StragglerEpisode* s : episodes) {
+        std::size_t lane = 0;
+        while (lane < laneEnds.size() && laneEnds[lane] > s->begin) ++lane;
+        if (lane == laneEnds.size()) {
+            laneEnds.push_back(0);
+            if (lane > 0) w.track(kRunPid, kStragglerLaneTid + static_cast<int>(lane), "Stragglers · lane " + std::to_string(lane + 1));
+        }
+        laneEnds[lane] = s->end;
+        const int tid = lane == 0 ? StragglerTrack : kStragglerLaneTid + static_cast<int>(lane);
+        const nlohmann::json args = {{"gpu", s->gpu}, {"slowdown", s->slowdown}, {"cause", s->cause}};
+        char name[64];
+        std::snprintf(name, sizeof name, "GPU %d %.0f%% slower", s->gpu, (s->slowdown - 1.0) * 100.0);
+        w.slice(kRunPid, tid, name, s->begin, s->end, args.dump(), "straggler");
     }
     for (const Step& s : run.steps) {
         w.slice(kRunPid, StepTrack, "step " + std::to_string(s.step), s.time - s.duration, s.time, "", "step");
