@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <QKeyEvent>
+#include <QLayout>
 #include <QPainter>
 #include <QStackedWidget>
 #include <QTimer>
@@ -117,7 +118,9 @@ void PresentationWindow::showSlide(int index) {
         return;
     }
     m_stack->setCurrentWidget(m_stage);
-    m_caption->setFixedHeight(captionHeight(height()) * 3 / 2);  // three lines: the incident's own too
+    // Three lines (the incident's own too), in type for the back of the room.
+    m_caption->setFixedHeight(captionHeight(height()) * 2);
+    m_stage->layout()->activate();  // the 3D view's true size, for the camera's aim below
     const Incident& inc = m_content->selected[static_cast<std::size_t>(s.incident)].incident;
     m_replayFrom = std::max<Nanos>(0, inc.begin - kLead);
     m_replayTo = std::min(m_content->run->info.duration, (inc.end ? *inc.end : inc.begin + 30 * kMinute) + kTail);

@@ -91,7 +91,7 @@ bool renderReportFigures(const ReportContent& content, ReportFigures& out, const
         timeline.setRun(content.run);
         timeline.setTime(content.run->info.duration);  // the cursor at the end, out of the way
         timeline.show();
-        out.charts.push_back(record(&timeline, QObject::tr("The whole run on the timeline"), QSize(kChartSize.width(), 300)));
+        out.charts.push_back(record(&timeline, QObject::tr("The whole run on the timeline"), QSize(kChartSize.width(), 150)));
         if (!step()) return false;
     }
     OffscreenRenderer renderer(content.run, kSnapshotSize);

@@ -226,6 +226,10 @@ TEST(Presentation, KeysWalkThroughTheStoryAndEscLeaves) {
     EXPECT_FALSE(window->card()->isVisible());
     QTest::qWait(2500);  // the camera flies, then the replay runs from before the symptom
     EXPECT_GT(window->time(), content->selected.front().incident.begin - 10 * kMinute);
+    if (const QByteArray shots = qgetenv("FAULTLINE_TEST_SHOTS"); !shots.isEmpty()) {
+        QTest::qWait(6000);  // into the incident
+        window->grab().save(shots + "/presentation-incident.png");
+    }
     QTest::keyClick(window, Qt::Key_End);
     EXPECT_EQ(window->slide(), 4);
     EXPECT_EQ(window->card()->objectName(), "closingCard");
