@@ -5,6 +5,8 @@
 #include "../model/test_runs.h"
 
 #include "analysis/incidents.h"
+#include "app/main_window.h"
+#include "app/export_controller.h"
 #include "app/panel_export.h"
 #include "app/presentation_window.h"
 #include "app/report_content.h"
@@ -14,7 +16,11 @@
 #include "views/charts_view.h"
 #include "views/timeline_view.h"
 
+#include <QApplication>
+#include <QClipboard>
 #include <QFile>
+#include <QMenuBar>
+#include <QSignalSpy>
 #include <QImage>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLineSeries>
@@ -239,6 +245,54 @@ TEST(Presentation, KeysWalkThroughTheStoryAndEscLeaves) {
     QTest::keyClick(window, Qt::Key_Escape);
     QTest::qWait(50);
     EXPECT_TRUE(alive.isNull());  // closed and gone
+}
+
+TEST(Presentation, ViewPresentIsF5AndGoesFullScreenAndEscReturns) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string path = dir.file("tiny.faultline");
+    writeRunFile(test::tinyRun(), path);
+    MainWindow window;
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::runShown);
+    window.openRun(QString::fromStdString(path));
+    ASSERT_TRUE(shown.wait(20'000));
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    QAction* present = nullptr;
+    for (QAction* a : window.findChildren<QAction*>())
+        if (a->text() == "&Present") present = a;
+    ASSERT_NE(present, nullptr);
+    EXPECT_EQ(present->shortcut(), QKeySequence(Qt::Key_F5));
+    present->trigger();  // as F5 or View > Present does
+    auto* presentation = window.findChild<PresentationWindow*>();
+    ASSERT_NE(presentation, nullptr) << "View > Present opens the presentation";
+    QTest::qWait(300);
+    EXPECT_TRUE(presentation->isFullScreen());
+    EXPECT_EQ(presentation->slideCount(), 7);  // title, the 5 worst incidents, closing
+    QPointer<PresentationWindow> alive(presentation);
+    QTest::keyClick(presentation, Qt::Key_Escape);
+    QTest::qWait(50);
+    EXPECT_TRUE(alive.isNull());
+    EXPECT_TRUE(window.isVisible());
+}
+
+TEST(ExportPicture, FileMenuHasTheExportsAndCopyPutsThePanelOnTheClipboard) {
+    test::guiApp();
+    MainWindow window;
+    QStringList actions;
+    for (QAction* menu : window.menuBar()->actions())
+        if (menu->menu())
+            for (QAction* a : menu->menu()->actions()) actions << a->text().remove('&');
+    for (const char* expected : {"Export Report...", "Export Video...", "Export Picture", "Copy Picture", "Export Data", "Present"})
+        EXPECT_TRUE(actions.contains(expected)) << expected << " in " << actions.join(", ").toStdString();
+
+    TimelineView timeline;
+    timeline.setRun(std::shared_ptr<const faultline::Run>(std::shared_ptr<const faultline::Run>(), &test::tinyRun()));
+    timeline.resize(700, 200);
+    timeline.show();
+    copyPanelToClipboard(&timeline);
+    const QImage copied = QApplication::clipboard()->image();
+    EXPECT_EQ(copied.size(), QSize(700, 200));
 }
 
 }  // namespace
