@@ -56,17 +56,27 @@ std::optional<VideoPlan> planVideo(const Run& run, const VideoOptions& o, QStrin
     return plan;
 }
 
-int recordVideo(OffscreenRenderer& renderer, const VideoPlan& plan, const VideoOptions& o, const std::function<bool(int, int)>& progress) {
+int recordVideo(OffscreenRenderer& renderer, const VideoPlan& plan, const VideoOptions& o, const std::function<bool(int, int)>& progress,
+                VideoTiming* timing) {
     VideoEncoder encoder(o.out.toStdString(), o.size.width(), o.size.height(), o.fps);
     // A failure flashes for half a second of video, as the live replay flashes it.
     renderer.setFlashSpan(plan.perFrame * std::max(1, o.fps / 2));
+    VideoTiming local;
+    VideoTiming& t = timing ? *timing : local;
+    QElapsedTimer clock;
     for (int i = 0; i < plan.frames; ++i) {
+        clock.start();
         const QImage frame = renderer.render(plan.from + plan.perFrame * i);
+        t.renderMs += static_cast<double>(clock.nsecsElapsed()) / 1e6;
         if (frame.size() != o.size) throw Error("a frame came out " + std::to_string(frame.width()) + "x" + std::to_string(frame.height()));
+        clock.start();
         encoder.addFrame(frame.constBits(), static_cast<int>(frame.bytesPerLine()));
+        t.waitMs += static_cast<double>(clock.nsecsElapsed()) / 1e6;
         if (progress && !progress(i + 1, plan.frames)) return i + 1;  // the encoder's destructor removes the file
     }
+    clock.start();
     encoder.finish();
+    t.finishMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
     return plan.frames;
 }
 
@@ -86,6 +96,7 @@ int recordVideoHeadless(const QString& runPath, const VideoOptions& o) {
         timer.start();
         shown.start();
         const bool tty = isatty(fileno(stderr));
+        VideoTiming timing;
         const int frames = recordVideo(renderer, *plan, o, [&](int done, int total) {
             // A few updates a second: a progress line, not a flood.
             if (shown.elapsed() >= 250 || done == total) {
@@ -96,12 +107,14 @@ int recordVideoHeadless(const QString& runPath, const VideoOptions& o) {
                 std::fflush(stderr);
             }
             return true;
-        });
+        }, &timing);
         const double s = static_cast<double>(timer.elapsed()) / 1000.0;
         if (tty) std::fputc('\n', stderr);
         std::printf("wrote %s: %d frames at %dx%d, %d fps (%s of the run, %s to %s) in %.1f s, %.1f frames/s\n", qPrintable(o.out), frames,
                     o.size.width(), o.size.height(), o.fps, formatDuration(plan->to - plan->from).c_str(), formatDuration(plan->from).c_str(),
                     formatDuration(plan->to).c_str(), s, frames / std::max(s, 1e-3));
+        std::printf("  per frame: %.1f ms rendering, %.1f ms waiting for the encoder; %.0f ms flushing it at the end\n",
+                    timing.renderMs / std::max(1, frames), timing.waitMs / std::max(1, frames), timing.finishMs);
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "\nfaultline: %s\n", e.what());

@@ -34,10 +34,17 @@ struct VideoPlan {
 // Reads the options against the run; nullopt with `error` set when they make no video.
 std::optional<VideoPlan> planVideo(const Run& run, const VideoOptions& options, QString* error);
 
+// Where the time of a recording went (for the figures the headless run prints).
+struct VideoTiming {
+    double renderMs = 0;  // rendering frames off screen, on this thread
+    double waitMs = 0;    // waiting for the encoder to take a frame (it is behind)
+    double finishMs = 0;  // flushing the encoder at the end
+};
+
 // Renders and encodes every frame. `progress(done, total)` after each frame returns false
 // to cancel (the file is then removed). Returns the frames written; throws Error.
 int recordVideo(OffscreenRenderer& renderer, const VideoPlan& plan, const VideoOptions& options,
-                const std::function<bool(int, int)>& progress = {});
+                const std::function<bool(int, int)>& progress = {}, VideoTiming* timing = nullptr);
 
 // Headless: loads the run and records it, with a progress line on the terminal. Returns
 // the process exit status.
