@@ -4,6 +4,7 @@
 #include "importers/flight_recorder_reader.h"
 #include "model/error.h"
 #include "analysis/hang_analysis.h"
+#include "model/json_text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -26,7 +27,7 @@ int hangCommand(const CommandArgs& argv) {
     const Args args(argv, hangSpec());
     if (args.positional().empty()) throw UsageError("hang needs Flight Recorder dumps or their folder");
     const HangReport report = analyzeHang(readFlightRecorderDumps(args.positional()));
-    const std::string text = args.flag("--json") ? hangToJson(report).dump(2) + "\n" : hangToText(report);
+    const std::string text = args.flag("--json") ? jsonText(hangToJson(report)) : hangToText(report);
     std::fputs(text.c_str(), stdout);
     return 0;
 }

@@ -6,6 +6,7 @@
 #include "importers/importer.h"
 #include "importers/text_parse.h"
 #include "model/error.h"
+#include "model/json_text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -32,11 +33,26 @@ const CommandSpec& importSpec() {
             {"--boot-time", "", "ISO", "when the host booted, for raw /dev/kmsg times (2025-01-21T00:00:00Z)"},
             {"--year", "", "YYYY", "the year of syslog dates, which carry none (default: this year)"},
             {"--sacct-fields", "", "LIST", "the columns of sacct output written with --noheader, as given to sacct --format"},
+            {"--shard", "", "I/N", "read only every N-th input from the I-th (1-based) and write an import shard to merge later"},
             {"--json", "", "", "print the import report as JSON"},
             kQuietOption,
         }};
     return spec;
 }
+
+namespace {
+
+// "3/8" -> {2, 8}: the 0-based shard and the number of shards.
+std::pair<int, int> parseShard(const std::string& text) {
+    const std::size_t slash = text.find('/');
+    const auto i = slash == std::string::npos ? std::nullopt : parseInt(std::string_view(text).substr(0, slash));
+    const auto n = slash == std::string::npos ? std::nullopt : parseInt(std::string_view(text).substr(slash + 1));
+    if (!i || !n || *n < 1 || *n > 1'000'000 || *i < 1 || *i > *n)
+        throw UsageError("--shard expects I/N with 1 <= I <= N, such as 3/8, not \"" + text + "\"");
+    return {static_cast<int>(*i - 1), static_cast<int>(*n)};
+}
+
+}  // namespace
 
 int importCommand(const CommandArgs& argv) {
     const Args args(argv, importSpec());
@@ -61,11 +77,24 @@ int importCommand(const CommandArgs& argv) {
     const bool quiet = args.flag("--quiet");
     ProgressLine progress("faultline-cli import", progressWanted(quiet));
     progress.setStage("importing " + std::to_string(args.positional().size()) + (args.positional().size() == 1 ? " input" : " inputs"));
+    if (auto shardText = args.value("--shard")) {
+        const auto [index, count] = parseShard(*shardText);
+        const ImportShard shard = importShard(args.positional(), options, index, count, [&](double fraction) { progress.setFraction(fraction); });
+        writeShardFile(shard, *output);
+        progress.finish();
+        if (quiet) return kExitOk;
+        ImportSummary summary;
+        for (const ShardedFile& f : shard.files) summary.files.push_back(f.report);
+        summary.output = *output;
+        std::printf("shard %d of %d: %zu of %zu input files\n", index + 1, count, shard.files.size(), shard.inputs);
+        std::fputs((args.flag("--json") ? jsonText(importSummaryToJson(summary)) : importSummaryToText(summary)).c_str(), stdout);
+        return kExitOk;
+    }
     const ImportSummary summary =
         importToRunFile(args.positional(), *output, options, [&](double fraction) { progress.setFraction(fraction); });
     progress.finish();
     if (quiet) return kExitOk;
-    const std::string text = args.flag("--json") ? importSummaryToJson(summary).dump(2) + "\n" : importSummaryToText(summary);
+    const std::string text = args.flag("--json") ? jsonText(importSummaryToJson(summary)) : importSummaryToText(summary);
     std::fputs(text.c_str(), stdout);
     return kExitOk;
 }

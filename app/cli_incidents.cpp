@@ -5,6 +5,7 @@
 #include "model/error.h"
 #include "analysis/incidents.h"
 #include "model/run_file.h"
+#include "model/json_text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -28,9 +29,10 @@ const CommandSpec& incidentsSpec() {
 int incidentsCommand(const CommandArgs& argv) {
     const Args args(argv, incidentsSpec());
     if (args.positional().size() != 1) throw UsageError("incidents takes one run file");
+    const std::optional<long long> id = args.integer("--id");
     const Run run = readRunFile(args.positional().front());
     std::vector<Incident> incidents = buildIncidents(run);
-    if (auto id = args.integer("--id")) {
+    if (id) {
         auto it = std::find_if(incidents.begin(), incidents.end(), [&](const Incident& i) { return i.id == *id; });
         if (it == incidents.end())
             throw Error("no incident " + std::to_string(*id) + " (this run has " + std::to_string(incidents.size()) + ")");
@@ -44,7 +46,7 @@ int incidentsCommand(const CommandArgs& argv) {
         std::fputs(incidentsToCsv(incidents, run.info, readIncidentNotes(args.positional().front())).c_str(), stdout);
         return 0;
     }
-    const std::string text = args.flag("--json") ? incidentsToJson(incidents, run.info).dump(2) + "\n" : incidentsToText(incidents, run.info);
+    const std::string text = args.flag("--json") ? jsonText(incidentsToJson(incidents, run.info)) : incidentsToText(incidents, run.info);
     std::fputs(text.c_str(), stdout);
     return 0;
 }

@@ -18,7 +18,7 @@ struct Command {
 
 // In the order a newcomer meets them: make or read a run, then look into it.
 constexpr Command kCommands[] = {
-    {simulateSpec, simulateCommand}, {importSpec, importCommand},         {summarySpec, summaryCommand},
+    {simulateSpec, simulateCommand}, {importSpec, importCommand},         {mergeSpec, mergeCommand},     {summarySpec, summaryCommand},
     {incidentsSpec, incidentsCommand}, {stragglersSpec, stragglersCommand}, {hangSpec, hangCommand},
     {exportSpec, exportCommand},
 };

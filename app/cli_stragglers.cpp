@@ -6,6 +6,7 @@
 #include "model/run_file.h"
 #include "analysis/step_time_stragglers.h"
 #include "analysis/straggler_analysis.h"
+#include "model/json_text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -40,7 +41,7 @@ int stragglersCommand(const CommandArgs& argv) {
     } else if (args.flag("--json")) {
         nlohmann::json j = stragglersToJson(report, run);
         j["step_times"] = stepTimesToJson(steps);
-        text = j.dump(2) + "\n";
+        text = jsonText(j);
     } else {
         text = stragglersToText(report, run, limit);
         if (steps.steps > 0) text += "\n" + stepTimesToText(steps, limit);

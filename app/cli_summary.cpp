@@ -5,6 +5,7 @@
 #include "model/error.h"
 #include "model/run_file.h"
 #include "analysis/summary.h"
+#include "model/json_text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -34,7 +35,7 @@ int summaryCommand(const CommandArgs& argv) {
         std::fputs(goodputLedgerToCsv(summary.ledger, run.info).c_str(), stdout);
         return 0;
     }
-    const std::string text = args.flag("--json") ? summaryToJson(summary).dump(2) + "\n" : summaryToText(summary);
+    const std::string text = args.flag("--json") ? jsonText(summaryToJson(summary)) : summaryToText(summary);
     std::fputs(text.c_str(), stdout);
     return 0;
 }

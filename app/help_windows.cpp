@@ -10,6 +10,7 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QIcon>
+#include <QImage>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
@@ -41,6 +42,21 @@ QTableWidget* makeTable(const QStringList& headers, const std::vector<QStringLis
 }
 
 QString text(const std::string& s) { return QString::fromStdString(s); }
+
+// The README's screenshots are 1600 pixels wide: shown to fit the window, not beside it.
+class DocumentationBrowser : public QTextBrowser {
+public:
+    using QTextBrowser::QTextBrowser;
+    QVariant loadResource(int type, const QUrl& name) override {
+        QVariant resource = QTextBrowser::loadResource(type, name);
+        if (type != QTextDocument::ImageResource) return resource;
+        QImage image = resource.value<QImage>();
+        if (image.isNull()) image.loadFromData(resource.toByteArray());
+        const int width = 860;
+        if (image.isNull() || image.width() <= width) return resource;
+        return image.scaledToWidth(width, Qt::SmoothTransformation);
+    }
+};
 
 }  // namespace
 
@@ -140,7 +156,7 @@ QString documentationDir() {
     return QFileInfo::exists(dir + "/README.md") ? dir : QString();
 }
 
-DocumentationWindow::DocumentationWindow(const QString& dir, QWidget* parent) : QDialog(parent), m_browser(new QTextBrowser(this)) {
+DocumentationWindow::DocumentationWindow(const QString& dir, QWidget* parent) : QDialog(parent), m_browser(new DocumentationBrowser(this)) {
     setObjectName("documentationWindow");
     setWindowTitle(tr("Faultline Documentation"));
     m_browser->setObjectName("documentationBrowser");

@@ -1,5 +1,6 @@
 // Faultline's own topology JSON (docs/formats.md, "faultline-topology"): the cluster by
 // name, for fabrics no tool describes.
+#include "json_parse.h"
 #include "formats.h"
 #include "read_whole_file.h"
 #include "topology_builder.h"
@@ -26,15 +27,10 @@ SwitchTier tierFrom(const std::string& s, const std::string& where) {
 }  // namespace
 
 void importFaultlineTopology(const std::string& path, ImportContext& ctx) {
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(readWholeFile(path, std::size_t{1} << 30));
-    } catch (const nlohmann::json::parse_error& e) {
-        throw Error(path + ": byte " + std::to_string(e.byte) + ": not valid JSON (expected a Faultline topology)");
-    }
+    const nlohmann::json doc = parseJson(readWholeFile(path, std::size_t{1} << 30), path, "a Faultline topology");
     if (!doc.is_object() || doc.value("format", "") != "faultline-topology")
         throw Error(path + ": expected an object with \"format\": \"faultline-topology\"");
-    if (doc.value("version", 0) != 1) throw Error(path + ": topology version " + doc.value("version", nlohmann::json(0)).dump() + " (expected 1)");
+    if (doc.value("version", 0) != 1) throw Error(path + ": topology version " + doc.value("version", nlohmann::json(0)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + " (expected 1)");
     TopologyBuilder b;
     auto array = [&](const char* key) -> const nlohmann::json& {
         static const nlohmann::json empty = nlohmann::json::array();

@@ -1,5 +1,6 @@
 // PyTorch NCCL Flight Recorder dumps, one per rank: the pickle PyTorch writes (read by our
 // safe unpickler) and the JSON variant. Both hold pg_config, pg_status and entries.
+#include "json_parse.h"
 #include "collective_names.h"
 #include "formats.h"
 #include "pickle_reader.h"
@@ -40,9 +41,13 @@ std::int64_t tensorBytes(const nlohmann::json& sizes, const nlohmann::json& dtyp
     for (std::size_t i = 0; i < sizes.size(); ++i) {
         if (!sizes[i].is_array()) continue;
         std::int64_t elems = 1;
-        for (const auto& d : sizes[i]) elems *= d.is_number_integer() ? d.get<std::int64_t>() : 0;
+        for (const auto& d : sizes[i]) {
+            const std::int64_t dim = d.is_number_integer() ? d.get<std::int64_t>() : 0;
+            if (dim < 0 || __builtin_mul_overflow(elems, dim, &elems)) return 0;  // no tensor is that large: size unknown
+        }
         const std::string dtype = dtypes.is_array() && i < dtypes.size() && dtypes[i].is_string() ? dtypes[i].get<std::string>() : "";
-        total += elems * dtypeBytes(dtype);
+        std::int64_t bytes = 0;
+        if (__builtin_mul_overflow(elems, dtypeBytes(dtype), &bytes) || __builtin_add_overflow(total, bytes, &total)) return 0;
     }
     return total;
 }
@@ -51,7 +56,11 @@ void importDump(const nlohmann::json& dump, const std::string& path, ImportConte
     if (!dump.is_object() || !dump.contains("entries") || !dump["entries"].is_array())
         throw Error(path + ": expected a Flight Recorder dump: a dict with an \"entries\" list (and pg_config, pg_status)");
     std::optional<std::int32_t> rank;
-    if (auto it = dump.find("rank"); it != dump.end() && it->is_number_integer()) rank = it->get<std::int32_t>();
+    if (auto it = dump.find("rank"); it != dump.end() && it->is_number_integer()) {
+        const std::int64_t r = it->get<std::int64_t>();
+        if (r < 0 || r > kMaxRank) throw Error(path + ": rank " + std::to_string(r) + " is not a rank (expected 0 to " + std::to_string(kMaxRank) + ")");
+        rank = static_cast<std::int32_t>(r);
+    }
     if (!rank) rank = rankFromFileName(path);
     if (!rank) {
         ctx.report.warnings.push_back(path + ": the dump does not say its rank and the file name ends in no number; taken as rank 0");
@@ -139,13 +148,7 @@ void importFlightRecorder(const std::string& path, ImportContext& ctx) {
 
 void importFlightRecorderJson(const std::string& path, ImportContext& ctx) {
     const std::string data = readWholeFile(path, std::size_t{512} << 20);
-    nlohmann::json dump;
-    try {
-        dump = nlohmann::json::parse(data);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw Error(path + ": byte " + std::to_string(e.byte) + ": not valid JSON (expected a Flight Recorder JSON dump)");
-    }
-    importDump(dump, path, ctx);
+    importDump(parseJson(data, path, "a Flight Recorder JSON dump"), path, ctx);
 }
 
 }  // namespace faultline

@@ -1,3 +1,4 @@
+#include "json_parse.h"
 #include "flight_recorder_reader.h"
 
 #include "model/error.h"
@@ -151,12 +152,7 @@ FlightRecorderDump readFlightRecorderDump(const std::string& path) {
         const nlohmann::json root = readPickle(data, path);
         fill(dump, JsonNode{&root, path});
     } else if (data[first] == '{') {
-        nlohmann::json root;
-        try {
-            root = nlohmann::json::parse(data);
-        } catch (const nlohmann::json::parse_error& e) {
-            throw Error(path + ": byte " + std::to_string(e.byte) + ": invalid JSON in a Flight Recorder dump");
-        }
+        const nlohmann::json root = parseJson(data, path, "a Flight Recorder dump");
         fill(dump, JsonNode{&root, path});
     } else {
         throw Error(path + ": not a Flight Recorder dump (expected a Python pickle or a JSON object)");

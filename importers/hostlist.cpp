@@ -33,8 +33,8 @@ void expandOne(std::string_view pattern, std::vector<std::string>& out) {
             throw Error("host list \"" + std::string(pattern) + "\": \"" + std::string(r) + "\" is not a number or a range a-b");
         if (static_cast<std::size_t>(*hi - *lo) > kMaxHosts) throw Error("host list \"" + std::string(pattern) + "\" names more than a million hosts");
         const std::size_t width = loText.size();
-        for (std::int64_t v = *lo; v <= *hi; ++v) {
-            std::string num = std::to_string(v);
+        for (std::int64_t k = 0; k <= *hi - *lo; ++k) {  // counted, so a range ending at the int64 limit ends
+            std::string num = std::to_string(*lo + k);
             if (num.size() < width) num.insert(0, width - num.size(), '0');
             expandOne(std::string(prefix) + num + std::string(suffix), out);
             if (out.size() > kMaxHosts) throw Error("host list names more than a million hosts");

@@ -14,6 +14,9 @@ namespace faultline {
 
 using EpochNs = std::int64_t;
 
+// Ranks beyond this are not a job anyone runs; a bigger number in a file is corruption.
+inline constexpr std::int64_t kMaxRank = 10'000'000;
+
 // Where something happened, as much as the file says: any of host + PCI bus id, host +
 // local GPU index, or a rank.
 struct GpuLocator {

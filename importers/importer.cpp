@@ -4,6 +4,7 @@
 #include "hostlist.h"
 #include "rank_map.h"
 #include "run_builder.h"
+#include "shard_file.h"
 
 #include "model/run_file.h"
 
@@ -63,13 +64,12 @@ std::string runNameFor(const ImportOptions& options, const std::vector<std::stri
 // What one file gave: its events on their own, merged in input order once all are read, so
 // the run is the same whichever worker read which file.
 struct FileImport {
-    FileReport report;
-    ImportedEvents events;
+    ShardedFile file;
     std::exception_ptr error;
 };
 
 void readOne(const Input& f, const FormatInfo* forced, const ImportOptions& options, const std::atomic<bool>* cancel,
-             const std::function<void(double)>& fileProgress, FileImport& out) {
+             const std::function<void(double)>& fileProgress, ShardedFile& out) {
     out.report.path = f.path;
     const FormatInfo* format = forced ? forced : detectFormat(f.path);
     if (!format) {
@@ -109,7 +109,7 @@ void readInParallel(const std::vector<Input>& files, const FormatInfo* forced, c
             if (i > firstError.load()) break;
             try {
                 if (cancel && cancel->load()) throw ImportCancelled();
-                readOne(files[i], forced, options, cancel, [&, i](double fraction) { report(i, fraction); }, out[i]);
+                readOne(files[i], forced, options, cancel, [&, i](double fraction) { report(i, fraction); }, out[i].file);
                 report(i, 1.0);
             } catch (...) {
                 out[i].error = std::current_exception();
@@ -146,32 +146,45 @@ void mergeEvents(ImportedEvents& into, ImportedEvents&& from, const std::string&
 
 }  // namespace
 
-ImportResult importFiles(const std::vector<std::string>& inputs, const ImportOptions& options, const ProgressFn& progress,
-                         const std::atomic<bool>* cancel) {
-    if (inputs.empty()) throw Error("nothing to import: name files or folders");
-    const FormatInfo* forced = nullptr;
-    if (!options.format.empty()) {
-        forced = findFormat(options.format);
-        if (!forced) throw Error("unknown format \"" + options.format + "\" (known: " + formatNames() + ")");
-    }
-    const std::vector<Input> files = expandInputs(inputs);
-    std::vector<FileImport> imports(files.size());
-    readInParallel(files, forced, options, progress, cancel, imports);
+namespace {
 
+const FormatInfo* forcedFormat(const ImportOptions& options) {
+    if (options.format.empty()) return nullptr;
+    const FormatInfo* forced = findFormat(options.format);
+    if (!forced) throw Error("unknown format \"" + options.format + "\" (known: " + formatNames() + ")");
+    return forced;
+}
+
+// Reads `files`, each standing at `orders[i]` among all inputs.
+std::vector<ShardedFile> readFiles(const std::vector<Input>& files, const std::vector<std::size_t>& orders, const ImportOptions& options,
+                                   const ProgressFn& progress, const std::atomic<bool>* cancel) {
+    std::vector<FileImport> imports(files.size());
+    readInParallel(files, forcedFormat(options), options, progress, cancel, imports);
+    std::vector<ShardedFile> out;
+    out.reserve(imports.size());
+    for (std::size_t i = 0; i < imports.size(); ++i) {
+        imports[i].file.order = orders[i];
+        out.push_back(std::move(imports[i].file));
+    }
+    return out;
+}
+
+// The run from every input file as read, in input order.
+ImportResult buildImport(std::vector<ShardedFile> files, const ImportOptions& options, const std::string& runName, const std::string& inputsLabel) {
+    std::sort(files.begin(), files.end(), [](const ShardedFile& a, const ShardedFile& b) { return a.order < b.order; });
     ImportedEvents events;
     ImportResult result;
-    for (FileImport& f : imports) {
+    for (ShardedFile& f : files) {
         mergeEvents(events, std::move(f.events), f.report.path);
         result.summary.files.push_back(std::move(f.report));
     }
     const bool anyKnown = std::any_of(result.summary.files.begin(), result.summary.files.end(),
                                       [](const FileReport& f) { return f.format != "unknown"; });
-    if (!anyKnown) throw Error("nothing to import: no file in " + inputs.front() + (inputs.size() > 1 ? " (and the rest)" : "") +
-                               " is in a format Faultline reads (known: " + formatNames() + ")");
+    if (!anyKnown) throw Error("nothing to import: no file in " + inputsLabel + " is in a format Faultline reads (known: " + formatNames() + ")");
     if (!options.rankMapPath.empty())
         for (RankPlacement& p : readRankMap(options.rankMapPath)) events.placements.push_back(std::move(p));
 
-    BuildResult built = buildRun(events, events.topology, runNameFor(options, inputs));
+    BuildResult built = buildRun(events, events.topology, runName);
     result.run = std::move(built.run);
     result.summary.derivedTopology = built.derivedTopology;
     result.summary.hosts = result.run.topology.hosts.size();
@@ -179,6 +192,72 @@ ImportResult importFiles(const std::vector<std::string>& inputs, const ImportOpt
     if (!built.warnings.empty() && !result.summary.files.empty())
         for (const std::string& w : built.warnings) result.summary.files.back().warnings.push_back(w);
     return result;
+}
+
+std::string inputsLabel(const std::vector<std::string>& inputs) {
+    return inputs.front() + (inputs.size() > 1 ? " (and the rest)" : "");
+}
+
+}  // namespace
+
+ImportResult importFiles(const std::vector<std::string>& inputs, const ImportOptions& options, const ProgressFn& progress,
+                         const std::atomic<bool>* cancel) {
+    if (inputs.empty()) throw Error("nothing to import: name files or folders");
+    forcedFormat(options);
+    const std::vector<Input> files = expandInputs(inputs);
+    std::vector<std::size_t> orders(files.size());
+    for (std::size_t i = 0; i < orders.size(); ++i) orders[i] = i;
+    return buildImport(readFiles(files, orders, options, progress, cancel), options, runNameFor(options, inputs), inputsLabel(inputs));
+}
+
+ImportShard importShard(const std::vector<std::string>& inputs, const ImportOptions& options, int index, int count,
+                        const ProgressFn& progress, const std::atomic<bool>* cancel) {
+    if (inputs.empty()) throw Error("nothing to import: name files or folders");
+    if (count < 1 || index < 0 || index >= count) throw Error("shard " + std::to_string(index + 1) + " of " + std::to_string(count) + " does not exist");
+    forcedFormat(options);
+    const std::vector<Input> all = expandInputs(inputs);
+    // Every count-th file from the index-th: rank files in natural order spread evenly.
+    std::vector<Input> mine;
+    std::vector<std::size_t> orders;
+    for (std::size_t i = static_cast<std::size_t>(index); i < all.size(); i += static_cast<std::size_t>(count)) {
+        mine.push_back(all[i]);
+        orders.push_back(i);
+    }
+    ImportShard shard;
+    shard.index = index;
+    shard.count = count;
+    shard.inputs = all.size();
+    shard.runName = runNameFor(options, inputs);
+    shard.files = readFiles(mine, orders, options, progress, cancel);
+    return shard;
+}
+
+ImportResult mergeShards(const std::vector<std::string>& shardPaths, const ImportOptions& options) {
+    if (shardPaths.empty()) throw Error("nothing to merge: name the shard files");
+    std::vector<ShardedFile> files;
+    std::vector<std::string> seen;
+    std::string runName;
+    int count = 0;
+    std::size_t inputs = 0;
+    for (const std::string& path : shardPaths) {
+        ImportShard shard = readShardFile(path);
+        if (seen.empty()) {
+            count = shard.count;
+            inputs = shard.inputs;
+            runName = shard.runName;
+            seen.assign(static_cast<std::size_t>(count), "");
+        }
+        if (shard.count != count || shard.inputs != inputs)
+            throw Error(path + " is shard " + std::to_string(shard.index + 1) + " of " + std::to_string(shard.count) + " of another import (" +
+                        shardPaths.front() + " is one of " + std::to_string(count) + ")");
+        std::string& where = seen[static_cast<std::size_t>(shard.index)];
+        if (!where.empty()) throw Error(path + " and " + where + " are both shard " + std::to_string(shard.index + 1) + " of " + std::to_string(count));
+        where = path;
+        for (ShardedFile& f : shard.files) files.push_back(std::move(f));
+    }
+    for (std::size_t i = 0; i < seen.size(); ++i)
+        if (seen[i].empty()) throw Error("shard " + std::to_string(i + 1) + " of " + std::to_string(count) + " is missing: merge needs every shard");
+    return buildImport(std::move(files), options, options.runName.empty() ? runName : options.runName, inputsLabel(shardPaths));
 }
 
 ImportSummary importToRunFile(const std::vector<std::string>& inputs, const std::string& output, const ImportOptions& options,

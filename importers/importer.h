@@ -4,6 +4,7 @@
 // was read; Cancel stops at the next chunk and writes nothing.
 #include "import_context.h"
 #include "import_report.h"
+#include "shard_file.h"
 
 #include "model/run.h"
 
@@ -23,6 +24,15 @@ struct ImportResult {
 // READMEs and licences beside the data.
 ImportResult importFiles(const std::vector<std::string>& inputs, const ImportOptions& options,
                          const ProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr);
+
+// One shard of a sharded import: every `count`-th of the input files (folders expanded, in
+// natural order) from the `index`-th (0-based). Write it with writeShardFile.
+ImportShard importShard(const std::vector<std::string>& inputs, const ImportOptions& options, int index, int count,
+                        const ProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr);
+
+// Reads the shard files of one sharded import (all of them, any order) and builds the run a
+// single import of all their inputs gives.
+ImportResult mergeShards(const std::vector<std::string>& shardPaths, const ImportOptions& options);
 
 // importFiles, then writes the run file in one transaction.
 ImportSummary importToRunFile(const std::vector<std::string>& inputs, const std::string& output,

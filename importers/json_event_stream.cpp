@@ -11,7 +11,8 @@ namespace {
 
 constexpr std::size_t kChunk = 8u << 20;
 constexpr std::size_t kPadding = 64;                 // >= SIMDJSON_PADDING
-constexpr std::size_t kMaxMetadata = 64u << 20;      // what may sit outside traceEvents
+constexpr std::size_t kMaxMetadata = 64u << 20;      // what may sit outside the array
+constexpr int kMaxDepth = 10'000;                    // JSON nested deeper than this is not data
 constexpr std::size_t kMaxEvent = 256u << 20;        // one event larger than this is not a trace
 
 // Bytes the event scanner must look at; everything else is skipped in the inner loop.
@@ -23,8 +24,8 @@ constexpr std::array<bool, 256> kSpecial = [] {
 
 }  // namespace
 
-JsonEventStream::JsonEventStream(const std::string& path, std::vector<std::string_view> namePrefixes)
-    : m_in(path), m_namePrefixes(std::move(namePrefixes)) {}
+JsonEventStream::JsonEventStream(const std::string& path, std::vector<std::string_view> namePrefixes, JsonArrayShape shape)
+    : m_in(path), m_namePrefixes(std::move(namePrefixes)), m_shape(shape) {}
 
 void JsonEventStream::fail(std::uint64_t offset, const std::string& what) const {
     throw Error(m_in.path() + ": byte " + std::to_string(offset) + ": " + what);
@@ -73,11 +74,11 @@ void JsonEventStream::run(const std::function<void(const char*, std::size_t, std
         const std::size_t keep = phase == Phase::InEvent ? eventStart : (phase == Phase::Prefix && inString ? keyStart - 1 : scan);
         if (phase == Phase::Prefix) {
             m_metadata.append(buf.data() + begin, keep - begin);
-            if (m_metadata.size() > kMaxMetadata) fail(base + scan, "no \"traceEvents\" array in the first 64 MB (expected a Chrome-trace JSON object)");
+            if (m_metadata.size() > kMaxMetadata) fail(base + scan, "no \"" + std::string(m_shape.key) + "\" array in the first 64 MB (expected " + std::string(m_shape.document) + ")");
         }
         if (phase == Phase::Suffix) {
             suffix.append(buf.data() + begin, keep - begin);
-            if (suffix.size() > kMaxMetadata) fail(base + scan, "more than 64 MB after traceEvents");
+            if (suffix.size() > kMaxMetadata) fail(base + scan, "more than 64 MB after " + std::string(m_shape.key));
         }
         const std::size_t shift = keep;
         std::memmove(buf.data(), buf.data() + shift, end - shift);
@@ -90,7 +91,7 @@ void JsonEventStream::run(const std::function<void(const char*, std::size_t, std
         keyStart -= std::min(keyStart, shift);
         begin = 0;
         if (end + kChunk + kPadding > buf.size()) {
-            if (end > kMaxEvent) fail(base, "one trace event is larger than 256 MB");
+            if (end > kMaxEvent) fail(base, "one " + std::string(m_shape.element) + " is larger than 256 MB");
             buf.resize(end + kChunk + kPadding);
         }
         const std::size_t got = m_in.read(buf.data() + end, buf.size() - kPadding - end);
@@ -136,7 +137,7 @@ void JsonEventStream::run(const std::function<void(const char*, std::size_t, std
                 } else if (c == '"') {
                     inString = false;
                     if (phase == Phase::Prefix && depth == 1) {
-                        keyIsTraceEvents = std::string_view(p + keyStart, scan - keyStart) == "traceEvents";
+                        keyIsTraceEvents = std::string_view(p + keyStart, scan - keyStart) == m_shape.key;
                         sawColon = false;
                     }
                 } else {
@@ -169,7 +170,8 @@ void JsonEventStream::run(const std::function<void(const char*, std::size_t, std
                 } else if (d == '}' || d == ']') {
                     --depth;
                     if (depth == 2) {
-                        if (d != '}') fail(base + scan - 1, "expected '}' to close a trace event");
+                        if (d != '}') fail(base + scan - 1, "expected '}' to close a " + std::string(m_shape.element));
+                        m_eventOffset = base + eventStart;
                         if (!skipEvent) onEvent(p + eventStart, scan - eventStart, buf.size() - scan);
                         ++m_events;
                         phase = Phase::BetweenEvents;
@@ -191,7 +193,7 @@ void JsonEventStream::run(const std::function<void(const char*, std::size_t, std
                     break;
                 case '{': case '[':
                     if (phase == Phase::Prefix && c == '[' && depth == 1 && keyIsTraceEvents && sawColon) {
-                        // traceEvents starts: the metadata keeps an empty array in its place.
+                        // The array starts: the metadata keeps an empty array in its place.
                         m_metadata.append(p + begin, scan - begin);
                         m_metadata += "]";
                         ++depth;
@@ -200,24 +202,24 @@ void JsonEventStream::run(const std::function<void(const char*, std::size_t, std
                         break;
                     }
                     if (phase == Phase::BetweenEvents) {
-                        if (c != '{') fail(base + scan - 1, "expected a trace event object in traceEvents");
+                        if (c != '{') fail(base + scan - 1, "expected a " + std::string(m_shape.element) + " object in " + std::string(m_shape.key));
                         eventStart = scan - 1;
                         nameKeyEnd = 0;
                         skipEvent = false;
                         phase = Phase::InEvent;
                     }
-                    if (depth == 0 && c != '{') fail(base + scan - 1, "expected a JSON object (a Chrome trace starts with '{')");
+                    if (depth == 0 && c != '{') fail(base + scan - 1, "expected a JSON object (" + std::string(m_shape.document) + " starts with '{')");
                     ++depth;
                     break;
                 case '}': case ']':
                     --depth;
                     if (phase == Phase::BetweenEvents && depth == 1) {
-                        if (c != ']') fail(base + scan - 1, "expected ']' to close traceEvents");
+                        if (c != ']') fail(base + scan - 1, "expected ']' to close " + std::string(m_shape.key));
                         begin = scan;  // the suffix starts after the array
                         phase = Phase::Suffix;
                     } else if (depth == 0) {
-                        if (phase == Phase::Prefix) fail(base + scan - 1, "the JSON object has no \"traceEvents\" array");
-                        if (c != '}') fail(base + scan - 1, "unbalanced ']': expected '}' to close the trace object");
+                        if (phase == Phase::Prefix) fail(base + scan - 1, "the JSON object has no \"" + std::string(m_shape.key) + "\" array");
+                        if (c != '}') fail(base + scan - 1, "unbalanced ']': expected '}' to close the top-level object");
                         phase = Phase::Done;
                     } else if (depth < 0) {
                         fail(base + scan - 1, "unbalanced '" + std::string(1, c) + "'");
@@ -226,8 +228,8 @@ void JsonEventStream::run(const std::function<void(const char*, std::size_t, std
                 case ',':
                     break;
                 default:
-                    if (phase == Phase::BetweenEvents) fail(base + scan - 1, "expected a trace event object or ']' in traceEvents");
-                    if (depth == 0) fail(base + scan - 1, "expected a JSON object (a Chrome trace starts with '{')");
+                    if (phase == Phase::BetweenEvents) fail(base + scan - 1, "expected a " + std::string(m_shape.element) + " object or ']' in " + std::string(m_shape.key));
+                    if (depth == 0) fail(base + scan - 1, "expected a JSON object (" + std::string(m_shape.document) + " starts with '{')");
                     break;
             }
             if (phase == Phase::Done) {
@@ -240,9 +242,10 @@ void JsonEventStream::run(const std::function<void(const char*, std::size_t, std
     }
     if (phase != Phase::Done) {
         const std::uint64_t at = base + end;
-        if (phase == Phase::Prefix) fail(at, "the file ends before a \"traceEvents\" array (expected a Chrome-trace JSON object)");
-        fail(at, phase == Phase::Suffix ? "the file ends before the closing '}' of the trace"
-                                        : "the file ends inside traceEvents: the trace is cut short (" + std::to_string(m_events) + " events read)");
+        if (phase == Phase::Prefix) fail(at, "the file ends before a \"" + std::string(m_shape.key) + "\" array (expected " + std::string(m_shape.document) + ")");
+        fail(at, phase == Phase::Suffix ? "the file ends before the closing '}' of the top-level object"
+                                        : "the file ends inside " + std::string(m_shape.key) + ": the file is cut short (" + std::to_string(m_events) + " " +
+                                              std::string(m_shape.element) + "s read)");
     }
     m_metadata += suffix;
 }

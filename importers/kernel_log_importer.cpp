@@ -58,7 +58,13 @@ void importKernelLog(const std::string& path, ImportContext& ctx) {
     while (in.next(line)) {
         if ((in.lineNumber() & 0xfff) == 0) ctx.tick(in.progress());
         if (trim(line).empty() || line.front() == ' ' || line.front() == '\t') continue;  // kmsg continuation lines
-        const auto entry = parseKernelLogLine(line, year);
+        const auto entry = [&] {
+            try {
+                return parseKernelLogLine(line, year);
+            } catch (const TimeOutOfRange& e) {
+                in.fail(e.what());
+            }
+        }();
         if (!entry) {
             ctx.report.skip(in.where() + ": not a kernel log line (expected a dmesg, /dev/kmsg or journal timestamp)");
             continue;
@@ -78,7 +84,7 @@ void importKernelLog(const std::string& path, ImportContext& ctx) {
         EpochNs t = entry->time;
         bool sinceBoot = entry->sinceBoot;
         if (sinceBoot && ctx.options.bootTime) {
-            t += *ctx.options.bootTime;
+            if (__builtin_add_overflow(t, *ctx.options.bootTime, &t)) in.fail("the boot time puts this line past 2262, the last year a run can hold");
             sinceBoot = false;
         }
         if (!sinceBoot) ctx.report.seen(t);
@@ -104,6 +110,7 @@ void importKernelLog(const std::string& path, ImportContext& ctx) {
     }
     if (parsed == 0 && ctx.report.skippedLines > 0)
         throw Error(path + ":1: no line is a kernel log line (expected a dmesg, /dev/kmsg or journal timestamp)");
+    if (parsed == 0) throw Error(path + ": the file is empty (expected kernel log lines)");
     ctx.report.count("kernel log lines", parsed);
 }
 

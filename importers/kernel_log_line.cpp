@@ -95,6 +95,7 @@ std::optional<KernelLogLine> parseBracketed(std::string_view s) {
         }
         out.form = KernelLogForm::DmesgBoot;
         out.sinceBoot = true;
+        if (*secs < 0 || *secs > 1'000'000'000) return std::nullopt;  // seconds since boot: decades at most
         out.time = *secs * 1'000'000'000 + frac;
         return out;
     }
@@ -114,7 +115,7 @@ std::optional<KernelLogLine> parseBracketed(std::string_view s) {
     const auto year = parseInt(parts[4]);
     if (!month || !day || !clock || !year || *day < 1 || *day > 31) return std::nullopt;
     out.form = KernelLogForm::DmesgCtime;
-    out.time = (daysFromCivil(*year, *month, static_cast<unsigned>(*day)) * 86400 + *clock) * 1'000'000'000;
+    out.time = epochFromCivil(*year, *month, static_cast<unsigned>(*day), *clock);
     return out;
 }
 
@@ -143,7 +144,7 @@ std::optional<KernelLogLine> parseSyslog(std::string_view s, int year) {
     }
     KernelLogLine out;
     out.form = KernelLogForm::Journal;
-    out.time = (daysFromCivil(year, *month, static_cast<unsigned>(*day)) * 86400 + *clock) * 1'000'000'000 + frac;
+    out.time = epochFromCivil(year, *month, static_cast<unsigned>(*day), *clock, frac);
     return journalRest(s.substr(i), out);
 }
 

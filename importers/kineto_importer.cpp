@@ -1,6 +1,7 @@
 // PyTorch profiler (Kineto) Chrome-trace JSON, one file per rank, plain or gzipped.
 // Streams traceEvents (JsonEventStream) and parses each event with simdjson on-demand;
 // keeps only collectives and steps, so memory follows what is kept, not the file size.
+#include "json_parse.h"
 #include "collective_names.h"
 #include "formats.h"
 #include "json_event_stream.h"
@@ -27,7 +28,8 @@ std::optional<std::int64_t> microsToNanos(std::string_view s) {
     }
     std::int64_t whole = 0, frac = 0, scale = 100;
     std::size_t i = 0;
-    for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) whole = whole * 10 + (s[i] - '0');
+    for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i)
+        if (__builtin_mul_overflow(whole, 10, &whole) || __builtin_add_overflow(whole, s[i] - '0', &whole)) return std::nullopt;
     if (i == 0) return std::nullopt;
     if (i < s.size() && s[i] == '.') {
         for (++i; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) {
@@ -37,11 +39,12 @@ std::optional<std::int64_t> microsToNanos(std::string_view s) {
     }
     if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
         const auto d = parseDouble(s);
-        if (!d) return std::nullopt;
+        if (!d || !(std::abs(*d) < 9.2e15)) return std::nullopt;  // microseconds an int64 of nanoseconds holds
         return static_cast<std::int64_t>(*d * 1000.0) * (negative ? -1 : 1);
     }
     if (i != s.size()) return std::nullopt;
-    const std::int64_t ns = whole * 1000 + frac;
+    std::int64_t ns = 0;
+    if (__builtin_mul_overflow(whole, 1000, &ns) || __builtin_add_overflow(ns, frac, &ns)) return std::nullopt;
     return negative ? -ns : ns;
 }
 
@@ -155,7 +158,8 @@ void handleEvent(od::parser& parser, const char* data, std::size_t size, std::si
     if (ph != "X" || name.empty()) return;
     const auto ts = microsToNanos(tsText);
     const auto dur = microsToNanos(durText);
-    if (!ts || !dur) {
+    EpochNs end = 0;
+    if (!ts || !dur || __builtin_add_overflow(*ts, *dur, &end)) {
         ++st.badEvents;
         return;
     }
@@ -163,7 +167,7 @@ void handleEvent(od::parser& parser, const char* data, std::size_t size, std::si
         if (cat == "gpu_user_annotation") return;
         const auto step = parseInt(name.substr(13));
         if (!step) return;
-        st.steps.push_back({-1, *step, *ts + *dur, *dur});
+        st.steps.push_back({-1, *step, end, *dur});
         return;
     }
     const bool kernel = cat == "kernel" && (startsWith(name, "ncclKernel_") || startsWith(name, "ncclDevKernel_"));
@@ -178,9 +182,9 @@ void handleEvent(od::parser& parser, const char* data, std::size_t size, std::si
         if (device >= 0) st.device = device;
     }
     const std::int64_t elems = std::max(inElems, outElems);
-    if (elems > 0) c.bytes = elems * dtypeBytes(c.dtype);
+    if (elems > 0 && __builtin_mul_overflow(elems, dtypeBytes(c.dtype), &c.bytes)) c.bytes = 0;  // absurd: size unknown
     c.enter = *ts;
-    c.exit = *ts + *dur;
+    c.exit = end;
     st.collectives.push_back({std::move(c), kernel});
 }
 
@@ -193,22 +197,20 @@ void importKineto(const std::string& path, ImportContext& ctx) {
     stream.run([&](const char* data, std::size_t size, std::size_t padding) { handleEvent(parser, data, size, padding, st); },
                [&](double progress) { ctx.tick(progress); });
 
-    nlohmann::json meta;
-    try {
-        meta = nlohmann::json::parse(stream.metadata());
-    } catch (const nlohmann::json::exception& e) {
-        throw Error(path + ": the trace's top-level fields are not valid JSON (" + e.what() + ")");
-    }
+    const nlohmann::json meta = parseJson(stream.metadata(), path + " (the fields outside traceEvents)", "a Chrome-trace JSON object");
     EpochNs base = 0;
     if (auto it = meta.find("baseTimeNanoseconds"); it != meta.end() && it->is_number_integer()) base = it->get<std::int64_t>();
     std::int32_t rank = 0;
     bool rankKnown = false;
     if (auto di = meta.find("distributedInfo"); di != meta.end() && di->is_object()) {
-        if (auto r = di->find("rank"); r != di->end() && r->is_number_integer() && r->get<std::int64_t>() >= 0) {
+        if (auto r = di->find("rank"); r != di->end() && r->is_number_integer()) {
+            if (r->get<std::int64_t>() < 0 || r->get<std::int64_t>() > kMaxRank)
+                throw Error(path + ": distributedInfo.rank " + r->dump() + " is not a rank (expected 0 to " + std::to_string(kMaxRank) + ")");
             rank = r->get<std::int32_t>();
             rankKnown = true;
         }
-        if (auto w = di->find("world_size"); w != di->end() && w->is_number_integer())
+        if (auto w = di->find("world_size"); w != di->end() && w->is_number_integer() && w->get<std::int64_t>() > 0 &&
+                                               w->get<std::int64_t>() <= kMaxRank + 1)
             ctx.events.worldSize = std::max(ctx.events.worldSize, w->get<std::int32_t>());
     }
     if (!rankKnown)
@@ -224,11 +226,18 @@ void importKineto(const std::string& path, ImportContext& ctx) {
 
     // GPU kernels time a collective where it ran; the CPU-side record only when the trace
     // has no kernels (CPU-only captures). Using both would count each collective twice.
+    // Times are relative to baseTimeNanoseconds; the sum must still be a time a run can hold.
+    auto absolute = [&](EpochNs t) {
+        EpochNs out = 0;
+        if (__builtin_add_overflow(t, base, &out) || out < 0)
+            throw Error(path + ": baseTimeNanoseconds " + std::to_string(base) + " puts events outside 1970-2262, the years a run can hold");
+        return out;
+    };
     for (RawCollective& r : st.collectives) {
         if (st.hasKernels != r.fromKernel) continue;
         r.c.rank = rank;
-        r.c.enter += base;
-        r.c.exit += base;
+        r.c.enter = absolute(r.c.enter);
+        r.c.exit = absolute(r.c.exit);
         if (r.c.group.empty()) r.c.group = "unknown";
         ctx.report.seen(r.c.enter);
         ctx.report.seen(r.c.exit);
@@ -237,7 +246,7 @@ void importKineto(const std::string& path, ImportContext& ctx) {
     }
     for (ImportedStep& s : st.steps) {
         s.rank = rank;
-        s.end += base;
+        s.end = absolute(s.end);
         ctx.report.seen(s.end - s.duration);
         ctx.report.seen(s.end);
         ctx.events.steps.push_back(s);

@@ -1,6 +1,7 @@
 // Faultline's own event formats, for what no tool writes (docs/formats.md,
 // "faultline-events"): JSON Lines, one event object a line, or CSV with a header naming the
 // same fields. Both go through one reader of a field -> value object.
+#include "json_parse.h"
 #include "formats.h"
 #include "line_reader.h"
 #include "text_parse.h"
@@ -68,8 +69,8 @@ std::vector<std::int32_t> rankList(const nlohmann::json& o, const char* key) {
     if (it == o.end()) return out;
     if (it->is_array()) {
         for (const auto& r : *it)
-            if (r.is_number_integer()) out.push_back(r.get<std::int32_t>());
-            else throw FieldError(std::string("\"") + key + "\" must list integers");
+            if (r.is_number_integer() && r.get<std::int64_t>() >= 0 && r.get<std::int64_t>() <= kMaxRank) out.push_back(r.get<std::int32_t>());
+            else throw FieldError(std::string("\"") + key + "\" must list ranks (integers from 0 to " + std::to_string(kMaxRank) + ")");
     } else if (it->is_string()) {
         // CSV: "0 1 2 3" or "0;1;2;3"
         const std::string s = it->get<std::string>();
@@ -78,6 +79,7 @@ std::vector<std::int32_t> rankList(const nlohmann::json& o, const char* key) {
         for (char c : s + " ") {
             if (c >= '0' && c <= '9') {
                 v = v * 10 + (c - '0');
+                if (v > kMaxRank) throw FieldError(std::string("\"") + key + "\" names a rank above " + std::to_string(kMaxRank));
                 in = true;
             } else if (in) {
                 out.push_back(static_cast<std::int32_t>(v));
@@ -206,7 +208,14 @@ void importNativeEvents(const std::string& path, ImportContext& ctx) {
         if (t.empty() || t.front() == '#') continue;
         try {
             if (t.front() == '{') {
-                addEvent(nlohmann::json::parse(t), ctx);
+                nlohmann::json event;
+                try {
+                    event = parseJson(t, in.where(), "a Faultline event object");
+                } catch (const Error& e) {
+                    ctx.report.skip(e.what());
+                    continue;
+                }
+                addEvent(event, ctx);
             } else if (header.empty()) {
                 for (std::string& f : csvFields(t)) header.push_back(std::string(trim(f)));
                 if (header.empty() || header.front() != "kind") in.fail("expected a JSON event object, or a CSV header starting with \"kind\"");
@@ -226,6 +235,7 @@ void importNativeEvents(const std::string& path, ImportContext& ctx) {
     }
     const bool anything = !ctx.report.counts.empty();
     if (!anything && ctx.report.skippedLines > 0) throw Error(path + ": no line is a Faultline event (" + ctx.report.warnings.front() + ")");
+    if (!anything) throw Error(path + ": no Faultline event in it (the file is empty or holds only a header and comments)");
 }
 
 }  // namespace faultline

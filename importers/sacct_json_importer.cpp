@@ -4,10 +4,14 @@
 //   23.11+: times and states may be {set, infinite, number} objects and state.current a list.
 #include "formats.h"
 #include "hostlist.h"
-#include "read_whole_file.h"
+#include "json_event_stream.h"
+#include "json_parse.h"
 #include "slurm_job.h"
+#include "text_parse.h"
 
 #include <nlohmann/json.hpp>
+
+#include <cmath>
 
 namespace faultline {
 
@@ -16,10 +20,13 @@ namespace {
 // An integer field in either spelling; 0 when unset.
 std::int64_t slurmNumber(const nlohmann::json& v) {
     if (v.is_number_integer()) return v.get<std::int64_t>();
-    if (v.is_number()) return static_cast<std::int64_t>(v.get<double>());
+    if (v.is_number()) {
+        const double d = v.get<double>();
+        return std::abs(d) < 9.2e18 ? static_cast<std::int64_t>(d) : -1;  // -1: out of any range, refused by the caller
+    }
     if (v.is_object()) {
         if (v.value("set", true) == false || v.value("infinite", false)) return 0;
-        if (auto it = v.find("number"); it != v.end() && it->is_number()) return it->get<std::int64_t>();
+        if (auto it = v.find("number"); it != v.end() && it->is_number()) return slurmNumber(*it);
     }
     return 0;
 }
@@ -36,49 +43,53 @@ std::string slurmState(const nlohmann::json& state) {
     return "";
 }
 
+// One job record; a record that is not a job is skipped with the reason.
+void addJob(const nlohmann::json& j, const std::string& where, ImportContext& ctx) {
+    if (!j.is_object() || !j.contains("job_id")) {
+        ctx.report.skip(where + ": expected a job object with a job_id");
+        return;
+    }
+    ImportedJob job;
+    const nlohmann::json& id = j["job_id"];
+    job.id = id.is_string() ? id.get<std::string>() : std::to_string(slurmNumber(id));
+    if (auto it = j.find("name"); it != j.end() && it->is_string()) job.name = it->get<std::string>();
+    job.state = slurmState(j.value("state", nlohmann::json()));
+    if (job.state.empty()) {
+        ctx.report.skip(where + ": expected state.current");
+        return;
+    }
+    if (auto t = j.find("time"); t != j.end() && t->is_object()) {
+        try {
+            job.start = epochFromSeconds(slurmNumber(t->value("start", nlohmann::json())));
+            job.end = epochFromSeconds(slurmNumber(t->value("end", nlohmann::json())));
+        } catch (const TimeOutOfRange& e) {
+            throw Error(where + ": time: " + e.what());
+        }
+    }
+    if (auto n = j.find("nodes"); n != j.end() && n->is_string()) {
+        try {
+            job.nodes = expandHostList(n->get<std::string>());
+        } catch (const Error& e) {
+            ctx.report.skip(where + ": nodes: " + e.what());
+            return;
+        }
+    }
+    addSlurmJob(std::move(job), ctx);
+}
+
 }  // namespace
 
 void importSacctJson(const std::string& path, ImportContext& ctx) {
-    const std::string text = readWholeFile(path);
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw Error(path + ": byte " + std::to_string(e.byte) + ": not valid JSON (expected sacct --json output)");
-    }
-    const auto jobs = doc.find("jobs");
-    if (!doc.is_object() || jobs == doc.end() || !jobs->is_array())
-        throw Error(path + ": expected an object with a \"jobs\" array (sacct --json output)");
+    // Streamed job by job: a year of a big cluster's sacct --json is gigabytes.
+    JsonEventStream stream(path, {}, {"jobs", "job", "sacct --json output"});
     std::size_t index = 0;
-    for (const nlohmann::json& j : *jobs) {
-        const std::string where = path + ": jobs[" + std::to_string(index++) + "]";
-        if (!j.is_object() || !j.contains("job_id")) {
-            ctx.report.skip(where + ": expected a job object with a job_id");
-            continue;
-        }
-        ImportedJob job;
-        const nlohmann::json& id = j["job_id"];
-        job.id = id.is_string() ? id.get<std::string>() : std::to_string(slurmNumber(id));
-        if (auto it = j.find("name"); it != j.end() && it->is_string()) job.name = it->get<std::string>();
-        job.state = slurmState(j.value("state", nlohmann::json()));
-        if (job.state.empty()) {
-            ctx.report.skip(where + ": expected state.current");
-            continue;
-        }
-        if (auto t = j.find("time"); t != j.end() && t->is_object()) {
-            job.start = slurmNumber(t->value("start", nlohmann::json())) * 1'000'000'000;
-            job.end = slurmNumber(t->value("end", nlohmann::json())) * 1'000'000'000;
-        }
-        if (auto n = j.find("nodes"); n != j.end() && n->is_string()) {
-            try {
-                job.nodes = expandHostList(n->get<std::string>());
-            } catch (const Error& e) {
-                ctx.report.skip(where + ": nodes: " + e.what());
-                continue;
-            }
-        }
-        addSlurmJob(std::move(job), ctx);
-    }
+    stream.run(
+        [&](const char* data, std::size_t size, std::size_t) {
+            const std::string where = path + ": jobs[" + std::to_string(index++) + "]";
+            const nlohmann::json j = parseJson({data, size}, path, "sacct --json output", stream.eventOffset());
+            addJob(j, where, ctx);
+        },
+        [&](double progress) { ctx.tick(progress); });
 }
 
 }  // namespace faultline

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <ctime>
+#include <limits>
 #include <string>
 
 namespace faultline {
@@ -61,6 +62,28 @@ std::int64_t daysFromCivil(std::int64_t y, unsigned m, unsigned d) {
     const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
     const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
+}
+
+namespace {
+constexpr std::int64_t kNsPerSecond = 1'000'000'000;
+constexpr std::int64_t kMaxEpochSeconds = std::numeric_limits<std::int64_t>::max() / kNsPerSecond - 1;  // 2262-04-11
+}  // namespace
+
+EpochNs epochFromSeconds(std::int64_t seconds, std::int64_t fracNs) {
+    if (seconds < 0 || seconds > kMaxEpochSeconds)
+        throw TimeOutOfRange("time " + std::to_string(seconds) + " s after 1970 is outside 1970-2262, the years a run can hold");
+    return seconds * kNsPerSecond + fracNs;
+}
+
+EpochNs epochFromCivil(std::int64_t year, unsigned month, unsigned day, std::int64_t secondOfDay, std::int64_t fracNs,
+                       std::int64_t offsetSec) {
+    if (year < 1970 || year > 2262)
+        throw TimeOutOfRange("year " + std::to_string(year) + " is outside 1970-2262, the years a run can hold");
+    const std::int64_t seconds = daysFromCivil(year, month, day) * 86400 + secondOfDay - offsetSec;
+    if (seconds < 0 || seconds > kMaxEpochSeconds)
+        throw TimeOutOfRange("time " + std::to_string(year) + "-" + std::to_string(month) + "-" + std::to_string(day) +
+                             " is outside 1970-01-01 to 2262-04-11, the times a run can hold");
+    return seconds * kNsPerSecond + fracNs;
 }
 
 std::optional<unsigned> monthFromAbbrev(std::string_view s) {
@@ -129,8 +152,7 @@ std::optional<EpochNs> parseIsoTime(std::string_view s, std::size_t* consumed) {
         i = j;
     }
     if (consumed) *consumed = i;
-    const std::int64_t days = daysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
-    return ((days * 86400 + *clock) - offsetSec) * 1'000'000'000 + fracNs;
+    return epochFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d), *clock, fracNs, offsetSec);
 }
 
 int currentUtcYear() {

@@ -4,6 +4,8 @@
 // does not recognise, so the caller can say which line and what it expected.
 #include "imported_events.h"
 
+#include "model/error.h"
+
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -21,6 +23,19 @@ std::optional<double> parseDouble(std::string_view s);
 
 // Days since 1970-01-01 of a proleptic Gregorian date.
 std::int64_t daysFromCivil(std::int64_t y, unsigned m, unsigned d);
+
+// A time a run cannot hold: int64 nanoseconds since 1970 reach 2262-04-11. The line-based
+// importers add the file and line to its message.
+class TimeOutOfRange : public Error {
+public:
+    using Error::Error;
+};
+// A date and time of day (UTC, or at `offsetSec` east of it) as EpochNs; TimeOutOfRange
+// ("year 9999 is outside 1970-2262") where it does not fit.
+EpochNs epochFromCivil(std::int64_t year, unsigned month, unsigned day, std::int64_t secondOfDay, std::int64_t fracNs = 0,
+                       std::int64_t offsetSec = 0);
+// Seconds since 1970 (a Unix time) as EpochNs; TimeOutOfRange where it does not fit.
+EpochNs epochFromSeconds(std::int64_t seconds, std::int64_t fracNs = 0);
 // "Jan".."Dec" (case-sensitive, as date and dmesg write them) -> 1..12.
 std::optional<unsigned> monthFromAbbrev(std::string_view s);
 // This year (UTC), for log lines that leave the year out ("Mar  5 14:02:11").

@@ -32,9 +32,18 @@ public:
         std::string_view line;
         while (m_in.next(line)) {
             if ((m_in.lineNumber() & 0xfff) == 0) m_ctx.tick(m_in.progress());
-            handle(line);
+            try {
+                handle(line);
+            } catch (const TimeOutOfRange& e) {
+                m_in.fail(e.what());
+            }
         }
         if (m_save) closeCheckpoint(m_save, m_clock.value_or(m_save->end), CheckpointKind::Save);
+        if (m_ctx.report.counts.empty())
+            throw Error(m_in.path() +
+                        ": this file does not look like a training log: no line is a training step, checkpoint, NCCL watchdog or "
+                        "Slurm cancel line (expected Megatron-LM or torchtitan output)" +
+                        (m_ctx.report.warnings.empty() ? std::string() : "; first problem: " + m_ctx.report.warnings.front()));
     }
 
 private:

@@ -68,7 +68,7 @@ std::optional<EpochNs> glogTime(std::string_view line, int year) {
                 scale /= 10;
             }
         }
-        return (daysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day)) * 86400 + *clock) * 1'000'000'000 + frac;
+        return epochFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day), *clock, frac);
     }
     return std::nullopt;
 }

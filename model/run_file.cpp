@@ -1,15 +1,13 @@
 #include "run_file.h"
 
 #include "error.h"
+#include "partial_file.h"
 #include "run_file_schema.h"
+#include "topology_tables.h"
 #include "sqlite_db.h"
 
 #include <sqlite3.h>
 
-#include <cstdio>
-#include <fcntl.h>
-#include <filesystem>
-#include <unistd.h>
 
 namespace faultline {
 
@@ -21,62 +19,6 @@ void writeMeta(SqliteDb& db, const RunInfo& info) {
     s.bind(1, std::string_view("source")).bind(2, std::string_view(info.source)).execute();
     s.bind(1, std::string_view("start_epoch_ns")).bind(2, info.startEpochNs).execute();
     s.bind(1, std::string_view("duration_ns")).bind(2, info.duration).execute();
-}
-
-void writeTopology(SqliteDb& db, const Topology& t) {
-    {
-        SqliteStatement s(db, "INSERT INTO zones VALUES(?, ?)");
-        for (std::size_t i = 0; i < t.zones.size(); ++i)
-            s.bind(1, static_cast<std::int64_t>(i)).bind(2, std::string_view(t.zones[i].name)).execute();
-    }
-    {
-        SqliteStatement s(db, "INSERT INTO racks VALUES(?, ?, ?, ?, ?)");
-        for (std::size_t i = 0; i < t.racks.size(); ++i) {
-            const Rack& r = t.racks[i];
-            s.bind(1, static_cast<std::int64_t>(i)).bind(2, std::string_view(r.name)).bind(3, std::int64_t{r.zone});
-            s.bind(4, std::int64_t{r.row}).bind(5, std::int64_t{r.position}).execute();
-        }
-    }
-    {
-        SqliteStatement s(db, "INSERT INTO hosts VALUES(?, ?, ?, ?, ?, ?, ?)");
-        for (std::size_t i = 0; i < t.hosts.size(); ++i) {
-            const Host& h = t.hosts[i];
-            s.bind(1, static_cast<std::int64_t>(i)).bind(2, std::string_view(h.name)).bind(3, std::int64_t{h.rack});
-            s.bind(4, std::int64_t{h.firstGpu}).bind(5, std::int64_t{h.gpuCount});
-            s.bind(6, std::int64_t{h.firstNic}).bind(7, std::int64_t{h.nicCount}).execute();
-        }
-    }
-    {
-        SqliteStatement s(db, "INSERT INTO gpus VALUES(?, ?, ?, ?)");
-        for (std::size_t i = 0; i < t.gpus.size(); ++i) {
-            const Gpu& g = t.gpus[i];
-            s.bind(1, static_cast<std::int64_t>(i)).bind(2, std::int64_t{g.host}).bind(3, std::int64_t{g.index});
-            s.bind(4, std::string_view(g.pciBusId)).execute();
-        }
-    }
-    {
-        SqliteStatement s(db, "INSERT INTO nics VALUES(?, ?, ?)");
-        for (std::size_t i = 0; i < t.nics.size(); ++i)
-            s.bind(1, static_cast<std::int64_t>(i)).bind(2, std::int64_t{t.nics[i].host}).bind(3, std::int64_t{t.nics[i].index}).execute();
-    }
-    {
-        SqliteStatement s(db, "INSERT INTO switches VALUES(?, ?, ?, ?, ?)");
-        for (std::size_t i = 0; i < t.switches.size(); ++i) {
-            const Switch& w = t.switches[i];
-            s.bind(1, static_cast<std::int64_t>(i)).bind(2, std::string_view(w.name));
-            s.bind(3, std::string_view(schema::enumText(schema::kSwitchTiers, w.tier)));
-            s.bind(4, std::int64_t{w.zone}).bind(5, std::int64_t{w.rack}).execute();
-        }
-    }
-    {
-        SqliteStatement s(db, "INSERT INTO links VALUES(?, ?, ?, ?, ?)");
-        for (std::size_t i = 0; i < t.links.size(); ++i) {
-            const Link& l = t.links[i];
-            s.bind(1, static_cast<std::int64_t>(i));
-            s.bind(2, std::string_view(schema::enumText(schema::kNodeKinds, l.lower.kind))).bind(3, std::int64_t{l.lower.index});
-            s.bind(4, std::string_view(schema::enumText(schema::kNodeKinds, l.upper.kind))).bind(5, std::int64_t{l.upper.index}).execute();
-        }
-    }
 }
 
 void writeEvents(SqliteDb& db, const Run& run) {
@@ -155,46 +97,23 @@ void writeEvents(SqliteDb& db, const Run& run) {
     }
 }
 
-// SQLite with synchronous=OFF does not flush; the file must be on disk before the rename
-// makes it visible under its real name.
-void flushToDisk(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY);
-    if (fd < 0) throw Error("cannot reopen " + path + " to flush it to disk");
-    const int rc = ::fsync(fd);
-    ::close(fd);
-    if (rc != 0) throw Error("cannot flush " + path + " to disk");
-}
-
 }  // namespace
 
 void writeRunFile(const Run& run, const std::string& path) {
-    const std::filesystem::path folder = std::filesystem::absolute(path).parent_path();
-    std::error_code ec;
-    if (!std::filesystem::is_directory(folder, ec)) throw Error("cannot write " + path + ": there is no folder " + folder.string());
-    const std::string temp = path + ".partial-" + std::to_string(::getpid());
-    std::filesystem::remove(temp);
-    try {
-        {
-            SqliteDb db(temp, SqliteDb::Mode::Create);
-            // The temporary file is thrown away if anything fails, so no journal is needed.
-            db.exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA page_size=8192;");
-            db.exec("PRAGMA application_id=" + std::to_string(kRunFileApplicationId) +
-                    "; PRAGMA user_version=" + std::to_string(kRunFileSchemaVersion) + ";");
-            db.exec("BEGIN");
-            db.exec(schema::kTables);
-            writeMeta(db, run.info);
-            writeTopology(db, run.topology);
-            writeEvents(db, run);
-            db.exec(schema::kIndexes);
-            db.exec("COMMIT");
-        }
-        flushToDisk(temp);
-        std::filesystem::rename(temp, path);
-    } catch (...) {
-        std::error_code ignored;
-        std::filesystem::remove(temp, ignored);
-        throw;
-    }
+    writeThroughPartial(path, [&](const std::string& partial) {
+        SqliteDb db(partial, SqliteDb::Mode::Create);
+        // The temporary file is thrown away if anything fails, so no journal is needed.
+        db.exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA page_size=8192;");
+        db.exec("PRAGMA application_id=" + std::to_string(kRunFileApplicationId) + "; PRAGMA user_version=" + std::to_string(kRunFileSchemaVersion) + ";");
+        db.exec("BEGIN");
+        db.exec(schema::kTables);
+        db.exec(schema::kTopologyTables);
+        writeMeta(db, run.info);
+        writeTopologyTables(db, run.topology);
+        writeEvents(db, run);
+        db.exec(schema::kIndexes);
+        db.exec("COMMIT");
+    });
 }
 
 }  // namespace faultline

@@ -1,22 +1,18 @@
 #include "error.h"
 #include "run_file.h"
 #include "run_file_schema.h"
+#include "topology_tables.h"
 #include "sqlite_db.h"
 
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 namespace faultline {
 
 namespace {
-
-template <typename Enum, std::size_t N>
-Enum enumFromText(const std::array<const char*, N>& names, const std::string& text, const char* what) {
-    for (std::size_t i = 0; i < N; ++i)
-        if (text == names[i]) return static_cast<Enum>(i);
-    throw Error("unknown " + std::string(what) + " \"" + text + "\"");
-}
 
 RootCause causeFromText(const std::string& text) {
     if (auto cause = rootCauseFromKey(text)) return *cause;
@@ -29,6 +25,7 @@ void checkIsSqlite(const std::string& path) {
     if (!std::filesystem::exists(path, ec)) throw Error(path + ": no such file");
     if (std::filesystem::is_directory(path, ec)) throw Error(path + " is a folder, not a Faultline run file");
     std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error("cannot read " + path + ": " + std::strerror(errno));
     char header[16] = {};
     in.read(header, sizeof header);
     if (in.gcount() == 0) throw Error(path + " is empty, not a Faultline run file");
@@ -62,36 +59,17 @@ RunInfo readMeta(SqliteDb& db) {
     return info;
 }
 
-Topology readTopology(SqliteDb& db) {
-    Topology t;
-    for (SqliteStatement s(db, "SELECT name FROM zones ORDER BY id"); s.next();) t.zones.push_back({s.text(0)});
-    for (SqliteStatement s(db, "SELECT name, zone, row, position FROM racks ORDER BY id"); s.next();)
-        t.racks.push_back({s.text(0), s.int32(1), s.int32(2), s.int32(3)});
-    for (SqliteStatement s(db, "SELECT name, rack, first_gpu, gpu_count, first_nic, nic_count FROM hosts ORDER BY id"); s.next();)
-        t.hosts.push_back({s.text(0), s.int32(1), s.int32(2), s.int32(3), s.int32(4), s.int32(5)});
-    for (SqliteStatement s(db, "SELECT host, idx, pci_bus_id FROM gpus ORDER BY id"); s.next();)
-        t.gpus.push_back({s.int32(0), s.int32(1), s.text(2)});
-    for (SqliteStatement s(db, "SELECT host, idx FROM nics ORDER BY id"); s.next();) t.nics.push_back({s.int32(0), s.int32(1)});
-    for (SqliteStatement s(db, "SELECT name, tier, zone, rack FROM switches ORDER BY id"); s.next();)
-        t.switches.push_back({s.text(0), enumFromText<SwitchTier>(schema::kSwitchTiers, s.text(1), "switch tier"), s.int32(2), s.int32(3)});
-    for (SqliteStatement s(db, "SELECT lower_kind, lower_index, upper_kind, upper_index FROM links ORDER BY id"); s.next();)
-        t.links.push_back({{enumFromText<NodeKind>(schema::kNodeKinds, s.text(0), "link end"), s.int32(1)},
-                           {enumFromText<NodeKind>(schema::kNodeKinds, s.text(2), "link end"), s.int32(3)}});
-    t.validate();
-    return t;
-}
-
 void readEvents(SqliteDb& db, Run& run) {
     for (SqliteStatement s(db, "SELECT time_ns, cause, component_kind, component_index, xid, gpus, detail FROM failures ORDER BY id"); s.next();)
         run.failures.push_back({s.int64(0), causeFromText(s.text(1)),
-                                {enumFromText<ComponentKind>(schema::kComponentKinds, s.text(2), "component kind"), s.int32(3)},
+                                {schema::enumFromText<ComponentKind>(schema::kComponentKinds, s.text(2), "component kind"), s.int32(3)},
                                 s.int32(4), s.int32Blob(5), s.text(6)});
     for (SqliteStatement s(db, "SELECT begin_ns, detected_ns, restarted_ns, end_ns, lost_work_ns, planned, cause, failure FROM downtimes ORDER BY id"); s.next();)
         run.downtimes.push_back({s.int64(0), s.int64(1), s.int64(2), s.int64(3), s.int64(4), s.int64(5) != 0,
                                  causeFromText(s.text(6)), s.int32(7)});
     for (SqliteStatement s(db, "SELECT kind, begin_ns, end_ns, step, bytes FROM checkpoints ORDER BY id"); s.next();)
         run.checkpoints.push_back({s.int64(1), s.int64(2), s.int64(3), s.int64(4),
-                                   enumFromText<CheckpointKind>(schema::kCheckpointKinds, s.text(0), "checkpoint kind")});
+                                   schema::enumFromText<CheckpointKind>(schema::kCheckpointKinds, s.text(0), "checkpoint kind")});
     {
         SqliteStatement count(db, "SELECT count(*) FROM steps");
         if (count.next()) run.steps.reserve(static_cast<std::size_t>(count.int64(0)));
@@ -108,6 +86,41 @@ void readEvents(SqliteDb& db, Run& run) {
     for (SqliteStatement s(db, "SELECT rank, grp, op, seq, enter_ns, exit_ns, bytes FROM collectives ORDER BY id"); s.next();)
         run.collectives.push_back({s.int32(0), s.int32(1), s.int32(2), s.int64(3), s.int64(4), s.int64(5), s.int64(6)});
     for (SqliteStatement s(db, "SELECT gpu FROM rank_map ORDER BY rank"); s.next();) run.rankToGpu.push_back(s.int32(0));
+}
+
+// Times must be ones a run can hold, or the figures computed from them would overflow or
+// make no sense ("mean save 401 d"). No training run lasts ten years; events may lie up to
+// that far outside it (evidence from before the first step), and no further.
+constexpr Nanos kLongestRun = 10LL * 365 * 24 * 3600 * kSecond;
+
+void checkTimes(const Run& run) {
+    auto inRun = [](Nanos t) { return t >= -kLongestRun && t <= 2 * kLongestRun; };
+    const RunInfo& info = run.info;
+    if (info.duration < 0) throw Error("the run's duration is negative (" + std::to_string(info.duration) + " ns)");
+    if (info.duration > kLongestRun) throw Error("the run's duration (" + std::to_string(info.duration) + " ns) is longer than ten years");
+    if (info.startEpochNs < 0) throw Error("the run starts before 1970");
+    if (info.startEpochNs > std::numeric_limits<std::int64_t>::max() - 2 * kLongestRun) throw Error("the run starts after 2242, too close to 2262, the last year a run can hold");
+    for (std::size_t i = 0; i < run.failures.size(); ++i)
+        if (!inRun(run.failures[i].time)) throw Error("failure " + std::to_string(i) + " lies years outside the run");
+    for (std::size_t i = 0; i < run.downtimes.size(); ++i) {
+        const Downtime& d = run.downtimes[i];
+        if (!inRun(d.begin) || !inRun(d.end) || d.lostWork < 0 || d.lostWork > kLongestRun)
+            throw Error("downtime " + std::to_string(i) + " has times outside the run or negative lost work");
+    }
+    for (std::size_t i = 0; i < run.checkpoints.size(); ++i) {
+        const Checkpoint& c = run.checkpoints[i];
+        if (!inRun(c.begin) || !inRun(c.end) || c.end < c.begin)
+            throw Error("checkpoint " + std::to_string(i) + " ends before it begins or lies outside the run");
+    }
+    for (const Step& s : run.steps)
+        if (!inRun(s.time) || s.duration < 0 || s.duration > kLongestRun) throw Error("step " + std::to_string(s.step) + " has a negative or absurd time");
+    for (const RankStep& s : run.rankSteps)
+        if (!inRun(s.time) || s.duration < 0 || s.duration > kLongestRun)
+            throw Error("rank " + std::to_string(s.rank) + "'s step " + std::to_string(s.step) + " has a negative or absurd time");
+    for (const StragglerEpisode& e : run.stragglers)
+        if (!inRun(e.begin) || !inRun(e.end) || e.end < e.begin) throw Error("a straggler episode ends before it begins or lies outside the run");
+    for (const CollectiveRecord& c : run.collectives)
+        if (!inRun(c.enter) || !inRun(c.exit) || c.exit < c.enter) throw Error("a collective ends before it begins or lies outside the run");
 }
 
 // References between tables must hold, or views would index out of range later.
@@ -144,9 +157,10 @@ Run readRunFile(const std::string& path) {
         Run run;
         db.exec("BEGIN");  // one consistent snapshot, even if another process writes notes
         run.info = readMeta(db);
-        run.topology = readTopology(db);
+        run.topology = readTopologyTables(db);
         readEvents(db, run);
         db.exec("COMMIT");
+        checkTimes(run);
         checkReferences(run);
         return run;
     } catch (const Error& e) {

@@ -1,7 +1,10 @@
 #pragma once
 // The SQL schema of run files, version kRunFileSchemaVersion. docs/formats.md describes it.
+#include "error.h"
+
 #include <array>
 #include <cstddef>
+#include <string>
 
 namespace faultline::schema {
 
@@ -16,8 +19,15 @@ const char* enumText(const std::array<const char*, N>& names, Enum value) {
     return names[static_cast<std::size_t>(value)];
 }
 
-inline constexpr const char* kTables = R"sql(
-CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+template <typename Enum, std::size_t N>
+Enum enumFromText(const std::array<const char*, N>& names, const std::string& text, const char* what) {
+    for (std::size_t i = 0; i < N; ++i)
+        if (text == names[i]) return static_cast<Enum>(i);
+    throw Error("unknown " + std::string(what) + " \"" + text + "\"");
+}
+
+// The fabric: zones, racks, hosts, GPUs, NICs, switches and links (topology_tables.h).
+inline constexpr const char* kTopologyTables = R"sql(
 CREATE TABLE zones(id INTEGER PRIMARY KEY, name TEXT NOT NULL);
 CREATE TABLE racks(id INTEGER PRIMARY KEY, name TEXT NOT NULL, zone INTEGER NOT NULL,
                    row INTEGER NOT NULL, position INTEGER NOT NULL);
@@ -30,6 +40,11 @@ CREATE TABLE switches(id INTEGER PRIMARY KEY, name TEXT NOT NULL, tier TEXT NOT 
                       zone INTEGER NOT NULL, rack INTEGER NOT NULL);
 CREATE TABLE links(id INTEGER PRIMARY KEY, lower_kind TEXT NOT NULL, lower_index INTEGER NOT NULL,
                    upper_kind TEXT NOT NULL, upper_index INTEGER NOT NULL);
+)sql";
+
+// Everything else a run holds; created together with kTopologyTables.
+inline constexpr const char* kTables = R"sql(
+CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
 CREATE TABLE failures(id INTEGER PRIMARY KEY, time_ns INTEGER NOT NULL, cause TEXT NOT NULL,
                       component_kind TEXT NOT NULL, component_index INTEGER NOT NULL,
                       xid INTEGER NOT NULL, gpus BLOB, detail TEXT);

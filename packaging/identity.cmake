@@ -13,3 +13,6 @@ set(FAULTLINE_PACKAGE_MAINTAINER "Faultline maintainers <maintainers@faultline.e
 # directory of its executable, so the same binary works from the build tree and the prefix.
 file(RELATIVE_PATH FAULTLINE_BIN_TO_DATA "/prefix/${CMAKE_INSTALL_BINDIR}" "/prefix/${CMAKE_INSTALL_DATADIR}")
 set(FAULTLINE_DOC_DIR "${CMAKE_INSTALL_DATADIR}/doc/faultline")
+# Installing and packaging take the binaries as built: the package workflow preset builds
+# first, and the test suite's package check must not rebuild binaries other tests are running.
+set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY ON)

@@ -11,6 +11,10 @@ packages=(
   libsqlite3-dev nlohmann-json3-dev libsimdjson-dev zlib1g-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   xvfb xauth mesa-utils libgl1-mesa-dri
+  # Checks of the .deb and its desktop files (tests/packaging): the package tools, the
+  # validators Debian and software centres use, the MIME database a file manager reads.
+  dpkg-dev lintian desktop-file-utils appstream shared-mime-info
+  # Reading exported files back in tests: pdfinfo/pdftotext, ffprobe.
   poppler-utils ffmpeg
 )
 

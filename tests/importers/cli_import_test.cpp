@@ -81,7 +81,7 @@ TEST(CliImport, UnknownFormatFailsWithTheFileNamedAndWritesNothing) {
 
 TEST(CliImport, MissingOutputIsAUsageError) {
     const Result r = runCli("import " + fixture("garbage.txt"));
-    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.output.find("-o RUN.faultline"), std::string::npos) << r.output;
 }
 

@@ -63,15 +63,18 @@ TEST(Cli, ErrorsNameTheProblem) {
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.output, "faultline-cli summary: " + dir.file("missing.faultline") + ": no such file\n");
 
+    // A usage error: exit status 2, the message, the usage line and where to read more.
     r = runCli("simulate --preset tiny --seed x -o " + dir.file("a.faultline"));
-    EXPECT_EQ(r.status, 1);
-    EXPECT_EQ(r.output, "faultline-cli simulate: option --seed expects a whole number, not \"x\"\n");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.output.rfind("faultline-cli simulate: option --seed expects a whole number, not \"x\"\nusage: faultline-cli simulate", 0), 0u)
+        << r.output;
 
     r = runCli("simulate --preset tiny --checkpoint-interval soon -o " + dir.file("a.faultline"));
     EXPECT_NE(r.output.find("expects a duration such as 10m"), std::string::npos) << r.output;
 
     r = runCli("simulate --frobnicate -o " + dir.file("a.faultline"));
-    EXPECT_EQ(r.output, "faultline-cli simulate: unknown option --frobnicate\n");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.output.rfind("faultline-cli simulate: unknown option --frobnicate\n", 0), 0u) << r.output;
 
     r = runCli("teleport");
     EXPECT_EQ(r.status, 2);

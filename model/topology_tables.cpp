@@ -1,0 +1,82 @@
+#include "topology_tables.h"
+
+#include "run_file_schema.h"
+
+namespace faultline {
+
+void writeTopologyTables(SqliteDb& db, const Topology& t) {
+    {
+        SqliteStatement s(db, "INSERT INTO zones VALUES(?, ?)");
+        for (std::size_t i = 0; i < t.zones.size(); ++i)
+            s.bind(1, static_cast<std::int64_t>(i)).bind(2, std::string_view(t.zones[i].name)).execute();
+    }
+    {
+        SqliteStatement s(db, "INSERT INTO racks VALUES(?, ?, ?, ?, ?)");
+        for (std::size_t i = 0; i < t.racks.size(); ++i) {
+            const Rack& r = t.racks[i];
+            s.bind(1, static_cast<std::int64_t>(i)).bind(2, std::string_view(r.name)).bind(3, std::int64_t{r.zone});
+            s.bind(4, std::int64_t{r.row}).bind(5, std::int64_t{r.position}).execute();
+        }
+    }
+    {
+        SqliteStatement s(db, "INSERT INTO hosts VALUES(?, ?, ?, ?, ?, ?, ?)");
+        for (std::size_t i = 0; i < t.hosts.size(); ++i) {
+            const Host& h = t.hosts[i];
+            s.bind(1, static_cast<std::int64_t>(i)).bind(2, std::string_view(h.name)).bind(3, std::int64_t{h.rack});
+            s.bind(4, std::int64_t{h.firstGpu}).bind(5, std::int64_t{h.gpuCount});
+            s.bind(6, std::int64_t{h.firstNic}).bind(7, std::int64_t{h.nicCount}).execute();
+        }
+    }
+    {
+        SqliteStatement s(db, "INSERT INTO gpus VALUES(?, ?, ?, ?)");
+        for (std::size_t i = 0; i < t.gpus.size(); ++i) {
+            const Gpu& g = t.gpus[i];
+            s.bind(1, static_cast<std::int64_t>(i)).bind(2, std::int64_t{g.host}).bind(3, std::int64_t{g.index});
+            s.bind(4, std::string_view(g.pciBusId)).execute();
+        }
+    }
+    {
+        SqliteStatement s(db, "INSERT INTO nics VALUES(?, ?, ?)");
+        for (std::size_t i = 0; i < t.nics.size(); ++i)
+            s.bind(1, static_cast<std::int64_t>(i)).bind(2, std::int64_t{t.nics[i].host}).bind(3, std::int64_t{t.nics[i].index}).execute();
+    }
+    {
+        SqliteStatement s(db, "INSERT INTO switches VALUES(?, ?, ?, ?, ?)");
+        for (std::size_t i = 0; i < t.switches.size(); ++i) {
+            const Switch& w = t.switches[i];
+            s.bind(1, static_cast<std::int64_t>(i)).bind(2, std::string_view(w.name));
+            s.bind(3, std::string_view(schema::enumText(schema::kSwitchTiers, w.tier)));
+            s.bind(4, std::int64_t{w.zone}).bind(5, std::int64_t{w.rack}).execute();
+        }
+    }
+    {
+        SqliteStatement s(db, "INSERT INTO links VALUES(?, ?, ?, ?, ?)");
+        for (std::size_t i = 0; i < t.links.size(); ++i) {
+            const Link& l = t.links[i];
+            s.bind(1, static_cast<std::int64_t>(i));
+            s.bind(2, std::string_view(schema::enumText(schema::kNodeKinds, l.lower.kind))).bind(3, std::int64_t{l.lower.index});
+            s.bind(4, std::string_view(schema::enumText(schema::kNodeKinds, l.upper.kind))).bind(5, std::int64_t{l.upper.index}).execute();
+        }
+    }
+}
+
+Topology readTopologyTables(SqliteDb& db) {
+    Topology t;
+    for (SqliteStatement s(db, "SELECT name FROM zones ORDER BY id"); s.next();) t.zones.push_back({s.text(0)});
+    for (SqliteStatement s(db, "SELECT name, zone, row, position FROM racks ORDER BY id"); s.next();)
+        t.racks.push_back({s.text(0), s.int32(1), s.int32(2), s.int32(3)});
+    for (SqliteStatement s(db, "SELECT name, rack, first_gpu, gpu_count, first_nic, nic_count FROM hosts ORDER BY id"); s.next();)
+        t.hosts.push_back({s.text(0), s.int32(1), s.int32(2), s.int32(3), s.int32(4), s.int32(5)});
+    for (SqliteStatement s(db, "SELECT host, idx, pci_bus_id FROM gpus ORDER BY id"); s.next();)
+        t.gpus.push_back({s.int32(0), s.int32(1), s.text(2)});
+    for (SqliteStatement s(db, "SELECT host, idx FROM nics ORDER BY id"); s.next();) t.nics.push_back({s.int32(0), s.int32(1)});
+    for (SqliteStatement s(db, "SELECT name, tier, zone, rack FROM switches ORDER BY id"); s.next();)
+        t.switches.push_back({s.text(0), schema::enumFromText<SwitchTier>(schema::kSwitchTiers, s.text(1), "switch tier"), s.int32(2), s.int32(3)});
+    for (SqliteStatement s(db, "SELECT lower_kind, lower_index, upper_kind, upper_index FROM links ORDER BY id"); s.next();)
+        t.links.push_back({{schema::enumFromText<NodeKind>(schema::kNodeKinds, s.text(0), "link end"), s.int32(1)},
+                           {schema::enumFromText<NodeKind>(schema::kNodeKinds, s.text(2), "link end"), s.int32(3)}});
+    t.validate();
+    return t;
+}
+
+}  // namespace faultline

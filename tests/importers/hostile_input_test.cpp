@@ -1,0 +1,145 @@
+// Defects that mutation fuzzing of every importer found, each kept as a regression test:
+// times past 2262, numbers beyond any range, nesting that would cost gigabytes, files that
+// are no log at all, and bytes that are not UTF-8 reaching the JSON output.
+#include "import_test_util.h"
+
+#include "model/run_file.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <random>
+
+namespace faultline {
+namespace {
+
+using test::errorOf;
+using test::importPaths;
+using test::ScratchDir;
+
+void writeFile(const std::string& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
+
+ImportOptions forced(const char* format) {
+    ImportOptions o;
+    o.format = format;
+    return o;
+}
+
+TEST(HostileInput, AKernelLogDatedPast2262IsRefusedNotWrapped) {
+    ScratchDir dir;
+    const std::string path = dir.file("node1.log");
+    writeFile(path, "2025-01-21T04:41:44,283302+00:00 node1 kernel: NVRM: Xid (PCI:0000:ab:00): 79, GPU has fallen off the bus.\n"
+                    "9999-01-21T04:41:44,283302+00:00 node1 kernel: NVRM: Xid (PCI:0000:ab:00): 79, GPU has fallen off the bus.\n");
+    const std::string message = errorOf([&] { importPaths({path}, forced("kernel-log")); });
+    EXPECT_NE(message.find(path + ":2: "), std::string::npos) << message;
+    EXPECT_NE(message.find("year 9999 is outside 1970-2262"), std::string::npos) << message;
+}
+
+TEST(HostileInput, ATrainingLogDatedBefore1970IsRefused) {
+    ScratchDir dir;
+    const std::string path = dir.file("train.log");
+    writeFile(path, "[2021-05-23 08:23:57] iteration 10/ 100 | elapsed time per iteration (ms): 1000.0 |\n"
+                    "[1816-05-23 08:23:58] iteration 20/ 100 | elapsed time per iteration (ms): 1000.0 |\n");
+    const std::string message = errorOf([&] { importPaths({path}, forced("training-log")); });
+    EXPECT_NE(message.find(path + ":2: year 1816 is outside 1970-2262"), std::string::npos) << message;
+}
+
+TEST(HostileInput, SacctJsonTimesPast2262NameTheJob) {
+    ScratchDir dir;
+    const std::string path = dir.file("jobs.json");
+    writeFile(path, R"({"jobs": [{"job_id": 7, "name": "train", "state": {"current": "FAILED"},
+                                    "time": {"start": 99999999999999, "end": 1700000000}, "nodes": "n1"}]})");
+    const std::string message = errorOf([&] { importPaths({path}); });
+    EXPECT_NE(message.find(path + ": jobs[0]: time: "), std::string::npos) << message;
+    EXPECT_NE(message.find("outside 1970-2262"), std::string::npos) << message;
+}
+
+TEST(HostileInput, NumbersBeyondAnyRangeNameTheFileAndPlace) {
+    ScratchDir dir;
+    const std::string sacct = dir.file("jobs.json");
+    writeFile(sacct, R"({"meta": {}, "jobs": [{"job_id": 1e999, "state": {"current": "FAILED"}}]})");
+    std::string message = errorOf([&] { importPaths({sacct}); });
+    EXPECT_EQ(message.rfind(sacct + ": bytes 22-", 0), 0u) << message;
+    EXPECT_NE(message.find("number overflow"), std::string::npos) << message;
+    EXPECT_EQ(message.find("[json.exception"), std::string::npos) << message;
+
+    const std::string topology = dir.file("fabric.json");
+    writeFile(topology, R"({"format": "faultline-topology", "version": 1e999})");
+    message = errorOf([&] { importPaths({topology}, forced("faultline-topology")); });
+    EXPECT_EQ(message.rfind(topology + ": ", 0), 0u) << message;
+    EXPECT_EQ(message.find("[json.exception"), std::string::npos) << message;
+
+    const std::string trace = dir.file("rank0.json");
+    writeFile(trace, R"({"distributedInfo": {"rank": 99999999999}, "traceEvents": [{"ph": "X", "name": "ProfilerStep#1", "ts": 1, "dur": 2}]})");
+    message = errorOf([&] { importPaths({trace}); });
+    EXPECT_NE(message.find(trace + ": distributedInfo.rank 99999999999 is not a rank"), std::string::npos) << message;
+
+    // Timestamps with more digits than an int64 holds are bad events, counted, not wrapped.
+    writeFile(trace, R"({"traceEvents": [{"ph": "X", "name": "ProfilerStep#1", "ts": 99999999999999999999999, "dur": 2},
+                                          {"ph": "X", "name": "ProfilerStep#2", "ts": 10, "dur": 2}]})");
+    const ImportResult r = importPaths({trace});
+    EXPECT_EQ(r.summary.files[0].counts.at("steps"), 1);
+    EXPECT_EQ(r.summary.files[0].skippedLines, 1);
+}
+
+TEST(HostileInput, DeepNestingIsRefusedQuicklyAndCheaply) {
+    ScratchDir dir;
+    const std::string path = dir.file("jobs.json");
+    const std::string deep = std::string(2'000'000, '[') + std::string(2'000'000, ']');
+    writeFile(path, R"({"jobs": [{"job_id": 1, "state": {"current": "FAILED"}, "extra": )" + deep + "}]}");
+    const std::string message = errorOf([&] { importPaths({path}); });
+    EXPECT_NE(message.find(path + ": JSON nested deeper than 512 levels"), std::string::npos) << message;
+}
+
+TEST(HostileInput, SacctJsonIsStreamedJobByJob) {
+    ScratchDir dir;
+    const std::string path = dir.file("jobs.json");
+    std::string text = R"({"meta": {"plugin": {"type": "openapi/v0.0.37"}}, "jobs": [)";
+    for (int i = 0; i < 2000; ++i)
+        text += (i ? "," : "") + std::string(R"({"job_id": )") + std::to_string(100 + i) + R"(, "name": "train", "state": {"current": ")" +
+                (i % 10 == 9 ? "NODE_FAIL" : "COMPLETED") + R"("}, "time": {"start": )" + std::to_string(1'700'000'000 + i * 3600) +
+                R"(, "end": )" + std::to_string(1'700'000'000 + i * 3600 + 3000) + R"(}, "nodes": "n[1-4]"})";
+    text += R"(], "warnings": [], "errors": []})";
+    writeFile(path, text);
+    const ImportResult r = importPaths({path});
+    EXPECT_EQ(r.summary.files[0].format, "sacct-json");
+    EXPECT_EQ(r.summary.files[0].skippedLines, 0);
+    EXPECT_EQ(r.summary.files[0].first, 1'700'000'000LL * 1'000'000'000);
+}
+
+TEST(HostileInput, RandomBytesAreNotATrainingLog) {
+    ScratchDir dir;
+    const std::string path = dir.file("noise.log");
+    std::mt19937 rng(42);
+    std::string noise(100'000, '\0');
+    for (char& c : noise) c = static_cast<char>(rng() & 0xff);
+    writeFile(path, noise);
+    const std::string message = errorOf([&] { importPaths({path}, forced("training-log")); });
+    EXPECT_NE(message.find(path + ": this file does not look like a training log"), std::string::npos) << message;
+}
+
+TEST(HostileInput, EmptyFilesAreNotKernelLogsOrEventFiles) {
+    ScratchDir dir;
+    const std::string path = dir.file("empty.log");
+    writeFile(path, "");
+    for (const char* format : {"kernel-log", "faultline-events", "training-log"}) {
+        const std::string message = errorOf([&] { importPaths({path}, forced(format)); });
+        EXPECT_EQ(message.rfind(path + ": ", 0), 0u) << format << ": " << message;
+    }
+}
+
+TEST(HostileInput, InvalidUtf8InALogStillPrintsAsJson) {
+    ScratchDir dir;
+    const std::string log = dir.file("node1.log");
+    writeFile(log, "2025-01-21T04:41:44,283302+00:00 node1 kernel: NVRM: Xid (PCI:0000:ab:00): 79, pid=1, name=\xff\xfe\xc3, GPU has fallen off the bus.\n");
+    const std::string run = dir.file("run.faultline");
+    ASSERT_EQ(test::runCommand(std::string(FAULTLINE_CLI) + " import " + log + " -o " + run).status, 0);
+    const test::CommandResult r = test::runCommand(std::string(FAULTLINE_CLI) + " incidents " + run + " --json", false);
+    ASSERT_EQ(r.status, 0) << r.output;
+    const nlohmann::json j = nlohmann::json::parse(r.output);  // valid JSON, hence valid UTF-8
+    EXPECT_NE(r.output.find("\xef\xbf\xbd"), std::string::npos);  // the bad bytes became U+FFFD
+}
+
+}  // namespace
+}  // namespace faultline

@@ -1,0 +1,123 @@
+// Sharded import: every shard count must merge to the run a single import gives, on the
+// per-rank traces of a simulated run and on real Kineto traces.
+#include "import_test_util.h"
+
+#include "analysis/straggler_analysis.h"
+#include "analysis/summary.h"
+#include "model/run_file.h"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+namespace faultline {
+namespace {
+
+using test::errorOf;
+using test::importPaths;
+using test::realData;
+using test::ScratchDir;
+
+// Per-rank event files (JSON Lines) of the traced simulated run's first 16 ranks over its
+// first 100 steps, as a cluster's profiler would leave one file per rank.
+std::vector<std::string> writeRankFiles(const ScratchDir& dir) {
+    const Run& run = test::tracedTinyRun();
+    constexpr std::int32_t kRanks = 16;
+    std::vector<std::ofstream> out;
+    std::vector<std::string> paths;
+    for (std::int32_t r = 0; r < kRanks; ++r) {
+        paths.push_back(dir.file("rank" + std::to_string(r) + ".jsonl"));
+        out.emplace_back(paths.back());
+        out.back() << nlohmann::json{{"kind", "placement"}, {"rank", r}, {"host", "node" + std::to_string(r / 8)}, {"gpu", r % 8}}.dump() << "\n";
+    }
+    for (const CollectiveRecord& c : run.collectives) {
+        if (c.rank >= kRanks || c.seq >= 400) continue;
+        const ProcessGroup& g = run.processGroups[static_cast<std::size_t>(c.group)];
+        out[static_cast<std::size_t>(c.rank)] << nlohmann::json{{"kind", "collective"},
+                                                                {"rank", c.rank},
+                                                                {"op", run.collectiveOps[static_cast<std::size_t>(c.op)]},
+                                                                {"group", g.name},
+                                                                {"seq", c.seq},
+                                                                {"enter", run.info.startEpochNs + c.enter},
+                                                                {"exit", run.info.startEpochNs + c.exit},
+                                                                {"bytes", c.bytes}}
+                                                     .dump()
+                                              << "\n";
+    }
+    return paths;
+}
+
+// What a user compares: the summary and the straggler table, as the CLI prints them.
+std::string figures(const Run& run) {
+    return summaryToJson(summarize(run)).dump() + "\n" + stragglersToJson(analyzeStragglers(run), run).dump();
+}
+
+std::string mergedFigures(const std::vector<std::string>& inputs, int shards, const ScratchDir& dir, const std::string& tag) {
+    std::vector<std::string> parts;
+    for (int i = shards - 1; i >= 0; --i) {  // merged in reverse order: order must not matter
+        parts.push_back(dir.file(tag + "-" + std::to_string(i) + "-of-" + std::to_string(shards) + ".shard"));
+        writeShardFile(importShard(inputs, {}, i, shards), parts.back());
+    }
+    const ImportResult merged = mergeShards(parts, {});
+    const std::string out = dir.file(tag + "-" + std::to_string(shards) + ".faultline");
+    writeRunFile(merged.run, out);
+    return figures(readRunFile(out));
+}
+
+TEST(ShardedImport, SimulatedRankTracesMergeToTheSingleImport) {
+    ScratchDir dir;
+    const std::vector<std::string> inputs = writeRankFiles(dir);
+    const ImportResult single = importPaths(inputs);
+    ASSERT_GT(single.run.collectives.size(), 5000u);
+    ASSERT_FALSE(analyzeStragglers(single.run).ranks.empty());
+    const std::string expected = figures(single.run);
+    for (int shards : {1, 2, 3, 8}) EXPECT_EQ(mergedFigures(inputs, shards, dir, "sim"), expected) << shards << " shards";
+}
+
+TEST(ShardedImport, RealKinetoTracesMergeToTheSingleImport) {
+    FAULTLINE_REQUIRE_REALDATA();
+    ScratchDir dir;
+    const std::vector<std::string> inputs = {realData("kineto/HolisticTraceAnalysis/tests/data/trace_filter"),
+                                             realData("kineto/HolisticTraceAnalysis/tests/data/nccl_parser_config"),
+                                             realData("xid_kernel_logs/gpud/components/memory/testdata/dmesg.decode.iso.log")};
+    const std::string expected = figures(importPaths(inputs).run);
+    for (int shards : {1, 2, 3, 8}) EXPECT_EQ(mergedFigures(inputs, shards, dir, "real"), expected) << shards << " shards";
+}
+
+TEST(ShardedImport, MissingForeignAndRepeatedShardsAreNamed) {
+    ScratchDir dir;
+    const std::vector<std::string> inputs = writeRankFiles(dir);
+    const std::string a = dir.file("a.shard"), b = dir.file("b.shard"), other = dir.file("other.shard");
+    writeShardFile(importShard(inputs, {}, 0, 3), a);
+    writeShardFile(importShard(inputs, {}, 1, 3), b);
+    writeShardFile(importShard(inputs, {}, 0, 2), other);
+    EXPECT_NE(errorOf([&] { mergeShards({a, b}, {}); }).find("shard 3 of 3 is missing"), std::string::npos);
+    EXPECT_NE(errorOf([&] { mergeShards({a, other}, {}); }).find(other + " is shard 1 of 2 of another import"), std::string::npos);
+    EXPECT_NE(errorOf([&] { mergeShards({a, a}, {}); }).find("are both shard 1 of 3"), std::string::npos);
+    EXPECT_NE(errorOf([&] { mergeShards({inputs.front()}, {}); }).find("is not a Faultline import shard"), std::string::npos);
+}
+
+TEST(ShardedImport, TheCliShardsAndMerges) {
+    ScratchDir dir, out;
+    const std::vector<std::string> inputs = writeRankFiles(dir);
+    const std::string cli = FAULTLINE_CLI;
+    std::string parts;
+    for (int i = 1; i <= 2; ++i) {
+        const std::string part = out.file("part" + std::to_string(i) + ".shard");
+        const auto r = test::runCommand(cli + " import --shard " + std::to_string(i) + "/2 " + dir.path().string() + " -o " + part);
+        ASSERT_EQ(r.status, 0) << r.output;
+        EXPECT_NE(r.output.find("shard " + std::to_string(i) + " of 2: 8 of 16 input files"), std::string::npos) << r.output;
+        parts += " " + part;
+    }
+    const auto merged = test::runCommand(cli + " merge" + parts + " -o " + out.file("run.faultline"));
+    ASSERT_EQ(merged.status, 0) << merged.output;
+    const auto single = test::runCommand(cli + " import " + dir.path().string() + " -o " + out.file("single.faultline"));
+    ASSERT_EQ(single.status, 0) << single.output;
+    const auto a = test::runCommand(cli + " stragglers " + out.file("run.faultline") + " --json", false);
+    const auto b = test::runCommand(cli + " stragglers " + out.file("single.faultline") + " --json", false);
+    EXPECT_EQ(a.output, b.output);
+    EXPECT_EQ(test::runCommand(cli + " import --shard 3/2 " + dir.path().string() + " -o x").status, 2);
+}
+
+}  // namespace
+}  // namespace faultline

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Submits packaging/slurm/faultline-import.sbatch as a real Slurm job array (3 shards of real
+# Kineto traces) and checks that the merged run gives the stragglers a single import gives.
+# Where no Slurm cluster answers on this machine it is skipped (exit 77) with the reason.
+#   slurm_array_test.sh FAULTLINE_CLI SBATCH_SCRIPT REALDATA_DIR
+set -euo pipefail
+cli=$1 script=$2 realdata=$3
+
+command -v sbatch > /dev/null || { echo "SKIPPED: no Slurm client here (sbatch not installed)"; exit 77; }
+sinfo -h > /dev/null 2>&1 || { echo "SKIPPED: no Slurm controller answers here (sinfo failed)"; exit 77; }
+[ -d "$realdata/kineto" ] || { echo "SKIPPED: real-data set not found at $realdata"; exit 77; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/traces"
+cp "$realdata"/kineto/HolisticTraceAnalysis/tests/data/trace_filter/* "$realdata"/kineto/HolisticTraceAnalysis/tests/data/nccl_parser_config/* "$work/traces/"
+
+FAULTLINE_CLI=$cli sbatch --wait --array=1-3 --chdir="$work" "$script" "$work/traces" "$work/out" > /dev/null
+for _ in $(seq 1 120); do
+  [ -f "$work/out/run.faultline" ] && break
+  sleep 1
+done
+[ -f "$work/out/run.faultline" ] || { echo "FAILED: the merge job wrote no run file"; cat "$work"/faultline-merge-*.out 2>/dev/null; exit 1; }
+
+"$cli" import --quiet "$work/traces" -o "$work/single.faultline"
+if ! diff <("$cli" stragglers "$work/single.faultline" --json) <("$cli" stragglers "$work/out/run.faultline" --json); then
+  echo "FAILED: the merged run differs from the single import"
+  exit 1
+fi
+echo "the Slurm array's merged run equals the single import"
