@@ -239,6 +239,7 @@ TEST(Presentation, KeysWalkThroughTheStoryAndEscLeaves) {
     QTest::keyClick(window, Qt::Key_End);
     EXPECT_EQ(window->slide(), 4);
     EXPECT_EQ(window->card()->objectName(), "closingCard");
+    if (const QByteArray shots = qgetenv("FAULTLINE_TEST_SHOTS"); !shots.isEmpty()) window->grab().save(shots + "/presentation-closing.png");
     QTest::keyClick(window, Qt::Key_Left);
     EXPECT_EQ(window->slide(), 3);
     QPointer<PresentationWindow> alive(window);
