@@ -1,6 +1,8 @@
 #include "panel_export.h"
 
+#include "offscreen_renderer.h"
 #include "views/fabric_view.h"
+#include "widgets/vtk_render_widget.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -8,6 +10,9 @@
 #include <QOpenGLWidget>
 #include <QPainter>
 #include <QSvgGenerator>
+
+#include <vtkCamera.h>
+#include <vtkRenderer.h>
 
 #include <cmath>
 
@@ -49,10 +54,25 @@ bool supportsSvg(const QWidget* panel) {
     return !qobject_cast<const FabricView*>(panel) && panel->findChildren<QOpenGLWidget*>().isEmpty();
 }
 
+// The 3D view as the window shows it (instant, camera, selection) but rendered off screen
+// at the picture's own size, so the window is left as it is.
+QImage fabricPicture(const FabricView& fabric, QSize pixels) {
+    if (!fabric.run()) return {};
+    // The view keeps its run alive for as long as this takes.
+    const std::shared_ptr<const Run> run(std::shared_ptr<const Run>(), fabric.run());
+    OffscreenRenderer offscreen(run, pixels, /*caption=*/false);
+    vtkCamera* camera = offscreen.view().renderWidget()->renderer()->GetActiveCamera();
+    camera->DeepCopy(fabric.renderWidget()->renderer()->GetActiveCamera());
+    offscreen.view().renderWidget()->renderer()->ResetCameraClippingRange();
+    offscreen.view().select(fabric.selected());
+    return offscreen.render(fabric.time());
+}
+
 void paintPanel(QWidget* panel, QPainter& painter, QSize size) {
     if (auto* fabric = qobject_cast<FabricView*>(panel)) {
-        Resized resized(panel, size);
-        painter.drawImage(QRect(QPoint(0, 0), size), fabric->renderImage());
+        const qreal scale = painter.device() ? painter.device()->devicePixelRatioF() : 1.0;
+        const QSize pixels(static_cast<int>(std::lround(size.width() * scale)), static_cast<int>(std::lround(size.height() * scale)));
+        painter.drawImage(QRect(QPoint(0, 0), size), fabricPicture(*fabric, pixels));
         return;
     }
     Resized resized(panel, size);

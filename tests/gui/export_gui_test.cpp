@@ -14,6 +14,7 @@
 #include "model/incident_notes.h"
 #include "model/run_file.h"
 #include "views/charts_view.h"
+#include "views/fabric_view.h"
 #include "views/timeline_view.h"
 
 #include <QApplication>
@@ -31,6 +32,8 @@
 #include <QXmlStreamReader>
 
 #include <gtest/gtest.h>
+
+#include <set>
 
 namespace faultline {
 namespace {
@@ -86,6 +89,7 @@ TEST(ExportReport, PdfHasItsPagesAndTheTextAReviewerLooksFor) {
     EXPECT_EQ(pages.captured(1), m.captured(1));
     // Title, figures, charts, the incident list, 3 incident sections and the ledger per day.
     EXPECT_GE(pages.captured(1).toInt(), 8);
+    EXPECT_TRUE(info.out.contains("(A4)")) << info.out.toStdString();
 
     const QString text = run("pdftotext", {"-layout", pdf, "-"}).out;
     for (const char* expected : {"Run review: tiny", "Where the time went", "Root causes of unexpected interruptions", "Chain of events",
@@ -96,6 +100,15 @@ TEST(ExportReport, PdfHasItsPagesAndTheTextAReviewerLooksFor) {
     // The worst incident's section is on a page of its own, with its note.
     const Output first = run("pdftotext", {"-f", "6", "-l", "6", pdf, "-"});
     EXPECT_TRUE(first.out.contains(QString::fromStdString(incidentTitle(r.worst)))) << first.out.toStdString();
+}
+
+TEST(ExportReport, LetterPaperWhenAsked) {
+    test::guiApp();
+    NotedRun r;
+    const QString pdf = QString::fromStdString(r.dir.file("letter.pdf"));
+    ASSERT_EQ(run(FAULTLINE_APP, {"--report", pdf, "--incidents", "1", "--page", "letter", QString::fromStdString(r.path)}).status, 0);
+    const Output info = run("pdfinfo", {pdf});
+    EXPECT_TRUE(info.out.contains("612 x 792 pts (letter)")) << info.out.toStdString();
 }
 
 TEST(ExportReport, HtmlIsOneSelfContainedFile) {
@@ -194,6 +207,30 @@ TEST(ExportPicture, PngHasTheSizeTimesTheScale) {
     ASSERT_TRUE(exportPanel(&timeline, png, QSize(800, 300), 2, &error)) << error.toStdString();
     const QImage image(png);
     EXPECT_EQ(image.size(), QSize(1600, 600));
+}
+
+TEST(ExportPicture, The3DViewRendersOffScreenAtTheAskedSizeAndLeavesTheWindowAlone) {
+    test::guiApp();
+    ScratchDir dir;
+    QWidget window;
+    window.resize(900, 600);
+    auto* view = new FabricView(&window);
+    view->resize(900, 600);
+    view->setRun(std::shared_ptr<const faultline::Run>(std::shared_ptr<const faultline::Run>(), &test::tinyRun()));
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    view->setTime(test::tinyRun().failures.front().time);
+    const QString png = QString::fromStdString(dir.file("fabric.png"));
+    QString error;
+    ASSERT_TRUE(exportPanel(view, png, QSize(800, 500), 2, &error)) << error.toStdString();
+    EXPECT_FALSE(exportPanel(view, QString::fromStdString(dir.file("fabric.svg")), QSize(800, 500), 1, &error));
+    const QImage image(png);
+    EXPECT_EQ(image.size(), QSize(1600, 1000));
+    EXPECT_EQ(view->size(), QSize(900, 600)) << "the window's view keeps its size";
+    std::set<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 4)
+        for (int x = 0; x < image.width(); x += 4) colours.insert(image.pixel(x, y));
+    EXPECT_GT(colours.size(), 20u) << "a rendered cluster, not a blank picture";
 }
 
 TEST(Presentation, TitleCardFillsTheScreenInLargeType) {
