@@ -107,14 +107,16 @@ int writePdfReport(const ReportContent& c, const ReportFigures& figures, const R
     pdf.heading("Charts");
     for (const ReportFigure& f : figures.charts) pdf.picture(f.picture, f.size, f.title);
 
-    pdf.newPage();
-    pdf.heading("Incidents by downtime");
-    std::vector<QStringList> rows;
-    for (const ReportIncident& r : c.selected)
-        rows.push_back({QString::number(r.incident.id), q(formatWallTime(info.startEpochNs, r.incident.begin)),
-                        q(rootCauseLabel(r.incident.cause)), q(r.incident.hardware), q(formatDuration(incidentCost(r.incident)))});
-    pdf.table({"#", "First symptom (UTC)", "Root cause", "Hardware", "Downtime"}, rows, {0.06, 0.27, 0.2, 0.32, 0.15},
-              {true, false, false, false, true});
+    if (!c.selected.empty()) {
+        pdf.newPage();
+        pdf.heading("Incidents by downtime");
+        std::vector<QStringList> rows;
+        for (const ReportIncident& r : c.selected)
+            rows.push_back({QString::number(r.incident.id), q(formatWallTime(info.startEpochNs, r.incident.begin)),
+                            q(rootCauseLabel(r.incident.cause)), q(r.incident.hardware), q(formatDuration(incidentCost(r.incident)))});
+        pdf.table({"#", "First symptom (UTC)", "Root cause", "Hardware", "Downtime"}, rows, {0.06, 0.27, 0.2, 0.32, 0.15},
+                  {true, false, false, false, true});
+    }
     for (std::size_t i = 0; i < c.selected.size(); ++i)
         incidentSection(pdf, c, c.selected[i], i < figures.snapshots.size() ? figures.snapshots[i] : QImage(), static_cast<int>(i + 1));
 
