@@ -16,6 +16,8 @@ packages=(
   dpkg-dev lintian desktop-file-utils appstream shared-mime-info
   # Reading exported files back in tests: pdfinfo/pdftotext, ffprobe.
   poppler-utils ffmpeg
+  # The libFuzzer harnesses (fuzz/, the fuzz preset) need clang and its sanitizer runtimes.
+  clang libclang-rt-14-dev
 )
 
 missing=()
