@@ -204,8 +204,12 @@ void ExportController::copyPicture(const QString& name) {
 void ExportController::exportCsv() {
     if (!haveRun()) return;
     const QString dir = QFileDialog::getExistingDirectory(m_window, tr("Export Tables as CSV into"));
-    if (dir.isEmpty()) return;
+    if (!dir.isEmpty()) exportCsvTo(dir);
+}
+
+void ExportController::exportCsvTo(const QString& dir) {
     auto loaded = m_window->currentRunShared();
+    if (!loaded) return;
     runInBackground(this, [loaded, dir] { writeCsvTables(loaded->run, readIncidentNotes(loaded->path.toStdString()), dir.toStdString()); },
                     [this, dir](const QString& error) {
                         emit message(error.isEmpty() ? tr("Wrote incidents.csv, goodput_per_day.csv and stragglers.csv into %1").arg(dir) : error);
@@ -215,8 +219,12 @@ void ExportController::exportCsv() {
 void ExportController::exportPerfetto() {
     if (!haveRun()) return;
     const QString out = QFileDialog::getSaveFileName(m_window, tr("Export Perfetto Trace"), "run.json", tr("Chrome / Perfetto trace (*.json)"));
-    if (out.isEmpty()) return;
+    if (!out.isEmpty()) exportPerfettoTo(out);
+}
+
+void ExportController::exportPerfettoTo(const QString& out) {
     auto loaded = m_window->currentRunShared();
+    if (!loaded) return;
     runInBackground(this, [loaded, out] { writePerfettoTraceFile(loaded->run, out.toStdString()); },
                     [this, out](const QString& error) { emit message(error.isEmpty() ? tr("Wrote %1").arg(out) : error); });
 }

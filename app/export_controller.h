@@ -30,6 +30,9 @@ public:
     void copyPicture(const QString& panelName);
     void exportCsv();
     void exportPerfetto();
+    // The same without asking where: written on a worker thread, `message` when done.
+    void exportCsvTo(const QString& dir);
+    void exportPerfettoTo(const QString& out);
 
 signals:
     // A status line when an export finished or failed.

@@ -314,6 +314,33 @@ TEST(Presentation, ViewPresentIsF5AndGoesFullScreenAndEscReturns) {
     EXPECT_TRUE(window.isVisible());
 }
 
+TEST(ExportData, FromTheWindowOffTheGuiThreadTheSameFilesAsTheCli) {
+    test::guiApp();
+    NotedRun r;
+    MainWindow window;
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::runShown);
+    window.openRun(QString::fromStdString(r.path));
+    ASSERT_TRUE(shown.wait(20'000));
+    auto* exports = window.findChild<ExportController*>();
+    ASSERT_NE(exports, nullptr);
+    QSignalSpy done(exports, &ExportController::message);
+    const QString dir = QString::fromStdString(r.dir.file("tables"));
+    exports->exportCsvTo(dir);
+    ASSERT_TRUE(done.wait(20'000));  // the event loop ran while the worker wrote
+    EXPECT_TRUE(done.last().first().toString().startsWith("Wrote incidents.csv")) << done.last().first().toString().toStdString();
+    QFile csv(dir + "/incidents.csv");
+    ASSERT_TRUE(csv.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(csv.readAll());
+    EXPECT_EQ(text.count("\r\n"), static_cast<int>(buildIncidents(test::tinyRun()).size()) + 1) << text.toStdString();  // header + rows
+    EXPECT_TRUE(text.contains("ticket 4411"));
+    const QString json = QString::fromStdString(r.dir.file("run.json"));
+    exports->exportPerfettoTo(json);
+    ASSERT_TRUE(done.wait(20'000));
+    EXPECT_EQ(done.last().first().toString(), "Wrote " + json);
+    EXPECT_GT(QFile(json).size(), 1000);
+}
+
 TEST(ExportPicture, FileMenuHasTheExportsAndCopyPutsThePanelOnTheClipboard) {
     test::guiApp();
     MainWindow window;
