@@ -105,10 +105,14 @@ void ExportController::exportReport() {
     form->addRow(tr("Paper (PDF)"), page);
     if (!ask(m_window, tr("Export Report"), form)) return;
     const QString out = QFileDialog::getSaveFileName(m_window, tr("Export Report"), "report.pdf", tr("PDF (*.pdf);;HTML, one file (*.html)"));
-    if (out.isEmpty()) return;
-    const LoadedRun* loaded = m_window->currentRun();
-    const std::shared_ptr<const Run> run(m_window->currentRunShared(), &loaded->run);
-    ReportOptions options{out, count->value(), page->currentIndex() == 1 ? QPageSize::Letter : QPageSize::A4};
+    if (!out.isEmpty()) exportReportTo({out, count->value(), page->currentIndex() == 1 ? QPageSize::Letter : QPageSize::A4});
+}
+
+void ExportController::exportReportTo(const ReportOptions& options) {
+    const std::shared_ptr<const LoadedRun> loaded = m_window->currentRunShared();
+    if (!loaded) return;
+    const QString out = options.out;
+    const std::shared_ptr<const Run> run(loaded, &loaded->run);
     auto content = std::make_shared<ReportContent>(buildReportContent(run, readIncidentNotes(loaded->path.toStdString()), options.incidents));
     auto figures = std::make_shared<ReportFigures>();
     QProgressDialog progress(tr("Making the report's figures..."), tr("Cancel"), 0, 100, m_window);
@@ -149,15 +153,25 @@ void ExportController::exportVideo() {
     if (!ask(m_window, tr("Export Video"), form)) return;
     VideoOptions o{QString(), from->text().trimmed(), to->text().trimmed(), speed->text().trimmed(), fps->value(),
                    QSize(width->value() & ~1, height->value() & ~1)};
-    const std::shared_ptr<const Run> run(m_window->currentRunShared(), &m_window->currentRun()->run);
     QString error;
-    const auto plan = planVideo(*run, o, &error);
-    if (!plan) {
+    if (!planVideo(m_window->currentRun()->run, o, &error)) {  // asked before where to save it
         QMessageBox::warning(m_window, tr("Export Video"), error);
         return;
     }
     o.out = QFileDialog::getSaveFileName(m_window, tr("Export Video"), "replay.mp4", tr("MP4 video (*.mp4)"));
-    if (o.out.isEmpty()) return;
+    if (!o.out.isEmpty()) exportVideoTo(o);
+}
+
+void ExportController::exportVideoTo(const VideoOptions& o) {
+    const std::shared_ptr<const LoadedRun> loaded = m_window->currentRunShared();
+    if (!loaded) return;
+    const std::shared_ptr<const Run> run(loaded, &loaded->run);
+    QString error;
+    const auto plan = planVideo(*run, o, &error);
+    if (!plan) {
+        emit message(error);
+        return;
+    }
     QProgressDialog progress(tr("Recording %1 frames...").arg(plan->frames), tr("Cancel"), 0, plan->frames, m_window);
     progress.setWindowModality(Qt::WindowModal);
     progress.setMinimumDuration(0);
@@ -169,7 +183,7 @@ void ExportController::exportVideo() {
         });
         emit message(progress.wasCanceled() ? tr("Video cancelled") : tr("Wrote %1 (%2 frames)").arg(o.out).arg(frames));
     } catch (const std::exception& e) {
-        QMessageBox::warning(m_window, tr("Export Video"), QString::fromUtf8(e.what()));
+        emit message(QString::fromUtf8(e.what()));
     }
 }
 

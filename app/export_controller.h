@@ -4,6 +4,9 @@
 // written and data exported off the GUI thread; the parts that must run on it (charts are
 // widgets, the 3D view needs OpenGL) go a figure or frame at a time with the event loop
 // running between, behind a progress dialog with Cancel, so the window never freezes.
+#include "report_writer.h"
+#include "video_recorder.h"
+
 #include <QObject>
 #include <QSize>
 
@@ -30,7 +33,9 @@ public:
     void copyPicture(const QString& panelName);
     void exportCsv();
     void exportPerfetto();
-    // The same without asking where: written on a worker thread, `message` when done.
+    // The same without asking: `message` says when each is done (or failed, or cancelled).
+    void exportReportTo(const ReportOptions& options);
+    void exportVideoTo(const VideoOptions& options);
     void exportCsvTo(const QString& dir);
     void exportPerfettoTo(const QString& out);
 

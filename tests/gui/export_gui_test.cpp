@@ -1,6 +1,6 @@
 // Exported files looked at the way their readers look at them: the PDF through poppler
-// (pdfinfo, pdftotext), the video through ffprobe, the SVG through an XML parser, the
-// presentation's title card as a picture of the screen. The app runs as a user runs it.
+// (pdfinfo, pdftotext), the video through ffprobe, the SVG through an XML parser, the CSV
+// read back; from the command line as a user runs it, and from the window's File menu.
 #include "gui_test_app.h"
 #include "../model/test_runs.h"
 
@@ -8,9 +8,7 @@
 #include "app/main_window.h"
 #include "app/export_controller.h"
 #include "app/panel_export.h"
-#include "app/presentation_window.h"
 #include "app/report_content.h"
-#include "app/story_card.h"
 #include "model/incident_notes.h"
 #include "model/run_file.h"
 #include "views/charts_view.h"
@@ -21,7 +19,9 @@
 #include <QClipboard>
 #include <QFile>
 #include <QMenuBar>
+#include <QProgressDialog>
 #include <QSignalSpy>
+#include <QTimer>
 #include <QImage>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLineSeries>
@@ -233,87 +233,6 @@ TEST(ExportPicture, The3DViewRendersOffScreenAtTheAskedSizeAndLeavesTheWindowAlo
     EXPECT_GT(colours.size(), 20u) << "a rendered cluster, not a blank picture";
 }
 
-TEST(Presentation, TitleCardFillsTheScreenInLargeType) {
-    test::guiApp();
-    ScratchDir dir;
-    const std::string path = dir.file("tiny.faultline");
-    writeRunFile(test::tinyRun(), path);
-    const QString png = QString::fromStdString(dir.file("title.png"));
-    const Output made = run(FAULTLINE_APP, {"--screenshot", png, "--view", "present", "--size", "1920x1080", QString::fromStdString(path)});
-    ASSERT_EQ(made.status, 0) << made.err.toStdString();
-    const QImage shot(png);
-    ASSERT_EQ(shot.size(), QSize(1920, 1080));
-    EXPECT_EQ(shot.pixelColor(5, 5), QColor(14, 20, 32));  // the card's own background, edge to edge
-    EXPECT_EQ(shot.pixelColor(1914, 1074), QColor(14, 20, 32));
-    // White title type somewhere in the top third.
-    int white = 0;
-    for (int y = 0; y < 360; y += 2)
-        for (int x = 0; x < 1920; x += 2) white += shot.pixelColor(x, y) == QColor(Qt::white);
-    EXPECT_GT(white, 500);
-    if (const QByteArray shots = qgetenv("FAULTLINE_TEST_SHOTS"); !shots.isEmpty()) shot.save(shots + "/presentation-title.png");
-}
-
-TEST(Presentation, KeysWalkThroughTheStoryAndEscLeaves) {
-    test::guiApp();
-    const faultline::Run& tiny = test::tinyRun();
-    auto content = std::make_shared<ReportContent>(buildReportContent(std::shared_ptr<const faultline::Run>(std::shared_ptr<const faultline::Run>(), &tiny), {}, 3));
-    auto* window = new PresentationWindow(content);
-    window->resize(1280, 720);
-    window->show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(window));
-    EXPECT_EQ(window->slideCount(), 5);  // title, 3 incidents, closing
-    EXPECT_TRUE(window->card()->isVisible());
-    EXPECT_GE(window->card()->titlePixelSize(), 720 / 12);
-    QTest::keyClick(window, Qt::Key_PageDown);
-    EXPECT_EQ(window->slide(), 1);
-    EXPECT_FALSE(window->card()->isVisible());
-    QTest::qWait(2500);  // the camera flies, then the replay runs from before the symptom
-    EXPECT_GT(window->time(), content->selected.front().incident.begin - 10 * kMinute);
-    if (const QByteArray shots = qgetenv("FAULTLINE_TEST_SHOTS"); !shots.isEmpty()) {
-        QTest::qWait(6000);  // into the incident
-        window->grab().save(shots + "/presentation-incident.png");
-    }
-    QTest::keyClick(window, Qt::Key_End);
-    EXPECT_EQ(window->slide(), 4);
-    EXPECT_EQ(window->card()->objectName(), "closingCard");
-    if (const QByteArray shots = qgetenv("FAULTLINE_TEST_SHOTS"); !shots.isEmpty()) window->grab().save(shots + "/presentation-closing.png");
-    QTest::keyClick(window, Qt::Key_Left);
-    EXPECT_EQ(window->slide(), 3);
-    QPointer<PresentationWindow> alive(window);
-    QTest::keyClick(window, Qt::Key_Escape);
-    QTest::qWait(50);
-    EXPECT_TRUE(alive.isNull());  // closed and gone
-}
-
-TEST(Presentation, ViewPresentIsF5AndGoesFullScreenAndEscReturns) {
-    test::guiApp();
-    ScratchDir dir;
-    const std::string path = dir.file("tiny.faultline");
-    writeRunFile(test::tinyRun(), path);
-    MainWindow window;
-    window.show();
-    QSignalSpy shown(&window, &MainWindow::runShown);
-    window.openRun(QString::fromStdString(path));
-    ASSERT_TRUE(shown.wait(20'000));
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-    QAction* present = nullptr;
-    for (QAction* a : window.findChildren<QAction*>())
-        if (a->text() == "&Present") present = a;
-    ASSERT_NE(present, nullptr);
-    EXPECT_EQ(present->shortcut(), QKeySequence(Qt::Key_F5));
-    present->trigger();  // as F5 or View > Present does
-    auto* presentation = window.findChild<PresentationWindow*>();
-    ASSERT_NE(presentation, nullptr) << "View > Present opens the presentation";
-    QTest::qWait(300);
-    EXPECT_TRUE(presentation->isFullScreen());
-    EXPECT_EQ(presentation->slideCount(), 7);  // title, the 5 worst incidents, closing
-    QPointer<PresentationWindow> alive(presentation);
-    QTest::keyClick(presentation, Qt::Key_Escape);
-    QTest::qWait(50);
-    EXPECT_TRUE(alive.isNull());
-    EXPECT_TRUE(window.isVisible());
-}
-
 TEST(ExportData, FromTheWindowOffTheGuiThreadTheSameFilesAsTheCli) {
     test::guiApp();
     NotedRun r;
@@ -339,6 +258,55 @@ TEST(ExportData, FromTheWindowOffTheGuiThreadTheSameFilesAsTheCli) {
     ASSERT_TRUE(done.wait(20'000));
     EXPECT_EQ(done.last().first().toString(), "Wrote " + json);
     EXPECT_GT(QFile(json).size(), 1000);
+}
+
+TEST(ExportReport, FromTheWindowTheFiguresThenTheDocumentOnAWorker) {
+    test::guiApp();
+    NotedRun r;
+    MainWindow window;
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::runShown);
+    window.openRun(QString::fromStdString(r.path));
+    ASSERT_TRUE(shown.wait(20'000));
+    auto* exports = window.findChild<ExportController*>();
+    QSignalSpy said(exports, &ExportController::message);
+    const QString pdf = QString::fromStdString(r.dir.file("from-window.pdf"));
+    exports->exportReportTo({pdf, 2, QPageSize::Letter});
+    ASSERT_GE(said.count(), 1);
+    EXPECT_EQ(said.first().first().toString(), "Writing " + pdf + "...");  // the figures are made; the document is being written
+    ASSERT_TRUE(said.wait(20'000));
+    EXPECT_EQ(said.last().first().toString(), "Wrote " + pdf);
+    const QString text = run("pdftotext", {pdf, "-"}).out;
+    EXPECT_TRUE(text.contains(QString::fromStdString(incidentTitle(r.worst))));
+}
+
+TEST(ExportVideo, FromTheWindowWithProgressAndCancelLeavesNoFile) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string path = dir.file("tiny.faultline");
+    writeRunFile(test::tinyRun(), path);
+    MainWindow window;
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::runShown);
+    window.openRun(QString::fromStdString(path));
+    ASSERT_TRUE(shown.wait(20'000));
+    auto* exports = window.findChild<ExportController*>();
+    QSignalSpy said(exports, &ExportController::message);
+    const QString done = QString::fromStdString(dir.file("done.mp4"));
+    exports->exportVideoTo({done, "1h", "2h", "30m/s", 10, QSize(320, 180)});
+    ASSERT_EQ(said.count(), 1);
+    EXPECT_EQ(said.last().first().toString(), "Wrote " + done + " (20 frames)");
+    EXPECT_TRUE(QFile::exists(done));
+
+    // Cancel pressed while it records: the event loop runs between frames, so it is heard.
+    const QString cancelled = QString::fromStdString(dir.file("cancelled.mp4"));
+    QTimer::singleShot(300, &window, [&window] {
+        if (auto* progress = window.findChild<QProgressDialog*>()) progress->cancel();
+    });
+    exports->exportVideoTo({cancelled, "1h", "20h", "1h/s", 10, QSize(320, 180)});  // 190 frames
+    ASSERT_EQ(said.count(), 2);
+    EXPECT_EQ(said.last().first().toString(), "Video cancelled");
+    EXPECT_FALSE(QFile::exists(cancelled));
 }
 
 TEST(ExportPicture, FileMenuHasTheExportsAndCopyPutsThePanelOnTheClipboard) {
