@@ -18,6 +18,7 @@ namespace faultline::cli {
 
 using CommandArgs = std::vector<std::string>;
 
+int exportCommand(const CommandArgs& args);
 int hangCommand(const CommandArgs& args);
 int importCommand(const CommandArgs& args);
 int incidentsCommand(const CommandArgs& args);
@@ -27,6 +28,7 @@ int simulateCommand(const CommandArgs& args);
 int stragglersCommand(const CommandArgs& args);
 int summaryCommand(const CommandArgs& args);
 
+const CommandSpec& exportSpec();
 const CommandSpec& hangSpec();
 const CommandSpec& importSpec();
 const CommandSpec& incidentsSpec();

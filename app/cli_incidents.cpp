@@ -1,5 +1,6 @@
 #include "cli_args.h"
 #include "cli_commands.h"
+#include "csv_export.h"
 
 #include "model/error.h"
 #include "analysis/incidents.h"
@@ -16,11 +17,12 @@ namespace faultline::cli {
 const CommandSpec& incidentsSpec() {
     static const CommandSpec spec{
         "incidents",
-        "RUN.faultline [--id N] [--json]",
+        "RUN.faultline [--id N] [--json | --csv]",
         "list a run's interruptions, or one as a chain of events",
         "Lists every interruption of the run with its time, root cause, component and downtime; with --id, one incident "
         "as the chain of events from first symptom to training resumed.",
-        {{"--id", "", "N", "show incident N as a chain of events"}, {"--json", "", "", "print the incidents as JSON"}}};
+        {{"--id", "", "N", "show incident N as a chain of events"}, {"--json", "", "", "print the incidents as JSON"},
+         {"--csv", "", "", "print the incidents as CSV, with the reviewer's notes, confirmed cause and tags"}}};
     return spec;
 }
 
@@ -35,10 +37,14 @@ int incidentsCommand(const CommandArgs& argv) {
         if (it == incidents.end())
             throw Error("no incident " + std::to_string(*id) + " (this run has " + std::to_string(incidents.size()) + ")");
         incidents = {*it};
-        if (!args.flag("--json")) {
+        if (!args.flag("--json") && !args.flag("--csv")) {
             std::fputs(incidentChainToText(incidents.front(), run.info).c_str(), stdout);
             return 0;
         }
+    }
+    if (args.flag("--csv")) {
+        std::fputs(incidentsToCsv(incidents, run.info, readIncidentNotes(args.positional().front())).c_str(), stdout);
+        return 0;
     }
     const std::string text = args.flag("--json") ? jsonText(incidentsToJson(incidents, run.info)) : incidentsToText(incidents, run.info);
     std::fputs(text.c_str(), stdout);

@@ -20,7 +20,7 @@ struct Command {
 constexpr Command kCommands[] = {
     {simulateSpec, simulateCommand},   {importSpec, importCommand},         {mergeSpec, mergeCommand},
     {summarySpec, summaryCommand},     {incidentsSpec, incidentsCommand},   {jobsSpec, jobsCommand},
-    {stragglersSpec, stragglersCommand}, {hangSpec, hangCommand},
+    {stragglersSpec, stragglersCommand}, {hangSpec, hangCommand},           {exportSpec, exportCommand},
 };
 
 constexpr const char* kUsage = "usage: faultline-cli COMMAND [OPTIONS] [ARGS]\n"

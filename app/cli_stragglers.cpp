@@ -1,5 +1,6 @@
 #include "cli_args.h"
 #include "cli_commands.h"
+#include "csv_export.h"
 
 #include "model/error.h"
 #include "model/run_file.h"
@@ -16,11 +17,12 @@ namespace faultline::cli {
 const CommandSpec& stragglersSpec() {
     static const CommandSpec spec{
         "stragglers",
-        "RUN.faultline [--limit N] [--json]",
+        "RUN.faultline [--limit N] [--json | --csv]",
         "find late ranks from collective traces and step times",
         "Finds the ranks that held up synchronous steps, from the run's per-rank collective traces (simulate "
         "--trace-ranks, or imported Kineto traces) and per-rank step times, with how late and how often.",
-        {{"--limit", "", "N", "list at most N ranks (default 20)"}, {"--json", "", "", "print the report as JSON"}}};
+        {{"--limit", "", "N", "list at most N ranks (default 20)"}, {"--json", "", "", "print the report as JSON"},
+         {"--csv", "", "", "print every rank with a figure as CSV (no limit)"}}};
     return spec;
 }
 
@@ -34,7 +36,9 @@ int stragglersCommand(const CommandArgs& argv) {
     const StragglerReport report = analyzeStragglers(run);
     const StepTimeReport steps = analyzeStepTimes(run.rankSteps);
     std::string text;
-    if (args.flag("--json")) {
+    if (args.flag("--csv")) {
+        text = stragglersToCsv(report, steps, run);
+    } else if (args.flag("--json")) {
         nlohmann::json j = stragglersToJson(report, run);
         j["step_times"] = stepTimesToJson(steps);
         text = jsonText(j);

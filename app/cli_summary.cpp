@@ -1,5 +1,6 @@
 #include "cli_args.h"
 #include "cli_commands.h"
+#include "csv_export.h"
 
 #include "model/error.h"
 #include "model/run_file.h"
@@ -15,19 +16,25 @@ namespace faultline::cli {
 const CommandSpec& summarySpec() {
     static const CommandSpec spec{
         "summary",
-        "RUN.faultline [--json]",
+        "RUN.faultline [--json | --csv]",
         "print a run's figures and its goodput ledger",
         "Prints GPUs, hosts, racks and switches, the duration, planned and unexpected interruptions, root causes sorted as "
         "in the Llama 3 table, effective training time (ETTR), downtime split into detection, restart, checkpoint reload "
         "and lost work, mean time between failures, checkpoints and the goodput ledger, overall and per day.",
-        {{"--json", "", "", "print the summary as JSON (keys in the README)"}}};
+        {{"--json", "", "", "print the summary as JSON (keys in the README)"},
+         {"--csv", "", "", "print the goodput ledger as CSV, one row per day"}}};
     return spec;
 }
 
 int summaryCommand(const CommandArgs& argv) {
     const Args args(argv, summarySpec());
     if (args.positional().size() != 1) throw UsageError("summary takes one run file");
-    const RunSummary summary = summarize(readRunFile(args.positional().front()));
+    const Run run = readRunFile(args.positional().front());
+    const RunSummary summary = summarize(run);
+    if (args.flag("--csv")) {
+        std::fputs(goodputLedgerToCsv(summary.ledger, run.info).c_str(), stdout);
+        return 0;
+    }
     const std::string text = args.flag("--json") ? jsonText(summaryToJson(summary)) : summaryToText(summary);
     std::fputs(text.c_str(), stdout);
     return 0;

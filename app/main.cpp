@@ -2,6 +2,7 @@
 #include "app_icon.h"
 #include "bench_replay.h"
 #include "build_info.h"
+#include "export_options.h"
 #include "main_window.h"
 #include "panel_snapshot.h"
 #include "screenshot.h"
@@ -26,10 +27,14 @@ struct Options {
     std::optional<long long> step;
     bool benchReplay = false;
     int gpus = 24576;
+    faultline::ExportRequest exports;  // --report, --record, --scale
 };
 
 constexpr const char* kUsage = "usage: faultline [RUN.faultline]\n"
                                "       faultline --screenshot OUT.png [--view PANEL] [--at TIME | --step N] [--size WxH] [RUN.faultline]\n"
+                               "       faultline --screenshot OUT.svg --view charts|timeline [--at TIME] [--size WxH] [RUN.faultline]\n"
+                               "       faultline --report OUT.pdf|OUT.html [--incidents N] [--page a4|letter] [RUN.faultline]\n"
+                               "       faultline --record OUT.mp4 [--from T] [--to T] [--speed 1h/s] [--fps 30] [--size 1920x1080] [RUN.faultline]\n"
                                "       faultline --bench-replay [--gpus N] [--size WxH]\n"
                                "       faultline --help | --version\n";
 
@@ -53,14 +58,15 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
     const QCommandLineOption version({"v", "version"}, "Show the version and the build, and exit.");
     parser.addPositionalArgument("RUN.faultline", "A run file; the sample run when none is given.", "[RUN.faultline]");
     const QCommandLineOption screenshot("screenshot", "Render the window (or the panel named by --view) into OUT.png and exit.", "OUT.png");
-    const QCommandLineOption view("view", "The panel for --screenshot: fabric (the whole window, default), timeline, charts or incidents.",
+    const QCommandLineOption view("view", "The panel for --screenshot: fabric (the whole window, default), timeline, charts, incidents or present (the presentation's title card).",
                                   "PANEL", "fabric");
     const QCommandLineOption at("at", "The instant for --screenshot: time since the start (36h) or UTC time (2024-03-05T14:02:11Z).", "TIME");
     const QCommandLineOption step("step", "The instant for --screenshot: when training step N completed.", "N");
-    const QCommandLineOption size("size", "Window size for --screenshot and --bench-replay (default 1600x1000).", "WxH", "1600x1000");
+    const QCommandLineOption size("size", "Window size for --screenshot and --bench-replay (default 1600x1000); frame size for --record (default 1920x1080).", "WxH", "1600x1000");
     const QCommandLineOption benchReplay("bench-replay", "Replay a simulated run in the fabric view; print frames per second.");
     const QCommandLineOption gpus("gpus", "GPUs in the --bench-replay run (default 24576).", "N", "24576");
     parser.addOptions({help, version, screenshot, view, at, step, size, benchReplay, gpus});
+    faultline::addExportOptions(parser);
 
     if (!parser.parse(QCoreApplication::arguments())) return usageError(parser.errorText());
     if (parser.isSet(help)) {
@@ -92,12 +98,15 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
     o.at = parser.value(at);
     o.view = parser.value(view);
     if (!faultline::kPanelViews.contains(o.view) && o.view != "fabric")
-        return usageError("--view expects fabric, timeline, charts or incidents");
+        return usageError("--view expects fabric, timeline, charts, incidents or present");
     if (parser.isSet(step)) {
         o.step = parser.value(step).toLongLong(&ok);
         if (!ok || *o.step < 0) return usageError("--step expects a training step number");
     }
     if (parser.isSet(at) && parser.isSet(step)) return usageError("give --at or --step, not both");
+    if (o.view == "fabric" && o.screenshot.endsWith(".svg", Qt::CaseInsensitive))
+        return usageError("the 3D view is a rendered picture: write it as PNG (SVG is for --view charts, timeline or incidents)");
+    if (const auto error = faultline::readExportOptions(parser, o.exports)) return usageError(*error);
     if (!parser.isSet(screenshot) && (parser.isSet(at) || parser.isSet(step) || parser.isSet(view)))
         return usageError("--at, --step and --view go with --screenshot");
     return o;
@@ -129,7 +138,8 @@ int main(int argc, char** argv) {
     if (options.benchReplay) return faultline::runReplayBenchmark(options.gpus, options.size);
     const QString run = options.positional.value(0);
     if (!options.screenshot.isEmpty() && options.view != "fabric")
-        return faultline::snapshotPanel(options.view, run, options.screenshot, options.size, options.at);
+        return faultline::snapshotPanel(options.view, run, options.screenshot, options.size, options.at, options.exports.scale);
+    if (const int status = faultline::runHeadlessExport(options.exports, run); status >= 0) return status;
 
     faultline::MainWindow window;
     if (!options.screenshot.isEmpty())

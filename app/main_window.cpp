@@ -1,5 +1,7 @@
 #include "main_window.h"
 
+#include "export_controller.h"
+#include "presentation_window.h"
 #include "help_windows.h"
 #include "import_controller.h"
 #include "sample_run.h"
@@ -12,6 +14,7 @@
 #include "views/summary_view.h"
 
 #include <QActionGroup>
+#include <QInputDialog>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QSettings>
@@ -93,9 +96,21 @@ MainWindow::MainWindow(QWidget* parent)
     file->addAction(tr("Import &Folder..."), importer, &ImportController::chooseFolderAndImport);
     connect(importer, &ImportController::imported, this, &MainWindow::openRun);
     file->addSeparator();
+    auto* exports = new ExportController(this);  // report, video, pictures, data
+    exports->addActions(file);
+    connect(exports, &ExportController::message, this, [this](const QString& text) { statusBar()->showMessage(text); });
+    file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : {summaryDock, chartsDock, incidentsDock, timelineDock}) view->addAction(dock->toggleViewAction());
+    view->addSeparator();
+    // Presenting: the story of the run full screen (presentation_window.h).
+    view->addAction(tr("&Present"), QKeySequence(Qt::Key_F5), this, [this] { if (m_run) presentRun(this, m_run, 5); });
+    view->addAction(tr("Present &Worst Incidents..."), this, [this] {
+        bool ok = false;
+        const int n = QInputDialog::getInt(this, tr("Present"), tr("Incidents to walk through, worst by downtime first:"), 5, 0, 100, 1, &ok);
+        if (ok && m_run) presentRun(this, m_run, n);
+    });
     view->addSeparator();
     auto* themes = new QActionGroup(this);
     for (Theme theme : {Theme::Light, Theme::Dark}) {

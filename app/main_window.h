@@ -27,6 +27,7 @@ public:
     // The panels' arrangement, sizes and theme as the user last left them.
     void restoreLayout();
     const LoadedRun* currentRun() const { return m_run.get(); }
+    std::shared_ptr<const LoadedRun> currentRunShared() const { return m_run; }
     bool isLoading() const { return m_loader->busy(); }
     ReplayPanel* replayPanel() const { return m_replay; }
 

@@ -1,5 +1,8 @@
 #include "panel_snapshot.h"
 
+#include "panel_export.h"
+#include "presentation_window.h"
+#include "model/incident_notes.h"
 #include "run_loader.h"
 #include "analysis/incidents.h"
 #include "sample_run.h"
@@ -15,7 +18,7 @@
 
 namespace faultline {
 
-int snapshotPanel(const QString& view, const QString& runPath, const QString& out, const QSize& size, const QString& at) {
+int snapshotPanel(const QString& view, const QString& runPath, const QString& out, const QSize& size, const QString& at, double scale) {
     std::shared_ptr<const LoadedRun> loaded;
     try {
         loaded = loadRun(runPath.isEmpty() ? QString::fromStdString(ensureSampleRun()) : runPath);
@@ -47,6 +50,11 @@ int snapshotPanel(const QString& view, const QString& runPath, const QString& ou
         charts->setRun(run);
         charts->setTime(t);
         panel = std::move(charts);
+    } else if (view == "present") {
+        // The presentation's title card, as the room sees it at this size.
+        auto content = std::make_shared<ReportContent>(buildReportContent(run, readIncidentNotes(loaded->path.toStdString()), 5));
+        panel = std::make_unique<PresentationWindow>(std::move(content));
+        panel->setAttribute(Qt::WA_DeleteOnClose, false);
     } else {
         auto incidents = std::make_unique<IncidentView>();
         incidents->setRun(run, QString());  // read-only: a snapshot writes nothing
@@ -58,8 +66,9 @@ int snapshotPanel(const QString& view, const QString& runPath, const QString& ou
     panel->resize(size);
     panel->show();
     QApplication::processEvents();
-    if (!panel->grab().save(out)) {
-        std::fprintf(stderr, "faultline: cannot write %s\n", qPrintable(out));
+    QString error;
+    if (!exportPanel(panel.get(), out, size, scale, &error)) {  // SVG or PNG by extension
+        std::fprintf(stderr, "faultline: %s\n", qPrintable(error));
         return 1;
     }
     return 0;

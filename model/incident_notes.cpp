@@ -20,6 +20,20 @@ std::string trimmed(const std::string& s) {
     return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
 }
 
+std::map<Nanos, IncidentNote> readNotes(SqliteDb& db) {
+    std::map<Nanos, IncidentNote> out;
+    for (SqliteStatement s(db, "SELECT incident_begin_ns, notes, confirmed_cause, tags, updated_epoch_ns FROM incident_notes"); s.next();) {
+        IncidentNote n;
+        n.incidentBegin = s.int64(0);
+        n.notes = s.text(1);
+        if (const std::string cause = s.text(2); !cause.empty()) n.confirmedCause = rootCauseFromKey(cause);
+        n.tags = splitTags(s.text(3));
+        n.updatedEpochNs = s.int64(4);
+        out[n.incidentBegin] = std::move(n);
+    }
+    return out;
+}
+
 }  // namespace
 
 IncidentNotesStore::IncidentNotesStore(const std::string& runPath) {
@@ -33,19 +47,7 @@ IncidentNotesStore::IncidentNotesStore(const std::string& runPath) {
 
 IncidentNotesStore::~IncidentNotesStore() = default;
 
-std::map<Nanos, IncidentNote> IncidentNotesStore::load() {
-    std::map<Nanos, IncidentNote> out;
-    for (SqliteStatement s(*m_db, "SELECT incident_begin_ns, notes, confirmed_cause, tags, updated_epoch_ns FROM incident_notes"); s.next();) {
-        IncidentNote n;
-        n.incidentBegin = s.int64(0);
-        n.notes = s.text(1);
-        if (const std::string cause = s.text(2); !cause.empty()) n.confirmedCause = rootCauseFromKey(cause);
-        n.tags = splitTags(s.text(3));
-        n.updatedEpochNs = s.int64(4);
-        out[n.incidentBegin] = std::move(n);
-    }
-    return out;
-}
+std::map<Nanos, IncidentNote> IncidentNotesStore::load() { return readNotes(*m_db); }
 
 void IncidentNotesStore::save(const IncidentNote& note) {
     if (trimmed(note.notes).empty() && !note.confirmedCause && note.tags.empty()) {
@@ -58,6 +60,13 @@ void IncidentNotesStore::save(const IncidentNote& note) {
     s.bind(1, note.incidentBegin).bind(2, std::string_view(note.notes));
     s.bind(3, note.confirmedCause ? rootCauseKey(*note.confirmedCause) : std::string_view());
     s.bind(4, std::string_view(joinTags(note.tags))).bind(5, static_cast<std::int64_t>(now)).execute();
+}
+
+std::map<Nanos, IncidentNote> readIncidentNotes(const std::string& runPath) {
+    SqliteDb db(runPath, SqliteDb::Mode::ReadOnly);
+    SqliteStatement exists(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'incident_notes'");
+    if (!exists.next() || exists.int64(0) == 0) return {};
+    return readNotes(db);
 }
 
 std::vector<std::string> splitTags(const std::string& text) {

@@ -38,6 +38,10 @@ private:
     std::unique_ptr<SqliteDb> m_db;
 };
 
+// The notes a run file holds, read without writing to it (exports and reports read them from
+// a run that may be read-only); none when it has no notes table.
+std::map<Nanos, IncidentNote> readIncidentNotes(const std::string& runPath);
+
 // "hbm, repeat offender" -> {"hbm", "repeat offender"}; and back.
 std::vector<std::string> splitTags(const std::string& text);
 std::string joinTags(const std::vector<std::string>& tags);

@@ -5,7 +5,8 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build ccache pkg-config git
-  qt6-base-dev qt6-base-dev-tools qt6-charts-dev libqt6opengl6-dev libgl1-mesa-dev
+  qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl1-mesa-dev
+  libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
   libvtk9-dev
   libsqlite3-dev nlohmann-json3-dev libsimdjson-dev zlib1g-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev
@@ -13,6 +14,8 @@ packages=(
   # Checks of the .deb and its desktop files (tests/packaging): the package tools, the
   # validators Debian and software centres use, the MIME database a file manager reads.
   dpkg-dev lintian desktop-file-utils appstream shared-mime-info
+  # Reading exported files back in tests: pdfinfo/pdftotext, ffprobe.
+  poppler-utils ffmpeg
   # The libFuzzer harnesses (fuzz/, the fuzz preset) need clang and its sanitizer runtimes.
   clang libclang-rt-14-dev
 )

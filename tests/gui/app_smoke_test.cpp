@@ -74,7 +74,7 @@ TEST(AppSmoke, EachPanelRendersOnItsOwn) {
     }
     QString errors;
     EXPECT_EQ(runApp({"--screenshot", QString::fromStdString(dir.file("x.png")), "--view", "poster", QString::fromStdString(run)}, &errors), 2);
-    EXPECT_NE(errors.indexOf("--view expects fabric, timeline, charts or incidents"), -1) << errors.toStdString();
+    EXPECT_NE(errors.indexOf("--view expects fabric, timeline, charts, incidents or present"), -1) << errors.toStdString();
 }
 
 TEST(AppSmoke, BadRunFileExitsWithTheMessage) {

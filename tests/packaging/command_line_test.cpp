@@ -27,7 +27,8 @@ CommandResult cliStdout(const std::string& args) { return test::runCommand(kCli 
 
 std::vector<const cli::CommandSpec*> allSpecs() {
     return {&cli::simulateSpec(),   &cli::importSpec(), &cli::mergeSpec(),       &cli::summarySpec(),
-            &cli::incidentsSpec(), &cli::jobsSpec(),   &cli::stragglersSpec(), &cli::hangSpec()};
+            &cli::incidentsSpec(), &cli::jobsSpec(),   &cli::stragglersSpec(), &cli::hangSpec(),
+            &cli::exportSpec()};
 }
 
 std::string readFile(const std::string& path) {

@@ -1,0 +1,55 @@
+#pragma once
+// Flowing content onto PDF pages with QPainter: headings, paragraphs, two-column facts,
+// tables that continue on the next page with their header, images and vector pictures,
+// a footer on every page. Text stays text in the PDF (searchable, pdftotext reads it).
+#include <QFont>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QPicture>
+#include <QString>
+#include <QStringList>
+
+#include <utility>
+#include <vector>
+
+namespace faultline {
+
+class PdfLayout {
+public:
+    PdfLayout(const QString& path, QPageSize::PageSizeId page, const QString& title, const QString& footer);
+    bool ok() const { return m_ok; }
+    // Ends the document; returns the number of pages.
+    int finish();
+
+    int width() const { return m_width; }
+    int spaceLeft() const { return m_bottom - m_y; }
+    void newPage();
+    void skip(int pixels) { m_y += pixels; }
+
+    void title(const QString& text, const QString& subtitle);
+    void heading(const QString& text, int level = 1);  // a level-1 heading opens no page of its own
+    void paragraph(const QString& text, const QColor& colour = QColor(30, 30, 30), int pixelSize = 13);
+    // Big figures in boxes, three a row: (label, value).
+    void tiles(const std::vector<std::pair<QString, QString>>& figures);
+    void facts(const std::vector<std::pair<QString, QString>>& rows);
+    // Column widths are shares of the width; numeric columns right-aligned.
+    void table(const QStringList& header, const std::vector<QStringList>& rows, const std::vector<double>& widths,
+               const std::vector<bool>& rightAligned = {});
+    void image(const QImage& image, int maxHeight);
+    // A picture painted at `size`, scaled to the width: stays vector in the PDF.
+    void picture(const QPicture& picture, QSize size, const QString& caption);
+
+private:
+    void ensure(int height);
+    void drawFooter();
+    int textHeight(const QString& text, const QFont& font, int width) const;
+
+    QPdfWriter m_writer;
+    QPainter m_painter;
+    bool m_ok = false;
+    QString m_footer;
+    int m_width = 0, m_height = 0, m_bottom = 0, m_y = 0, m_page = 1;
+};
+
+}  // namespace faultline

@@ -1,0 +1,45 @@
+#pragma once
+// What an incident report says, worked out once and shared by the PDF and the HTML writers:
+// the run's figures, the incidents chosen for a section each, and the reviewer's notes.
+#include "analysis/incidents.h"
+#include "analysis/summary.h"
+#include "model/incident_notes.h"
+#include "model/run.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace faultline {
+
+struct ReportIncident {
+    Incident incident;
+    std::optional<IncidentNote> note;
+};
+
+struct ReportContent {
+    std::shared_ptr<const Run> run;
+    RunSummary summary;
+    std::vector<Incident> incidents;       // all of them, in time order
+    std::vector<ReportIncident> selected;  // a section each, worst first
+    std::int64_t generatedEpochNs = 0;
+};
+
+// What an incident cost the run: time to recover plus the work redone after it.
+Nanos incidentCost(const Incident& incident);
+
+// The `count` incidents that cost the most, worst first, unexpected ones before planned
+// maintenance; all of them when count is larger.
+std::vector<Incident> worstIncidents(const std::vector<Incident>& incidents, int count);
+
+ReportContent buildReportContent(std::shared_ptr<const Run> run, const std::map<Nanos, IncidentNote>& notes, int incidentCount);
+
+// Report-ready text, the same in the PDF and the HTML.
+std::string incidentTitle(const Incident& incident);                      // "Incident 12 · Faulty GPU"
+std::vector<std::pair<std::string, std::string>> incidentFacts(const Incident& incident, const RunInfo& info);
+std::string sinceSymptom(Nanos offset);  // "+4 min 10 s", "-4.9 s" (before it)
+std::vector<std::pair<std::string, std::string>> headlineFigures(const RunSummary& summary);
+
+}  // namespace faultline

@@ -1,0 +1,120 @@
+#include "story_card.h"
+
+#include "model/format.h"
+
+#include <QPainter>
+
+#include <algorithm>
+
+namespace faultline {
+
+namespace {
+
+const QColor kBackground(14, 20, 32);
+const QColor kAccent(255, 196, 0);
+
+QFont sized(int px, bool bold) {
+    QFont f("DejaVu Sans");
+    f.setPixelSize(std::max(10, px));
+    f.setBold(bold);
+    return f;
+}
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+// Big figures in a grid of three.
+void figureGrid(QPainter& p, const QRect& area, const std::vector<std::pair<std::string, std::string>>& figures, int unit) {
+    const int columns = 3, gap = unit;
+    const int rows = static_cast<int>((figures.size() + columns - 1) / columns);
+    const int w = (area.width() - gap * (columns - 1)) / columns;
+    const int h = std::min((area.height() - gap * (rows - 1)) / std::max(1, rows), unit * 7);
+    for (std::size_t i = 0; i < figures.size(); ++i) {
+        const int c = static_cast<int>(i) % columns, r = static_cast<int>(i) / columns;
+        const QRect box(area.left() + c * (w + gap), area.top() + r * (h + gap), w, h);
+        p.fillRect(box, QColor(28, 38, 56));
+        p.fillRect(QRect(box.left(), box.top(), unit / 4, box.height()), kAccent);
+        p.setPen(QColor(170, 182, 200));
+        p.setFont(sized(unit * 9 / 10, false));
+        p.drawText(box.adjusted(unit, unit / 2, -unit / 2, 0), Qt::AlignLeft | Qt::AlignTop, q(figures[i].first));
+        p.setPen(Qt::white);
+        const QString value = q(figures[i].second);
+        p.setFont(sized(value.size() > 14 ? unit * 13 / 10 : unit * 22 / 10, true));
+        p.drawText(box.adjusted(unit, unit * 2, -unit / 2, -unit / 2), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, value);
+    }
+}
+
+}  // namespace
+
+StoryCard::StoryCard(QWidget* parent) : QWidget(parent) {
+    setAttribute(Qt::WA_OpaquePaintEvent);
+}
+
+void StoryCard::setCard(const ReportContent* content, Kind kind) {
+    m_content = content;
+    m_kind = kind;
+    setObjectName(kind == Kind::Title ? "titleCard" : "closingCard");
+    update();
+}
+
+int StoryCard::titlePixelSize() const { return height() / 12; }
+
+void StoryCard::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setRenderHint(QPainter::TextAntialiasing);
+    p.fillRect(rect(), kBackground);
+    if (!m_content) return;
+    const RunInfo& info = m_content->run->info;
+    const RunSummary& s = m_content->summary;
+    const int unit = std::max(8, height() / 40);
+    const int margin = width() / 14;
+    QRect area = rect().adjusted(margin, height() / 10, -margin, -height() / 12);
+    p.setPen(kAccent);
+    p.setFont(sized(unit, true));
+    p.drawText(area, Qt::AlignLeft | Qt::AlignTop, m_kind == Kind::Title ? tr("RUN REVIEW") : tr("WHERE THE TIME WENT"));
+    area.adjust(0, unit * 2, 0, 0);
+    p.setPen(Qt::white);
+    p.setFont(sized(titlePixelSize(), true));
+    const QString title = m_kind == Kind::Title ? q(info.name) : tr("%1 effective training").arg(s.ettrKnown ? q(formatPercent(s.ettr)) : tr("unknown"));
+    const QRect titleRect = p.boundingRect(area, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, title);
+    p.drawText(area, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, title);
+    area.setTop(titleRect.bottom() + unit);
+    p.setPen(QColor(200, 210, 225));
+    p.setFont(sized(unit * 14 / 10, false));
+    QString sub;
+    if (m_kind == Kind::Title) {
+        sub = q(formatWallTime(info.startEpochNs, 0) + "  to  " + formatWallTime(info.startEpochNs, info.duration) + "  ·  " + formatDuration(info.duration));
+    } else {
+        QStringList causes;
+        for (std::size_t i = 0; i < std::min<std::size_t>(3, s.causes.size()); ++i)
+            causes << QString("%1 %2").arg(q(std::string(rootCauseLabel(s.causes[i].cause)))).arg(s.causes[i].count);
+        sub = tr("Most frequent causes: %1").arg(causes.isEmpty() ? tr("none") : causes.join(", "));
+    }
+    p.drawText(area, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, sub);
+    area.adjust(0, unit * 4, 0, 0);
+    // What comes next, at the foot: the presenter's and the room's cue.
+    p.setPen(QColor(130, 142, 160));
+    p.setFont(sized(unit, false));
+    const QRect foot(margin, height() - height() / 12, width() - 2 * margin, height() / 16);
+    if (m_kind == Kind::Title) {
+        figureGrid(p, area, headlineFigures(s), unit);
+        p.setPen(QColor(130, 142, 160));
+        p.setFont(sized(unit, false));
+        p.drawText(foot, Qt::AlignLeft | Qt::AlignVCenter,
+                   m_content->selected.size() == 1 ? tr("Next: the incident that cost the most time")
+                                                   : tr("Next: the %1 incidents that cost the most time").arg(m_content->selected.size()));
+        return;
+    }
+    p.drawText(foot, Qt::AlignLeft | Qt::AlignVCenter, tr("%1 interruptions in %2").arg(m_content->incidents.size()).arg(q(formatDuration(info.duration))));
+    const Badput& b = s.ledger.whole.badput;
+    figureGrid(p, area,
+               {{"Goodput", s.ettrKnown ? formatPercent(s.goodput) : "unknown"},
+                {"Interruptions", std::to_string(s.unexpected) + " unexpected"},
+                {"MTBF", s.unexpected ? formatDuration(s.mtbf) : "no failures"},
+                {"Detection + restart", formatDuration(b.detection + b.restart)},
+                {"Checkpoint reload", formatDuration(b.reload)},
+                {"Work redone", formatDuration(b.lostWork)}},
+               unit);
+}
+
+}  // namespace faultline

@@ -1,0 +1,332 @@
+// Exported files looked at the way their readers look at them: the PDF through poppler
+// (pdfinfo, pdftotext), the video through ffprobe, the SVG through an XML parser, the CSV
+// read back; from the command line as a user runs it, and from the window's File menu.
+#include "gui_test_app.h"
+#include "../model/test_runs.h"
+
+#include "analysis/incidents.h"
+#include "app/main_window.h"
+#include "app/export_controller.h"
+#include "app/panel_export.h"
+#include "app/report_content.h"
+#include "model/incident_notes.h"
+#include "model/run_file.h"
+#include "views/charts_view.h"
+#include "views/fabric_view.h"
+#include "views/timeline_view.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QFile>
+#include <QMenuBar>
+#include <QProgressDialog>
+#include <QSignalSpy>
+#include <QTimer>
+#include <QImage>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLineSeries>
+#include <QPointer>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTest>
+#include <QXmlStreamReader>
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace faultline {
+namespace {
+
+using test::ScratchDir;
+
+struct Output {
+    int status = -1;
+    QString out, err;
+};
+
+Output run(const QString& program, const QStringList& args) {
+    QProcess p;
+    p.start(program, args);
+    Output o;
+    if (!p.waitForFinished(300'000)) {
+        p.kill();
+        return o;
+    }
+    o.status = p.exitCode();
+    o.out = QString::fromUtf8(p.readAllStandardOutput());
+    o.err = QString::fromUtf8(p.readAllStandardError());
+    return o;
+}
+
+// The tiny run in a file, with a reviewer's note on its worst incident.
+struct NotedRun {
+    ScratchDir dir;
+    std::string path = dir.file("tiny.faultline");
+    Incident worst;
+    std::string note = "Replaced the GPU, \"HBM3\" errors again; ticket 4411";
+    NotedRun() {
+        writeRunFile(test::tinyRun(), path);
+        worst = worstIncidents(buildIncidents(test::tinyRun()), 1).front();
+        IncidentNotesStore(path).save({worst.begin, note, RootCause::FaultyGpu, {"hbm", "repeat offender"}, 0});
+    }
+};
+
+TEST(ExportReport, PdfHasItsPagesAndTheTextAReviewerLooksFor) {
+    test::guiApp();
+    NotedRun r;
+    const QString pdf = QString::fromStdString(r.dir.file("report.pdf"));
+    const Output made = run(FAULTLINE_APP, {"--report", pdf, "--incidents", "3", QString::fromStdString(r.path)});
+    ASSERT_EQ(made.status, 0) << made.err.toStdString();
+    const QRegularExpression printed("(\\d+) pages");
+    const auto m = printed.match(made.out);
+    ASSERT_TRUE(m.hasMatch()) << made.out.toStdString();
+
+    const Output info = run("pdfinfo", {pdf});
+    ASSERT_EQ(info.status, 0) << info.err.toStdString();
+    const auto pages = QRegularExpression("Pages:\\s+(\\d+)").match(info.out);
+    ASSERT_TRUE(pages.hasMatch());
+    EXPECT_EQ(pages.captured(1), m.captured(1));
+    // Title, figures, charts, the incident list, 3 incident sections and the ledger per day.
+    EXPECT_GE(pages.captured(1).toInt(), 8);
+    EXPECT_TRUE(info.out.contains("(A4)")) << info.out.toStdString();
+
+    const QString text = run("pdftotext", {"-layout", pdf, "-"}).out;
+    for (const char* expected : {"Run review: tiny", "Where the time went", "Root causes of unexpected interruptions", "Chain of events",
+                                 "Effective training time per day", "Goodput ledger per day", "ticket 4411", "repeat offender"})
+        EXPECT_TRUE(text.contains(expected)) << expected;
+    for (const Incident& inc : worstIncidents(buildIncidents(test::tinyRun()), 3))
+        EXPECT_TRUE(text.contains(QString::fromStdString(incidentTitle(inc)))) << incidentTitle(inc);
+    // The worst incident's section is on a page of its own, with its note.
+    const Output first = run("pdftotext", {"-f", "6", "-l", "6", pdf, "-"});
+    EXPECT_TRUE(first.out.contains(QString::fromStdString(incidentTitle(r.worst)))) << first.out.toStdString();
+}
+
+TEST(ExportReport, LetterPaperWhenAsked) {
+    test::guiApp();
+    NotedRun r;
+    const QString pdf = QString::fromStdString(r.dir.file("letter.pdf"));
+    ASSERT_EQ(run(FAULTLINE_APP, {"--report", pdf, "--incidents", "1", "--page", "letter", QString::fromStdString(r.path)}).status, 0);
+    const Output info = run("pdfinfo", {pdf});
+    EXPECT_TRUE(info.out.contains("612 x 792 pts (letter)")) << info.out.toStdString();
+}
+
+TEST(ExportReport, HtmlIsOneSelfContainedFile) {
+    test::guiApp();
+    NotedRun r;
+    const QString html = QString::fromStdString(r.dir.file("report.html"));
+    const Output made = run(FAULTLINE_APP, {"--report", html, "--incidents", "2", QString::fromStdString(r.path)});
+    ASSERT_EQ(made.status, 0) << made.err.toStdString();
+    QFile f(html);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(f.readAll());
+    // The charts, vector: ETTR, step time, causes, waterfall and the timeline (the tiny run
+    // has no traces, so no straggler heat map).
+    EXPECT_EQ(text.count("<svg"), 5);
+    EXPECT_EQ(text.count("src=\"data:image/png;base64,"), 2);  // a 3D snapshot per incident
+    EXPECT_FALSE(text.contains("src=\"http")) << "refers to another file";
+    EXPECT_TRUE(text.contains(QString::fromStdString(r.note).toHtmlEscaped()));
+}
+
+TEST(ExportVideo, Mp4DecodesToTheFramesAndSizeAsked) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string path = dir.file("tiny.faultline");
+    writeRunFile(test::tinyRun(), path);
+    const QString mp4 = QString::fromStdString(dir.file("replay.mp4"));
+    // Two seconds of video at 10 fps: 20 frames.
+    const Output made = run(FAULTLINE_APP, {"--record", mp4, "--from", "1h", "--to", "2h", "--speed", "30m/s", "--fps", "10", "--size",
+                                            "640x360", QString::fromStdString(path)});
+    ASSERT_EQ(made.status, 0) << made.err.toStdString();
+    EXPECT_TRUE(made.out.contains("20 frames")) << made.out.toStdString();
+    const Output probe = run("ffprobe", {"-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                                         "stream=codec_name,width,height,nb_read_frames", "-of", "default=noprint_wrappers=1", mp4});
+    ASSERT_EQ(probe.status, 0) << probe.err.toStdString();
+    EXPECT_TRUE(probe.out.contains("codec_name=h264")) << probe.out.toStdString();
+    EXPECT_TRUE(probe.out.contains("width=640")) << probe.out.toStdString();
+    EXPECT_TRUE(probe.out.contains("height=360")) << probe.out.toStdString();
+    EXPECT_TRUE(probe.out.contains("nb_read_frames=20")) << probe.out.toStdString();
+}
+
+TEST(ExportVideo, BadSpeedIsAUsageError) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string path = dir.file("tiny.faultline");
+    writeRunFile(test::tinyRun(), path);
+    const Output o = run(FAULTLINE_APP, {"--record", QString::fromStdString(dir.file("x.mp4")), "--speed", "fast", QString::fromStdString(path)});
+    EXPECT_EQ(o.status, 2);
+    EXPECT_TRUE(o.err.contains("--speed expects")) << o.err.toStdString();
+    EXPECT_FALSE(QFile::exists(QString::fromStdString(dir.file("x.mp4"))));
+}
+
+TEST(ExportPicture, ChartSvgParsesAndHoldsTheSeries) {
+    test::guiApp();
+    ScratchDir dir;
+    ChartsView charts;
+    charts.setRun(std::shared_ptr<const faultline::Run>(std::shared_ptr<const faultline::Run>(), &test::tinyRun()));
+    charts.resize(1000, 1200);
+    charts.show();
+    auto* chart = charts.findChild<QChartView*>("stepTimeChart");
+    QLineSeries* series = nullptr;
+    for (QAbstractSeries* s : chart ? chart->chart()->series() : QList<QAbstractSeries*>())
+        if (s->objectName() == "stepTime") series = qobject_cast<QLineSeries*>(s);
+    ASSERT_TRUE(chart && series);
+    ASSERT_GT(series->count(), 10);
+    const QString svg = QString::fromStdString(dir.file("step.svg"));
+    QString error;
+    ASSERT_TRUE(exportPanel(chart, svg, QSize(900, 400), 1, &error)) << error.toStdString();
+    QFile f(svg);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    QXmlStreamReader xml(&f);
+    qsizetype vertices = 0;
+    QString texts;
+    while (!xml.atEnd()) {
+        xml.readNext();
+        if (xml.isStartElement() && (xml.name() == u"polyline" || xml.name() == u"path")) {
+            const QString points = xml.attributes().value(xml.name() == u"polyline" ? "points" : "d").toString();
+            vertices += points.count(',');
+        }
+        if (xml.isCharacters()) texts += xml.text();
+    }
+    ASSERT_FALSE(xml.hasError()) << xml.errorString().toStdString();
+    // The step-time line is vector segments through every sample (Qt Charts draws a line
+    // series segment by segment), not a picture of it.
+    EXPECT_GE(vertices, series->count()) << vertices << " vertices for " << series->count() << " samples";
+    EXPECT_TRUE(texts.contains("Step time")) << texts.toStdString();
+    EXPECT_TRUE(texts.contains(series->name())) << "the legend names the series";
+}
+
+TEST(ExportPicture, PngHasTheSizeTimesTheScale) {
+    test::guiApp();
+    ScratchDir dir;
+    TimelineView timeline;
+    timeline.setRun(std::shared_ptr<const faultline::Run>(std::shared_ptr<const faultline::Run>(), &test::tinyRun()));
+    timeline.show();
+    const QString png = QString::fromStdString(dir.file("timeline.png"));
+    QString error;
+    ASSERT_TRUE(exportPanel(&timeline, png, QSize(800, 300), 2, &error)) << error.toStdString();
+    const QImage image(png);
+    EXPECT_EQ(image.size(), QSize(1600, 600));
+}
+
+TEST(ExportPicture, The3DViewRendersOffScreenAtTheAskedSizeAndLeavesTheWindowAlone) {
+    test::guiApp();
+    ScratchDir dir;
+    QWidget window;
+    window.resize(900, 600);
+    auto* view = new FabricView(&window);
+    view->resize(900, 600);
+    view->setRun(std::shared_ptr<const faultline::Run>(std::shared_ptr<const faultline::Run>(), &test::tinyRun()));
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    view->setTime(test::tinyRun().failures.front().time);
+    const QString png = QString::fromStdString(dir.file("fabric.png"));
+    QString error;
+    ASSERT_TRUE(exportPanel(view, png, QSize(800, 500), 2, &error)) << error.toStdString();
+    EXPECT_FALSE(exportPanel(view, QString::fromStdString(dir.file("fabric.svg")), QSize(800, 500), 1, &error));
+    const QImage image(png);
+    EXPECT_EQ(image.size(), QSize(1600, 1000));
+    EXPECT_EQ(view->size(), QSize(900, 600)) << "the window's view keeps its size";
+    std::set<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 4)
+        for (int x = 0; x < image.width(); x += 4) colours.insert(image.pixel(x, y));
+    EXPECT_GT(colours.size(), 20u) << "a rendered cluster, not a blank picture";
+}
+
+TEST(ExportData, FromTheWindowOffTheGuiThreadTheSameFilesAsTheCli) {
+    test::guiApp();
+    NotedRun r;
+    MainWindow window;
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::runShown);
+    window.openRun(QString::fromStdString(r.path));
+    ASSERT_TRUE(shown.wait(20'000));
+    auto* exports = window.findChild<ExportController*>();
+    ASSERT_NE(exports, nullptr);
+    QSignalSpy done(exports, &ExportController::message);
+    const QString dir = QString::fromStdString(r.dir.file("tables"));
+    exports->exportCsvTo(dir);
+    ASSERT_TRUE(done.wait(20'000));  // the event loop ran while the worker wrote
+    EXPECT_TRUE(done.last().first().toString().startsWith("Wrote incidents.csv")) << done.last().first().toString().toStdString();
+    QFile csv(dir + "/incidents.csv");
+    ASSERT_TRUE(csv.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(csv.readAll());
+    EXPECT_EQ(text.count("\r\n"), static_cast<int>(buildIncidents(test::tinyRun()).size()) + 1) << text.toStdString();  // header + rows
+    EXPECT_TRUE(text.contains("ticket 4411"));
+    const QString json = QString::fromStdString(r.dir.file("run.json"));
+    exports->exportPerfettoTo(json);
+    ASSERT_TRUE(done.wait(20'000));
+    EXPECT_EQ(done.last().first().toString(), "Wrote " + json);
+    EXPECT_GT(QFile(json).size(), 1000);
+}
+
+TEST(ExportReport, FromTheWindowTheFiguresThenTheDocumentOnAWorker) {
+    test::guiApp();
+    NotedRun r;
+    MainWindow window;
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::runShown);
+    window.openRun(QString::fromStdString(r.path));
+    ASSERT_TRUE(shown.wait(20'000));
+    auto* exports = window.findChild<ExportController*>();
+    QSignalSpy said(exports, &ExportController::message);
+    const QString pdf = QString::fromStdString(r.dir.file("from-window.pdf"));
+    exports->exportReportTo({pdf, 2, QPageSize::Letter});
+    ASSERT_GE(said.count(), 1);
+    EXPECT_EQ(said.first().first().toString(), "Writing " + pdf + "...");  // the figures are made; the document is being written
+    ASSERT_TRUE(said.wait(20'000));
+    EXPECT_EQ(said.last().first().toString(), "Wrote " + pdf);
+    const QString text = run("pdftotext", {pdf, "-"}).out;
+    EXPECT_TRUE(text.contains(QString::fromStdString(incidentTitle(r.worst))));
+}
+
+TEST(ExportVideo, FromTheWindowWithProgressAndCancelLeavesNoFile) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string path = dir.file("tiny.faultline");
+    writeRunFile(test::tinyRun(), path);
+    MainWindow window;
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::runShown);
+    window.openRun(QString::fromStdString(path));
+    ASSERT_TRUE(shown.wait(20'000));
+    auto* exports = window.findChild<ExportController*>();
+    QSignalSpy said(exports, &ExportController::message);
+    const QString done = QString::fromStdString(dir.file("done.mp4"));
+    exports->exportVideoTo({done, "1h", "2h", "30m/s", 10, QSize(320, 180)});
+    ASSERT_EQ(said.count(), 1);
+    EXPECT_EQ(said.last().first().toString(), "Wrote " + done + " (20 frames)");
+    EXPECT_TRUE(QFile::exists(done));
+
+    // Cancel pressed while it records: the event loop runs between frames, so it is heard.
+    const QString cancelled = QString::fromStdString(dir.file("cancelled.mp4"));
+    QTimer::singleShot(300, &window, [&window] {
+        if (auto* progress = window.findChild<QProgressDialog*>()) progress->cancel();
+    });
+    exports->exportVideoTo({cancelled, "1h", "20h", "1h/s", 10, QSize(320, 180)});  // 190 frames
+    ASSERT_EQ(said.count(), 2);
+    EXPECT_EQ(said.last().first().toString(), "Video cancelled");
+    EXPECT_FALSE(QFile::exists(cancelled));
+}
+
+TEST(ExportPicture, FileMenuHasTheExportsAndCopyPutsThePanelOnTheClipboard) {
+    test::guiApp();
+    MainWindow window;
+    QStringList actions;
+    for (QAction* menu : window.menuBar()->actions())
+        if (menu->menu())
+            for (QAction* a : menu->menu()->actions()) actions << a->text().remove('&');
+    for (const char* expected : {"Export Report...", "Export Video...", "Export Picture", "Copy Picture", "Export Data", "Present"})
+        EXPECT_TRUE(actions.contains(expected)) << expected << " in " << actions.join(", ").toStdString();
+
+    TimelineView timeline;
+    timeline.setRun(std::shared_ptr<const faultline::Run>(std::shared_ptr<const faultline::Run>(), &test::tinyRun()));
+    timeline.resize(700, 200);
+    timeline.show();
+    copyPanelToClipboard(&timeline);
+    const QImage copied = QApplication::clipboard()->image();
+    EXPECT_EQ(copied.size(), QSize(700, 200));
+}
+
+}  // namespace
+}  // namespace faultline

@@ -1,0 +1,120 @@
+// Presentation mode as the room and the presenter meet it: the title card filling the
+// screen in large type, the keys of slide software, View > Present (F5) from the window.
+#include "gui_test_app.h"
+#include "../model/test_runs.h"
+
+#include "app/main_window.h"
+#include "app/presentation_window.h"
+#include "app/report_content.h"
+#include "app/story_card.h"
+#include "model/run_file.h"
+
+#include <QAction>
+#include <QImage>
+#include <QPointer>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <gtest/gtest.h>
+
+namespace faultline {
+namespace {
+
+using test::ScratchDir;
+
+int runApp(const QStringList& args, QString* errors) {
+    QProcess p;
+    p.start(FAULTLINE_APP, args);
+    if (!p.waitForFinished(300'000)) {
+        p.kill();
+        return -1;
+    }
+    *errors = QString::fromUtf8(p.readAllStandardError());
+    return p.exitCode();
+}
+
+TEST(Presentation, TitleCardFillsTheScreenInLargeType) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string path = dir.file("tiny.faultline");
+    writeRunFile(test::tinyRun(), path);
+    const QString png = QString::fromStdString(dir.file("title.png"));
+    QString errors;
+    ASSERT_EQ(runApp({"--screenshot", png, "--view", "present", "--size", "1920x1080", QString::fromStdString(path)}, &errors), 0)
+        << errors.toStdString();
+    const QImage shot(png);
+    ASSERT_EQ(shot.size(), QSize(1920, 1080));
+    EXPECT_EQ(shot.pixelColor(5, 5), QColor(14, 20, 32));  // the card's own background, edge to edge
+    EXPECT_EQ(shot.pixelColor(1914, 1074), QColor(14, 20, 32));
+    // White title type somewhere in the top third.
+    int white = 0;
+    for (int y = 0; y < 360; y += 2)
+        for (int x = 0; x < 1920; x += 2) white += shot.pixelColor(x, y) == QColor(Qt::white);
+    EXPECT_GT(white, 500);
+    if (const QByteArray shots = qgetenv("FAULTLINE_TEST_SHOTS"); !shots.isEmpty()) shot.save(shots + "/presentation-title.png");
+}
+
+TEST(Presentation, KeysWalkThroughTheStoryAndEscLeaves) {
+    test::guiApp();
+    const faultline::Run& tiny = test::tinyRun();
+    auto content = std::make_shared<ReportContent>(buildReportContent(std::shared_ptr<const faultline::Run>(std::shared_ptr<const faultline::Run>(), &tiny), {}, 3));
+    auto* window = new PresentationWindow(content);
+    window->resize(1280, 720);
+    window->show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(window));
+    EXPECT_EQ(window->slideCount(), 5);  // title, 3 incidents, closing
+    EXPECT_TRUE(window->card()->isVisible());
+    EXPECT_GE(window->card()->titlePixelSize(), 720 / 12);
+    QTest::keyClick(window, Qt::Key_PageDown);
+    EXPECT_EQ(window->slide(), 1);
+    EXPECT_FALSE(window->card()->isVisible());
+    QTest::qWait(2500);  // the camera flies, then the replay runs from before the symptom
+    EXPECT_GT(window->time(), content->selected.front().incident.begin - 10 * kMinute);
+    if (const QByteArray shots = qgetenv("FAULTLINE_TEST_SHOTS"); !shots.isEmpty()) {
+        QTest::qWait(6000);  // into the incident
+        window->grab().save(shots + "/presentation-incident.png");
+    }
+    QTest::keyClick(window, Qt::Key_End);
+    EXPECT_EQ(window->slide(), 4);
+    EXPECT_EQ(window->card()->objectName(), "closingCard");
+    if (const QByteArray shots = qgetenv("FAULTLINE_TEST_SHOTS"); !shots.isEmpty()) window->grab().save(shots + "/presentation-closing.png");
+    QTest::keyClick(window, Qt::Key_Left);
+    EXPECT_EQ(window->slide(), 3);
+    QPointer<PresentationWindow> alive(window);
+    QTest::keyClick(window, Qt::Key_Escape);
+    QTest::qWait(50);
+    EXPECT_TRUE(alive.isNull());  // closed and gone
+}
+
+TEST(Presentation, ViewPresentIsF5AndGoesFullScreenAndEscReturns) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string path = dir.file("tiny.faultline");
+    writeRunFile(test::tinyRun(), path);
+    MainWindow window;
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::runShown);
+    window.openRun(QString::fromStdString(path));
+    ASSERT_TRUE(shown.wait(20'000));
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    QAction* present = nullptr;
+    for (QAction* a : window.findChildren<QAction*>())
+        if (a->text() == "&Present") present = a;
+    ASSERT_NE(present, nullptr);
+    EXPECT_EQ(present->shortcut(), QKeySequence(Qt::Key_F5));
+    present->trigger();  // as F5 or View > Present does
+    auto* presentation = window.findChild<PresentationWindow*>();
+    ASSERT_NE(presentation, nullptr) << "View > Present opens the presentation";
+    QTest::qWait(300);
+    EXPECT_TRUE(presentation->isFullScreen());
+    EXPECT_EQ(presentation->slideCount(), 7);  // title, the 5 worst incidents, closing
+    QPointer<PresentationWindow> alive(presentation);
+    QTest::keyClick(presentation, Qt::Key_Escape);
+    QTest::qWait(50);
+    EXPECT_TRUE(alive.isNull());
+    EXPECT_TRUE(window.isVisible());
+}
+
+}  // namespace
+}  // namespace faultline
