@@ -44,11 +44,21 @@ QImage OffscreenRenderer::render(Nanos t) {
         }
         if (!gpus.empty()) m_view->setFlashing(std::move(gpus));
     }
-    const QImage scene = m_view->renderImage();
-    if (!m_caption) return scene.convertToFormat(QImage::Format_RGB32);
+    QImage scene = m_view->renderImage();
+    // The 3D view is opaque: as RGB32 its bytes are what the encoder reads (BGRX), and the
+    // frame in the same format takes it with a plain copy, not a conversion per pixel.
+    if (scene.format() == QImage::Format_ARGB32_Premultiplied || scene.format() == QImage::Format_ARGB32)
+        scene.reinterpretAsFormat(QImage::Format_RGB32);
+    else if (scene.format() != QImage::Format_RGB32)
+        scene = scene.convertToFormat(QImage::Format_RGB32);
+    if (!m_caption) return scene;
     QImage frame(m_size, QImage::Format_RGB32);
     QPainter p(&frame);
+    p.setCompositionMode(QPainter::CompositionMode_Source);
+    // Scaled only on a high-DPI screen, where the view renders more pixels than the frame has.
+    scene.setDevicePixelRatio(1);
     p.drawImage(QRect(0, 0, m_size.width(), m_size.height() - captionHeight(m_size.height())), scene);
+    p.setCompositionMode(QPainter::CompositionMode_SourceOver);
     const int strip = captionHeight(m_size.height());
     paintCaption(p, QRect(0, m_size.height() - strip, m_size.width(), strip), captionAt(t));
     return frame;
