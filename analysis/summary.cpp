@@ -38,6 +38,11 @@ RunSummary summarize(const Run& run) {
         s.checkpointSaveTotal += c.end - c.begin;
     }
     if (s.checkpoints > 0) s.meanCheckpointSave = s.checkpointSaveTotal / s.checkpoints;
+    for (const Job& j : run.jobs)
+        if (j.inRun) {
+            ++s.jobsInRun;
+            s.requeues += j.restarts > 0 ? 1 : 0;
+        }
     return s;
 }
 
@@ -65,6 +70,7 @@ nlohmann::json summaryToJson(const RunSummary& s) {
           {"planned", toSeconds(s.downtime.planned)}}},
         {"mtbf_s", toSeconds(s.mtbf)},
         {"checkpoints", s.checkpoints},
+        {"jobs", {{"in_run", s.jobsInRun}, {"requeues", s.requeues}}},
         {"checkpoint_mean_save_s", toSeconds(s.meanCheckpointSave)},
         {"goodput_ledger", goodputToJson(s.ledger)},
     };
@@ -85,6 +91,8 @@ std::string summaryToText(const RunSummary& s) {
                         formatCount(static_cast<std::int64_t>(s.switches)) + " switches");
     line("Interruptions", std::to_string(s.planned + s.unexpected) + " (" + std::to_string(s.planned) + " planned, " +
                               std::to_string(s.unexpected) + " unexpected)");
+    if (s.jobsInRun > 0)
+        line("Jobs", std::to_string(s.jobsInRun) + " trained the run (" + std::to_string(s.requeues) + " of them requeued runs)");
     line("Effective training time", s.ettrKnown ? formatPercent(s.ettr) + " (goodput " + formatPercent(s.goodput) + " after straggler slowdown)"
                                                 : "unknown (the files give neither training steps nor downtimes)");
     line("Mean time between failures", s.unexpected ? formatDuration(s.mtbf) : "no failures");

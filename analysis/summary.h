@@ -44,6 +44,8 @@ struct RunSummary {
     bool ettrKnown = false;  // false when the run gives neither steps nor downtimes
     DowntimeSplit downtime;
     Nanos mtbf = 0;  // mean time between unexpected interruptions; 0 when there were none
+    int jobsInRun = 0;    // scheduler jobs (runs of them) that trained an imported run; 0 for a simulated one
+    int requeues = 0;     // of those, runs of a job Slurm requeued
     int checkpoints = 0;  // checkpoint saves
     Nanos meanCheckpointSave = 0;
     Nanos checkpointSaveTotal = 0;

@@ -51,10 +51,13 @@ std::vector<ImportedJob> mergeJobs(const std::vector<ImportedJob>& in) {
         std::stable_sort(runs.begin(), runs.end(), [](const ImportedJob* a, const ImportedJob* b) { return a->start < b->start; });
         for (std::size_t n = 0; n < runs.size(); ++n) runs[n]->restarts = std::max(runs[n]->restarts, static_cast<std::int32_t>(n));
     }
+    std::map<std::string, std::vector<std::size_t>> recordsOf;  // sacct's runs of each id
+    for (std::size_t i = 0; i < jobs.size(); ++i) recordsOf[jobs[i].id].push_back(i);
     for (ImportedJob& log : logJobs(in)) {
         ImportedJob* best = nullptr;
-        for (ImportedJob& j : jobs) {
-            if (j.id != log.id || j.fromLog) continue;  // another run of it only a log names is not its record
+        const auto records = recordsOf.find(log.id);
+        for (std::size_t i : records == recordsOf.end() ? std::vector<std::size_t>() : records->second) {
+            ImportedJob& j = jobs[i];
             const bool holds = log.firstLogLine > 0 && j.start > 0 && j.start <= log.firstLogLine && (j.end == 0 || log.firstLogLine <= j.end);
             if (holds || (!best && j.restarts == log.restarts)) best = &j;
             if (holds) break;
@@ -70,24 +73,29 @@ std::vector<ImportedJob> mergeJobs(const std::vector<ImportedJob>& in) {
     }
     auto key = [](const ImportedJob& j) { return j.start > 0 ? j.start : j.submit; };
     std::stable_sort(jobs.begin(), jobs.end(), [&](const ImportedJob& a, const ImportedJob& b) { return key(a) < key(b); });
+    // Each step goes with the last run of its job that started before it: one look-up per step.
+    std::map<std::string, std::vector<std::size_t>> runsById;
+    for (std::size_t i = 0; i < jobs.size(); ++i) runsById[jobs[i].id].push_back(i);
+    std::vector<std::vector<std::size_t>> stepsOf(jobs.size());
+    std::vector<std::size_t> orphans;  // steps whose job's own line the capture lacks
+    for (std::size_t s = 0; s < steps.size(); ++s) {
+        const auto runs = runsById.find(steps[s].parentId);
+        if (runs == runsById.end()) {
+            orphans.push_back(s);
+            continue;
+        }
+        std::size_t run = runs->second.front();
+        for (std::size_t r : runs->second)
+            if (jobs[r].start > 0 && jobs[r].start <= steps[s].start) run = r;
+        stepsOf[run].push_back(s);
+    }
     std::vector<ImportedJob> out;
     out.reserve(jobs.size() + steps.size());
-    std::vector<char> placed(steps.size(), 0);
     for (std::size_t i = 0; i < jobs.size(); ++i) {
-        out.push_back(jobs[i]);
-        // A step belongs to the last run of its job that started before it.
-        for (std::size_t s = 0; s < steps.size(); ++s) {
-            if (placed[s] || steps[s].parentId != jobs[i].id) continue;
-            bool later = false;
-            for (std::size_t k = i + 1; k < jobs.size(); ++k)
-                later = later || (jobs[k].id == jobs[i].id && jobs[k].start > 0 && jobs[k].start <= steps[s].start);
-            if (later) continue;
-            placed[s] = 1;
-            out.push_back(steps[s]);
-        }
+        out.push_back(std::move(jobs[i]));
+        for (std::size_t s : stepsOf[i]) out.push_back(std::move(steps[s]));
     }
-    for (std::size_t s = 0; s < steps.size(); ++s)
-        if (!placed[s]) out.push_back(steps[s]);  // a step whose job's own line the capture lacks
+    for (std::size_t s : orphans) out.push_back(std::move(steps[s]));
     return out;
 }
 
@@ -158,7 +166,12 @@ constexpr EpochNs kAfterEnd = 2 * kMinute;  // kernel lines written while the jo
 class ChainBuilder {
 public:
     ChainBuilder(const ImportedEvents& e, JobChain& out, std::vector<std::string>& warnings)
-        : m_events(e), m_out(out), m_warnings(warnings), m_progress(e) {}
+        : m_events(e), m_out(out), m_warnings(warnings), m_progress(e) {
+        // Symptoms by time, so each job's end looks only at its own window.
+        for (std::size_t i = 0; i < e.failures.size(); ++i)
+            if (e.failures[i].job.empty() && !e.failures[i].sinceBoot) m_byTime.push_back(i);
+        std::stable_sort(m_byTime.begin(), m_byTime.end(), [&](std::size_t a, std::size_t b) { return e.failures[a].time < e.failures[b].time; });
+    }
 
     void build() {
         const auto& chain = m_out.chain;
@@ -184,9 +197,10 @@ private:
     std::optional<std::size_t> evidence(const ImportedJob& a, EpochNs lo, EpochNs hi) {
         const std::set<std::string> nodes(a.nodes.begin(), a.nodes.end());
         std::optional<std::size_t> best;
-        for (std::size_t i = 0; i < m_events.failures.size(); ++i) {
+        auto first = std::lower_bound(m_byTime.begin(), m_byTime.end(), lo, [&](std::size_t i, EpochNs t) { return m_events.failures[i].time < t; });
+        for (auto it = first; it != m_byTime.end() && m_events.failures[*it].time <= hi; ++it) {
+            const std::size_t i = *it;
             const ImportedFailure& f = m_events.failures[i];
-            if (!f.job.empty() || f.sinceBoot || f.time < lo || f.time > hi) continue;
             bool onJob = nodes.empty() || (f.where.host.empty() && f.hosts.empty()) || nodes.count(f.where.host);
             for (const std::string& h : f.hosts) onJob = onJob || nodes.count(h);
             if (!onJob) continue;
@@ -270,6 +284,7 @@ private:
     JobChain& m_out;
     std::vector<std::string>& m_warnings;
     Progress m_progress;
+    std::vector<std::size_t> m_byTime;  // indices into events.failures that can be evidence, by time
     std::vector<char> m_overtaken;
 };
 

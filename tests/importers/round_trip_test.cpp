@@ -75,6 +75,12 @@ TEST(RoundTrip, TinyRunComesBackFromItsClusterFiles) {
     const auto inRun = std::count_if(r.imported.jobs.begin(), r.imported.jobs.end(), [](const Job& j) { return j.inRun; });
     EXPECT_EQ(static_cast<std::size_t>(inRun), r.imported.downtimes.size() + 1);
     for (const Downtime& d : r.imported.downtimes) EXPECT_GE(d.job, 0);
+    // A host lost under the job (NODE_FAIL) makes Slurm requeue it; anything else is a new job.
+    const auto nodeFailures = std::count_if(r.simulated.downtimes.begin(), r.simulated.downtimes.end(), [](const Downtime& d) {
+        return !d.planned && rootCauseInfo(d.cause).scope == CauseScope::Host && d.cause != RootCause::Ssd;
+    });
+    EXPECT_EQ(summarize(r.imported).jobsInRun, static_cast<int>(r.imported.downtimes.size()) + 1);
+    EXPECT_EQ(summarize(r.imported).requeues, static_cast<int>(nodeFailures));
 
     // topology.conf lists each rack switch under every cluster switch of its pod: the pods
     // come back as the zones they were.
