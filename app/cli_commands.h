@@ -49,4 +49,14 @@ inline const OptionSpec kQuietOption{"--quiet", "-q", "", "print nothing but err
 // --job and --job-name into the import options.
 void readRunChainOptions(const Args& args, ImportOptions& options);
 
+// A command as faultline-cli dispatches it.
+struct Command {
+    const CommandSpec& (*spec)();
+    int (*run)(const CommandArgs&);
+};
+
+// Every command, in the order `faultline-cli --help` lists them. The tests walk this list, so
+// a new command is in the help, the manual page and the completion checks from the start.
+const std::vector<Command>& commands();
+
 }  // namespace faultline::cli

@@ -11,18 +11,6 @@ namespace {
 
 using namespace faultline::cli;
 
-struct Command {
-    const CommandSpec& (*spec)();
-    int (*run)(const CommandArgs&);
-};
-
-// In the order a newcomer meets them: make or read a run, then look into it.
-constexpr Command kCommands[] = {
-    {simulateSpec, simulateCommand},   {importSpec, importCommand},         {mergeSpec, mergeCommand},
-    {summarySpec, summaryCommand},     {incidentsSpec, incidentsCommand},   {jobsSpec, jobsCommand},
-    {stragglersSpec, stragglersCommand}, {hangSpec, hangCommand},           {exportSpec, exportCommand},
-};
-
 constexpr const char* kUsage = "usage: faultline-cli COMMAND [OPTIONS] [ARGS]\n"
                                "       faultline-cli COMMAND --help\n"
                                "       faultline-cli --help | --version\n";
@@ -31,7 +19,7 @@ void printHelp() {
     std::fputs(kUsage, stdout);
     std::fputs("\nSimulates, imports and analyses large-cluster training runs (*.faultline run files).\n\ncommands:\n",
                stdout);
-    for (const Command& c : kCommands) std::printf("  %-12s%s\n", c.spec().name.c_str(), c.spec().summary.c_str());
+    for (const Command& c : commands()) std::printf("  %-12s%s\n", c.spec().name.c_str(), c.spec().summary.c_str());
     std::fputs("\noptions:\n  -h, --help     show this help and exit\n  -v, --version  show the version and the build, and exit\n\n"
                "Run 'faultline-cli COMMAND --help' for a command's options.\n\n",
                stdout);
@@ -63,7 +51,7 @@ int main(int argc, char** argv) {
         std::fputs(faultline::versionText("faultline-cli").c_str(), stdout);
         return kExitOk;
     }
-    for (const Command& c : kCommands) {
+    for (const Command& c : commands()) {
         const CommandSpec& spec = c.spec();
         if (first != spec.name) continue;
         const CommandArgs rest(args.begin() + 1, args.end());

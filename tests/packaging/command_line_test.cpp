@@ -25,10 +25,11 @@ const std::string kApp = FAULTLINE_APP;
 CommandResult cli(const std::string& args) { return test::runCommand(kCli + " " + args); }
 CommandResult cliStdout(const std::string& args) { return test::runCommand(kCli + " " + args + " 2>/dev/null", false); }
 
+// Every command faultline-cli has, from its own table.
 std::vector<const cli::CommandSpec*> allSpecs() {
-    return {&cli::simulateSpec(),   &cli::importSpec(), &cli::mergeSpec(),       &cli::summarySpec(),
-            &cli::incidentsSpec(), &cli::jobsSpec(),   &cli::stragglersSpec(), &cli::hangSpec(),
-            &cli::exportSpec()};
+    std::vector<const cli::CommandSpec*> specs;
+    for (const cli::Command& c : cli::commands()) specs.push_back(&c.spec());
+    return specs;
 }
 
 std::string readFile(const std::string& path) {

@@ -1,0 +1,15 @@
+#include "cli_commands.h"
+
+namespace faultline::cli {
+
+const std::vector<Command>& commands() {
+    // In the order a newcomer meets them: make or read a run, then look into it.
+    static const std::vector<Command> table = {
+        {simulateSpec, simulateCommand},     {importSpec, importCommand}, {mergeSpec, mergeCommand},
+        {summarySpec, summaryCommand},       {incidentsSpec, incidentsCommand}, {jobsSpec, jobsCommand},
+        {stragglersSpec, stragglersCommand}, {hangSpec, hangCommand},     {exportSpec, exportCommand},
+    };
+    return table;
+}
+
+}  // namespace faultline::cli
