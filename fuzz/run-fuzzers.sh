@@ -5,6 +5,7 @@
 # coverage; a crash leaves its input in build/fuzz/crashes/TARGET and fails the script.
 #
 #   fuzz/run-fuzzers.sh SECONDS [TARGET...]     (default: every harness)
+#   FUZZ_SEED=1 fuzz/run-fuzzers.sh ...          (a fixed random seed, as CI uses, to replay a run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:?usage: fuzz/run-fuzzers.sh SECONDS [TARGET...]}
@@ -55,9 +56,16 @@ for t in "${targets[@]}"; do
   status=ok
   # The first corpus folder is the one libFuzzer writes; the seed folders are only read.
   if ! build/fuzz/bin/fuzz-"$t" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -max_len=1048576 \
-       -artifact_prefix="$crashes/" ${dict:+-dict=$dict} "$corpus" "${dirs[@]}" > "$log" 2>&1; then
+       -artifact_prefix="$crashes/" ${FUZZ_SEED:+-seed=$FUZZ_SEED} ${dict:+-dict=$dict} "$corpus" "${dirs[@]}" > "$log" 2>&1; then
     status="CRASH: see $log and $crashes"
     failed=1
+    # CI keeps only what is printed: the sanitizer's report and the input, to reproduce it.
+    { echo "--- $t: end of $log"; grep -v -E '^#[0-9]+' "$log" | tail -n 60
+      for input in "$crashes"/*; do
+        [ -f "$input" ] || continue
+        echo "--- $t: $input ($(stat -c %s "$input") bytes), base64 of its first 4 KiB:"
+        head -c 4096 "$input" | base64
+      done; } >&2
   fi
   last=$(grep -E '^#[0-9]+' "$log" | tail -n 1)
   execs=$(sed -E 's/^#([0-9]+).*/\1/' <<< "$last")
