@@ -18,6 +18,8 @@ packages=(
   poppler-utils ffmpeg
   # The libFuzzer harnesses (fuzz/, the fuzz preset) need clang and its sanitizer runtimes.
   clang libclang-rt-14-dev
+  # The Slurm array test (tests/slurm) submits the sbatch script to a private one-node cluster.
+  slurm-wlm
 )
 
 missing=()

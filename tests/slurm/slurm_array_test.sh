@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
 # Submits packaging/slurm/faultline-import.sbatch as a real Slurm job array (3 shards of real
 # Kineto traces) and checks that the merged run gives the stragglers a single import gives.
-# Where no Slurm cluster answers on this machine it is skipped (exit 77) with the reason.
+# Where no Slurm cluster answers, it starts a private one-node cluster (tests/slurm/
+# private_cluster.sh); where it cannot, it is skipped (exit 77) with the reason.
 #   slurm_array_test.sh FAULTLINE_CLI SBATCH_SCRIPT REALDATA_DIR
 set -euo pipefail
 cli=$1 script=$2 realdata=$3
 
 command -v sbatch > /dev/null || { echo "SKIPPED: no Slurm client here (sbatch not installed)"; exit 77; }
-sinfo -h > /dev/null 2>&1 || { echo "SKIPPED: no Slurm controller answers here (sinfo failed)"; exit 77; }
 [ -d "$realdata/kineto" ] || { echo "SKIPPED: real-data set not found at $realdata"; exit 77; }
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/private_cluster.sh"
+trap 'stop_private_cluster; rm -rf "$work"' EXIT
+if sinfo -h > /dev/null 2>&1; then
+  echo "submitting to the Slurm cluster that answers here"
+else
+  start_private_cluster "$work"
+fi
 mkdir -p "$work/traces"
 cp "$realdata"/kineto/HolisticTraceAnalysis/tests/data/trace_filter/* "$realdata"/kineto/HolisticTraceAnalysis/tests/data/nccl_parser_config/* "$work/traces/"
 
