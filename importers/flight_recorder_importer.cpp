@@ -74,15 +74,24 @@ void importDump(const nlohmann::json& dump, const std::string& path, ImportConte
     if (auto pg = dump.find("pg_config"); pg != dump.end() && pg->is_object()) {
         for (const auto& [key, cfg] : pg->items()) {
             if (!cfg.is_object()) continue;
-            std::vector<std::int32_t> ranks;
-            if (auto r = cfg.find("ranks"); r != cfg.end()) {
-                if (r->is_string()) ranks = parseRankList(r->get<std::string>());
-                else if (r->is_array())
-                    for (const auto& x : *r)
-                        if (x.is_number_integer()) ranks.push_back(x.get<std::int32_t>());
-            }
-            for (std::int32_t x : ranks) ctx.events.worldSize = std::max(ctx.events.worldSize, x + 1);
             const std::string name = cfg.contains("name") && cfg["name"].is_string() ? cfg["name"].get<std::string>() : key;
+            std::vector<std::int32_t> ranks;
+            auto add = [&](std::int64_t x, const std::string& text) {
+                if (x < 0 || x > kMaxRank)
+                    throw Error(path + ": pg_config \"" + key + "\" lists rank " + text + ", not a rank (expected 0 to " +
+                                std::to_string(kMaxRank) + ")");
+                ranks.push_back(static_cast<std::int32_t>(x));
+                ctx.events.worldSize = std::max(ctx.events.worldSize, static_cast<std::int32_t>(x + 1));
+            };
+            if (auto r = cfg.find("ranks"); r != cfg.end()) {
+                if (r->is_string())
+                    for (std::int32_t x : parseRankList(r->get<std::string>())) add(x, std::to_string(x));
+                else if (r->is_array())
+                    for (const auto& x : *r) {
+                        if (x.is_number_unsigned()) add(x.get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxRank) ? -1 : x.get<std::int64_t>(), x.dump());
+                        else if (x.is_number_integer()) add(x.get<std::int64_t>(), x.dump());
+                    }
+            }
             groups[name] = std::move(ranks);
         }
         ctx.report.count("process groups", static_cast<std::int64_t>(pg->size()));

@@ -83,6 +83,20 @@ TEST(HostileInput, NumbersBeyondAnyRangeNameTheFileAndPlace) {
     EXPECT_EQ(r.summary.files[0].skippedLines, 1);
 }
 
+TEST(HostileInput, ProcessGroupRanksBeyondAnyRankAreRefused) {
+    // Found by the flight-recorder harness: a group listing rank 2147483647 overflowed the
+    // world size (undefined behaviour), and one listing 99,999,999 made a run of that many GPUs.
+    ScratchDir dir;
+    const std::string path = dir.file("rank_0.json");
+    for (const char* ranks : {"[0, 2147483647]", "[0, -3]", "[0, 18446744073709551615]", "\"[0, 99999999]\""}) {
+        writeFile(path, std::string(R"({"rank": 0, "pg_config": {"0": {"name": "0", "ranks": )") + ranks +
+                            R"(}}, "entries": [{"profiling_name": "nccl:all_reduce", "process_group": ["0", ""], "collective_seq_id": 1}]})");
+        const std::string message = errorOf([&] { importPaths({path}, forced("flight-recorder-json")); });
+        EXPECT_NE(message.find(path + ": pg_config \"0\" lists rank "), std::string::npos) << ranks << ": " << message;
+        EXPECT_NE(message.find("not a rank (expected 0 to 10000000)"), std::string::npos) << ranks << ": " << message;
+    }
+}
+
 TEST(HostileInput, DeepNestingIsRefusedQuicklyAndCheaply) {
     ScratchDir dir;
     const std::string path = dir.file("jobs.json");
