@@ -75,10 +75,11 @@ void importDump(const nlohmann::json& dump, const std::string& path, ImportConte
         for (const auto& [key, cfg] : pg->items()) {
             if (!cfg.is_object()) continue;
             const std::string name = cfg.contains("name") && cfg["name"].is_string() ? cfg["name"].get<std::string>() : key;
+            const std::string& group = key;  // a lambda may not capture a structured binding (clang)
             std::vector<std::int32_t> ranks;
             auto add = [&](std::int64_t x, const std::string& text) {
                 if (x < 0 || x > kMaxRank)
-                    throw Error(path + ": pg_config \"" + key + "\" lists rank " + text + ", not a rank (expected 0 to " +
+                    throw Error(path + ": pg_config \"" + group + "\" lists rank " + text + ", not a rank (expected 0 to " +
                                 std::to_string(kMaxRank) + ")");
                 ranks.push_back(static_cast<std::int32_t>(x));
                 ctx.events.worldSize = std::max(ctx.events.worldSize, static_cast<std::int32_t>(x + 1));
