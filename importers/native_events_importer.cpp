@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+
 namespace faultline {
 
 namespace {
@@ -139,7 +141,11 @@ void addEvent(const nlohmann::json& o, ImportContext& ctx) {
         ImportedStep s;
         s.step = intField(o, "step", 0, true);
         s.end = timeField(o, "end", true);
-        s.duration = static_cast<Nanos>(numberField(o, "duration_ms") * 1e6);
+        // A step of up to a day is plausible; beyond that (or negative) the number is wrong,
+        // and past ~292 years it would not even fit the nanoseconds a step time is held in.
+        const double ms = numberField(o, "duration_ms");
+        if (!(ms >= 0 && ms <= 86'400'000)) throw FieldError("\"duration_ms\" must be from 0 to 86400000 (a day)");
+        s.duration = static_cast<Nanos>(std::llround(ms * 1e6));
         s.rank = static_cast<std::int32_t>(intField(o, "rank", -1));
         ctx.report.seen(s.end);
         ctx.events.steps.push_back(s);

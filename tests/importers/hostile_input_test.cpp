@@ -97,6 +97,23 @@ TEST(HostileInput, ProcessGroupRanksBeyondAnyRankAreRefused) {
     }
 }
 
+TEST(HostileInput, AStepTimeBeyondADayIsABadLineNotAnOverflow) {
+    // Found by the faultline-events harness: "duration_ms": 2e24 overflowed the conversion to
+    // nanoseconds (undefined behaviour).
+    ScratchDir dir;
+    const std::string path = dir.file("events.jsonl");
+    writeFile(path, R"({"kind": "step", "step": 1, "end": "2025-03-01T12:00:02Z", "duration_ms": 2000777777777777777777777}
+{"kind": "step", "step": 2, "end": "2025-03-01T12:00:04Z", "duration_ms": -5}
+{"kind": "step", "step": 3, "end": "2025-03-01T12:00:06Z", "duration_ms": 2000}
+)");
+    const ImportResult r = importPaths({path}, forced("faultline-events"));
+    const auto& f = r.summary.files.at(0);
+    EXPECT_EQ(f.counts.at("steps"), 1);
+    ASSERT_EQ(f.warnings.size(), 2u);
+    EXPECT_NE(f.warnings[0].find(path + ":1: \"duration_ms\" must be from 0 to 86400000 (a day)"), std::string::npos) << f.warnings[0];
+    EXPECT_NE(f.warnings[1].find(path + ":2: \"duration_ms\" must be from 0"), std::string::npos) << f.warnings[1];
+}
+
 TEST(HostileInput, DeepNestingIsRefusedQuicklyAndCheaply) {
     ScratchDir dir;
     const std::string path = dir.file("jobs.json");
