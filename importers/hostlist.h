@@ -8,7 +8,7 @@ namespace faultline {
 
 // Expands a host list, keeping zero padding ("node[01-03]" -> node01 node02 node03). Throws
 // Error (without a file name: the caller adds where it came from) on an unbalanced bracket or
-// a range that is not two numbers, or one of more than a million hosts.
+// a range that is not two numbers, or one of more than 100,000 hosts.
 std::vector<std::string> expandHostList(std::string_view list);
 
 // Host names compared the way people count: node2 before node10.

@@ -60,7 +60,8 @@ std::optional<KernelLogLine> parseKmsg(std::string_view s) {
     const auto prio = parseInt(fields[0]);
     const auto seq = parseInt(fields[1]);
     const auto usec = parseInt(fields[2]);
-    if (!prio || !seq || !usec || *usec < 0) return std::nullopt;
+    // Microseconds since boot: decades at most, as for "[  227.996636]" below.
+    if (!prio || !seq || !usec || *usec < 0 || *usec > 1'000'000'000'000'000) return std::nullopt;
     KernelLogLine out;
     out.form = KernelLogForm::Kmsg;
     out.time = *usec * 1000;

@@ -12,17 +12,17 @@ std::int32_t TopologyBuilder::zone(const std::string& name) {
 
 std::int32_t TopologyBuilder::rack(const std::string& name, std::int32_t zoneIndex) {
     auto [it, fresh] = m_rackIndex.try_emplace(name, static_cast<std::int32_t>(m_racks.size()));
-    if (fresh) {
-        std::int32_t position = 0;
-        for (const Rack& r : m_racks) position += r.zone == zoneIndex;
-        m_racks.push_back({name, zoneIndex, 0, position});
-    }
+    if (fresh) m_racks.push_back({name, zoneIndex, 0, m_racksInZone[zoneIndex]++});
     return it->second;
 }
 
 std::int32_t TopologyBuilder::host(const std::string& name, std::int32_t rackIndex, std::int32_t gpus, std::int32_t nics) {
     auto [it, fresh] = m_hostIndex.try_emplace(name, static_cast<std::int32_t>(m_hosts.size()));
     if (fresh) {
+        if (m_hosts.size() >= kMaxHosts) {
+            m_hostIndex.erase(it);
+            throw Error("the topology names more than 100,000 hosts, more than any cluster has (host " + name + ")");
+        }
         m_hosts.push_back({name, rackIndex, gpus, nics});
     } else {
         PendingHost& h = m_hosts[static_cast<std::size_t>(it->second)];

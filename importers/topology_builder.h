@@ -45,6 +45,8 @@ private:
     std::vector<std::pair<End, End>> m_links;
     std::map<std::string, std::int32_t> m_zoneIndex, m_rackIndex, m_hostIndex, m_switchIndex;
     std::map<std::int32_t, std::vector<std::string>> m_pci;
+    std::map<std::int32_t, std::int32_t> m_racksInZone;  // a new rack's position in its zone
+    static constexpr std::size_t kMaxHosts = 100'000;
 };
 
 }  // namespace faultline

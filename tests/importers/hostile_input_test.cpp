@@ -3,6 +3,7 @@
 // are no log at all, and bytes that are not UTF-8 reaching the JSON output.
 #include "import_test_util.h"
 
+#include "importers/text_parse.h"
 #include "model/run_file.h"
 
 #include <nlohmann/json.hpp>
@@ -112,6 +113,39 @@ TEST(HostileInput, AStepTimeBeyondADayIsABadLineNotAnOverflow) {
     ASSERT_EQ(f.warnings.size(), 2u);
     EXPECT_NE(f.warnings[0].find(path + ":1: \"duration_ms\" must be from 0 to 86400000 (a day)"), std::string::npos) << f.warnings[0];
     EXPECT_NE(f.warnings[1].find(path + ":2: \"duration_ms\" must be from 0"), std::string::npos) << f.warnings[1];
+}
+
+TEST(HostileInput, KmsgMicrosecondsBeyondDecadesAreNotATime) {
+    // Found by the kernel-log harness: 229100000678901234 us since boot overflowed (x 1000).
+    ScratchDir dir;
+    const std::string path = dir.file("kmsg.log");
+    writeFile(path, "4,3974,228001500,-;NVRM: Xid (PCI:0000:3a:00): 79, pid=1913, name=python3, GPU has fallen off the bus.\n"
+                    "4,3975,229100000678901234,-;NVRM: Xid (PCI:0000:3a:00): 79, pid=1913, name=python3, GPU has fallen off the bus.\n");
+    ImportOptions options = forced("kernel-log");
+    options.host = "node01";
+    options.bootTime = *parseIsoTime("2025-01-18T13:00:00Z");
+    const ImportResult r = importPaths({path}, options);
+    EXPECT_EQ(r.summary.files[0].counts.at("xid lines"), 1);
+    ASSERT_EQ(r.run.failures.size(), 1u);
+    EXPECT_EQ(r.run.info.startEpochNs + r.run.failures[0].time, *options.bootTime + 228'001'500'000);
+}
+
+TEST(HostileInput, HostListsOfMoreThan100000HostsAreRefused) {
+    // Found by the slurm-topology harness: 200 bytes naming 396,544 hosts (3 million GPUs)
+    // took longer than the fuzzer's 20 s to import.
+    ScratchDir dir;
+    const std::string path = dir.file("topology.conf");
+    writeFile(path, "BlockName=rack64 Nodes=node[001-064]srv[0013-6208]\nBlockSizes=8,16,32\n");
+    std::string message = errorOf([&] { importPaths({path}, forced("slurm-topology")); });
+    EXPECT_NE(message.find(path + ":1: host list \"node[001-064]srv[0013-6208]\" names more than 100,000 hosts"), std::string::npos) << message;
+
+    // Many lists each under the limit add up to the same refusal.
+    std::string many;
+    for (int block = 0; block < 11; ++block)
+        many += "BlockName=b" + std::to_string(block) + " Nodes=b" + std::to_string(block) + "n[00001-10000]\n";
+    writeFile(path, many);
+    message = errorOf([&] { importPaths({path}, forced("slurm-topology")); });
+    EXPECT_NE(message.find("the topology names more than 100,000 hosts"), std::string::npos) << message;
 }
 
 TEST(HostileInput, DeepNestingIsRefusedQuicklyAndCheaply) {
