@@ -72,6 +72,36 @@ RunComparison compareRuns(const Run& a, const Run& b) {
     return c;
 }
 
+std::vector<TimePoint> cumulativeEttr(const Run& run, int points) {
+    std::vector<TimePoint> out;
+    const Nanos duration = run.info.duration;
+    if (duration <= 0 || points <= 0) return out;
+    const GoodputLedger ledger = computeGoodput(run, std::max<Nanos>(kSecond, (duration + points - 1) / points));
+    Nanos kept = 0;
+    for (const GoodputPeriod& p : ledger.days) {
+        kept += p.productive + p.badput.stragglerSlowdown;
+        out.push_back({p.end, static_cast<double>(kept) / static_cast<double>(std::max<Nanos>(1, p.end))});
+    }
+    return out;
+}
+
+std::vector<TimePoint> stepTimeSeries(const Run& run, int buckets) {
+    std::vector<TimePoint> out;
+    const Nanos duration = run.info.duration;
+    if (duration <= 0 || buckets <= 0 || run.steps.empty()) return out;
+    const Nanos width = std::max<Nanos>(1, (duration + buckets - 1) / buckets);
+    std::vector<double> sum(static_cast<std::size_t>(buckets), 0.0);
+    std::vector<int> count(static_cast<std::size_t>(buckets), 0);
+    for (const Step& s : run.steps) {
+        const auto b = static_cast<std::size_t>(std::clamp<Nanos>(s.time / width, 0, buckets - 1));
+        sum[b] += toSeconds(s.duration);
+        ++count[b];
+    }
+    for (std::size_t b = 0; b < sum.size(); ++b)
+        if (count[b] > 0) out.push_back({static_cast<Nanos>(b) * width + width / 2, sum[b] / count[b]});
+    return out;
+}
+
 std::optional<double> KpiRow::delta() const {
     if (!a || !b) return std::nullopt;
     return *b - *a;

@@ -49,6 +49,16 @@ struct RunComparison {
 };
 
 RunComparison compareRuns(const Run& a, const Run& b);
+
+// The series the comparison's charts overlay.
+struct TimePoint {
+    Nanos t = 0;
+    double value = 0;
+};
+// ETTR from the run's start to each of `points` instants.
+std::vector<TimePoint> cumulativeEttr(const Run& run, int points = 200);
+// The mean step time (seconds) in each of `buckets` stretches of the run that had steps.
+std::vector<TimePoint> stepTimeSeries(const Run& run, int buckets = 600);
 double gpuDays(const RunSummary& s);
 
 nlohmann::json comparisonToJson(const RunComparison& c);
