@@ -1,6 +1,7 @@
 #include "run_comparison.h"
 
 #include "model/format.h"
+#include "straggler_analysis.h"
 
 #include <nlohmann/json.hpp>
 
@@ -8,6 +9,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 namespace faultline {
 
@@ -27,6 +29,15 @@ nlohmann::json orNull(const std::optional<double>& v) { return v ? nlohmann::jso
 std::optional<double> ratio(Nanos b, Nanos a) {
     if (a <= 0) return std::nullopt;
     return static_cast<double>(b) / static_cast<double>(a);
+}
+
+// Collectives last microseconds to seconds: say which.
+std::string shortDuration(Nanos d) {
+    char buf[32];
+    if (d < kMillisecond) std::snprintf(buf, sizeof buf, "%.1f us", static_cast<double>(d) / kMicrosecond);
+    else if (d < kSecond) std::snprintf(buf, sizeof buf, "%.2f ms", static_cast<double>(d) / kMillisecond);
+    else return formatDuration(d);
+    return buf;
 }
 
 }  // namespace
@@ -52,8 +63,50 @@ StepTimeStats stepTimeStats(const Run& run) {
 
 double gpuDays(const RunSummary& s) { return static_cast<double>(s.gpus) * static_cast<double>(s.duration) / static_cast<double>(kDay); }
 
+CollectiveComparison compareCollectives(const Run& a, const Run& b) {
+    CollectiveComparison out;
+    if (a.collectives.empty() || b.collectives.empty()) return out;
+    out.both = true;
+    struct Sum {
+        long double total = 0;
+        std::int64_t calls = 0;
+    };
+    auto sums = [](const Run& run) {
+        std::map<std::string, Sum> byOp;
+        for (const CollectiveRecord& r : run.collectives) {
+            const std::string& op = r.op >= 0 && static_cast<std::size_t>(r.op) < run.collectiveOps.size()
+                                        ? run.collectiveOps[static_cast<std::size_t>(r.op)]
+                                        : std::string("?");
+            Sum& s = byOp[op];
+            s.total += static_cast<long double>(r.exit - r.enter);
+            ++s.calls;
+        }
+        return byOp;
+    };
+    const auto sa = sums(a), sb = sums(b);
+    std::map<std::string, CollectiveKindComparison> kinds;
+    auto mean = [](const Sum& s) { return s.calls > 0 ? static_cast<Nanos>(s.total / static_cast<long double>(s.calls)) : 0; };
+    for (const auto& [op, s] : sa) kinds[op] = {op, mean(s), 0, s.calls, 0};
+    for (const auto& [op, s] : sb) {
+        CollectiveKindComparison& k = kinds[op];
+        k.op = op;
+        k.meanB = mean(s);
+        k.callsB = s.calls;
+    }
+    for (auto& [op, k] : kinds) out.kinds.push_back(k);
+    auto late = [](const Run& run) {
+        int n = 0;
+        for (const RankStragglerScore& r : analyzeStragglers(run).ranks) n += r.late > 0 ? 1 : 0;
+        return n;
+    };
+    out.lateRanksA = late(a);
+    out.lateRanksB = late(b);
+    return out;
+}
+
 RunComparison compareRuns(const Run& a, const Run& b) {
     RunComparison c;
+    c.collectives = compareCollectives(a, b);
     c.a = summarize(a);
     c.b = summarize(b);
     c.stepsA = stepTimeStats(a);
@@ -240,6 +293,18 @@ std::string comparisonToText(const RunComparison& c) {
         std::snprintf(buf, sizeof buf, "%-34s %16s %16s %16s %10s %s\n", row.label.c_str(), cell(row.a, false).c_str(),
                       cell(row.b, false).c_str(), cell(row.delta(), true).c_str(), change.c_str(),
                       verdict > 0 ? "better" : verdict < 0 ? "worse" : "");
+        out += buf;
+    }
+    if (c.collectives.both) {
+        out += "\nCollectives (mean time a rank spends in each kind)\n";
+        std::snprintf(buf, sizeof buf, "  %-32s %12s %12s\n", "", "A", "B");
+        out += buf;
+        for (const CollectiveKindComparison& k : c.collectives.kinds) {
+            std::snprintf(buf, sizeof buf, "  %-32s %12s %12s\n", k.op.c_str(), k.callsA ? shortDuration(k.meanA).c_str() : "-",
+                          k.callsB ? shortDuration(k.meanB).c_str() : "-");
+            out += buf;
+        }
+        std::snprintf(buf, sizeof buf, "  %-32s %12d %12d\n", "Ranks that arrived late", c.collectives.lateRanksA, c.collectives.lateRanksB);
         out += buf;
     }
     if (!c.causes.empty()) {

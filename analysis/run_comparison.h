@@ -41,9 +41,24 @@ struct KpiRow {
     int verdict() const;
 };
 
+// Where both runs hold collective traces: the mean time a rank spends in each kind of
+// collective, and how many ranks arrived late (analysis/straggler_analysis.h).
+struct CollectiveKindComparison {
+    std::string op;
+    Nanos meanA = 0, meanB = 0;  // 0 where that run has none of this kind
+    std::int64_t callsA = 0, callsB = 0;
+};
+struct CollectiveComparison {
+    bool both = false;  // false: a run has no trace, and the rest is empty
+    std::vector<CollectiveKindComparison> kinds;
+    int lateRanksA = 0, lateRanksB = 0;
+};
+CollectiveComparison compareCollectives(const Run& a, const Run& b);
+
 struct RunComparison {
     RunSummary a, b;
     StepTimeStats stepsA, stepsB;
+    CollectiveComparison collectives;
     std::vector<CauseComparison> causes;  // every cause either run saw, most frequent (A+B) first
     std::vector<KpiRow> rows() const;
 };

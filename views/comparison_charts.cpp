@@ -77,7 +77,8 @@ ComparisonCharts::ComparisonCharts(QWidget* parent)
       m_causes(barChart(tr("Root causes, per 1,000 GPU-days"), "causeBars", this)),
       m_waterfall(barChart(tr("Where the time went (hours)"), "downtimeBars", this)),
       m_ettr(new TimeChartView(tr("Cumulative ETTR"), tr("ETTR %"), this)),
-      m_steps(new TimeChartView(tr("Step time"), tr("seconds"), this)) {
+      m_steps(new TimeChartView(tr("Step time"), tr("seconds"), this)),
+      m_collectives(barChart(tr("Collectives: mean time in each kind"), "collectiveBars", this)) {
     setObjectName("comparisonCharts");
     m_ettr->setObjectName("ettrOverlay");
     m_steps->setObjectName("stepOverlay");
@@ -85,6 +86,7 @@ ComparisonCharts::ComparisonCharts(QWidget* parent)
     addTab(m_ettr, tr("ETTR"));
     addTab(m_steps, tr("Step time"));
     addTab(m_waterfall, tr("Downtime"));
+    m_collectives->hide();
 }
 
 void ComparisonCharts::setRuns(const Run& a, const Run& b, const RunComparison& c) {
@@ -108,6 +110,25 @@ void ComparisonCharts::setRuns(const Run& a, const Run& b, const RunComparison& 
                 {hours(bb.detection), hours(bb.restart), hours(bb.reload), hours(bb.lostWork), hours(bb.planned), hours(bb.checkpointSave),
                  hours(bb.stragglerSlowdown)},
                 tr("hours"));
+
+    const int collectivesTab = indexOf(m_collectives);
+    if (c.collectives.both) {
+        QStringList kinds;
+        QList<qreal> meanA, meanB;
+        for (const CollectiveKindComparison& k : c.collectives.kinds) {
+            kinds << QString::fromStdString(k.op);
+            meanA << static_cast<qreal>(k.meanA) / kMillisecond;
+            meanB << static_cast<qreal>(k.meanB) / kMillisecond;
+        }
+        fillGrouped(m_collectives->chart(), kinds, meanA, meanB, tr("ms per call"));
+        m_collectives->chart()->setTitle(tr("Collectives: mean time in each kind (late ranks: A %1, B %2)")
+                                             .arg(c.collectives.lateRanksA)
+                                             .arg(c.collectives.lateRanksB));
+        if (collectivesTab < 0) addTab(m_collectives, tr("Collectives"));
+    } else if (collectivesTab >= 0) {
+        removeTab(collectivesTab);
+        m_collectives->hide();
+    }
 
     const Nanos longest = std::max(a.info.duration, b.info.duration);
     for (TimeChartView* chart : {m_ettr, m_steps})

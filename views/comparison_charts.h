@@ -28,6 +28,7 @@ private:
     QChartView* m_waterfall;
     TimeChartView* m_ettr;
     TimeChartView* m_steps;
+    QChartView* m_collectives;  // a tab only where both runs hold collective traces
 };
 
 }  // namespace faultline

@@ -144,6 +144,32 @@ TEST(RunComparison, CliJsonHasTheDocumentedKeys) {
     EXPECT_EQ(j["causes"][1], (nlohmann::json{{"cause", "software_bug"}, {"a", 0}, {"b", 1}}));
 }
 
+TEST(RunComparison, CollectivesSideBySideWhereBothHaveTraces) {
+    faultline::Run a = runA(), b = runB();
+    EXPECT_FALSE(compareRuns(a, b).collectives.both);
+    // Two ranks, one all_reduce each in A (4 and 6 ms inside); B: 10 ms and a broadcast.
+    for (faultline::Run* r : {&a, &b}) {
+        r->collectiveOps = {"all_reduce", "broadcast"};
+        r->processGroups = {{"world", {0, 1}}};
+        r->rankToGpu = {0, 1};
+    }
+    a.collectives = {{0, 0, 0, 1, kSecond, kSecond + 4 * kMillisecond, 64}, {1, 0, 0, 1, kSecond + 2 * kMillisecond, kSecond + 8 * kMillisecond, 64}};
+    b.collectives = {{0, 0, 0, 1, kSecond, kSecond + 10 * kMillisecond, 64}, {1, 0, 0, 1, kSecond, kSecond + 10 * kMillisecond, 64},
+                     {0, 0, 1, 2, 2 * kSecond, 2 * kSecond + kMillisecond, 8}, {1, 0, 1, 2, 2 * kSecond, 2 * kSecond + kMillisecond, 8}};
+    const CollectiveComparison c = compareRuns(a, b).collectives;
+    ASSERT_TRUE(c.both);
+    ASSERT_EQ(c.kinds.size(), 2u);
+    EXPECT_EQ(c.kinds[0].op, "all_reduce");
+    EXPECT_EQ(c.kinds[0].meanA, 5 * kMillisecond);
+    EXPECT_EQ(c.kinds[0].meanB, 10 * kMillisecond);
+    EXPECT_EQ(c.kinds[1].op, "broadcast");
+    EXPECT_EQ(c.kinds[1].callsA, 0);
+    EXPECT_EQ(c.kinds[1].meanB, kMillisecond);
+    EXPECT_EQ(c.lateRanksA, 1);  // rank 1 arrived 2 ms after rank 0
+    EXPECT_EQ(c.lateRanksB, 0);
+    EXPECT_NE(comparisonToText(compareRuns(a, b)).find("Ranks that arrived late"), std::string::npos);
+}
+
 TEST(RunComparison, StepRatiosAreNullWithoutSteps) {
     faultline::Run noSteps = runB();
     noSteps.steps.clear();
