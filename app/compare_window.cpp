@@ -297,12 +297,14 @@ void CompareWindow::fillIncidentLists() {
 void CompareWindow::alignByTime() {
     if (!m_alignment) return;
     m_alignment->alignByTime();
+    updateScrubberRange();
     setClock(m_clock);
 }
 
 void CompareWindow::alignBySteps() {
     if (!m_alignment) return;
     m_alignment->alignBySteps();
+    updateScrubberRange();
     setClock(m_clock);
 }
 
@@ -316,6 +318,7 @@ void CompareWindow::alignByIncident(int a, int b) {
     }
     const Nanos inA = da[static_cast<std::size_t>(a)].begin, inB = db[static_cast<std::size_t>(b)].begin;
     m_alignment->alignByIncident(inA, inB);
+    updateScrubberRange();
     if (m_alignMode->currentIndex() != 2) {
         const QSignalBlocker block(m_alignMode);
         m_alignMode->setCurrentIndex(2);
@@ -336,11 +339,15 @@ void CompareWindow::setClock(Nanos clock) {
     showClock();
 }
 
-void CompareWindow::showClock() {
+void CompareWindow::updateScrubberRange() {
     std::vector<std::int64_t> incidents;
     const Nanos begin = m_alignment->clockBegin();
     for (const Downtime& d : m_loaded->a->downtimes) incidents.push_back(m_alignment->clockForA(d.begin) - begin);
     m_controls->setDuration(m_alignment->clockEnd() - begin, std::move(incidents));
+}
+
+void CompareWindow::showClock() {
+    const Nanos begin = m_alignment->clockBegin();
     m_controls->setTime(m_clock - begin, tr("A at %1, B at %2")
                                              .arg(q(formatDuration(m_viewA->time())), q(formatDuration(m_viewB->time()))));
     m_statusA->setText(statusA());

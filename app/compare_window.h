@@ -77,6 +77,7 @@ signals:
 private:
     QWidget* makePane(FabricView* view, QLabel* status, const QString& which);
     void showClock();
+    void updateScrubberRange();  // when the alignment changes the clock's range
     void tick();
     void syncCamera(FabricView* from, FabricView* to, bool force = false);
     void mirrorPick(FabricView* to, const ComponentRef& part);
