@@ -24,6 +24,7 @@ void arrangeComparisonScreenshot(CompareWindow& window, const CompareScreenshotR
             const auto at = window.viewA()->replay()->stepTime(*request.step);
             if (!at) return fail(QString("run A never completed step %1").arg(*request.step));
             t = *at;
+            window.alignBySteps();  // both views at that step
         } else if (!request.at.isEmpty()) {
             QString error;
             const auto at = parseInstant(request.at, a, &error);

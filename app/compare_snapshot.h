@@ -14,7 +14,7 @@ struct CompareScreenshotRequest {
     QString out;
     QSize size;
     QString at;                        // A's time since start or UTC time; empty: the start
-    std::optional<std::int64_t> step;  // the first time A completed this step
+    std::optional<std::int64_t> step;  // the first time A completed this step, aligned by step
 };
 
 void arrangeComparisonScreenshot(CompareWindow& window, const CompareScreenshotRequest& request);

@@ -263,7 +263,6 @@ void CompareWindow::showComparison(std::shared_ptr<const LoadedComparison> loade
     fillIncidentLists();
     setWindowTitle(tr("%1 vs %2 — Faultline").arg(q(m_loaded->a->info.name), q(m_loaded->b->info.name)));
     statusBar()->showMessage(tr("A: %1    B: %2").arg(m_loaded->pathA, m_loaded->pathB));
-    m_alignMode->setCurrentIndex(0);
     alignByTime();
     QMainWindow::show();
     emit comparisonShown();
@@ -297,6 +296,7 @@ void CompareWindow::fillIncidentLists() {
 void CompareWindow::alignByTime() {
     if (!m_alignment) return;
     m_alignment->alignByTime();
+    showMode(0);
     updateScrubberRange();
     setClock(m_clock);
 }
@@ -304,6 +304,7 @@ void CompareWindow::alignByTime() {
 void CompareWindow::alignBySteps() {
     if (!m_alignment) return;
     m_alignment->alignBySteps();
+    showMode(1);
     updateScrubberRange();
     setClock(m_clock);
 }
@@ -319,16 +320,19 @@ void CompareWindow::alignByIncident(int a, int b) {
     const Nanos inA = da[static_cast<std::size_t>(a)].begin, inB = db[static_cast<std::size_t>(b)].begin;
     m_alignment->alignByIncident(inA, inB);
     updateScrubberRange();
-    if (m_alignMode->currentIndex() != 2) {
-        const QSignalBlocker block(m_alignMode);
-        m_alignMode->setCurrentIndex(2);
-        m_incidentA->setEnabled(true);
-        m_incidentB->setEnabled(true);
-    }
+    showMode(2);
     m_incidentA->setCurrentIndex(m_incidentA->findData(a));
     m_incidentB->setCurrentIndex(m_incidentB->findData(b));
     // A little before both incidents, so that playing shows them strike.
     setClock(inA - std::min<Nanos>(5 * kMinute, inA));
+}
+
+void CompareWindow::showMode(int mode) {
+    if (m_alignMode->currentIndex() == mode) return;
+    const QSignalBlocker block(m_alignMode);
+    m_alignMode->setCurrentIndex(mode);
+    m_incidentA->setEnabled(mode == 2);
+    m_incidentB->setEnabled(mode == 2);
 }
 
 void CompareWindow::setClock(Nanos clock) {

@@ -77,7 +77,8 @@ signals:
 private:
     QWidget* makePane(FabricView* view, QLabel* status, const QString& which);
     void showClock();
-    void updateScrubberRange();  // when the alignment changes the clock's range
+    void updateScrubberRange();
+    void showMode(int mode);  // the combo box says the alignment in use  // when the alignment changes the clock's range
     void tick();
     void syncCamera(FabricView* from, FabricView* to, bool force = false);
     void mirrorPick(FabricView* to, const ComponentRef& part);
