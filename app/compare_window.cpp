@@ -7,13 +7,11 @@
 #include "views/comparison_charts.h"
 #include "views/fabric_view.h"
 #include "views/kpi_diff_view.h"
+#include "views/linked_cameras.h"
 #include "views/replay_controls.h"
-#include "widgets/vtk_render_widget.h"
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDropEvent>
-#include <QMimeData>
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
@@ -26,12 +24,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include <vtkCamera.h>
-#include <vtkRenderer.h>
 
 #include <algorithm>
-#include <array>
-#include <cmath>
 #include <variant>
 
 namespace faultline {
@@ -76,17 +70,6 @@ QString partName(const ComponentRef& part) {
         case ComponentKind::None: break;
     }
     return {};
-}
-
-// Where a camera is and looks, to tell a user's orbit from a render's own bookkeeping.
-std::array<double, 10> cameraPose(FabricView* view) {
-    vtkCamera* c = view->renderWidget()->renderer()->GetActiveCamera();
-    std::array<double, 10> p{};
-    c->GetPosition(p.data());
-    c->GetFocalPoint(p.data() + 3);
-    c->GetViewUp(p.data() + 6);
-    p[9] = c->GetParallelScale();
-    return p;
 }
 
 }  // namespace
@@ -204,9 +187,8 @@ CompareWindow::CompareWindow(QWidget* parent)
     connect(m_link, &QCheckBox::toggled, this, &CompareWindow::setCamerasLinked);
     connect(m_stack, &QCheckBox::toggled, this, &CompareWindow::setStacked);
 
-    // Cameras: whichever view moved, the other follows; a render of its own changes nothing.
-    connect(m_viewA->renderWidget(), &VtkRenderWidget::aboutToRender, this, [this] { syncCamera(m_viewA, m_viewB); });
-    connect(m_viewB->renderWidget(), &VtkRenderWidget::aboutToRender, this, [this] { syncCamera(m_viewB, m_viewA); });
+    // Cameras: whichever view moved, the other follows.
+    m_cameras = new LinkedCameras(m_viewA, m_viewB, this);
     connect(m_viewA, &FabricView::partSelected, this, [this](const ComponentRef& part) { mirrorPick(m_viewB, part); });
     connect(m_viewB, &FabricView::partSelected, this, [this](const ComponentRef& part) { mirrorPick(m_viewA, part); });
 }
@@ -255,7 +237,7 @@ void CompareWindow::showComparison(std::shared_ptr<const LoadedComparison> loade
     pause();
     m_loaded = std::move(loaded);
     m_alignment = std::make_unique<RunAlignment>(*m_loaded->a, *m_loaded->b);
-    m_fitA = m_fitB = {};  // each view fits its new cluster first
+    m_cameras->reset();  // each view fits its new cluster first
     m_viewA->setRun(m_loaded->a);
     m_viewB->setRun(m_loaded->b);
     m_kpis->setComparison(m_loaded->comparison);
@@ -413,64 +395,15 @@ void CompareWindow::tick() {
 }
 
 void CompareWindow::setCamerasLinked(bool linked) {
-    m_linked = linked;
+    m_cameras->setLinked(linked);
     if (m_link->isChecked() != linked) m_link->setChecked(linked);
-    if (linked) syncCamera(m_viewA, m_viewB, true);  // B follows A from now
 }
+
+bool CompareWindow::camerasLinked() const { return m_cameras->linked(); }
 
 void CompareWindow::setStacked(bool stacked) {
     m_views->setOrientation(stacked ? Qt::Vertical : Qt::Horizontal);
     if (m_stack->isChecked() != stacked) m_stack->setChecked(stacked);
-}
-
-void CompareWindow::syncCamera(FabricView* from, FabricView* to, bool force) {
-    if (m_syncing || !m_loaded) return;
-    // What each view's camera last looked like, as a hash: a change is a user's move.
-    auto hash = [](const std::array<double, 10>& pose) {
-        unsigned long h = 1469598103934665603UL;
-        for (double v : pose) h = (h ^ std::hash<double>{}(std::round(v * 1e6) / 1e6)) * 1099511628211UL;
-        return h;
-    };
-    unsigned long& seenFrom = from == m_viewA ? m_cameraSeenA : m_cameraSeenB;
-    unsigned long& seenTo = from == m_viewA ? m_cameraSeenB : m_cameraSeenA;
-    CameraFrame& fitFrom = from == m_viewA ? m_fitA : m_fitB;
-    const CameraFrame& fitTo = from == m_viewA ? m_fitB : m_fitA;
-    vtkCamera* src = from->renderWidget()->renderer()->GetActiveCamera();
-    vtkCamera* dst = to->renderWidget()->renderer()->GetActiveCamera();
-    const unsigned long now = hash(cameraPose(from));
-    if (!fitFrom.known) {
-        // Its first frame: the view has just fitted its cluster. That framing is what a move in
-        // the other view is measured against, so that each cluster stays framed as it fits.
-        fitFrom = {{src->GetFocalPoint()[0], src->GetFocalPoint()[1], src->GetFocalPoint()[2]}, src->GetDistance(), true};
-        seenFrom = now;
-        return;
-    }
-    if (now == seenFrom && !force) return;
-    seenFrom = now;
-    if (!m_linked || !fitTo.known) return;
-    // The same view of each cluster: positions relative to each one's fitted focal point,
-    // scaled by how far each camera stood to fit its cluster.
-    const CameraFrame& f = fitFrom;
-    const CameraFrame& t = fitTo;
-    const double scale = t.size / std::max(f.size, 1e-12);
-    double p[3], fp[3];
-    src->GetPosition(p);
-    src->GetFocalPoint(fp);
-    for (int i = 0; i < 3; ++i) {
-        p[i] = t.centre[static_cast<std::size_t>(i)] + (p[i] - f.centre[static_cast<std::size_t>(i)]) * scale;
-        fp[i] = t.centre[static_cast<std::size_t>(i)] + (fp[i] - f.centre[static_cast<std::size_t>(i)]) * scale;
-    }
-    m_syncing = true;
-    dst->SetParallelProjection(src->GetParallelProjection());
-    dst->SetViewAngle(src->GetViewAngle());
-    dst->SetPosition(p);
-    dst->SetFocalPoint(fp);
-    dst->SetViewUp(src->GetViewUp());
-    dst->SetParallelScale(src->GetParallelScale() * scale);
-    to->renderWidget()->renderer()->ResetCameraClippingRange();
-    seenTo = hash(cameraPose(to));
-    m_syncing = false;
-    to->renderWidget()->update();
 }
 
 void CompareWindow::mirrorPick(FabricView* to, const ComponentRef& part) {
@@ -485,50 +418,6 @@ void CompareWindow::mirrorPick(FabricView* to, const ComponentRef& part) {
     m_statusA->setText(statusA());
     m_statusB->setText(statusB());
 }
-
-namespace {
-
-class CompareDrop : public QObject {
-public:
-    CompareDrop(QWidget* window, std::function<void(const QString&)> compare) : QObject(window), m_compare(std::move(compare)) {
-        window->setAcceptDrops(true);
-        window->installEventFilter(this);  // installed after the importer's, so asked first
-    }
-
-    // The run file a drop carries when Ctrl is held; empty otherwise.
-    static QString runFile(const QMimeData* mime, Qt::KeyboardModifiers modifiers) {
-        if (!(modifiers & Qt::ControlModifier) || !mime || !mime->hasUrls() || mime->urls().size() != 1) return {};
-        const QUrl url = mime->urls().front();
-        return url.isLocalFile() && url.toLocalFile().endsWith(".faultline") ? url.toLocalFile() : QString();
-    }
-
-protected:
-    bool eventFilter(QObject* watched, QEvent* event) override {
-        if (event->type() == QEvent::DragEnter || event->type() == QEvent::DragMove) {
-            auto* e = static_cast<QDragMoveEvent*>(event);
-            if (!runFile(e->mimeData(), e->modifiers()).isEmpty()) {
-                e->acceptProposedAction();
-                return true;
-            }
-        } else if (event->type() == QEvent::Drop) {
-            auto* e = static_cast<QDropEvent*>(event);
-            const QString path = runFile(e->mimeData(), e->modifiers());
-            if (!path.isEmpty()) {
-                e->acceptProposedAction();
-                QTimer::singleShot(0, this, [this, path] { m_compare(path); });
-                return true;
-            }
-        }
-        return QObject::eventFilter(watched, event);
-    }
-
-private:
-    std::function<void(const QString&)> m_compare;
-};
-
-}  // namespace
-
-void installCompareDrop(QWidget* window, std::function<void(const QString&)> compare) { new CompareDrop(window, std::move(compare)); }
 
 CompareWindow* openComparison(const QString& pathA, const QString& pathB, QWidget* parent) {
     auto* window = new CompareWindow(parent);

@@ -9,8 +9,6 @@
 #include <QElapsedTimer>
 #include <QMainWindow>
 
-#include <array>
-#include <functional>
 #include <memory>
 #include <optional>
 
@@ -25,6 +23,7 @@ namespace faultline {
 class ComparisonCharts;
 class FabricView;
 class KpiDiffView;
+class LinkedCameras;
 class ReplayControls;
 
 // Two runs read and compared, off the GUI thread.
@@ -62,7 +61,7 @@ public:
     const RunAlignment* alignment() const { return m_alignment.get(); }
 
     void setCamerasLinked(bool linked);
-    bool camerasLinked() const { return m_linked; }
+    bool camerasLinked() const;
     void setStacked(bool stacked);
 
     FabricView* viewA() const { return m_viewA; }
@@ -80,7 +79,6 @@ private:
     void updateScrubberRange();
     void showMode(int mode);  // the combo box says the alignment in use  // when the alignment changes the clock's range
     void tick();
-    void syncCamera(FabricView* from, FabricView* to, bool force = false);
     void mirrorPick(FabricView* to, const ComponentRef& part);
     void fillIncidentLists();
 
@@ -100,26 +98,15 @@ private:
     QCheckBox* m_link;
     QCheckBox* m_stack;
     QTimer* m_timer;
+    LinkedCameras* m_cameras;
     QElapsedTimer m_playClock;
     qint64 m_lastTickMs = 0;
     Nanos m_clock = 0;
-    bool m_linked = true;
-    bool m_syncing = false;
-    unsigned long m_cameraSeenA = 0, m_cameraSeenB = 0;
-    struct CameraFrame {
-        std::array<double, 3> centre{};
-        double size = 1;
-        bool known = false;
-    };
-    CameraFrame m_fitA, m_fitB;  // each view's camera when it first fitted its cluster
     quint64 m_request = 0;
 };
 
 // Opens A beside B in a new window that deletes itself when closed.
 CompareWindow* openComparison(const QString& pathA, const QString& pathB, QWidget* parent = nullptr);
 
-// A run file dropped on `window` with Ctrl held is compared with the open run (`compare`);
-// without Ctrl a drop goes on to what else takes it (File > Import).
-void installCompareDrop(QWidget* window, std::function<void(const QString&)> compare);
 
 }  // namespace faultline

@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include "compare_drop.h"
 #include "compare_window.h"
 #include "export_controller.h"
 #include "presentation_window.h"

@@ -4,7 +4,9 @@
 #include "../model/test_runs.h"
 
 #include "analysis/run_alignment.h"
+#include "app/compare_drop.h"
 #include "app/compare_window.h"
+#include "app/main_window.h"
 #include "app/what_if_dialog.h"
 #include "model/run_file.h"
 #include "simulator/simulator.h"
@@ -19,6 +21,8 @@
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMimeData>
+#include <QUrl>
 #include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -202,6 +206,31 @@ TEST(CompareWindow, WhatIfDialogWritesTheReplayAndSaysWhatIsWrong) {
         if (!d.planned && d.end > d.restarted) {
             EXPECT_EQ(d.restarted - d.detected, 2 * kMinute);
         }
+}
+
+TEST(CompareWindow, ARunFileDroppedWithCtrlIsCompared) {
+    test::guiApp();
+    QWidget window;
+    QString compared;
+    installCompareDrop(&window, [&compared](const QString& path) { compared = path; });
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile("/runs/b.faultline")});
+    QDropEvent plain(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &plain);
+    QApplication::processEvents();
+    EXPECT_TRUE(compared.isEmpty()) << "without Ctrl the drop is left to File > Import";
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::ControlModifier);
+    QApplication::sendEvent(&window, &enter);
+    EXPECT_TRUE(enter.isAccepted());
+    QDropEvent withCtrl(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::ControlModifier);
+    QApplication::sendEvent(&window, &withCtrl);
+    EXPECT_TRUE(withCtrl.isAccepted());
+    QTest::qWait(20);
+    EXPECT_EQ(compared, "/runs/b.faultline");
+
+    MainWindow main;  // and the menus offer the comparison and the what-if
+    EXPECT_NE(main.findChild<QAction*>("compareAction"), nullptr);
+    EXPECT_NE(main.findChild<QAction*>("whatIfAction"), nullptr);
 }
 
 TEST(CompareWindow, SnapshotShowsTwoDifferentHalvesAndTheDiff) {
