@@ -87,10 +87,10 @@ void paint(const std::vector<Stretch>& stretches, Nanos duration, Add add) {
 
 // Hands the part of [begin, end) that falls in each day to `add(day, nanos)`.
 template <typename Add>
-void splitByDay(Nanos begin, Nanos end, Add add) {
+void splitByDay(Nanos begin, Nanos end, Nanos period, Add add) {
     while (begin < end) {
-        const auto day = static_cast<std::size_t>(begin / kDay);
-        const Nanos dayEnd = std::min(end, static_cast<Nanos>(day + 1) * kDay);
+        const auto day = static_cast<std::size_t>(begin / period);
+        const Nanos dayEnd = std::min(end, static_cast<Nanos>(day + 1) * period);
         add(day, dayEnd - begin);
         begin = dayEnd;
     }
@@ -134,27 +134,28 @@ double GoodputPeriod::goodput() const {
     return length > 0 ? static_cast<double>(productive) / static_cast<double>(length) : 0.0;
 }
 
-GoodputLedger computeGoodput(const Run& run) {
+GoodputLedger computeGoodput(const Run& run, Nanos period) {
+    if (period <= 0) period = kDay;
     GoodputLedger ledger;
     const Nanos duration = std::max<Nanos>(0, run.info.duration);
-    const auto dayCount = static_cast<std::size_t>((duration + kDay - 1) / kDay);
+    const auto dayCount = static_cast<std::size_t>((duration + period - 1) / period);
     ledger.whole = {0, duration, 0, {}};
     for (std::size_t d = 0; d < dayCount; ++d)
-        ledger.days.push_back({static_cast<Nanos>(d) * kDay, std::min(duration, static_cast<Nanos>(d + 1) * kDay), 0, {}});
+        ledger.days.push_back({static_cast<Nanos>(d) * period, std::min(duration, static_cast<Nanos>(d + 1) * period), 0, {}});
 
     const std::vector<Stretch> stretches = badputStretches(run);
     paint(stretches, duration, [&](Nanos b, Nanos e, Use use) {
         if (use == Use::Training) {
             ledger.whole.productive += e - b;
-            splitByDay(b, e, [&](std::size_t day, Nanos n) { ledger.days[day].productive += n; });
+            splitByDay(b, e, period, [&](std::size_t day, Nanos n) { ledger.days[day].productive += n; });
         } else {
             field(ledger.whole.badput, use) += e - b;
-            splitByDay(b, e, [&](std::size_t day, Nanos n) { field(ledger.days[day].badput, use) += n; });
+            splitByDay(b, e, period, [&](std::size_t day, Nanos n) { field(ledger.days[day].badput, use) += n; });
         }
     });
     // Straggler slowdown comes out of what was counted as productive.
     stragglerExcess(run, stretches, [&](Nanos b, Nanos e, double share) {
-        splitByDay(std::max<Nanos>(0, b), std::min(duration, e), [&](std::size_t day, Nanos n) {
+        splitByDay(std::max<Nanos>(0, b), std::min(duration, e), period, [&](std::size_t day, Nanos n) {
             const Nanos excess = std::min(static_cast<Nanos>(std::llround(static_cast<double>(n) * share)), ledger.days[day].productive);
             ledger.days[day].productive -= excess;
             ledger.days[day].badput.stragglerSlowdown += excess;

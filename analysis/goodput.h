@@ -53,7 +53,8 @@ struct GoodputLedger {
     std::vector<CauseMtbf> mtbfByCause;  // most frequent first
 };
 
-GoodputLedger computeGoodput(const Run& run);
+// `period` sets the length of the ledger's `days` (24 h unless a chart wants finer steps).
+GoodputLedger computeGoodput(const Run& run, Nanos period = kDay);
 nlohmann::json goodputToJson(const GoodputLedger& ledger);
 std::string goodputToText(const GoodputLedger& ledger);
 

@@ -6,9 +6,41 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace faultline {
+
+namespace {
+
+Nanos meanCheckpointInterval(const Run& run) {
+    std::vector<Nanos> downtimeBegins;
+    for (const Downtime& d : run.downtimes) downtimeBegins.push_back(d.begin);
+    std::sort(downtimeBegins.begin(), downtimeBegins.end());
+    const Checkpoint* previous = nullptr;
+    Nanos total = 0;
+    std::int64_t gaps = 0;
+    for (const Checkpoint& c : run.checkpoints) {
+        if (c.kind != CheckpointKind::Save) continue;
+        if (previous != nullptr && c.begin >= previous->end) {
+            // A downtime between the two saves restarts the clock: that gap is no interval.
+            const auto d = std::lower_bound(downtimeBegins.begin(), downtimeBegins.end(), previous->end);
+            if (d == downtimeBegins.end() || *d >= c.begin) {
+                total += c.begin - previous->end;
+                ++gaps;
+            }
+        }
+        previous = &c;
+    }
+    return gaps > 0 ? total / gaps : 0;
+}
+
+}  // namespace
+
+Nanos youngDalyInterval(Nanos meanSave, Nanos mtbf) {
+    if (meanSave <= 0 || mtbf <= 0) return 0;
+    return static_cast<Nanos>(std::llround(std::sqrt(2.0 * static_cast<double>(meanSave) * static_cast<double>(mtbf))));
+}
 
 RunSummary summarize(const Run& run) {
     RunSummary s;
@@ -38,6 +70,8 @@ RunSummary summarize(const Run& run) {
         s.checkpointSaveTotal += c.end - c.begin;
     }
     if (s.checkpoints > 0) s.meanCheckpointSave = s.checkpointSaveTotal / s.checkpoints;
+    s.checkpointInterval = meanCheckpointInterval(run);
+    s.optimalCheckpointInterval = youngDalyInterval(s.meanCheckpointSave, s.mtbf);
     for (const Job& j : run.jobs)
         if (j.inRun) {
             ++s.jobsInRun;
@@ -72,6 +106,9 @@ nlohmann::json summaryToJson(const RunSummary& s) {
         {"checkpoints", s.checkpoints},
         {"jobs", {{"in_run", s.jobsInRun}, {"requeues", s.requeues}}},
         {"checkpoint_mean_save_s", toSeconds(s.meanCheckpointSave)},
+        {"checkpoint_interval_s", s.checkpointInterval > 0 ? nlohmann::json(toSeconds(s.checkpointInterval)) : nlohmann::json()},
+        {"optimal_checkpoint_interval_s",
+         s.optimalCheckpointInterval > 0 ? nlohmann::json(toSeconds(s.optimalCheckpointInterval)) : nlohmann::json()},
         {"goodput_ledger", goodputToJson(s.ledger)},
     };
 }
@@ -102,6 +139,12 @@ std::string summaryToText(const RunSummary& s) {
     line("Downtime: lost work", formatDuration(s.downtime.lostWork));
     line("Planned maintenance", formatDuration(s.downtime.planned));
     line("Checkpoints saved", formatCount(s.checkpoints) + " (mean save " + formatDuration(s.meanCheckpointSave) + ")");
+    line("Checkpoint interval", s.checkpointInterval > 0 ? formatDuration(s.checkpointInterval) : "unknown (fewer than two saves)");
+    line("Young/Daly optimal interval",
+         s.optimalCheckpointInterval > 0
+             ? formatDuration(s.optimalCheckpointInterval) + " (for MTBF " + formatDuration(s.mtbf) + " and " +
+                   formatDuration(s.meanCheckpointSave) + " saves)"
+             : "unknown (needs failures and checkpoint saves)");
     if (!s.causes.empty()) {
         out += "\nRoot causes of unexpected interruptions\n";
         for (const CauseCount& c : s.causes) {

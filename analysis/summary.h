@@ -49,10 +49,18 @@ struct RunSummary {
     int checkpoints = 0;  // checkpoint saves
     Nanos meanCheckpointSave = 0;
     Nanos checkpointSaveTotal = 0;
+    // Training time between one save's end and the next save's start, averaged over the
+    // saves no downtime separates; 0 when the run has fewer than two such saves.
+    Nanos checkpointInterval = 0;
+    // The interval that minimises lost work plus save overhead for this run's MTBF and mean
+    // save (Young/Daly: sqrt(2 x save x MTBF)); 0 when the run has no failures or no saves.
+    Nanos optimalCheckpointInterval = 0;
     GoodputLedger ledger;  // where every nanosecond went, overall and per day
 };
 
 RunSummary summarize(const Run& run);
+// Young's first-order optimum, which Daly showed holds while the save is short next to the MTBF.
+Nanos youngDalyInterval(Nanos meanSave, Nanos mtbf);
 nlohmann::json summaryToJson(const RunSummary& summary);
 std::string summaryToText(const RunSummary& summary);
 

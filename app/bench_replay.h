@@ -7,5 +7,7 @@
 namespace faultline {
 
 int runReplayBenchmark(int gpus, QSize size);
+// The same with two runs of `gpus` GPUs side by side in the comparison window.
+int runCompareReplayBenchmark(int gpus, QSize size);
 
 }  // namespace faultline

@@ -1,5 +1,7 @@
 #include "cli_args.h"
 
+#include "model/format.h"
+
 #include <charconv>
 
 namespace faultline::cli {
@@ -59,6 +61,15 @@ std::optional<double> Args::number(const std::string& name) const {
     if (ec != std::errc() || end != text->data() + text->size())
         throw UsageError("option " + name + " expects a number, not \"" + *text + "\"");
     return out;
+}
+
+std::optional<std::int64_t> Args::duration(const std::string& name, bool allowZero) const {
+    const auto text = value(name);
+    if (!text) return std::nullopt;
+    const auto d = parseDuration(*text);
+    if (!d || *d < 0 || (*d == 0 && !allowZero))
+        throw UsageError("option " + name + " expects a duration such as 10m, 90s or 1h, not \"" + *text + "\"");
+    return *d;
 }
 
 }  // namespace faultline::cli

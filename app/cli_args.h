@@ -4,6 +4,7 @@
 // malformed values are UsageErrors, named in the message.
 #include "cli_spec.h"
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
@@ -24,6 +25,8 @@ public:
     // Typed readers: throw UsageError naming the option and what it expected.
     std::optional<long long> integer(const std::string& name) const;
     std::optional<double> number(const std::string& name) const;
+    // "10m", "90s", "1h": positive, or also zero where `allowZero` (a step that takes no time).
+    std::optional<std::int64_t> duration(const std::string& name, bool allowZero = false) const;
 
 private:
     std::map<std::string, std::string> m_values;

@@ -7,7 +7,8 @@ const std::vector<Command>& commands() {
     static const std::vector<Command> table = {
         {simulateSpec, simulateCommand},     {importSpec, importCommand}, {mergeSpec, mergeCommand},
         {summarySpec, summaryCommand},       {incidentsSpec, incidentsCommand}, {jobsSpec, jobsCommand},
-        {stragglersSpec, stragglersCommand}, {hangSpec, hangCommand},     {exportSpec, exportCommand},
+        {stragglersSpec, stragglersCommand}, {hangSpec, hangCommand},     {compareSpec, compareCommand},
+        {whatIfSpec, whatIfCommand},         {exportSpec, exportCommand},
     };
     return table;
 }

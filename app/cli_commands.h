@@ -18,6 +18,7 @@ namespace faultline::cli {
 
 using CommandArgs = std::vector<std::string>;
 
+int compareCommand(const CommandArgs& args);
 int exportCommand(const CommandArgs& args);
 int hangCommand(const CommandArgs& args);
 int importCommand(const CommandArgs& args);
@@ -27,7 +28,9 @@ int mergeCommand(const CommandArgs& args);
 int simulateCommand(const CommandArgs& args);
 int stragglersCommand(const CommandArgs& args);
 int summaryCommand(const CommandArgs& args);
+int whatIfCommand(const CommandArgs& args);
 
+const CommandSpec& compareSpec();
 const CommandSpec& exportSpec();
 const CommandSpec& hangSpec();
 const CommandSpec& importSpec();
@@ -37,6 +40,7 @@ const CommandSpec& mergeSpec();
 const CommandSpec& simulateSpec();
 const CommandSpec& stragglersSpec();
 const CommandSpec& summarySpec();
+const CommandSpec& whatIfSpec();
 
 // The option both long commands take: nothing on the terminal but errors.
 // Which Slurm jobs make up the run (import, and merge of a sharded import).

@@ -16,13 +16,7 @@ namespace faultline::cli {
 
 namespace {
 
-Nanos durationOption(const Args& args, const std::string& name, Nanos fallback) {
-    auto text = args.value(name);
-    if (!text) return fallback;
-    auto d = parseDuration(*text);
-    if (!d || *d <= 0) throw UsageError("option " + name + " expects a duration such as 10m, 90s or 1h, not \"" + *text + "\"");
-    return *d;
-}
+Nanos durationOption(const Args& args, const std::string& name, Nanos fallback) { return args.duration(name).value_or(fallback); }
 
 }  // namespace
 

@@ -2,6 +2,8 @@
 #include "app_icon.h"
 #include "bench_replay.h"
 #include "build_info.h"
+#include "compare_snapshot.h"
+#include "compare_window.h"
 #include "export_options.h"
 #include "main_window.h"
 #include "panel_snapshot.h"
@@ -26,16 +28,19 @@ struct Options {
     QSize size;
     std::optional<long long> step;
     bool benchReplay = false;
+    bool compare = false;  // two runs side by side
     int gpus = 24576;
     faultline::ExportRequest exports;  // --report, --record, --scale
 };
 
 constexpr const char* kUsage = "usage: faultline [RUN.faultline]\n"
+                               "       faultline A.faultline B.faultline   (the two runs compared side by side)\n"
                                "       faultline --screenshot OUT.png [--view PANEL] [--at TIME | --step N] [--size WxH] [RUN.faultline]\n"
                                "       faultline --screenshot OUT.svg --view charts|timeline [--at TIME] [--size WxH] [RUN.faultline]\n"
                                "       faultline --report OUT.pdf|OUT.html [--incidents N] [--page a4|letter] [RUN.faultline]\n"
                                "       faultline --record OUT.mp4 [--from T] [--to T] [--speed 1h/s] [--fps 30] [--size 1920x1080] [RUN.faultline]\n"
-                               "       faultline --bench-replay [--gpus N] [--size WxH]\n"
+                               "       faultline --screenshot OUT.png --compare [--at TIME | --step N] [--size WxH] A.faultline B.faultline\n"
+                               "       faultline --bench-replay [--compare] [--gpus N] [--size WxH]\n"
                                "       faultline --help | --version\n";
 
 constexpr const char* kExitStatus = "Exit status:\n  0  success\n  1  failure (the run cannot be opened, the screenshot not written)\n"
@@ -56,7 +61,8 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
                                      "built-in sample run when none is given, and shows it replayed on its cluster in 3D.");
     const QCommandLineOption help({"h", "help"}, "Show this help and exit.");
     const QCommandLineOption version({"v", "version"}, "Show the version and the build, and exit.");
-    parser.addPositionalArgument("RUN.faultline", "A run file; the sample run when none is given.", "[RUN.faultline]");
+    parser.addPositionalArgument("RUN.faultline", "A run file; the sample run when none is given. Two run files open side by side, compared.",
+                                 "[RUN.faultline [B.faultline]]");
     const QCommandLineOption screenshot("screenshot", "Render the window (or the panel named by --view) into OUT.png and exit.", "OUT.png");
     const QCommandLineOption view("view", "The panel for --screenshot: fabric (the whole window, default), timeline, charts, incidents or present (the presentation's title card).",
                                   "PANEL", "fabric");
@@ -65,7 +71,10 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
     const QCommandLineOption size("size", "Window size for --screenshot and --bench-replay (default 1600x1000); frame size for --record (default 1920x1080).", "WxH", "1600x1000");
     const QCommandLineOption benchReplay("bench-replay", "Replay a simulated run in the fabric view; print frames per second.");
     const QCommandLineOption gpus("gpus", "GPUs in the --bench-replay run (default 24576).", "N", "24576");
-    parser.addOptions({help, version, screenshot, view, at, step, size, benchReplay, gpus});
+    const QCommandLineOption compare("compare", "Compare the two run files given: with --screenshot, render the comparison window "
+                                                "(both views and the diff) at --at / --step of run A; with --bench-replay, replay two "
+                                                "runs side by side.");
+    parser.addOptions({help, version, screenshot, view, at, step, size, benchReplay, gpus, compare});
     faultline::addExportOptions(parser);
 
     if (!parser.parse(QCoreApplication::arguments())) return usageError(parser.errorText());
@@ -86,7 +95,11 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
 
     Options o;
     o.positional = parser.positionalArguments();
-    if (o.positional.size() > 1) return usageError("give one run file, not " + QString::number(o.positional.size()));
+    o.compare = parser.isSet(compare);
+    if (o.positional.size() > 2) return usageError("give one run file, or two to compare, not " + QString::number(o.positional.size()));
+    if (o.positional.size() == 2) o.compare = true;
+    if (o.compare && !parser.isSet(benchReplay) && o.positional.size() != 2) return usageError("--compare needs two run files, A and B");
+
     const QStringList wh = parser.value(size).split('x');
     o.size = wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize();
     if (!o.size.isValid() || o.size.isEmpty()) return usageError("--size expects WIDTHxHEIGHT, such as 1600x1000");
@@ -107,6 +120,8 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
     if (o.view == "fabric" && o.screenshot.endsWith(".svg", Qt::CaseInsensitive))
         return usageError("the 3D view is a rendered picture: write it as PNG (SVG is for --view charts, timeline or incidents)");
     if (const auto error = faultline::readExportOptions(parser, o.exports)) return usageError(*error);
+    if (o.compare && (parser.isSet(view) || !o.exports.report.out.isEmpty() || !o.exports.video.out.isEmpty()))
+        return usageError("a comparison is snapshotted whole: --view, --report and --record take one run");
     if (!parser.isSet(screenshot) && (parser.isSet(at) || parser.isSet(step) || parser.isSet(view)))
         return usageError("--at, --step and --view go with --screenshot");
     return o;
@@ -135,7 +150,20 @@ int main(int argc, char** argv) {
     QGuiApplication::setDesktopFileName(FAULTLINE_APP_ID);  // Wayland finds the icon and name by it
     QApplication::setWindowIcon(faultline::appIcon());
 
+    if (options.benchReplay && options.compare) return faultline::runCompareReplayBenchmark(options.gpus, options.size);
     if (options.benchReplay) return faultline::runReplayBenchmark(options.gpus, options.size);
+    if (options.compare) {
+        faultline::CompareWindow window;
+        if (!options.screenshot.isEmpty())
+            faultline::arrangeComparisonScreenshot(window, {options.screenshot, options.size, options.at, options.step});
+        window.open(options.positional[0], options.positional[1]);
+        if (options.screenshot.isEmpty())
+            QObject::connect(&window, &faultline::CompareWindow::comparisonFailed, &window, [](const QString& message) {
+                std::fprintf(stderr, "faultline: %s\n", qPrintable(message));
+                QApplication::exit(1);
+            });
+        return QApplication::exec();
+    }
     const QString run = options.positional.value(0);
     if (!options.screenshot.isEmpty() && options.view != "fabric")
         return faultline::snapshotPanel(options.view, run, options.screenshot, options.size, options.at, options.exports.scale);

@@ -1,11 +1,14 @@
 #include "main_window.h"
 
+#include "compare_drop.h"
+#include "compare_window.h"
 #include "export_controller.h"
 #include "presentation_window.h"
 #include "help_windows.h"
 #include "import_controller.h"
 #include "sample_run.h"
 #include "theme.h"
+#include "what_if_dialog.h"
 #include "views/charts_view.h"
 #include "views/fabric_view.h"
 #include "views/incident_view.h"
@@ -95,6 +98,13 @@ MainWindow::MainWindow(QWidget* parent)
     file->addAction(tr("&Import Files..."), importer, &ImportController::chooseFilesAndImport);
     file->addAction(tr("Import &Folder..."), importer, &ImportController::chooseFolderAndImport);
     connect(importer, &ImportController::imported, this, &MainWindow::openRun);
+    // Comparing: the open run beside another (also a run file dropped with Ctrl held).
+    file->addSeparator();
+    QAction* compare = file->addAction(tr("&Compare With..."), this, &MainWindow::chooseAndCompare);
+    compare->setObjectName("compareAction");
+    installCompareDrop(this, [this](const QString& other) {
+        if (m_run) openComparison(m_run->path, other, this);
+    });
     file->addSeparator();
     auto* exports = new ExportController(this);  // report, video, pictures, data
     exports->addActions(file);
@@ -127,6 +137,15 @@ MainWindow::MainWindow(QWidget* parent)
     connect(nextIncident, &QShortcut::activated, m_replay, [this] { m_replay->jump(ReplayControls::Jump::NextIncident); });
     auto* previousIncident = new QShortcut(QKeySequence(Qt::Key_P), this);
     connect(previousIncident, &QShortcut::activated, m_replay, [this] { m_replay->jump(ReplayControls::Jump::PreviousIncident); });
+    QMenu* tools = menuBar()->addMenu(tr("&Tools"));
+    QAction* whatIf = tools->addAction(tr("&What If..."), this, [this] {
+        if (!m_run) return;
+        auto* dialog = new WhatIfDialog(m_run->path, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &WhatIfDialog::written, this, [this](const QString& run, const QString& replayed) { openComparison(run, replayed, this); });
+        dialog->open();
+    });
+    whatIf->setObjectName("whatIfAction");
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* docs = help->addAction(tr("&Documentation"), QKeySequence::HelpContents, this, [this] {
         showHelpWindow<DocumentationWindow>("documentationWindow", [this] { return new DocumentationWindow(documentationDir(), this); });
@@ -199,6 +218,13 @@ void MainWindow::openSampleRun() {
 void MainWindow::chooseAndOpen() {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Run"), QString(), tr("Faultline runs (*.faultline);;All files (*)"));
     if (!path.isEmpty()) openRun(path);
+}
+
+void MainWindow::chooseAndCompare() {
+    if (!m_run) return;
+    const QString path = QFileDialog::getOpenFileName(this, tr("Compare With"), QFileInfo(m_run->path).absolutePath(),
+                                                      tr("Faultline runs (*.faultline);;All files (*)"));
+    if (!path.isEmpty()) openComparison(m_run->path, path, this);
 }
 
 void MainWindow::showRun(std::shared_ptr<const LoadedRun> run) {

@@ -40,6 +40,7 @@ protected:
 
 private:
     void chooseAndOpen();
+    void chooseAndCompare();
     template <typename Window, typename Make>
     void showHelpWindow(const char* name, Make make);
     void showRun(std::shared_ptr<const LoadedRun> run);

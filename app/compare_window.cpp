@@ -1,0 +1,430 @@
+#include "compare_window.h"
+
+#include "model/error.h"
+#include "model/format.h"
+#include "model/replay_state.h"
+#include "model/run_file.h"
+#include "views/comparison_charts.h"
+#include "views/fabric_view.h"
+#include "views/kpi_diff_view.h"
+#include "views/linked_cameras.h"
+#include "views/replay_controls.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QShortcut>
+#include <QSplitter>
+#include <QStandardItemModel>
+#include <QStatusBar>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+
+#include <algorithm>
+#include <variant>
+
+namespace faultline {
+
+namespace {
+
+constexpr int kTickMs = 16;
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+std::shared_ptr<const Run> readRun(const QString& path) {
+    try {
+        return std::make_shared<const Run>(readRunFile(path.toStdString()));
+    } catch (const Error& e) {
+        const std::string message = e.what();
+        if (message.find(path.toStdString()) != std::string::npos) throw;
+        throw Error(path.toStdString() + ": " + message);
+    }
+}
+
+bool exists(const Topology& t, const ComponentRef& part) {
+    if (part.index < 0) return false;
+    const auto i = static_cast<std::size_t>(part.index);
+    switch (part.kind) {
+        case ComponentKind::Gpu: return i < t.gpus.size();
+        case ComponentKind::Host: return i < t.hosts.size();
+        case ComponentKind::Nic: return i < t.nics.size();
+        case ComponentKind::Switch: return i < t.switches.size();
+        case ComponentKind::Link: return i < t.links.size();
+        case ComponentKind::None: break;
+    }
+    return false;
+}
+
+QString partName(const ComponentRef& part) {
+    switch (part.kind) {
+        case ComponentKind::Gpu: return QObject::tr("GPU %1").arg(part.index);
+        case ComponentKind::Host: return QObject::tr("host %1").arg(part.index);
+        case ComponentKind::Nic: return QObject::tr("NIC %1").arg(part.index);
+        case ComponentKind::Switch: return QObject::tr("switch %1").arg(part.index);
+        case ComponentKind::Link: return QObject::tr("link %1").arg(part.index);
+        case ComponentKind::None: break;
+    }
+    return {};
+}
+
+}  // namespace
+
+std::shared_ptr<const LoadedComparison> loadComparison(const QString& pathA, const QString& pathB) {
+    auto out = std::make_shared<LoadedComparison>();
+    out->pathA = pathA;
+    out->pathB = pathB;
+    out->a = readRun(pathA);
+    out->b = readRun(pathB);
+    out->comparison = compareRuns(*out->a, *out->b);
+    return out;
+}
+
+CompareWindow::CompareWindow(QWidget* parent)
+    : QMainWindow(parent),
+      m_viewA(new FabricView(this)),
+      m_viewB(new FabricView(this)),
+      m_statusA(new QLabel(this)),
+      m_statusB(new QLabel(this)),
+      m_views(new QSplitter(Qt::Horizontal, this)),
+      m_controls(new ReplayControls(this)),
+      m_kpis(new KpiDiffView(this)),
+      m_charts(new ComparisonCharts(this)),
+      m_alignMode(new QComboBox(this)),
+      m_incidentA(new QComboBox(this)),
+      m_incidentB(new QComboBox(this)),
+      m_link(new QCheckBox(tr("Link cameras"), this)),
+      m_stack(new QCheckBox(tr("Stacked"), this)),
+      m_timer(new QTimer(this)) {
+    setObjectName("compareWindow");
+    setWindowTitle(tr("Comparison — Faultline"));
+    m_viewA->setObjectName("fabricViewA");
+    m_viewB->setObjectName("fabricViewB");
+    m_statusA->setObjectName("compareStatusA");
+    m_statusB->setObjectName("compareStatusB");
+    m_alignMode->setObjectName("alignMode");
+    m_alignMode->addItems({tr("time since start"), tr("training step"), tr("incident")});
+    m_incidentA->setObjectName("incidentA");
+    m_incidentB->setObjectName("incidentB");
+    m_link->setObjectName("linkCameras");
+    m_link->setChecked(true);
+    m_stack->setObjectName("stackViews");
+
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(8, 4, 8, 4);
+    bar->addWidget(new QLabel(tr("Align by"), this));
+    bar->addWidget(m_alignMode);
+    bar->addWidget(new QLabel(tr("A's incident"), this));
+    bar->addWidget(m_incidentA, 1);
+    bar->addWidget(new QLabel(tr("B's incident"), this));
+    bar->addWidget(m_incidentB, 1);
+    bar->addWidget(m_link);
+    bar->addWidget(m_stack);
+
+    m_views->addWidget(makePane(m_viewA, m_statusA, "A"));
+    m_views->addWidget(makePane(m_viewB, m_statusB, "B"));
+    auto* top = new QWidget(this);
+    auto* topColumn = new QVBoxLayout(top);
+    topColumn->setContentsMargins(0, 0, 0, 0);
+    topColumn->setSpacing(0);
+    topColumn->addLayout(bar);
+    topColumn->addWidget(m_views, 1);
+    topColumn->addWidget(m_controls);
+    auto* bottom = new QSplitter(Qt::Horizontal, this);
+    bottom->addWidget(m_kpis);
+    bottom->addWidget(m_charts);
+    bottom->setStretchFactor(0, 1);
+    bottom->setStretchFactor(1, 1);
+    auto* main = new QSplitter(Qt::Vertical, this);
+    main->addWidget(top);
+    main->addWidget(bottom);
+    main->setStretchFactor(0, 3);
+    main->setStretchFactor(1, 2);
+    setCentralWidget(main);
+    resize(1600, 1000);
+
+    m_timer->setInterval(kTickMs);
+    connect(m_timer, &QTimer::timeout, this, &CompareWindow::tick);
+    connect(m_controls, &ReplayControls::scrubbed, this, [this](std::int64_t s) {
+        if (m_alignment) setClock(s + m_alignment->clockBegin());
+    });
+    connect(m_controls, &ReplayControls::playToggled, this, [this] { isPlaying() ? pause() : play(); });
+    connect(m_controls, &ReplayControls::jump, this, [this](ReplayControls::Jump j) {
+        const ReplayIndex* index = m_viewA->replay();
+        if (!index) return;
+        const Nanos t = m_viewA->time();
+        std::optional<Nanos> target;
+        switch (j) {
+            case ReplayControls::Jump::PreviousIncident: target = index->previousIncident(t); break;
+            case ReplayControls::Jump::PreviousEvent: target = index->previousEvent(t); break;
+            case ReplayControls::Jump::PreviousStep: target = index->previousStep(t); break;
+            case ReplayControls::Jump::NextStep: target = index->nextStep(t); break;
+            case ReplayControls::Jump::NextEvent: target = index->nextEvent(t); break;
+            case ReplayControls::Jump::NextIncident: target = index->nextIncident(t); break;
+        }
+        if (target) setClock(m_alignment->clockForA(*target));
+    });
+    auto* space = new QShortcut(QKeySequence(Qt::Key_Space), this);
+    connect(space, &QShortcut::activated, this, [this] { isPlaying() ? pause() : play(); });
+
+    connect(m_alignMode, &QComboBox::currentIndexChanged, this, [this](int mode) {
+        m_incidentA->setEnabled(mode == 2);
+        m_incidentB->setEnabled(mode == 2);
+        if (mode == 0) alignByTime();
+        else if (mode == 1) alignBySteps();
+        else alignByIncident(m_incidentA->currentData().toInt(), m_incidentB->currentData().toInt());
+    });
+    for (QComboBox* box : {m_incidentA, m_incidentB}) {
+        box->setEnabled(false);
+        connect(box, &QComboBox::activated, this, [this] {
+            if (m_alignMode->currentIndex() == 2) alignByIncident(m_incidentA->currentData().toInt(), m_incidentB->currentData().toInt());
+        });
+    }
+    connect(m_link, &QCheckBox::toggled, this, &CompareWindow::setCamerasLinked);
+    connect(m_stack, &QCheckBox::toggled, this, &CompareWindow::setStacked);
+
+    // Cameras: whichever view moved, the other follows.
+    m_cameras = new LinkedCameras(m_viewA, m_viewB, this);
+    connect(m_viewA, &FabricView::partSelected, this, [this](const ComponentRef& part) { mirrorPick(m_viewB, part); });
+    connect(m_viewB, &FabricView::partSelected, this, [this](const ComponentRef& part) { mirrorPick(m_viewA, part); });
+}
+
+CompareWindow::~CompareWindow() = default;
+
+QWidget* CompareWindow::makePane(FabricView* view, QLabel* status, const QString& which) {
+    auto* pane = new QWidget(this);
+    auto* column = new QVBoxLayout(pane);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    const QColor colour = which == "A" ? ComparisonCharts::colourA() : ComparisonCharts::colourB();
+    status->setContentsMargins(8, 4, 8, 4);
+    status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    status->setTextFormat(Qt::PlainText);
+    status->setStyleSheet(QString("QLabel { border-left: 6px solid %1; }").arg(colour.name()));
+    column->addWidget(status);
+    column->addWidget(view, 1);
+    return pane;
+}
+
+void CompareWindow::open(const QString& pathA, const QString& pathB) {
+    const quint64 id = ++m_request;
+    statusBar()->showMessage(tr("Opening %1 and %2...").arg(QFileInfo(pathA).fileName(), QFileInfo(pathB).fileName()));
+    using Result = std::variant<std::shared_ptr<const LoadedComparison>, QString>;
+    auto* watcher = new QFutureWatcher<Result>(this);
+    connect(watcher, &QFutureWatcher<Result>::finished, this, [this, watcher, id] {
+        const Result result = watcher->result();
+        watcher->deleteLater();
+        if (id != m_request) return;  // a newer request overtook this one
+        if (const auto* loaded = std::get_if<std::shared_ptr<const LoadedComparison>>(&result)) return showComparison(*loaded);
+        const QString message = std::get<QString>(result);
+        statusBar()->showMessage(message);
+        emit comparisonFailed(message);
+    });
+    watcher->setFuture(QtConcurrent::run([pathA, pathB]() -> Result {
+        try {
+            return loadComparison(pathA, pathB);
+        } catch (const std::exception& e) {
+            return QString::fromUtf8(e.what());
+        }
+    }));
+}
+
+void CompareWindow::showComparison(std::shared_ptr<const LoadedComparison> loaded) {
+    pause();
+    m_loaded = std::move(loaded);
+    m_alignment = std::make_unique<RunAlignment>(*m_loaded->a, *m_loaded->b);
+    m_cameras->reset();  // each view fits its new cluster first
+    m_viewA->setRun(m_loaded->a);
+    m_viewB->setRun(m_loaded->b);
+    m_kpis->setComparison(m_loaded->comparison);
+    m_charts->setRuns(*m_loaded->a, *m_loaded->b, m_loaded->comparison);
+    fillIncidentLists();
+    setWindowTitle(tr("%1 vs %2 — Faultline").arg(q(m_loaded->a->info.name), q(m_loaded->b->info.name)));
+    statusBar()->showMessage(tr("A: %1    B: %2").arg(m_loaded->pathA, m_loaded->pathB));
+    alignByTime();
+    QMainWindow::show();
+    emit comparisonShown();
+}
+
+void CompareWindow::fillIncidentLists() {
+    auto fill = [](QComboBox* box, const Run& run) {
+        box->clear();
+        for (std::size_t i = 0; i < run.downtimes.size(); ++i) {
+            const Downtime& d = run.downtimes[i];
+            box->addItem(QObject::tr("#%1 at %2: %3")
+                             .arg(i + 1)
+                             .arg(q(formatDuration(d.begin)), QString::fromUtf8(rootCauseLabel(d.cause).data(),
+                                                                                 static_cast<qsizetype>(rootCauseLabel(d.cause).size()))),
+                         static_cast<int>(i));
+        }
+        // The first unexpected incident is the one people line up first.
+        for (std::size_t i = 0; i < run.downtimes.size(); ++i)
+            if (!run.downtimes[i].planned) {
+                box->setCurrentIndex(static_cast<int>(i));
+                break;
+            }
+    };
+    fill(m_incidentA, *m_loaded->a);
+    fill(m_incidentB, *m_loaded->b);
+    // Aligning by incident needs one in each run.
+    if (auto* model = qobject_cast<QStandardItemModel*>(m_alignMode->model()))
+        model->item(2)->setEnabled(m_incidentA->count() > 0 && m_incidentB->count() > 0);
+}
+
+void CompareWindow::alignByTime() {
+    if (!m_alignment) return;
+    m_alignment->alignByTime();
+    showMode(0);
+    updateScrubberRange();
+    setClock(m_clock);
+}
+
+void CompareWindow::alignBySteps() {
+    if (!m_alignment) return;
+    m_alignment->alignBySteps();
+    showMode(1);
+    updateScrubberRange();
+    setClock(m_clock);
+}
+
+void CompareWindow::alignByIncident(int a, int b) {
+    if (!m_alignment || !m_loaded) return;
+    const auto& da = m_loaded->a->downtimes;
+    const auto& db = m_loaded->b->downtimes;
+    if (a < 0 || b < 0 || static_cast<std::size_t>(a) >= da.size() || static_cast<std::size_t>(b) >= db.size()) {
+        statusBar()->showMessage(tr("Aligning by incident needs an incident in each run"));
+        return;
+    }
+    const Nanos inA = da[static_cast<std::size_t>(a)].begin, inB = db[static_cast<std::size_t>(b)].begin;
+    m_alignment->alignByIncident(inA, inB);
+    updateScrubberRange();
+    showMode(2);
+    m_incidentA->setCurrentIndex(m_incidentA->findData(a));
+    m_incidentB->setCurrentIndex(m_incidentB->findData(b));
+    // A little before both incidents, so that playing shows them strike.
+    setClock(inA - std::min<Nanos>(5 * kMinute, inA));
+}
+
+void CompareWindow::showMode(int mode) {
+    if (m_alignMode->currentIndex() == mode) return;
+    const QSignalBlocker block(m_alignMode);
+    m_alignMode->setCurrentIndex(mode);
+    m_incidentA->setEnabled(mode == 2);
+    m_incidentB->setEnabled(mode == 2);
+}
+
+void CompareWindow::setClock(Nanos clock) {
+    if (!m_alignment) return;
+    m_clock = std::clamp(clock, m_alignment->clockBegin(), m_alignment->clockEnd());
+    m_viewA->setTime(m_alignment->timeInA(m_clock));
+    m_viewB->setTime(m_alignment->timeInB(m_clock));
+    showClock();
+}
+
+void CompareWindow::updateScrubberRange() {
+    std::vector<std::int64_t> incidents;
+    const Nanos begin = m_alignment->clockBegin();
+    for (const Downtime& d : m_loaded->a->downtimes) incidents.push_back(m_alignment->clockForA(d.begin) - begin);
+    m_controls->setDuration(m_alignment->clockEnd() - begin, std::move(incidents));
+}
+
+void CompareWindow::showClock() {
+    const Nanos begin = m_alignment->clockBegin();
+    m_controls->setTime(m_clock - begin, tr("A at %1, B at %2")
+                                             .arg(q(formatDuration(m_viewA->time())), q(formatDuration(m_viewB->time()))));
+    m_statusA->setText(statusA());
+    m_statusB->setText(statusB());
+    m_charts->setTime(m_viewA->time());
+}
+
+namespace {
+
+QString describe(const char* which, const FabricView* view, bool outside) {
+    const Run* run = view->run();
+    if (!run || !view->replay()) return {};
+    const Nanos t = view->time();
+    QString text = QString("%1  %2  ·  %3  ·  %4").arg(which, q(run->info.name), q(formatWallTime(run->info.startEpochNs, t)),
+                                                      q(describeJob(*run, view->replay()->jobAt(t))));
+    if (outside) text += QObject::tr("  ·  (outside this run)");
+    if (view->selected().kind != ComponentKind::None) text += "  ·  " + partName(view->selected());
+    return text;
+}
+
+}  // namespace
+
+QString CompareWindow::statusA() const {
+    const bool outside = m_alignment && (m_clock < 0 || m_clock > m_loaded->a->info.duration);
+    return describe("A", m_viewA, outside);
+}
+
+QString CompareWindow::statusB() const {
+    bool outside = false;
+    if (m_alignment && m_alignment->mode() != AlignmentMode::Step) {
+        const Nanos raw = m_alignment->mode() == AlignmentMode::Incident ? m_clock + m_alignment->incidentOffset() : m_clock;
+        outside = raw < 0 || raw > m_loaded->b->info.duration;
+    }
+    return describe("B", m_viewB, outside);
+}
+
+bool CompareWindow::isPlaying() const { return m_timer->isActive(); }
+
+void CompareWindow::play() {
+    if (!m_alignment || isPlaying()) return;
+    if (m_clock >= m_alignment->clockEnd()) setClock(m_alignment->clockBegin());
+    m_playClock.start();
+    m_lastTickMs = 0;
+    m_timer->start();
+    m_controls->setPlaying(true);
+}
+
+void CompareWindow::pause() {
+    m_timer->stop();
+    m_controls->setPlaying(false);
+}
+
+void CompareWindow::tick() {
+    const qint64 now = m_playClock.elapsed();
+    const double seconds = static_cast<double>(now - m_lastTickMs) / 1000.0;
+    m_lastTickMs = now;
+    setClock(m_clock + std::max<Nanos>(1, fromSeconds(seconds * m_controls->speed())));
+    if (m_clock >= m_alignment->clockEnd()) pause();
+}
+
+void CompareWindow::setCamerasLinked(bool linked) {
+    m_cameras->setLinked(linked);
+    if (m_link->isChecked() != linked) m_link->setChecked(linked);
+}
+
+bool CompareWindow::camerasLinked() const { return m_cameras->linked(); }
+
+void CompareWindow::setStacked(bool stacked) {
+    m_views->setOrientation(stacked ? Qt::Vertical : Qt::Horizontal);
+    if (m_stack->isChecked() != stacked) m_stack->setChecked(stacked);
+}
+
+void CompareWindow::mirrorPick(FabricView* to, const ComponentRef& part) {
+    if (!to->run()) return;
+    if (exists(to->run()->topology, part)) {
+        to->select(part);
+        statusBar()->clearMessage();
+    } else {
+        to->select({});
+        statusBar()->showMessage(tr("%1 does not exist in %2").arg(partName(part), to == m_viewA ? "A" : "B"));
+    }
+    m_statusA->setText(statusA());
+    m_statusB->setText(statusB());
+}
+
+CompareWindow* openComparison(const QString& pathA, const QString& pathB, QWidget* parent) {
+    auto* window = new CompareWindow(parent);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->setWindowFlag(Qt::Window);
+    window->open(pathA, pathB);
+    return window;
+}
+
+}  // namespace faultline

@@ -1,0 +1,280 @@
+// The comparison window: alignment by time, step and incident driving both views, linked
+// cameras, mirrored picks, the KPI table, the What If dialog and the comparison snapshot.
+#include "gui_test_app.h"
+#include "../model/test_runs.h"
+
+#include "analysis/run_alignment.h"
+#include "app/compare_drop.h"
+#include "app/compare_window.h"
+#include "app/main_window.h"
+#include "app/what_if_dialog.h"
+#include "model/run_file.h"
+#include "simulator/simulator.h"
+#include "simulator/what_if.h"
+#include "views/fabric_view.h"
+#include "views/kpi_diff_view.h"
+#include "widgets/vtk_render_widget.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QImage>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMimeData>
+#include <QUrl>
+#include <QProcess>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStatusBar>
+#include <QTest>
+
+#include <vtkCamera.h>
+#include <vtkRenderer.h>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+
+namespace faultline {
+namespace {
+
+using test::ScratchDir;
+
+// A is the tiny run; B the same failures with checkpoints every 45 minutes.
+struct Pair {
+    ScratchDir dir;
+    QString a = QString::fromStdString(dir.file("a.faultline"));
+    QString b = QString::fromStdString(dir.file("b.faultline"));
+    Pair() {
+        writeRunFile(test::tinyRun(), a.toStdString());
+        RecoveryPolicy policy;
+        policy.checkpointInterval = 45 * kMinute;
+        writeRunFile(replayWithPolicy(test::tinyRun(), policy), b.toStdString());
+    }
+};
+
+// A smaller, different cluster: 512 GPUs for half a day.
+std::string writeOtherRun(const ScratchDir& dir) {
+    SimulationParams p = simulationPreset("tiny");
+    p.fabric.gpus = 512;
+    p.days = 0.5;
+    p.seed = 3;
+    const std::string path = dir.file("c.faultline");
+    writeRunFile(simulate(p), path);
+    return path;
+}
+
+int firstUnexpected(const faultline::Run& run, int skip = 0) {
+    for (std::size_t i = 0; i < run.downtimes.size(); ++i)
+        if (!run.downtimes[i].planned && skip-- == 0) return static_cast<int>(i);
+    return -1;
+}
+
+TEST(CompareWindow, AlignsBothViewsByTimeStepAndIncident) {
+    test::guiApp();
+    Pair runs;
+    CompareWindow window;
+    window.resize(1400, 900);
+    window.showComparison(loadComparison(runs.a, runs.b));
+    const faultline::Run& a = *window.comparison()->a;
+    const faultline::Run& b = *window.comparison()->b;
+
+    // By time since start (the default): the same instant in both.
+    window.setClock(20 * kHour);
+    EXPECT_EQ(window.viewA()->time(), 20 * kHour);
+    EXPECT_EQ(window.viewB()->time(), 20 * kHour);
+    EXPECT_TRUE(window.findChild<QLabel*>("compareStatusA")->text().startsWith("A  tiny (seed 7)"));
+    EXPECT_TRUE(window.findChild<QLabel*>("compareStatusB")->text().contains("what if: checkpoint every 45 min"));
+
+    // By step, from the combo box as a user picks it: B shows when it first reached A's step.
+    window.findChild<QComboBox*>("alignMode")->setCurrentIndex(1);
+    ASSERT_EQ(window.alignment()->mode(), AlignmentMode::Step);
+    window.setClock(30 * kHour);
+    const std::int64_t stepA = RunAlignment::stepAt(a, 30 * kHour);
+    ASSERT_GT(stepA, 1000);
+    EXPECT_EQ(RunAlignment::stepAt(b, window.viewB()->time()), stepA);
+    EXPECT_NE(window.viewB()->time(), 30 * kHour) << "B lost more work, so it reached the step at another time";
+
+    // By incident: the third unexpected interruption of A against the second of B.
+    const int ia = firstUnexpected(a, 2), ib = firstUnexpected(b, 1);
+    ASSERT_GE(ia, 0);
+    ASSERT_GE(ib, 0);
+    window.alignByIncident(ia, ib);
+    const Nanos inA = a.downtimes[static_cast<std::size_t>(ia)].begin, inB = b.downtimes[static_cast<std::size_t>(ib)].begin;
+    EXPECT_EQ(window.findChild<QComboBox*>("alignMode")->currentIndex(), 2);
+    EXPECT_EQ(window.findChild<QComboBox*>("incidentA")->currentData().toInt(), ia);
+    EXPECT_EQ(window.viewA()->time(), inA - 5 * kMinute);
+    EXPECT_EQ(window.viewB()->time(), inB - 5 * kMinute);
+    window.setClock(window.clock() + 10 * kMinute);  // both stay aligned relative to them
+    EXPECT_EQ(window.viewA()->time(), inA + 5 * kMinute);
+    EXPECT_EQ(window.viewB()->time(), inB + 5 * kMinute);
+
+    window.findChild<QComboBox*>("alignMode")->setCurrentIndex(0);
+    EXPECT_EQ(window.viewB()->time(), window.viewA()->time());
+}
+
+TEST(CompareWindow, KpiTableMatchesTheCliAndColoursTheChange) {
+    test::guiApp();
+    Pair runs;
+    CompareWindow window;
+    window.showComparison(loadComparison(runs.a, runs.b));
+    auto* table = window.findChild<KpiDiffView*>("kpiDiff");
+    ASSERT_NE(table, nullptr);
+    const std::vector<KpiRow> rows = window.comparison()->comparison.rows();
+    ASSERT_EQ(table->rowCount(), static_cast<int>(rows.size()));
+    for (int r = 0; r < table->rowCount(); ++r) {
+        const KpiRow& row = rows[static_cast<std::size_t>(r)];
+        EXPECT_EQ(table->item(r, 0)->text().toStdString(), row.label);
+        if (row.a) {
+            EXPECT_EQ(table->item(r, 1)->text().toStdString(), formatKpiValue(row, *row.a, false));
+        }
+        if (row.label == "Downtime: lost work") {
+            EXPECT_EQ(row.verdict(), -1) << "saving every 45 min loses more than every 10";
+            EXPECT_EQ(table->item(r, 3)->foreground().color(), KpiDiffView::worseColour());
+        }
+        if (row.label == "Checkpoint save overhead") {
+            EXPECT_EQ(table->item(r, 3)->foreground().color(), KpiDiffView::betterColour());
+        }
+    }
+}
+
+TEST(CompareWindow, CamerasFollowUntilUnlinkedAndPicksAreMirrored) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string a = dir.file("a.faultline");
+    writeRunFile(test::tinyRun(), a);
+    const std::string c = writeOtherRun(dir);
+    CompareWindow window;
+    window.resize(1400, 900);
+    window.showComparison(loadComparison(QString::fromStdString(a), QString::fromStdString(c)));
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    window.viewA()->renderImage();
+    window.viewB()->renderImage();
+
+    auto direction = [](FabricView* view) {
+        double d[3];
+        view->renderWidget()->renderer()->GetActiveCamera()->GetDirectionOfProjection(d);
+        return std::array<double, 3>{d[0], d[1], d[2]};
+    };
+    auto near = [](std::array<double, 3> x, std::array<double, 3> y) {
+        return std::abs(x[0] - y[0]) < 1e-6 && std::abs(x[1] - y[1]) < 1e-6 && std::abs(x[2] - y[2]) < 1e-6;
+    };
+    // Orbit A as a drag would; at A's next frame B turns the same way.
+    window.viewA()->renderWidget()->renderer()->GetActiveCamera()->Azimuth(40);
+    window.viewA()->renderImage();
+    EXPECT_TRUE(near(direction(window.viewA()), direction(window.viewB())));
+
+    window.setCamerasLinked(false);
+    const auto before = direction(window.viewB());
+    window.viewA()->renderWidget()->renderer()->GetActiveCamera()->Azimuth(40);
+    window.viewA()->renderImage();
+    EXPECT_TRUE(near(direction(window.viewB()), before)) << "unlinked, B stays where it was";
+    EXPECT_FALSE(near(direction(window.viewA()), before));
+
+    // A GPU picked in A is shown in B, where it exists; B's GPU 400 has no twin in A's 256.
+    emit window.viewA()->partSelected({ComponentKind::Gpu, 17});
+    EXPECT_EQ(window.viewB()->selected(), (ComponentRef{ComponentKind::Gpu, 17}));
+    EXPECT_TRUE(window.findChild<QLabel*>("compareStatusB")->text().endsWith("GPU 17"));
+    emit window.viewB()->partSelected({ComponentKind::Gpu, 400});
+    EXPECT_EQ(window.viewA()->selected().kind, ComponentKind::None);
+    EXPECT_TRUE(window.statusBar()->currentMessage().contains("GPU 400 does not exist in A")) << window.statusBar()->currentMessage().toStdString();
+}
+
+TEST(CompareWindow, WhatIfDialogWritesTheReplayAndSaysWhatIsWrong) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string a = dir.file("a.faultline");
+    writeRunFile(test::tinyRun(), a);
+    WhatIfDialog dialog(QString::fromStdString(a));
+    dialog.show();
+    QPushButton* ok = dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+    dialog.field("checkpointInterval")->setText("soon");
+    ok->click();
+    EXPECT_TRUE(dialog.findChild<QLabel*>("whatIfMessage")->text().contains("expects a duration")) << "a bad duration is named";
+
+    dialog.field("checkpointInterval")->setText("30m");
+    dialog.field("restart")->setText("2m");
+    QSignalSpy written(&dialog, &WhatIfDialog::written);
+    ok->click();
+    ASSERT_TRUE(written.wait(30'000)) << dialog.findChild<QLabel*>("whatIfMessage")->text().toStdString();
+    EXPECT_EQ(written.front().at(0).toString().toStdString(), a);
+    const faultline::Run replayed = readRunFile(written.front().at(1).toString().toStdString());
+    EXPECT_EQ(replayed.failures.size(), test::tinyRun().failures.size());
+    for (const Downtime& d : replayed.downtimes)
+        if (!d.planned && d.end > d.restarted) {
+            EXPECT_EQ(d.restarted - d.detected, 2 * kMinute);
+        }
+}
+
+TEST(CompareWindow, ARunFileDroppedWithCtrlIsCompared) {
+    test::guiApp();
+    QWidget window;
+    QString compared;
+    installCompareDrop(&window, [&compared](const QString& path) { compared = path; });
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile("/runs/b.faultline")});
+    QDropEvent plain(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &plain);
+    QApplication::processEvents();
+    EXPECT_TRUE(compared.isEmpty()) << "without Ctrl the drop is left to File > Import";
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::ControlModifier);
+    QApplication::sendEvent(&window, &enter);
+    EXPECT_TRUE(enter.isAccepted());
+    QDropEvent withCtrl(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::ControlModifier);
+    QApplication::sendEvent(&window, &withCtrl);
+    EXPECT_TRUE(withCtrl.isAccepted());
+    QTest::qWait(20);
+    EXPECT_EQ(compared, "/runs/b.faultline");
+
+    MainWindow main;  // and the menus offer the comparison and the what-if
+    EXPECT_NE(main.findChild<QAction*>("compareAction"), nullptr);
+    EXPECT_NE(main.findChild<QAction*>("whatIfAction"), nullptr);
+}
+
+TEST(CompareWindow, SnapshotShowsTwoDifferentHalvesAndTheDiff) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string a = dir.file("a.faultline");
+    writeRunFile(test::tinyRun(), a);
+    const std::string c = writeOtherRun(dir);
+    const QString png = QString::fromStdString(dir.file("compare.png"));
+    QProcess app;
+    app.start(FAULTLINE_APP, {"--screenshot", png, "--compare", "--at", "3h", "--size", "1600x1000", QString::fromStdString(a),
+                              QString::fromStdString(c)});
+    ASSERT_TRUE(app.waitForFinished(120'000));
+    ASSERT_EQ(app.exitCode(), 0) << app.readAllStandardError().toStdString();
+    const QImage image(png);
+    ASSERT_EQ(image.size(), QSize(1600, 1000));
+    // The two 3D views share the top half: left for A, right for B. Different clusters (256
+    // against 512 GPUs) must not draw the same picture, and neither half may be blank.
+    const int top = 80, bottom = 480, half = 800;
+    int differing = 0, total = 0;
+    std::set<QRgb> left, right;
+    for (int y = top; y < bottom; y += 2)
+        for (int x = 0; x < half; x += 2) {
+            const QRgb l = image.pixel(x, y), r = image.pixel(x + half, y);
+            left.insert(l);
+            right.insert(r);
+            differing += l != r;
+            ++total;
+        }
+    EXPECT_GT(left.size(), 20u);
+    EXPECT_GT(right.size(), 20u);
+    EXPECT_GT(differing, total / 10) << "the halves differ";
+    // The diff panel below is drawn too: a table is mostly light with dark text.
+    std::set<QRgb> below;
+    for (int y = 600; y < 980; y += 3)
+        for (int x = 0; x < 1600; x += 3) below.insert(image.pixel(x, y));
+    EXPECT_GT(below.size(), 20u);
+
+    // Without a second run, --compare is a usage error.
+    QProcess lone;
+    lone.start(FAULTLINE_APP, {"--screenshot", png, "--compare", QString::fromStdString(a)});
+    ASSERT_TRUE(lone.waitForFinished(30'000));
+    EXPECT_EQ(lone.exitCode(), 2);
+}
+
+}  // namespace
+}  // namespace faultline

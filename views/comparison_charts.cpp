@@ -1,0 +1,162 @@
+#include "comparison_charts.h"
+
+#include "time_chart_view.h"
+
+#include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QBarSeries>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QValueAxis>
+
+#include <algorithm>
+
+namespace faultline {
+
+namespace {
+
+QChartView* barChart(const QString& title, const char* name, QWidget* parent) {
+    auto* view = new QChartView(new QChart, parent);
+    view->setObjectName(name);
+    view->chart()->setTitle(title);
+    view->chart()->legend()->setAlignment(Qt::AlignBottom);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumSize(200, 130);
+    return view;
+}
+
+// Two bar sets, A and B, over the same categories, on fresh axes.
+void fillGrouped(QChart* chart, const QStringList& categories, const QList<qreal>& a, const QList<qreal>& b, const QString& yTitle) {
+    chart->removeAllSeries();
+    for (QAbstractAxis* axis : chart->axes()) {
+        chart->removeAxis(axis);
+        delete axis;
+    }
+    auto* setA = new QBarSet(QObject::tr("A"));
+    auto* setB = new QBarSet(QObject::tr("B"));
+    setA->append(a);
+    setB->append(b);
+    setA->setColor(ComparisonCharts::colourA());
+    setB->setColor(ComparisonCharts::colourB());
+    auto* series = new QBarSeries;
+    series->append(setA);
+    series->append(setB);
+    chart->addSeries(series);
+    auto* x = new QBarCategoryAxis;
+    x->append(categories);
+    auto* y = new QValueAxis;
+    y->setTitleText(yTitle);
+    double top = 0;
+    for (qreal v : a + b) top = std::max(top, v);
+    y->setRange(0, top > 0 ? top * 1.1 : 1);
+    y->applyNiceNumbers();
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(x);
+    series->attachAxis(y);
+}
+
+QLineSeries* line(const std::vector<TimePoint>& points, double scale, const QString& name, QColor colour) {
+    auto* s = new QLineSeries;
+    s->setName(name);
+    QList<QPointF> list;
+    list.reserve(static_cast<qsizetype>(points.size()));
+    for (const TimePoint& p : points) list.append(QPointF(static_cast<double>(p.t) / static_cast<double>(kDay), p.value * scale));
+    s->replace(list);
+    s->setPen(QPen(colour, 2));
+    return s;
+}
+
+}  // namespace
+
+QColor ComparisonCharts::colourA() { return QColor(52, 120, 200); }
+QColor ComparisonCharts::colourB() { return QColor(232, 136, 36); }
+
+ComparisonCharts::ComparisonCharts(QWidget* parent)
+    : QTabWidget(parent),
+      m_causes(barChart(tr("Root causes, per 1,000 GPU-days"), "causeBars", this)),
+      m_waterfall(barChart(tr("Where the time went (hours)"), "downtimeBars", this)),
+      m_ettr(new TimeChartView(tr("Cumulative ETTR"), tr("ETTR %"), this)),
+      m_steps(new TimeChartView(tr("Step time"), tr("seconds"), this)),
+      m_collectives(barChart(tr("Collectives: mean time in each kind"), "collectiveBars", this)) {
+    setObjectName("comparisonCharts");
+    m_ettr->setObjectName("ettrOverlay");
+    m_steps->setObjectName("stepOverlay");
+    addTab(m_causes, tr("Root causes"));
+    addTab(m_ettr, tr("ETTR"));
+    addTab(m_steps, tr("Step time"));
+    addTab(m_waterfall, tr("Downtime"));
+    m_collectives->hide();
+}
+
+void ComparisonCharts::setRuns(const Run& a, const Run& b, const RunComparison& c) {
+    QStringList causes;
+    QList<qreal> rateA, rateB;
+    for (const CauseComparison& x : c.causes) {
+        causes << QString::fromUtf8(rootCauseLabel(x.cause).data(), static_cast<qsizetype>(rootCauseLabel(x.cause).size()));
+        rateA << x.ratePerKiloGpuDayA;
+        rateB << x.ratePerKiloGpuDayB;
+    }
+    fillGrouped(m_causes->chart(), causes, rateA, rateB, tr("per 1,000 GPU-days"));
+    m_causes->setToolTip(tr("Counts: A %1, B %2 unexpected interruptions").arg(c.a.unexpected).arg(c.b.unexpected));
+
+    const Badput& ba = c.a.ledger.whole.badput;
+    const Badput& bb = c.b.ledger.whole.badput;
+    auto hours = [](Nanos n) { return static_cast<qreal>(toSeconds(n) / 3600.0); };
+    fillGrouped(m_waterfall->chart(),
+                {tr("detection"), tr("restart"), tr("reload"), tr("lost work"), tr("planned"), tr("ckpt save"), tr("stragglers")},
+                {hours(ba.detection), hours(ba.restart), hours(ba.reload), hours(ba.lostWork), hours(ba.planned), hours(ba.checkpointSave),
+                 hours(ba.stragglerSlowdown)},
+                {hours(bb.detection), hours(bb.restart), hours(bb.reload), hours(bb.lostWork), hours(bb.planned), hours(bb.checkpointSave),
+                 hours(bb.stragglerSlowdown)},
+                tr("hours"));
+
+    const int collectivesTab = indexOf(m_collectives);
+    if (c.collectives.both) {
+        QStringList kinds;
+        QList<qreal> meanA, meanB;
+        for (const CollectiveKindComparison& k : c.collectives.kinds) {
+            kinds << QString::fromStdString(k.op);
+            meanA << static_cast<qreal>(k.meanA) / kMillisecond;
+            meanB << static_cast<qreal>(k.meanB) / kMillisecond;
+        }
+        fillGrouped(m_collectives->chart(), kinds, meanA, meanB, tr("ms per call"));
+        m_collectives->chart()->setTitle(tr("Collectives: mean time in each kind (late ranks: A %1, B %2)")
+                                             .arg(c.collectives.lateRanksA)
+                                             .arg(c.collectives.lateRanksB));
+        if (collectivesTab < 0) addTab(m_collectives, tr("Collectives"));
+    } else if (collectivesTab >= 0) {
+        removeTab(collectivesTab);
+        m_collectives->hide();
+    }
+
+    const Nanos longest = std::max(a.info.duration, b.info.duration);
+    for (TimeChartView* chart : {m_ettr, m_steps})
+        for (QAbstractSeries* s : chart->chart()->series())
+            if (s->objectName() != "cursor") {
+                chart->chart()->removeSeries(s);
+                delete s;
+            }
+    const auto ettrA = cumulativeEttr(a), ettrB = cumulativeEttr(b);
+    double low = 100;
+    for (const auto* series : {&ettrA, &ettrB})
+        for (const TimePoint& p : *series) low = std::min(low, p.value * 100);
+    m_ettr->addTimeSeries(line(ettrA, 100, tr("A"), colourA()), "%");
+    m_ettr->addTimeSeries(line(ettrB, 100, tr("B"), colourB()), "%");
+    m_ettr->setRange(longest, std::max(0.0, low - 2), 100);
+
+    const auto stepsA = stepTimeSeries(a), stepsB = stepTimeSeries(b);
+    double top = 0;
+    for (const auto* series : {&stepsA, &stepsB})
+        for (const TimePoint& p : *series) top = std::max(top, p.value);
+    m_steps->addTimeSeries(line(stepsA, 1, tr("A"), colourA()), "s");
+    m_steps->addTimeSeries(line(stepsB, 1, tr("B"), colourB()), "s");
+    m_steps->setRange(longest, 0, top > 0 ? top * 1.1 : 1);
+}
+
+void ComparisonCharts::setTime(Nanos a) {
+    m_ettr->setCursor(a);
+    m_steps->setCursor(a);
+}
+
+}  // namespace faultline

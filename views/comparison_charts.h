@@ -1,0 +1,34 @@
+#pragma once
+// The comparison's charts, A against B: root causes as grouped bars (counts, or rates per
+// 1,000 GPU-days so runs of different size compare fairly), cumulative ETTR and step time
+// over time overlaid, and where each run's time went (downtime and badput by kind).
+#include "analysis/run_comparison.h"
+
+#include <QTabWidget>
+
+class QChartView;
+
+namespace faultline {
+
+class TimeChartView;
+
+class ComparisonCharts : public QTabWidget {
+    Q_OBJECT
+public:
+    explicit ComparisonCharts(QWidget* parent = nullptr);
+    void setRuns(const Run& a, const Run& b, const RunComparison& comparison);
+    // The cursor line at A's instant (the comparison's clock).
+    void setTime(Nanos a);
+
+    static QColor colourA();
+    static QColor colourB();
+
+private:
+    QChartView* m_causes;
+    QChartView* m_waterfall;
+    TimeChartView* m_ettr;
+    TimeChartView* m_steps;
+    QChartView* m_collectives;  // a tab only where both runs hold collective traces
+};
+
+}  // namespace faultline
