@@ -132,6 +132,11 @@ TEST(ReviewFlow, ClickingARootCauseBarListsItsIncidentsAndMarksThemOnTheTimeline
     const int row = static_cast<int>(std::find(rows.begin(), rows.end(), top) - rows.begin());
     auto* series = static_cast<QAbstractBarSeries*>(causes->chart()->series().front());
     const QPointF bar = causes->chart()->mapToPosition(QPointF(summary.causes.front().count / 2.0, row), series);
+    // Hovering the bar names the cause and its count.
+    moveMouse(causes->viewport(), causes->mapFromScene(bar) + QPoint(0, 1));
+    moveMouse(causes->viewport(), causes->mapFromScene(bar));
+    ASSERT_TRUE(QToolTip::isVisible());
+    EXPECT_TRUE(QToolTip::text().contains(QString("%1 interruption").arg(summary.causes.front().count))) << QToolTip::text().toStdString();
     QTest::mouseClick(causes->viewport(), Qt::LeftButton, {}, causes->mapFromScene(bar));
 
     auto* incidents = r.window.findChild<IncidentView*>("incidentView");
@@ -320,6 +325,17 @@ TEST(ReviewFlow, RunSearchRanksPrefixesBeforeSubstrings) {
     EXPECT_NE(inside.front().key.find(host.substr(1)), std::string::npos);
     EXPECT_FALSE(index.find("RANK 1").empty()) << "case-insensitive";
     EXPECT_TRUE(index.find("zzz-nothing").empty());
+}
+
+TEST(ReviewFlow, TheReplaySpeedPlaysAWholeRunInAboutAMinute) {
+    test::guiApp();
+    ReplayControls controls;
+    controls.setDuration(54 * kDay, {});
+    EXPECT_EQ(controls.speed(), 86400.0) << "54 days at a day a second";
+    controls.setDuration(2 * kDay, {});
+    EXPECT_EQ(controls.speed(), 3600.0);
+    controls.setDuration(21 * kMillisecond, {});
+    EXPECT_EQ(controls.speed(), 0.001) << "a 21 ms trace at a millisecond a second";
 }
 
 TEST(ReviewFlow, RankLanesAreLabelled) {
