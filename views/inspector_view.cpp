@@ -104,16 +104,26 @@ void InspectorView::setRun(std::shared_ptr<const Run> run, const ReplayIndex* re
     m_run = std::move(run);
     m_replay = replay;
     m_part = {};
-    m_index = m_run ? RunSearchIndex(*m_run, {}) : RunSearchIndex();
+    m_incidents.clear();
+    m_indexStale = true;
     fill();
 }
 
 void InspectorView::setIncidents(const std::vector<Incident>& incidents) {
-    if (m_run) m_index = RunSearchIndex(*m_run, incidents);
+    m_incidents = incidents;
+    m_indexStale = true;
+}
+
+const RunSearchIndex& InspectorView::index() {
+    if (m_indexStale) {
+        m_index = m_run ? RunSearchIndex(*m_run, m_incidents) : RunSearchIndex();
+        m_indexStale = false;
+    }
+    return m_index;
 }
 
 void InspectorView::updateCompletions(const QString& text) {
-    m_shownHits = m_index.find(text.toStdString(), 30);
+    m_shownHits = index().find(text.toStdString(), 30);
     QStringList labels;
     for (const SearchHit& h : m_shownHits) labels << QString::fromStdString(h.label);
     m_completions->setStringList(labels);
@@ -184,7 +194,7 @@ void InspectorView::search() {
         emit found(*part);
         return;
     }
-    if (const auto hit = m_index.best(text.toStdString())) {
+    if (const auto hit = index().best(text.toStdString())) {
         go(*hit);
         return;
     }

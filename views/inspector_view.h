@@ -65,7 +65,12 @@ private:
     QListWidget* m_history;
     QCompleter* m_completer;
     QStringListModel* m_completions;
+    // Built on the first search, not on every run opened: names of 100,000 GPUs and their
+    // cables take a moment.
+    const RunSearchIndex& index();
     RunSearchIndex m_index;
+    std::vector<Incident> m_incidents;
+    bool m_indexStale = true;
     std::vector<SearchHit> m_shownHits;  // what the completion list shows, in order
 };
 

@@ -89,7 +89,7 @@ void TimeChartView::setEmptyMessage(const QString& text) {
     m_empty->raise();
 }
 
-QString TimeChartView::emptyMessage() const { return m_empty->isVisible() ? m_empty->text() : QString(); }
+QString TimeChartView::emptyMessage() const { return m_empty->isHidden() ? QString() : m_empty->text(); }
 
 void TimeChartView::resizeEvent(QResizeEvent* event) {
     QChartView::resizeEvent(event);

@@ -52,6 +52,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 namespace faultline {
 namespace {
 
@@ -325,6 +327,29 @@ TEST(ReviewFlow, RunSearchRanksPrefixesBeforeSubstrings) {
     EXPECT_NE(inside.front().key.find(host.substr(1)), std::string::npos);
     EXPECT_FALSE(index.find("RANK 1").empty()) << "case-insensitive";
     EXPECT_TRUE(index.find("zzz-nothing").empty());
+}
+
+TEST(ReviewFlow, TheSummaryLeadsWithWhatTheRunHolds) {
+    OpenRun r(test::tracedTinyRun());
+    const QString text = r.window.findChild<SummaryView*>("summaryView")->highlightsText();
+    EXPECT_TRUE(text.contains("ranks traced over")) << text.toStdString();
+    EXPECT_TRUE(text.contains("Late ranks: rank ")) << text.toStdString();
+    EXPECT_TRUE(text.contains("interruptions (")) << text.toStdString();
+}
+
+TEST(ReviewFlow, ALogOnlyRunSaysWhatItsChartsCannotShow) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string log = dir.file("node07.log");
+    std::ofstream(log) << "[Tue Jan 21 04:41:44 2025] NVRM: Xid (PCI:0000:9a:00): 79, pid=1, name=python, GPU has fallen off the bus.\n"
+                          "[Tue Jan 21 09:12:01 2025] NVRM: Xid (PCI:0000:18:00): 48, pid=2, name=python, An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at partition 6, subpartition 0.\n";
+    auto run = std::make_shared<const faultline::Run>(importFiles({log}, {}).run);
+    ChartsView charts;
+    charts.resize(1200, 1000);
+    charts.setRun(run);
+    EXPECT_TRUE(charts.findChild<TimeChartView*>("ettrChart")->emptyMessage().contains("unknown"));
+    EXPECT_TRUE(charts.findChild<TimeChartView*>("stepTimeChart")->emptyMessage().contains("No step times"));
+    EXPECT_EQ(charts.findChild<TimeChartView*>("ettrChart")->unitName(), "hours") << "a run of four and a half hours";
 }
 
 TEST(ReviewFlow, TheReplaySpeedPlaysAWholeRunInAboutAMinute) {
