@@ -5,6 +5,7 @@
 
 #include "importers/time_span_check.h"
 #include "model/run_file.h"
+#include "simulator/cluster_logs.h"
 
 #include <gtest/gtest.h>
 
@@ -134,6 +135,13 @@ TEST(ImportChecks, TheRunIsNamedAfterItsFolderOrTheNameGiven) {
     ImportOptions named = year(2025);
     named.runName = "Jan 21 NVLink outage";
     EXPECT_EQ(importPaths({a, b}, named).run.info.name, "Jan 21 NVLink outage");
+}
+
+TEST(ImportChecks, TheRunIsNamedAfterItsTrainingJob) {
+    ScratchDir dir;
+    writeClusterLogs(test::tinyRun(), dir.file("cluster"), "llama-pretrain");
+    const ImportResult r = importPaths({dir.file("cluster")});
+    EXPECT_EQ(r.run.info.name.rfind("llama-pretrain (job ", 0), 0u) << r.run.info.name;
 }
 
 TEST(ImportChecks, SpanGroupsJoinOverlappingAndNearbyFiles) {
