@@ -28,6 +28,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QScrollArea>
 #include <QStackedWidget>
 #include <QStatusBar>
 
@@ -62,7 +63,13 @@ MainWindow::MainWindow(QWidget* parent)
     m_charts = new ChartsView(this);
     auto* chartsDock = new QDockWidget(tr("Charts"), this);
     chartsDock->setObjectName("chartsDock");
-    chartsDock->setWidget(m_charts);
+    // The charts keep a readable size (whole labels, round ticks) and scroll in a small dock.
+    m_charts->setMinimumSize(520, 760);
+    auto* chartsScroll = new QScrollArea(chartsDock);
+    chartsScroll->setWidget(m_charts);
+    chartsScroll->setWidgetResizable(true);
+    chartsScroll->setFrameShape(QFrame::NoFrame);
+    chartsDock->setWidget(chartsScroll);
     addDockWidget(Qt::RightDockWidgetArea, chartsDock);
     tabifyDockWidget(summaryDock, chartsDock);
     summaryDock->raise();

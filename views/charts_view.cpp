@@ -119,7 +119,7 @@ ChartsView::ChartsView(QWidget* parent)
     grid->addWidget(m_stepTime, 0, 1);
     // The causes across the whole width: their names whole, eighteen bars with room.
     grid->addWidget(m_causes, 1, 0, 1, 2);
-    m_causes->setMinimumHeight(300);
+    m_causes->setMinimumHeight(260);
     grid->addWidget(m_waterfall, 2, 0);
     grid->addWidget(heatBox, 2, 1);
     grid->setRowStretch(0, 2);

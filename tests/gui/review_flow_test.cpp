@@ -32,6 +32,7 @@
 #include <QImage>
 #include <QMouseEvent>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QWheelEvent>
 #include <QtCharts/QChartView>
 #include <QComboBox>
@@ -127,6 +128,10 @@ TEST(ReviewFlow, ClickingARootCauseBarListsItsIncidentsAndMarksThemOnTheTimeline
     r.window.findChild<QDockWidget*>("chartsDock")->raise();
     QApplication::processEvents();
     auto* causes = charts->findChild<QChartView*>("causesChart");
+    // The charts scroll in their dock: bring the causes into view, as a user would.
+    for (QWidget* w = charts; w; w = w->parentWidget())
+        if (auto* scroll = qobject_cast<QScrollArea*>(w)) scroll->ensureWidgetVisible(causes, 0, 0);
+    QApplication::processEvents();
     const RunSummary summary = summarize(test::tinyRun());
     ASSERT_FALSE(summary.causes.empty());
     const RootCause top = summary.causes.front().cause;
