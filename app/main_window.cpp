@@ -64,7 +64,7 @@ MainWindow::MainWindow(QWidget* parent)
     auto* chartsDock = new QDockWidget(tr("Charts"), this);
     chartsDock->setObjectName("chartsDock");
     // The charts keep a readable size (whole labels, round ticks) and scroll in a small dock.
-    m_charts->setMinimumSize(520, 760);
+    m_charts->setMinimumSize(520, 900);
     auto* chartsScroll = new QScrollArea(chartsDock);
     chartsScroll->setWidget(m_charts);
     chartsScroll->setWidgetResizable(true);

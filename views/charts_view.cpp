@@ -83,7 +83,7 @@ ChartsView::ChartsView(QWidget* parent)
     m_ettr->addTimeSeries(m_ettrCumulative, "%");
     m_stepSeries->setName(tr("mean step time"));
     m_stepSeries->setObjectName("stepTime");
-    m_stragglerMarks->setName(tr("straggler episode begins"));
+    m_stragglerMarks->setName(tr("straggler starts"));
     m_stragglerMarks->setObjectName("stragglerMarks");
     m_stragglerMarks->setMarkerSize(7);
     m_stragglerMarks->setColor(QColor(230, 120, 0));
@@ -119,7 +119,7 @@ ChartsView::ChartsView(QWidget* parent)
     grid->addWidget(m_stepTime, 0, 1);
     // The causes across the whole width: their names whole, eighteen bars with room.
     grid->addWidget(m_causes, 1, 0, 1, 2);
-    m_causes->setMinimumHeight(260);
+    m_causes->setMinimumHeight(400);  // a line for each of the eighteen causes
     grid->addWidget(m_waterfall, 2, 0);
     grid->addWidget(heatBox, 2, 1);
     grid->setRowStretch(0, 2);

@@ -5,6 +5,7 @@
 #include <QLabel>
 #include <QMouseEvent>
 #include <QToolTip>
+#include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QValueAxis>
 
@@ -30,6 +31,8 @@ TimeChartView::TimeChartView(const QString& title, const QString& yTitle, QWidge
     chart()->addSeries(m_cursor);
     m_cursor->attachAxis(m_x);
     m_cursor->attachAxis(m_y);
+    // The cursor explains itself (the replay's instant); the legend keeps its room for the data.
+    for (QLegendMarker* marker : chart()->legend()->markers(m_cursor)) marker->setVisible(false);
     m_empty->setObjectName("emptyMessage");
     m_empty->setAlignment(Qt::AlignCenter);
     m_empty->setWordWrap(true);
@@ -74,10 +77,20 @@ void TimeChartView::setTimeScale(Nanos duration) {
 
 void TimeChartView::setRange(Nanos duration, double yMin, double yMax) {
     setTimeScale(duration);
-    applyNiceTicks(m_x, 0, std::max(1e-9, toX(duration)), std::max(3, width() / 90));
+    m_duration = duration;
+    m_yMin = yMin;
+    m_yMax = yMax;
+    applyTicks();
+}
+
+void TimeChartView::applyTicks() {
+    // As many round ticks as the chart has room for labels: fewer when it is small, so
+    // labels print whole rather than as "...".
+    const int plotWidth = std::max(120, width() - 110), plotHeight = std::max(60, height() - 120);
+    applyNiceTicks(m_x, 0, std::max(1e-9, toX(m_duration)), std::clamp(plotWidth / 80, 2, 10));
     m_x->setMin(0);
-    m_x->setMax(std::max(1e-9, toX(duration)));  // the run, not a round number past its end
-    applyNiceTicks(m_y, yMin, yMax, std::max(2, height() / 45));
+    m_x->setMax(std::max(1e-9, toX(m_duration)));  // the run, not a round number past its end
+    applyNiceTicks(m_y, m_yMin, m_yMax, std::clamp(plotHeight / 30, 2, 8));
 }
 
 void TimeChartView::setEmptyMessage(const QString& text) {
@@ -93,6 +106,7 @@ QString TimeChartView::emptyMessage() const { return m_empty->isHidden() ? QStri
 
 void TimeChartView::resizeEvent(QResizeEvent* event) {
     QChartView::resizeEvent(event);
+    applyTicks();
     m_empty->setGeometry(rect().adjusted(20, 56, -20, -20));
 }
 

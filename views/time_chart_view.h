@@ -58,7 +58,11 @@ private:
     QLineSeries* m_cursor;
     QLabel* m_empty;
     std::vector<Tracked> m_tracked;
+    void applyTicks();
+
     Nanos m_unit = kDay;
+    Nanos m_duration = kDay;
+    double m_yMin = 0, m_yMax = 1;
     QString m_unitName;
 };
 

@@ -84,7 +84,13 @@ QString hoverTip(QWidget* w, QPoint pos) {
     return QToolTip::isVisible() ? QToolTip::text() : QString();
 }
 
+// Where tests save what they render, for a person to look at: FAULTLINE_TEST_SHOTS=DIR.
+void maybeSave(QWidget& w, const char* name) {
+    if (const char* dir = std::getenv("FAULTLINE_TEST_SHOTS")) w.grab().save(QString("%1/%2.png").arg(dir, name));
+}
+
 struct OpenRun {
+    QApplication& app = test::guiApp();  // before the window
     ScratchDir dir;
     std::string path = dir.file("tiny.faultline");
     MainWindow window;
@@ -152,6 +158,10 @@ TEST(ReviewFlow, ClickingARootCauseBarListsItsIncidentsAndMarksThemOnTheTimeline
     const auto expected = std::count_if(all.begin(), all.end(), [&](const Incident& i) { return !i.planned && i.cause == top; });
     EXPECT_EQ(incidents->visibleIncidentCount(), expected);
     EXPECT_EQ(r.window.findChild<TimelineView*>("timelineView")->highlightedCause(), top);
+    r.window.findChild<QDockWidget*>("timelineDock")->raise();
+    QApplication::processEvents();
+    maybeSave(r.window, "review-flow-cause-filter");
+    r.window.findChild<QDockWidget*>("incidentsDock")->raise();
     // The chip in the list clears the filter and the highlight.
     auto* chip = incidents->findChild<QPushButton*>("causeFilter");
     ASSERT_TRUE(chip->isVisible());
