@@ -48,6 +48,9 @@ inline const OptionSpec kJobOption{"--job", "", "IDS",
                                    "the Slurm jobs that trained the run, comma-separated (each one's requeues and array tasks too); "
                                    "default: the jobs the training logs name and every job of the same name"};
 inline const OptionSpec kJobNameOption{"--job-name", "", "NAME", "the run is every job of this name"};
+inline const OptionSpec kAllowDisjointOption{"--allow-disjoint", "", "",
+                                             "merge files whose time spans lie more than 2 days apart into one run "
+                                             "(refused otherwise, with each file's span)"};
 inline const OptionSpec kQuietOption{"--quiet", "-q", "", "print nothing but errors: no progress line, no report"};
 
 // --job and --job-name into the import options.

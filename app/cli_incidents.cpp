@@ -26,6 +26,34 @@ const CommandSpec& incidentsSpec() {
     return spec;
 }
 
+namespace {
+
+// The reviewer's notes (kept in the run's review file, or saved into the run file) under a chain.
+std::string reviewText(const Incident& incident, const std::map<Nanos, IncidentNote>& notes) {
+    const auto it = notes.find(incident.begin);
+    if (it == notes.end()) return "";
+    const IncidentNote& n = it->second;
+    std::string out = "\nReview:\n";
+    if (n.confirmedCause) out += "  confirmed cause: " + std::string(rootCauseKey(*n.confirmedCause)) + "\n";
+    if (!n.tags.empty()) out += "  tags: " + joinTags(n.tags) + "\n";
+    if (!n.notes.empty()) out += "  notes: " + n.notes + "\n";
+    return out;
+}
+
+void addReviews(nlohmann::json& json, const std::vector<Incident>& incidents, const std::map<Nanos, IncidentNote>& notes) {
+    nlohmann::json* list = json.is_array() ? &json : (json.contains("incidents") ? &json["incidents"] : nullptr);
+    if (!list) return;
+    for (std::size_t i = 0; i < incidents.size() && i < list->size(); ++i) {
+        const auto it = notes.find(incidents[i].begin);
+        if (it == notes.end()) continue;
+        nlohmann::json review{{"notes", it->second.notes}, {"tags", it->second.tags}};
+        review["confirmed_cause"] = it->second.confirmedCause ? std::string(rootCauseKey(*it->second.confirmedCause)) : std::string();
+        (*list)[i]["review"] = std::move(review);
+    }
+}
+
+}  // namespace
+
 int incidentsCommand(const CommandArgs& argv) {
     const Args args(argv, incidentsSpec());
     if (args.positional().size() != 1) throw UsageError("incidents takes one run file");
@@ -39,6 +67,7 @@ int incidentsCommand(const CommandArgs& argv) {
         incidents = {*it};
         if (!args.flag("--json") && !args.flag("--csv")) {
             std::fputs(incidentChainToText(incidents.front(), run.info).c_str(), stdout);
+            std::fputs(reviewText(incidents.front(), readIncidentNotes(args.positional().front())).c_str(), stdout);
             return 0;
         }
     }
@@ -46,7 +75,14 @@ int incidentsCommand(const CommandArgs& argv) {
         std::fputs(incidentsToCsv(incidents, run.info, readIncidentNotes(args.positional().front())).c_str(), stdout);
         return 0;
     }
-    const std::string text = args.flag("--json") ? jsonText(incidentsToJson(incidents, run.info)) : incidentsToText(incidents, run.info);
+    std::string text;
+    if (args.flag("--json")) {
+        nlohmann::json json = incidentsToJson(incidents, run.info);
+        addReviews(json, incidents, readIncidentNotes(args.positional().front()));
+        text = jsonText(json);
+    } else {
+        text = incidentsToText(incidents, run.info);
+    }
     std::fputs(text.c_str(), stdout);
     return 0;
 }

@@ -27,6 +27,7 @@ const CommandSpec& mergeSpec() {
             {"--name", "", "NAME", "the run's name (default: as the shards' import named it)"},
             kJobOption,
             kJobNameOption,
+            kAllowDisjointOption,
             {"--json", "", "", "print the import report as JSON"},
             kQuietOption,
         }};
@@ -41,6 +42,7 @@ int mergeCommand(const CommandArgs& argv) {
     ImportOptions options;
     options.rankMapPath = args.value("--rank-map").value_or("");
     options.runName = args.value("--name").value_or("");
+    options.allowDisjoint = args.flag("--allow-disjoint");
     readRunChainOptions(args, options);
     const bool quiet = args.flag("--quiet");
     ProgressLine progress("faultline-cli merge", progressWanted(quiet));

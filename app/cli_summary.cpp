@@ -6,6 +6,7 @@
 #include "model/run_file.h"
 #include "analysis/summary.h"
 #include "model/json_text.h"
+#include "analysis/run_highlights.h"
 
 #include <nlohmann/json.hpp>
 
@@ -35,7 +36,15 @@ int summaryCommand(const CommandArgs& argv) {
         std::fputs(goodputLedgerToCsv(summary.ledger, run.info).c_str(), stdout);
         return 0;
     }
-    const std::string text = args.flag("--json") ? jsonText(summaryToJson(summary)) : summaryToText(summary);
+    std::string text;
+    if (args.flag("--json")) {
+        nlohmann::json json = summaryToJson(summary);
+        json["highlights"] = runHighlights(run, summary, analyzeStragglers(run));
+        text = jsonText(json);
+    } else {
+        // What the run holds leads, as in the app's summary panel.
+        text = highlightsToText(runHighlights(run, summary, analyzeStragglers(run))) + "\n" + summaryToText(summary);
+    }
     std::fputs(text.c_str(), stdout);
     return 0;
 }

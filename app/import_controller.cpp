@@ -2,6 +2,7 @@
 
 #include "import_dialog.h"
 #include "importers/importer.h"
+#include "importers/time_span_check.h"
 
 #include <QDir>
 #include <QDragEnterEvent>
@@ -9,6 +10,8 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
+#include <QInputDialog>
+#include <QLineEdit>
 #include <QMimeData>
 #include <QStandardPaths>
 #include <QTimer>
@@ -22,7 +25,10 @@ namespace faultline {
 namespace {
 
 struct Cancelled {};
-using Outcome = std::variant<ImportSummary, QString, Cancelled>;
+struct Disjoint {
+    QString message;
+};
+using Outcome = std::variant<ImportSummary, QString, Cancelled, Disjoint>;
 
 QStringList localPaths(const QMimeData* mime) {
     QStringList out;
@@ -63,15 +69,33 @@ void ImportController::importPaths(const QStringList& inputs) {
     const QString output = m_chooseOutput ? m_chooseOutput(inputs)
                                           : QFileDialog::getSaveFileName(m_window, tr("Save Imported Run As"), suggestOutput(inputs),
                                                                          tr("Faultline runs (*.faultline)"));
-    if (!output.isEmpty()) importPaths(inputs, output.endsWith(".faultline") ? output : output + ".faultline");
+    if (output.isEmpty()) return;
+    ImportOptions options;
+    if (m_chooseName) {
+        const std::optional<QString> name = m_chooseName(inputs);
+        if (!name) return;
+        options.runName = name->trimmed().toStdString();
+    } else {
+        bool ok = false;
+        const QString name = QInputDialog::getText(m_window, tr("Run Name"),
+                                                   tr("Name of the run (leave empty to name it after its training job, else after "
+                                                      "the folder of the files):"),
+                                                   QLineEdit::Normal, QString(), &ok);
+        if (!ok) return;
+        options.runName = name.trimmed().toStdString();
+    }
+    importPaths(inputs, output.endsWith(".faultline") ? output : output + ".faultline", options);
 }
 
 void ImportController::cancel() {
     if (m_job) m_job->cancel = true;
 }
 
-void ImportController::importPaths(const QStringList& inputs, const QString& output) {
+void ImportController::importPaths(const QStringList& inputs, const QString& output, const ImportOptions& options) {
     if (inputs.isEmpty()) return;
+    m_lastInputs = inputs;
+    m_lastOutput = output;
+    m_lastOptions = options;
     cancel();  // a newer import makes the one in progress stale
     auto job = std::make_shared<Job>();
     job->id = ++m_lastId;
@@ -80,6 +104,11 @@ void ImportController::importPaths(const QStringList& inputs, const QString& out
     if (!m_dialog) {
         m_dialog = new ImportDialog(m_window);
         connect(m_dialog, &ImportDialog::cancelRequested, this, &ImportController::cancel);
+        connect(m_dialog, &ImportDialog::importAnywayRequested, this, [this] {
+            ImportOptions again = m_lastOptions;
+            again.allowDisjoint = true;
+            importPaths(m_lastInputs, m_lastOutput, again);
+        });
     }
     m_dialog->start(inputs, output);
     m_dialog->show();
@@ -105,6 +134,9 @@ void ImportController::importPaths(const QStringList& inputs, const QString& out
         if (const auto* summary = std::get_if<ImportSummary>(&outcome)) {
             m_dialog->finish(QString::fromStdString(importSummaryToText(*summary)));
             emit imported(output);
+        } else if (const auto* disjoint = std::get_if<Disjoint>(&outcome)) {
+            m_dialog->askToMergeDisjoint(disjoint->message);
+            emit importFailed(disjoint->message);
         } else if (const auto* message = std::get_if<QString>(&outcome)) {
             m_dialog->fail(*message);
             emit importFailed(*message);
@@ -113,12 +145,14 @@ void ImportController::importPaths(const QStringList& inputs, const QString& out
             emit importCancelled();
         }
     });
-    watcher->setFuture(QtConcurrent::run([job, paths, out]() -> Outcome {
+    watcher->setFuture(QtConcurrent::run([job, paths, out, options]() -> Outcome {
         try {
             const ProgressFn progress = [job](double f) { job->permille = static_cast<int>(f * 1000.0); };
-            return importToRunFile(paths, out, ImportOptions{}, progress, &job->cancel);
+            return importToRunFile(paths, out, options, progress, &job->cancel);
         } catch (const ImportCancelled&) {
             return Cancelled{};
+        } catch (const DisjointSpans& e) {
+            return Disjoint{QString::fromStdString(e.what())};
         } catch (const std::exception& e) {
             return QString::fromStdString(e.what());
         }

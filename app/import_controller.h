@@ -2,6 +2,7 @@
 // File > Import and drag-and-drop: asks what to import and where to write the run, runs the
 // import off the GUI thread with a progress dialog and Cancel, and says when the run file is
 // ready. One import at a time: a new one cancels the one in progress, whose result is dropped.
+#include "importers/import_context.h"
 #include "importers/import_report.h"
 
 #include <QObject>
@@ -10,6 +11,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 
 class QWidget;
 
@@ -25,13 +27,18 @@ public:
 
     void chooseFilesAndImport();
     void chooseFolderAndImport();
-    // Asks where to write the run, then imports.
+    // Asks where to write the run and what to call it, then imports.
     void importPaths(const QStringList& inputs);
-    // Imports without asking anything (tests, scripted use).
-    void importPaths(const QStringList& inputs, const QString& output);
+    // Imports without asking anything (tests, scripted use). Files whose time spans lie far
+    // apart stop the import with their spans in the dialog and an "Import Anyway" button,
+    // unless `options.allowDisjoint`.
+    void importPaths(const QStringList& inputs, const QString& output, const ImportOptions& options = {});
     void cancel();
     // Where to write the run for these inputs; empty to give up. Defaults to a save dialog.
     void setOutputChooser(std::function<QString(const QStringList&)> choose) { m_chooseOutput = std::move(choose); }
+    // The run's name for these inputs (empty: the job's, else the folder's); nullopt to give
+    // up. Defaults to a dialog.
+    void setNameChooser(std::function<std::optional<QString>(const QStringList&)> choose) { m_chooseName = std::move(choose); }
     bool busy() const { return m_job != nullptr; }
     ImportDialog* dialog() const { return m_dialog; }
 
@@ -54,6 +61,11 @@ private:
     QWidget* m_window;
     ImportDialog* m_dialog = nullptr;
     std::function<QString(const QStringList&)> m_chooseOutput;
+    std::function<std::optional<QString>(const QStringList&)> m_chooseName;
+    // The last import asked for, to run again when the user confirms disjoint files.
+    QStringList m_lastInputs;
+    QString m_lastOutput;
+    ImportOptions m_lastOptions;
     std::shared_ptr<Job> m_job;
     quint64 m_lastId = 0;
 };

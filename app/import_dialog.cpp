@@ -17,7 +17,8 @@ ImportDialog::ImportDialog(QWidget* parent)
       m_progress(new QProgressBar(this)),
       m_report(new QPlainTextEdit(this)),
       m_cancel(new QPushButton(tr("Cancel"), this)),
-      m_close(new QPushButton(tr("Close"), this)) {
+      m_close(new QPushButton(tr("Close"), this)),
+      m_importAnyway(new QPushButton(tr("Import Anyway as One Run"), this)) {
     setObjectName("importDialog");
     setWindowTitle(tr("Import"));
     m_status->setObjectName("importStatus");
@@ -30,9 +31,12 @@ ImportDialog::ImportDialog(QWidget* parent)
     m_report->hide();
     m_cancel->setObjectName("importCancel");
     m_close->setObjectName("importClose");
+    m_importAnyway->setObjectName("importAnyway");
+    m_importAnyway->hide();
     auto* buttons = new QDialogButtonBox(this);
     buttons->addButton(m_cancel, QDialogButtonBox::RejectRole);
     buttons->addButton(m_close, QDialogButtonBox::AcceptRole);
+    buttons->addButton(m_importAnyway, QDialogButtonBox::ActionRole);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_status);
     layout->addWidget(m_progress);
@@ -40,6 +44,7 @@ ImportDialog::ImportDialog(QWidget* parent)
     layout->addWidget(buttons);
     connect(m_cancel, &QPushButton::clicked, this, &ImportDialog::cancelRequested);
     connect(m_close, &QPushButton::clicked, this, &QDialog::accept);
+    connect(m_importAnyway, &QPushButton::clicked, this, &ImportDialog::importAnywayRequested);
     resize(640, 200);
 }
 
@@ -53,6 +58,7 @@ void ImportDialog::start(const QStringList& inputs, const QString& output) {
     m_cancel->setEnabled(true);
     m_cancel->show();
     m_close->hide();
+    m_importAnyway->hide();
     resize(width(), 200);
 }
 
@@ -80,6 +86,17 @@ void ImportDialog::cancelled() {
     m_progress->hide();
     m_cancel->hide();
     m_close->show();
+}
+
+void ImportDialog::askToMergeDisjoint(const QString& message) {
+    m_status->setText(tr("Not imported: these files do not look like one run. Nothing was written."));
+    m_report->setPlainText(message);
+    m_report->show();
+    m_progress->hide();
+    m_cancel->hide();
+    m_close->show();
+    m_importAnyway->show();
+    resize(width(), 420);
 }
 
 QString ImportDialog::statusText() const { return m_status->text(); }

@@ -20,12 +20,16 @@ public:
     void finish(const QString& report);
     void fail(const QString& message);
     void cancelled();
+    // The files' time spans lie far apart: says so with each file's span, offering to
+    // import them as one run anyway.
+    void askToMergeDisjoint(const QString& message);
 
     QString statusText() const;
     QString reportText() const;
 
 signals:
     void cancelRequested();
+    void importAnywayRequested();
 
 private:
     QLabel* m_status;
@@ -33,6 +37,7 @@ private:
     QPlainTextEdit* m_report;
     QPushButton* m_cancel;
     QPushButton* m_close;
+    QPushButton* m_importAnyway;
 };
 
 }  // namespace faultline

@@ -9,9 +9,11 @@
 #include "sample_run.h"
 #include "theme.h"
 #include "what_if_dialog.h"
+#include "analysis/run_highlights.h"
 #include "views/charts_view.h"
 #include "views/fabric_view.h"
 #include "views/incident_view.h"
+#include "views/inspector_view.h"
 #include "views/replay_panel.h"
 #include "views/timeline_view.h"
 #include "views/summary_view.h"
@@ -29,6 +31,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QScrollArea>
 #include <QStackedWidget>
 #include <QStatusBar>
 
@@ -63,7 +66,13 @@ MainWindow::MainWindow(QWidget* parent)
     m_charts = new ChartsView(this);
     auto* chartsDock = new QDockWidget(tr("Charts"), this);
     chartsDock->setObjectName("chartsDock");
-    chartsDock->setWidget(m_charts);
+    // The charts keep a readable size (whole labels, round ticks) and scroll in a small dock.
+    m_charts->setMinimumSize(520, 900);
+    auto* chartsScroll = new QScrollArea(chartsDock);
+    chartsScroll->setWidget(m_charts);
+    chartsScroll->setWidgetResizable(true);
+    chartsScroll->setFrameShape(QFrame::NoFrame);
+    chartsDock->setWidget(chartsScroll);
     addDockWidget(Qt::RightDockWidgetArea, chartsDock);
     tabifyDockWidget(summaryDock, chartsDock);
     summaryDock->raise();
@@ -76,6 +85,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_timeline, &TimelineView::timeRequested, m_replay, &ReplayPanel::setTime);
     connect(m_replay, &ReplayPanel::timeChanged, m_timeline, &TimelineView::setTime);
     resizeDocks({incidentsDock}, {230}, Qt::Vertical);
+    resizeDocks({summaryDock}, {560}, Qt::Horizontal);  // charts wide enough for whole labels
     connect(m_incidents, &IncidentView::incidentSelected, m_replay, [this](Nanos t, const std::vector<std::int32_t>& gpus) {
         m_replay->setTime(t);
         m_timeline->setVisibleRange(t - kHour, t + kHour);  // the incident with an hour either side
@@ -83,10 +93,23 @@ MainWindow::MainWindow(QWidget* parent)
             const ComponentRef gpu{ComponentKind::Gpu, gpus.front()};
             m_replay->fabricView()->select(gpu);
             m_replay->fabricView()->zoomTo(gpu);
+            m_replay->inspector()->showPart(gpu);  // its history, each entry a link
         }
     });
     connect(m_incidents, &IncidentView::noteSaveFailed, this, [this](const QString& message) { statusBar()->showMessage(message); });
     connect(m_charts, &ChartsView::timeRequested, m_replay, &ReplayPanel::setTime);
+    // A root cause's bar lists its incidents and marks them on the timeline; the chip in the
+    // incident list clears both.
+    connect(m_charts, &ChartsView::causeClicked, this, [this, incidentsDock](std::optional<RootCause> cause) {
+        m_incidents->setCauseFilter(cause);
+        m_timeline->setHighlightedCause(cause);
+        if (cause) incidentsDock->raise();
+    });
+    connect(m_incidents, &IncidentView::causeFilterChanged, this, [this](std::optional<RootCause> cause) {
+        m_charts->setHighlightedCause(cause);
+        m_timeline->setHighlightedCause(cause);
+    });
+    connect(m_incidents, &IncidentView::chainEventClicked, m_replay, &ReplayPanel::setTime);
     connect(m_replay, &ReplayPanel::timeChanged, m_charts, &ChartsView::setTime);
     resize(1200, 800);
 
@@ -106,6 +129,10 @@ MainWindow::MainWindow(QWidget* parent)
         if (m_run) openComparison(m_run->path, other, this);
     });
     file->addSeparator();
+    // Viewing never writes the run file: notes go to its review file until asked for here.
+    file->addAction(tr("Save Review into &Run File"), m_incidents, [this] {
+        if (m_incidents->saveReviewIntoRunFile()) statusBar()->showMessage(tr("Saved the review into %1").arg(m_run ? m_run->path : QString()));
+    })->setObjectName("saveReviewIntoRunAction");
     auto* exports = new ExportController(this);  // report, video, pictures, data
     exports->addActions(file);
     connect(exports, &ExportController::message, this, [this](const QString& text) { statusBar()->showMessage(text); });
@@ -230,13 +257,17 @@ void MainWindow::chooseAndCompare() {
 void MainWindow::showRun(std::shared_ptr<const LoadedRun> run) {
     m_run = std::move(run);
     m_summary->setSummary(m_run->summary);
+    QStringList highlights;
+    for (const std::string& line : runHighlights(m_run->run, m_run->summary, m_run->stragglers)) highlights << QString::fromStdString(line);
+    m_summary->setHighlights(highlights);
     m_replay->setRun(std::shared_ptr<const Run>(m_run, &m_run->run));
     m_charts->setRun(std::shared_ptr<const Run>(m_run, &m_run->run), m_run->summary, m_run->stragglers);
     m_timeline->setRun(std::shared_ptr<const Run>(m_run, &m_run->run), m_run->lanes);
     m_incidents->setRun(std::shared_ptr<const Run>(m_run, &m_run->run), m_run->incidents, m_run->path);
+    m_replay->inspector()->setIncidents(m_run->incidents);
     m_pages->setCurrentWidget(m_replay);
     setWindowTitle(tr("%1 — Faultline").arg(QString::fromStdString(m_run->summary.name)));
-    statusBar()->showMessage(tr("Opened %1").arg(m_run->path));
+    statusBar()->showMessage(tr("Opened %1. %2").arg(m_run->path, m_incidents->notesLocation()));
     emit runShown();
 }
 

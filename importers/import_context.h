@@ -31,6 +31,9 @@ struct ImportOptions {
     // empty: the jobs the training logs name, with every job of the same name.
     std::vector<std::string> jobIds;
     std::string jobName;
+    // Merge files whose time spans lie far apart into one run anyway (--allow-disjoint, or
+    // the user confirmed it); otherwise such an import throws DisjointSpans.
+    bool allowDisjoint = false;
     // Threads reading files at once; 0: one per core. The run is the same for any number.
     int workers = 0;
 };

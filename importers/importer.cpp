@@ -5,6 +5,7 @@
 #include "rank_map.h"
 #include "run_builder.h"
 #include "shard_file.h"
+#include "time_span_check.h"
 
 #include "model/run_file.h"
 
@@ -55,10 +56,28 @@ std::vector<Input> expandInputs(const std::vector<std::string>& inputs) {
     return out;
 }
 
+// The run's name before the files are read: the one given, else the folder's (the folder
+// imported, or the one all files share); the job's name replaces a folder's once known.
 std::string runNameFor(const ImportOptions& options, const std::vector<std::string>& inputs) {
     if (!options.runName.empty()) return options.runName;
     if (inputs.empty()) return "import";
-    return fs::path(inputs.front()).filename().string();
+    auto folderOf = [](const std::string& p) {
+        std::error_code ec;
+        const fs::path absolute = fs::weakly_canonical(fs::absolute(p, ec), ec);
+        return fs::is_directory(absolute, ec) ? absolute : absolute.parent_path();
+    };
+    fs::path common = folderOf(inputs.front());
+    for (const std::string& p : inputs)
+        while (!common.empty() && common != common.root_path() && folderOf(p).string().rfind(common.string(), 0) != 0) common = common.parent_path();
+    const std::string name = common.filename().string();
+    return name.empty() ? fs::path(inputs.front()).stem().string() : name;
+}
+
+// "llama-70b (job 4411)": the jobs that trained the run name it, when the files say which.
+std::string jobRunName(const Run& run) {
+    for (const Job& j : run.jobs)
+        if (j.inRun && j.parent < 0 && !j.name.empty()) return j.name + " (job " + j.id + ")";
+    return "";
 }
 
 // What one file gave: its events on their own, merged in input order once all are read, so
@@ -189,9 +208,15 @@ ImportResult buildImport(std::vector<ShardedFile> files, const ImportOptions& op
     if (!anyKnown) throw Error("nothing to import: no file in " + inputsLabel + " is in a format Faultline reads (known: " + formatNames() + ")");
     if (!options.rankMapPath.empty())
         for (RankPlacement& p : readRankMap(options.rankMapPath)) events.placements.push_back(std::move(p));
+    if (const std::vector<SpanGroup> spans = timeSpanGroups(result.summary.files); spans.size() > 1) {
+        if (!options.allowDisjoint) throw DisjointSpans(disjointSpansText(spans, result.summary.files));
+        result.summary.files.back().warnings.push_back("merged into one run as asked, although " + disjointSpansText(spans, result.summary.files, false));
+    }
 
     BuildResult built = buildRun(events, events.topology, runName, {options.jobIds, options.jobName});
     result.run = std::move(built.run);
+    if (options.runName.empty())
+        if (const std::string job = jobRunName(result.run); !job.empty()) result.run.info.name = job;
     result.summary.derivedTopology = built.derivedTopology;
     result.summary.hosts = result.run.topology.hosts.size();
     result.summary.gpus = result.run.topology.gpus.size();

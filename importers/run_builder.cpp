@@ -1,5 +1,6 @@
 #include "run_builder.h"
 
+#include "failure_merge.h"
 #include "hostlist.h"
 #include "run_jobs.h"
 #include "model/error.h"
@@ -227,8 +228,10 @@ BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>
         std::stable_sort(failures.begin(), failures.end(), [&](const ImportedFailure& a, const ImportedFailure& b) {
             return (a.sinceBoot ? base + a.time : a.time) < (b.sinceBoot ? base + b.time : b.time);
         });
+        std::vector<FailureRecord> records;
         for (const ImportedFailure& f : failures)
-            if (!f.evidenceOnly) run.failures.push_back(convert(f));
+            if (!f.evidenceOnly) records.push_back({convert(f), f.source, !f.job.empty()});
+        run.failures = mergeDuplicateFailures(records);
     } else {
         // Each unexpected downtime has one failure: its first symptom, with the rest of the
         // evidence and what is missing in its detail.

@@ -1,19 +1,16 @@
 #pragma once
 // What a reviewer writes about an incident: notes, the root cause they confirmed and tags.
-// Kept in the run file's own table, written the moment they change in a transaction of
-// their own (so they survive a crash of the app); the imported data is never touched.
+// Kept in the review file beside the run (see review_file.h), written whole the moment they
+// change (so they survive a crash of the app); the run file itself is never touched.
 #include "root_cause.h"
 #include "time.h"
 
 #include <map>
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace faultline {
-
-class SqliteDb;
 
 struct IncidentNote {
     Nanos incidentBegin = 0;  // identifies the incident: its first symptom's time
@@ -25,22 +22,30 @@ struct IncidentNote {
 
 class IncidentNotesStore {
 public:
-    // Opens the run file for notes only; throws Error when it cannot be written.
+    // Checks that `runPath` is a run file (throws Error otherwise); writes nothing.
     explicit IncidentNotesStore(const std::string& runPath);
-    ~IncidentNotesStore();
-    IncidentNotesStore(const IncidentNotesStore&) = delete;
-    IncidentNotesStore& operator=(const IncidentNotesStore&) = delete;
 
-    std::map<Nanos, IncidentNote> load();
-    void save(const IncidentNote& note);  // an empty note is removed
+    std::map<Nanos, IncidentNote> load() const;
+    // Writes the whole review, with `note` changed, into the review file; an empty note is
+    // removed. Throws Error when the review file cannot be written.
+    void save(const IncidentNote& note);
+    const std::string& reviewPath() const { return m_reviewPath; }
 
 private:
-    std::unique_ptr<SqliteDb> m_db;
+    std::string m_runPath;
+    std::string m_reviewPath;
 };
 
-// The notes a run file holds, read without writing to it (exports and reports read them from
-// a run that may be read-only); none when it has no notes table.
+// The notes of a run: its review file's when there is one (it holds the whole review, seeded
+// from the run file's own notes at its first save), else those saved into the run file; none
+// when neither has any. Reads only.
 std::map<Nanos, IncidentNote> readIncidentNotes(const std::string& runPath);
+
+// The notes saved into a run file itself (its incident_notes table), read-only.
+std::map<Nanos, IncidentNote> readRunFileNotes(const std::string& runPath);
+
+// Writes `notes` as an incident_notes table into the database at `path` (replacing one).
+void writeIncidentNotesTable(const std::string& path, const std::map<Nanos, IncidentNote>& notes);
 
 // "hbm, repeat offender" -> {"hbm", "repeat offender"}; and back.
 std::vector<std::string> splitTags(const std::string& text);

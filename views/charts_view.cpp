@@ -4,6 +4,9 @@
 #include "analysis/summary.h"
 #include "time_chart_view.h"
 #include "widgets/heat_map.h"
+#include "widgets/nice_ticks.h"
+
+#include "model/format.h"
 
 #include <QGridLayout>
 #include <QLabel>
@@ -23,9 +26,30 @@ namespace faultline {
 
 namespace {
 
-double days(Nanos t) { return static_cast<double>(t) / static_cast<double>(kDay); }
 double hours(Nanos t) { return static_cast<double>(t) / static_cast<double>(kHour); }
 QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+// A message over a chart in place of an empty plot; an empty text hides it.
+void showChartMessage(QChartView* view, const QString& text) {
+    auto* label = view->findChild<QLabel*>("chartMessage", Qt::FindDirectChildrenOnly);
+    if (!label) {
+        label = new QLabel(view);
+        label->setObjectName("chartMessage");
+        label->setAlignment(Qt::AlignCenter);
+        label->setWordWrap(true);
+        label->setAutoFillBackground(true);
+        // A layout of its own keeps the message over the whole chart as the view resizes.
+        auto* over = new QVBoxLayout(view);
+        over->setContentsMargins(20, 56, 20, 20);  // below the chart's title
+        over->addWidget(label);
+    }
+    label->setText(text);
+    label->setVisible(!text.isEmpty());
+    for (QAbstractAxis* axis : view->chart()->axes()) axis->setVisible(text.isEmpty());  // no scale for nothing
+    label->raise();
+}
+
+QString runLength(Nanos d) { return QString::fromStdString(formatDuration(d)); }
 
 void clearChart(QChart* chart) {
     chart->removeAllSeries();
@@ -59,7 +83,7 @@ ChartsView::ChartsView(QWidget* parent)
     m_ettr->addTimeSeries(m_ettrCumulative, "%");
     m_stepSeries->setName(tr("mean step time"));
     m_stepSeries->setObjectName("stepTime");
-    m_stragglerMarks->setName(tr("straggler episode begins"));
+    m_stragglerMarks->setName(tr("straggler starts"));
     m_stragglerMarks->setObjectName("stragglerMarks");
     m_stragglerMarks->setMarkerSize(7);
     m_stragglerMarks->setColor(QColor(230, 120, 0));
@@ -74,7 +98,7 @@ ChartsView::ChartsView(QWidget* parent)
     m_heatMap->setObjectName("stragglerHeatMap");
     for (QChartView* v : {static_cast<QChartView*>(m_ettr), m_causes, static_cast<QChartView*>(m_stepTime), m_waterfall}) {
         v->setRenderHint(QPainter::Antialiasing);
-        v->setMinimumSize(200, 130);
+        v->setMinimumSize(240, 170);
     }
     connect(m_ettr, &TimeChartView::timeClicked, this, &ChartsView::timeRequested);
     connect(m_stepTime, &TimeChartView::timeClicked, this, &ChartsView::timeRequested);
@@ -92,11 +116,15 @@ ChartsView::ChartsView(QWidget* parent)
 
     auto* grid = new QGridLayout(this);
     grid->addWidget(m_ettr, 0, 0);
-    grid->addWidget(m_causes, 0, 1, 2, 1);  // eighteen causes need the height
-    grid->addWidget(m_stepTime, 1, 0);
+    grid->addWidget(m_stepTime, 0, 1);
+    // The causes across the whole width: their names whole, eighteen bars with room.
+    grid->addWidget(m_causes, 1, 0, 1, 2);
+    m_causes->setMinimumHeight(400);  // a line for each of the eighteen causes
     grid->addWidget(m_waterfall, 2, 0);
     grid->addWidget(heatBox, 2, 1);
-    for (int row = 0; row < 3; ++row) grid->setRowStretch(row, 1);
+    grid->setRowStretch(0, 2);
+    grid->setRowStretch(1, 3);
+    grid->setRowStretch(2, 2);
 }
 
 void ChartsView::setRun(std::shared_ptr<const Run> run) {
@@ -126,38 +154,56 @@ void ChartsView::setTime(Nanos t) {
 
 void ChartsView::fillEttr() {
     QList<QPointF> daily, cumulative;
-    if (m_run) {
-        const GoodputLedger& ledger = m_summary.ledger;
+    const Nanos duration = m_run ? m_run->info.duration : kDay;
+    m_ettr->setTimeScale(duration);
+    const GoodputLedger& ledger = m_summary.ledger;
+    if (m_run && ledger.timeAccounted && ledger.days.size() >= 2) {
         Nanos length = 0, kept = 0;
         for (const GoodputPeriod& d : ledger.days) {
-            daily.append({days(d.begin + d.end) / 2.0, d.ettr() * 100.0});
+            daily.append({m_ettr->toX((d.begin + d.end) / 2), d.ettr() * 100.0});
             length += d.end - d.begin;
             kept += d.productive + d.badput.stragglerSlowdown;
-            cumulative.append({days(d.end), 100.0 * static_cast<double>(kept) / static_cast<double>(std::max<Nanos>(1, length))});
+            cumulative.append({m_ettr->toX(d.end), 100.0 * static_cast<double>(kept) / static_cast<double>(std::max<Nanos>(1, length))});
         }
     }
     m_ettrDaily->replace(daily);
     m_ettrCumulative->replace(cumulative);
     double low = 100;
     for (const QPointF& p : daily) low = std::min(low, p.y());
-    m_ettr->setRange(m_run ? m_run->info.duration : kDay, std::max(0.0, std::floor(low / 5.0) * 5.0 - 5.0), 100.0);
+    m_ettr->setRange(duration, std::max(0.0, std::floor(low / 5.0) * 5.0 - 5.0), 100.0);
+    QString message;
+    if (!m_run) message = tr("No run");
+    else if (!ledger.timeAccounted)
+        message = tr("Effective training time is unknown for this run: its files give neither training steps nor downtimes.");
+    else if (daily.isEmpty())
+        message = tr("ETTR over the whole %1 run: %2.\nA per-day chart needs a run of two days or more.")
+                      .arg(runLength(duration), QString::fromStdString(formatPercent(m_summary.ettr)));
+    m_ettr->setEmptyMessage(message);
 }
 
 void ChartsView::fillCauses() {
     QChart* chart = m_causes->chart();
     clearChart(chart);
+    m_causeSet = nullptr;
     if (!m_run) return;
     const RunSummary& summary = m_summary;
     auto* set = new QBarSet(tr("interruptions"));
     set->setObjectName("causeCounts");
+    set->setSelectedColor(QColor(250, 190, 0));
+    m_causeSet = set;
+    m_causeRows.clear();
     QStringList labels;
+    int most = 0, total = 0;
     // Bottom to top in a horizontal bar chart, so the table's first row ends up on top.
     for (auto it = llama3Causes().rbegin(); it != llama3Causes().rend(); ++it) {
         int count = 0;
         for (const CauseCount& c : summary.causes)
             if (c.cause == *it) count = c.count;
         labels << q(rootCauseLabel(*it));
+        m_causeRows.push_back(*it);
         *set << count;
+        most = std::max(most, count);
+        total += count;
     }
     auto* series = new QHorizontalBarSeries;
     series->append(set);
@@ -169,31 +215,70 @@ void ChartsView::fillCauses() {
     axisY->setLabelsFont(small);
     axisY->setTruncateLabels(false);  // a cause's name matters more than a tidy margin
     auto* axisX = new QValueAxis;
-    axisX->setLabelFormat("%d");
     chart->addAxis(axisY, Qt::AlignLeft);
     chart->addAxis(axisX, Qt::AlignBottom);
     series->attachAxis(axisY);
     series->attachAxis(axisX);
-    connect(set, &QBarSet::hovered, this, [set, labels](bool state, int index) {
-        if (state) QToolTip::showText(QCursor::pos(), QString("%1: %2").arg(labels.value(index)).arg(set->at(index)));
+    // Whole interruptions on round ticks: 0/5/10, 0/50/100/150.
+    const NiceScale scale = niceScale(0, std::max(1, most), 5);
+    applyNiceTicks(axisX, 0, std::max(1.0, scale.max), 5);
+    if (axisX->tickInterval() < 1) {
+        axisX->setTickInterval(1);
+        axisX->setLabelFormat("%.0f");
+    }
+    axisX->setTitleText(tr("interruptions (click a bar to list them)"));
+    connect(set, &QBarSet::hovered, this, [this, set, labels, total](bool state, int index) {
+        if (!state) return;
+        const int n = static_cast<int>(set->at(index));
+        QToolTip::showText(QCursor::pos(),
+                           tr("%1: %n interruption(s)", nullptr, n).arg(labels.value(index)) +
+                               (total > 0 ? tr(", %1% of all").arg(100.0 * n / total, 0, 'f', 0) : QString()) +
+                               (n > 0 ? tr("\nClick to list them and mark them on the timeline") : QString()),
+                           m_causes);
     });
+    connect(set, &QBarSet::clicked, this, [this](int index) {
+        if (index < 0 || index >= static_cast<int>(m_causeRows.size())) return;
+        const RootCause cause = m_causeRows[static_cast<std::size_t>(index)];
+        const std::optional<RootCause> chosen = m_highlight == cause ? std::nullopt : std::optional<RootCause>(cause);
+        setHighlightedCause(chosen);
+        emit causeClicked(chosen);
+    });
+    showChartMessage(m_causes, total == 0 ? tr("No interruptions in this run") : QString());
+    setHighlightedCause(m_highlight);
+}
+
+void ChartsView::setHighlightedCause(std::optional<RootCause> cause) {
+    m_highlight = cause;
+    if (!m_causeSet) return;
+    m_causeSet->deselectAllBars();
+    if (!cause) return;
+    const auto it = std::find(m_causeRows.begin(), m_causeRows.end(), *cause);
+    if (it != m_causeRows.end()) m_causeSet->selectBar(static_cast<int>(it - m_causeRows.begin()));
 }
 
 void ChartsView::fillStepTime() {
     QList<QPointF> points, marks;
-    double high = 1.0, low = 1e18;
+    const Nanos duration = m_run ? std::max<Nanos>(1, m_run->info.duration) : kDay;
+    m_stepTime->setTimeScale(duration);
+    Nanos longest = 0;
+    if (m_run)
+        for (const Step& s : m_run->steps) longest = std::max(longest, s.duration);
+    // Milliseconds for steps under a second (a trace's), seconds otherwise: never "0.0 0.0 0.0".
+    const bool ms = longest > 0 && longest < kSecond;
+    const double unit = ms ? static_cast<double>(kMillisecond) : static_cast<double>(kSecond);
+    const QString unitName = ms ? tr("ms") : tr("s");
+    double high = 0, low = 1e18;
     if (m_run && !m_run->steps.empty()) {
         // Mean step time in ~1,500 buckets: a point per pixel or so at any window size.
-        const Nanos duration = std::max<Nanos>(1, m_run->info.duration);
         const Nanos bucket = std::max<Nanos>(1, duration / 1'500);
         Nanos sum = 0, at = -1;
         int n = 0;
         auto flush = [&] {
             if (n == 0) return;
-            const double seconds = toSeconds(sum / n);
-            points.append({days(at * bucket + bucket / 2), seconds});
-            high = std::max(high, seconds);
-            low = std::min(low, seconds);
+            const double value = static_cast<double>(sum / n) / unit;
+            points.append({m_stepTime->toX(at * bucket + bucket / 2), value});
+            high = std::max(high, value);
+            low = std::min(low, value);
         };
         for (const Step& s : m_run->steps) {
             const Nanos b = s.time / bucket;
@@ -209,14 +294,21 @@ void ChartsView::fillStepTime() {
         flush();
         for (const StragglerEpisode& e : m_run->stragglers) {
             auto step = std::lower_bound(m_run->steps.begin(), m_run->steps.end(), e.begin, [](const Step& s, Nanos t) { return s.time < t; });
-            if (step != m_run->steps.end()) marks.append({days(e.begin), toSeconds(step->duration)});
+            if (step != m_run->steps.end()) marks.append({m_stepTime->toX(e.begin), static_cast<double>(step->duration) / unit});
         }
     }
     m_stepSeries->replace(points);
     m_stragglerMarks->replace(marks);
+    m_stepTime->setSeriesUnit(m_stepSeries, unitName);
+    m_stepTime->setSeriesUnit(m_stragglerMarks, unitName);
+    m_stepTime->yAxis()->setTitleText(unitName);
     for (const QPointF& p : marks) high = std::max(high, p.y());
     if (low > high) low = 0;
-    m_stepTime->setRange(m_run ? m_run->info.duration : kDay, std::max(0.0, low * 0.95), high * 1.05);
+    if (high <= 0) high = 1;
+    m_stepTime->setRange(duration, std::max(0.0, low * 0.95), high * 1.05);
+    m_stepTime->setEmptyMessage(!m_run ? tr("No run")
+                                : points.isEmpty() ? tr("No step times in this run: its files hold no training log or trace with steps.")
+                                                   : QString());
 }
 
 void ChartsView::fillWaterfall() {
@@ -250,14 +342,17 @@ void ChartsView::fillWaterfall() {
     auto* axisX = new QBarCategoryAxis;
     axisX->append(labels);
     auto* axisY = new QValueAxis;
-    axisY->setRange(0, std::max(1.0, running * 1.1));
+    applyNiceTicks(axisY, 0, std::max(running * 1.05, 1e-3), 5);
     chart->addAxis(axisX, Qt::AlignBottom);
     chart->addAxis(axisY, Qt::AlignLeft);
     series->attachAxis(axisX);
     series->attachAxis(axisY);
-    connect(value, &QBarSet::hovered, this, [value, labels](bool state, int index) {
-        if (state) QToolTip::showText(QCursor::pos(), QString("%1: %2 h").arg(labels.value(index)).arg(value->at(index), 0, 'f', 1));
+    connect(value, &QBarSet::hovered, this, [this, value, labels](bool state, int index) {
+        if (!state) return;
+        const Nanos nanos = static_cast<Nanos>(value->at(index) * static_cast<double>(kHour));
+        QToolTip::showText(QCursor::pos(), tr("%1: %2 of downtime").arg(labels.value(index), runLength(nanos)), m_waterfall);
     });
+    showChartMessage(m_waterfall, running <= 0 ? tr("No downtime in this run") : QString());
 }
 
 void ChartsView::fillHeatMap() {
@@ -270,6 +365,14 @@ void ChartsView::fillHeatMap() {
         labels << QString("rank %1").arg(r.rank);
     }
     m_heatMap->setData(std::move(rows), labels);
+    // Its columns are windows of the traced span: the axis reads in the trace's own scale.
+    const Nanos span = m_stragglers.windowLength * m_heatMap->columns();
+    const Nanos unit = span >= 3 * kHour ? kHour : span >= 3 * kMinute ? kMinute : span >= 3 * kSecond ? kSecond : kMillisecond;
+    const QString unitName = unit == kHour ? tr("h") : unit == kMinute ? tr("min") : unit == kSecond ? tr("s") : tr("ms");
+    const double from = static_cast<double>(m_stragglers.traceBegin) / static_cast<double>(unit);
+    m_heatMap->setColumnAxis(from, from + static_cast<double>(span) / static_cast<double>(unit),
+                             tr("%1 since the run's start").arg(unitName));
+    m_heatMap->setScaleTitle(tr("time the other ranks waited on this one"));
 }
 
 }  // namespace faultline

@@ -9,6 +9,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 class QBarSet;
 class QChartView;
@@ -30,10 +31,17 @@ public:
     // ...or working them out here.
     void setRun(std::shared_ptr<const Run> run);
     void setTime(Nanos t);
+    // Marks one cause's bar as chosen (a click on it, or the incident filter); nullopt clears.
+    void setHighlightedCause(std::optional<RootCause> cause);
+    std::optional<RootCause> highlightedCause() const { return m_highlight; }
+    // The root-cause chart's rows, bottom to top, as its bars are indexed.
+    const std::vector<RootCause>& causeRows() const { return m_causeRows; }
 
 signals:
     // A click on a time chart or the heat map: move the replay there.
     void timeRequested(faultline::Nanos t);
+    // A click on a root cause's bar: show that cause's incidents (a second click clears).
+    void causeClicked(std::optional<faultline::RootCause> cause);
 
 private:
     void fillEttr();
@@ -54,6 +62,9 @@ private:
     QScatterSeries* m_stragglerMarks;
     QChartView* m_waterfall;
     HeatMap* m_heatMap;
+    QBarSet* m_causeSet = nullptr;
+    std::vector<RootCause> m_causeRows;
+    std::optional<RootCause> m_highlight;
 };
 
 }  // namespace faultline

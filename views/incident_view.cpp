@@ -1,21 +1,27 @@
 #include "incident_view.h"
 
+#include "incident_filter_proxy.h"
 #include "incident_table_model.h"
 #include "model/error.h"
 #include "model/format.h"
 #include "model/incident_notes.h"
+#include "model/review_file.h"
 
 #include <QComboBox>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMouseEvent>
 #include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTextBlock>
 #include <QScrollArea>
-#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
 #include <QTimer>
+#include <QHBoxLayout>
 #include <QVBoxLayout>
 
 namespace faultline {
@@ -23,10 +29,12 @@ namespace faultline {
 IncidentView::IncidentView(QWidget* parent)
     : QWidget(parent),
       m_model(new IncidentTableModel(this)),
-      m_filter(new QSortFilterProxyModel(this)),
+      m_filter(new IncidentFilterProxy(this)),
+      m_causeChip(new QPushButton(this)),
       m_filterEdit(new QLineEdit(this)),
       m_table(new QTableView(this)),
       m_headline(new QLabel(this)),
+      m_notesWhere(new QLabel(this)),
       m_chain(new QPlainTextEdit(this)),
       m_notes(new QPlainTextEdit(this)),
       m_confirmed(new QComboBox(this)),
@@ -41,6 +49,13 @@ IncidentView::IncidentView(QWidget* parent)
     m_filter->setFilterKeyColumn(-1);
     m_filter->setFilterCaseSensitivity(Qt::CaseInsensitive);
     connect(m_filterEdit, &QLineEdit::textChanged, m_filter, &QSortFilterProxyModel::setFilterFixedString);
+    m_causeChip->setObjectName("causeFilter");
+    m_causeChip->setToolTip(tr("Only this root cause's incidents are listed; click to list all"));
+    m_causeChip->hide();
+    connect(m_causeChip, &QPushButton::clicked, this, [this] {
+        setCauseFilter(std::nullopt);
+        emit causeFilterChanged(std::nullopt);
+    });
 
     m_table->setObjectName("incidentTable");
     m_table->setModel(m_filter);
@@ -66,6 +81,9 @@ IncidentView::IncidentView(QWidget* parent)
     m_chain->setReadOnly(true);
     m_chain->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_chain->setMinimumHeight(40);
+    m_chain->setToolTip(tr("Click a line to move the replay to that moment"));
+    m_chain->viewport()->setCursor(Qt::PointingHandCursor);
+    m_chain->viewport()->installEventFilter(this);
     m_notes->setObjectName("incidentNotes");
     m_notes->setPlaceholderText(tr("What was learned: findings, actions, follow-ups"));
     m_notes->setMinimumHeight(40);
@@ -78,6 +96,9 @@ IncidentView::IncidentView(QWidget* parent)
                              QString::fromUtf8(key.data(), static_cast<qsizetype>(key.size())));
     }
     m_tags->setObjectName("incidentTags");
+    m_notesWhere->setObjectName("notesLocation");
+    m_notesWhere->setWordWrap(true);
+    m_notesWhere->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_tags->setPlaceholderText(tr("tags, separated by commas"));
 
     m_saveTimer->setSingleShot(true);
@@ -94,6 +115,7 @@ IncidentView::IncidentView(QWidget* parent)
     form->addRow(tr("Notes"), m_notes);
     form->addRow(tr("Confirmed cause"), m_confirmed);
     form->addRow(tr("Tags"), m_tags);
+    form->addRow(m_notesWhere);
 
     // Side by side: the list and the incident under review, as a wide bottom panel wants.
     auto* split = new QSplitter(Qt::Horizontal, this);
@@ -107,12 +129,38 @@ IncidentView::IncidentView(QWidget* parent)
     split->setStretchFactor(1, 2);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_filterEdit);
+    auto* filters = new QHBoxLayout;
+    filters->addWidget(m_filterEdit, 1);
+    filters->addWidget(m_causeChip);
+    layout->addLayout(filters);
     layout->addWidget(split, 1);
     showSelected();
 }
 
 IncidentView::~IncidentView() { saveNow(); }
+
+void IncidentView::setCauseFilter(std::optional<RootCause> cause) {
+    m_filter->setCause(cause);
+    if (cause) {
+        const std::string_view label = rootCauseLabel(*cause);
+        m_causeChip->setText(tr("Only %1 (%2)  ✕").arg(QString::fromUtf8(label.data(), static_cast<qsizetype>(label.size()))).arg(m_filter->rowCount()));
+    }
+    m_causeChip->setVisible(cause.has_value());
+}
+
+std::optional<RootCause> IncidentView::causeFilter() const { return m_filter->cause(); }
+
+int IncidentView::visibleIncidentCount() const { return m_filter->rowCount(); }
+
+bool IncidentView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_chain->viewport() && event->type() == QEvent::MouseButtonRelease && m_editingRow >= 0) {
+        const auto* mouse = static_cast<QMouseEvent*>(event);
+        const int line = m_chain->cursorForPosition(mouse->position().toPoint()).block().blockNumber();
+        const Incident& inc = m_model->incident(m_editingRow);
+        if (line >= 0 && line < static_cast<int>(inc.chain.size())) emit chainEventClicked(inc.chain[static_cast<std::size_t>(line)].time);
+    }
+    return QWidget::eventFilter(watched, event);
+}
 
 void IncidentView::setRun(std::shared_ptr<const Run> run, const QString& path) {
     std::vector<Incident> incidents = run ? buildIncidents(*run) : std::vector<Incident>{};
@@ -122,6 +170,7 @@ void IncidentView::setRun(std::shared_ptr<const Run> run, const QString& path) {
 void IncidentView::setRun(std::shared_ptr<const Run> run, std::vector<Incident> incidents, const QString& path) {
     saveNow();
     m_run = std::move(run);
+    m_runPath = path;
     m_store.reset();
     std::map<Nanos, IncidentNote> notes;
     if (!path.isEmpty()) {
@@ -129,9 +178,11 @@ void IncidentView::setRun(std::shared_ptr<const Run> run, std::vector<Incident> 
             m_store = std::make_unique<IncidentNotesStore>(path.toStdString());
             notes = m_store->load();
         } catch (const Error& e) {
+            m_store.reset();
             emit noteSaveFailed(tr("Notes are read-only: %1").arg(QString::fromStdString(e.what())));
         }
     }
+    m_notesWhere->setText(notesLocation());
     m_model->setIncidents(std::move(incidents), std::move(notes), m_run ? m_run->info.startEpochNs : 0);
     m_table->resizeColumnsToContents();
     m_editingRow = -1;
@@ -178,6 +229,33 @@ void IncidentView::showSelected() {
     m_tags->setText(QString::fromStdString(joinTags(note.tags)));
     m_loading = false;
     emit incidentSelected(inc.begin, inc.gpus);
+}
+
+QString IncidentView::notesLocation() const {
+    if (!m_store) return m_runPath.isEmpty() ? tr("Notes cannot be kept for this run.") : tr("Notes are read-only for this run.");
+    const QString review = QString::fromStdString(m_store->reviewPath());
+    const QFileInfo run(m_runPath);
+    const QString protectedRun = run.isWritable() && (run.permissions() & (QFile::WriteOwner | QFile::WriteGroup | QFile::WriteOther))
+                                     ? QString()
+                                     : tr("The run file is write-protected. ");
+    return protectedRun + tr("Notes are saved to %1; the run file is never changed by viewing (File > Save Review into Run File copies them into it).")
+                              .arg(review);
+}
+
+bool IncidentView::saveReviewIntoRunFile() {
+    saveNow();
+    if (m_runPath.isEmpty() || !m_store) {
+        emit noteSaveFailed(tr("There is no review to save: no run with notes is open."));
+        return false;
+    }
+    try {
+        faultline::saveReviewIntoRunFile(m_runPath.toStdString());
+    } catch (const Error& e) {
+        emit noteSaveFailed(tr("Could not save the review into the run file: %1").arg(QString::fromStdString(e.what())));
+        return false;
+    }
+    m_notesWhere->setText(tr("The review was saved into %1. ").arg(m_runPath) + notesLocation());
+    return true;
 }
 
 void IncidentView::noteEdited() {

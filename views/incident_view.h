@@ -1,7 +1,8 @@
 #pragma once
 // The incident review panel: a sortable, filterable list of a run's incidents; the chain of
-// the one selected; and the reviewer's notes, confirmed root cause and tags, saved into the
-// run file as they are typed.
+// the one selected; and the reviewer's notes, confirmed root cause and tags, saved as they are
+// typed into the review file beside the run (the run file itself is evidence, never written
+// by viewing; only "save review into run file" copies the review into it).
 #include "analysis/incidents.h"
 #include "model/run.h"
 
@@ -9,17 +10,19 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
-class QSortFilterProxyModel;
+class QPushButton;
 class QTableView;
 class QTimer;
 
 namespace faultline {
 
+class IncidentFilterProxy;
 class IncidentNotesStore;
 class IncidentTableModel;
 
@@ -29,29 +32,49 @@ public:
     explicit IncidentView(QWidget* parent = nullptr);
     ~IncidentView() override;
 
-    // `path` is the run's file, where notes are kept; empty keeps notes read-only.
+    // `path` is the run's file, whose review file keeps the notes; empty keeps them read-only.
     void setRun(std::shared_ptr<const Run> run, const QString& path);
     // With the incidents built already (off the GUI thread, as the app does).
     void setRun(std::shared_ptr<const Run> run, std::vector<Incident> incidents, const QString& path);
     bool selectIncident(int id);
+    // Lists only the incidents of this root cause (nullopt: all), with a button to clear it.
+    void setCauseFilter(std::optional<RootCause> cause);
+    std::optional<RootCause> causeFilter() const;
+    // Rows the list shows now.
+    int visibleIncidentCount() const;
     int selectedIncidentId() const;
     // Writes a pending edit now (also done after a short pause in typing).
     void saveNow();
+    // Copies the review into the run file itself, as File > Save Review into Run File asks;
+    // false (with noteSaveFailed) when it cannot be written.
+    bool saveReviewIntoRunFile();
+    // Where the notes go, in words, as the panel shows it.
+    QString notesLocation() const;
 
 signals:
     // A reviewer picked an incident: the replay, the timeline and the camera go there.
     void incidentSelected(faultline::Nanos time, const std::vector<std::int32_t>& gpus);
+    // A line of the selected incident's chain was clicked: go to that moment.
+    void chainEventClicked(faultline::Nanos time);
+    // The cause filter was cleared (or set) here.
+    void causeFilterChanged(std::optional<faultline::RootCause> cause);
     void noteSaveFailed(const QString& message);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void showSelected();
     void noteEdited();
 
     IncidentTableModel* m_model;
-    QSortFilterProxyModel* m_filter;
+    IncidentFilterProxy* m_filter;
+    QPushButton* m_causeChip;
     QLineEdit* m_filterEdit;
     QTableView* m_table;
     QLabel* m_headline;
+    QLabel* m_notesWhere;
+    QString m_runPath;
     QPlainTextEdit* m_chain;
     QPlainTextEdit* m_notes;
     QComboBox* m_confirmed;

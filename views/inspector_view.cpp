@@ -4,7 +4,9 @@
 
 #include <QLabel>
 #include <QLineEdit>
+#include <QCompleter>
 #include <QListWidget>
+#include <QStringListModel>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -49,10 +51,22 @@ std::optional<ComponentRef> findPart(const Topology& topology, const std::string
 
 InspectorView::InspectorView(QWidget* parent)
     : QWidget(parent), m_find(new QLineEdit(this)), m_title(new QLabel(this)), m_details(new QLabel(this)),
-      m_now(new QLabel(this)), m_history(new QListWidget(this)) {
+      m_now(new QLabel(this)), m_history(new QListWidget(this)), m_completer(new QCompleter(this)),
+      m_completions(new QStringListModel(this)) {
     setObjectName("inspector");
     m_find->setObjectName("findPart");
-    m_find->setPlaceholderText(tr("Find a GPU, host or switch by name"));
+    m_find->setPlaceholderText(tr("Find a GPU, host, rack, switch, cable, PCI id, rank or incident"));
+    // The list is worked out here (prefix, then substring), so the completer shows it as is.
+    m_completer->setModel(m_completions);
+    m_completer->setCompletionMode(QCompleter::UnfilteredPopupCompletion);
+    m_completer->setCaseSensitivity(Qt::CaseInsensitive);
+    m_completer->setMaxVisibleItems(12);
+    m_completer->setObjectName("findCompleter");
+    m_find->setCompleter(m_completer);
+    connect(m_find, &QLineEdit::textEdited, this, &InspectorView::updateCompletions);
+    connect(m_completer, qOverload<const QModelIndex&>(&QCompleter::activated), this, [this](const QModelIndex& index) {
+        if (index.row() >= 0 && index.row() < static_cast<int>(m_shownHits.size())) go(m_shownHits[static_cast<std::size_t>(index.row())]);
+    });
     m_find->setClearButtonEnabled(true);
     m_title->setObjectName("inspectorTitle");
     QFont bold = m_title->font();
@@ -66,6 +80,11 @@ InspectorView::InspectorView(QWidget* parent)
     m_now->setWordWrap(true);
     m_history->setObjectName("inspectorHistory");
     m_history->setWordWrap(true);
+    m_history->setToolTip(tr("Click an entry to move the replay there"));
+    connect(m_history, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
+        const QVariant t = item->data(Qt::UserRole);
+        if (t.isValid()) emit timeRequested(t.value<Nanos>());
+    });
     setMinimumWidth(200);
     setMaximumWidth(340);
     m_history->setMinimumHeight(40);
@@ -85,7 +104,46 @@ void InspectorView::setRun(std::shared_ptr<const Run> run, const ReplayIndex* re
     m_run = std::move(run);
     m_replay = replay;
     m_part = {};
+    m_incidents.clear();
+    m_indexStale = true;
     fill();
+}
+
+void InspectorView::setIncidents(const std::vector<Incident>& incidents) {
+    m_incidents = incidents;
+    m_indexStale = true;
+}
+
+const RunSearchIndex& InspectorView::index() {
+    if (m_indexStale) {
+        m_index = m_run ? RunSearchIndex(*m_run, m_incidents) : RunSearchIndex();
+        m_indexStale = false;
+    }
+    return m_index;
+}
+
+void InspectorView::updateCompletions(const QString& text) {
+    m_shownHits = index().find(text.toStdString(), 30);
+    QStringList labels;
+    for (const SearchHit& h : m_shownHits) labels << QString::fromStdString(h.label);
+    m_completions->setStringList(labels);
+    if (!labels.isEmpty()) m_completer->complete();
+}
+
+bool InspectorView::searchFor(const QString& text) {
+    m_find->setText(text);
+    search();
+    return m_part.kind != ComponentKind::None;
+}
+
+void InspectorView::go(const SearchHit& hit) {
+    // The box shows the name picked, not the completion's label.
+    m_find->setText(QString::fromStdString(hit.key));
+    if (hit.time) emit timeRequested(*hit.time);
+    if (hit.part.kind == ComponentKind::None) return;
+    showPart(hit.part);
+    if (hit.kind == SearchHit::Kind::Rack) m_title->setText(tr("rack %1 (its first host: %2)").arg(QString::fromStdString(hit.key), m_title->text()));
+    emit found(hit.part);
 }
 
 void InspectorView::setTime(Nanos t) {
@@ -129,15 +187,21 @@ void InspectorView::showPart(const ComponentRef& part) {
 
 void InspectorView::search() {
     if (!m_run) return;
-    const auto part = findPart(m_run->topology, m_find->text().trimmed().toStdString());
-    if (!part) {
-        m_part = {};
-        fill();
-        m_title->setText(tr("Nothing named “%1”").arg(m_find->text().trimmed()));
+    const QString text = m_find->text().trimmed();
+    // An exact name first (as before); else the best prefix or substring match.
+    if (const auto part = findPart(m_run->topology, text.toStdString())) {
+        showPart(*part);
+        emit found(*part);
         return;
     }
-    showPart(*part);
-    emit found(*part);
+    if (const auto hit = index().best(text.toStdString())) {
+        go(*hit);
+        return;
+    }
+    m_part = {};
+    fill();
+    m_title->setText(tr("Nothing named or containing “%1”").arg(text));
+    emit found(ComponentRef{});  // the old outline goes
 }
 
 void InspectorView::fill() {
@@ -173,15 +237,19 @@ void InspectorView::fill() {
     for (const Failure& f : m_run->failures) {
         const bool mine = (m_part.kind == ComponentKind::Switch) ? f.component == m_part : touches(f, gpus);
         if (!mine) continue;
-        m_history->addItem(tr("%1  failed: %2 — %3")
-                               .arg(q(formatWallTime(start, f.time)), q(std::string(rootCauseLabel(f.cause))), q(f.detail)));
+        auto* item = new QListWidgetItem(tr("%1  failed: %2 — %3")
+                                             .arg(q(formatWallTime(start, f.time)), q(std::string(rootCauseLabel(f.cause))), q(f.detail)),
+                                         m_history);
+        item->setData(Qt::UserRole, QVariant::fromValue<Nanos>(f.time));
     }
     for (const StragglerEpisode& s : m_run->stragglers) {
         if (std::find(gpus.begin(), gpus.end(), s.gpu) == gpus.end()) continue;
-        m_history->addItem(tr("%1  straggling %2 for %3, %4% slower (%5)")
-                               .arg(q(formatWallTime(start, s.begin)), q(t.gpuName(s.gpu)), q(formatDuration(s.end - s.begin)))
-                               .arg(static_cast<int>((s.slowdown - 1) * 100 + 0.5))
-                               .arg(q(s.cause)));
+        auto* item = new QListWidgetItem(tr("%1  straggling %2 for %3, %4% slower (%5)")
+                                             .arg(q(formatWallTime(start, s.begin)), q(t.gpuName(s.gpu)), q(formatDuration(s.end - s.begin)))
+                                             .arg(static_cast<int>((s.slowdown - 1) * 100 + 0.5))
+                                             .arg(q(s.cause)),
+                                         m_history);
+        item->setData(Qt::UserRole, QVariant::fromValue<Nanos>(s.begin));
     }
     if (m_history->count() == 0) m_history->addItem(tr("No failures or straggler episodes in this run."));
     fillNow();

@@ -1,7 +1,9 @@
 #pragma once
 // What was picked or found: its name, where it sits (zone, rack, host, index, PCI bus id)
-// and its history in this run (failures, straggler episodes). Finds a GPU, host or switch
-// by name.
+// and its history in this run (failures, straggler episodes; a click on one moves the replay
+// there). Finds GPUs, hosts, racks, switches, cables, PCI bus ids, ranks and incidents by
+// prefix or substring, with a completion list.
+#include "analysis/run_search.h"
 #include "model/replay_state.h"
 #include "model/run.h"
 
@@ -10,9 +12,11 @@
 #include <memory>
 #include <optional>
 
+class QCompleter;
 class QLabel;
 class QLineEdit;
 class QListWidget;
+class QStringListModel;
 
 namespace faultline {
 
@@ -26,17 +30,27 @@ public:
 
     // The run and its replay index, which the caller keeps alive with the run.
     void setRun(std::shared_ptr<const Run> run, const ReplayIndex* replay);
+    // Makes the run's incidents searchable ("incident 4").
+    void setIncidents(const std::vector<Incident>& incidents);
+    // Searches as the user does; false when nothing matches.
+    bool searchFor(const QString& text);
+    QCompleter* completer() const { return m_completer; }
     // The instant whose state the "now" line names.
     void setTime(Nanos t);
     void showPart(const ComponentRef& part);
     ComponentRef part() const { return m_part; }
 
 signals:
-    // The user searched for a part by name and it exists.
+    // The user searched for a part by name and it exists; kind None when nothing matched
+    // (the old outline goes).
     void found(const faultline::ComponentRef& part);
+    // A history entry or an incident found: the replay goes to its time.
+    void timeRequested(faultline::Nanos t);
 
 private:
     void search();
+    void updateCompletions(const QString& text);
+    void go(const SearchHit& hit);
     void fill();
     void fillNow();
 
@@ -49,6 +63,15 @@ private:
     QLabel* m_details;
     QLabel* m_now;
     QListWidget* m_history;
+    QCompleter* m_completer;
+    QStringListModel* m_completions;
+    // Built on the first search, not on every run opened: names of 100,000 GPUs and their
+    // cables take a moment.
+    const RunSearchIndex& index();
+    RunSearchIndex m_index;
+    std::vector<Incident> m_incidents;
+    bool m_indexStale = true;
+    std::vector<SearchHit> m_shownHits;  // what the completion list shows, in order
 };
 
 }  // namespace faultline

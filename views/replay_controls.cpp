@@ -3,6 +3,9 @@
 #include "widgets/time_scrubber.h"
 
 #include <QComboBox>
+
+#include <cmath>
+#include <iterator>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QStyle>
@@ -17,11 +20,14 @@ struct Speed {
     const char* label;
     double factor;  // replay seconds per real second
 };
-// From real time to whole days per second: a failure's minutes, or the whole 54 days.
-constexpr Speed kSpeeds[] = {{"real time", 1},           {"1 min/s", 60},   {"10 min/s", 600},
-                             {"1 h/s", 3600},            {"6 h/s", 21600},  {"1 day/s", 86400},
+// From a millisecond a second (a trace's collectives) to whole days per second: a
+// failure's minutes, or the whole 54 days.
+constexpr Speed kSpeeds[] = {{"1 ms/s", 0.001}, {"10 ms/s", 0.01}, {"100 ms/s", 0.1}, {"real time", 1}, {"1 min/s", 60},
+                             {"10 min/s", 600}, {"1 h/s", 3600},   {"6 h/s", 21600},  {"1 day/s", 86400},
                              {"4 days/s", 4 * 86400.0}};
-constexpr int kDefaultSpeed = 3;
+constexpr int kDefaultSpeed = 6;  // 1 h/s, until a run says how long it is
+// A new run's speed plays it whole in about this long.
+constexpr double kWholeRunSeconds = 60.0;
 
 }  // namespace
 
@@ -82,6 +88,13 @@ QToolButton* ReplayControls::button(const QString& text, const QString& tip, con
 void ReplayControls::setDuration(std::int64_t duration, std::vector<std::int64_t> incidents) {
     m_scrubber->setRange(duration);
     m_scrubber->setMarks(std::move(incidents));
+    // The speed that plays the whole run in about a minute: 1 ms/s for a 21 ms trace, 1 day/s
+    // for 54 days.
+    const double wanted = std::max(1e-9, static_cast<double>(duration) / 1e9 / kWholeRunSeconds);
+    int best = 0;
+    for (int i = 0; i < static_cast<int>(std::size(kSpeeds)); ++i)
+        if (std::abs(std::log(kSpeeds[i].factor / wanted)) < std::abs(std::log(kSpeeds[best].factor / wanted))) best = i;
+    m_speed->setCurrentIndex(best);
 }
 
 void ReplayControls::setTime(std::int64_t t, const QString& text) {

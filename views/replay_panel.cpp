@@ -82,9 +82,10 @@ ReplayPanel::ReplayPanel(QWidget* parent)
     connect(m_controls, &ReplayControls::jump, this, &ReplayPanel::jump);
     connect(m_view, &FabricView::partSelected, this, [this](const ComponentRef& part) { m_inspector->showPart(part); });
     connect(m_inspector, &InspectorView::found, this, [this](const ComponentRef& part) {
-        m_view->select(part);
-        m_view->zoomTo(part);
+        m_view->select(part);  // a search that found nothing clears the old outline
+        if (part.kind != ComponentKind::None) m_view->zoomTo(part);
     });
+    connect(m_inspector, &InspectorView::timeRequested, this, [this](Nanos t) { setTime(t); });
     addShortcuts();
 }
 

@@ -34,6 +34,7 @@ public:
 
     FabricView* fabricView() const { return m_view; }
     ReplayControls* controls() const { return m_controls; }
+    InspectorView* inspector() const { return m_inspector; }
     QString statusText() const;
 
 signals:

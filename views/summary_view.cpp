@@ -28,6 +28,7 @@ SummaryView::SummaryView(QWidget* parent)
     : QWidget(parent),
       m_title(new QLabel(this)),
       m_subtitle(new QLabel(this)),
+      m_highlights(new QLabel(this)),
       m_ettr(makeTile(tr("Effective training time"), "ettrTile", this)),
       m_interruptions(makeTile(tr("Interruptions"), "interruptionsTile", this)),
       m_mtbf(makeTile(tr("Mean time between failures"), "mtbfTile", this)),
@@ -45,6 +46,9 @@ SummaryView::SummaryView(QWidget* parent)
     titleFont.setBold(true);
     m_title->setFont(titleFont);
     m_subtitle->setWordWrap(true);
+    m_highlights->setObjectName("runHighlights");
+    m_highlights->setWordWrap(true);
+    m_highlights->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     m_causes->setObjectName("causesTable");
     m_causes->setHorizontalHeaderLabels({tr("Root cause"), tr("Component"), tr("Interruptions"), tr("Share")});
@@ -68,12 +72,22 @@ SummaryView::SummaryView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_title);
     layout->addWidget(m_subtitle);
+    layout->addWidget(m_highlights);
     layout->addSpacing(8);
     layout->addLayout(tiles);
     layout->addSpacing(8);
     layout->addWidget(causesTitle);
     layout->addWidget(m_causes, 1);
 }
+
+void SummaryView::setHighlights(const QStringList& lines) {
+    QString html = "<ul style='margin-left:-20px'>";
+    for (const QString& line : lines) html += "<li>" + line.toHtmlEscaped() + "</li>";
+    m_highlights->setText(lines.isEmpty() ? QString() : html + "</ul>");
+    m_highlights->setVisible(!lines.isEmpty());
+}
+
+QString SummaryView::highlightsText() const { return m_highlights->text(); }
 
 void SummaryView::setSummary(const RunSummary& s) {
     m_title->setText(q(s.name));

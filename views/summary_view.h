@@ -16,10 +16,14 @@ class SummaryView : public QWidget {
 public:
     explicit SummaryView(QWidget* parent = nullptr);
     void setSummary(const RunSummary& summary);
+    // The lines that lead the summary: what the run holds (runHighlights).
+    void setHighlights(const QStringList& lines);
+    QString highlightsText() const;
 
 private:
     QLabel* m_title;
     QLabel* m_subtitle;
+    QLabel* m_highlights;
     StatTile* m_ettr;
     StatTile* m_interruptions;
     StatTile* m_mtbf;

@@ -1,6 +1,7 @@
 #include "timeline_view.h"
 
 #include "model/format.h"
+#include "timeline_ticks.h"
 
 #include <QMouseEvent>
 #include <QPainter>
@@ -34,33 +35,15 @@ QColor causeColour(const Downtime& d) {
     return {60, 60, 60};
 }
 
-// Tick spacing: the first of these that leaves room between labels.
-constexpr std::array<Nanos, 24> kTicks = {
-    kMillisecond, 2 * kMillisecond, 5 * kMillisecond, 10 * kMillisecond, 20 * kMillisecond, 50 * kMillisecond,
-    100 * kMillisecond, 200 * kMillisecond, 500 * kMillisecond, kSecond, 2 * kSecond, 5 * kSecond, 10 * kSecond,
-    30 * kSecond, kMinute, 5 * kMinute, 10 * kMinute, 30 * kMinute, kHour, 3 * kHour, 6 * kHour, 12 * kHour, kDay, 7 * kDay};
-
-QString tickLabel(std::int64_t startEpochNs, Nanos t, Nanos tick) {
-    const std::int64_t abs = startEpochNs + t;
-    const std::time_t seconds = static_cast<std::time_t>(abs / kSecond);
-    std::tm tm{};
-    gmtime_r(&seconds, &tm);
-    char buf[48];
-    if (tick >= kDay) std::strftime(buf, sizeof buf, "%b %d", &tm);
-    else if (tick >= kMinute) std::strftime(buf, sizeof buf, "%b %d %H:%M", &tm);
-    else if (tick >= kSecond) std::strftime(buf, sizeof buf, "%H:%M:%S", &tm);
-    else {
-        std::strftime(buf, sizeof buf, "%H:%M:%S", &tm);
-        return QString("%1.%2").arg(buf).arg((abs % kSecond) / kMillisecond, 3, 10, QChar('0'));
-    }
-    return buf;
-}
+constexpr int kLegendHeight = 18;  // what each mark is, along the bottom
+// After the user pans or zooms, jumps of the replay leave their view alone this long.
+constexpr qint64 kUserHoldMs = 3000;
 
 }  // namespace
 
 TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     setObjectName("timelineView");
-    setMinimumSize(200, 80);
+    setMinimumSize(200, 110);
     setMouseTracking(false);
     setAttribute(Qt::WA_OpaquePaintEvent);
 }
@@ -78,9 +61,39 @@ void TimelineView::setRun(std::shared_ptr<const Run> run, CollectiveLanes lanes)
 
 void TimelineView::setTime(Nanos t) {
     if (t == m_time) return;
+    const Nanos previous = m_time;
     m_time = t;
+    follow(previous);
     update();
 }
+
+void TimelineView::follow(Nanos previous) {
+    if (!m_run || m_dragX >= 0) return;  // never while the user pans
+    if (m_time >= m_begin && m_time <= m_end) return;
+    const Nanos span = m_end - m_begin;
+    const bool wasInView = previous >= m_begin && previous <= m_end;
+    const bool jump = std::abs(m_time - previous) > span;
+    const bool userLooking = m_userMoved.isValid() && m_userMoved.elapsed() < kUserHoldMs;
+    // The replay ran out of the view the user was watching it in, or jumped somewhere new
+    // (an incident, a search, a click elsewhere) while the user was not busy with the view:
+    // turn the page, the instant a tenth in from the left.
+    if (wasInView || (jump && !userLooking)) setVisibleRange(m_time - span / 10, m_time - span / 10 + span);
+}
+
+void TimelineView::setHighlightedCause(std::optional<RootCause> cause) {
+    m_highlight = cause;
+    update();
+}
+
+double TimelineView::zoomFactorPerClick() const {
+    // A dozen clicks from the whole run to a millisecond, however long the run.
+    const double range = static_cast<double>(m_run ? std::max<Nanos>(kMillisecond, m_run->info.duration) : kDay) / kMillisecond;
+    return std::clamp(std::pow(range, 1.0 / 12.0), 1.25, 8.0);
+}
+
+QRect TimelineView::legendRect() const { return {0, height() - kLegendHeight, width(), kLegendHeight}; }
+
+int TimelineView::lanesBottom() const { return height() - kLegendHeight - 2; }
 
 void TimelineView::setVisibleRange(Nanos begin, Nanos end) {
     const Nanos duration = m_run ? std::max<Nanos>(1, m_run->info.duration) : kDay;
@@ -107,15 +120,15 @@ bool TimelineView::showsRankLanes() const {
 }
 
 int TimelineView::laneOfRank(std::int32_t rank) const {
-    const int lanes = std::min<int>(static_cast<int>(m_lanes.lanes.size()), std::max(0, (height() - kLanesTop) / 4));
+    const int lanes = std::min<int>(static_cast<int>(m_lanes.lanes.size()), std::max(0, (lanesBottom() - kLanesTop) / 4));
     for (int i = 0; i < lanes; ++i)
         if (m_lanes.lanes[static_cast<std::size_t>(i)].rank == rank) return i;
     return -1;
 }
 
 QRect TimelineView::laneRect(int lane) const {
-    const int lanes = std::min<int>(static_cast<int>(m_lanes.lanes.size()), std::max(1, (height() - kLanesTop) / 4));
-    const int h = std::clamp((height() - kLanesTop) / std::max(1, lanes), 4, 18);
+    const int lanes = std::min<int>(static_cast<int>(m_lanes.lanes.size()), std::max(1, (lanesBottom() - kLanesTop) / 4));
+    const int h = std::clamp((lanesBottom() - kLanesTop) / std::max(1, lanes), 4, 18);
     return {kLabelWidth, kLanesTop + lane * h, width() - kLabelWidth, h - 1};
 }
 
@@ -133,35 +146,38 @@ void TimelineView::paintEvent(QPaintEvent*) {
     const double x = xOf(m_time);
     if (x >= kLabelWidth && x <= width()) {
         p.setPen(QPen(palette().highlight().color(), 2));
-        p.drawLine(QPointF(x, 0), QPointF(x, height()));
+        p.drawLine(QPointF(x, 0), QPointF(x, legendRect().top()));
     }
+    drawLegend(p);
 }
 
 void TimelineView::drawRuler(QPainter& p) {
-    const Nanos span = m_end - m_begin;
-    const double perPixel = static_cast<double>(span) / std::max(1, width() - kLabelWidth);
-    Nanos tick = kTicks.back();
-    for (Nanos t : kTicks)
-        if (static_cast<double>(t) / perPixel >= 110) {
-            tick = t;
-            break;
-        }
+    const std::int64_t start = m_run->info.startEpochNs;
+    const double pixelsPerNano = std::max(1, width() - kLabelWidth) / static_cast<double>(m_end - m_begin);
+    const QFontMetrics metrics = p.fontMetrics();
+    // Labels as wide as they print, with a gap: they never run into each other.
+    const Nanos tick = chooseTimelineTick(pixelsPerNano, [&](Nanos step) {
+        return metrics.horizontalAdvance(QString::fromStdString(timelineTickLabel(start, m_begin, step)));
+    });
     p.setPen(palette().text().color());
     p.drawText(QRect(0, 0, kLabelWidth - 4, 16), Qt::AlignRight | Qt::AlignVCenter, tr("time"));
     p.drawText(QRect(0, 16, kLabelWidth - 4, 16), Qt::AlignRight | Qt::AlignVCenter, tr("step"));
     p.drawText(QRect(0, kBandTop, kLabelWidth - 4, kBandHeight), Qt::AlignRight | Qt::AlignVCenter, tr("job"));
     p.drawText(QRect(0, kCheckpointTop - 2, kLabelWidth - 4, kCheckpointHeight + 4), Qt::AlignRight | Qt::AlignVCenter, tr("ckpt"));
     const QColor grid = palette().mid().color();
-    for (Nanos t = (m_begin + tick - 1) / tick * tick; t <= m_end; t += tick) {
+    p.save();
+    p.setClipRect(QRect(kLabelWidth, 0, width() - kLabelWidth, height()));
+    for (Nanos t = firstTickAtOrAfter(start, m_begin, tick); t <= m_end; t = nextTick(start, t, tick)) {
         const double x = xOf(t);
         p.setPen(grid);
-        p.drawLine(QPointF(x, 0), QPointF(x, height()));
+        p.drawLine(QPointF(x, 0), QPointF(x, legendRect().top()));
         p.setPen(palette().text().color());
-        p.drawText(QPointF(x + 3, 12), tickLabel(m_run->info.startEpochNs, t, tick));
+        p.drawText(QPointF(x + 3, 12), QString::fromStdString(timelineTickLabel(start, t, tick)));
         const auto& steps = m_run->steps;
         auto it = std::upper_bound(steps.begin(), steps.end(), t, [](Nanos v, const Step& s) { return v < s.time; });
         if (it != steps.begin()) p.drawText(QPointF(x + 3, 28), QString::fromStdString(formatCount(std::prev(it)->step)));
     }
+    p.restore();
 }
 
 void TimelineView::drawBands(QPainter& p) {
@@ -171,7 +187,15 @@ void TimelineView::drawBands(QPainter& p) {
         if (d.end < m_begin || d.begin > m_end) continue;
         // At least a pixel wide, so a minute-long restart in a 54-day view still shows.
         const double x0 = xOf(d.begin), x1 = std::max(xOf(d.end), x0 + 1.0);
-        p.fillRect(QRectF(x0, band.top(), x1 - x0, band.height()), causeColour(d));
+        QColor colour = causeColour(d);
+        const bool chosen = m_highlight && !d.planned && d.cause == *m_highlight;
+        if (m_highlight && !chosen) colour.setAlpha(60);  // the cause asked for stands out
+        p.fillRect(QRectF(x0, band.top(), x1 - x0, band.height()), colour);
+        if (chosen) {
+            p.setPen(QPen(QColor(250, 200, 0), 2));
+            p.drawRect(QRectF(std::min(x0, x1 - 3.0) - 1, band.top() + 1, std::max(3.0, x1 - x0) + 2, band.height() - 2));
+            p.setPen(Qt::NoPen);
+        }
         if (d.lostWork > 0) p.fillRect(QRectF(xOf(d.begin - d.lostWork), band.top(), std::max(1.0, x0 - xOf(d.begin - d.lostWork)), 4),
                                        QColor(230, 150, 40));
     }
@@ -210,10 +234,19 @@ void TimelineView::drawLanes(QPainter& p) {
     QImage image(plotWidth, laneRect(lanes - 1).bottom() - kLanesTop + 1, QImage::Format_ARGB32_Premultiplied);
     image.fill(Qt::transparent);
     const QRgb colour = qRgb(90, 120, 170);
+    p.setPen(palette().text().color());  // the bands left no pen: the rank labels need one
     for (int lane = 0; lane < lanes; ++lane) {
         const QRect r = laneRect(lane);
         const CollectiveLane& l = m_lanes.lanes[static_cast<std::size_t>(lane)];
-        if (r.height() >= 9) p.drawText(QRect(0, r.top(), kLabelWidth - 4, r.height()), Qt::AlignRight | Qt::AlignVCenter, tr("rank %1").arg(l.rank));
+        // Every lane named where there is room; else every few, so the ranks can be counted.
+        const int every = std::max(1, 12 / std::max(1, r.height()));
+        if (lane % every == 0) {
+            QFont small = p.font();
+            small.setPixelSize(std::clamp(r.height() - 1, 8, 12));
+            p.setFont(small);
+            p.drawText(QRect(0, r.top() - 4, kLabelWidth - 4, r.height() + 8), Qt::AlignRight | Qt::AlignVCenter, tr("rank %1").arg(l.rank));
+            p.setFont(font());
+        }
         // This lane's records, sorted by enter (and so by exit: a rank is in one collective at a time).
         const auto begin = m_lanes.records.begin() + static_cast<std::ptrdiff_t>(l.begin);
         const auto end = m_lanes.records.begin() + static_cast<std::ptrdiff_t>(l.end);
@@ -234,7 +267,8 @@ void TimelineView::drawLanes(QPainter& p) {
 
 void TimelineView::wheelEvent(QWheelEvent* event) {
     const double steps = event->angleDelta().y() / 120.0;
-    const double factor = std::pow(1.25, -steps);
+    const double factor = std::pow(zoomFactorPerClick(), -steps);
+    m_userMoved.start();
     const Nanos anchor = timeAt(event->position().x());
     const auto span = static_cast<Nanos>(static_cast<double>(m_end - m_begin) * factor);
     const double share = static_cast<double>(anchor - m_begin) / static_cast<double>(m_end - m_begin);
@@ -255,6 +289,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
     const int dx = static_cast<int>(event->position().x()) - m_dragX;
     if (std::abs(dx) < 3 && !m_dragged) return;
     m_dragged = true;
+    m_userMoved.start();
     const Nanos span = m_end - m_begin;
     const Nanos shift = static_cast<Nanos>(static_cast<double>(dx) / std::max(1, width() - kLabelWidth) * static_cast<double>(span));
     setVisibleRange(m_dragBegin - shift, m_dragBegin - shift + span);

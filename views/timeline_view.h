@@ -3,14 +3,19 @@
 // bands coloured by cause, checkpoint saves and loads, failures as markers, planned
 // maintenance, wall time and step numbers along the top, and the replay's instant. Zoomed
 // into a traced window it shows one lane per rank with its collectives, so arrival skew and
-// the late rank are visible. Wheel zooms around the mouse, dragging pans, a click moves the
-// replay there.
+// the late rank are visible. Wheel zooms around the mouse (the whole run to a millisecond in
+// a dozen clicks), dragging pans, a click moves the replay there, hovering names what is
+// under the mouse, and a legend along the bottom says what each mark is. The view follows
+// the replay while its instant is in view, and after jumps, but never while the user pans.
+#include "model/root_cause.h"
 #include "model/collective_lanes.h"
 #include "model/run.h"
 
+#include <QElapsedTimer>
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 namespace faultline {
 
@@ -23,6 +28,16 @@ public:
     // With the rank lanes sorted already (off the GUI thread, as the app does).
     void setRun(std::shared_ptr<const Run> run, CollectiveLanes lanes);
     void setTime(Nanos t);
+    Nanos time() const { return m_time; }
+    // Draws the downtimes of this cause outlined and the others faded; nullopt for none.
+    void setHighlightedCause(std::optional<RootCause> cause);
+    std::optional<RootCause> highlightedCause() const { return m_highlight; }
+    // What the tooltip at `pos` says: the mark under it, its time and value; empty for none.
+    QString toolTipAt(const QPoint& pos) const;
+    // The time one wheel click multiplies or divides the visible span by.
+    double zoomFactorPerClick() const;
+    // The legend's strip along the bottom.
+    QRect legendRect() const;
     void setVisibleRange(Nanos begin, Nanos end);
     Nanos visibleBegin() const { return m_begin; }
     Nanos visibleEnd() const { return m_end; }
@@ -38,6 +53,7 @@ signals:
     void timeRequested(faultline::Nanos t);
 
 protected:
+    bool event(QEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
@@ -49,6 +65,12 @@ private:
     void drawBands(QPainter& p);
     void drawCheckpoints(QPainter& p);
     void drawLanes(QPainter& p);
+    void drawLegend(QPainter& p);
+    void follow(Nanos previous);
+    QString describeBand(Nanos t, double x) const;
+    QString describeLane(int lane, Nanos t) const;
+    QString describeLegend(const QPoint& pos) const;
+    int lanesBottom() const;
 
     std::shared_ptr<const Run> m_run;
     CollectiveLanes m_lanes;
@@ -57,6 +79,8 @@ private:
     int m_dragX = -1;
     Nanos m_dragBegin = 0;
     bool m_dragged = false;
+    std::optional<RootCause> m_highlight;
+    QElapsedTimer m_userMoved;  // since the user last panned or zoomed
 };
 
 }  // namespace faultline

@@ -4,6 +4,8 @@
 #include <QPainter>
 #include <QToolTip>
 
+#include "nice_ticks.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -11,6 +13,8 @@ namespace faultline {
 
 namespace {
 constexpr int kLabelWidth = 70;
+constexpr int kAxisHeight = 34;  // tick labels and the axis title under the grid
+constexpr int kScaleWidth = 64;  // the colour scale right of the grid
 }
 
 HeatMap::HeatMap(QWidget* parent) : QWidget(parent) {
@@ -50,7 +54,57 @@ double HeatMap::value(int row, int column) const {
     return column < static_cast<int>(r.size()) ? r[static_cast<std::size_t>(column)] : 0.0;
 }
 
-QRect HeatMap::gridRect() const { return rect().adjusted(kLabelWidth, 4, -4, -4); }
+QRect HeatMap::gridRect() const {
+    const bool axis = m_axisTo > m_axisFrom;
+    return rect().adjusted(kLabelWidth, 4, -kScaleWidth, axis ? -kAxisHeight : -4);
+}
+
+void HeatMap::setColumnAxis(double from, double to, const QString& title) {
+    m_axisFrom = from;
+    m_axisTo = to;
+    m_axisTitle = title;
+    update();
+}
+
+void HeatMap::setScaleTitle(const QString& title) {
+    m_scaleTitle = title;
+    setToolTip(QString());
+    update();
+}
+
+void HeatMap::drawAxis(QPainter& p, const QRect& g) {
+    if (!(m_axisTo > m_axisFrom)) return;
+    const int room = std::max(2, g.width() / 70);
+    const NiceScale scale = niceScale(m_axisFrom, m_axisTo, room);
+    const int decimals = stepDecimals(scale.step);
+    p.setPen(palette().text().color());
+    for (double v = scale.min; v <= m_axisTo + scale.step * 1e-6; v += scale.step) {
+        if (v < m_axisFrom - scale.step * 1e-6) continue;
+        const int x = g.left() + static_cast<int>((v - m_axisFrom) / (m_axisTo - m_axisFrom) * g.width());
+        p.drawLine(x, g.bottom() + 1, x, g.bottom() + 4);
+        const QString label = QString::number(v, 'f', decimals);
+        const int w = fontMetrics().horizontalAdvance(label);
+        p.drawText(QPoint(std::clamp(x - w / 2, g.left() - 10, g.right() - w + 10), g.bottom() + 4 + fontMetrics().ascent()), label);
+    }
+    p.drawText(QRect(g.left(), g.bottom() + 4 + fontMetrics().height(), g.width(), fontMetrics().height()), Qt::AlignCenter, m_axisTitle);
+}
+
+void HeatMap::drawScale(QPainter& p, const QRect& g) {
+    // A vertical bar from 0% (bottom) to 100% (top), in the cells' colours.
+    const QRect bar(g.right() + 10, g.top(), 12, g.height());
+    for (int y = 0; y < bar.height(); ++y) {
+        const double v = 1.0 - static_cast<double>(y) / std::max(1, bar.height() - 1);
+        p.setPen(QColor::fromRgb(colourFor(v)));
+        p.drawLine(bar.left(), bar.top() + y, bar.right(), bar.top() + y);
+    }
+    p.setPen(palette().mid().color());
+    p.drawRect(bar.adjusted(0, 0, -1, -1));
+    p.setPen(palette().text().color());
+    const int fh = fontMetrics().height();
+    p.drawText(QRect(bar.right() + 3, bar.top() - 2, kScaleWidth, fh), Qt::AlignLeft | Qt::AlignTop, "100%");
+    if (bar.height() > 3 * fh) p.drawText(QRect(bar.right() + 3, bar.center().y() - fh / 2, kScaleWidth, fh), Qt::AlignLeft | Qt::AlignVCenter, "50%");
+    p.drawText(QRect(bar.right() + 3, bar.bottom() - fh + 2, kScaleWidth, fh), Qt::AlignLeft | Qt::AlignBottom, "0%");
+}
 
 QPoint HeatMap::cellAt(const QPoint& pos) const {
     const QRect g = gridRect();
@@ -67,6 +121,8 @@ void HeatMap::paintEvent(QPaintEvent*) {
         return;
     }
     p.drawImage(g, m_image);
+    drawAxis(p, g);
+    drawScale(p, g);
     // Label as many rows as fit.
     const int lineHeight = fontMetrics().height();
     const int every = std::max(1, (rows() * lineHeight + g.height() - 1) / std::max(1, g.height()));
@@ -84,12 +140,24 @@ void HeatMap::paintEvent(QPaintEvent*) {
 
 void HeatMap::mouseMoveEvent(QMouseEvent* event) {
     const QPoint cell = cellAt(event->position().toPoint());
-    if (cell.x() < 0) return;
+    if (cell.x() < 0) {
+        // The colour scale explains itself.
+        const QRect g = gridRect();
+        if (event->position().x() > g.right() && !m_scaleTitle.isEmpty())
+            QToolTip::showText(event->globalPosition().toPoint(), tr("Colour: %1, from 0% (pale) to 100% (deep orange)").arg(m_scaleTitle), this);
+        return;
+    }
     const double v = value(cell.y(), cell.x());
+    QString where = tr("window %1").arg(cell.x());
+    if (m_axisTo > m_axisFrom && m_columns > 0) {
+        const double w = (m_axisTo - m_axisFrom) / m_columns;
+        where = tr("%1 to %2 %3").arg(m_axisFrom + w * cell.x(), 0, 'f', 2).arg(m_axisFrom + w * (cell.x() + 1), 0, 'f', 2).arg(m_axisTitle);
+    }
     QToolTip::showText(event->globalPosition().toPoint(),
-                       tr("%1, window %2: %3%").arg(cell.y() < m_rowLabels.size() ? m_rowLabels[cell.y()] : QString::number(cell.y()))
-                           .arg(cell.x())
-                           .arg(v * 100.0, 0, 'f', 1),
+                       tr("%1, %2: %3% %4").arg(cell.y() < m_rowLabels.size() ? m_rowLabels[cell.y()] : QString::number(cell.y()))
+                           .arg(where)
+                           .arg(v * 100.0, 0, 'f', 1)
+                           .arg(m_scaleTitle.isEmpty() ? tr("straggler score") : m_scaleTitle),
                        this);
     emit cellHovered(cell.y(), cell.x(), v);
 }

@@ -16,6 +16,11 @@ public:
 
     // values[row][column], each in [0, 1]; rows may differ in length (missing cells are 0).
     void setData(std::vector<std::vector<double>> values, QStringList rowLabels);
+    // Labels the columns along the bottom with round values from `from` to `to` (the start of
+    // the first column, the end of the last), titled `title`.
+    void setColumnAxis(double from, double to, const QString& title);
+    // The colour scale's title, beside the scale from 0 to 100%.
+    void setScaleTitle(const QString& title);
     // The marker column (e.g. the replay's current time), -1 for none.
     void setMarkerColumn(int column);
     double value(int row, int column) const;
@@ -31,6 +36,8 @@ signals:
 
 protected:
     void paintEvent(QPaintEvent* event) override;
+    void drawAxis(QPainter& p, const QRect& grid);
+    void drawScale(QPainter& p, const QRect& grid);
     void mouseMoveEvent(QMouseEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
 
@@ -42,6 +49,9 @@ private:
     int m_columns = 0;
     int m_marker = -1;
     QImage m_image;  // one pixel a cell, scaled when painted
+    double m_axisFrom = 0, m_axisTo = 0;
+    QString m_axisTitle;
+    QString m_scaleTitle;
 };
 
 }  // namespace faultline

@@ -7,6 +7,7 @@
 #include "views/incident_view.h"
 
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
@@ -14,6 +15,8 @@
 #include <QTest>
 
 #include <gtest/gtest.h>
+
+#include <filesystem>
 
 namespace faultline {
 namespace {
@@ -51,9 +54,10 @@ TEST(IncidentView, ClickingAnIncidentMovesTheReplayThere) {
     EXPECT_TRUE(view.findChild<QPlainTextEdit*>("incidentChain")->toPlainText().contains(QString::fromStdString(incidents[3].chain.back().what)));
 }
 
-TEST(IncidentView, NotesAreSavedIntoTheRunFileAndComeBack) {
+TEST(IncidentView, NotesAreSavedBesideTheRunFileWhichStaysUnchangedAndComeBack) {
     Fixture f;
     const auto incidents = buildIncidents(*f.run);
+    const std::string checksum = test::fileChecksum(f.path);
     {
         IncidentView view;
         view.show();
@@ -66,6 +70,8 @@ TEST(IncidentView, NotesAreSavedIntoTheRunFileAndComeBack) {
         QTest::keyClicks(view.findChild<QLineEdit*>("incidentTags"), "gpu, swap");
         QTest::qWait(600);  // the edit is written after a short pause in typing
     }
+    EXPECT_EQ(test::fileChecksum(f.path), checksum) << "typing notes changed the run file";
+    EXPECT_TRUE(std::filesystem::exists(f.path + "-review"));
     // Reopen the file as the app would after a restart.
     const auto saved = IncidentNotesStore(f.path).load();
     ASSERT_EQ(saved.count(incidents[1].begin), 1u);
@@ -79,6 +85,33 @@ TEST(IncidentView, NotesAreSavedIntoTheRunFileAndComeBack) {
     EXPECT_EQ(again.findChild<QLineEdit*>("incidentTags")->text(), "gpu, swap");
     auto* table = again.findChild<QTableView*>("incidentTable");
     EXPECT_EQ(table->model()->index(1, 7).data().toString(), "gpu, swap");
+}
+
+TEST(IncidentView, WriteProtectedRunSaysWhereNotesGoAndSavesIntoItOnlyWhenAsked) {
+    Fixture f;
+    std::filesystem::permissions(f.path, std::filesystem::perms::owner_read | std::filesystem::perms::group_read);
+    const std::string checksum = test::fileChecksum(f.path);
+    IncidentView view;
+    view.show();
+    view.setRun(f.run, QString::fromStdString(f.path));
+    const QString where = view.findChild<QLabel*>("notesLocation")->text();
+    EXPECT_TRUE(where.contains("write-protected")) << where.toStdString();
+    EXPECT_TRUE(where.contains(QString::fromStdString(f.path + "-review"))) << where.toStdString();
+    ASSERT_TRUE(view.selectIncident(1));
+    QTest::keyClicks(view.findChild<QPlainTextEdit*>("incidentNotes"), "Checked the cable.");
+    view.saveNow();
+    EXPECT_EQ(test::fileChecksum(f.path), checksum);
+    QSignalSpy failed(&view, &IncidentView::noteSaveFailed);
+    EXPECT_FALSE(view.saveReviewIntoRunFile());
+    ASSERT_EQ(failed.count(), 1);
+    EXPECT_TRUE(failed.at(0).at(0).toString().contains("write-protected"));
+    EXPECT_EQ(test::fileChecksum(f.path), checksum);
+
+    std::filesystem::permissions(f.path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+    EXPECT_TRUE(view.saveReviewIntoRunFile());
+    EXPECT_NE(test::fileChecksum(f.path), checksum);
+    EXPECT_EQ(readRunFileNotes(f.path).begin()->second.notes, "Checked the cable.");
+    EXPECT_FALSE(std::filesystem::exists(f.path + "-review"));
 }
 
 TEST(IncidentView, FilterNarrowsTheList) {

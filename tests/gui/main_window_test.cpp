@@ -24,6 +24,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 
 namespace faultline {
@@ -62,6 +63,31 @@ TEST(MainWindow, ShowsTheSummaryOfTheRunItOpens) {
     ASSERT_EQ(causes->rowCount(), static_cast<int>(expected.causes.size()));
     EXPECT_EQ(causes->item(0, 0)->text().toStdString(), rootCauseLabel(expected.causes[0].cause));
     EXPECT_EQ(causes->item(0, 2)->text(), QString::number(expected.causes[0].count));
+}
+
+TEST(MainWindow, OpeningAndReviewingLeavesTheRunFileChecksumUnchanged) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string path = dir.file("evidence.faultline");
+    writeRunFile(test::tinyRun(), path);
+    std::filesystem::permissions(path, std::filesystem::perms::owner_read | std::filesystem::perms::group_read);
+    const std::string checksum = test::fileChecksum(path);
+    {
+        MainWindow window;
+        window.show();
+        QSignalSpy shown(&window, &MainWindow::runShown);
+        window.openRun(QString::fromStdString(path));
+        ASSERT_TRUE(shown.wait(20'000));
+        const QString status = window.statusBar()->currentMessage();
+        EXPECT_TRUE(status.contains(QString::fromStdString(path + "-review"))) << status.toStdString();
+        window.replayPanel()->setTime(test::tinyRun().info.duration / 2);
+        auto* incidents = window.findChild<IncidentView*>("incidentView");
+        ASSERT_TRUE(incidents->selectIncident(1));
+        QApplication::processEvents();
+    }
+    EXPECT_EQ(test::fileChecksum(path), checksum) << "viewing changed the run file";
+    EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), std::filesystem::directory_iterator()), 1)
+        << "viewing left files beside the run";
 }
 
 TEST(MainWindow, BadFileIsReportedNotShown) {

@@ -172,6 +172,7 @@ TEST(ImportRoundTrip, WrittenRunReadsBackWithTheSameEvents) {
     const std::string out = dir.file("run.faultline");
     ImportOptions options;
     options.year = 2025;
+    options.allowDisjoint = true;  // files of three different years, merged on purpose to test the round trip
     const ImportSummary s = importToRunFile({fixture("xid_journal.log"), fixture("sacct_snowman.txt"), realData(kNccl)}, out, options);
     EXPECT_EQ(s.files.size(), 3u);
     const faultline::Run run = readRunFile(out);

@@ -119,7 +119,8 @@ TEST(Kineto, ParallelImportGivesTheSequentialRun) {
                                              realData(kHta + "ns_resolution_trace"), fixture("xid_journal.log")};
     ImportOptions one;
     one.workers = 1;
-    ImportOptions many;
+    one.allowDisjoint = true;  // captures of different years, merged on purpose
+    ImportOptions many = one;
     many.workers = 4;
     const ImportResult a = importPaths(inputs, one);
     const ImportResult b = importPaths(inputs, many);

@@ -4,6 +4,9 @@
 #include "model/run_file.h"
 #include "analysis/summary.h"
 
+#include "analysis/run_highlights.h"
+#include "analysis/straggler_analysis.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -43,7 +46,10 @@ TEST(Cli, SummaryTextIsWhatTheModelFormats) {
     writeRunFile(test::tinyRun(), path);
     const Result r = runCli("summary " + path);
     ASSERT_EQ(r.status, 0);
-    EXPECT_EQ(r.output, summaryToText(summarize(test::tinyRun())));
+    const RunSummary summary = summarize(test::tinyRun());
+    // What the run holds leads, then the figures.
+    EXPECT_EQ(r.output, highlightsToText(runHighlights(test::tinyRun(), summary, analyzeStragglers(test::tinyRun()))) + "\n" + summaryToText(summary));
+    EXPECT_NE(r.output.find("interruptions ("), std::string::npos) << r.output;
 }
 
 TEST(Cli, OverridesReachTheSimulator) {

@@ -65,6 +65,25 @@ std::size_t column(const Table& t, const std::string& name) {
     return static_cast<std::size_t>(it - header.begin());
 }
 
+TEST(CsvExport, IncidentsCommandReadsTheReviewFileAndLeavesTheRunAsItWas) {
+    ScratchDir dir;
+    const std::string path = dir.file("tiny.faultline");
+    writeRunFile(test::tinyRun(), path);
+    const std::vector<Incident> incidents = buildIncidents(test::tinyRun());
+    IncidentNotesStore(path).save({incidents[1].begin, "Reseated the NIC.", RootCause::Nic, {"nic"}, 0});
+    const std::string checksum = test::fileChecksum(path);
+    const auto chain = runCli("incidents --id " + std::to_string(incidents[1].id) + " " + path);
+    ASSERT_EQ(chain.status, 0) << chain.output;
+    EXPECT_NE(chain.output.find("notes: Reseated the NIC."), std::string::npos) << chain.output;
+    EXPECT_NE(chain.output.find("confirmed cause: nic"), std::string::npos) << chain.output;
+    const auto json = runCli("incidents --json " + path);
+    ASSERT_EQ(json.status, 0) << json.output;
+    const auto parsed = nlohmann::json::parse(json.output);
+    EXPECT_EQ(parsed.at(1).at("review").at("notes"), "Reseated the NIC.");
+    EXPECT_FALSE(parsed.at(0).contains("review"));
+    EXPECT_EQ(test::fileChecksum(path), checksum);
+}
+
 TEST(CsvExport, IncidentsOneRowEachWithNotesThatRoundTrip) {
     ScratchDir dir;
     const std::string path = dir.file("tiny.faultline");

@@ -5,6 +5,7 @@
 #include <array>
 #include <atomic>
 #include <cstdio>
+#include <fstream>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,6 +38,15 @@ CommandResult runCommand(const std::string& command, bool withStderr) {
     while (std::size_t n = fread(buf.data(), 1, buf.size(), pipe)) output.append(buf.data(), n);
     const int status = pclose(pipe);
     return {WEXITSTATUS(status), output};
+}
+
+std::string fileChecksum(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::uint64_t h = 14695981039346656037ull;
+    for (char c; in.get(c);) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    std::error_code ec;
+    const auto mtime = std::filesystem::last_write_time(path, ec).time_since_epoch().count();
+    return std::to_string(h) + "@" + std::to_string(mtime);
 }
 
 ScratchDir::ScratchDir() {

@@ -22,6 +22,10 @@ struct CommandResult {
 // `withStderr` folds standard error into the output; otherwise it is dropped.
 CommandResult runCommand(const std::string& command, bool withStderr = true);
 
+// A checksum of a file's bytes (FNV-1a 64, hex) and its modification time: evidence that a
+// file was left exactly as it was.
+std::string fileChecksum(const std::string& path);
+
 // A folder of its own for one test, removed when the object goes.
 class ScratchDir {
 public:

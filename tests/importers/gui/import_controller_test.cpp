@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 namespace faultline {
 namespace {
@@ -37,7 +38,10 @@ TEST(ImportGui, ImportShowsTheReportAndWritesTheRun) {
     QTimer ticker;
     QObject::connect(&ticker, &QTimer::timeout, [&] { ++ticks; });
     ticker.start(10);
-    controller.importPaths({realData("kineto/HolisticTraceAnalysis/tests/data/trace_filter"), fixture("xid_journal.log")}, out);
+    // The traces and a kernel log of the same night (files of different years would be refused).
+    const std::string kernel = dir.file("node01.log");
+    std::ofstream(kernel) << "[Fri Apr 28 23:51:39 2023] NVRM: Xid (PCI:0000:18:00): 79, pid=1, name=python, GPU has fallen off the bus.\n";
+    controller.importPaths({realData("kineto/HolisticTraceAnalysis/tests/data/trace_filter"), QString::fromStdString(kernel)}, out);
     ASSERT_TRUE(controller.busy());
     ASSERT_TRUE(imported.wait(60000));
     EXPECT_GT(ticks, 0);
@@ -90,6 +94,7 @@ TEST(ImportGui, FilesDroppedOnTheWindowAreImported) {
         asked = inputs;
         return out;
     });
+    controller.setNameChooser([](const QStringList&) { return std::optional<QString>("snowman outage"); });
     QSignalSpy imported(&controller, &ImportController::imported);
     QMimeData mime;
     mime.setUrls({QUrl::fromLocalFile(fixture("sacct_snowman.txt"))});
@@ -102,6 +107,31 @@ TEST(ImportGui, FilesDroppedOnTheWindowAreImported) {
     ASSERT_TRUE(imported.wait(60000));
     EXPECT_EQ(asked, QStringList{fixture("sacct_snowman.txt")});
     EXPECT_EQ(readRunFile(out.toStdString()).failures.size(), 1u);
+    EXPECT_EQ(readRunFile(out.toStdString()).info.name, "snowman outage") << "the name the user gave";
+}
+
+TEST(ImportGui, FilesFromYearsApartAreShownWithTheirSpansAndImportedOnlyWhenConfirmed) {
+    test::ScratchDir dir;
+    const std::string kernel = dir.file("node17.log");
+    std::ofstream(kernel) << "[Tue Jan 21 04:41:44 2025] NVRM: Xid (PCI:0000:9a:00): 79, pid=1, name=python, GPU has fallen off the bus.\n";
+    QWidget window;
+    ImportController controller(&window);
+    QSignalSpy failed(&controller, &ImportController::importFailed);
+    QSignalSpy imported(&controller, &ImportController::imported);
+    const QString out = QString::fromStdString(dir.file("run.faultline"));
+    controller.importPaths({QString::fromStdString(kernel), fixture("sacct_snowman.txt")}, out);
+    ASSERT_TRUE(failed.wait(60000));
+    ImportDialog* dialog = controller.dialog();
+    EXPECT_NE(dialog->statusText().indexOf("do not look like one run"), -1) << dialog->statusText().toStdString();
+    EXPECT_NE(dialog->reportText().indexOf("2025-01-21"), -1) << dialog->reportText().toStdString();
+    EXPECT_NE(dialog->reportText().indexOf("2021-07-"), -1) << dialog->reportText().toStdString();
+    EXPECT_FALSE(std::filesystem::exists(out.toStdString())) << "nothing written before the user confirms";
+    auto* anyway = dialog->findChild<QPushButton*>("importAnyway");
+    ASSERT_TRUE(anyway->isVisible());
+    QTest::mouseClick(anyway, Qt::LeftButton);
+    ASSERT_TRUE(imported.wait(60000));
+    EXPECT_TRUE(std::filesystem::exists(out.toStdString()));
+    EXPECT_FALSE(anyway->isVisible());
 }
 
 TEST(ImportGui, DragOfNonFilesIsIgnored) {

@@ -1,0 +1,88 @@
+#include "run_highlights.h"
+
+#include "model/format.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+
+namespace faultline {
+
+namespace {
+
+std::string shortDuration(Nanos d) {
+    char buf[48];
+    if (d < kMillisecond) std::snprintf(buf, sizeof buf, "%.0f µs", static_cast<double>(d) / kMicrosecond);
+    else if (d < kSecond) std::snprintf(buf, sizeof buf, "%.2f ms", static_cast<double>(d) / kMillisecond);
+    else return formatDuration(d);
+    return buf;
+}
+
+}  // namespace
+
+std::vector<std::string> runHighlights(const Run& run, const RunSummary& summary, const StragglerReport& stragglers) {
+    std::vector<std::string> out;
+    if (!run.collectives.empty()) {
+        std::set<std::int32_t> ranks;
+        Nanos first = run.collectives.front().enter, last = first;
+        for (const CollectiveRecord& c : run.collectives) {
+            ranks.insert(c.rank);
+            first = std::min(first, c.enter);
+            last = std::max(last, c.exit);
+        }
+        out.push_back(formatCount(static_cast<std::int64_t>(ranks.size())) + " ranks traced over " + shortDuration(last - first) + ": " +
+                      formatCount(static_cast<std::int64_t>(run.collectives.size())) + " collective calls in " +
+                      std::to_string(run.processGroups.size()) + (run.processGroups.size() == 1 ? " process group, " : " process groups, ") +
+                      formatCount(stragglers.instances) +
+                      " matched across ranks");
+        std::string late;
+        int named = 0;
+        for (const RankStragglerScore& r : stragglers.ranks) {
+            if (r.late == 0 || named >= 3) continue;
+            late += std::string(named++ ? ", " : "") + "rank " + std::to_string(r.rank) + " (last at " + std::to_string(r.late) + " of " +
+                    std::to_string(r.collectives) + " collectives, others waited " + shortDuration(r.totalLateness) + ")";
+        }
+        out.push_back(late.empty() ? "No rank arrived late at its collectives beyond the noise floor" : "Late ranks: " + late);
+    }
+    if (!run.rankSteps.empty()) {
+        std::map<std::int32_t, std::pair<Nanos, int>> perRank;  // total step time and steps
+        for (const RankStep& s : run.rankSteps) {
+            auto& [sum, n] = perRank[s.rank];
+            sum += s.duration;
+            ++n;
+        }
+        Nanos fastest = 0, slowest = 0;
+        std::int32_t slowRank = -1;
+        for (const auto& [rank, total] : perRank) {
+            const Nanos mean = total.first / std::max(1, total.second);
+            if (slowRank < 0 || mean > slowest) {
+                slowest = mean;
+                slowRank = rank;
+            }
+            if (fastest == 0 || mean < fastest) fastest = mean;
+        }
+        if (perRank.size() > 1 && fastest > 0)
+            out.push_back("Mean step time " + shortDuration(fastest) + " to " + shortDuration(slowest) + " across " +
+                          std::to_string(perRank.size()) + " ranks (rank " + std::to_string(slowRank) + " slowest, " +
+                          formatPercent(static_cast<double>(slowest - fastest) / static_cast<double>(fastest), 0) + " slower than the fastest)");
+    }
+    const int interruptions = summary.planned + summary.unexpected;
+    if (interruptions > 0)
+        out.push_back(std::to_string(interruptions) + " interruptions (" + std::to_string(summary.unexpected) + " unexpected" +
+                      (summary.unexpected ? ", one every " + formatDuration(summary.mtbf) : std::string()) + ")");
+    else if (!run.failures.empty())
+        out.push_back(std::to_string(run.failures.size()) + " failures");
+    if (summary.ettrKnown && (interruptions > 0 || run.collectives.empty()))
+        out.push_back("Effective training time " + formatPercent(summary.ettr) + " of " + formatDuration(summary.duration));
+    if (out.empty()) out.push_back("Ran " + formatDuration(summary.duration) + " on " + formatCount(static_cast<std::int64_t>(summary.gpus)) + " GPUs");
+    return out;
+}
+
+std::string highlightsToText(const std::vector<std::string>& lines) {
+    std::string out = "Highlights:\n";
+    for (const std::string& line : lines) out += "  " + line + "\n";
+    return out;
+}
+
+}  // namespace faultline

@@ -1,0 +1,73 @@
+#include "failure_merge.h"
+
+#include <algorithm>
+
+namespace faultline {
+
+namespace {
+
+struct Group {
+    Failure failure;
+    bool fromJob = false;  // the kept record is the scheduler's
+    Nanos last = 0;        // the latest record's time: a burst extends the group
+    int records = 1;
+};
+
+bool sharesGpu(const Failure& a, const Failure& b) {
+    if (a.gpus.empty() || b.gpus.empty()) return a.component.kind != ComponentKind::None && a.component == b.component;
+    for (std::int32_t g : a.gpus)
+        if (std::find(b.gpus.begin(), b.gpus.end(), g) != b.gpus.end()) return true;
+    return false;
+}
+
+bool sameEvent(const Group& g, const FailureRecord& r) {
+    if (!sharesGpu(g.failure, r.failure)) return false;
+    const Nanos gap = r.failure.time - g.last;
+    // A job's end follows the fault that ended it by up to the detection lag.
+    if (r.fromJob && !g.fromJob) return r.failure.time - g.failure.time <= kJobEndLag;
+    return gap <= kSameEventWindow;
+}
+
+std::string evidence(const FailureRecord& r) { return r.source.empty() ? r.failure.detail : r.failure.detail + " (" + r.source + ")"; }
+
+}  // namespace
+
+std::vector<Failure> mergeDuplicateFailures(const std::vector<FailureRecord>& records) {
+    std::vector<Group> groups;
+    for (const FailureRecord& r : records) {
+        Group* match = nullptr;
+        for (auto it = groups.rbegin(); it != groups.rend(); ++it) {
+            if (r.failure.time - it->last > kJobEndLag) break;  // groups are in time order
+            if (sameEvent(*it, r)) {
+                match = &*it;
+                break;
+            }
+        }
+        if (!match) {
+            groups.push_back({r.failure, r.fromJob, r.failure.time, 1});
+            groups.back().failure.detail = evidence(r);
+            continue;
+        }
+        match->last = std::max(match->last, r.failure.time);
+        ++match->records;
+        if (match->fromJob && !r.fromJob) {
+            // The hardware's own record says more than the scheduler's: it leads, at the earlier time.
+            Failure specific = r.failure;
+            specific.time = std::min(match->failure.time, r.failure.time);
+            specific.detail = evidence(r) + "; also " + match->failure.detail;
+            match->failure = std::move(specific);
+            match->fromJob = false;
+        } else {
+            match->failure.detail += "; also " + evidence(r);
+        }
+    }
+    std::vector<Failure> out;
+    out.reserve(groups.size());
+    for (Group& g : groups) {
+        if (g.records > 1) g.failure.detail = "[" + std::to_string(g.records) + " records of one event] " + g.failure.detail;
+        out.push_back(std::move(g.failure));
+    }
+    return out;
+}
+
+}  // namespace faultline

@@ -1,0 +1,69 @@
+#include "review_file.h"
+
+#include "error.h"
+#include "incident_notes.h"
+#include "partial_file.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <unistd.h>
+
+namespace faultline {
+
+namespace {
+
+// FNV-1a: a stable name for a run's review in the shared folder, the same in every build.
+std::string pathHash(const std::string& text) {
+    std::uint64_t h = 14695981039346656037ull;
+    for (const unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+    char out[17];
+    std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
+    return out;
+}
+
+std::filesystem::path userReviewFolder() {
+    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg) return std::filesystem::path(xdg) / "faultline" / "reviews";
+    const char* home = std::getenv("HOME");
+    return std::filesystem::path(home && *home ? home : "/tmp") / ".local" / "share" / "faultline" / "reviews";
+}
+
+// Writable for this user, and not write-protected by its mode bits: a reviewer who made a
+// run read-only (chmod a-w) means it, even when running as root.
+bool writable(const std::filesystem::path& path) {
+    std::error_code ec;
+    const auto perms = std::filesystem::status(path, ec).permissions();
+    if (ec) return false;
+    using P = std::filesystem::perms;
+    return ::access(path.c_str(), W_OK) == 0 && (perms & (P::owner_write | P::group_write | P::others_write)) != P::none;
+}
+
+}  // namespace
+
+std::string reviewFilePath(const std::string& runPath) {
+    const std::string beside = runPath + "-review";
+    std::error_code ec;
+    const std::filesystem::path absolute = std::filesystem::absolute(runPath, ec);
+    const std::filesystem::path folder = absolute.parent_path();
+    if (std::filesystem::exists(beside, ec) || writable(folder)) return beside;
+    return (userReviewFolder() / (absolute.filename().string() + "-" + pathHash(absolute.string()) + "-review")).string();
+}
+
+void saveReviewIntoRunFile(const std::string& runPath) {
+    const std::string review = reviewFilePath(runPath);
+    if (!writable(runPath))
+        throw Error(runPath + " is write-protected: the review stays in " + review);
+    if (!writable(std::filesystem::absolute(runPath).parent_path()))
+        throw Error("the folder of " + runPath + " is write-protected: the review stays in " + review);
+    const std::map<Nanos, IncidentNote> notes = readIncidentNotes(runPath);
+    writeThroughPartial(runPath, [&](const std::string& partial) {
+        std::error_code ec;
+        std::filesystem::copy_file(runPath, partial, std::filesystem::copy_options::overwrite_existing, ec);
+        if (ec) throw Error("cannot copy " + runPath + ": " + ec.message());
+        writeIncidentNotesTable(partial, notes);
+    });
+    std::error_code ec;
+    std::filesystem::remove(review, ec);
+}
+
+}  // namespace faultline
