@@ -18,6 +18,9 @@ namespace {
 // Every rank of a hung collective reports its own watchdog timeout within seconds: one
 // failure, with all the ranks that reported it.
 constexpr EpochNs kWatchdogBurst = 60'000'000'000;
+// Other ranks, or an async save's writer after its caller, report a checkpoint done within
+// minutes of the first report; a stepless end later than this is a checkpoint of its own.
+constexpr EpochNs kLateReport = 30LL * 60 * 1'000'000'000;
 
 int yearOf(EpochNs t) {
     const std::time_t secs = static_cast<std::time_t>(t / 1'000'000'000);
@@ -45,7 +48,8 @@ public:
         if (m_ctx.report.counts.empty())
             throw Error(m_in.path() +
                         ": this file does not look like a training log: no line is a training step, checkpoint, NCCL watchdog or "
-                        "Slurm cancel line (expected Megatron-LM or torchtitan output)" +
+                        "Slurm cancel line (expected Megatron-LM, torchtitan, PyTorch Distributed Checkpoint or NVIDIA Resiliency "
+                        "Extension output)" +
                         (m_ctx.report.warnings.empty() ? std::string() : "; first problem: " + m_ctx.report.warnings.front()));
     }
 
@@ -133,6 +137,8 @@ private:
         }
         m_job.reset();
         m_sawRestartCount = false;
+        m_lastOfKind[0].reset();  // the next job's checkpoints are its own
+        m_lastOfKind[1].reset();
     }
 
     // An error the training process printed (a traceback, a NaN check, a lost dependency):
@@ -158,6 +164,7 @@ private:
     }
 
     void addStep(std::int64_t step, EpochNs end, Nanos duration) {
+        m_lastOfKind[1].reset();  // training went on: a load of the same step again is a new one
         m_ctx.events.steps.push_back({-1, step, end, duration});
         m_ctx.report.count("steps");
         m_ctx.report.seen(end - duration);
@@ -184,26 +191,61 @@ private:
     }
 
     void checkpoint(const CheckpointLine& c, std::optional<EpochNs> stamp) {
-        if (!placed("a checkpoint line")) return;
-        const EpochNs now = *m_clock;
+        if (c.at == 0 && !placed("a checkpoint line")) return;
+        const EpochNs now = c.at > 0 ? c.at : *m_clock;
         const std::int64_t step = c.step >= 0 ? c.step : m_lastIteration;
-        const bool save = c.event == CheckpointEvent::SaveBegin || c.event == CheckpointEvent::SaveEnd;
+        const bool save = c.event == CheckpointEvent::SaveBegin || c.event == CheckpointEvent::SaveEnd || c.event == CheckpointEvent::SaveFailed;
+        const CheckpointKind kind = save ? CheckpointKind::Save : CheckpointKind::Load;
         std::optional<ImportedCheckpoint>& open = save ? m_save : m_load;
+        std::optional<std::size_t>& last = m_lastOfKind[save ? 0 : 1];
+        // The last checkpoint closed is this one when it names the same step: an async save's
+        // caller reports staging done ("Finished saving ... (or staging if async is enabled)")
+        // before its writer (or every other rank) reports the checkpoint written.
+        // An end that names no step is another report of the last one, while it is fresh.
+        const bool end = c.event == CheckpointEvent::SaveEnd || c.event == CheckpointEvent::LoadEnd;
+        const bool sameAsLast = !open && last &&
+                                (c.step < 0 && end ? now - m_ctx.events.checkpoints[*last].end <= kLateReport
+                                                   : m_ctx.events.checkpoints[*last].step == step);
+        if (c.event == CheckpointEvent::SaveFailed || c.event == CheckpointEvent::LoadFailed) {
+            // A checkpoint that was not written is none: lost work counts from the last good one.
+            open.reset();
+            if (sameAsLast && *last + 1 == m_ctx.events.checkpoints.size()) {
+                m_ctx.events.checkpoints.pop_back();
+                m_ctx.report.count(save ? "checkpoint saves" : "checkpoint loads", -1);
+                last.reset();
+                m_lastClosed.reset();
+            }
+            m_ctx.report.count(save ? "failed checkpoint saves" : "failed checkpoint loads");
+            m_ctx.report.seen(now);
+            return;
+        }
         if (c.event == CheckpointEvent::SaveBegin || c.event == CheckpointEvent::LoadBegin) {
-            if (open) closeCheckpoint(open, now, save ? CheckpointKind::Save : CheckpointKind::Load);
-            open = ImportedCheckpoint{now, now, step, save ? CheckpointKind::Save : CheckpointKind::Load, c.bytes};
+            // Every rank (or an async save's caller, then its writer) reports the same
+            // checkpoint's start: it began at the first.
+            if ((open && open->step == step) || sameAsLast) return;
+            if (!save) m_lastOfKind[0].reset();  // after a reload the same step may be saved anew
+            if (open) closeCheckpoint(open, now, kind);
+            open = ImportedCheckpoint{now, now, step, kind, c.bytes};
             return;
         }
         if (!open) {
+            // The other ranks' ends of a checkpoint already closed: it ends with the last.
+            if (sameAsLast) {
+                ImportedCheckpoint& done = m_ctx.events.checkpoints[*last];
+                done.end = std::max(done.end, now);
+                if (c.bytes > 0) done.bytes = c.bytes;
+                m_ctx.report.seen(done.end);
+                return;
+            }
             // An end without its begin: the duration the line states (torchtitan) says when it began.
             const Nanos took = c.seconds > 0 ? static_cast<Nanos>(std::llround(c.seconds * 1e9)) : 0;
-            open = ImportedCheckpoint{now - took, now, step, save ? CheckpointKind::Save : CheckpointKind::Load, c.bytes};
+            open = ImportedCheckpoint{now - took, now, step, kind, c.bytes};
         }
         if (c.step >= 0) open->step = c.step;
         if (c.bytes > 0) open->bytes = c.bytes;
-        EpochNs end = now;
-        if (!stamp && c.seconds > 0) end = open->begin + static_cast<Nanos>(std::llround(c.seconds * 1e9));
-        closeCheckpoint(open, end, save ? CheckpointKind::Save : CheckpointKind::Load);
+        EpochNs endsAt = now;
+        if (!stamp && c.at == 0 && c.seconds > 0) endsAt = open->begin + static_cast<Nanos>(std::llround(c.seconds * 1e9));
+        closeCheckpoint(open, endsAt, kind);
         if (!save && c.step >= 0) m_lastIteration = c.step;  // training resumes from the loaded step
     }
 
@@ -214,6 +256,7 @@ private:
         c.end = std::max(end, c.begin);
         m_ctx.events.checkpoints.push_back(c);
         m_lastClosed = m_ctx.events.checkpoints.size() - 1;
+        m_lastOfKind[kind == CheckpointKind::Save ? 0 : 1] = m_lastClosed;
         m_ctx.report.count(kind == CheckpointKind::Save ? "checkpoint saves" : "checkpoint loads");
         m_ctx.report.seen(c.begin);
         m_ctx.report.seen(c.end);
@@ -286,6 +329,7 @@ private:
     std::optional<ImportedCheckpoint> m_save;
     std::optional<ImportedCheckpoint> m_load;
     std::optional<std::size_t> m_lastClosed;
+    std::optional<std::size_t> m_lastOfKind[2];  // the last save and load closed
     std::optional<std::size_t> m_lastWatchdog;
     std::optional<std::size_t> m_lastError;
     std::optional<ImportedJob> m_job;  // the job whose output this part of the log is

@@ -26,21 +26,35 @@ struct MegatronIteration {
 // Throws nothing; a line that names the field but cannot be read gives `bad`.
 std::optional<MegatronIteration> parseMegatronIteration(std::string_view line, bool& bad);
 
-enum class CheckpointEvent : std::uint8_t { SaveBegin, SaveEnd, LoadBegin, LoadEnd };
+enum class CheckpointEvent : std::uint8_t { SaveBegin, SaveEnd, LoadBegin, LoadEnd, SaveFailed, LoadFailed };
 struct CheckpointLine {
     CheckpointEvent event = CheckpointEvent::SaveBegin;
     std::int64_t step = -1;      // -1 when the line does not say
-    double seconds = -1;         // how long it took, when the line says (torchtitan)
+    double seconds = -1;         // how long it took, when the line says (torchtitan, DCP)
     std::int64_t bytes = 0;      // its size, when the line says ("(812.5 GB)", "size 3.2 TiB")
+    EpochNs at = 0;              // the time the line's own text states (DCP's 'time': ns); 0: none
 };
+// Recognised, each by a phrase (see kCheckpointPhrases in the .cpp):
 // Megatron: "saving checkpoint at iteration N to PATH", "successfully saved checkpoint at/from
 // iteration N", "loading checkpoint from PATH at iteration N", "successfully loaded checkpoint
-// from PATH ... at iteration N". torchtitan: "Saving the checkpoint", "Saving a full checkpoint
-// at step N", "Finished saving the checkpoint ... in X seconds", "Loading the checkpoint at
-// step N", "Finished loading the checkpoint in X seconds".
-// Megatron's async save: "scheduled an async checkpoint save at iteration N to PATH" begins
-// it; the "successfully saved checkpoint" its finalisation prints ends it.
+// from PATH ... at iteration N"; its async save: "scheduled an async checkpoint save at
+// iteration N to PATH" begins it, the "successfully saved checkpoint" its finalisation prints
+// ends it. torchtitan: "Saving the checkpoint", "Saving a full checkpoint at step N",
+// "Finished saving the checkpoint ... in X seconds", "Loading the checkpoint at step N",
+// "Finished loading the checkpoint in X seconds".
+// PyTorch Distributed Checkpoint's background save process (async_save): "Received async
+// checkpoint request with id=PATH", "Completed checkpoint save request for checkpoint_id=...",
+// "Checkpoint save failed for checkpoint_id=PATH: ..."; its method logger's event dicts
+// "{'checkpoint_id': 'PATH', ..., 'func_name': 'save', ..., 'event': 'start', 'time': NS}".
+// NVIDIA Resiliency Extension's async checkpointing (debug lines): "rank: R, takes X to
+// schedule async ckpt" begins a save, "finalize took Xs" is its finalisation.
+// The step of lines without an iteration comes from the checkpoint's path ("step-1500",
+// "iter_0001500"), else it is -1.
 std::optional<CheckpointLine> parseCheckpointLine(std::string_view line);
+
+// The step a checkpoint directory names: ".../step-1500", "iter_0001500", "global_step1500",
+// "checkpoint-1500", "epoch=0-step=1500.ckpt"; -1 when none.
+std::int64_t stepInCheckpointPath(std::string_view path);
 
 // "812.5 GB", "3.2 TiB", "1048576 bytes" anywhere in the line -> bytes; 0 when none.
 std::int64_t sizeInLine(std::string_view line);

@@ -68,6 +68,65 @@ TEST(CheckpointLines, SizesAndParallelSizesAreRead) {
     EXPECT_FALSE(parseSlurmVariable("SLURM_MPI_TYPE=pmix"));
 }
 
+// PyTorch Distributed Checkpoint: torchtitan's lines with DCP's own. An async save runs
+// from the caller's "Saving" to the background writer's "Completed"; a save whose writer
+// failed is no checkpoint; DCP's event dicts time a synchronous save and a load.
+TEST(CheckpointLines, DistributedCheckpointSavesLoadsAndFailures) {
+    const ImportResult r = importPaths({fixture("dcp_async_checkpoints.log")});
+    const faultline::Run& run = r.run;
+    const EpochNs start = run.info.startEpochNs;
+    ASSERT_EQ(run.checkpoints.size(), 3u);
+    const Checkpoint& load = run.checkpoints[0];
+    EXPECT_EQ(load.kind, CheckpointKind::Load);
+    EXPECT_EQ(load.step, 2097);
+    EXPECT_EQ(start + load.begin, *parseIsoTime("2025-04-02T09:00:00Z"));
+    EXPECT_EQ(start + load.end, *parseIsoTime("2025-04-02T09:00:42.100Z"));  // the last report of it
+    const Checkpoint& async = run.checkpoints[1];
+    EXPECT_EQ(async.kind, CheckpointKind::Save);
+    EXPECT_EQ(async.step, 2100);
+    EXPECT_EQ(start + async.begin, *parseIsoTime("2025-04-02T09:01:21Z"));
+    EXPECT_EQ(start + async.end, *parseIsoTime("2025-04-02T09:02:41Z"));  // written, not staged
+    const Checkpoint& sync = run.checkpoints[2];
+    EXPECT_EQ(sync.step, 2200);  // from the checkpoint's path
+    EXPECT_EQ(sync.end - sync.begin, 65'250 * kMillisecond);
+    EXPECT_EQ(r.summary.files.at(0).format, "training-log");
+    EXPECT_EQ(r.summary.files.at(0).counts.at("failed checkpoint saves"), 1);
+    EXPECT_EQ(r.summary.files.at(0).counts.at("checkpoint saves"), 2);
+}
+
+// NVIDIA Resiliency Extension's async checkpointing: scheduled at the iteration Megatron
+// last printed, finalised when the last rank's finalisation ran.
+TEST(CheckpointLines, ResiliencyExtensionAsyncSaveEndsAtItsFinalisation) {
+    const ImportResult r = importPaths({fixture("nvrx_async_checkpoints.log")});
+    const faultline::Run& run = r.run;
+    const EpochNs start = run.info.startEpochNs;
+    ASSERT_EQ(run.checkpoints.size(), 2u);
+    EXPECT_EQ(run.checkpoints[0].step, 100);
+    EXPECT_EQ(start + run.checkpoints[0].begin, *parseIsoTime("2025-05-10T14:00:00.400Z"));
+    EXPECT_EQ(start + run.checkpoints[0].end, *parseIsoTime("2025-05-10T14:00:31.750Z"));
+    EXPECT_EQ(run.checkpoints[1].step, 110);
+    EXPECT_EQ(start + run.checkpoints[1].end, *parseIsoTime("2025-05-10T14:01:19Z"));
+    EXPECT_EQ(run.topology.gpus.size(), 16u);  // the banner's two nodes of 8
+}
+
+TEST(CheckpointLines, StepsAreReadFromCheckpointPaths) {
+    EXPECT_EQ(stepInCheckpointPath("/checkpoints/llama3-8b/step-2100"), 2100);
+    EXPECT_EQ(stepInCheckpointPath("/lustre/ckpt/gpt/iter_0001500"), 1500);
+    EXPECT_EQ(stepInCheckpointPath("s3://bucket/run7/global_step300/"), 300);
+    EXPECT_EQ(stepInCheckpointPath("/out/epoch=0-step=4200.ckpt"), 4200);
+    EXPECT_EQ(stepInCheckpointPath("/lustre/ckpt/mixtral"), -1);
+    const auto failed = parseCheckpointLine("[3] 2025-04-02 09:03:40,000 - root - ERROR - Checkpoint save failed for checkpoint_id=/c/step-7: disk step 9 full");
+    ASSERT_TRUE(failed);
+    EXPECT_EQ(failed->event, CheckpointEvent::SaveFailed);
+    EXPECT_EQ(failed->step, 7);
+    // async_save's own end is the staging done: the background save ends the checkpoint.
+    EXPECT_FALSE(parseCheckpointLine("{'checkpoint_id': '/c/step-7', 'func_name': 'async_save', 'event': 'end', 'time': 5}"));
+    const auto dcpStart = parseCheckpointLine("{'checkpoint_id': '/c/step-7', 'func_name': 'async_save', 'event': 'start', 'time': 5}");
+    ASSERT_TRUE(dcpStart);
+    EXPECT_EQ(dcpStart->event, CheckpointEvent::SaveBegin);
+    EXPECT_EQ(dcpStart->at, 5);
+}
+
 // A banner line that cannot be read is named with its file and line, and the rest is read.
 TEST(CheckpointLines, BadNodeListIsReportedWithItsLine) {
     test::ScratchDir dir;
