@@ -82,6 +82,9 @@ struct ImportedJob {
     std::int32_t restarts = 0;
     std::int32_t gpus = 0;  // allocated GPUs (AllocTRES gres/gpu=N); 0 when unknown
     std::vector<std::string> nodes;
+    // The jobs its submission waited for (`sbatch --dependency=afterok:123`, from sacct's
+    // SubmitLine): a job that depends on one of the run's jobs continues the run.
+    std::vector<std::string> dependsOn;
     EpochNs submit = 0;
     EpochNs start = 0;
     EpochNs end = 0;  // 0 while still running

@@ -304,8 +304,21 @@ JobChain findJobChain(const ImportedEvents& events, const JobSelection& selectio
         if (!selection.name.empty()) return j.name == selection.name;
         return j.firstLogLine > 0 || (!j.name.empty() && names.count(j.name) > 0);
     };
-    for (std::size_t i = 0; i < out.jobs.size(); ++i)
-        if (!isStep(out.jobs[i]) && out.jobs[i].start > 0 && wanted(out.jobs[i])) out.chain.push_back(i);
+    // A job submitted to wait for one of the run's jobs (sbatch --dependency) continues the run
+    // whatever its name; jobs are in start order, so one pass follows a chain of them. Jobs
+    // named with --job are the run exactly.
+    std::set<std::string> runIds;
+    for (std::size_t i = 0; i < out.jobs.size(); ++i) {
+        const ImportedJob& j = out.jobs[i];
+        if (isStep(j) || j.start == 0) continue;
+        const bool continues = selection.ids.empty() && std::any_of(j.dependsOn.begin(), j.dependsOn.end(), [&](const std::string& id) {
+                                   return runIds.count(id) > 0 || runIds.count(baseId(id)) > 0;
+                               });
+        if (!wanted(j) && !continues) continue;
+        out.chain.push_back(i);
+        runIds.insert(j.id);
+        runIds.insert(baseId(j.id));
+    }
     if (out.chain.empty()) {
         if (!selection.ids.empty() || !selection.name.empty())
             throw Error("no job in the files is " + (selection.name.empty() ? "--job " + selection.ids.front() : "named \"" + selection.name + "\"") +

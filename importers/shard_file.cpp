@@ -57,7 +57,8 @@ nlohmann::json jobToJson(const ImportedJob& job) {
     return {{"id", job.id},         {"parent", job.parentId}, {"name", job.name},         {"state", job.state},
             {"state_text", job.stateText}, {"exit_code", job.exitCode}, {"reason", job.reason}, {"restarts", job.restarts},
             {"gpus", job.gpus},     {"nodes", job.nodes},     {"submit", job.submit},     {"start", job.start},
-            {"end", job.end},       {"from_log", job.fromLog}, {"first_log_line", job.firstLogLine}};
+            {"end", job.end},       {"from_log", job.fromLog}, {"first_log_line", job.firstLogLine},
+            {"depends_on", job.dependsOn}};
 }
 
 ImportedJob jobFromJson(const nlohmann::json& j) {
@@ -77,6 +78,7 @@ ImportedJob jobFromJson(const nlohmann::json& j) {
     job.end = j.at("end").get<EpochNs>();
     job.fromLog = j.at("from_log").get<bool>();
     job.firstLogLine = j.at("first_log_line").get<EpochNs>();
+    job.dependsOn = j.value("depends_on", std::vector<std::string>());
     return job;
 }
 
