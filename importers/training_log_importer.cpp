@@ -9,6 +9,7 @@
 #include "training_log_line.h"
 
 #include <cmath>
+#include <map>
 #include <ctime>
 
 namespace faultline {
@@ -60,6 +61,13 @@ private:
             m_clock = *stamp;
             if (m_firstDated == 0) m_firstDated = *stamp;
             if (m_job && m_job->firstLogLine == 0) m_job->firstLogLine = *stamp;
+        }
+        m_rank = -1;
+        if (auto r = rankPrefix(line)) {
+            // A local rank is the global one in a single node's log; its node's place is
+            // not in the line.
+            m_rank = r->rank;
+            m_ctx.report.ranks.insert(r->rank);
         }
         if (auto v = parseSlurmVariable(line)) return slurmVariable(*v);
         if (auto p = parseParallelSizes(line)) return parallelSizes(*p);
@@ -165,7 +173,7 @@ private:
 
     void addStep(std::int64_t step, EpochNs end, Nanos duration) {
         m_lastOfKind[1].reset();  // training went on: a load of the same step again is a new one
-        m_ctx.events.steps.push_back({-1, step, end, duration});
+        m_ctx.events.steps.push_back({m_rank, step, end, duration});
         m_ctx.report.count("steps");
         m_ctx.report.seen(end - duration);
         m_ctx.report.seen(end);
@@ -183,9 +191,11 @@ private:
 
     void titanStep(std::int64_t step, std::optional<EpochNs> stamp) {
         if (!stamp) return;
+        // Each rank's step lines time its own steps.
         Nanos duration = 0;
-        if (m_lastTitan && step > m_lastTitan->first) duration = (*stamp - m_lastTitan->second) / (step - m_lastTitan->first);
-        m_lastTitan = {step, *stamp};
+        auto& last = m_lastTitan[m_rank];
+        if (last && step > last->first) duration = (*stamp - last->second) / (step - last->first);
+        last = {step, *stamp};
         m_lastIteration = step;
         addStep(step, *stamp, duration);
     }
@@ -325,7 +335,8 @@ private:
     ImportContext& m_ctx;
     std::optional<EpochNs> m_clock;
     std::int64_t m_lastIteration = 0;
-    std::optional<std::pair<std::int64_t, EpochNs>> m_lastTitan;
+    std::map<std::int32_t, std::optional<std::pair<std::int64_t, EpochNs>>> m_lastTitan;  // by rank
+    std::int32_t m_rank = -1;  // the rank the current line's prefix names; -1: none
     std::optional<ImportedCheckpoint> m_save;
     std::optional<ImportedCheckpoint> m_load;
     std::optional<std::size_t> m_lastClosed;

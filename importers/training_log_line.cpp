@@ -241,6 +241,23 @@ std::optional<double> parseCheckpointTimer(std::string_view line, bool& isSave) 
     return parseDouble(rest.substr(0, end));
 }
 
+std::optional<RankPrefix> rankPrefix(std::string_view line) {
+    RankPrefix out;
+    std::string_view rest;
+    if (startsWith(line, "[rank")) rest = line.substr(5);
+    else if (startsWith(line, "[default")) {
+        rest = line.substr(8);
+        out.local = true;
+    } else {
+        return std::nullopt;
+    }
+    std::size_t n = 0;
+    while (n < rest.size() && n < 7 && isDigit(rest[n])) ++n;
+    if (n == 0 || rest.substr(n, 2) != "]:") return std::nullopt;
+    out.rank = static_cast<std::int32_t>(*parseInt(rest.substr(0, n)));
+    return out;
+}
+
 std::optional<std::int64_t> parseTitanStep(std::string_view line) {
     const std::size_t info = line.find(" - INFO - step:");
     if (info == std::string_view::npos) return std::nullopt;

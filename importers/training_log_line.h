@@ -63,6 +63,15 @@ std::int64_t sizeInLine(std::string_view line);
 // "    save-checkpoint ....: (1234.5, 1240.1)" -> milliseconds (the max when a range).
 std::optional<double> parseCheckpointTimer(std::string_view line, bool& isSave);
 
+// The rank a launcher's prefix names: torchrun's "[rank3]:" (global rank, PyTorch 2.2 on, also
+// "[rank3]:[titan] ...") and "[default3]:" (--tee: local rank 3 of the node's agent, role
+// "default"). `local` tells which. nullopt for lines without such a prefix.
+struct RankPrefix {
+    std::int32_t rank = 0;
+    bool local = false;
+};
+std::optional<RankPrefix> rankPrefix(std::string_view line);
+
 // torchtitan: "... - root - INFO - step:  1  loss: ..." or "step: 640/644 = 99.37%  loss: ...".
 std::optional<std::int64_t> parseTitanStep(std::string_view line);
 

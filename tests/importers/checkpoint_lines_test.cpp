@@ -109,6 +109,32 @@ TEST(CheckpointLines, ResiliencyExtensionAsyncSaveEndsAtItsFinalisation) {
     EXPECT_EQ(run.topology.gpus.size(), 16u);  // the banner's two nodes of 8
 }
 
+// torchrun's "[rankN]:" prefixes: each rank's step lines time that rank's steps, so a rank
+// whose steps ran long is a straggler episode of the imported run, on its own GPU.
+TEST(CheckpointLines, RankPrefixedStepsFindAStraggler) {
+    const ImportResult r = importPaths({fixture("torchtitan_4ranks_straggler.log")});
+    const faultline::Run& run = r.run;
+    EXPECT_EQ(run.steps.size(), 40u);        // the job's steps, as rank 0 reports them
+    EXPECT_EQ(run.rankSteps.size(), 160u);   // every rank's own
+    EXPECT_EQ(run.rankToGpu.size(), 4u);  // the ranks the prefixes name
+    ASSERT_EQ(run.stragglers.size(), 1u);
+    const StragglerEpisode& e = run.stragglers[0];
+    EXPECT_EQ(e.gpu, run.rankToGpu[2]);
+    const EpochNs start = run.info.startEpochNs;
+    EXPECT_EQ(start + e.begin, *parseIsoTime("2025-06-02T08:01:52.5Z"));  // rank 2's first long step (11) done
+    EXPECT_GT(e.slowdown, 1.2);
+
+    const auto global = rankPrefix("[rank12]:[titan] 2025-06-02 08:00:00,000 - root - INFO - step: 1");
+    ASSERT_TRUE(global);
+    EXPECT_EQ(global->rank, 12);
+    EXPECT_FALSE(global->local);
+    const auto local = rankPrefix("[default7]: iteration 10/ 100 | elapsed time per iteration (ms): 5.0 |");
+    ASSERT_TRUE(local);
+    EXPECT_TRUE(local->local);
+    EXPECT_FALSE(rankPrefix("[rank]: x"));
+    EXPECT_FALSE(rankPrefix("[2025-06-02 08:00:00] iteration 1"));
+}
+
 TEST(CheckpointLines, StepsAreReadFromCheckpointPaths) {
     EXPECT_EQ(stepInCheckpointPath("/checkpoints/llama3-8b/step-2100"), 2100);
     EXPECT_EQ(stepInCheckpointPath("/lustre/ckpt/gpt/iter_0001500"), 1500);
