@@ -45,11 +45,12 @@ public:
             }
         }
         if (m_save) closeCheckpoint(m_save, m_clock.value_or(m_save->end), CheckpointKind::Save);
+        placeRanks();
         closeJob();
         if (m_ctx.report.counts.empty())
             throw Error(m_in.path() +
                         ": this file does not look like a training log: no line is a training step, checkpoint, NCCL watchdog or "
-                        "Slurm cancel line (expected Megatron-LM, torchtitan, PyTorch Distributed Checkpoint or NVIDIA Resiliency "
+                        "Slurm cancel line or NCCL communicator init (expected Megatron-LM, torchtitan, PyTorch Distributed Checkpoint or NVIDIA Resiliency "
                         "Extension output)" +
                         (m_ctx.report.warnings.empty() ? std::string() : "; first problem: " + m_ctx.report.warnings.front()));
     }
@@ -70,6 +71,7 @@ private:
             m_ctx.report.ranks.insert(r->rank);
         }
         if (auto v = parseSlurmVariable(line)) return slurmVariable(*v);
+        if (auto n = parseNcclCommInit(line)) return commInit(std::move(*n));
         if (auto p = parseParallelSizes(line)) return parallelSizes(*p);
         bool bad = false;
         if (auto it = parseMegatronIteration(line, bad)) return iteration(*it, stamp.has_value());
@@ -81,6 +83,26 @@ private:
         bool isSave = false;
         if (auto ms = parseCheckpointTimer(line, isSave)) return timer(*ms, isSave);
         if (auto cause = rootCauseForLogLine(line)) return logError(*cause, line, stamp);
+    }
+
+    // NCCL's communicator inits say where each rank ran; only the world's communicator (the
+    // largest) numbers ranks globally, so the placement is taken from it at the end.
+    void commInit(NcclCommInit n) {
+        m_ctx.report.count("NCCL communicator inits");
+        auto& ranks = m_commRanks[n.ranks];
+        ranks[n.rank] = std::move(n);
+    }
+
+    void placeRanks() {
+        if (m_commRanks.empty()) return;
+        const auto& [size, ranks] = *m_commRanks.rbegin();
+        m_ctx.events.worldSize = std::max(m_ctx.events.worldSize, size);
+        for (const auto& [rank, n] : ranks) {
+            m_ctx.events.placements.push_back({rank, n.host, n.device});
+            if (!n.pciBusId.empty()) m_ctx.events.gpuBusIds.emplace_back(n.host, n.pciBusId);
+            m_ctx.report.ranks.insert(rank);
+        }
+        m_ctx.report.count("rank placements", static_cast<std::int64_t>(ranks.size()));
     }
 
     // The launch script's SLURM_* lines name the job this part of the log belongs to.
@@ -336,7 +358,8 @@ private:
     std::optional<EpochNs> m_clock;
     std::int64_t m_lastIteration = 0;
     std::map<std::int32_t, std::optional<std::pair<std::int64_t, EpochNs>>> m_lastTitan;  // by rank
-    std::int32_t m_rank = -1;  // the rank the current line's prefix names; -1: none
+    std::int32_t m_rank = -1;
+    std::map<std::int32_t, std::map<std::int32_t, NcclCommInit>> m_commRanks;  // by communicator size, then rank  // the rank the current line's prefix names; -1: none
     std::optional<ImportedCheckpoint> m_save;
     std::optional<ImportedCheckpoint> m_load;
     std::optional<std::size_t> m_lastClosed;

@@ -3,6 +3,7 @@
 #include "text_parse.h"
 
 #include <cctype>
+#include <cstdio>
 
 namespace faultline {
 
@@ -255,6 +256,51 @@ std::optional<RankPrefix> rankPrefix(std::string_view line) {
     while (n < rest.size() && n < 7 && isDigit(rest[n])) ++n;
     if (n == 0 || rest.substr(n, 2) != "]:") return std::nullopt;
     out.rank = static_cast<std::int32_t>(*parseInt(rest.substr(0, n)));
+    return out;
+}
+
+std::optional<NcclCommInit> parseNcclCommInit(std::string_view line) {
+    const std::size_t info = line.find(" NCCL INFO comm 0x");
+    if (info == std::string_view::npos) return std::nullopt;
+    const std::string_view rest = line.substr(info);
+    const auto rank = intAfter(rest, " rank ");
+    auto ranks = intAfter(rest, " nRanks ");
+    if (!ranks) ranks = intAfter(rest, " nranks ");
+    if (!rank || !ranks || *ranks <= 0 || *rank >= *ranks) return std::nullopt;
+    // "HOST:PID:TID [DEV]" before it, after whatever prefix a launcher put on the line.
+    std::string_view head = trim(line.substr(0, info));
+    const std::size_t open = head.rfind(" [");
+    if (open == std::string_view::npos || head.back() != ']') return std::nullopt;
+    NcclCommInit out;
+    out.device = static_cast<std::int32_t>(parseInt(head.substr(open + 2, head.size() - open - 3)).value_or(-1));
+    head = head.substr(0, open);
+    if (const std::size_t space = head.rfind(' '); space != std::string_view::npos) head = head.substr(space + 1);
+    if (const std::size_t tag = head.rfind("]:"); tag != std::string_view::npos) head = head.substr(tag + 2);  // "[default3]:"
+    if (const std::size_t tag = head.rfind(">:"); tag != std::string_view::npos) head = head.substr(tag + 2);  // "[1,3]<stdout>:"
+    const std::size_t tid = head.rfind(':');
+    const std::size_t pid = tid == std::string_view::npos || tid == 0 ? std::string_view::npos : head.rfind(':', tid - 1);
+    if (pid == std::string_view::npos || pid == 0) return std::nullopt;
+    out.host = std::string(head.substr(0, pid));
+    out.rank = static_cast<std::int32_t>(*rank);
+    out.ranks = static_cast<std::int32_t>(*ranks);
+    // busId is the bus id as one hex number: domain << 20 | bus << 12 | device << 4 | function.
+    if (const std::size_t at = rest.find(" busId "); at != std::string_view::npos) {
+        std::string_view hex = rest.substr(at + 7);
+        hex = hex.substr(0, hex.find(' '));
+        std::uint64_t id = 0;
+        bool ok = !hex.empty() && hex.size() <= 12;
+        for (char c : hex) {
+            const int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+            if (v < 0) ok = false;
+            else id = id * 16 + static_cast<std::uint64_t>(v);
+        }
+        if (ok) {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%04llx:%02llx:%02llx", static_cast<unsigned long long>(id >> 20),
+                          static_cast<unsigned long long>((id >> 12) & 0xff), static_cast<unsigned long long>((id >> 4) & 0xff));
+            out.pciBusId = buf;
+        }
+    }
     return out;
 }
 

@@ -72,6 +72,21 @@ struct RankPrefix {
 };
 std::optional<RankPrefix> rankPrefix(std::string_view line);
 
+// NCCL's communicator init line (NCCL_DEBUG=INFO), which names the host a rank ran on:
+// "node01:2345:2400 [3] NCCL INFO comm 0x55c4 rank 11 nranks 16 cudaDev 3 nvmlDev 3 busId
+// 3d000 commId 0x1c6d - Init COMPLETE" (NCCL 2.1x) or "... [3] NCCL INFO comm 0x55c4 rank 11
+// nRanks 16 nNodes 2 localRanks 8 localRank 3 MNNVL 0" (2.19 on), after any launcher prefix
+// ("[default3]:", "[1,3]<stdout>:"). `rank` is the rank in that communicator: only a
+// communicator of the whole world gives global ranks.
+struct NcclCommInit {
+    std::string host;
+    std::int32_t rank = 0;
+    std::int32_t ranks = 0;      // the communicator's size
+    std::int32_t device = -1;    // the CUDA device in brackets (the local GPU)
+    std::string pciBusId;        // "0000:3d:00" (the kernel's spelling, no function) from busId, when given
+};
+std::optional<NcclCommInit> parseNcclCommInit(std::string_view line);
+
 // torchtitan: "... - root - INFO - step:  1  loss: ..." or "step: 640/644 = 99.37%  loss: ...".
 std::optional<std::int64_t> parseTitanStep(std::string_view line);
 

@@ -135,6 +135,34 @@ TEST(CheckpointLines, RankPrefixedStepsFindAStraggler) {
     EXPECT_FALSE(rankPrefix("[2025-06-02 08:00:00] iteration 1"));
 }
 
+// NCCL's communicator inits behind torchrun's "[defaultN]:" prefixes say which host each rank
+// ran on: the world's communicator (8 ranks) places them; the tensor-parallel ones (4 ranks,
+// numbered within their group) do not. busId gives each GPU's PCI bus id.
+TEST(CheckpointLines, NcclCommInitsPlaceRanksOnTheirHosts) {
+    const ImportResult r = importPaths({fixture("nccl_comm_init.log")});
+    const faultline::Run& run = r.run;
+    EXPECT_EQ(r.summary.files.at(0).format, "training-log");
+    EXPECT_EQ(r.summary.files.at(0).counts.at("rank placements"), 8);
+    ASSERT_EQ(run.rankToGpu.size(), 8u);
+    EXPECT_EQ(run.topology.hosts.size(), 2u);
+    EXPECT_EQ(run.topology.gpuName(run.rankToGpu[0]), "gpu-a17-gpu0");
+    EXPECT_EQ(run.topology.gpuName(run.rankToGpu[6]), "gpu-a18-gpu2");
+    const Gpu& g = run.topology.gpus[static_cast<std::size_t>(run.rankToGpu[5])];
+    EXPECT_EQ(g.pciBusId, "0000:2a:00.0");
+
+    const auto old = parseNcclCommInit("node01:2345:2400 [3] NCCL INFO comm 0x55c4 rank 11 nranks 16 cudaDev 3 nvmlDev 3 busId 3d000 commId 0x1c - Init COMPLETE");
+    ASSERT_TRUE(old);
+    EXPECT_EQ(old->host, "node01");
+    EXPECT_EQ(old->rank, 11);
+    EXPECT_EQ(old->ranks, 16);
+    EXPECT_EQ(old->device, 3);
+    EXPECT_EQ(old->pciBusId, "0000:3d:00");
+    const auto mpi = parseNcclCommInit("[1,0]<stdout>:test-nccl-worker-0:21:28 [0] NCCL INFO comm 0x55c4c398fed0 rank 0 nRanks 1 nNodes 1 localRanks 1 localRank 0 MNNVL 0");
+    ASSERT_TRUE(mpi);
+    EXPECT_EQ(mpi->host, "test-nccl-worker-0");
+    EXPECT_FALSE(parseNcclCommInit("NCCL INFO comm 0x... rank 0 nranks 8 : chose Ring protocol LL128"));
+}
+
 TEST(CheckpointLines, StepsAreReadFromCheckpointPaths) {
     EXPECT_EQ(stepInCheckpointPath("/checkpoints/llama3-8b/step-2100"), 2100);
     EXPECT_EQ(stepInCheckpointPath("/lustre/ckpt/gpt/iter_0001500"), 1500);
