@@ -73,6 +73,12 @@ private:
         if (auto v = parseSlurmVariable(line)) return slurmVariable(*v);
         if (auto n = parseNcclCommInit(line)) return commInit(std::move(*n));
         if (auto p = parseParallelSizes(line)) return parallelSizes(*p);
+        if (auto s = parseTorchrunShape(line)) {
+            if (s->procsPerNode > 0 && m_ctx.events.gpusPerNode == 0) m_ctx.events.gpusPerNode = s->procsPerNode;
+            m_ctx.events.worldSize = std::max(m_ctx.events.worldSize, s->worldSize);
+            m_ctx.report.count("torchrun shape lines");
+            return;
+        }
         bool bad = false;
         if (auto it = parseMegatronIteration(line, bad)) return iteration(*it, stamp.has_value());
         if (bad) return m_ctx.report.skip(m_in.where() + ": expected \"iteration N/ M | ... | elapsed time per iteration (ms): T\"");

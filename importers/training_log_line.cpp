@@ -121,9 +121,9 @@ constexpr CheckpointPhrase kCheckpointPhrases[] = {
     {"finalize took ", CheckpointEvent::SaveEnd, {}, {}},
 };
 
-// The text of a Python repr'd string field: "'name': 'value'" -> value.
-std::optional<std::string_view> quotedField(std::string_view line, std::string_view name) {
-    const std::string key = "'" + std::string(name) + "': '";
+// The text of a Python repr'd string field: key "'name': '" -> value. Looked up on every
+// line, so no string is built.
+std::optional<std::string_view> quotedField(std::string_view line, std::string_view key) {
     const std::size_t at = line.find(key);
     if (at == std::string_view::npos) return std::nullopt;
     const std::size_t from = at + key.size();
@@ -135,9 +135,10 @@ std::optional<std::string_view> quotedField(std::string_view line, std::string_v
 // DCP's method logger: one Python dict per call of save/async_save/load, at its start and
 // end ("event"), with the wall time in ns ("time") and at the end how long it took.
 std::optional<CheckpointLine> parseDcpEvent(std::string_view line) {
-    const auto func = quotedField(line, "func_name");
-    const auto event = quotedField(line, "event");
-    if (!func || !event) return std::nullopt;
+    const auto func = quotedField(line, "'func_name': '");
+    if (!func) return std::nullopt;
+    const auto event = quotedField(line, "'event': '");
+    if (!event) return std::nullopt;
     const bool save = *func == "save" || *func == "save_state_dict" || *func == "async_save";
     const bool load = *func == "load" || *func == "load_state_dict";
     if (!save && !load) return std::nullopt;  // staging, the daemon's start: no checkpoint of their own
@@ -147,7 +148,7 @@ std::optional<CheckpointLine> parseDcpEvent(std::string_view line) {
     // async_save returns once the state is staged; its background save ends the checkpoint.
     else if (*event == "end" && *func != "async_save") out.event = save ? CheckpointEvent::SaveEnd : CheckpointEvent::LoadEnd;
     else return std::nullopt;
-    if (const auto id = quotedField(line, "checkpoint_id")) out.step = stepInCheckpointPath(*id);
+    if (const auto id = quotedField(line, "'checkpoint_id': '")) out.step = stepInCheckpointPath(*id);
     if (const auto ns = intAfter(line, "'time':"); ns && *ns > 0) out.at = *ns;
     if (const auto spent = intAfter(line, "'times_spent':")) out.seconds = static_cast<double>(*spent) / 1e9;
     return out;

@@ -145,6 +145,7 @@ TEST(CheckpointLines, NcclCommInitsPlaceRanksOnTheirHosts) {
     EXPECT_EQ(r.summary.files.at(0).counts.at("rank placements"), 8);
     ASSERT_EQ(run.rankToGpu.size(), 8u);
     EXPECT_EQ(run.topology.hosts.size(), 2u);
+    EXPECT_EQ(run.topology.gpus.size(), 8u);  // torchrun's nproc_per_node: 4 GPUs a host
     EXPECT_EQ(run.topology.gpuName(run.rankToGpu[0]), "gpu-a17-gpu0");
     EXPECT_EQ(run.topology.gpuName(run.rankToGpu[6]), "gpu-a18-gpu2");
     const Gpu& g = run.topology.gpus[static_cast<std::size_t>(run.rankToGpu[5])];
@@ -161,6 +162,9 @@ TEST(CheckpointLines, NcclCommInitsPlaceRanksOnTheirHosts) {
     ASSERT_TRUE(mpi);
     EXPECT_EQ(mpi->host, "test-nccl-worker-0");
     EXPECT_FALSE(parseNcclCommInit("NCCL INFO comm 0x... rank 0 nranks 8 : chose Ring protocol LL128"));
+    EXPECT_EQ(parseTorchrunShape("  nproc_per_node   : 8")->procsPerNode, 8);
+    EXPECT_EQ(parseTorchrunShape("  global_world_sizes=[16, 16, 16, 16]")->worldSize, 16);
+    EXPECT_FALSE(parseTorchrunShape("  nproc_per_node   : gpu"));
 }
 
 TEST(CheckpointLines, StepsAreReadFromCheckpointPaths) {
