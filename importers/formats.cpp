@@ -91,7 +91,8 @@ const FormatInfo* detectText(std::string_view head) {
         contains(all, "Watchdog caught collective operation timeout") || contains(all, "Finished saving the checkpoint") ||
         contains(all, "successfully saved checkpoint") || contains(all, "using world size:") ||
         contains(all, "Received async checkpoint request with id=") || contains(all, "'func_name': '") ||
-        contains(all, "to schedule async ckpt") || contains(all, " NCCL INFO comm 0x"))
+        contains(all, "to schedule async ckpt") || contains(all, " NCCL INFO comm 0x") ||
+        contains(all, "will restart worker group"))
         return findFormat("training-log");
     return nullptr;
 }

@@ -26,6 +26,15 @@ struct GpuLocator {
     std::int32_t rank = -1;
 };
 
+// The launcher restarted the job's workers without leaving the job: torchrun's and NVIDIA
+// Resiliency Extension ft_launcher's "[default] Worker group FAILED. 2/3 attempts left; will
+// restart worker group". A downtime inside the job.
+struct InJobRestart {
+    EpochNs time = 0;
+    std::string detail;  // the launcher's line
+    std::string source;  // file:line
+};
+
 struct ImportedFailure {
     EpochNs time = 0;
     bool sinceBoot = false;  // raw /dev/kmsg: `time` counts from the host's boot, not the epoch
@@ -106,6 +115,7 @@ struct ImportedEvents {
     std::vector<ImportedCheckpoint> checkpoints;
     std::vector<ImportedJob> jobs;
     std::vector<RankPlacement> placements;
+    std::vector<InJobRestart> inJobRestarts;
     std::int32_t worldSize = 0;  // the largest world size any file states
     // Parallel sizes a training log printed ("tensor-model-parallel size: 8"); 0 when unsaid.
     std::int32_t tensorParallel = 0, pipelineParallel = 0, dataParallel = 0;

@@ -85,6 +85,7 @@ private:
         if (auto step = parseTitanStep(line)) return titanStep(*step, stamp);
         if (auto w = parseWatchdogTimeout(line)) return watchdog(*w, line, stamp);
         if (auto c = parseSlurmCancel(line)) return cancel(*c);
+        if (auto r = parseWorkerGroupRestart(line)) return inJobRestart(*r, line, stamp);
         if (auto cp = parseCheckpointLine(line)) return checkpoint(*cp, stamp);
         bool isSave = false;
         if (auto ms = parseCheckpointTimer(line, isSave)) return timer(*ms, isSave);
@@ -339,6 +340,18 @@ private:
         m_lastWatchdog = m_ctx.events.failures.size();
         m_ctx.events.failures.push_back(std::move(f));
         m_ctx.report.count("failures");
+    }
+
+    void inJobRestart(std::string_view what, std::string_view line, std::optional<EpochNs> stamp) {
+        if (!stamp) {  // torch's own logger: "[I804 09:11:05.480000 ...]"
+            const int year = m_ctx.options.year > 0 ? m_ctx.options.year : m_clock ? yearOf(*m_clock) : currentUtcYear();
+            stamp = glogTime(line, year);
+        }
+        if (!stamp && !placed("a worker group restart")) return;
+        const EpochNs t = stamp ? *stamp : *m_clock;
+        m_ctx.events.inJobRestarts.push_back({t, std::string(what), m_in.where()});
+        m_ctx.report.count("in-job restarts");
+        m_ctx.report.seen(t);
     }
 
     void cancel(const SlurmCancel& c) {

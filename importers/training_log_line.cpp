@@ -305,6 +305,13 @@ std::optional<NcclCommInit> parseNcclCommInit(std::string_view line) {
     return out;
 }
 
+std::optional<std::string_view> parseWorkerGroupRestart(std::string_view line) {
+    if (!contains(line, "will restart worker group")) return std::nullopt;
+    const std::size_t at = line.find("Worker group ");
+    if (at == std::string_view::npos) return std::nullopt;
+    return trim(line.substr(at));
+}
+
 std::optional<std::int64_t> parseTitanStep(std::string_view line) {
     const std::size_t info = line.find(" - INFO - step:");
     if (info == std::string_view::npos) return std::nullopt;

@@ -87,6 +87,11 @@ struct NcclCommInit {
 };
 std::optional<NcclCommInit> parseNcclCommInit(std::string_view line);
 
+// The launcher restarting the workers in the job (torchrun, NVRx ft_launcher): "[default]
+// Worker group FAILED. 2/3 attempts left; will restart worker group" -> the text from "Worker
+// group" on.
+std::optional<std::string_view> parseWorkerGroupRestart(std::string_view line);
+
 // torchtitan: "... - root - INFO - step:  1  loss: ..." or "step: 640/644 = 99.37%  loss: ...".
 std::optional<std::int64_t> parseTitanStep(std::string_view line);
 

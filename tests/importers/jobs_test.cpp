@@ -253,5 +253,29 @@ TEST(Jobs, RealSubmitLinesWithoutDependencies) {
     EXPECT_EQ(r.summary.files.at(0).skippedLines, 0);
 }
 
+// NVRx's ft_launcher restarted the workers inside job 66120 after an NCCL watchdog timeout: a
+// downtime of the run without any scheduler record, from the last iteration to the reload.
+TEST(Jobs, InJobRestartByTheLauncherIsADowntime) {
+    const ImportResult r = importPaths({fixture("ft_launcher_in_job_restart.log")});
+    const faultline::Run& run = r.run;
+    const EpochNs start = run.info.startEpochNs;
+    EXPECT_EQ(r.summary.files.at(0).counts.at("in-job restarts"), 1);
+    ASSERT_EQ(run.downtimes.size(), 1u);
+    const Downtime& d = run.downtimes[0];
+    EXPECT_FALSE(d.planned);
+    EXPECT_EQ(d.cause, RootCause::NcclWatchdogTimeout);
+    EXPECT_EQ(start + d.begin, at("2025-08-04T09:00:51Z"));           // iteration 103, the last progress
+    EXPECT_EQ(start + d.detected, at("2025-08-04T09:11:05.480Z"));    // the launcher's restart
+    EXPECT_EQ(start + d.restarted, at("2025-08-04T09:11:05.480Z"));
+    EXPECT_EQ(start + d.end, at("2025-08-04T09:13:10Z"));             // iteration 101 reloaded
+    EXPECT_EQ(d.lostWork, 10 * kSecond);                               // since the save of iteration 101
+    ASSERT_GE(d.failure, 0);
+    const std::string detail = run.failures[static_cast<std::size_t>(d.failure)].detail;
+    EXPECT_NE(detail.find("Worker group FAILED. 2/3 attempts left"), std::string::npos) << detail;
+    const RunSummary s = summarize(run);
+    EXPECT_EQ(s.unexpected, 1);
+    EXPECT_TRUE(s.ettrKnown);
+}
+
 }  // namespace
 }  // namespace faultline
