@@ -64,9 +64,9 @@ private:
             if (m_job && m_job->firstLogLine == 0) m_job->firstLogLine = *stamp;
         }
         m_rank = -1;
-        if (auto r = rankPrefix(line)) {
-            // A local rank is the global one in a single node's log; its node's place is
-            // not in the line.
+        // Only a global rank numbers a rank's own steps: srun merges every node's "[default0]:"
+        // into one stdout, so a local rank does not say which rank a line is from.
+        if (auto r = rankPrefix(line); r && !r->local) {
             m_rank = r->rank;
             m_ctx.report.ranks.insert(r->rank);
         }

@@ -150,6 +150,8 @@ TEST(CheckpointLines, NcclCommInitsPlaceRanksOnTheirHosts) {
     EXPECT_EQ(run.topology.gpuName(run.rankToGpu[6]), "gpu-a18-gpu2");
     const Gpu& g = run.topology.gpus[static_cast<std::size_t>(run.rankToGpu[5])];
     EXPECT_EQ(g.pciBusId, "0000:2a:00.0");
+    EXPECT_EQ(run.steps.size(), 1u);
+    EXPECT_TRUE(run.rankSteps.empty());  // "[default0]:" is a local rank: it numbers no rank's steps
 
     const auto old = parseNcclCommInit("node01:2345:2400 [3] NCCL INFO comm 0x55c4 rank 11 nranks 16 cudaDev 3 nvmlDev 3 busId 3d000 commId 0x1c - Init COMPLETE");
     ASSERT_TRUE(old);
