@@ -71,18 +71,19 @@ private:
             m_ctx.report.ranks.insert(r->rank);
         }
         if (auto v = parseSlurmVariable(line)) return slurmVariable(*v);
-        if (auto n = parseNcclCommInit(line)) return commInit(std::move(*n));
         if (auto p = parseParallelSizes(line)) return parallelSizes(*p);
+        // Step lines are the bulk of a log: they are looked for before the rarer kinds.
+        bool bad = false;
+        if (auto it = parseMegatronIteration(line, bad)) return iteration(*it, stamp.has_value());
+        if (bad) return m_ctx.report.skip(m_in.where() + ": expected \"iteration N/ M | ... | elapsed time per iteration (ms): T\"");
+        if (auto step = parseTitanStep(line)) return titanStep(*step, stamp);
+        if (auto n = parseNcclCommInit(line)) return commInit(std::move(*n));
         if (auto s = parseTorchrunShape(line)) {
             if (s->procsPerNode > 0 && m_ctx.events.gpusPerNode == 0) m_ctx.events.gpusPerNode = s->procsPerNode;
             m_ctx.events.worldSize = std::max(m_ctx.events.worldSize, s->worldSize);
             m_ctx.report.count("torchrun shape lines");
             return;
         }
-        bool bad = false;
-        if (auto it = parseMegatronIteration(line, bad)) return iteration(*it, stamp.has_value());
-        if (bad) return m_ctx.report.skip(m_in.where() + ": expected \"iteration N/ M | ... | elapsed time per iteration (ms): T\"");
-        if (auto step = parseTitanStep(line)) return titanStep(*step, stamp);
         if (auto w = parseWatchdogTimeout(line)) return watchdog(*w, line, stamp);
         if (auto c = parseSlurmCancel(line)) return cancel(*c);
         if (auto r = parseWorkerGroupRestart(line)) return inJobRestart(*r, line, stamp);
