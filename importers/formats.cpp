@@ -92,7 +92,7 @@ const FormatInfo* detectText(std::string_view head) {
         contains(all, "successfully saved checkpoint") || contains(all, "using world size:") ||
         contains(all, "Received async checkpoint request with id=") || contains(all, "'func_name': '") ||
         contains(all, "to schedule async ckpt") || contains(all, " NCCL INFO comm 0x") ||
-        contains(all, "will restart worker group"))
+        contains(all, "will restart worker group") || contains(all, "Joining cluster restart"))
         return findFormat("training-log");
     return nullptr;
 }

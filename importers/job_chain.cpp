@@ -162,6 +162,7 @@ int evidenceRank(const ImportedFailure& f) {
 }
 
 constexpr EpochNs kAfterEnd = 2 * kMinute;  // kernel lines written while the job is torn down
+constexpr EpochNs kSameRestart = kMinute;   // launchers' reports of one in-job restart
 
 class ChainBuilder {
 public:
@@ -171,8 +172,11 @@ public:
         for (std::size_t i = 0; i < e.failures.size(); ++i)
             if (e.failures[i].job.empty() && !e.failures[i].sinceBoot) m_byTime.push_back(i);
         std::stable_sort(m_byTime.begin(), m_byTime.end(), [&](std::size_t a, std::size_t b) { return e.failures[a].time < e.failures[b].time; });
-        m_restarts = e.inJobRestarts;
-        std::stable_sort(m_restarts.begin(), m_restarts.end(), [](const InJobRestart& a, const InJobRestart& b) { return a.time < b.time; });
+        std::vector<InJobRestart> restarts = e.inJobRestarts;
+        std::stable_sort(restarts.begin(), restarts.end(), [](const InJobRestart& a, const InJobRestart& b) { return a.time < b.time; });
+        // Every node's launcher reports the same restart within moments: one restart, at the first.
+        for (InJobRestart& r : restarts)
+            if (m_restarts.empty() || r.time - m_restarts.back().time > kSameRestart) m_restarts.push_back(std::move(r));
     }
 
     void build() {

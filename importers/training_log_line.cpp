@@ -306,6 +306,9 @@ std::optional<NcclCommInit> parseNcclCommInit(std::string_view line) {
 }
 
 std::optional<std::string_view> parseWorkerGroupRestart(std::string_view line) {
+    // ft_launcher on the nodes whose workers were healthy: "[default] Joining cluster restart
+    // (group_rank=1)".
+    if (const std::size_t join = line.find("Joining cluster restart"); join != std::string_view::npos) return trim(line.substr(join));
     if (!contains(line, "will restart worker group")) return std::nullopt;
     const std::size_t at = line.find("Worker group ");
     if (at == std::string_view::npos) return std::nullopt;

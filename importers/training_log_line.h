@@ -89,7 +89,8 @@ std::optional<NcclCommInit> parseNcclCommInit(std::string_view line);
 
 // The launcher restarting the workers in the job (torchrun, NVRx ft_launcher): "[default]
 // Worker group FAILED. 2/3 attempts left; will restart worker group" -> the text from "Worker
-// group" on.
+// group" on; ft_launcher on the healthy nodes: "[default] Joining cluster restart
+// (group_rank=1)" -> the text from "Joining" on.
 std::optional<std::string_view> parseWorkerGroupRestart(std::string_view line);
 
 // torchtitan: "... - root - INFO - step:  1  loss: ..." or "step: 640/644 = 99.37%  loss: ...".
