@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 
@@ -30,30 +31,46 @@ std::string ended(const Downtime* d) {
 
 }  // namespace
 
-std::string jobsToText(const Run& run, bool all) {
+std::vector<JobRow> jobRows(const Run& run, bool all) {
     const auto after = downtimeAfter(run);
+    std::vector<JobRow> rows;
+    for (std::size_t i = 0; i < run.jobs.size(); ++i) {
+        const Job& j = run.jobs[i];
+        if (!shown(j, all)) continue;
+        const auto d = after.find(static_cast<std::int32_t>(i));
+        JobRow r;
+        r.job = static_cast<std::int32_t>(i);
+        r.id = (j.parent >= 0 ? "  " : "") + j.id + (j.restarts > 0 ? " (r" + std::to_string(j.restarts) + ")" : "");
+        r.name = j.name;
+        r.state = j.state.empty() ? "?" : j.state;
+        r.exitCode = j.exitCode;
+        r.start = when(run, j.start);
+        r.end = when(run, j.end);
+        r.nodes = j.hosts.size();
+        r.gpus = j.gpus;
+        r.then = ended(d == after.end() ? nullptr : d->second);
+        r.startTime = j.start;
+        r.inRun = j.inRun;
+        rows.push_back(std::move(r));
+    }
+    return rows;
+}
+
+std::string jobsToText(const Run& run, bool all) {
+    if (run.jobs.empty()) return "no jobs in this run (simulated, or imported without scheduler records or job banners)\n";
     std::string out;
     char line[512];
     std::snprintf(line, sizeof line, "%-16s %-20s %-10s %-6s %-24s %-24s %6s %6s  %s\n", "job", "name", "state", "exit", "start", "end",
                   "nodes", "GPUs", "then");
     out += line;
-    std::size_t inRun = 0, listed = 0;
-    for (std::size_t i = 0; i < run.jobs.size(); ++i) {
-        const Job& j = run.jobs[i];
-        inRun += j.inRun ? 1 : 0;
-        if (!shown(j, all)) continue;
-        ++listed;
-        const auto d = after.find(static_cast<std::int32_t>(i));
-        const std::string id = (j.parent >= 0 ? "  " : "") + j.id + (j.restarts > 0 ? " (r" + std::to_string(j.restarts) + ")" : "");
-        std::snprintf(line, sizeof line, "%-16s %-20s %-10s %-6s %-24s %-24s %6zu %6d  %s\n", id.c_str(), j.name.substr(0, 20).c_str(),
-                      (j.state.empty() ? "?" : j.state).c_str(), j.exitCode.c_str(), when(run, j.start).c_str(), when(run, j.end).c_str(),
-                      j.hosts.size(), j.gpus, ended(d == after.end() ? nullptr : d->second).c_str());
+    for (const JobRow& r : jobRows(run, all)) {
+        std::snprintf(line, sizeof line, "%-16s %-20s %-10s %-6s %-24s %-24s %6zu %6d  %s\n", r.id.c_str(), r.name.substr(0, 20).c_str(),
+                      r.state.c_str(), r.exitCode.c_str(), r.start.c_str(), r.end.c_str(), r.nodes, r.gpus, r.then.c_str());
         out += line;
     }
-    if (run.jobs.empty()) return "no jobs in this run (simulated, or imported without scheduler records or job banners)\n";
+    const auto inRun = std::count_if(run.jobs.begin(), run.jobs.end(), [](const Job& j) { return j.inRun; });
     out += std::to_string(inRun) + " jobs trained the run, " + std::to_string(run.downtimes.size()) + " downtimes between them; " +
            std::to_string(run.jobs.size()) + " jobs and steps in the files" + (all ? "" : " (--all lists them)") + "\n";
-    (void)listed;
     return out;
 }
 

@@ -14,6 +14,7 @@
 #include "views/fabric_view.h"
 #include "views/incident_view.h"
 #include "views/inspector_view.h"
+#include "views/jobs_view.h"
 #include "views/replay_panel.h"
 #include "views/timeline_view.h"
 #include "views/summary_view.h"
@@ -82,6 +83,15 @@ MainWindow::MainWindow(QWidget* parent)
     timelineDock->setWidget(m_timeline);
     addDockWidget(Qt::BottomDockWidgetArea, timelineDock);
     tabifyDockWidget(incidentsDock, timelineDock);
+    // The scheduler jobs that trained the run, beside the incidents; a job moves the replay to its start.
+    m_jobs = new JobsView(this);
+    auto* jobsDock = new QDockWidget(tr("Jobs"), this);
+    jobsDock->setObjectName("jobsDock");
+    jobsDock->setWidget(m_jobs);
+    addDockWidget(Qt::BottomDockWidgetArea, jobsDock);
+    tabifyDockWidget(timelineDock, jobsDock);
+    incidentsDock->raise();
+    connect(m_jobs, &JobsView::timeRequested, m_replay, &ReplayPanel::setTime);
     connect(m_timeline, &TimelineView::timeRequested, m_replay, &ReplayPanel::setTime);
     connect(m_replay, &ReplayPanel::timeChanged, m_timeline, &TimelineView::setTime);
     resizeDocks({incidentsDock}, {230}, Qt::Vertical);
@@ -139,7 +149,7 @@ MainWindow::MainWindow(QWidget* parent)
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    for (QDockWidget* dock : {summaryDock, chartsDock, incidentsDock, timelineDock}) view->addAction(dock->toggleViewAction());
+    for (QDockWidget* dock : {summaryDock, chartsDock, incidentsDock, timelineDock, jobsDock}) view->addAction(dock->toggleViewAction());
     view->addSeparator();
     // Presenting: the story of the run full screen (presentation_window.h).
     view->addAction(tr("&Present"), QKeySequence(Qt::Key_F5), this, [this] { if (m_run) presentRun(this, m_run, 5); });
@@ -265,6 +275,7 @@ void MainWindow::showRun(std::shared_ptr<const LoadedRun> run) {
     m_timeline->setRun(std::shared_ptr<const Run>(m_run, &m_run->run), m_run->lanes);
     m_incidents->setRun(std::shared_ptr<const Run>(m_run, &m_run->run), m_run->incidents, m_run->path);
     m_replay->inspector()->setIncidents(m_run->incidents);
+    m_jobs->setRun(std::shared_ptr<const Run>(m_run, &m_run->run));
     m_pages->setCurrentWidget(m_replay);
     setWindowTitle(tr("%1 — Faultline").arg(QString::fromStdString(m_run->summary.name)));
     statusBar()->showMessage(tr("Opened %1. %2").arg(m_run->path, m_incidents->notesLocation()));

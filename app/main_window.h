@@ -14,6 +14,7 @@ namespace faultline {
 class ReplayPanel;
 class ChartsView;
 class IncidentView;
+class JobsView;
 class SummaryView;
 class TimelineView;
 
@@ -55,6 +56,7 @@ private:
     IncidentView* m_incidents = nullptr;
     ChartsView* m_charts = nullptr;
     TimelineView* m_timeline = nullptr;
+    JobsView* m_jobs = nullptr;
     QProgressBar* m_busy = nullptr;
     std::shared_ptr<const LoadedRun> m_run;
 };

@@ -13,7 +13,7 @@ const std::vector<FormatInfo>& formats() {
         {"flight-recorder", "PyTorch NCCL Flight Recorder dump (pickle, read without running any of it)", importFlightRecorder},
         {"flight-recorder-json", "PyTorch NCCL Flight Recorder dump, JSON variant", importFlightRecorderJson},
         {"kernel-log", "kernel log with NVIDIA Xid lines (dmesg -T, dmesg --time-format iso, /dev/kmsg, journalctl)", importKernelLog},
-        {"training-log", "training log: Megatron-LM / torchtitan steps and checkpoints, NCCL watchdog timeouts", importTrainingLog},
+        {"training-log", "training log: Megatron-LM / torchtitan steps and checkpoints, PyTorch DCP and NVRx async checkpoints, NCCL watchdog timeouts", importTrainingLog},
         {"slurm-topology", "Slurm topology.conf, tree (SwitchName=) or block (BlockName=) form", importSlurmTopology},
         {"ibnetdiscover", "InfiniBand ibnetdiscover output", importIbnetdiscover},
         {"faultline-topology", "Faultline topology JSON", importFaultlineTopology},
@@ -89,7 +89,10 @@ const FormatInfo* detectText(std::string_view head) {
     }
     if (contains(all, "elapsed time per iteration (ms)") || contains(all, " - INFO - step:") ||
         contains(all, "Watchdog caught collective operation timeout") || contains(all, "Finished saving the checkpoint") ||
-        contains(all, "successfully saved checkpoint") || contains(all, "using world size:"))
+        contains(all, "successfully saved checkpoint") || contains(all, "using world size:") ||
+        contains(all, "Received async checkpoint request with id=") || contains(all, "'func_name': '") ||
+        contains(all, "to schedule async ckpt") || contains(all, " NCCL INFO comm 0x") ||
+        contains(all, "will restart worker group") || contains(all, "Joining cluster restart"))
         return findFormat("training-log");
     return nullptr;
 }

@@ -26,6 +26,15 @@ struct GpuLocator {
     std::int32_t rank = -1;
 };
 
+// The launcher restarted the job's workers without leaving the job: torchrun's and NVIDIA
+// Resiliency Extension ft_launcher's "[default] Worker group FAILED. 2/3 attempts left; will
+// restart worker group". A downtime inside the job.
+struct InJobRestart {
+    EpochNs time = 0;
+    std::string detail;  // the launcher's line
+    std::string source;  // file:line
+};
+
 struct ImportedFailure {
     EpochNs time = 0;
     bool sinceBoot = false;  // raw /dev/kmsg: `time` counts from the host's boot, not the epoch
@@ -82,6 +91,9 @@ struct ImportedJob {
     std::int32_t restarts = 0;
     std::int32_t gpus = 0;  // allocated GPUs (AllocTRES gres/gpu=N); 0 when unknown
     std::vector<std::string> nodes;
+    // The jobs its submission waited for (`sbatch --dependency=afterok:123`, from sacct's
+    // SubmitLine): a job that depends on one of the run's jobs continues the run.
+    std::vector<std::string> dependsOn;
     EpochNs submit = 0;
     EpochNs start = 0;
     EpochNs end = 0;  // 0 while still running
@@ -103,6 +115,7 @@ struct ImportedEvents {
     std::vector<ImportedCheckpoint> checkpoints;
     std::vector<ImportedJob> jobs;
     std::vector<RankPlacement> placements;
+    std::vector<InJobRestart> inJobRestarts;
     std::int32_t worldSize = 0;  // the largest world size any file states
     // Parallel sizes a training log printed ("tensor-model-parallel size: 8"); 0 when unsaid.
     std::int32_t tensorParallel = 0, pipelineParallel = 0, dataParallel = 0;

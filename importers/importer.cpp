@@ -151,6 +151,7 @@ void mergeEvents(ImportedEvents& into, ImportedEvents&& from, const std::string&
     append(into.failures, from.failures);
     append(into.collectives, from.collectives);
     append(into.steps, from.steps);
+    append(into.inJobRestarts, from.inJobRestarts);
     append(into.checkpoints, from.checkpoints);
     append(into.jobs, from.jobs);
     append(into.placements, from.placements);

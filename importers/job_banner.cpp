@@ -59,4 +59,20 @@ std::optional<ParallelSizes> parseParallelSizes(std::string_view line) {
     return p;
 }
 
+std::optional<TorchrunShape> parseTorchrunShape(std::string_view line) {
+    const std::string_view t = trim(line);
+    auto numberAfter = [&](std::size_t from) -> std::int32_t {
+        std::size_t i = from;
+        while (i < t.size() && (t[i] == ' ' || t[i] == ':' || t[i] == '=' || t[i] == '[')) ++i;
+        std::size_t j = i;
+        while (j < t.size() && t[j] >= '0' && t[j] <= '9') ++j;
+        return j > i ? static_cast<std::int32_t>(parseInt(t.substr(i, j - i)).value_or(0)) : 0;
+    };
+    TorchrunShape out;
+    if (startsWith(t, "nproc_per_node ") || startsWith(t, "nproc_per_node:")) out.procsPerNode = numberAfter(14);
+    else if (startsWith(t, "global_world_sizes=[")) out.worldSize = numberAfter(19);
+    if (out.procsPerNode <= 0 && out.worldSize <= 0) return std::nullopt;
+    return out;
+}
+
 }  // namespace faultline

@@ -25,4 +25,11 @@ struct ParallelSizes {
 // Megatron-LM's argument banner, old ("data-parallel-size: 1") and new ("data-parallel size: 1").
 std::optional<ParallelSizes> parseParallelSizes(std::string_view line);
 
+// torchrun's launch banner and rendezvous result, one line each: "  nproc_per_node   : 8"
+// (GPUs per node) and "  global_world_sizes=[16, 16, ...]" (the world size). 0 where unsaid.
+struct TorchrunShape {
+    std::int32_t procsPerNode = 0, worldSize = 0;
+};
+std::optional<TorchrunShape> parseTorchrunShape(std::string_view line);
+
 }  // namespace faultline

@@ -162,6 +162,7 @@ int evidenceRank(const ImportedFailure& f) {
 }
 
 constexpr EpochNs kAfterEnd = 2 * kMinute;  // kernel lines written while the job is torn down
+constexpr EpochNs kSameRestart = kMinute;   // launchers' reports of one in-job restart
 
 class ChainBuilder {
 public:
@@ -171,6 +172,11 @@ public:
         for (std::size_t i = 0; i < e.failures.size(); ++i)
             if (e.failures[i].job.empty() && !e.failures[i].sinceBoot) m_byTime.push_back(i);
         std::stable_sort(m_byTime.begin(), m_byTime.end(), [&](std::size_t a, std::size_t b) { return e.failures[a].time < e.failures[b].time; });
+        std::vector<InJobRestart> restarts = e.inJobRestarts;
+        std::stable_sort(restarts.begin(), restarts.end(), [](const InJobRestart& a, const InJobRestart& b) { return a.time < b.time; });
+        // Every node's launcher reports the same restart within moments: one restart, at the first.
+        for (InJobRestart& r : restarts)
+            if (m_restarts.empty() || r.time - m_restarts.back().time > kSameRestart) m_restarts.push_back(std::move(r));
     }
 
     void build() {
@@ -178,6 +184,7 @@ public:
         for (std::size_t k = 0; k < chain.size(); ++k) {
             const ImportedJob& a = m_out.jobs[chain[k]];
             const ImportedJob* b = k + 1 < chain.size() ? &m_out.jobs[chain[k + 1]] : nullptr;
+            inJobRestarts(chain[k], a, b);
             // Jobs that ran side by side (a sweep under one name) did not continue each other.
             if (b && a.end > 0 && b->start + kSecond < a.end) {
                 m_warnings.push_back(jobLabel(a) + " and " + jobLabel(*b) + " ran at the same time: no downtime between them (name the run's own jobs with --job)");
@@ -210,6 +217,47 @@ private:
                 best = i;
         }
         return best;
+    }
+
+    // The launcher's restarts of the workers inside job `a` (before the next job's life): each
+    // a downtime from the last progress before it, detected at the restart line, restarted
+    // there (the launcher starts the workers at once), over when the checkpoint is reloaded
+    // or, without a load line, when the first step begins.
+    void inJobRestarts(std::size_t index, const ImportedJob& a, const ImportedJob* b) {
+        const EpochNs from = a.start > 0 ? a.start : a.firstLogLine;
+        const EpochNs until = b ? (b->firstLogLine > 0 ? b->firstLogLine : b->start) : INT64_MAX;
+        EpochNs lo = from;
+        for (const InJobRestart& r : m_restarts) {
+            if (r.time < from || r.time >= until || (a.end > 0 && r.time > a.end + kSecond)) continue;
+            const std::optional<EpochNs> progress = m_progress.last(lo, r.time);
+            const auto ev = evidence(a, progress ? *progress - kSecond : lo, r.time);
+            const ImportedFailure* f = ev ? &m_events.failures[*ev] : nullptr;
+            ChainDowntime d;
+            d.endedJob = index;
+            d.evidence = ev ? static_cast<std::int32_t>(*ev) : -1;
+            d.cause = f ? f->cause : RootCause::Unknown;
+            std::vector<std::string> notes;
+            if (f) notes.push_back(f->detail + (f->source.empty() ? "" : " [" + f->source + "]"));
+            notes.push_back("the launcher restarted the workers inside " + jobLabel(a) + ": " + r.detail + " [" + r.source + "]");
+            if (!f) notes.push_back("no kernel log or training log line before the restart names a cause");
+            d.detected = r.time;
+            EpochNs begin = progress.value_or(r.time);
+            if (f && evidenceRank(*f) >= 2 && f->time > begin) begin = f->time;
+            d.begin = std::min(begin, d.detected);
+            d.restarted = r.time;
+            const EpochNs aEnd = a.end > 0 ? a.end + kSecond : until;
+            const auto firstStep = m_progress.firstStepBegin(r.time, aEnd);
+            const auto load = m_progress.firstLoad(r.time, firstStep.value_or(aEnd));
+            d.end = load ? std::max(r.time, load->second) : firstStep ? std::max(r.time, *firstStep) : r.time;
+            if (!load && firstStep) notes.push_back("no checkpoint load after the restart: training resumed with its first step");
+            EpochNs durable = m_out.downtimes.empty() ? m_out.jobs[m_out.chain.front()].start : m_out.downtimes.back().end;
+            if (auto save = m_progress.lastSave(durable, d.begin)) durable = std::max(durable, *save);
+            d.lostWork = m_progress.any() ? std::max<EpochNs>(0, d.begin - durable) : 0;
+            for (const std::string& n : notes) d.detail += (d.detail.empty() ? "" : "; ") + n;
+            m_out.downtimes.push_back(std::move(d));
+            m_overtaken.push_back(false);
+            lo = r.time;
+        }
     }
 
     void gap(std::size_t endedIndex, const ImportedJob& a, const ImportedJob* b) {
@@ -286,6 +334,7 @@ private:
     Progress m_progress;
     std::vector<std::size_t> m_byTime;  // indices into events.failures that can be evidence, by time
     std::vector<char> m_overtaken;
+    std::vector<InJobRestart> m_restarts;  // by time
 };
 
 }  // namespace
@@ -304,8 +353,21 @@ JobChain findJobChain(const ImportedEvents& events, const JobSelection& selectio
         if (!selection.name.empty()) return j.name == selection.name;
         return j.firstLogLine > 0 || (!j.name.empty() && names.count(j.name) > 0);
     };
-    for (std::size_t i = 0; i < out.jobs.size(); ++i)
-        if (!isStep(out.jobs[i]) && out.jobs[i].start > 0 && wanted(out.jobs[i])) out.chain.push_back(i);
+    // A job submitted to wait for one of the run's jobs (sbatch --dependency) continues the run
+    // whatever its name; jobs are in start order, so one pass follows a chain of them. Jobs
+    // named with --job are the run exactly.
+    std::set<std::string> runIds;
+    for (std::size_t i = 0; i < out.jobs.size(); ++i) {
+        const ImportedJob& j = out.jobs[i];
+        if (isStep(j) || j.start == 0) continue;
+        const bool continues = selection.ids.empty() && std::any_of(j.dependsOn.begin(), j.dependsOn.end(), [&](const std::string& id) {
+                                   return runIds.count(id) > 0 || runIds.count(baseId(id)) > 0;
+                               });
+        if (!wanted(j) && !continues) continue;
+        out.chain.push_back(i);
+        runIds.insert(j.id);
+        runIds.insert(baseId(j.id));
+    }
     if (out.chain.empty()) {
         if (!selection.ids.empty() || !selection.name.empty())
             throw Error("no job in the files is " + (selection.name.empty() ? "--job " + selection.ids.front() : "named \"" + selection.name + "\"") +
@@ -315,7 +377,9 @@ JobChain findJobChain(const ImportedEvents& events, const JobSelection& selectio
     std::stable_sort(out.chain.begin(), out.chain.end(), [&](std::size_t a, std::size_t b) { return out.jobs[a].start < out.jobs[b].start; });
     // One log naming its own job, with no scheduler record of it, is no chain to follow:
     // what the log says stands as it is.
-    if (selection.ids.empty() && selection.name.empty() && out.chain.size() == 1 && out.jobs[out.chain.front()].fromLog) {
+    // Unless its launcher restarted the workers inside it: those are the run's downtimes.
+    if (selection.ids.empty() && selection.name.empty() && out.chain.size() == 1 && out.jobs[out.chain.front()].fromLog &&
+        events.inJobRestarts.empty()) {
         out.chain.clear();
         return out;
     }

@@ -28,7 +28,7 @@ std::string delimiterOf(std::string_view header) {
 
 struct Columns {
     int jobId = -1, state = -1, start = -1, end = -1, nodes = -1, name = -1;
-    int submit = -1, exitCode = -1, reason = -1, restarts = -1, tres = -1;
+    int submit = -1, exitCode = -1, reason = -1, restarts = -1, tres = -1, submitLine = -1;
     std::size_t count = 0;
 };
 
@@ -63,6 +63,7 @@ void readJobDetails(const std::vector<std::string_view>& fields, const Columns& 
     if (job.reason == "None") job.reason.clear();
     if (const auto n = parseInt(field(col.restarts))) job.restarts = static_cast<std::int32_t>(*n);
     job.gpus = gpusInTres(field(col.tres));
+    job.dependsOn = dependenciesInSubmitLine(field(col.submitLine));
 }
 
 }  // namespace
@@ -127,6 +128,7 @@ void importSacct(const std::string& path, ImportContext& ctx) {
         else if (n == "reason") col.reason = idx;
         else if (n == "restarts") col.restarts = idx;
         else if (n == "alloctres") col.tres = idx;
+        else if (n == "submitline") col.submitLine = idx;
     }
     col.count = fields.size();
     if (col.jobId < 0 || col.state < 0)

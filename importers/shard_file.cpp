@@ -57,7 +57,8 @@ nlohmann::json jobToJson(const ImportedJob& job) {
     return {{"id", job.id},         {"parent", job.parentId}, {"name", job.name},         {"state", job.state},
             {"state_text", job.stateText}, {"exit_code", job.exitCode}, {"reason", job.reason}, {"restarts", job.restarts},
             {"gpus", job.gpus},     {"nodes", job.nodes},     {"submit", job.submit},     {"start", job.start},
-            {"end", job.end},       {"from_log", job.fromLog}, {"first_log_line", job.firstLogLine}};
+            {"end", job.end},       {"from_log", job.fromLog}, {"first_log_line", job.firstLogLine},
+            {"depends_on", job.dependsOn}};
 }
 
 ImportedJob jobFromJson(const nlohmann::json& j) {
@@ -77,6 +78,7 @@ ImportedJob jobFromJson(const nlohmann::json& j) {
     job.end = j.at("end").get<EpochNs>();
     job.fromLog = j.at("from_log").get<bool>();
     job.firstLogLine = j.at("first_log_line").get<EpochNs>();
+    job.dependsOn = j.value("depends_on", std::vector<std::string>());
     return job;
 }
 
@@ -104,10 +106,16 @@ ImportedFailure failureFromJson(const nlohmann::json& j) {
     return f;
 }
 
+nlohmann::json inJobRestartsToJson(const std::vector<InJobRestart>& restarts) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const InJobRestart& r : restarts) out.push_back({{"time", r.time}, {"detail", r.detail}, {"source", r.source}});
+    return out;
+}
+
 nlohmann::json shapeToJson(const ImportedEvents& e) {
     return {{"world_size", e.worldSize}, {"tensor_parallel", e.tensorParallel}, {"pipeline_parallel", e.pipelineParallel},
             {"data_parallel", e.dataParallel}, {"gpus_per_node", e.gpusPerNode}, {"rank_hosts", e.rankHosts},
-            {"gpu_bus_ids", e.gpuBusIds}};
+            {"gpu_bus_ids", e.gpuBusIds}, {"in_job_restarts", inJobRestartsToJson(e.inJobRestarts)}};
 }
 
 void shapeFromJson(const nlohmann::json& j, ImportedEvents& e) {
@@ -118,6 +126,8 @@ void shapeFromJson(const nlohmann::json& j, ImportedEvents& e) {
     e.gpusPerNode = j.at("gpus_per_node").get<std::int32_t>();
     e.rankHosts = j.at("rank_hosts").get<std::vector<std::string>>();
     e.gpuBusIds = j.at("gpu_bus_ids").get<std::vector<std::pair<std::string, std::string>>>();
+    for (const nlohmann::json& r : j.value("in_job_restarts", nlohmann::json::array()))
+        e.inJobRestarts.push_back({r.at("time").get<EpochNs>(), r.at("detail").get<std::string>(), r.at("source").get<std::string>()});
 }
 
 std::string dumpJson(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }

@@ -59,11 +59,49 @@ void readSacctJsonDetails(const nlohmann::json& j, ImportedJob& out) {
     if (auto r = j.find("restart_cnt"); r != j.end()) out.restarts = static_cast<std::int32_t>(jsonNumber(*r));
     if (auto st = j.find("state"); st != j.end() && st->is_object())
         if (auto r = st->find("reason"); r != st->end() && r->is_string() && *r != "None") out.reason = r->get<std::string>();
+    if (auto s = j.find("submit_line"); s != j.end() && s->is_string()) out.dependsOn = dependenciesInSubmitLine(s->get<std::string>());
     if (auto tres = j.find("tres"); tres != j.end() && tres->is_object())
         if (auto a = tres->find("allocated"); a != tres->end() && a->is_array())
             for (const nlohmann::json& t : *a)
                 if (t.is_object() && t.value("type", "") == "gres" && t.value("name", nlohmann::json()).is_string() && t["name"] == "gpu")
                     out.gpus = static_cast<std::int32_t>(jsonNumber(t.value("count", nlohmann::json())));
+}
+
+std::vector<std::string> dependenciesInSubmitLine(std::string_view line) {
+    std::vector<std::string> ids;
+    // The option's value: the word after "--dependency=" / "--dependency " / "-d " / "-d".
+    std::string_view value;
+    for (std::size_t at = 0; at < line.size(); ++at) {
+        if (at > 0 && line[at - 1] != ' ') continue;
+        std::string_view rest = line.substr(at);
+        std::size_t skip = 0;
+        if (startsWith(rest, "--dependency=")) skip = 13;
+        else if (startsWith(rest, "--dependency ")) skip = 13;
+        else if (startsWith(rest, "-d ")) skip = 3;
+        else if (startsWith(rest, "-d") && rest.size() > 2 && rest[2] != ' ' && rest[2] != '-') skip = 2;
+        else continue;
+        rest = rest.substr(skip);
+        while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+        value = rest.substr(0, rest.find(' '));
+        break;
+    }
+    // "afterok:12:13,afterany:14+5?singleton": each condition is TYPE:ID[+MINUTES][:ID...].
+    std::vector<std::string_view> conditions;
+    splitBy(value, ",", conditions);
+    for (std::string_view all : conditions) {
+        std::vector<std::string_view> either;
+        splitBy(all, "?", either);
+        for (std::string_view condition : either) {
+            std::vector<std::string_view> parts;
+            splitBy(condition, ":", parts);
+            for (std::size_t i = 1; i < parts.size(); ++i) {
+                std::string_view id = parts[i].substr(0, parts[i].find('+'));
+                id = id.substr(0, id.find('('));  // squeue's "afterok:12(unfulfilled)"
+                if (!id.empty() && id.front() >= '0' && id.front() <= '9') ids.emplace_back(id);
+            }
+        }
+    }
+    return ids;
 }
 
 void addSlurmJob(ImportedJob job, ImportContext& ctx) {

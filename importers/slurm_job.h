@@ -5,7 +5,9 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace faultline {
 
@@ -19,6 +21,11 @@ std::int32_t gpusInTres(std::string_view tres);
 // From one `sacct --json` job object: submit time, exit code, restart count, reason and
 // allocated GPUs, in the spellings of Slurm 21.08 to 24.x.
 void readSacctJsonDetails(const nlohmann::json& job, ImportedJob& out);
+
+// The job ids a submit line's dependency names: "sbatch --dependency=afterok:12:13,afterany:14+5
+// run.sh" -> 12, 13, 14 (also "-d LIST", "--dependency LIST", '?' between alternatives);
+// "singleton" names none. Empty when the line has no dependency.
+std::vector<std::string> dependenciesInSubmitLine(std::string_view submitLine);
 
 // Adds the job to ctx.events (and a failure when its state interrupted it), and counts it.
 void addSlurmJob(ImportedJob job, ImportContext& ctx);

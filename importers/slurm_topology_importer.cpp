@@ -71,10 +71,12 @@ void importSlurmTopology(const std::string& path, ImportContext& ctx) {
     if (switches.empty() && blocks.empty()) throw Error(path + ": no SwitchName= or BlockName= lines: not a Slurm topology.conf");
 
     TopologyBuilder b;
-    const std::int32_t zone0 = b.zone("zone0");
+    // The zone of racks nothing above says more of; made only when some rack needs it, so a
+    // tree whose every leaf has a cluster switch has no empty zone.
+    auto zone0 = [&] { return b.zone("zone0"); };
     // Block form: a block is a rack (an NVLink domain), all in one zone.
     for (const auto& [name, nodes] : blocks) {
-        const std::int32_t rack = b.rack(name, zone0);
+        const std::int32_t rack = b.rack(name, zone0());
         for (const std::string& n : nodes) b.host(n, rack, kGpusPerHost, kGpusPerHost);
     }
     // Tree form: leaf switches (with Nodes=) are rack switches, one rack each; their parents
@@ -115,7 +117,7 @@ void importSlurmTopology(const std::string& path, ImportContext& ctx) {
     // Zones: the cluster switch above a leaf; leaves without one share zone0.
     auto zoneOfLeaf = [&](const std::string& leaf) {
         auto p = parent.find(leaf);
-        return p == parent.end() ? zone0 : b.zone(podOf(p->second));
+        return p == parent.end() ? zone0() : b.zone(podOf(p->second));
     };
     for (const TreeSwitch& s : switches) {
         const SwitchTier tier = tierOf(s);
@@ -128,7 +130,7 @@ void importSlurmTopology(const std::string& path, ImportContext& ctx) {
         }
         b.addSwitch(s.name, tier, zoneIndex, rackIndex);
         for (const std::string& n : s.nodes) {
-            const std::int32_t h = b.host(n, rackIndex >= 0 ? rackIndex : b.rack(s.name, zoneIndex >= 0 ? zoneIndex : zone0), kGpusPerHost, kGpusPerHost);
+            const std::int32_t h = b.host(n, rackIndex >= 0 ? rackIndex : b.rack(s.name, zoneIndex >= 0 ? zoneIndex : zone0()), kGpusPerHost, kGpusPerHost);
             for (std::int32_t nic = 0; nic < kGpusPerHost; ++nic)
                 b.link(TopologyBuilder::nicEnd(h, nic), TopologyBuilder::switchEnd(*b.findSwitch(s.name)));
         }

@@ -9,6 +9,7 @@
 #include "training_log_line.h"
 
 #include <cmath>
+#include <map>
 #include <ctime>
 
 namespace faultline {
@@ -18,6 +19,9 @@ namespace {
 // Every rank of a hung collective reports its own watchdog timeout within seconds: one
 // failure, with all the ranks that reported it.
 constexpr EpochNs kWatchdogBurst = 60'000'000'000;
+// Other ranks, or an async save's writer after its caller, report a checkpoint done within
+// minutes of the first report; a stepless end later than this is a checkpoint of its own.
+constexpr EpochNs kLateReport = 30LL * 60 * 1'000'000'000;
 
 int yearOf(EpochNs t) {
     const std::time_t secs = static_cast<std::time_t>(t / 1'000'000'000);
@@ -41,11 +45,13 @@ public:
             }
         }
         if (m_save) closeCheckpoint(m_save, m_clock.value_or(m_save->end), CheckpointKind::Save);
+        placeRanks();
         closeJob();
         if (m_ctx.report.counts.empty())
             throw Error(m_in.path() +
                         ": this file does not look like a training log: no line is a training step, checkpoint, NCCL watchdog or "
-                        "Slurm cancel line (expected Megatron-LM or torchtitan output)" +
+                        "Slurm cancel line or NCCL communicator init (expected Megatron-LM, torchtitan, PyTorch Distributed Checkpoint or NVIDIA Resiliency "
+                        "Extension output)" +
                         (m_ctx.report.warnings.empty() ? std::string() : "; first problem: " + m_ctx.report.warnings.front()));
     }
 
@@ -57,18 +63,54 @@ private:
             if (m_firstDated == 0) m_firstDated = *stamp;
             if (m_job && m_job->firstLogLine == 0) m_job->firstLogLine = *stamp;
         }
+        m_rank = -1;
+        // Only a global rank numbers a rank's own steps: srun merges every node's "[default0]:"
+        // into one stdout, so a local rank does not say which rank a line is from.
+        if (auto r = rankPrefix(line); r && !r->local) {
+            m_rank = r->rank;
+            m_ctx.report.ranks.insert(r->rank);
+        }
         if (auto v = parseSlurmVariable(line)) return slurmVariable(*v);
         if (auto p = parseParallelSizes(line)) return parallelSizes(*p);
+        // Step lines are the bulk of a log: they are looked for before the rarer kinds.
         bool bad = false;
         if (auto it = parseMegatronIteration(line, bad)) return iteration(*it, stamp.has_value());
         if (bad) return m_ctx.report.skip(m_in.where() + ": expected \"iteration N/ M | ... | elapsed time per iteration (ms): T\"");
         if (auto step = parseTitanStep(line)) return titanStep(*step, stamp);
+        if (auto n = parseNcclCommInit(line)) return commInit(std::move(*n));
+        if (auto s = parseTorchrunShape(line)) {
+            if (s->procsPerNode > 0 && m_ctx.events.gpusPerNode == 0) m_ctx.events.gpusPerNode = s->procsPerNode;
+            m_ctx.events.worldSize = std::max(m_ctx.events.worldSize, s->worldSize);
+            m_ctx.report.count("torchrun shape lines");
+            return;
+        }
         if (auto w = parseWatchdogTimeout(line)) return watchdog(*w, line, stamp);
         if (auto c = parseSlurmCancel(line)) return cancel(*c);
+        if (auto r = parseWorkerGroupRestart(line)) return inJobRestart(*r, line, stamp);
         if (auto cp = parseCheckpointLine(line)) return checkpoint(*cp, stamp);
         bool isSave = false;
         if (auto ms = parseCheckpointTimer(line, isSave)) return timer(*ms, isSave);
         if (auto cause = rootCauseForLogLine(line)) return logError(*cause, line, stamp);
+    }
+
+    // NCCL's communicator inits say where each rank ran; only the world's communicator (the
+    // largest) numbers ranks globally, so the placement is taken from it at the end.
+    void commInit(NcclCommInit n) {
+        m_ctx.report.count("NCCL communicator inits");
+        auto& ranks = m_commRanks[n.ranks];
+        ranks[n.rank] = std::move(n);
+    }
+
+    void placeRanks() {
+        if (m_commRanks.empty()) return;
+        const auto& [size, ranks] = *m_commRanks.rbegin();
+        m_ctx.events.worldSize = std::max(m_ctx.events.worldSize, size);
+        for (const auto& [rank, n] : ranks) {
+            m_ctx.events.placements.push_back({rank, n.host, n.device});
+            if (!n.pciBusId.empty()) m_ctx.events.gpuBusIds.emplace_back(n.host, n.pciBusId);
+            m_ctx.report.ranks.insert(rank);
+        }
+        m_ctx.report.count("rank placements", static_cast<std::int64_t>(ranks.size()));
     }
 
     // The launch script's SLURM_* lines name the job this part of the log belongs to.
@@ -133,6 +175,8 @@ private:
         }
         m_job.reset();
         m_sawRestartCount = false;
+        m_lastOfKind[0].reset();  // the next job's checkpoints are its own
+        m_lastOfKind[1].reset();
     }
 
     // An error the training process printed (a traceback, a NaN check, a lost dependency):
@@ -158,7 +202,8 @@ private:
     }
 
     void addStep(std::int64_t step, EpochNs end, Nanos duration) {
-        m_ctx.events.steps.push_back({-1, step, end, duration});
+        m_lastOfKind[1].reset();  // training went on: a load of the same step again is a new one
+        m_ctx.events.steps.push_back({m_rank, step, end, duration});
         m_ctx.report.count("steps");
         m_ctx.report.seen(end - duration);
         m_ctx.report.seen(end);
@@ -176,34 +221,71 @@ private:
 
     void titanStep(std::int64_t step, std::optional<EpochNs> stamp) {
         if (!stamp) return;
+        // Each rank's step lines time its own steps.
         Nanos duration = 0;
-        if (m_lastTitan && step > m_lastTitan->first) duration = (*stamp - m_lastTitan->second) / (step - m_lastTitan->first);
-        m_lastTitan = {step, *stamp};
+        auto& last = m_lastTitan[m_rank];
+        if (last && step > last->first) duration = (*stamp - last->second) / (step - last->first);
+        last = {step, *stamp};
         m_lastIteration = step;
         addStep(step, *stamp, duration);
     }
 
     void checkpoint(const CheckpointLine& c, std::optional<EpochNs> stamp) {
-        if (!placed("a checkpoint line")) return;
-        const EpochNs now = *m_clock;
+        if (c.at == 0 && !placed("a checkpoint line")) return;
+        const EpochNs now = c.at > 0 ? c.at : *m_clock;
         const std::int64_t step = c.step >= 0 ? c.step : m_lastIteration;
-        const bool save = c.event == CheckpointEvent::SaveBegin || c.event == CheckpointEvent::SaveEnd;
+        const bool save = c.event == CheckpointEvent::SaveBegin || c.event == CheckpointEvent::SaveEnd || c.event == CheckpointEvent::SaveFailed;
+        const CheckpointKind kind = save ? CheckpointKind::Save : CheckpointKind::Load;
         std::optional<ImportedCheckpoint>& open = save ? m_save : m_load;
+        std::optional<std::size_t>& last = m_lastOfKind[save ? 0 : 1];
+        // The last checkpoint closed is this one when it names the same step: an async save's
+        // caller reports staging done ("Finished saving ... (or staging if async is enabled)")
+        // before its writer (or every other rank) reports the checkpoint written.
+        // An end that names no step is another report of the last one, while it is fresh.
+        const bool end = c.event == CheckpointEvent::SaveEnd || c.event == CheckpointEvent::LoadEnd;
+        const bool sameAsLast = !open && last &&
+                                (c.step < 0 && end ? now - m_ctx.events.checkpoints[*last].end <= kLateReport
+                                                   : m_ctx.events.checkpoints[*last].step == step);
+        if (c.event == CheckpointEvent::SaveFailed || c.event == CheckpointEvent::LoadFailed) {
+            // A checkpoint that was not written is none: lost work counts from the last good one.
+            open.reset();
+            if (sameAsLast && *last + 1 == m_ctx.events.checkpoints.size()) {
+                m_ctx.events.checkpoints.pop_back();
+                m_ctx.report.count(save ? "checkpoint saves" : "checkpoint loads", -1);
+                last.reset();
+                m_lastClosed.reset();
+            }
+            m_ctx.report.count(save ? "failed checkpoint saves" : "failed checkpoint loads");
+            m_ctx.report.seen(now);
+            return;
+        }
         if (c.event == CheckpointEvent::SaveBegin || c.event == CheckpointEvent::LoadBegin) {
-            if (open) closeCheckpoint(open, now, save ? CheckpointKind::Save : CheckpointKind::Load);
-            open = ImportedCheckpoint{now, now, step, save ? CheckpointKind::Save : CheckpointKind::Load, c.bytes};
+            // Every rank (or an async save's caller, then its writer) reports the same
+            // checkpoint's start: it began at the first.
+            if ((open && open->step == step) || sameAsLast) return;
+            if (!save) m_lastOfKind[0].reset();  // after a reload the same step may be saved anew
+            if (open) closeCheckpoint(open, now, kind);
+            open = ImportedCheckpoint{now, now, step, kind, c.bytes};
             return;
         }
         if (!open) {
+            // The other ranks' ends of a checkpoint already closed: it ends with the last.
+            if (sameAsLast) {
+                ImportedCheckpoint& done = m_ctx.events.checkpoints[*last];
+                done.end = std::max(done.end, now);
+                if (c.bytes > 0) done.bytes = c.bytes;
+                m_ctx.report.seen(done.end);
+                return;
+            }
             // An end without its begin: the duration the line states (torchtitan) says when it began.
             const Nanos took = c.seconds > 0 ? static_cast<Nanos>(std::llround(c.seconds * 1e9)) : 0;
-            open = ImportedCheckpoint{now - took, now, step, save ? CheckpointKind::Save : CheckpointKind::Load, c.bytes};
+            open = ImportedCheckpoint{now - took, now, step, kind, c.bytes};
         }
         if (c.step >= 0) open->step = c.step;
         if (c.bytes > 0) open->bytes = c.bytes;
-        EpochNs end = now;
-        if (!stamp && c.seconds > 0) end = open->begin + static_cast<Nanos>(std::llround(c.seconds * 1e9));
-        closeCheckpoint(open, end, save ? CheckpointKind::Save : CheckpointKind::Load);
+        EpochNs endsAt = now;
+        if (!stamp && c.at == 0 && c.seconds > 0) endsAt = open->begin + static_cast<Nanos>(std::llround(c.seconds * 1e9));
+        closeCheckpoint(open, endsAt, kind);
         if (!save && c.step >= 0) m_lastIteration = c.step;  // training resumes from the loaded step
     }
 
@@ -214,6 +296,7 @@ private:
         c.end = std::max(end, c.begin);
         m_ctx.events.checkpoints.push_back(c);
         m_lastClosed = m_ctx.events.checkpoints.size() - 1;
+        m_lastOfKind[kind == CheckpointKind::Save ? 0 : 1] = m_lastClosed;
         m_ctx.report.count(kind == CheckpointKind::Save ? "checkpoint saves" : "checkpoint loads");
         m_ctx.report.seen(c.begin);
         m_ctx.report.seen(c.end);
@@ -260,6 +343,18 @@ private:
         m_ctx.report.count("failures");
     }
 
+    void inJobRestart(std::string_view what, std::string_view line, std::optional<EpochNs> stamp) {
+        if (!stamp) {  // torch's own logger: "[I804 09:11:05.480000 ...]"
+            const int year = m_ctx.options.year > 0 ? m_ctx.options.year : m_clock ? yearOf(*m_clock) : currentUtcYear();
+            stamp = glogTime(line, year);
+        }
+        if (!stamp && !placed("a worker group restart")) return;
+        const EpochNs t = stamp ? *stamp : *m_clock;
+        m_ctx.events.inJobRestarts.push_back({t, std::string(what), m_in.where()});
+        m_ctx.report.count("in-job restarts");
+        m_ctx.report.seen(t);
+    }
+
     void cancel(const SlurmCancel& c) {
         // A log without a SLURM_* banner still names its job when slurmstepd cancels it.
         if (!m_job || m_job->id.empty()) {
@@ -282,10 +377,13 @@ private:
     ImportContext& m_ctx;
     std::optional<EpochNs> m_clock;
     std::int64_t m_lastIteration = 0;
-    std::optional<std::pair<std::int64_t, EpochNs>> m_lastTitan;
+    std::map<std::int32_t, std::optional<std::pair<std::int64_t, EpochNs>>> m_lastTitan;  // by rank
+    std::int32_t m_rank = -1;
+    std::map<std::int32_t, std::map<std::int32_t, NcclCommInit>> m_commRanks;  // by communicator size, then rank  // the rank the current line's prefix names; -1: none
     std::optional<ImportedCheckpoint> m_save;
     std::optional<ImportedCheckpoint> m_load;
     std::optional<std::size_t> m_lastClosed;
+    std::optional<std::size_t> m_lastOfKind[2];  // the last save and load closed
     std::optional<std::size_t> m_lastWatchdog;
     std::optional<std::size_t> m_lastError;
     std::optional<ImportedJob> m_job;  // the job whose output this part of the log is

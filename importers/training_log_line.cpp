@@ -3,6 +3,7 @@
 #include "text_parse.h"
 
 #include <cctype>
+#include <cstdio>
 
 namespace faultline {
 
@@ -85,38 +86,117 @@ std::optional<MegatronIteration> parseMegatronIteration(std::string_view line, b
     return MegatronIteration{*iteration, *elapsed};
 }
 
-std::optional<CheckpointLine> parseCheckpointLine(std::string_view line) {
+namespace {
+
+// One kind of checkpoint line: the phrase that names it, and where its step, duration and
+// path are. Looked up in order: the first phrase the line contains decides.
+struct CheckpointPhrase {
+    std::string_view phrase;
+    CheckpointEvent event;
+    std::string_view stepKey;     // the step is the number after this; empty: the line has none
+    std::string_view secondsKey;  // the duration in seconds is the number after this
+    bool pathFollows = false;     // the checkpoint's path follows the phrase: its step
+};
+
+constexpr CheckpointPhrase kCheckpointPhrases[] = {
+    // Megatron-LM (its async save's finalisation prints the same "successfully saved").
+    {"successfully saved checkpoint", CheckpointEvent::SaveEnd, "iteration", {}},
+    {"saving checkpoint at iteration", CheckpointEvent::SaveBegin, "iteration", {}},
+    {"scheduled an async checkpoint save at iteration", CheckpointEvent::SaveBegin, "iteration", {}},
+    {"successfully loaded checkpoint", CheckpointEvent::LoadEnd, "at iteration", {}},
+    {"loading checkpoint from", CheckpointEvent::LoadBegin, "at iteration", {}},
+    // torchtitan
+    {"Finished saving the checkpoint", CheckpointEvent::SaveEnd, {}, " in"},
+    {"Saving the checkpoint", CheckpointEvent::SaveBegin, "step", {}},
+    {"Saving a full checkpoint", CheckpointEvent::SaveBegin, "step", {}},
+    {"Saving a model only checkpoint", CheckpointEvent::SaveBegin, "step", {}},
+    {"Finished loading the checkpoint", CheckpointEvent::LoadEnd, {}, " in"},
+    {"Loading the checkpoint", CheckpointEvent::LoadBegin, "at step", {}},
+    // PyTorch Distributed Checkpoint: the background process that writes an async_save.
+    {"Received async checkpoint request with id=", CheckpointEvent::SaveBegin, {}, {}, true},
+    {"Completed checkpoint save request for checkpoint_id=", CheckpointEvent::SaveEnd, {}, {}, true},
+    {"Checkpoint save failed for checkpoint_id=", CheckpointEvent::SaveFailed, {}, {}, true},
+    // NVIDIA Resiliency Extension's async checkpointing: scheduled, then finalised.
+    {"to schedule async ckpt", CheckpointEvent::SaveBegin, {}, {}},
+    {"finalize took ", CheckpointEvent::SaveEnd, {}, {}},
+};
+
+// The text of a Python repr'd string field: key "'name': '" -> value. Looked up on every
+// line, so no string is built.
+std::optional<std::string_view> quotedField(std::string_view line, std::string_view key) {
+    const std::size_t at = line.find(key);
+    if (at == std::string_view::npos) return std::nullopt;
+    const std::size_t from = at + key.size();
+    const std::size_t to = line.find('\'', from);
+    if (to == std::string_view::npos) return std::nullopt;
+    return line.substr(from, to - from);
+}
+
+// DCP's method logger: one Python dict per call of save/async_save/load, at its start and
+// end ("event"), with the wall time in ns ("time") and at the end how long it took.
+std::optional<CheckpointLine> parseDcpEvent(std::string_view line) {
+    const auto func = quotedField(line, "'func_name': '");
+    if (!func) return std::nullopt;
+    const auto event = quotedField(line, "'event': '");
+    if (!event) return std::nullopt;
+    const bool save = *func == "save" || *func == "save_state_dict" || *func == "async_save";
+    const bool load = *func == "load" || *func == "load_state_dict";
+    if (!save && !load) return std::nullopt;  // staging, the daemon's start: no checkpoint of their own
     CheckpointLine out;
-    if (contains(line, "successfully saved checkpoint")) {
-        out.event = CheckpointEvent::SaveEnd;
-        out.step = intAfter(line, "iteration").value_or(-1);
-    } else if (contains(line, "saving checkpoint at iteration") || contains(line, "scheduled an async checkpoint save at iteration")) {
-        out.event = CheckpointEvent::SaveBegin;
-        out.step = intAfter(line, "iteration").value_or(-1);
-    } else if (contains(line, "successfully loaded checkpoint")) {
-        out.event = CheckpointEvent::LoadEnd;
-        out.step = intAfter(line, "at iteration").value_or(-1);
-    } else if (contains(line, "loading checkpoint from")) {
-        out.event = CheckpointEvent::LoadBegin;
-        out.step = intAfter(line, "at iteration").value_or(-1);
-    } else if (contains(line, "Finished saving the checkpoint")) {
-        out.event = CheckpointEvent::SaveEnd;
-        out.seconds = numberAfter(line, " in").value_or(-1);
-    } else if (contains(line, "Saving the checkpoint") || contains(line, "Saving a full checkpoint") ||
-               contains(line, "Saving a model only checkpoint")) {
-        out.event = CheckpointEvent::SaveBegin;
-        out.step = intAfter(line, "step").value_or(-1);
-    } else if (contains(line, "Finished loading the checkpoint")) {
-        out.event = CheckpointEvent::LoadEnd;
-        out.seconds = numberAfter(line, " in").value_or(-1);
-    } else if (contains(line, "Loading the checkpoint")) {
-        out.event = CheckpointEvent::LoadBegin;
-        out.step = intAfter(line, "at step").value_or(-1);
-    } else {
-        return std::nullopt;
-    }
-    out.bytes = sizeInLine(line);
+    if (*event == "start") out.event = save ? CheckpointEvent::SaveBegin : CheckpointEvent::LoadBegin;
+    else if (*event == "exception") out.event = save ? CheckpointEvent::SaveFailed : CheckpointEvent::LoadFailed;
+    // async_save returns once the state is staged; its background save ends the checkpoint.
+    else if (*event == "end" && *func != "async_save") out.event = save ? CheckpointEvent::SaveEnd : CheckpointEvent::LoadEnd;
+    else return std::nullopt;
+    if (const auto id = quotedField(line, "'checkpoint_id': '")) out.step = stepInCheckpointPath(*id);
+    if (const auto ns = intAfter(line, "'time':"); ns && *ns > 0) out.at = *ns;
+    if (const auto spent = intAfter(line, "'times_spent':")) out.seconds = static_cast<double>(*spent) / 1e9;
     return out;
+}
+
+// The path after a phrase: "id=/ckpt/step-10", "checkpoint_id=_CheckpointRequestIdentifier(
+// checkpoint_id='/ckpt/step-10', uuid=...)", "checkpoint_id=/ckpt/step-10: error".
+std::string_view pathAfter(std::string_view rest) {
+    if (const std::size_t inner = rest.find("checkpoint_id="); inner != std::string_view::npos) rest = rest.substr(inner + 14);
+    while (!rest.empty() && (rest.front() == '\'' || rest.front() == '"')) rest.remove_prefix(1);
+    std::size_t end = rest.find_first_of(" '\",)");
+    if (const std::size_t colon = rest.find(": "); colon < end) end = colon;
+    return rest.substr(0, end);
+}
+
+}  // namespace
+
+std::int64_t stepInCheckpointPath(std::string_view path) {
+    static constexpr std::string_view kKeys[] = {"step", "iter", "checkpoint", "ckpt"};
+    std::int64_t step = -1;
+    for (std::size_t i = 0; i < path.size(); ++i) {
+        for (std::string_view key : kKeys) {
+            if (path.substr(i, key.size()) != key) continue;
+            std::size_t j = i + key.size();
+            while (j < path.size() && (path[j] == '-' || path[j] == '_' || path[j] == '=')) ++j;
+            const std::size_t digits = j;
+            while (j < path.size() && isDigit(path[j])) ++j;
+            // The last directory that names a step is the checkpoint's own.
+            if (j > digits) step = parseInt(path.substr(digits, j - digits)).value_or(step);
+        }
+    }
+    return step;
+}
+
+std::optional<CheckpointLine> parseCheckpointLine(std::string_view line) {
+    if (auto dcp = parseDcpEvent(line)) return dcp;
+    for (const CheckpointPhrase& p : kCheckpointPhrases) {
+        const std::size_t at = line.find(p.phrase);
+        if (at == std::string_view::npos) continue;
+        CheckpointLine out;
+        out.event = p.event;
+        if (!p.stepKey.empty()) out.step = intAfter(line, p.stepKey).value_or(-1);
+        if (!p.secondsKey.empty()) out.seconds = numberAfter(line, p.secondsKey).value_or(-1);
+        if (p.pathFollows) out.step = stepInCheckpointPath(pathAfter(line.substr(at + p.phrase.size())));
+        out.bytes = sizeInLine(line);
+        return out;
+    }
+    return std::nullopt;
 }
 
 std::int64_t sizeInLine(std::string_view line) {
@@ -161,6 +241,78 @@ std::optional<double> parseCheckpointTimer(std::string_view line, bool& isSave) 
     }
     const std::size_t end = rest.find_first_of(" |");
     return parseDouble(rest.substr(0, end));
+}
+
+std::optional<RankPrefix> rankPrefix(std::string_view line) {
+    RankPrefix out;
+    std::string_view rest;
+    if (startsWith(line, "[rank")) rest = line.substr(5);
+    else if (startsWith(line, "[default")) {
+        rest = line.substr(8);
+        out.local = true;
+    } else {
+        return std::nullopt;
+    }
+    std::size_t n = 0;
+    while (n < rest.size() && n < 7 && isDigit(rest[n])) ++n;
+    if (n == 0 || rest.substr(n, 2) != "]:") return std::nullopt;
+    out.rank = static_cast<std::int32_t>(*parseInt(rest.substr(0, n)));
+    return out;
+}
+
+std::optional<NcclCommInit> parseNcclCommInit(std::string_view line) {
+    const std::size_t info = line.find(" NCCL INFO comm 0x");
+    if (info == std::string_view::npos) return std::nullopt;
+    const std::string_view rest = line.substr(info);
+    const auto rank = intAfter(rest, " rank ");
+    auto ranks = intAfter(rest, " nRanks ");
+    if (!ranks) ranks = intAfter(rest, " nranks ");
+    if (!rank || !ranks || *ranks <= 0 || *rank >= *ranks) return std::nullopt;
+    // "HOST:PID:TID [DEV]" before it, after whatever prefix a launcher put on the line.
+    std::string_view head = trim(line.substr(0, info));
+    const std::size_t open = head.rfind(" [");
+    if (open == std::string_view::npos || head.back() != ']') return std::nullopt;
+    NcclCommInit out;
+    out.device = static_cast<std::int32_t>(parseInt(head.substr(open + 2, head.size() - open - 3)).value_or(-1));
+    head = head.substr(0, open);
+    if (const std::size_t space = head.rfind(' '); space != std::string_view::npos) head = head.substr(space + 1);
+    if (const std::size_t tag = head.rfind("]:"); tag != std::string_view::npos) head = head.substr(tag + 2);  // "[default3]:"
+    if (const std::size_t tag = head.rfind(">:"); tag != std::string_view::npos) head = head.substr(tag + 2);  // "[1,3]<stdout>:"
+    const std::size_t tid = head.rfind(':');
+    const std::size_t pid = tid == std::string_view::npos || tid == 0 ? std::string_view::npos : head.rfind(':', tid - 1);
+    if (pid == std::string_view::npos || pid == 0) return std::nullopt;
+    out.host = std::string(head.substr(0, pid));
+    out.rank = static_cast<std::int32_t>(*rank);
+    out.ranks = static_cast<std::int32_t>(*ranks);
+    // busId is the bus id as one hex number: domain << 20 | bus << 12 | device << 4 | function.
+    if (const std::size_t at = rest.find(" busId "); at != std::string_view::npos) {
+        std::string_view hex = rest.substr(at + 7);
+        hex = hex.substr(0, hex.find(' '));
+        std::uint64_t id = 0;
+        bool ok = !hex.empty() && hex.size() <= 12;
+        for (char c : hex) {
+            const int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+            if (v < 0) ok = false;
+            else id = id * 16 + static_cast<std::uint64_t>(v);
+        }
+        if (ok) {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%04llx:%02llx:%02llx", static_cast<unsigned long long>(id >> 20),
+                          static_cast<unsigned long long>((id >> 12) & 0xff), static_cast<unsigned long long>((id >> 4) & 0xff));
+            out.pciBusId = buf;
+        }
+    }
+    return out;
+}
+
+std::optional<std::string_view> parseWorkerGroupRestart(std::string_view line) {
+    // ft_launcher on the nodes whose workers were healthy: "[default] Joining cluster restart
+    // (group_rank=1)".
+    if (const std::size_t join = line.find("Joining cluster restart"); join != std::string_view::npos) return trim(line.substr(join));
+    if (!contains(line, "will restart worker group")) return std::nullopt;
+    const std::size_t at = line.find("Worker group ");
+    if (at == std::string_view::npos) return std::nullopt;
+    return trim(line.substr(at));
 }
 
 std::optional<std::int64_t> parseTitanStep(std::string_view line) {

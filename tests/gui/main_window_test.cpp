@@ -6,6 +6,7 @@
 #include "analysis/incidents.h"
 #include "views/fabric_view.h"
 #include "views/incident_view.h"
+#include "views/jobs_view.h"
 #include "views/replay_panel.h"
 #include "views/timeline_view.h"
 #include "model/format.h"
@@ -21,6 +22,7 @@
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTableWidget>
+#include <QTest>
 
 #include <gtest/gtest.h>
 
@@ -189,6 +191,44 @@ TEST(MainWindow, SelectingAnIncidentMovesEveryView) {
     EXPECT_GE(timeline->visibleEnd(), firstWithGpu->begin);
     EXPECT_LE(timeline->visibleEnd() - timeline->visibleBegin(), 2 * kHour);
     EXPECT_EQ(window.findChild<FabricView*>()->selected(), (ComponentRef{ComponentKind::Gpu, firstWithGpu->gpus.front()}));
+}
+
+// The Jobs panel lists the jobs of the run opened; a job picked moves the replay to its start.
+TEST(MainWindow, JobsPanelListsTheRunsJobsAndMovesTheReplay) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string path = dir.file("jobs.faultline");
+    faultline::Run run = test::tinyRun();
+    Job first;
+    first.id = "7001";
+    first.name = "tiny-train";
+    first.state = "NODE_FAIL";
+    first.start = 0;
+    first.end = run.info.duration / 2;
+    first.inRun = true;
+    Job second = first;
+    second.id = "7002";
+    second.state = "COMPLETED";
+    second.start = run.info.duration / 2 + kHour;
+    second.end = run.info.duration;
+    run.jobs = {first, second};
+    writeRunFile(run, path);
+
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::runShown);
+    window.openRun(QString::fromStdString(path));
+    ASSERT_TRUE(shown.wait(20'000));
+    auto* dock = window.findChild<QDockWidget*>("jobsDock");
+    ASSERT_NE(dock, nullptr);
+    dock->raise();
+    auto* jobs = window.findChild<JobsView*>();
+    ASSERT_EQ(jobs->rowCount(), 2);
+    auto* table = jobs->findChild<QTableWidget*>("jobsTable");
+    EXPECT_EQ(table->item(1, 0)->text(), "7002");
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(1, 0)).center());
+    EXPECT_EQ(window.findChild<ReplayPanel*>()->time(), *second.start);
 }
 
 }  // namespace

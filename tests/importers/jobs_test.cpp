@@ -5,6 +5,7 @@
 
 #include "analysis/incidents.h"
 #include "analysis/summary.h"
+#include "importers/slurm_job.h"
 #include "importers/text_parse.h"
 
 #include <algorithm>
@@ -190,6 +191,91 @@ TEST(Jobs, AppendedLogOfARequeueIsAChainOnItsOwn) {
     const Failure& f = run.failures[static_cast<std::size_t>(d.failure)];
     EXPECT_NE(f.detail.find("no scheduler record of job 91234"), std::string::npos) << f.detail;
     EXPECT_EQ(run.topology.gpuName(f.gpus.at(0)), "node02-gpu1");  // rank 9, 8 to a node
+}
+
+// The job that continued the BigScience run was submitted under another name to wait for it
+// (sacct's SubmitLine: --dependency=afterany:1809562): it is the run's next job all the same;
+// an unrelated job of the capture is not.
+TEST(Jobs, DependentJobOfAnotherNameContinuesTheRun) {
+    FAULTLINE_REQUIRE_REALDATA();
+    const ImportResult r = importPaths({realData(kBigScienceLog), fixture("jobs/bigscience-dependency.sacct.txt")});
+    const faultline::Run& run = r.run;
+    const Job* resume = findJob(run, "1809701");
+    ASSERT_NE(resume, nullptr);
+    EXPECT_TRUE(resume->inRun);
+    EXPECT_EQ(resume->name, "meg_gpt2_resume");
+    EXPECT_FALSE(findJob(run, "1809702")->inRun);
+    ASSERT_EQ(run.downtimes.size(), 1u);
+    EXPECT_TRUE(run.downtimes[0].planned);
+    EXPECT_EQ(run.info.startEpochNs + run.downtimes[0].restarted, at("2021-05-23T08:41:12Z"));
+}
+
+// sacct --json's submit_line: a retry submitted with "-d afternotok:" joins the job named with
+// --job-name; the node failure that ended the first is the downtime's cause.
+TEST(Jobs, SacctJsonDependencyJoinsTheNamedRun) {
+    ImportOptions options;
+    options.jobName = "llm-pretrain";
+    const ImportResult r = importPaths({fixture("jobs/dependency-retry.sacct.json")}, options);
+    const faultline::Run& run = r.run;
+    ASSERT_NE(findJob(run, "500200"), nullptr);
+    EXPECT_TRUE(findJob(run, "500100")->inRun);
+    EXPECT_TRUE(findJob(run, "500200")->inRun);
+    EXPECT_FALSE(findJob(run, "500300")->inRun);
+    ASSERT_EQ(run.downtimes.size(), 1u);
+    EXPECT_FALSE(run.downtimes[0].planned);
+    EXPECT_EQ(run.info.startEpochNs + run.downtimes[0].detected, 1717210000LL * kSecond);
+    EXPECT_EQ(run.info.startEpochNs + run.downtimes[0].restarted, 1717210600LL * kSecond);
+
+    // Named exactly with --job, the run is that job alone.
+    ImportOptions exact;
+    exact.jobIds = {"500100"};
+    const ImportResult only = importPaths({fixture("jobs/dependency-retry.sacct.json")}, exact);
+    EXPECT_FALSE(findJob(only.run, "500200")->inRun);
+}
+
+TEST(Jobs, DependenciesAreReadFromSubmitLines) {
+    using V = std::vector<std::string>;
+    EXPECT_EQ(dependenciesInSubmitLine("sbatch --dependency=afterok:12:13,afterany:14+5 run.sh"), (V{"12", "13", "14"}));
+    EXPECT_EQ(dependenciesInSubmitLine("sbatch -d afternotok:500100 train.sh"), (V{"500100"}));
+    EXPECT_EQ(dependenciesInSubmitLine("sbatch -dafterok:7_3 train.sh"), (V{"7_3"}));
+    EXPECT_EQ(dependenciesInSubmitLine("sbatch --dependency afterok:8?afterany:9 train.sh"), (V{"8", "9"}));
+    EXPECT_TRUE(dependenciesInSubmitLine("sbatch --dependency=singleton train.sh").empty());
+    EXPECT_TRUE(dependenciesInSubmitLine("sbatch --job-name=x -N 4 train.sh --data-dir /d").empty());
+    EXPECT_TRUE(dependenciesInSubmitLine("").empty());
+}
+
+// The SubmitLine column of a real capture (gcm's, all fields) is read without harm: its jobs
+// were submitted without dependencies.
+TEST(Jobs, RealSubmitLinesWithoutDependencies) {
+    FAULTLINE_REQUIRE_REALDATA();
+    const ImportResult r = importPaths({realData("slurm/gcm/gcm/tests/data/sample-sacct-one-multiline.txt")});
+    EXPECT_FALSE(r.run.jobs.empty());
+    EXPECT_EQ(r.summary.files.at(0).skippedLines, 0);
+}
+
+// NVRx's ft_launcher restarted the workers inside job 66120 after an NCCL watchdog timeout (the
+// other node's launcher joined the restart): one downtime of the run without any scheduler
+// record, from the last iteration to the reload.
+TEST(Jobs, InJobRestartByTheLauncherIsADowntime) {
+    const ImportResult r = importPaths({fixture("ft_launcher_in_job_restart.log")});
+    const faultline::Run& run = r.run;
+    const EpochNs start = run.info.startEpochNs;
+    EXPECT_EQ(r.summary.files.at(0).counts.at("in-job restarts"), 2);  // the failed node's launcher, and the other's
+    ASSERT_EQ(run.downtimes.size(), 1u);                                // one restart
+    const Downtime& d = run.downtimes[0];
+    EXPECT_FALSE(d.planned);
+    EXPECT_EQ(d.cause, RootCause::NcclWatchdogTimeout);
+    EXPECT_EQ(start + d.begin, at("2025-08-04T09:00:51Z"));           // iteration 103, the last progress
+    EXPECT_EQ(start + d.detected, at("2025-08-04T09:11:05.480Z"));    // the launcher's restart
+    EXPECT_EQ(start + d.restarted, at("2025-08-04T09:11:05.480Z"));
+    EXPECT_EQ(start + d.end, at("2025-08-04T09:13:10Z"));             // iteration 101 reloaded
+    EXPECT_EQ(d.lostWork, 10 * kSecond);                               // since the save of iteration 101
+    ASSERT_GE(d.failure, 0);
+    const std::string detail = run.failures[static_cast<std::size_t>(d.failure)].detail;
+    EXPECT_NE(detail.find("Worker group FAILED. 2/3 attempts left"), std::string::npos) << detail;
+    const RunSummary s = summarize(run);
+    EXPECT_EQ(s.unexpected, 1);
+    EXPECT_TRUE(s.ettrKnown);
 }
 
 }  // namespace

@@ -104,6 +104,18 @@ TEST(ShardedImport, AClustersOwnFilesMergeToTheSingleImport) {
     for (int shards : {2, 3}) EXPECT_EQ(mergedFigures(inputs, shards, dir, "cluster"), expected) << shards << " shards";
 }
 
+// What the newer training-log lines add travels in the shards too: in-job restarts, checkpoint
+// timelines of DCP and NVRx, rank placements from NCCL, submit-line dependencies.
+TEST(ShardedImport, LauncherAndCheckpointLinesMergeToTheSingleImport) {
+    ScratchDir dir;
+    const std::vector<std::string> inputs = {test::fixture("ft_launcher_in_job_restart.log"), test::fixture("dcp_async_checkpoints.log"),
+                                             test::fixture("nccl_comm_init.log"), test::fixture("jobs/dependency-retry.sacct.json")};
+    const ImportResult single = importPaths(inputs);
+    ASSERT_EQ(single.run.downtimes.size(), 1u);
+    const std::string expected = figures(single.run);
+    for (int shards : {2, 4}) EXPECT_EQ(mergedFigures(inputs, shards, dir, "launcher"), expected) << shards << " shards";
+}
+
 TEST(ShardedImport, MissingForeignAndRepeatedShardsAreNamed) {
     ScratchDir dir;
     const std::vector<std::string> inputs = writeRankFiles(dir);

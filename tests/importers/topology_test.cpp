@@ -40,6 +40,10 @@ TEST(SlurmTopology, TreeFormGivesSwitchTiersAndLinks) {
     // A failure of leaf2 takes out node03 and node04.
     EXPECT_EQ(t.gpusBelowSwitch(*t.findSwitch("leaf2")).size(), 16u);
     EXPECT_EQ(t.gpusBelowSwitch(*t.findSwitch("core")).size(), 32u);
+    // Every leaf has its spine: the spine's zone is the only one, no empty "zone0" beside it.
+    ASSERT_EQ(t.zones.size(), 1u);
+    EXPECT_EQ(t.zones[0].name, "spine1");
+    for (const Rack& rack : t.racks) EXPECT_EQ(rack.zone, 0);
 }
 
 TEST(Ibnetdiscover, SuperPodDumpGivesLeavesSpinesAndHosts) {

@@ -88,7 +88,7 @@ TEST(TrainingLog, WatchdogTimeoutsOfOneHangAreOneFailure) {
     const ImportResult r = importPaths({fixture("nccl_watchdog.log")});
     const FileReport& f = r.summary.files.at(0);
     EXPECT_EQ(f.counts.at("watchdog timeouts"), 2);
-    EXPECT_EQ(f.ranks, (std::set<std::int32_t>{1, 3}));
+    EXPECT_EQ(f.ranks, (std::set<std::int32_t>{0, 1, 3}));  // rank 0 by its "[rank0]:" step line
     ASSERT_EQ(r.run.failures.size(), 1u);
     const Failure& x = r.run.failures[0];
     EXPECT_EQ(x.cause, RootCause::NcclWatchdogTimeout);
