@@ -1,11 +1,12 @@
 #pragma once
 // `faultline --bench-replay --gpus N`: replays a simulated run of N GPUs in the fabric view
 // at 1600x1000, recolouring every GPU every frame, and prints the frame rate it sustains
-// (`fps=<value>`) with where a frame's time goes.
+// (`fps=<value>`) with where a frame's time goes. `closeCamera` frames one zone, near enough
+// that each GPU is drawn on its own, instead of the whole cluster.
 #include <QSize>
 
 namespace faultline {
 
-int runReplayBenchmark(int gpus, QSize size);
+int runReplayBenchmark(int gpus, QSize size, bool closeCamera = false);
 
 }  // namespace faultline

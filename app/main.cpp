@@ -27,6 +27,7 @@ struct Options {
     std::optional<long long> step;
     bool benchReplay = false;
     int gpus = 24576;
+    bool closeCamera = false;  // --camera close
     faultline::ExportRequest exports;  // --report, --record, --scale
 };
 
@@ -35,7 +36,7 @@ constexpr const char* kUsage = "usage: faultline [RUN.faultline]\n"
                                "       faultline --screenshot OUT.svg --view charts|timeline [--at TIME] [--size WxH] [RUN.faultline]\n"
                                "       faultline --report OUT.pdf|OUT.html [--incidents N] [--page a4|letter] [RUN.faultline]\n"
                                "       faultline --record OUT.mp4 [--from T] [--to T] [--speed 1h/s] [--fps 30] [--size 1920x1080] [RUN.faultline]\n"
-                               "       faultline --bench-replay [--gpus N] [--size WxH]\n"
+                               "       faultline --bench-replay [--gpus N] [--camera whole|close] [--size WxH]\n"
                                "       faultline --help | --version\n";
 
 constexpr const char* kExitStatus = "Exit status:\n  0  success\n  1  failure (the run cannot be opened, the screenshot not written)\n"
@@ -65,7 +66,9 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
     const QCommandLineOption size("size", "Window size for --screenshot and --bench-replay (default 1600x1000); frame size for --record (default 1920x1080).", "WxH", "1600x1000");
     const QCommandLineOption benchReplay("bench-replay", "Replay a simulated run in the fabric view; print frames per second.");
     const QCommandLineOption gpus("gpus", "GPUs in the --bench-replay run (default 24576).", "N", "24576");
-    parser.addOptions({help, version, screenshot, view, at, step, size, benchReplay, gpus});
+    const QCommandLineOption camera("camera", "The camera of --bench-replay: whole (the whole cluster, default) or close (one zone, near enough that every GPU is drawn on its own).",
+                                    "VIEW", "whole");
+    parser.addOptions({help, version, screenshot, view, at, step, size, benchReplay, gpus, camera});
     faultline::addExportOptions(parser);
 
     if (!parser.parse(QCoreApplication::arguments())) return usageError(parser.errorText());
@@ -94,6 +97,9 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
     bool ok = false;
     o.gpus = parser.value(gpus).toInt(&ok);
     if (!ok || o.gpus < 8) return usageError("--gpus expects a count of at least 8");
+    if (parser.value(camera) != "whole" && parser.value(camera) != "close")
+        return usageError("--camera expects whole or close, not '" + parser.value(camera) + "'");
+    o.closeCamera = parser.value(camera) == "close";
     o.screenshot = parser.value(screenshot);
     o.at = parser.value(at);
     o.view = parser.value(view);
@@ -135,7 +141,7 @@ int main(int argc, char** argv) {
     QGuiApplication::setDesktopFileName(FAULTLINE_APP_ID);  // Wayland finds the icon and name by it
     QApplication::setWindowIcon(faultline::appIcon());
 
-    if (options.benchReplay) return faultline::runReplayBenchmark(options.gpus, options.size);
+    if (options.benchReplay) return faultline::runReplayBenchmark(options.gpus, options.size, options.closeCamera);
     const QString run = options.positional.value(0);
     if (!options.screenshot.isEmpty() && options.view != "fabric")
         return faultline::snapshotPanel(options.view, run, options.screenshot, options.size, options.at, options.exports.scale);

@@ -79,6 +79,19 @@ std::optional<double> hit(const Box3& b, const std::array<double, 3>& o, const s
     return near;
 }
 
+// GPUs in runs of whole racks of about a thousand: a close view culls what it does not see.
+std::vector<std::size_t> gpuChunks(const Topology& t) {
+    constexpr std::size_t kGpusPerChunk = 1024;
+    std::vector<std::size_t> starts{0};
+    std::int32_t rack = -1;
+    for (std::size_t g = 0; g < t.gpus.size(); ++g) {
+        const std::int32_t r = t.hosts[static_cast<std::size_t>(t.gpus[g].host)].rack;
+        if (r != rack && g - starts.back() >= kGpusPerChunk) starts.push_back(g);
+        rack = r;
+    }
+    return starts;
+}
+
 Box3 grown(Box3 b, float by) {
     for (std::size_t k = 0; k < 3; ++k) {
         b.min[k] -= by;
@@ -93,8 +106,8 @@ FabricScene::FabricScene(const Topology& topology, vtkRenderer* renderer)
     : m_topology(topology),
       m_renderer(renderer),
       m_layout(layoutFabric(topology)),
-      m_gpus(m_layout.gpus),
-      m_gpuTiles(m_layout.gpus, BoxMesh::Faces::TopOnly),
+      m_gpus(m_layout.gpus, gpuChunks(topology)),
+      m_gpuTiles(m_layout.gpus, gpuChunks(topology), BoxMesh::Faces::TopOnly),
       m_racks(m_layout.racks, BoxMesh::Faces::TopOnly),
       m_rackSwitches(switchBoxes(topology, m_layout, true, m_rackSwitchIndex)),
       m_upperSwitches(switchBoxes(topology, m_layout, false, m_upperSwitchIndex)),
@@ -111,7 +124,7 @@ FabricScene::FabricScene(const Topology& topology, vtkRenderer* renderer)
     m_highlight = lineActor(m_highlightLines, kHighlightColour, 3.0f);
     m_highlight->VisibilityOff();
     m_racks.actor()->VisibilityOff();
-    m_gpuTiles.actor()->VisibilityOff();
+    m_gpuTiles.setVisibility(false);
     for (vtkActor* a : actors()) m_renderer->AddActor(a);
     buildLabels(renderer);
 }
@@ -122,8 +135,11 @@ FabricScene::~FabricScene() {
 }
 
 std::vector<vtkActor*> FabricScene::actors() const {
-    return {m_gpus.actor(), m_gpuTiles.actor(), m_racks.actor(), m_rackSwitches.actor(), m_upperSwitches.actor(),
-            m_rackLinks.Get(), m_links.Get(), m_replaced.Get(), m_highlight.Get()};
+    std::vector<vtkActor*> all{m_racks.actor(), m_rackSwitches.actor(), m_upperSwitches.actor(), m_rackLinks.Get(),
+                               m_links.Get(), m_replaced.Get(), m_highlight.Get()};
+    for (vtkActor* a : m_gpus.actors()) all.push_back(a);
+    for (vtkActor* a : m_gpuTiles.actors()) all.push_back(a);
+    return all;
 }
 
 vtkSmartPointer<vtkActor> FabricScene::buildLinks(const std::vector<Segment3>& segments) const {
@@ -218,8 +234,8 @@ void FabricScene::outlineReplaced(std::span<const GpuVisual> states) {
 void FabricScene::setDetail(FabricDetail detail) {
     if (detail == m_detail) return;
     m_detail = detail;
-    m_gpus.actor()->SetVisibility(detail == FabricDetail::Boxes);
-    m_gpuTiles.actor()->SetVisibility(detail == FabricDetail::Tiles);
+    m_gpus.setVisibility(detail == FabricDetail::Boxes);
+    m_gpuTiles.setVisibility(detail == FabricDetail::Tiles);
     m_racks.actor()->SetVisibility(detail == FabricDetail::Racks);
     // From far away, rack switches and their cables are specks over the racks.
     m_rackSwitches.actor()->SetVisibility(detail != FabricDetail::Racks);

@@ -3,6 +3,7 @@
 // outlines of replaced GPUs and the highlight of a picked part. Knows nothing of Qt; the
 // FabricView drives it for the current instant.
 #include "box_mesh.h"
+#include "chunked_box_mesh.h"
 #include "fabric_layout.h"
 #include "model/run.h"
 
@@ -54,8 +55,8 @@ private:
     const Topology& m_topology;
     vtkRenderer* m_renderer;
     FabricLayout m_layout;
-    BoxMesh m_gpus;
-    BoxMesh m_gpuTiles;
+    ChunkedBoxMesh m_gpus;
+    ChunkedBoxMesh m_gpuTiles;
     BoxMesh m_racks;
     std::vector<std::int32_t> m_rackSwitchIndex;   // switch -> box in m_rackSwitches, or -1
     std::vector<std::int32_t> m_upperSwitchIndex;  // switch -> box in m_upperSwitches, or -1

@@ -161,6 +161,21 @@ void FabricView::zoomTo(const ComponentRef& part) {
     fitBounds({box->min[0] - 2, box->max[0] + 2, box->min[1] - 2, box->max[1] + 2, box->min[2], box->max[2] + 1});
 }
 
+void FabricView::frameParts(const std::vector<ComponentRef>& parts) {
+    if (!m_scene) return;
+    std::array<double, 6> b{1e30, -1e30, 1e30, -1e30, 1e30, -1e30};
+    bool any = false;
+    for (const ComponentRef& part : parts)
+        if (const auto box = m_scene->boxOf(part)) {
+            any = true;
+            for (std::size_t k = 0; k < 3; ++k) {
+                b[2 * k] = std::min<double>(b[2 * k], box->min[k]);
+                b[2 * k + 1] = std::max<double>(b[2 * k + 1], box->max[k]);
+            }
+        }
+    if (any) fitBounds(b);
+}
+
 void FabricView::fitBounds(const std::array<double, 6>& b) {
     m_render->syncSize();
     vtkRenderer* renderer = m_render->renderer();

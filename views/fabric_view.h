@@ -37,6 +37,8 @@ public:
     void fitAll();
     void topView();
     void zoomTo(const ComponentRef& part);
+    // Frames every one of the parts (GPUs, hosts, switches) at once.
+    void frameParts(const std::vector<ComponentRef>& parts);
 
     void select(const ComponentRef& part);
     ComponentRef selected() const { return m_selected; }
