@@ -2,16 +2,32 @@
 
 #include <vtkActor.h>
 
+#include <algorithm>
+
 namespace faultline {
 
 ChunkedBoxMesh::ChunkedBoxMesh(const std::vector<Box3>& boxes, std::vector<std::size_t> starts, BoxMesh::Faces faces)
-    : m_starts(std::move(starts)) {
+    : m_count(boxes.size()), m_starts(std::move(starts)) {
     if (m_starts.empty() || m_starts.front() != 0) m_starts.insert(m_starts.begin(), 0);
     for (std::size_t c = 0; c < m_starts.size(); ++c) {
-        const std::size_t end = c + 1 < m_starts.size() ? m_starts[c + 1] : boxes.size();
-        const std::vector<Box3> chunk(boxes.begin() + static_cast<std::ptrdiff_t>(m_starts[c]), boxes.begin() + static_cast<std::ptrdiff_t>(end));
+        const std::vector<Box3> chunk(boxes.begin() + static_cast<std::ptrdiff_t>(m_starts[c]), boxes.begin() + static_cast<std::ptrdiff_t>(chunkEnd(c)));
+        Box3 bounds = chunk.empty() ? Box3{} : chunk.front();
+        for (const Box3& b : chunk)
+            for (std::size_t k = 0; k < 3; ++k) {
+                bounds.min[k] = std::min(bounds.min[k], b.min[k]);
+                bounds.max[k] = std::max(bounds.max[k], b.max[k]);
+            }
+        m_bounds.push_back(bounds);
         m_chunks.push_back(std::make_unique<BoxMesh>(chunk, faces));
     }
+}
+
+void ChunkedBoxMesh::setChunkVisibility(std::size_t chunk, bool visible) { m_chunks[chunk]->actor()->SetVisibility(visible); }
+
+void ChunkedBoxMesh::setChunkColours(std::size_t chunk, std::span<const Rgb> colours) {
+    const std::size_t begin = std::min(chunkBegin(chunk), colours.size());
+    const std::size_t end = std::min(chunkEnd(chunk), colours.size());
+    m_chunks[chunk]->setColours(colours.subspan(begin, end - begin));
 }
 
 std::vector<vtkActor*> ChunkedBoxMesh::actors() const {
@@ -25,10 +41,7 @@ void ChunkedBoxMesh::setVisibility(bool visible) {
 }
 
 void ChunkedBoxMesh::setColours(std::span<const Rgb> colours) {
-    for (std::size_t c = 0; c < m_chunks.size(); ++c) {
-        if (m_starts[c] >= colours.size()) break;
-        m_chunks[c]->setColours(colours.subspan(m_starts[c], std::min(m_chunks[c]->size(), colours.size() - m_starts[c])));
-    }
+    for (std::size_t c = 0; c < m_chunks.size(); ++c) setChunkColours(c, colours);
 }
 
 }  // namespace faultline

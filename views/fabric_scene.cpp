@@ -89,6 +89,21 @@ std::vector<std::size_t> gpuChunks(const Topology& t) {
         if (r != rack && g - starts.back() >= kGpusPerChunk) starts.push_back(g);
         rack = r;
     }
+    // Chunks of racks must match: racks in ascending order along the GPUs, else one chunk.
+    std::int32_t last = -1;
+    for (std::size_t g = 0; g < t.gpus.size(); ++g) {
+        const std::int32_t r = t.hosts[static_cast<std::size_t>(t.gpus[g].host)].rack;
+        if (r < last) return {0};
+        last = r;
+    }
+    return starts;
+}
+
+// The first rack of each chunk of GPUs.
+std::vector<std::size_t> rackChunks(const Topology& t, const std::vector<std::size_t>& gpuStarts) {
+    std::vector<std::size_t> starts{0};
+    for (std::size_t i = 1; i < gpuStarts.size(); ++i)
+        starts.push_back(static_cast<std::size_t>(t.hosts[static_cast<std::size_t>(t.gpus[gpuStarts[i]].host)].rack));
     return starts;
 }
 
@@ -108,7 +123,8 @@ FabricScene::FabricScene(const Topology& topology, vtkRenderer* renderer)
       m_layout(layoutFabric(topology)),
       m_gpus(m_layout.gpus, gpuChunks(topology)),
       m_gpuTiles(m_layout.gpus, gpuChunks(topology), BoxMesh::Faces::TopOnly),
-      m_racks(m_layout.racks, BoxMesh::Faces::TopOnly),
+      m_racks(m_layout.racks, rackChunks(topology, gpuChunks(topology)), BoxMesh::Faces::TopOnly),
+      m_chunkDetail(m_gpus.chunkCount(), FabricDetail::Boxes),
       m_rackSwitches(switchBoxes(topology, m_layout, true, m_rackSwitchIndex)),
       m_upperSwitches(switchBoxes(topology, m_layout, false, m_upperSwitchIndex)),
       m_replacedLines(vtkSmartPointer<vtkPolyData>::New()),
@@ -123,7 +139,7 @@ FabricScene::FabricScene(const Topology& topology, vtkRenderer* renderer)
     m_replaced = lineActor(m_replacedLines, kReplacedOutline, 2.0f);
     m_highlight = lineActor(m_highlightLines, kHighlightColour, 3.0f);
     m_highlight->VisibilityOff();
-    m_racks.actor()->VisibilityOff();
+    m_racks.setVisibility(false);
     m_gpuTiles.setVisibility(false);
     for (vtkActor* a : actors()) m_renderer->AddActor(a);
     buildLabels(renderer);
@@ -135,10 +151,11 @@ FabricScene::~FabricScene() {
 }
 
 std::vector<vtkActor*> FabricScene::actors() const {
-    std::vector<vtkActor*> all{m_racks.actor(), m_rackSwitches.actor(), m_upperSwitches.actor(), m_rackLinks.Get(),
+    std::vector<vtkActor*> all{m_rackSwitches.actor(), m_upperSwitches.actor(), m_rackLinks.Get(),
                                m_links.Get(), m_replaced.Get(), m_highlight.Get()};
     for (vtkActor* a : m_gpus.actors()) all.push_back(a);
     for (vtkActor* a : m_gpuTiles.actors()) all.push_back(a);
+    for (vtkActor* a : m_racks.actors()) all.push_back(a);
     return all;
 }
 
@@ -201,10 +218,8 @@ void FabricScene::showStates(std::span<const GpuVisual> states, std::span<const 
         m_gpuColours[static_cast<std::size_t>(g)] = kFlashColour;
         m_rackColours[static_cast<std::size_t>(m_topology.hosts[static_cast<std::size_t>(m_topology.gpus[static_cast<std::size_t>(g)].host)].rack)] = kFlashColour;
     }
-    // Only the mesh on show is recoloured; setDetail brings the others up to date.
-    if (m_detail == FabricDetail::Boxes) m_gpus.setColours(m_gpuColours);
-    if (m_detail == FabricDetail::Tiles) m_gpuTiles.setColours(m_gpuColours);
-    if (m_detail == FabricDetail::Racks) m_racks.setColours(m_rackColours);
+    // Only the meshes on show are recoloured; setChunkDetail brings the others up to date.
+    for (std::size_t c = 0; c < m_chunkDetail.size(); ++c) recolourChunk(c);
     if (failedSwitch != m_failedSwitchShown) {
         if (m_failedSwitchShown >= 0) colourSwitch(m_failedSwitchShown, kSwitchColour);
         if (failedSwitch >= 0 && static_cast<std::size_t>(failedSwitch) < m_rackSwitchIndex.size()) colourSwitch(failedSwitch, kFailedColour);
@@ -232,17 +247,37 @@ void FabricScene::outlineReplaced(std::span<const GpuVisual> states) {
 }
 
 void FabricScene::setDetail(FabricDetail detail) {
-    if (detail == m_detail) return;
-    m_detail = detail;
-    m_gpus.setVisibility(detail == FabricDetail::Boxes);
-    m_gpuTiles.setVisibility(detail == FabricDetail::Tiles);
-    m_racks.actor()->SetVisibility(detail == FabricDetail::Racks);
-    // From far away, rack switches and their cables are specks over the racks.
-    m_rackSwitches.actor()->SetVisibility(detail != FabricDetail::Racks);
-    m_rackLinks->SetVisibility(detail != FabricDetail::Racks);
-    if (detail == FabricDetail::Boxes) m_gpus.setColours(m_gpuColours);
-    if (detail == FabricDetail::Tiles) m_gpuTiles.setColours(m_gpuColours);
-    if (detail == FabricDetail::Racks) m_racks.setColours(m_rackColours);
+    for (std::size_t c = 0; c < m_chunkDetail.size(); ++c) setChunkDetail(c, detail);
+    showFinestDetail();
+}
+
+void FabricScene::setDetails(const std::function<FabricDetail(const Box3&)>& choose) {
+    for (std::size_t c = 0; c < m_chunkDetail.size(); ++c) setChunkDetail(c, choose(m_gpus.chunkBounds(c)));
+    showFinestDetail();
+}
+
+void FabricScene::setChunkDetail(std::size_t chunk, FabricDetail detail) {
+    if (m_chunkDetail[chunk] == detail) return;
+    m_chunkDetail[chunk] = detail;
+    m_gpus.setChunkVisibility(chunk, detail == FabricDetail::Boxes);
+    m_gpuTiles.setChunkVisibility(chunk, detail == FabricDetail::Tiles);
+    m_racks.setChunkVisibility(chunk, detail == FabricDetail::Racks);
+    recolourChunk(chunk);
+}
+
+void FabricScene::recolourChunk(std::size_t chunk) {
+    switch (m_chunkDetail[chunk]) {
+        case FabricDetail::Boxes: m_gpus.setChunkColours(chunk, m_gpuColours); break;
+        case FabricDetail::Tiles: m_gpuTiles.setChunkColours(chunk, m_gpuColours); break;
+        case FabricDetail::Racks: m_racks.setChunkColours(chunk, m_rackColours); break;
+    }
+}
+
+void FabricScene::showFinestDetail() {
+    m_detail = m_chunkDetail.empty() ? FabricDetail::Boxes : *std::min_element(m_chunkDetail.begin(), m_chunkDetail.end());
+    // Where every rack is a block, rack switches and their cables are specks over them.
+    m_rackSwitches.actor()->SetVisibility(m_detail != FabricDetail::Racks);
+    m_rackLinks->SetVisibility(m_detail != FabricDetail::Racks);
 }
 
 ComponentRef FabricScene::pick(const std::array<double, 3>& origin, const std::array<double, 3>& direction) const {
@@ -256,8 +291,15 @@ ComponentRef FabricScene::pick(const std::array<double, 3>& origin, const std::a
             }
     };
     consider(m_layout.switches, ComponentKind::Switch);
-    // A far view shows racks, not GPUs: a click there names the host under the cursor.
-    if (m_detail != FabricDetail::Racks) consider(m_layout.gpus, ComponentKind::Gpu);
+    // Where racks are drawn as blocks, not GPUs, a click names the host under the cursor.
+    for (std::size_t c = 0; c < m_chunkDetail.size(); ++c) {
+        if (m_chunkDetail[c] == FabricDetail::Racks) continue;
+        for (std::size_t g = m_gpus.chunkBegin(c); g < m_gpus.chunkEnd(c); ++g)
+            if (auto t = hit(m_layout.gpus[g], origin, direction); t && *t < bestT) {
+                bestT = *t;
+                best = {ComponentKind::Gpu, static_cast<std::int32_t>(g)};
+            }
+    }
     // A host's footprint encloses its GPUs: it is what a click between them lands on.
     if (best.kind != ComponentKind::Gpu) consider(m_layout.hosts, ComponentKind::Host);
     return best;

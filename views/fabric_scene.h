@@ -9,6 +9,7 @@
 
 #include <vtkSmartPointer.h>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -37,7 +38,11 @@ public:
     // Colours every GPU (and every rack block by its worst GPU) for one instant. `flashing`
     // GPUs failed a moment ago; `failedSwitch` is a switch down at this instant, or -1.
     void showStates(std::span<const GpuVisual> states, std::span<const std::int32_t> flashing, std::int32_t failedSwitch);
+    // One level of detail everywhere (pinned by a benchmark), or each run of racks its own,
+    // from how large a GPU pitch is drawn there (the nearer racks finer than the far ones).
     void setDetail(FabricDetail detail);
+    void setDetails(const std::function<FabricDetail(const Box3& chunkBounds)>& choose);
+    // The finest level drawn anywhere in the view.
     FabricDetail detail() const { return m_detail; }
 
     // The part whose box a ray from `origin` along `direction` hits first.
@@ -48,6 +53,9 @@ public:
 private:
     vtkSmartPointer<vtkActor> buildLinks(const std::vector<Segment3>& segments) const;
     void colourSwitch(std::int32_t sw, Rgb colour);
+    void setChunkDetail(std::size_t chunk, FabricDetail detail);
+    void recolourChunk(std::size_t chunk);
+    void showFinestDetail();
     std::vector<vtkActor*> actors() const;
     void buildLabels(vtkRenderer* renderer);
     void outlineReplaced(std::span<const GpuVisual> states);
@@ -57,7 +65,8 @@ private:
     FabricLayout m_layout;
     ChunkedBoxMesh m_gpus;
     ChunkedBoxMesh m_gpuTiles;
-    BoxMesh m_racks;
+    ChunkedBoxMesh m_racks;                        // chunk c holds the racks of GPU chunk c
+    std::vector<FabricDetail> m_chunkDetail;
     std::vector<std::int32_t> m_rackSwitchIndex;   // switch -> box in m_rackSwitches, or -1
     std::vector<std::int32_t> m_upperSwitchIndex;  // switch -> box in m_upperSwitches, or -1
     BoxMesh m_rackSwitches;                        // hidden from far away, like the GPUs

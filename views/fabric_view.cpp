@@ -11,6 +11,7 @@
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkRenderer.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace faultline {
@@ -90,21 +91,32 @@ void FabricView::refreshBeforeRender() {
 }
 
 void FabricView::chooseLevelOfDetail() {
+    if (m_pinnedDetail == "boxes") return m_scene->setDetail(FabricDetail::Boxes);
+    if (m_pinnedDetail == "tiles") return m_scene->setDetail(FabricDetail::Tiles);
+    if (m_pinnedDetail == "racks") return m_scene->setDetail(FabricDetail::Racks);
     vtkCamera* camera = m_render->renderer()->GetActiveCamera();
     const double height = std::max(1, m_render->renderWindowHeight());
-    double pixelsPerUnit = 0;
+    const double pitch = m_scene->layout().gpuPitch;
+    auto detailFor = [](double pixelsPerGpu) {
+        return pixelsPerGpu < kMinPixelsPerGpu ? FabricDetail::Racks : pixelsPerGpu < kMinPixelsForBoxes ? FabricDetail::Tiles : FabricDetail::Boxes;
+    };
     if (camera->GetParallelProjection()) {
-        pixelsPerUnit = height / (2 * camera->GetParallelScale());
-    } else {
-        const double halfAngle = camera->GetViewAngle() * M_PI / 360.0;
-        pixelsPerUnit = height / (2 * camera->GetDistance() * std::tan(halfAngle));
+        const FabricDetail d = detailFor(pitch * height / (2 * camera->GetParallelScale()));
+        return m_scene->setDetail(d);
     }
-    const double perGpu = pixelsPerUnit * m_scene->layout().gpuPitch;
-    FabricDetail detail = perGpu < kMinPixelsPerGpu ? FabricDetail::Racks : perGpu < kMinPixelsForBoxes ? FabricDetail::Tiles : FabricDetail::Boxes;
-    if (m_pinnedDetail == "boxes") detail = FabricDetail::Boxes;
-    else if (m_pinnedDetail == "tiles") detail = FabricDetail::Tiles;
-    else if (m_pinnedDetail == "racks") detail = FabricDetail::Racks;
-    m_scene->setDetail(detail);
+    // In perspective a GPU's size on screen falls with its distance: each run of racks by
+    // its nearest point to the eye.
+    const double perUnitAtOne = height / (2 * std::tan(camera->GetViewAngle() * M_PI / 360.0));
+    std::array<double, 3> eye{};
+    camera->GetPosition(eye.data());
+    m_scene->setDetails([&](const Box3& b) {
+        double d2 = 0;
+        for (std::size_t k = 0; k < 3; ++k) {
+            const double nearest = std::clamp<double>(eye[k], b.min[k], b.max[k]);
+            d2 += (eye[k] - nearest) * (eye[k] - nearest);
+        }
+        return detailFor(pitch * perUnitAtOne / std::max(1e-6, std::sqrt(d2)));
+    });
 }
 
 void FabricView::pinDetail(const QString& name) {
