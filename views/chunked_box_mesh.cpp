@@ -6,7 +6,7 @@
 
 namespace faultline {
 
-ChunkedBoxMesh::ChunkedBoxMesh(const std::vector<Box3>& boxes, std::vector<std::size_t> starts, BoxMesh::Faces faces)
+ChunkedBoxMesh::ChunkedBoxMesh(const std::vector<Box3>& boxes, std::vector<std::size_t> starts, BoxMesh::Faces faces, BoxMesh::Lit lit)
     : m_count(boxes.size()), m_starts(std::move(starts)) {
     if (m_starts.empty() || m_starts.front() != 0) m_starts.insert(m_starts.begin(), 0);
     for (std::size_t c = 0; c < m_starts.size(); ++c) {
@@ -18,7 +18,7 @@ ChunkedBoxMesh::ChunkedBoxMesh(const std::vector<Box3>& boxes, std::vector<std::
                 bounds.max[k] = std::max(bounds.max[k], b.max[k]);
             }
         m_bounds.push_back(bounds);
-        m_chunks.push_back(std::make_unique<BoxMesh>(chunk, faces));
+        m_chunks.push_back(std::make_unique<BoxMesh>(chunk, faces, lit));
     }
 }
 

@@ -15,7 +15,8 @@ namespace faultline {
 class ChunkedBoxMesh {
 public:
     // `starts` are the first box of each chunk, ascending, starting with 0.
-    ChunkedBoxMesh(const std::vector<Box3>& boxes, std::vector<std::size_t> starts, BoxMesh::Faces faces = BoxMesh::Faces::All);
+    ChunkedBoxMesh(const std::vector<Box3>& boxes, std::vector<std::size_t> starts, BoxMesh::Faces faces = BoxMesh::Faces::All,
+                   BoxMesh::Lit lit = BoxMesh::Lit::Top);
 
     std::vector<vtkActor*> actors() const;
     void setVisibility(bool visible);

@@ -10,6 +10,7 @@
 #include <vtkRenderer.h>
 #include <vtkTextActor.h>
 #include <vtkTextProperty.h>
+#include <vtkVectorText.h>
 
 #include <algorithm>
 #include <limits>
@@ -99,6 +100,37 @@ std::vector<std::size_t> gpuChunks(const Topology& t) {
     return starts;
 }
 
+// The first host of each chunk of GPUs.
+std::vector<std::size_t> hostChunks(const Topology& t, const std::vector<std::size_t>& gpuStarts) {
+    std::vector<std::size_t> starts{0};
+    for (std::size_t i = 1; i < gpuStarts.size(); ++i) starts.push_back(static_cast<std::size_t>(t.gpus[gpuStarts[i]].host));
+    return starts;
+}
+
+// The whole floor under the zones, with a margin.
+std::vector<Box3> floorBox(const FabricLayout& layout) {
+    Box3 f = layout.bounds;
+    const float margin = 0.04f * std::max(f.max[0] - f.min[0], f.max[1] - f.min[1]) + 2.0f;
+    return {{{f.min[0] - margin, f.min[1] - margin, -0.06f}, {f.max[0] + margin, f.max[1] + margin, -0.05f}}};
+}
+
+std::vector<Box3> lifted(std::vector<Box3> boxes, float z0, float z1) {
+    for (Box3& b : boxes) {
+        b.min[2] = z0;
+        b.max[2] = z1;
+    }
+    return boxes;
+}
+
+std::vector<Box3> grownAll(std::vector<Box3> boxes, float by) {
+    for (Box3& b : boxes)
+        for (std::size_t k = 0; k < 3; ++k) {
+            b.min[k] -= by;
+            b.max[k] += by;
+        }
+    return boxes;
+}
+
 // The first rack of each chunk of GPUs.
 std::vector<std::size_t> rackChunks(const Topology& t, const std::vector<std::size_t>& gpuStarts) {
     std::vector<std::size_t> starts{0};
@@ -121,10 +153,16 @@ FabricScene::FabricScene(const Topology& topology, vtkRenderer* renderer)
     : m_topology(topology),
       m_renderer(renderer),
       m_layout(layoutFabric(topology)),
-      m_gpus(m_layout.gpus, gpuChunks(topology)),
-      m_gpuTiles(m_layout.gpus, gpuChunks(topology), BoxMesh::Faces::TopOnly),
-      m_racks(m_layout.racks, rackChunks(topology, gpuChunks(topology)), BoxMesh::Faces::TopOnly),
+      m_gpus(m_layout.gpus, gpuChunks(topology), BoxMesh::Faces::All, BoxMesh::Lit::Front),
+      m_gpuTiles(m_layout.gpus, gpuChunks(topology), BoxMesh::Faces::FrontOnly, BoxMesh::Lit::Front),
+      m_racks(grownAll(m_layout.racks, 0.03f), rackChunks(topology, gpuChunks(topology)), BoxMesh::Faces::All, BoxMesh::Lit::Front),
+      m_cabinets(m_layout.cabinets, rackChunks(topology, gpuChunks(topology))),
+      m_trays(m_layout.hosts, hostChunks(topology, gpuChunks(topology))),
+      m_rackTops(m_layout.rackTops, BoxMesh::Faces::TopOnly),
+      m_floor(floorBox(m_layout), BoxMesh::Faces::TopOnly),
+      m_zoneFloors(lifted(m_layout.zones, -0.05f, -0.03f), BoxMesh::Faces::TopOnly),
       m_chunkDetail(m_gpus.chunkCount(), FabricDetail::Boxes),
+      m_rackTopHost(topology.racks.size(), -1),
       m_rackSwitches(switchBoxes(topology, m_layout, true, m_rackSwitchIndex)),
       m_upperSwitches(switchBoxes(topology, m_layout, false, m_upperSwitchIndex)),
       m_replacedLines(vtkSmartPointer<vtkPolyData>::New()),
@@ -140,6 +178,14 @@ FabricScene::FabricScene(const Topology& topology, vtkRenderer* renderer)
     m_highlight = lineActor(m_highlightLines, kHighlightColour, 3.0f);
     m_highlight->VisibilityOff();
     m_racks.setVisibility(false);
+    for (std::size_t h = topology.hosts.size(); h-- > 0;) m_rackTopHost[static_cast<std::size_t>(topology.hosts[h].rack)] = static_cast<std::int32_t>(h);
+    m_cabinets.setColours(std::vector<Rgb>(m_layout.cabinets.size(), kCabinetColour));
+    m_trays.setColours(std::vector<Rgb>(m_layout.hosts.size(), kTrayColour));
+    m_rackTops.setColours(m_rackColours);
+    m_floor.setColours(std::vector<Rgb>(1, kFloorColour));
+    m_zoneFloors.setColours(std::vector<Rgb>(m_layout.zones.size(), kZoneFloorColour));
+    for (BoxMesh* still : {&m_floor, &m_zoneFloors}) still->actor()->PickableOff();
+    buildFloorLines();
     m_gpuTiles.setVisibility(false);
     for (vtkActor* a : actors()) m_renderer->AddActor(a);
     buildLabels(renderer);
@@ -151,8 +197,12 @@ FabricScene::~FabricScene() {
 }
 
 std::vector<vtkActor*> FabricScene::actors() const {
-    std::vector<vtkActor*> all{m_rackSwitches.actor(), m_upperSwitches.actor(), m_rackLinks.Get(),
+    std::vector<vtkActor*> all{m_floor.actor(), m_zoneFloors.actor(), m_floorLines.Get(), m_rackTops.actor(),
+                               m_rackSwitches.actor(), m_upperSwitches.actor(), m_rackLinks.Get(),
                                m_links.Get(), m_replaced.Get(), m_highlight.Get()};
+    for (const auto& label : m_floorLabels) all.push_back(label.Get());
+    for (vtkActor* a : m_cabinets.actors()) all.push_back(a);
+    for (vtkActor* a : m_trays.actors()) all.push_back(a);
     for (vtkActor* a : m_gpus.actors()) all.push_back(a);
     for (vtkActor* a : m_gpuTiles.actors()) all.push_back(a);
     for (vtkActor* a : m_racks.actors()) all.push_back(a);
@@ -187,6 +237,28 @@ void FabricScene::buildLabels(vtkRenderer* renderer) {
     // 2D text anchored at a world point: drawn last, over the scene, and opaque, so it needs
     // none of the translucency passes that 3D text costs on a software rasteriser.
     for (const Label3& l : m_layout.labels) {
+        if (l.onFloor) {
+            // Polygons on the floor, not screen text: they lie in the hall and scale with it.
+            auto letters = vtkSmartPointer<vtkVectorText>::New();
+            letters->SetText(l.text.c_str());
+            letters->Update();
+            double b[6];
+            letters->GetOutput()->GetBounds(b);
+            const double height = std::max(1.0, 0.018 * std::max(m_layout.bounds.max[0] - m_layout.bounds.min[0], m_layout.bounds.max[1] - m_layout.bounds.min[1]));
+            const double scale = height / std::max(1e-6, b[3] - b[2]);
+            auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+            mapper->SetInputConnection(letters->GetOutputPort());
+            auto actor = vtkSmartPointer<vtkActor>::New();
+            actor->SetMapper(mapper);
+            actor->SetScale(scale, scale, 1);
+            actor->SetPosition(l.at[0] - scale * (b[0] + b[1]) / 2, l.at[1] - height, 0.0);
+            actor->GetProperty()->LightingOff();
+            actor->GetProperty()->SetColor(kFloorTextColour[0] / 255.0, kFloorTextColour[1] / 255.0, kFloorTextColour[2] / 255.0);
+            actor->PickableOff();
+            renderer->AddActor(actor);
+            m_floorLabels.push_back(actor);
+            continue;
+        }
         auto text = vtkSmartPointer<vtkTextActor>::New();
         text->SetInput(l.text.c_str());
         text->GetPositionCoordinate()->SetCoordinateSystemToWorld();
@@ -199,6 +271,30 @@ void FabricScene::buildLabels(vtkRenderer* renderer) {
         renderer->AddViewProp(text);
         m_labels.push_back(text);
     }
+}
+
+void FabricScene::buildFloorLines() {
+    auto points = vtkSmartPointer<vtkPoints>::New();
+    auto lines = vtkSmartPointer<vtkCellArray>::New();
+    const Box3 f = floorBox(m_layout).front();
+    // A grid of floor tiles, about 40 across the hall, on round numbers.
+    const float extent = std::max(f.max[0] - f.min[0], f.max[1] - f.min[1]);
+    const float step = std::max(1.0f, std::round(extent / 40.0f));
+    const float z = -0.04f;
+    for (float x = std::ceil(f.min[0] / step) * step; x <= f.max[0]; x += step) {
+        vtkIdType ids[2] = {points->InsertNextPoint(x, f.min[1], z), points->InsertNextPoint(x, f.max[1], z)};
+        lines->InsertNextCell(2, ids);
+    }
+    for (float y = std::ceil(f.min[1] / step) * step; y <= f.max[1]; y += step) {
+        vtkIdType ids[2] = {points->InsertNextPoint(f.min[0], y, z), points->InsertNextPoint(f.max[0], y, z)};
+        lines->InsertNextCell(2, ids);
+    }
+    for (const Box3& zone : m_layout.zones)
+        appendLoop(points, lines, {{{zone.min[0], zone.min[1], -0.02f}, {zone.max[0], zone.min[1], -0.02f}, {zone.max[0], zone.max[1], -0.02f}, {zone.min[0], zone.max[1], -0.02f}}});
+    auto poly = vtkSmartPointer<vtkPolyData>::New();
+    poly->SetPoints(points);
+    poly->SetLines(lines);
+    m_floorLines = lineActor(poly, kFloorLineColour, 1.0f);
 }
 
 void FabricScene::showStates(std::span<const GpuVisual> states, std::span<const std::int32_t> flashing,
@@ -220,6 +316,7 @@ void FabricScene::showStates(std::span<const GpuVisual> states, std::span<const 
     }
     // Only the meshes on show are recoloured; setChunkDetail brings the others up to date.
     for (std::size_t c = 0; c < m_chunkDetail.size(); ++c) recolourChunk(c);
+    m_rackTops.setColours(m_rackColours);
     if (failedSwitch != m_failedSwitchShown) {
         if (m_failedSwitchShown >= 0) colourSwitch(m_failedSwitchShown, kSwitchColour);
         if (failedSwitch >= 0 && static_cast<std::size_t>(failedSwitch) < m_rackSwitchIndex.size()) colourSwitch(failedSwitch, kFailedColour);
@@ -262,6 +359,8 @@ void FabricScene::setChunkDetail(std::size_t chunk, FabricDetail detail) {
     m_gpus.setChunkVisibility(chunk, detail == FabricDetail::Boxes);
     m_gpuTiles.setChunkVisibility(chunk, detail == FabricDetail::Tiles);
     m_racks.setChunkVisibility(chunk, detail == FabricDetail::Racks);
+    m_cabinets.setChunkVisibility(chunk, detail != FabricDetail::Racks);
+    m_trays.setChunkVisibility(chunk, detail == FabricDetail::Boxes);
     recolourChunk(chunk);
 }
 
@@ -277,7 +376,8 @@ void FabricScene::showFinestDetail() {
     m_detail = m_chunkDetail.empty() ? FabricDetail::Boxes : *std::min_element(m_chunkDetail.begin(), m_chunkDetail.end());
     // Where every rack is a block, rack switches and their cables are specks over them.
     m_rackSwitches.actor()->SetVisibility(m_detail != FabricDetail::Racks);
-    m_rackLinks->SetVisibility(m_detail != FabricDetail::Racks);
+    // Close up, the uplinks of every rack would cross the GPUs in front of them.
+    m_rackLinks->SetVisibility(m_detail == FabricDetail::Tiles);
 }
 
 ComponentRef FabricScene::pick(const std::array<double, 3>& origin, const std::array<double, 3>& direction) const {
@@ -300,8 +400,15 @@ ComponentRef FabricScene::pick(const std::array<double, 3>& origin, const std::a
                 best = {ComponentKind::Gpu, static_cast<std::int32_t>(g)};
             }
     }
-    // A host's footprint encloses its GPUs: it is what a click between them lands on.
-    if (best.kind != ComponentKind::Gpu) consider(m_layout.hosts, ComponentKind::Host);
+    // A host's tray reaches the rack's front under its GPUs: a click on it names the host.
+    consider(m_layout.hosts, ComponentKind::Host);
+    // The cabinets hide what is behind them: a click on one (its lid, from above) names the
+    // host in its top slot.
+    for (std::size_t r = 0; r < m_layout.cabinets.size(); ++r)
+        if (auto t = hit(m_layout.cabinets[r], origin, direction); t && *t < bestT) {
+            bestT = *t;
+            best = m_rackTopHost[r] >= 0 ? ComponentRef{ComponentKind::Host, m_rackTopHost[r]} : ComponentRef{};
+        }
     return best;
 }
 

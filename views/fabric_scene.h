@@ -58,6 +58,7 @@ private:
     void showFinestDetail();
     std::vector<vtkActor*> actors() const;
     void buildLabels(vtkRenderer* renderer);
+    void buildFloorLines();
     void outlineReplaced(std::span<const GpuVisual> states);
 
     const Topology& m_topology;
@@ -66,7 +67,15 @@ private:
     ChunkedBoxMesh m_gpus;
     ChunkedBoxMesh m_gpuTiles;
     ChunkedBoxMesh m_racks;                        // chunk c holds the racks of GPU chunk c
+    ChunkedBoxMesh m_cabinets;                     // chunked as the racks
+    ChunkedBoxMesh m_trays;                        // chunk c holds the hosts of GPU chunk c
+    BoxMesh m_rackTops;                            // every rack's lid, coloured by its worst GPU
+    BoxMesh m_floor;
+    BoxMesh m_zoneFloors;
+    vtkSmartPointer<vtkActor> m_floorLines;        // the floor grid and the zones' outlines
+    std::vector<vtkSmartPointer<vtkActor>> m_floorLabels;
     std::vector<FabricDetail> m_chunkDetail;
+    std::vector<std::int32_t> m_rackTopHost;      // rack -> the host in its top slot, or -1
     std::vector<std::int32_t> m_rackSwitchIndex;   // switch -> box in m_rackSwitches, or -1
     std::vector<std::int32_t> m_upperSwitchIndex;  // switch -> box in m_upperSwitches, or -1
     BoxMesh m_rackSwitches;                        // hidden from far away, like the GPUs

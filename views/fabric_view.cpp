@@ -144,7 +144,7 @@ void FabricView::fitAll() {
     camera->SetParallelProjection(false);
     camera->SetFocalPoint(c[0], c[1], c[2] * 0.5);
     // From the front and above: rows recede, the switch tiers stand over them.
-    camera->SetPosition(c[0], c[1] - 0.6, c[2] * 0.5 + 1.0);
+    camera->SetPosition(c[0], c[1] - 1.0, c[2] * 0.5 + 1.0);
     camera->SetViewUp(0, 0, 1);
     fitBounds({b.min[0], b.max[0], b.min[1], b.max[1], b.min[2], b.max[2]});
 }
@@ -257,7 +257,9 @@ QPointF FabricView::positionOf(const ComponentRef& part) const {
     if (!box) return {-1, -1};
     const auto c = box->centre();
     vtkRenderer* renderer = m_render->renderer();
-    renderer->SetWorldPoint(c[0], c[1], box->max[2], 1.0);
+    // A GPU and a host tray face the aisle: their front. A switch: its top.
+    if (part.kind == ComponentKind::Gpu || part.kind == ComponentKind::Host) renderer->SetWorldPoint(c[0], box->min[1], c[2], 1.0);
+    else renderer->SetWorldPoint(c[0], c[1], box->max[2], 1.0);
     renderer->WorldToDisplay();
     const double* d = renderer->GetDisplayPoint();
     const double dpr = m_render->devicePixelRatioF();

@@ -44,7 +44,8 @@ public:
     ComponentRef selected() const { return m_selected; }
     // What is drawn at a point of the widget, in widget coordinates.
     ComponentRef partAt(const QPoint& widgetPos) const;
-    // Where the centre of a part's top face is drawn, in widget coordinates.
+    // Where a part is drawn, in widget coordinates: the centre of the front of a GPU or a
+    // host's tray, of the top of a switch.
     QPointF positionOf(const ComponentRef& part) const;
     QPointF gpuPosition(std::int32_t gpu) const { return positionOf({ComponentKind::Gpu, gpu}); }
 

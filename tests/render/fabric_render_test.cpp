@@ -80,17 +80,25 @@ TEST(FabricRender, StragglerIsOrangeWhileItLags) {
 
 TEST(FabricRender, PickingAtAPixelReturnsTheGpuDrawnThere) {
     const faultline::Run& run = test::tinyRun();
+    auto rackOf = [&](std::int32_t gpu) { return run.topology.hosts[static_cast<std::size_t>(run.topology.gpus[static_cast<std::size_t>(gpu)].host)].rack; };
     test::ShownFabric shown(run);
     ASSERT_TRUE(shown.exposed());
-    for (bool top : {false, true}) {
-        if (top) shown.view().topView();
-        shown.renderAt(0);
-        for (std::int32_t gpu : {0, 7, 100, 255}) {
-            const QPointF p = shown.view().gpuPosition(gpu);
-            const ComponentRef picked = shown.view().partAt(p.toPoint());
-            EXPECT_EQ(picked.kind, ComponentKind::Gpu) << "GPU " << gpu << (top ? " from the top" : "");
-            EXPECT_EQ(picked.index, gpu) << (top ? "from the top" : "");
-        }
+    shown.renderAt(0);
+    for (std::int32_t gpu : {0, 7, 100, 255}) {
+        const QPointF p = shown.view().gpuPosition(gpu);
+        const ComponentRef picked = shown.view().partAt(p.toPoint());
+        EXPECT_EQ(picked.kind, ComponentKind::Gpu) << "GPU " << gpu;
+        EXPECT_EQ(picked.index, gpu);
+    }
+    // From the top a rack shows its lid and the front of its top tray: a click at a GPU's
+    // place lands on its own rack (a GPU or a tray of it).
+    shown.view().topView();
+    shown.renderAt(0);
+    for (std::int32_t gpu : {0, 7, 100, 255}) {
+        const ComponentRef picked = shown.view().partAt(shown.view().gpuPosition(gpu).toPoint());
+        ASSERT_TRUE(picked.kind == ComponentKind::Gpu || picked.kind == ComponentKind::Host) << "GPU " << gpu << " from the top";
+        const std::int32_t rack = picked.kind == ComponentKind::Gpu ? rackOf(picked.index) : run.topology.hosts[static_cast<std::size_t>(picked.index)].rack;
+        EXPECT_EQ(rack, rackOf(gpu)) << "GPU " << gpu << " from the top";
     }
     // Empty floor far from the cluster picks nothing.
     EXPECT_EQ(shown.view().partAt({2, 2}).kind, ComponentKind::None);
