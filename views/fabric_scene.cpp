@@ -87,7 +87,10 @@ std::vector<std::size_t> gpuChunks(const Topology& t) {
     std::int32_t rack = -1;
     for (std::size_t g = 0; g < t.gpus.size(); ++g) {
         const std::int32_t r = t.hosts[static_cast<std::size_t>(t.gpus[g].host)].rack;
-        if (r != rack && g - starts.back() >= kGpusPerChunk) starts.push_back(g);
+        // A new chunk only where a new row of racks starts: far away a row is one block.
+        const bool newRow = rack < 0 || t.racks[static_cast<std::size_t>(r)].row != t.racks[static_cast<std::size_t>(rack)].row ||
+                            t.racks[static_cast<std::size_t>(r)].zone != t.racks[static_cast<std::size_t>(rack)].zone;
+        if (r != rack && newRow && g - starts.back() >= kGpusPerChunk) starts.push_back(g);
         rack = r;
     }
     // Chunks of racks must match: racks in ascending order along the GPUs, else one chunk.
@@ -107,28 +110,13 @@ std::vector<std::size_t> hostChunks(const Topology& t, const std::vector<std::si
     return starts;
 }
 
+constexpr std::size_t kMaxFloorNames = 16;
+
 // The whole floor under the zones, with a margin.
 std::vector<Box3> floorBox(const FabricLayout& layout) {
     Box3 f = layout.bounds;
     const float margin = 0.04f * std::max(f.max[0] - f.min[0], f.max[1] - f.min[1]) + 2.0f;
     return {{{f.min[0] - margin, f.min[1] - margin, -0.06f}, {f.max[0] + margin, f.max[1] + margin, -0.05f}}};
-}
-
-std::vector<Box3> lifted(std::vector<Box3> boxes, float z0, float z1) {
-    for (Box3& b : boxes) {
-        b.min[2] = z0;
-        b.max[2] = z1;
-    }
-    return boxes;
-}
-
-std::vector<Box3> grownAll(std::vector<Box3> boxes, float by) {
-    for (Box3& b : boxes)
-        for (std::size_t k = 0; k < 3; ++k) {
-            b.min[k] -= by;
-            b.max[k] += by;
-        }
-    return boxes;
 }
 
 // The first rack of each chunk of GPUs.
@@ -155,12 +143,9 @@ FabricScene::FabricScene(const Topology& topology, vtkRenderer* renderer)
       m_layout(layoutFabric(topology)),
       m_gpus(m_layout.gpus, gpuChunks(topology), BoxMesh::Faces::All, BoxMesh::Lit::Front),
       m_gpuTiles(m_layout.gpus, gpuChunks(topology), BoxMesh::Faces::FrontOnly, BoxMesh::Lit::Front),
-      m_racks(grownAll(m_layout.racks, 0.03f), rackChunks(topology, gpuChunks(topology)), BoxMesh::Faces::All, BoxMesh::Lit::Front),
       m_cabinets(m_layout.cabinets, rackChunks(topology, gpuChunks(topology))),
       m_trays(m_layout.hosts, hostChunks(topology, gpuChunks(topology))),
-      m_rackTops(m_layout.rackTops, BoxMesh::Faces::TopOnly),
-      m_floor(floorBox(m_layout), BoxMesh::Faces::TopOnly),
-      m_zoneFloors(lifted(m_layout.zones, -0.05f, -0.03f), BoxMesh::Faces::TopOnly),
+      m_rackTops(m_layout.rackTops, rackChunks(topology, gpuChunks(topology)), BoxMesh::Faces::TopOnly),
       m_chunkDetail(m_gpus.chunkCount(), FabricDetail::Boxes),
       m_rackTopHost(topology.racks.size(), -1),
       m_rackSwitches(switchBoxes(topology, m_layout, true, m_rackSwitchIndex)),
@@ -177,14 +162,19 @@ FabricScene::FabricScene(const Topology& topology, vtkRenderer* renderer)
     m_replaced = lineActor(m_replacedLines, kReplacedOutline, 2.0f);
     m_highlight = lineActor(m_highlightLines, kHighlightColour, 3.0f);
     m_highlight->VisibilityOff();
-    m_racks.setVisibility(false);
+    {
+        const auto starts = rackChunks(topology, gpuChunks(topology));
+        std::vector<std::int64_t> rowOf(topology.racks.size());
+        for (std::size_t r = 0; r < rowOf.size(); ++r) rowOf[r] = std::int64_t{topology.racks[r].zone} << 32 | topology.racks[r].row;
+        for (std::size_t c = 0; c < starts.size(); ++c) {
+            const std::size_t end = c + 1 < starts.size() ? starts[c + 1] : topology.racks.size();
+            m_rows.push_back(std::make_unique<RowMesh>(m_layout.racks, rowOf, starts[c], end));
+            m_rows.back()->actor()->VisibilityOff();
+        }
+    }
     for (std::size_t h = topology.hosts.size(); h-- > 0;) m_rackTopHost[static_cast<std::size_t>(topology.hosts[h].rack)] = static_cast<std::int32_t>(h);
     m_cabinets.setColours(std::vector<Rgb>(m_layout.cabinets.size(), kCabinetColour));
     m_trays.setColours(std::vector<Rgb>(m_layout.hosts.size(), kTrayColour));
-    m_rackTops.setColours(m_rackColours);
-    m_floor.setColours(std::vector<Rgb>(1, kFloorColour));
-    m_zoneFloors.setColours(std::vector<Rgb>(m_layout.zones.size(), kZoneFloorColour));
-    for (BoxMesh* still : {&m_floor, &m_zoneFloors}) still->actor()->PickableOff();
     buildFloorLines();
     m_gpuTiles.setVisibility(false);
     for (vtkActor* a : actors()) m_renderer->AddActor(a);
@@ -197,15 +187,15 @@ FabricScene::~FabricScene() {
 }
 
 std::vector<vtkActor*> FabricScene::actors() const {
-    std::vector<vtkActor*> all{m_floor.actor(), m_zoneFloors.actor(), m_floorLines.Get(), m_rackTops.actor(),
-                               m_rackSwitches.actor(), m_upperSwitches.actor(), m_rackLinks.Get(),
+    std::vector<vtkActor*> all{m_floorLines.Get(), m_rackSwitches.actor(), m_upperSwitches.actor(), m_rackLinks.Get(),
                                m_links.Get(), m_replaced.Get(), m_highlight.Get()};
     for (const auto& label : m_floorLabels) all.push_back(label.Get());
     for (vtkActor* a : m_cabinets.actors()) all.push_back(a);
     for (vtkActor* a : m_trays.actors()) all.push_back(a);
+    for (vtkActor* a : m_rackTops.actors()) all.push_back(a);
     for (vtkActor* a : m_gpus.actors()) all.push_back(a);
     for (vtkActor* a : m_gpuTiles.actors()) all.push_back(a);
-    for (vtkActor* a : m_racks.actors()) all.push_back(a);
+    for (const auto& rows : m_rows) all.push_back(rows->actor());
     return all;
 }
 
@@ -237,7 +227,9 @@ void FabricScene::buildLabels(vtkRenderer* renderer) {
     // 2D text anchored at a world point: drawn last, over the scene, and opaque, so it needs
     // none of the translucency passes that 3D text costs on a software rasteriser.
     for (const Label3& l : m_layout.labels) {
-        if (l.onFloor) {
+        // Letters on the floor are polygons, hundreds of triangles a name: for a hall of many
+        // zones they would cost more than the racks, so there the names float as text.
+        if (l.onFloor && m_topology.zones.size() <= kMaxFloorNames) {
             // Polygons on the floor, not screen text: they lie in the hall and scale with it.
             auto letters = vtkSmartPointer<vtkVectorText>::New();
             letters->SetText(l.text.c_str());
@@ -316,7 +308,6 @@ void FabricScene::showStates(std::span<const GpuVisual> states, std::span<const 
     }
     // Only the meshes on show are recoloured; setChunkDetail brings the others up to date.
     for (std::size_t c = 0; c < m_chunkDetail.size(); ++c) recolourChunk(c);
-    m_rackTops.setColours(m_rackColours);
     if (failedSwitch != m_failedSwitchShown) {
         if (m_failedSwitchShown >= 0) colourSwitch(m_failedSwitchShown, kSwitchColour);
         if (failedSwitch >= 0 && static_cast<std::size_t>(failedSwitch) < m_rackSwitchIndex.size()) colourSwitch(failedSwitch, kFailedColour);
@@ -358,17 +349,24 @@ void FabricScene::setChunkDetail(std::size_t chunk, FabricDetail detail) {
     m_chunkDetail[chunk] = detail;
     m_gpus.setChunkVisibility(chunk, detail == FabricDetail::Boxes);
     m_gpuTiles.setChunkVisibility(chunk, detail == FabricDetail::Tiles);
-    m_racks.setChunkVisibility(chunk, detail == FabricDetail::Racks);
+    m_rows[chunk]->actor()->SetVisibility(detail == FabricDetail::Racks);
     m_cabinets.setChunkVisibility(chunk, detail != FabricDetail::Racks);
+    m_rackTops.setChunkVisibility(chunk, detail != FabricDetail::Racks);  // a block's top shows the same
     m_trays.setChunkVisibility(chunk, detail == FabricDetail::Boxes);
     recolourChunk(chunk);
 }
 
 void FabricScene::recolourChunk(std::size_t chunk) {
     switch (m_chunkDetail[chunk]) {
-        case FabricDetail::Boxes: m_gpus.setChunkColours(chunk, m_gpuColours); break;
-        case FabricDetail::Tiles: m_gpuTiles.setChunkColours(chunk, m_gpuColours); break;
-        case FabricDetail::Racks: m_racks.setChunkColours(chunk, m_rackColours); break;
+        case FabricDetail::Boxes:
+            m_gpus.setChunkColours(chunk, m_gpuColours);
+            m_rackTops.setChunkColours(chunk, m_rackColours);
+            break;
+        case FabricDetail::Tiles:
+            m_gpuTiles.setChunkColours(chunk, m_gpuColours);
+            m_rackTops.setChunkColours(chunk, m_rackColours);
+            break;
+        case FabricDetail::Racks: m_rows[chunk]->setColours(m_rackColours); break;
     }
 }
 

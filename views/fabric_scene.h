@@ -4,6 +4,7 @@
 // FabricView drives it for the current instant.
 #include "box_mesh.h"
 #include "chunked_box_mesh.h"
+#include "row_mesh.h"
 #include "fabric_layout.h"
 #include "model/run.h"
 
@@ -66,13 +67,13 @@ private:
     FabricLayout m_layout;
     ChunkedBoxMesh m_gpus;
     ChunkedBoxMesh m_gpuTiles;
-    ChunkedBoxMesh m_racks;                        // chunk c holds the racks of GPU chunk c
+    std::vector<std::unique_ptr<RowMesh>> m_rows;  // far away: chunk c's racks as rows of blocks
     ChunkedBoxMesh m_cabinets;                     // chunked as the racks
     ChunkedBoxMesh m_trays;                        // chunk c holds the hosts of GPU chunk c
-    BoxMesh m_rackTops;                            // every rack's lid, coloured by its worst GPU
-    BoxMesh m_floor;
-    BoxMesh m_zoneFloors;
-    vtkSmartPointer<vtkActor> m_floorLines;        // the floor grid and the zones' outlines
+    ChunkedBoxMesh m_rackTops;                     // rack lids coloured by their worst GPU, chunked as the racks
+    // The floor is the background itself (a textured floor was a full-window pass a frame
+    // on a software rasteriser): only its grid and the zones' outlines are drawn.
+    vtkSmartPointer<vtkActor> m_floorLines;
     std::vector<vtkSmartPointer<vtkActor>> m_floorLabels;
     std::vector<FabricDetail> m_chunkDetail;
     std::vector<std::int32_t> m_rackTopHost;      // rack -> the host in its top slot, or -1
