@@ -187,15 +187,22 @@ FabricScene::~FabricScene() {
 }
 
 std::vector<vtkActor*> FabricScene::actors() const {
-    std::vector<vtkActor*> all{m_floorLines.Get(), m_rackSwitches.actor(), m_upperSwitches.actor(), m_rackLinks.Get(),
-                               m_links.Get(), m_replaced.Get(), m_highlight.Get()};
+    // In the order drawn: what is in front first, so that the depth test spares the shading
+    // of what it hides (the fill is most of a frame on a software rasteriser). GPUs before
+    // the cabinets they stand out of, the front zones (the last chunks) before the back ones.
+    std::vector<vtkActor*> all;
+    for (std::size_t c = m_chunkDetail.size(); c-- > 0;)
+        for (const ChunkedBoxMesh* mesh : {&m_gpus, &m_gpuTiles, &m_trays})
+            all.push_back(mesh->actors()[c]);
+    for (std::size_t c = m_chunkDetail.size(); c-- > 0;) {
+        all.push_back(m_rows[c]->actor());
+        all.push_back(m_rackTops.actors()[c]);
+        all.push_back(m_cabinets.actors()[c]);
+    }
+    for (vtkActor* a : {m_rackSwitches.actor(), m_upperSwitches.actor(), m_floorLines.Get(), m_rackLinks.Get(), m_links.Get(),
+                        m_replaced.Get(), m_highlight.Get()})
+        all.push_back(a);
     for (const auto& label : m_floorLabels) all.push_back(label.Get());
-    for (vtkActor* a : m_cabinets.actors()) all.push_back(a);
-    for (vtkActor* a : m_trays.actors()) all.push_back(a);
-    for (vtkActor* a : m_rackTops.actors()) all.push_back(a);
-    for (vtkActor* a : m_gpus.actors()) all.push_back(a);
-    for (vtkActor* a : m_gpuTiles.actors()) all.push_back(a);
-    for (const auto& rows : m_rows) all.push_back(rows->actor());
     return all;
 }
 

@@ -5,6 +5,7 @@
 #include "widgets/vtk_render_widget.h"
 
 #include <QImage>
+#include <QResizeEvent>
 #include <QVBoxLayout>
 
 #include <vtkCamera.h>
@@ -18,7 +19,7 @@ namespace faultline {
 
 namespace {
 // Screen pixels per GPU pitch below which single GPUs are specks: draw racks instead.
-constexpr double kMinPixelsPerGpu = 4.0;
+constexpr double kMinPixelsPerGpu = 6.0;
 // Below this, a box's sides would be a pixel or two: draw the tops only.
 constexpr double kMinPixelsForBoxes = 10.0;
 }  // namespace
@@ -31,6 +32,7 @@ FabricView::FabricView(QWidget* parent) : QWidget(parent), m_render(new VtkRende
     layout->addWidget(m_render);
     m_render->renderer()->SetBackground(kBackground[0] / 255.0, kBackground[1] / 255.0, kBackground[2] / 255.0);
     connect(m_render, &VtkRenderWidget::aboutToRender, this, &FabricView::refreshBeforeRender);
+    connect(m_render, &VtkRenderWidget::cameraMovedByUser, this, [this] { m_framing = Framing::None; });
     connect(m_render, &VtkRenderWidget::clicked, this, [this](const QPoint& pos) {
         const ComponentRef part = partAt(pos);
         select(part);
@@ -74,7 +76,8 @@ void FabricView::refreshBeforeRender() {
     if (!m_scene) return;
     if (m_fitPending) {
         m_fitPending = false;
-        fitAll();
+        if (m_framing == Framing::Top) topView();
+        else fitAll();
     }
     chooseLevelOfDetail();
     if (!m_statesDirty) return;
@@ -136,8 +139,17 @@ const char* FabricView::detailName() const {
     return "?";
 }
 
+void FabricView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    if (m_scene && m_framing != Framing::None) {
+        m_fitPending = true;
+        m_render->update();
+    }
+}
+
 void FabricView::fitAll() {
     if (!m_scene) return;
+    m_framing = Framing::All;
     const Box3& b = m_scene->layout().bounds;
     const auto c = b.centre();
     vtkCamera* camera = m_render->renderer()->GetActiveCamera();
@@ -151,6 +163,7 @@ void FabricView::fitAll() {
 
 void FabricView::topView() {
     if (!m_scene) return;
+    m_framing = Framing::Top;
     const Box3& b = m_scene->layout().bounds;
     const auto c = b.centre();
     vtkCamera* camera = m_render->renderer()->GetActiveCamera();
@@ -163,6 +176,7 @@ void FabricView::topView() {
 
 void FabricView::zoomTo(const ComponentRef& part) {
     if (!m_scene) return;
+    m_framing = Framing::None;
     auto box = m_scene->boxOf(part);
     if (!box) return;
     if (part.kind == ComponentKind::Gpu || part.kind == ComponentKind::Host) {
@@ -175,6 +189,7 @@ void FabricView::zoomTo(const ComponentRef& part) {
 
 void FabricView::frameParts(const std::vector<ComponentRef>& parts) {
     if (!m_scene) return;
+    m_framing = Framing::None;
     std::array<double, 6> b{1e30, -1e30, 1e30, -1e30, 1e30, -1e30};
     bool any = false;
     for (const ComponentRef& part : parts)

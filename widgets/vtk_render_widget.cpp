@@ -272,7 +272,10 @@ void VtkRenderWidget::mousePressEvent(QMouseEvent* event) {
     }
 }
 
-void VtkRenderWidget::mouseMoveEvent(QMouseEvent* event) { forwardMouse(event, vtkCommand::MouseMoveEvent); }
+void VtkRenderWidget::mouseMoveEvent(QMouseEvent* event) {
+    forwardMouse(event, vtkCommand::MouseMoveEvent);
+    if (event->buttons() != Qt::NoButton) emit cameraMovedByUser();
+}
 
 void VtkRenderWidget::mouseReleaseEvent(QMouseEvent* event) {
     switch (event->button()) {
@@ -294,6 +297,7 @@ void VtkRenderWidget::wheelEvent(QWheelEvent* event) {
     const int delta = event->angleDelta().y();
     if (delta > 0) m_interactor->InvokeEvent(vtkCommand::MouseWheelForwardEvent, nullptr);
     else if (delta < 0) m_interactor->InvokeEvent(vtkCommand::MouseWheelBackwardEvent, nullptr);
+    if (delta != 0) emit cameraMovedByUser();
     event->accept();
 }
 
@@ -313,6 +317,7 @@ void VtkRenderWidget::keyPressEvent(QKeyEvent* event) {
         default: QWidget::keyPressEvent(event); return;
     }
     m_renderer->ResetCameraClippingRange();
+    emit cameraMovedByUser();
     update();
 }
 

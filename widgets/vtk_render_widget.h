@@ -61,6 +61,8 @@ signals:
     void clicked(const QPoint& widgetPos);
     // A frame was put on screen.
     void frameSwapped();
+    // The user turned, moved or zoomed the camera (a drag, the wheel or a key).
+    void cameraMovedByUser();
 
 protected:
     // What a grab of the window (QWidget::grab) sees where the native window is: the frame.

@@ -5,6 +5,9 @@
 
 #include "model/replay_state.h"
 #include "views/gpu_palette.h"
+#include "widgets/vtk_render_widget.h"
+
+#include <QWheelEvent>
 
 #include <gtest/gtest.h>
 
@@ -180,6 +183,50 @@ TEST(FabricRender, FarAwayRacksAreBlocksColouredByTheirWorstGpu) {
     EXPECT_TRUE(drawnAs(close, q, kFailedColour)) << colourName(close, q);
     const QPointF neighbour = shown.view().gpuPosition(54'324);
     EXPECT_TRUE(drawnAs(close, neighbour, kTrainingColour)) << colourName(close, neighbour);
+}
+
+}  // namespace
+}  // namespace faultline
+
+namespace faultline {
+namespace {
+
+// How much of the view the cluster's GPUs fill: the larger of their drawn width and height
+// as a share of the view's.
+double filled(test::ShownFabric& shown, const faultline::Run& run) {
+    shown.renderAt(0);
+    QRectF r;
+    for (std::size_t g = 0; g < run.topology.gpus.size(); ++g) {
+        const QPointF p = shown.view().gpuPosition(static_cast<std::int32_t>(g));
+        r = r.isNull() ? QRectF(p, QSizeF(0.01, 0.01)) : r.united(QRectF(p, QSizeF(0.01, 0.01)));
+    }
+    return std::max(r.width() / shown.view().width(), r.height() / shown.view().height());
+}
+
+TEST(FabricRender, TheClusterStaysFramedWhenTheViewGrowsUntilTheUserMovesTheCamera) {
+    const faultline::Run& run = test::tinyRun();
+    test::ShownFabric shown(run, {500, 500});
+    ASSERT_TRUE(shown.exposed());
+    EXPECT_GT(filled(shown, run), 0.45);
+    shown.resize({1400, 500});
+    EXPECT_GT(filled(shown, run), 0.45) << "a wider view is filled again, not left with the cluster small in its middle";
+    EXPECT_TRUE(shown.view().keepsFramed());
+
+    // Once the user zooms, a resize leaves the camera where the user put it.
+    VtkRenderWidget* render = shown.view().renderWidget();
+    const QPointF centre(render->width() / 2.0, render->height() / 2.0);
+    QWheelEvent wheel(centre, render->mapToGlobal(centre), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(render, &wheel);  // out, a little
+    EXPECT_FALSE(shown.view().keepsFramed());
+    shown.resize({500, 1400});
+    const double userCamera = filled(shown, run);
+    // F frames it again, and keeps it framed.
+    shown.view().fitAll();
+    EXPECT_TRUE(shown.view().keepsFramed());
+    const double framed = filled(shown, run);
+    EXPECT_GT(userCamera, 1.0) << "the resize kept the user's camera: the cluster spills out of the narrower view";
+    EXPECT_GT(framed, 0.45);
+    EXPECT_LE(framed, 1.0);
 }
 
 }  // namespace
