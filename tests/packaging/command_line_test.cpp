@@ -222,7 +222,7 @@ TEST(CommandLine, AppAnswersHelpVersionAndUsageErrorsWithoutADisplay) {
     EXPECT_EQ(version.status, 0);
     EXPECT_EQ(version.output.rfind(std::string("faultline ") + FAULTLINE_EXPECTED_VERSION + "\n", 0), 0u) << version.output;
 
-    for (const std::string args : {"--frobnicate", "--at", "--size huge", "a.faultline b.faultline", "--step 3"}) {
+    for (const std::string args : {"--frobnicate", "--at", "--size huge", "a.faultline b.faultline", "--step 3", "--bench-replay --camera sideways"}) {
         const CommandResult r = test::runCommand(noDisplay + kApp + " " + args);
         EXPECT_EQ(r.status, 2) << args << "\n" << r.output;
         EXPECT_NE(r.output.find("usage: faultline [RUN.faultline]"), std::string::npos) << args << "\n" << r.output;
