@@ -61,7 +61,7 @@ Grid measure(const Topology& t) {
     g.aisle = std::max(2.5f, 1.1f * g.rackHeight);
     g.zoneWidth = static_cast<float>(g.racksPerRow) * (g.rackWidth + kRackGap) - kRackGap;
     g.zoneDepth = static_cast<float>(g.rowsPerZone) * (kRackDepth + g.aisle) - g.aisle;
-    g.zoneGap = std::max(6.0f, 0.12f * std::max(g.zoneWidth, g.zoneDepth));
+    g.zoneGap = std::max(8.0f, 0.16f * std::max(g.zoneWidth, g.zoneDepth));  // room for the zone names on the floor
     // Zones in a grid about as wide as a 16:10 screen.
     const auto zones = static_cast<double>(std::max<std::size_t>(1, t.zones.size()));
     const double cols = std::round(std::sqrt(zones * 1.6 * (g.zoneDepth + g.zoneGap) / (g.zoneWidth + g.zoneGap)));

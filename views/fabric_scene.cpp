@@ -243,7 +243,7 @@ void FabricScene::buildLabels(vtkRenderer* renderer) {
             letters->Update();
             double b[6];
             letters->GetOutput()->GetBounds(b);
-            const double height = std::max(1.0, 0.018 * std::max(m_layout.bounds.max[0] - m_layout.bounds.min[0], m_layout.bounds.max[1] - m_layout.bounds.min[1]));
+            const double height = std::max(1.0, 0.015 * std::max(m_layout.bounds.max[0] - m_layout.bounds.min[0], m_layout.bounds.max[1] - m_layout.bounds.min[1]));
             const double scale = height / std::max(1e-6, b[3] - b[2]);
             auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
             mapper->SetInputConnection(letters->GetOutputPort());
