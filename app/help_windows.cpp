@@ -122,7 +122,7 @@ std::vector<ShortcutEntry> keyboardShortcuts(const QWidget& window) {
     entries.push_back({{QKeySequence(Qt::Key_BracketLeft)}, QObject::tr("Previous event"), replay});
     entries.push_back({{QKeySequence(Qt::Key_PageDown)}, QObject::tr("Next incident"), replay});
     entries.push_back({{QKeySequence(Qt::Key_PageUp)}, QObject::tr("Previous incident"), replay});
-    entries.push_back({{QKeySequence(Qt::Key_F)}, QObject::tr("Fit the whole cluster in view"), view});
+    entries.push_back({{QKeySequence(Qt::Key_F), QKeySequence(Qt::Key_Home)}, QObject::tr("Fit the whole cluster in view"), view});
     entries.push_back({{QKeySequence(Qt::Key_T)}, QObject::tr("Look from the top"), view});
     entries.push_back({{QKeySequence(Qt::Key_Z)}, QObject::tr("Zoom to the rack of what is selected"), view});
     entries.push_back({{QKeySequence(Qt::SHIFT | Qt::Key_Left), QKeySequence(Qt::SHIFT | Qt::Key_Right)}, QObject::tr("Turn around the cluster"), view});

@@ -30,6 +30,7 @@ struct Options {
     bool benchReplay = false;
     bool compare = false;  // two runs side by side
     int gpus = 24576;
+    bool closeCamera = false;  // --camera close
     faultline::ExportRequest exports;  // --report, --record, --scale
 };
 
@@ -40,7 +41,7 @@ constexpr const char* kUsage = "usage: faultline [RUN.faultline]\n"
                                "       faultline --report OUT.pdf|OUT.html [--incidents N] [--page a4|letter] [RUN.faultline]\n"
                                "       faultline --record OUT.mp4 [--from T] [--to T] [--speed 1h/s] [--fps 30] [--size 1920x1080] [RUN.faultline]\n"
                                "       faultline --screenshot OUT.png --compare [--at TIME | --step N] [--size WxH] A.faultline B.faultline\n"
-                               "       faultline --bench-replay [--compare] [--gpus N] [--size WxH]\n"
+                               "       faultline --bench-replay [--compare] [--gpus N] [--camera whole|close] [--size WxH]\n"
                                "       faultline --help | --version\n";
 
 constexpr const char* kExitStatus = "Exit status:\n  0  success\n  1  failure (the run cannot be opened, the screenshot not written)\n"
@@ -74,7 +75,9 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
     const QCommandLineOption compare("compare", "Compare the two run files given: with --screenshot, render the comparison window "
                                                 "(both views and the diff) at --at / --step of run A; with --bench-replay, replay two "
                                                 "runs side by side.");
-    parser.addOptions({help, version, screenshot, view, at, step, size, benchReplay, gpus, compare});
+    const QCommandLineOption camera("camera", "The camera of --bench-replay: whole (the whole cluster, default) or close (one zone, near enough that every GPU is drawn on its own).",
+                                    "VIEW", "whole");
+    parser.addOptions({help, version, screenshot, view, at, step, size, benchReplay, gpus, compare, camera});
     faultline::addExportOptions(parser);
 
     if (!parser.parse(QCoreApplication::arguments())) return usageError(parser.errorText());
@@ -107,6 +110,9 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
     bool ok = false;
     o.gpus = parser.value(gpus).toInt(&ok);
     if (!ok || o.gpus < 8) return usageError("--gpus expects a count of at least 8");
+    if (parser.value(camera) != "whole" && parser.value(camera) != "close")
+        return usageError("--camera expects whole or close, not '" + parser.value(camera) + "'");
+    o.closeCamera = parser.value(camera) == "close";
     o.screenshot = parser.value(screenshot);
     o.at = parser.value(at);
     o.view = parser.value(view);
@@ -151,7 +157,7 @@ int main(int argc, char** argv) {
     QApplication::setWindowIcon(faultline::appIcon());
 
     if (options.benchReplay && options.compare) return faultline::runCompareReplayBenchmark(options.gpus, options.size);
-    if (options.benchReplay) return faultline::runReplayBenchmark(options.gpus, options.size);
+    if (options.benchReplay) return faultline::runReplayBenchmark(options.gpus, options.size, options.closeCamera);
     if (options.compare) {
         faultline::CompareWindow window;
         if (!options.screenshot.isEmpty())

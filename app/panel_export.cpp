@@ -51,7 +51,8 @@ private:
 }  // namespace
 
 bool supportsSvg(const QWidget* panel) {
-    return !qobject_cast<const FabricView*>(panel) && panel->findChildren<QOpenGLWidget*>().isEmpty();
+    return !qobject_cast<const FabricView*>(panel) && panel->findChildren<QOpenGLWidget*>().isEmpty() &&
+           panel->findChildren<VtkRenderWidget*>().isEmpty();
 }
 
 // The 3D view as the window shows it (instant, camera, selection) but rendered off screen

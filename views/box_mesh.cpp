@@ -21,6 +21,7 @@ namespace {
 constexpr int kMaxTextureWidth = 1024;
 constexpr int kShades = 3;  // top, front/back, left/right
 constexpr std::array<int, kShades> kShadePercent{100, 80, 64};
+constexpr std::array<int, kShades> kFrontLitPercent{84, 100, 66};
 
 // Corner c of box b: bit 0 picks x max, bit 1 y max, bit 2 z max.
 std::array<float, 3> corner(const Box3& b, int c) {
@@ -42,9 +43,11 @@ constexpr std::array<Face, kFacesPerBox> kFaces{{
 
 }  // namespace
 
-BoxMesh::BoxMesh(const std::vector<Box3>& boxes, Faces faces)
-    : m_actor(vtkSmartPointer<vtkActor>::New()), m_image(vtkSmartPointer<vtkImageData>::New()), m_count(boxes.size()) {
-    m_textureWidth = static_cast<int>(std::clamp<std::size_t>(m_count, 1, kMaxTextureWidth));
+BoxMesh::BoxMesh(const std::vector<Box3>& boxes, Faces faces, Lit lit)
+    : m_actor(vtkSmartPointer<vtkActor>::New()), m_image(vtkSmartPointer<vtkImageData>::New()), m_count(boxes.size()), m_lit(lit) {
+    // At least two texels wide: VTK loads an image one texel wide as a 1D texture along its
+    // height, which would sample the wrong shade.
+    m_textureWidth = static_cast<int>(std::clamp<std::size_t>(m_count, 2, kMaxTextureWidth));
     const int bands = static_cast<int>((std::max<std::size_t>(m_count, 1) + static_cast<std::size_t>(m_textureWidth) - 1) /
                                        static_cast<std::size_t>(m_textureWidth));
     const int height = bands * kShades;
@@ -52,7 +55,8 @@ BoxMesh::BoxMesh(const std::vector<Box3>& boxes, Faces faces)
     m_image->AllocateScalars(VTK_UNSIGNED_CHAR, 3);
     std::fill_n(static_cast<unsigned char*>(m_image->GetScalarPointer()), static_cast<std::size_t>(m_textureWidth * height * 3), 0);
 
-    const std::size_t faceCount = faces == Faces::All ? kFacesPerBox : 1;  // the top comes first
+    const std::size_t faceCount = faces == Faces::All ? kFacesPerBox : 1;
+    const std::size_t firstFace = faces == Faces::FrontOnly ? 1 : 0;  // the top comes first, then the front
     auto points = vtkSmartPointer<vtkPoints>::New();
     points->SetDataTypeToFloat();
     points->SetNumberOfPoints(static_cast<vtkIdType>(m_count * faceCount * 4));
@@ -66,7 +70,7 @@ BoxMesh::BoxMesh(const std::vector<Box3>& boxes, Faces faces)
         const int tx = static_cast<int>(i % static_cast<std::size_t>(m_textureWidth));
         const int band = static_cast<int>(i / static_cast<std::size_t>(m_textureWidth));
         for (std::size_t f = 0; f < faceCount; ++f) {
-            const Face& face = kFaces[f];
+            const Face& face = kFaces[firstFace + f];
             const float u = (static_cast<float>(tx) + 0.5f) / static_cast<float>(m_textureWidth);
             const float v = (static_cast<float>(band * kShades + face.shade) + 0.5f) / static_cast<float>(height);
             vtkIdType ids[4];
@@ -109,7 +113,8 @@ void BoxMesh::setColour(std::size_t box, Rgb colour) {
     const std::size_t band = box / w;
     for (std::size_t s = 0; s < kShades; ++s) {
         unsigned char* t = texels + ((band * kShades + s) * w + x) * 3;
-        for (std::size_t k = 0; k < 3; ++k) t[k] = static_cast<unsigned char>(colour[k] * kShadePercent[s] / 100);
+        const int percent = m_lit == Lit::Front ? kFrontLitPercent[s] : kShadePercent[s];
+        for (std::size_t k = 0; k < 3; ++k) t[k] = static_cast<unsigned char>(colour[k] * percent / 100);
     }
 }
 

@@ -19,10 +19,13 @@ namespace faultline {
 
 class BoxMesh {
 public:
-    // Tops only: two triangles a box instead of ten, for views where the sides would be a
-    // pixel wide anyway.
-    enum class Faces { All, TopOnly };
-    explicit BoxMesh(const std::vector<Box3>& boxes, Faces faces = Faces::All);
+    // One face only: two triangles a box instead of ten, for views where the others would
+    // be a pixel wide anyway (the top of a rack lid, the front of a GPU).
+    enum class Faces { All, TopOnly, FrontOnly };
+    // Which faces show the true colour: the tops (floors, lids), or the fronts (GPUs and
+    // racks, which face the aisle); the others are shaded darker.
+    enum class Lit { Top, Front };
+    explicit BoxMesh(const std::vector<Box3>& boxes, Faces faces = Faces::All, Lit lit = Lit::Top);
 
     vtkActor* actor() const;
     std::size_t size() const { return m_count; }
@@ -36,6 +39,7 @@ private:
     vtkSmartPointer<vtkImageData> m_image;
     std::size_t m_count = 0;
     int m_textureWidth = 1;
+    Lit m_lit = Lit::Top;
 };
 
 inline constexpr int kFacesPerBox = 5;  // with Faces::All; the bottom is never seen

@@ -1,11 +1,12 @@
 #pragma once
 // Where each part of the cluster sits in the 3D fabric view, computed once from the
-// topology. The floor is the x-y plane, z is up. Every GPU lies on the floor as a low box, so
-// a top view or an oblique one sees all of them: GPUs in a 4-wide grid per host, hosts side
-// by side in their rack's footprint, racks along rows, rows in zones (pods), zones in a grid.
-// The switch tiers float above: rack switches over their racks, cluster switches over
-// their zone, aggregation switches over the whole cluster. Links are line segments, one per
-// cable where few enough to read, else aggregated (a rack's NIC cables become one line).
+// topology: a data hall. The floor is the x-y plane, z is up. Racks stand as cabinets in
+// rows, their fronts facing -y (towards the default camera), rows in zones (pods) laid out
+// as a grid of floor areas. Hosts are trays stacked in their rack, the top host highest;
+// each GPU a small box on its tray's front, where an oblique view sees it. Rack switches
+// sit on top of their racks; cluster switches float as a layer over their zone and the
+// aggregation switches over the whole hall. Links are line segments, one per cable where
+// few enough to read, else aggregated (a row's uplinks become one line).
 #include "model/topology.h"
 
 #include <array>
@@ -30,12 +31,16 @@ struct Segment3 {
 struct Label3 {
     std::string text;
     std::array<float, 3> at{};
+    bool onFloor = false;  // painted on the floor (zone names) rather than floating text
 };
 
 struct FabricLayout {
     std::vector<Box3> gpus;      // one per GPU, by GPU index
-    std::vector<Box3> hosts;     // a host's footprint (around its GPUs), by host index
-    std::vector<Box3> racks;     // a rack's block, by rack index: what far views draw
+    std::vector<Box3> hosts;     // a host's tray (under its GPUs), by host index
+    std::vector<Box3> racks;     // a rack's whole cabinet, by rack index: what far views draw
+    std::vector<Box3> cabinets;  // a rack's shell behind its GPUs, by rack index
+    std::vector<Box3> rackTops;  // a thin lid on each rack, coloured by its worst GPU
+    std::vector<Box3> zones;     // a zone's floor area, by zone index
     std::vector<Box3> switches;  // by switch index
     std::vector<Segment3> rackLinks;  // from racks and rack switches: too fine for far views
     std::vector<Segment3> links;      // between the upper tiers

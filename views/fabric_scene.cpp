@@ -10,6 +10,7 @@
 #include <vtkRenderer.h>
 #include <vtkTextActor.h>
 #include <vtkTextProperty.h>
+#include <vtkVectorText.h>
 
 #include <algorithm>
 #include <limits>
@@ -79,6 +80,53 @@ std::optional<double> hit(const Box3& b, const std::array<double, 3>& o, const s
     return near;
 }
 
+// GPUs in runs of whole racks of about a thousand: a close view culls what it does not see.
+std::vector<std::size_t> gpuChunks(const Topology& t) {
+    constexpr std::size_t kGpusPerChunk = 1024;
+    std::vector<std::size_t> starts{0};
+    std::int32_t rack = -1;
+    for (std::size_t g = 0; g < t.gpus.size(); ++g) {
+        const std::int32_t r = t.hosts[static_cast<std::size_t>(t.gpus[g].host)].rack;
+        // A new chunk only where a new row of racks starts: far away a row is one block.
+        const bool newRow = rack < 0 || t.racks[static_cast<std::size_t>(r)].row != t.racks[static_cast<std::size_t>(rack)].row ||
+                            t.racks[static_cast<std::size_t>(r)].zone != t.racks[static_cast<std::size_t>(rack)].zone;
+        if (r != rack && newRow && g - starts.back() >= kGpusPerChunk) starts.push_back(g);
+        rack = r;
+    }
+    // Chunks of racks must match: racks in ascending order along the GPUs, else one chunk.
+    std::int32_t last = -1;
+    for (std::size_t g = 0; g < t.gpus.size(); ++g) {
+        const std::int32_t r = t.hosts[static_cast<std::size_t>(t.gpus[g].host)].rack;
+        if (r < last) return {0};
+        last = r;
+    }
+    return starts;
+}
+
+// The first host of each chunk of GPUs.
+std::vector<std::size_t> hostChunks(const Topology& t, const std::vector<std::size_t>& gpuStarts) {
+    std::vector<std::size_t> starts{0};
+    for (std::size_t i = 1; i < gpuStarts.size(); ++i) starts.push_back(static_cast<std::size_t>(t.gpus[gpuStarts[i]].host));
+    return starts;
+}
+
+constexpr std::size_t kMaxFloorNames = 16;
+
+// The whole floor under the zones, with a margin.
+std::vector<Box3> floorBox(const FabricLayout& layout) {
+    Box3 f = layout.bounds;
+    const float margin = 0.04f * std::max(f.max[0] - f.min[0], f.max[1] - f.min[1]) + 2.0f;
+    return {{{f.min[0] - margin, f.min[1] - margin, -0.06f}, {f.max[0] + margin, f.max[1] + margin, -0.05f}}};
+}
+
+// The first rack of each chunk of GPUs.
+std::vector<std::size_t> rackChunks(const Topology& t, const std::vector<std::size_t>& gpuStarts) {
+    std::vector<std::size_t> starts{0};
+    for (std::size_t i = 1; i < gpuStarts.size(); ++i)
+        starts.push_back(static_cast<std::size_t>(t.hosts[static_cast<std::size_t>(t.gpus[gpuStarts[i]].host)].rack));
+    return starts;
+}
+
 Box3 grown(Box3 b, float by) {
     for (std::size_t k = 0; k < 3; ++k) {
         b.min[k] -= by;
@@ -93,9 +141,13 @@ FabricScene::FabricScene(const Topology& topology, vtkRenderer* renderer)
     : m_topology(topology),
       m_renderer(renderer),
       m_layout(layoutFabric(topology)),
-      m_gpus(m_layout.gpus),
-      m_gpuTiles(m_layout.gpus, BoxMesh::Faces::TopOnly),
-      m_racks(m_layout.racks, BoxMesh::Faces::TopOnly),
+      m_gpus(m_layout.gpus, gpuChunks(topology), BoxMesh::Faces::All, BoxMesh::Lit::Front),
+      m_gpuTiles(m_layout.gpus, gpuChunks(topology), BoxMesh::Faces::FrontOnly, BoxMesh::Lit::Front),
+      m_cabinets(m_layout.cabinets, rackChunks(topology, gpuChunks(topology))),
+      m_trays(m_layout.hosts, hostChunks(topology, gpuChunks(topology))),
+      m_rackTops(m_layout.rackTops, rackChunks(topology, gpuChunks(topology)), BoxMesh::Faces::TopOnly),
+      m_chunkDetail(m_gpus.chunkCount(), FabricDetail::Boxes),
+      m_rackTopHost(topology.racks.size(), -1),
       m_rackSwitches(switchBoxes(topology, m_layout, true, m_rackSwitchIndex)),
       m_upperSwitches(switchBoxes(topology, m_layout, false, m_upperSwitchIndex)),
       m_replacedLines(vtkSmartPointer<vtkPolyData>::New()),
@@ -110,8 +162,21 @@ FabricScene::FabricScene(const Topology& topology, vtkRenderer* renderer)
     m_replaced = lineActor(m_replacedLines, kReplacedOutline, 2.0f);
     m_highlight = lineActor(m_highlightLines, kHighlightColour, 3.0f);
     m_highlight->VisibilityOff();
-    m_racks.actor()->VisibilityOff();
-    m_gpuTiles.actor()->VisibilityOff();
+    {
+        const auto starts = rackChunks(topology, gpuChunks(topology));
+        std::vector<std::int64_t> rowOf(topology.racks.size());
+        for (std::size_t r = 0; r < rowOf.size(); ++r) rowOf[r] = std::int64_t{topology.racks[r].zone} << 32 | topology.racks[r].row;
+        for (std::size_t c = 0; c < starts.size(); ++c) {
+            const std::size_t end = c + 1 < starts.size() ? starts[c + 1] : topology.racks.size();
+            m_rows.push_back(std::make_unique<RowMesh>(m_layout.racks, rowOf, starts[c], end));
+            m_rows.back()->actor()->VisibilityOff();
+        }
+    }
+    for (std::size_t h = topology.hosts.size(); h-- > 0;) m_rackTopHost[static_cast<std::size_t>(topology.hosts[h].rack)] = static_cast<std::int32_t>(h);
+    m_cabinets.setColours(std::vector<Rgb>(m_layout.cabinets.size(), kCabinetColour));
+    m_trays.setColours(std::vector<Rgb>(m_layout.hosts.size(), kTrayColour));
+    buildFloorLines();
+    m_gpuTiles.setVisibility(false);
     for (vtkActor* a : actors()) m_renderer->AddActor(a);
     buildLabels(renderer);
 }
@@ -122,8 +187,23 @@ FabricScene::~FabricScene() {
 }
 
 std::vector<vtkActor*> FabricScene::actors() const {
-    return {m_gpus.actor(), m_gpuTiles.actor(), m_racks.actor(), m_rackSwitches.actor(), m_upperSwitches.actor(),
-            m_rackLinks.Get(), m_links.Get(), m_replaced.Get(), m_highlight.Get()};
+    // In the order drawn: what is in front first, so that the depth test spares the shading
+    // of what it hides (the fill is most of a frame on a software rasteriser). GPUs before
+    // the cabinets they stand out of, the front zones (the last chunks) before the back ones.
+    std::vector<vtkActor*> all;
+    for (std::size_t c = m_chunkDetail.size(); c-- > 0;)
+        for (const ChunkedBoxMesh* mesh : {&m_gpus, &m_gpuTiles, &m_trays})
+            all.push_back(mesh->actors()[c]);
+    for (std::size_t c = m_chunkDetail.size(); c-- > 0;) {
+        all.push_back(m_rows[c]->actor());
+        all.push_back(m_rackTops.actors()[c]);
+        all.push_back(m_cabinets.actors()[c]);
+    }
+    for (vtkActor* a : {m_rackSwitches.actor(), m_upperSwitches.actor(), m_floorLines.Get(), m_rackLinks.Get(), m_links.Get(),
+                        m_replaced.Get(), m_highlight.Get()})
+        all.push_back(a);
+    for (const auto& label : m_floorLabels) all.push_back(label.Get());
+    return all;
 }
 
 vtkSmartPointer<vtkActor> FabricScene::buildLinks(const std::vector<Segment3>& segments) const {
@@ -154,6 +234,30 @@ void FabricScene::buildLabels(vtkRenderer* renderer) {
     // 2D text anchored at a world point: drawn last, over the scene, and opaque, so it needs
     // none of the translucency passes that 3D text costs on a software rasteriser.
     for (const Label3& l : m_layout.labels) {
+        // Letters on the floor are polygons, hundreds of triangles a name: for a hall of many
+        // zones they would cost more than the racks, so there the names float as text.
+        if (l.onFloor && m_topology.zones.size() <= kMaxFloorNames) {
+            // Polygons on the floor, not screen text: they lie in the hall and scale with it.
+            auto letters = vtkSmartPointer<vtkVectorText>::New();
+            letters->SetText(l.text.c_str());
+            letters->Update();
+            double b[6];
+            letters->GetOutput()->GetBounds(b);
+            const double height = std::max(1.0, 0.015 * std::max(m_layout.bounds.max[0] - m_layout.bounds.min[0], m_layout.bounds.max[1] - m_layout.bounds.min[1]));
+            const double scale = height / std::max(1e-6, b[3] - b[2]);
+            auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+            mapper->SetInputConnection(letters->GetOutputPort());
+            auto actor = vtkSmartPointer<vtkActor>::New();
+            actor->SetMapper(mapper);
+            actor->SetScale(scale, scale, 1);
+            actor->SetPosition(l.at[0] - scale * (b[0] + b[1]) / 2, l.at[1] - height, 0.0);
+            actor->GetProperty()->LightingOff();
+            actor->GetProperty()->SetColor(kFloorTextColour[0] / 255.0, kFloorTextColour[1] / 255.0, kFloorTextColour[2] / 255.0);
+            actor->PickableOff();
+            renderer->AddActor(actor);
+            m_floorLabels.push_back(actor);
+            continue;
+        }
         auto text = vtkSmartPointer<vtkTextActor>::New();
         text->SetInput(l.text.c_str());
         text->GetPositionCoordinate()->SetCoordinateSystemToWorld();
@@ -166,6 +270,30 @@ void FabricScene::buildLabels(vtkRenderer* renderer) {
         renderer->AddViewProp(text);
         m_labels.push_back(text);
     }
+}
+
+void FabricScene::buildFloorLines() {
+    auto points = vtkSmartPointer<vtkPoints>::New();
+    auto lines = vtkSmartPointer<vtkCellArray>::New();
+    const Box3 f = floorBox(m_layout).front();
+    // A grid of floor tiles, about 40 across the hall, on round numbers.
+    const float extent = std::max(f.max[0] - f.min[0], f.max[1] - f.min[1]);
+    const float step = std::max(1.0f, std::round(extent / 40.0f));
+    const float z = -0.04f;
+    for (float x = std::ceil(f.min[0] / step) * step; x <= f.max[0]; x += step) {
+        vtkIdType ids[2] = {points->InsertNextPoint(x, f.min[1], z), points->InsertNextPoint(x, f.max[1], z)};
+        lines->InsertNextCell(2, ids);
+    }
+    for (float y = std::ceil(f.min[1] / step) * step; y <= f.max[1]; y += step) {
+        vtkIdType ids[2] = {points->InsertNextPoint(f.min[0], y, z), points->InsertNextPoint(f.max[0], y, z)};
+        lines->InsertNextCell(2, ids);
+    }
+    for (const Box3& zone : m_layout.zones)
+        appendLoop(points, lines, {{{zone.min[0], zone.min[1], -0.02f}, {zone.max[0], zone.min[1], -0.02f}, {zone.max[0], zone.max[1], -0.02f}, {zone.min[0], zone.max[1], -0.02f}}});
+    auto poly = vtkSmartPointer<vtkPolyData>::New();
+    poly->SetPoints(points);
+    poly->SetLines(lines);
+    m_floorLines = lineActor(poly, kFloorLineColour, 1.0f);
 }
 
 void FabricScene::showStates(std::span<const GpuVisual> states, std::span<const std::int32_t> flashing,
@@ -185,10 +313,8 @@ void FabricScene::showStates(std::span<const GpuVisual> states, std::span<const 
         m_gpuColours[static_cast<std::size_t>(g)] = kFlashColour;
         m_rackColours[static_cast<std::size_t>(m_topology.hosts[static_cast<std::size_t>(m_topology.gpus[static_cast<std::size_t>(g)].host)].rack)] = kFlashColour;
     }
-    // Only the mesh on show is recoloured; setDetail brings the others up to date.
-    if (m_detail == FabricDetail::Boxes) m_gpus.setColours(m_gpuColours);
-    if (m_detail == FabricDetail::Tiles) m_gpuTiles.setColours(m_gpuColours);
-    if (m_detail == FabricDetail::Racks) m_racks.setColours(m_rackColours);
+    // Only the meshes on show are recoloured; setChunkDetail brings the others up to date.
+    for (std::size_t c = 0; c < m_chunkDetail.size(); ++c) recolourChunk(c);
     if (failedSwitch != m_failedSwitchShown) {
         if (m_failedSwitchShown >= 0) colourSwitch(m_failedSwitchShown, kSwitchColour);
         if (failedSwitch >= 0 && static_cast<std::size_t>(failedSwitch) < m_rackSwitchIndex.size()) colourSwitch(failedSwitch, kFailedColour);
@@ -216,17 +342,47 @@ void FabricScene::outlineReplaced(std::span<const GpuVisual> states) {
 }
 
 void FabricScene::setDetail(FabricDetail detail) {
-    if (detail == m_detail) return;
-    m_detail = detail;
-    m_gpus.actor()->SetVisibility(detail == FabricDetail::Boxes);
-    m_gpuTiles.actor()->SetVisibility(detail == FabricDetail::Tiles);
-    m_racks.actor()->SetVisibility(detail == FabricDetail::Racks);
-    // From far away, rack switches and their cables are specks over the racks.
-    m_rackSwitches.actor()->SetVisibility(detail != FabricDetail::Racks);
-    m_rackLinks->SetVisibility(detail != FabricDetail::Racks);
-    if (detail == FabricDetail::Boxes) m_gpus.setColours(m_gpuColours);
-    if (detail == FabricDetail::Tiles) m_gpuTiles.setColours(m_gpuColours);
-    if (detail == FabricDetail::Racks) m_racks.setColours(m_rackColours);
+    for (std::size_t c = 0; c < m_chunkDetail.size(); ++c) setChunkDetail(c, detail);
+    showFinestDetail();
+}
+
+void FabricScene::setDetails(const std::function<FabricDetail(const Box3&)>& choose) {
+    for (std::size_t c = 0; c < m_chunkDetail.size(); ++c) setChunkDetail(c, choose(m_gpus.chunkBounds(c)));
+    showFinestDetail();
+}
+
+void FabricScene::setChunkDetail(std::size_t chunk, FabricDetail detail) {
+    if (m_chunkDetail[chunk] == detail) return;
+    m_chunkDetail[chunk] = detail;
+    m_gpus.setChunkVisibility(chunk, detail == FabricDetail::Boxes);
+    m_gpuTiles.setChunkVisibility(chunk, detail == FabricDetail::Tiles);
+    m_rows[chunk]->actor()->SetVisibility(detail == FabricDetail::Racks);
+    m_cabinets.setChunkVisibility(chunk, detail != FabricDetail::Racks);
+    m_rackTops.setChunkVisibility(chunk, detail != FabricDetail::Racks);  // a block's top shows the same
+    m_trays.setChunkVisibility(chunk, detail == FabricDetail::Boxes);
+    recolourChunk(chunk);
+}
+
+void FabricScene::recolourChunk(std::size_t chunk) {
+    switch (m_chunkDetail[chunk]) {
+        case FabricDetail::Boxes:
+            m_gpus.setChunkColours(chunk, m_gpuColours);
+            m_rackTops.setChunkColours(chunk, m_rackColours);
+            break;
+        case FabricDetail::Tiles:
+            m_gpuTiles.setChunkColours(chunk, m_gpuColours);
+            m_rackTops.setChunkColours(chunk, m_rackColours);
+            break;
+        case FabricDetail::Racks: m_rows[chunk]->setColours(m_rackColours); break;
+    }
+}
+
+void FabricScene::showFinestDetail() {
+    m_detail = m_chunkDetail.empty() ? FabricDetail::Boxes : *std::min_element(m_chunkDetail.begin(), m_chunkDetail.end());
+    // Where every rack is a block, rack switches and their cables are specks over them.
+    m_rackSwitches.actor()->SetVisibility(m_detail != FabricDetail::Racks);
+    // Close up, the uplinks of every rack would cross the GPUs in front of them.
+    m_rackLinks->SetVisibility(m_detail == FabricDetail::Tiles);
 }
 
 ComponentRef FabricScene::pick(const std::array<double, 3>& origin, const std::array<double, 3>& direction) const {
@@ -240,10 +396,24 @@ ComponentRef FabricScene::pick(const std::array<double, 3>& origin, const std::a
             }
     };
     consider(m_layout.switches, ComponentKind::Switch);
-    // A far view shows racks, not GPUs: a click there names the host under the cursor.
-    if (m_detail != FabricDetail::Racks) consider(m_layout.gpus, ComponentKind::Gpu);
-    // A host's footprint encloses its GPUs: it is what a click between them lands on.
-    if (best.kind != ComponentKind::Gpu) consider(m_layout.hosts, ComponentKind::Host);
+    // Where racks are drawn as blocks, not GPUs, a click names the host under the cursor.
+    for (std::size_t c = 0; c < m_chunkDetail.size(); ++c) {
+        if (m_chunkDetail[c] == FabricDetail::Racks) continue;
+        for (std::size_t g = m_gpus.chunkBegin(c); g < m_gpus.chunkEnd(c); ++g)
+            if (auto t = hit(m_layout.gpus[g], origin, direction); t && *t < bestT) {
+                bestT = *t;
+                best = {ComponentKind::Gpu, static_cast<std::int32_t>(g)};
+            }
+    }
+    // A host's tray reaches the rack's front under its GPUs: a click on it names the host.
+    consider(m_layout.hosts, ComponentKind::Host);
+    // The cabinets hide what is behind them: a click on one (its lid, from above) names the
+    // host in its top slot.
+    for (std::size_t r = 0; r < m_layout.cabinets.size(); ++r)
+        if (auto t = hit(m_layout.cabinets[r], origin, direction); t && *t < bestT) {
+            bestT = *t;
+            best = m_rackTopHost[r] >= 0 ? ComponentRef{ComponentKind::Host, m_rackTopHost[r]} : ComponentRef{};
+        }
     return best;
 }
 

@@ -3,11 +3,14 @@
 // outlines of replaced GPUs and the highlight of a picked part. Knows nothing of Qt; the
 // FabricView drives it for the current instant.
 #include "box_mesh.h"
+#include "chunked_box_mesh.h"
+#include "row_mesh.h"
 #include "fabric_layout.h"
 #include "model/run.h"
 
 #include <vtkSmartPointer.h>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -36,7 +39,11 @@ public:
     // Colours every GPU (and every rack block by its worst GPU) for one instant. `flashing`
     // GPUs failed a moment ago; `failedSwitch` is a switch down at this instant, or -1.
     void showStates(std::span<const GpuVisual> states, std::span<const std::int32_t> flashing, std::int32_t failedSwitch);
+    // One level of detail everywhere (pinned by a benchmark), or each run of racks its own,
+    // from how large a GPU pitch is drawn there (the nearer racks finer than the far ones).
     void setDetail(FabricDetail detail);
+    void setDetails(const std::function<FabricDetail(const Box3& chunkBounds)>& choose);
+    // The finest level drawn anywhere in the view.
     FabricDetail detail() const { return m_detail; }
 
     // The part whose box a ray from `origin` along `direction` hits first.
@@ -47,16 +54,29 @@ public:
 private:
     vtkSmartPointer<vtkActor> buildLinks(const std::vector<Segment3>& segments) const;
     void colourSwitch(std::int32_t sw, Rgb colour);
+    void setChunkDetail(std::size_t chunk, FabricDetail detail);
+    void recolourChunk(std::size_t chunk);
+    void showFinestDetail();
     std::vector<vtkActor*> actors() const;
     void buildLabels(vtkRenderer* renderer);
+    void buildFloorLines();
     void outlineReplaced(std::span<const GpuVisual> states);
 
     const Topology& m_topology;
     vtkRenderer* m_renderer;
     FabricLayout m_layout;
-    BoxMesh m_gpus;
-    BoxMesh m_gpuTiles;
-    BoxMesh m_racks;
+    ChunkedBoxMesh m_gpus;
+    ChunkedBoxMesh m_gpuTiles;
+    std::vector<std::unique_ptr<RowMesh>> m_rows;  // far away: chunk c's racks as rows of blocks
+    ChunkedBoxMesh m_cabinets;                     // chunked as the racks
+    ChunkedBoxMesh m_trays;                        // chunk c holds the hosts of GPU chunk c
+    ChunkedBoxMesh m_rackTops;                     // rack lids coloured by their worst GPU, chunked as the racks
+    // The floor is the background itself (a textured floor was a full-window pass a frame
+    // on a software rasteriser): only its grid and the zones' outlines are drawn.
+    vtkSmartPointer<vtkActor> m_floorLines;
+    std::vector<vtkSmartPointer<vtkActor>> m_floorLabels;
+    std::vector<FabricDetail> m_chunkDetail;
+    std::vector<std::int32_t> m_rackTopHost;      // rack -> the host in its top slot, or -1
     std::vector<std::int32_t> m_rackSwitchIndex;   // switch -> box in m_rackSwitches, or -1
     std::vector<std::int32_t> m_upperSwitchIndex;  // switch -> box in m_upperSwitches, or -1
     BoxMesh m_rackSwitches;                        // hidden from far away, like the GPUs

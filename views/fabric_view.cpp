@@ -5,19 +5,21 @@
 #include "widgets/vtk_render_widget.h"
 
 #include <QImage>
+#include <QResizeEvent>
 #include <QVBoxLayout>
 
 #include <vtkCamera.h>
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkRenderer.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace faultline {
 
 namespace {
 // Screen pixels per GPU pitch below which single GPUs are specks: draw racks instead.
-constexpr double kMinPixelsPerGpu = 4.0;
+constexpr double kMinPixelsPerGpu = 6.0;
 // Below this, a box's sides would be a pixel or two: draw the tops only.
 constexpr double kMinPixelsForBoxes = 10.0;
 }  // namespace
@@ -30,6 +32,7 @@ FabricView::FabricView(QWidget* parent) : QWidget(parent), m_render(new VtkRende
     layout->addWidget(m_render);
     m_render->renderer()->SetBackground(kBackground[0] / 255.0, kBackground[1] / 255.0, kBackground[2] / 255.0);
     connect(m_render, &VtkRenderWidget::aboutToRender, this, &FabricView::refreshBeforeRender);
+    connect(m_render, &VtkRenderWidget::cameraMovedByUser, this, [this] { m_framing = Framing::None; });
     connect(m_render, &VtkRenderWidget::clicked, this, [this](const QPoint& pos) {
         const ComponentRef part = partAt(pos);
         select(part);
@@ -73,7 +76,8 @@ void FabricView::refreshBeforeRender() {
     if (!m_scene) return;
     if (m_fitPending) {
         m_fitPending = false;
-        fitAll();
+        if (m_framing == Framing::Top) topView();
+        else fitAll();
     }
     chooseLevelOfDetail();
     if (!m_statesDirty) return;
@@ -90,21 +94,32 @@ void FabricView::refreshBeforeRender() {
 }
 
 void FabricView::chooseLevelOfDetail() {
+    if (m_pinnedDetail == "boxes") return m_scene->setDetail(FabricDetail::Boxes);
+    if (m_pinnedDetail == "tiles") return m_scene->setDetail(FabricDetail::Tiles);
+    if (m_pinnedDetail == "racks") return m_scene->setDetail(FabricDetail::Racks);
     vtkCamera* camera = m_render->renderer()->GetActiveCamera();
     const double height = std::max(1, m_render->renderWindowHeight());
-    double pixelsPerUnit = 0;
+    const double pitch = m_scene->layout().gpuPitch;
+    auto detailFor = [](double pixelsPerGpu) {
+        return pixelsPerGpu < kMinPixelsPerGpu ? FabricDetail::Racks : pixelsPerGpu < kMinPixelsForBoxes ? FabricDetail::Tiles : FabricDetail::Boxes;
+    };
     if (camera->GetParallelProjection()) {
-        pixelsPerUnit = height / (2 * camera->GetParallelScale());
-    } else {
-        const double halfAngle = camera->GetViewAngle() * M_PI / 360.0;
-        pixelsPerUnit = height / (2 * camera->GetDistance() * std::tan(halfAngle));
+        const FabricDetail d = detailFor(pitch * height / (2 * camera->GetParallelScale()));
+        return m_scene->setDetail(d);
     }
-    const double perGpu = pixelsPerUnit * m_scene->layout().gpuPitch;
-    FabricDetail detail = perGpu < kMinPixelsPerGpu ? FabricDetail::Racks : perGpu < kMinPixelsForBoxes ? FabricDetail::Tiles : FabricDetail::Boxes;
-    if (m_pinnedDetail == "boxes") detail = FabricDetail::Boxes;
-    else if (m_pinnedDetail == "tiles") detail = FabricDetail::Tiles;
-    else if (m_pinnedDetail == "racks") detail = FabricDetail::Racks;
-    m_scene->setDetail(detail);
+    // In perspective a GPU's size on screen falls with its distance: each run of racks by
+    // its nearest point to the eye.
+    const double perUnitAtOne = height / (2 * std::tan(camera->GetViewAngle() * M_PI / 360.0));
+    std::array<double, 3> eye{};
+    camera->GetPosition(eye.data());
+    m_scene->setDetails([&](const Box3& b) {
+        double d2 = 0;
+        for (std::size_t k = 0; k < 3; ++k) {
+            const double nearest = std::clamp<double>(eye[k], b.min[k], b.max[k]);
+            d2 += (eye[k] - nearest) * (eye[k] - nearest);
+        }
+        return detailFor(pitch * perUnitAtOne / std::max(1e-6, std::sqrt(d2)));
+    });
 }
 
 void FabricView::pinDetail(const QString& name) {
@@ -124,21 +139,31 @@ const char* FabricView::detailName() const {
     return "?";
 }
 
+void FabricView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    if (m_scene && m_framing != Framing::None) {
+        m_fitPending = true;
+        m_render->update();
+    }
+}
+
 void FabricView::fitAll() {
     if (!m_scene) return;
+    m_framing = Framing::All;
     const Box3& b = m_scene->layout().bounds;
     const auto c = b.centre();
     vtkCamera* camera = m_render->renderer()->GetActiveCamera();
     camera->SetParallelProjection(false);
     camera->SetFocalPoint(c[0], c[1], c[2] * 0.5);
     // From the front and above: rows recede, the switch tiers stand over them.
-    camera->SetPosition(c[0], c[1] - 0.6, c[2] * 0.5 + 1.0);
+    camera->SetPosition(c[0], c[1] - 1.0, c[2] * 0.5 + 1.0);
     camera->SetViewUp(0, 0, 1);
     fitBounds({b.min[0], b.max[0], b.min[1], b.max[1], b.min[2], b.max[2]});
 }
 
 void FabricView::topView() {
     if (!m_scene) return;
+    m_framing = Framing::Top;
     const Box3& b = m_scene->layout().bounds;
     const auto c = b.centre();
     vtkCamera* camera = m_render->renderer()->GetActiveCamera();
@@ -151,6 +176,7 @@ void FabricView::topView() {
 
 void FabricView::zoomTo(const ComponentRef& part) {
     if (!m_scene) return;
+    m_framing = Framing::None;
     auto box = m_scene->boxOf(part);
     if (!box) return;
     if (part.kind == ComponentKind::Gpu || part.kind == ComponentKind::Host) {
@@ -159,6 +185,22 @@ void FabricView::zoomTo(const ComponentRef& part) {
         box = m_scene->layout().racks[static_cast<std::size_t>(m_run->topology.hosts[static_cast<std::size_t>(host)].rack)];
     }
     fitBounds({box->min[0] - 2, box->max[0] + 2, box->min[1] - 2, box->max[1] + 2, box->min[2], box->max[2] + 1});
+}
+
+void FabricView::frameParts(const std::vector<ComponentRef>& parts) {
+    if (!m_scene) return;
+    m_framing = Framing::None;
+    std::array<double, 6> b{1e30, -1e30, 1e30, -1e30, 1e30, -1e30};
+    bool any = false;
+    for (const ComponentRef& part : parts)
+        if (const auto box = m_scene->boxOf(part)) {
+            any = true;
+            for (std::size_t k = 0; k < 3; ++k) {
+                b[2 * k] = std::min<double>(b[2 * k], box->min[k]);
+                b[2 * k + 1] = std::max<double>(b[2 * k + 1], box->max[k]);
+            }
+        }
+    if (any) fitBounds(b);
 }
 
 void FabricView::fitBounds(const std::array<double, 6>& b) {
@@ -230,7 +272,9 @@ QPointF FabricView::positionOf(const ComponentRef& part) const {
     if (!box) return {-1, -1};
     const auto c = box->centre();
     vtkRenderer* renderer = m_render->renderer();
-    renderer->SetWorldPoint(c[0], c[1], box->max[2], 1.0);
+    // A GPU and a host tray face the aisle: their front. A switch: its top.
+    if (part.kind == ComponentKind::Gpu || part.kind == ComponentKind::Host) renderer->SetWorldPoint(c[0], box->min[1], c[2], 1.0);
+    else renderer->SetWorldPoint(c[0], c[1], box->max[2], 1.0);
     renderer->WorldToDisplay();
     const double* d = renderer->GetDisplayPoint();
     const double dpr = m_render->devicePixelRatioF();

@@ -33,16 +33,21 @@ public:
     // GPUs drawn as flashing (a failure that just happened), until the next setTime.
     void setFlashing(std::vector<std::int32_t> gpus);
 
-    // Camera presets.
+    // Camera presets. The cluster stays framed by the last of fitAll or topView when the
+    // view is resized, until the user moves the camera or it is aimed elsewhere.
     void fitAll();
     void topView();
+    bool keepsFramed() const { return m_framing != Framing::None; }
     void zoomTo(const ComponentRef& part);
+    // Frames every one of the parts (GPUs, hosts, switches) at once.
+    void frameParts(const std::vector<ComponentRef>& parts);
 
     void select(const ComponentRef& part);
     ComponentRef selected() const { return m_selected; }
     // What is drawn at a point of the widget, in widget coordinates.
     ComponentRef partAt(const QPoint& widgetPos) const;
-    // Where the centre of a part's top face is drawn, in widget coordinates.
+    // Where a part is drawn, in widget coordinates: the centre of the front of a GPU or a
+    // host's tray, of the top of a switch.
     QPointF positionOf(const ComponentRef& part) const;
     QPointF gpuPosition(std::int32_t gpu) const { return positionOf({ComponentKind::Gpu, gpu}); }
 
@@ -57,6 +62,9 @@ public:
 
 signals:
     void partSelected(const faultline::ComponentRef& part);
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void refreshBeforeRender();
@@ -73,7 +81,9 @@ private:
     std::vector<std::int32_t> m_flashing;
     Nanos m_time = 0;
     bool m_statesDirty = true;
-    bool m_fitPending = false;  // fit all at the first paint, when the widget has its size
+    bool m_fitPending = false;  // frame again at the next paint, when the widget has its size
+    enum class Framing { None, All, Top };
+    Framing m_framing = Framing::None;
     ComponentRef m_selected;
 };
 

@@ -21,6 +21,12 @@ inline constexpr Rgb kBackground{236, 239, 243};
 inline constexpr Rgb kSwitchColour{96, 112, 140};
 inline constexpr Rgb kLinkColour{150, 160, 178};
 inline constexpr Rgb kHighlightColour{20, 20, 20};
+// The data hall around the GPUs: cabinets and metal trays that the state colours stand out
+// against; the floor is the background, ruled by a grid and the zones' outlines.
+inline constexpr Rgb kCabinetColour{96, 103, 118};  // apart from both grey training and dark down
+inline constexpr Rgb kTrayColour{132, 138, 150};
+inline constexpr Rgb kFloorLineColour{196, 202, 212};
+inline constexpr Rgb kFloorTextColour{96, 104, 120};
 
 inline Rgb gpuColour(const GpuVisual& v) {
     switch (v.state) {

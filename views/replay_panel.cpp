@@ -105,6 +105,7 @@ void ReplayPanel::addShortcuts() {
     add(Qt::Key_PageDown, [this] { jump(ReplayControls::Jump::NextIncident); });
     add(Qt::Key_PageUp, [this] { jump(ReplayControls::Jump::PreviousIncident); });
     add(Qt::Key_F, [this] { m_view->fitAll(); });
+    add(Qt::Key_Home, [this] { m_view->fitAll(); });
     add(Qt::Key_T, [this] { m_view->topView(); });
     add(Qt::Key_Z, [this] { m_view->zoomTo(m_view->selected()); });
 }

@@ -1,13 +1,21 @@
 #pragma once
 // A Qt 6 widget that hosts VTK rendering. Debian's VTK Qt module is built for Qt 5, so this
-// is our own QOpenGLWidget driving a vtkGenericOpenGLRenderWindow on Qt's OpenGL context,
-// with only VTK's non-Qt modules. VTK renders into its own framebuffer in paintGL; the
-// result is blitted into the widget's framebuffer. Mouse and keys go to a VTK interactor
-// (trackball camera: left drag orbits, middle or shift-left drag pans, wheel zooms).
-#include <QOpenGLWidget>
+// is our own: a vtkGenericOpenGLRenderWindow driven on a QOpenGLContext of ours, with only
+// VTK's non-Qt modules. VTK always renders into its own framebuffer; a shown frame is
+// blitted into a native OpenGL window embedded in the widget (see VtkSurfaceWindow), and
+// a grabbed one is read back, which works whether or not the widget is on screen. Mouse
+// and keys go to a VTK interactor (trackball camera: left drag orbits, middle or
+// shift-left drag pans, wheel zooms).
+#include <QImage>
+#include <QPointer>
+#include <QWidget>
 
 #include <vtkSmartPointer.h>
 
+#include <memory>
+
+class QOffscreenSurface;
+class QOpenGLContext;
 class vtkGenericOpenGLRenderWindow;
 class vtkGenericRenderWindowInteractor;
 class vtkRenderer;
@@ -15,7 +23,9 @@ class vtkObject;
 
 namespace faultline {
 
-class VtkRenderWidget : public QOpenGLWidget {
+class VtkSurfaceWindow;
+
+class VtkRenderWidget : public QWidget {
     Q_OBJECT
 public:
     explicit VtkRenderWidget(QWidget* parent = nullptr);
@@ -33,6 +43,12 @@ public:
     // camera fitting needs the true aspect ratio.
     void syncSize();
 
+    // Asks for a frame on screen soon (at the window system's pace). It hides QWidget's
+    // update(): the widget itself draws nothing on screen, its embedded window does.
+    void update();
+    // Renders now, off screen, and returns the frame in device pixels.
+    QImage grabFramebuffer();
+
     // Benchmarks: time each frame's VTK render and blit, waiting for the GL work to finish
     // (which costs a little), apart from what Qt adds to present it.
     void setTimingFrames(bool timing) { m_timing = timing; m_timedFrames = 0; m_timedMs = 0; }
@@ -43,11 +59,15 @@ signals:
     void aboutToRender();
     // A left click that did not move the camera, in widget coordinates.
     void clicked(const QPoint& widgetPos);
+    // A frame was put on screen.
+    void frameSwapped();
+    // The user turned, moved or zoomed the camera (a drag, the wheel or a key).
+    void cameraMovedByUser();
 
 protected:
-    void initializeGL() override;
-    void resizeGL(int w, int h) override;
-    void paintGL() override;
+    // What a grab of the window (QWidget::grab) sees where the native window is: the frame.
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
@@ -55,9 +75,23 @@ protected:
     void keyPressEvent(QKeyEvent* event) override;
 
 private:
-    void blitIntoWidget();
+    void ensureContext();
+    void makeCurrent();
+    bool onScreen() const;
+    // Renders a frame into VTK's framebuffer; `present` also puts it on screen.
+    void renderFrame(bool present);
+    void blitIntoWindow();
+    void takeInput(QEvent* event);
     void forwardMouse(QMouseEvent* event, unsigned long vtkEvent);
     void onWindowEvent(vtkObject* caller, unsigned long event, void* callData);
+
+    // Owned by its container, but the window of the widget tree it is embedded in deletes
+    // it when that window closes, which can come first.
+    QPointer<VtkSurfaceWindow> m_surface;
+    QWidget* m_container;
+    std::unique_ptr<QOpenGLContext> m_context;
+    std::unique_ptr<QOffscreenSurface> m_offscreen;  // current when the window is not exposed
+    bool m_rendering = false;
 
     vtkSmartPointer<vtkGenericOpenGLRenderWindow> m_window;
     vtkSmartPointer<vtkRenderer> m_renderer;

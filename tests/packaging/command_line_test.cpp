@@ -223,7 +223,7 @@ TEST(CommandLine, AppAnswersHelpVersionAndUsageErrorsWithoutADisplay) {
     EXPECT_EQ(version.output.rfind(std::string("faultline ") + FAULTLINE_EXPECTED_VERSION + "\n", 0), 0u) << version.output;
 
     for (const std::string args : {"--frobnicate", "--at", "--size huge", "a.faultline b.faultline c.faultline", "--step 3",
-                                   "--screenshot x.png --compare a.faultline"}) {
+                                   "--screenshot x.png --compare a.faultline", "--bench-replay --camera sideways"}) {
         const CommandResult r = test::runCommand(noDisplay + kApp + " " + args);
         EXPECT_EQ(r.status, 2) << args << "\n" << r.output;
         EXPECT_NE(r.output.find("usage: faultline [RUN.faultline]"), std::string::npos) << args << "\n" << r.output;

@@ -37,13 +37,10 @@ Difference compare(const QImage& a, const QImage& b) {
     return d;
 }
 
-TEST(RenderBaseline, TinyRunDuringItsFirstFailureMatchesTheCommittedPicture) {
-    const faultline::Run& run = test::tinyRun();
-    const Failure& f = run.failures.front();
-    test::ShownFabric shown(run, {800, 500});
-    ASSERT_TRUE(shown.exposed());
-    const QImage image = shown.renderAt(f.time + 30 * kSecond);
-    const QString path = QString(FAULTLINE_RENDER_BASELINES) + "/tiny_first_failure.png";
+// Compares a frame with the committed picture of that name (or writes it, when asked to).
+void expectMatchesBaseline(const QImage& image, const QString& name) {
+    const QString path = QString(FAULTLINE_RENDER_BASELINES) + "/" + name + ".png";
+    if (const QByteArray shots = qgetenv("FAULTLINE_TEST_SHOTS"); !shots.isEmpty()) image.save(shots + "/" + name + ".png");
     if (qEnvironmentVariableIsSet("FAULTLINE_UPDATE_BASELINES")) {
         QDir().mkpath(FAULTLINE_RENDER_BASELINES);
         ASSERT_TRUE(image.save(path));
@@ -53,10 +50,50 @@ TEST(RenderBaseline, TinyRunDuringItsFirstFailureMatchesTheCommittedPicture) {
     ASSERT_FALSE(baseline.isNull()) << "no baseline at " << path.toStdString() << "; create it with FAULTLINE_UPDATE_BASELINES=1";
     ASSERT_EQ(image.size(), baseline.size());
     const Difference d = compare(image, baseline);
-    if (d.differingShare > 0.005 || d.meanAbsolute > 1.5) image.save(QDir::temp().filePath("tiny_first_failure.actual.png"));
-    EXPECT_LE(d.differingShare, 0.005) << "mean difference " << d.meanAbsolute << "; the frame drawn is in "
-                                        << QDir::temp().filePath("tiny_first_failure.actual.png").toStdString();
+    const QString actual = QDir::temp().filePath(name + ".actual.png");
+    if (d.differingShare > 0.005 || d.meanAbsolute > 1.5) image.save(actual);
+    EXPECT_LE(d.differingShare, 0.005) << "mean difference " << d.meanAbsolute << "; the frame drawn is in " << actual.toStdString();
     EXPECT_LE(d.meanAbsolute, 1.5);
+}
+
+TEST(RenderBaseline, TinyRunDuringItsFirstFailureMatchesTheCommittedPicture) {
+    const faultline::Run& run = test::tinyRun();
+    const Failure& f = run.failures.front();
+    test::ShownFabric shown(run, {800, 500});
+    ASSERT_TRUE(shown.exposed());
+    expectMatchesBaseline(shown.renderAt(f.time + 30 * kSecond), "tiny_first_failure");
+}
+
+// The data hall close up: one failed GPU red on its tray among grey ones.
+TEST(RenderBaseline, CloseUpOfOneFailedGpuMatchesTheCommittedPicture) {
+    const faultline::Run& run = test::tinyRun();
+    const Failure* single = nullptr;
+    for (const Failure& f : run.failures)
+        if (f.component.kind == ComponentKind::Gpu && f.gpus.size() == 1) single = &f;
+    ASSERT_NE(single, nullptr);
+    test::ShownFabric shown(run, {800, 500});
+    ASSERT_TRUE(shown.exposed());
+    shown.renderAt(0);  // the first frame fits the whole cluster
+    shown.view().zoomTo(single->component);
+    expectMatchesBaseline(shown.renderAt(single->time + 5 * kSecond), "hall_close_failed_gpu");
+}
+
+// The whole hall of a 16,384-GPU cluster from the default camera.
+TEST(RenderBaseline, WholeClusterMatchesTheCommittedPicture) {
+    faultline::Run run;
+    FabricShape shape;
+    shape.gpus = 16'384;
+    run.topology = buildFabric(shape);
+    run.info.duration = kHour;
+    Failure f;
+    f.time = 30 * kMinute;
+    f.cause = RootCause::FaultyGpu;
+    f.component = {ComponentKind::Gpu, 9'001};
+    f.gpus = {9'001};
+    run.failures.push_back(f);
+    test::ShownFabric shown(run, {800, 500});
+    ASSERT_TRUE(shown.exposed());
+    expectMatchesBaseline(shown.renderAt(f.time + kSecond), "hall_whole_cluster");
 }
 
 // The comparison itself must fail on a picture that differs: a red GPU where one was grey.

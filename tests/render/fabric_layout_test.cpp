@@ -51,7 +51,10 @@ TEST_P(FabricLayoutAtScale, PlacesEveryPartWithoutOverlap) {
     EXPECT_EQ(overlapping(layout.gpus), 0u);
     EXPECT_EQ(overlapping(layout.racks), 0u);
     EXPECT_EQ(overlapping(layout.switches), 0u);
-    for (const Box3& s : layout.switches) EXPECT_GT(s.min[2], 0.5f);  // above the GPUs
+    // Rack switches on their racks, the others standing apart: none inside a rack.
+    std::vector<Box3> standing = layout.racks;
+    standing.insert(standing.end(), layout.switches.begin(), layout.switches.end());
+    EXPECT_EQ(overlapping(standing), 0u);
     for (const Box3& b : layout.racks) EXPECT_TRUE(inside(b, layout.bounds));
     // Cables are aggregated where they would be a blur: never more lines than racks and
     // switches can usefully show.
@@ -76,6 +79,8 @@ TEST(FabricLayout, LabelsZonesAndTiersOfASmallCluster) {
     EXPECT_TRUE(labelled("CTSW"));
     EXPECT_TRUE(labelled("ATSW"));
     EXPECT_TRUE(labelled("atsw07"));
+    // Zone names lie on the floor, the rest float.
+    for (const Label3& l : layout.labels) EXPECT_EQ(l.onFloor, l.text.rfind("zone", 0) == 0) << l.text;
 }
 
 }  // namespace

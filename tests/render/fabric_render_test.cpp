@@ -5,6 +5,9 @@
 
 #include "model/replay_state.h"
 #include "views/gpu_palette.h"
+#include "widgets/vtk_render_widget.h"
+
+#include <QWheelEvent>
 
 #include <gtest/gtest.h>
 
@@ -80,17 +83,25 @@ TEST(FabricRender, StragglerIsOrangeWhileItLags) {
 
 TEST(FabricRender, PickingAtAPixelReturnsTheGpuDrawnThere) {
     const faultline::Run& run = test::tinyRun();
+    auto rackOf = [&](std::int32_t gpu) { return run.topology.hosts[static_cast<std::size_t>(run.topology.gpus[static_cast<std::size_t>(gpu)].host)].rack; };
     test::ShownFabric shown(run);
     ASSERT_TRUE(shown.exposed());
-    for (bool top : {false, true}) {
-        if (top) shown.view().topView();
-        shown.renderAt(0);
-        for (std::int32_t gpu : {0, 7, 100, 255}) {
-            const QPointF p = shown.view().gpuPosition(gpu);
-            const ComponentRef picked = shown.view().partAt(p.toPoint());
-            EXPECT_EQ(picked.kind, ComponentKind::Gpu) << "GPU " << gpu << (top ? " from the top" : "");
-            EXPECT_EQ(picked.index, gpu) << (top ? "from the top" : "");
-        }
+    shown.renderAt(0);
+    for (std::int32_t gpu : {0, 7, 100, 255}) {
+        const QPointF p = shown.view().gpuPosition(gpu);
+        const ComponentRef picked = shown.view().partAt(p.toPoint());
+        EXPECT_EQ(picked.kind, ComponentKind::Gpu) << "GPU " << gpu;
+        EXPECT_EQ(picked.index, gpu);
+    }
+    // From the top a rack shows its lid and the front of its top tray: a click at a GPU's
+    // place lands on its own rack (a GPU or a tray of it).
+    shown.view().topView();
+    shown.renderAt(0);
+    for (std::int32_t gpu : {0, 7, 100, 255}) {
+        const ComponentRef picked = shown.view().partAt(shown.view().gpuPosition(gpu).toPoint());
+        ASSERT_TRUE(picked.kind == ComponentKind::Gpu || picked.kind == ComponentKind::Host) << "GPU " << gpu << " from the top";
+        const std::int32_t rack = picked.kind == ComponentKind::Gpu ? rackOf(picked.index) : run.topology.hosts[static_cast<std::size_t>(picked.index)].rack;
+        EXPECT_EQ(rack, rackOf(gpu)) << "GPU " << gpu << " from the top";
     }
     // Empty floor far from the cluster picks nothing.
     EXPECT_EQ(shown.view().partAt({2, 2}).kind, ComponentKind::None);
@@ -159,11 +170,13 @@ TEST(FabricRender, FarAwayRacksAreBlocksColouredByTheirWorstGpu) {
     if (shown.view().devicePixelRatioF() > 1.0) GTEST_SKIP() << "needs a screen at scale 1";
     const QImage at = shown.renderAt(f.time);
     ASSERT_TRUE(shown.view().racksAsBlocks());
-    // GPU 5 of a rack's first host lies near the middle of the rack's block: its pixel is
-    // the block's, not an edge's.
+    // The GPU lies inside its rack's block: the block is red where the GPU is (its front or,
+    // for a back row seen low, its top, shaded a little darker), and was not a minute before.
     const QPointF p = shown.view().gpuPosition(54'325);
-    EXPECT_TRUE(drawnAs(at, p, kFailedColour)) << colourName(at, p);
-    EXPECT_TRUE(drawnAs(shown.renderAt(f.time - kMinute), p, kTrainingColour)) << colourName(at, p);
+    auto red = [](const QColor& c) { return c.red() > 150 && c.green() < 60 && c.blue() < 60; };
+    EXPECT_TRUE(red(test::colourAt(at, p))) << colourName(at, p);
+    const QImage before = shown.renderAt(f.time - kMinute);
+    EXPECT_FALSE(red(test::colourAt(before, p))) << colourName(before, p);
     // Close up, the GPUs themselves are drawn again.
     shown.view().zoomTo(f.component);
     const QImage close = shown.renderAt(f.time);
@@ -172,6 +185,50 @@ TEST(FabricRender, FarAwayRacksAreBlocksColouredByTheirWorstGpu) {
     EXPECT_TRUE(drawnAs(close, q, kFailedColour)) << colourName(close, q);
     const QPointF neighbour = shown.view().gpuPosition(54'324);
     EXPECT_TRUE(drawnAs(close, neighbour, kTrainingColour)) << colourName(close, neighbour);
+}
+
+}  // namespace
+}  // namespace faultline
+
+namespace faultline {
+namespace {
+
+// How much of the view the cluster's GPUs fill: the larger of their drawn width and height
+// as a share of the view's.
+double filled(test::ShownFabric& shown, const faultline::Run& run) {
+    shown.renderAt(0);
+    QRectF r;
+    for (std::size_t g = 0; g < run.topology.gpus.size(); ++g) {
+        const QPointF p = shown.view().gpuPosition(static_cast<std::int32_t>(g));
+        r = r.isNull() ? QRectF(p, QSizeF(0.01, 0.01)) : r.united(QRectF(p, QSizeF(0.01, 0.01)));
+    }
+    return std::max(r.width() / shown.view().width(), r.height() / shown.view().height());
+}
+
+TEST(FabricRender, TheClusterStaysFramedWhenTheViewGrowsUntilTheUserMovesTheCamera) {
+    const faultline::Run& run = test::tinyRun();
+    test::ShownFabric shown(run, {500, 500});
+    ASSERT_TRUE(shown.exposed());
+    EXPECT_GT(filled(shown, run), 0.45);
+    shown.resize({1400, 500});
+    EXPECT_GT(filled(shown, run), 0.45) << "a wider view is filled again, not left with the cluster small in its middle";
+    EXPECT_TRUE(shown.view().keepsFramed());
+
+    // Once the user zooms, a resize leaves the camera where the user put it.
+    VtkRenderWidget* render = shown.view().renderWidget();
+    const QPointF centre(render->width() / 2.0, render->height() / 2.0);
+    QWheelEvent wheel(centre, render->mapToGlobal(centre), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(render, &wheel);  // out, a little
+    EXPECT_FALSE(shown.view().keepsFramed());
+    shown.resize({500, 1400});
+    const double userCamera = filled(shown, run);
+    // F frames it again, and keeps it framed.
+    shown.view().fitAll();
+    EXPECT_TRUE(shown.view().keepsFramed());
+    const double framed = filled(shown, run);
+    EXPECT_GT(userCamera, 1.0) << "the resize kept the user's camera: the cluster spills out of the narrower view";
+    EXPECT_GT(framed, 0.45);
+    EXPECT_LE(framed, 1.0);
 }
 
 }  // namespace

@@ -204,6 +204,11 @@ TEST(ReplayPanel, MouseWheelAndKeysMoveTheCameraAndSpacePlays) {
     EXPECT_TRUE(shown.panel().isPlaying());
     QTest::keyClick(render, Qt::Key_Space);
     EXPECT_FALSE(shown.panel().isPlaying());
+
+    // The user moved the camera; Home frames the whole cluster again, and keeps it framed.
+    EXPECT_FALSE(view->keepsFramed());
+    QTest::keyClick(render, Qt::Key_Home);
+    EXPECT_TRUE(view->keepsFramed());
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include "views/fabric_view.h"
 
+#include <QApplication>
 #include <QImage>
 #include <QTest>
 #include <QWidget>
@@ -24,6 +25,12 @@ public:
         m_exposed = QTest::qWaitForWindowExposed(&m_window);
     }
     bool exposed() const { return m_exposed; }
+    // Resizes the window and the view in it, as a user dragging the window's edge would.
+    void resize(QSize size) {
+        m_window.resize(size);
+        m_view->resize(size);
+        QApplication::processEvents();
+    }
     FabricView& view() { return *m_view; }
     QImage renderAt(Nanos t) {
         m_view->setTime(t);
