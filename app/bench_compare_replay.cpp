@@ -77,8 +77,8 @@ int runCompareReplayBenchmark(int gpus, QSize size) {
         if (measureFrom >= 0 && now - measureFrom >= kMeasureMs) QApplication::quit();
         next();
     };
-    QObject::connect(window.viewA()->renderWidget(), &QOpenGLWidget::frameSwapped, &window, [&] { swapped(swappedA); });
-    QObject::connect(window.viewB()->renderWidget(), &QOpenGLWidget::frameSwapped, &window, [&] { swapped(swappedB); });
+    QObject::connect(window.viewA()->renderWidget(), &VtkRenderWidget::frameSwapped, &window, [&] { swapped(swappedA); });
+    QObject::connect(window.viewB()->renderWidget(), &VtkRenderWidget::frameSwapped, &window, [&] { swapped(swappedB); });
     QTimer kick;  // in case a swap came while a request was already pending
     QObject::connect(&kick, &QTimer::timeout, &window, [&] {
         window.viewA()->renderWidget()->update();
