@@ -110,7 +110,7 @@ TEST(ShardedImport, LauncherAndCheckpointLinesMergeToTheSingleImport) {
     ScratchDir dir;
     const std::vector<std::string> inputs = {test::fixture("ft_launcher_in_job_restart.log"), test::fixture("dcp_async_checkpoints.log"),
                                              test::fixture("nccl_comm_init.log"), test::fixture("jobs/dependency-retry.sacct.json")};
-    const ImportResult single = importPaths(inputs);
+    const ImportResult single = importPaths(inputs, mixedYears());
     ASSERT_EQ(single.run.downtimes.size(), 1u);
     const std::string expected = figures(single.run);
     for (int shards : {2, 4}) EXPECT_EQ(mergedFigures(inputs, shards, dir, "launcher"), expected) << shards << " shards";
