@@ -6,8 +6,13 @@
 #include <QtCharts/QBarSeries>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QChartView>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
+#include <QtCharts/QStackedBarSeries>
 #include <QtCharts/QValueAxis>
+#include <QToolTip>
+#include <QCursor>
 
 #include <algorithm>
 
@@ -56,6 +61,75 @@ void fillGrouped(QChart* chart, const QStringList& categories, const QList<qreal
     series->attachAxis(y);
 }
 
+// A waterfall from A's lost time to B's: A's total, then each part's change (a bar rising
+// where B lost more, falling where it lost less), then B's total. Each bar floats on an
+// invisible base at the running total, so the steps read left to right as in a bridge chart.
+void fillBridge(QChart* chart, const QStringList& parts, const QList<qreal>& a, const QList<qreal>& b) {
+    chart->removeAllSeries();
+    for (QAbstractAxis* axis : chart->axes()) {
+        chart->removeAxis(axis);
+        delete axis;
+    }
+    auto* base = new QBarSet(QStringLiteral("base"));
+    base->setColor(Qt::transparent);
+    base->setBorderColor(Qt::transparent);
+    auto* totalA = new QBarSet(QObject::tr("A"));
+    auto* totalB = new QBarSet(QObject::tr("B"));
+    auto* more = new QBarSet(QObject::tr("B lost more"));
+    auto* less = new QBarSet(QObject::tr("B lost less"));
+    totalA->setColor(ComparisonCharts::colourA());
+    totalB->setColor(ComparisonCharts::colourB());
+    more->setColor(QColor(200, 60, 50));
+    less->setColor(QColor(60, 150, 80));
+    for (QBarSet* set : {totalA, totalB, more, less}) set->setObjectName(set->label());
+    double sumA = 0, sumB = 0;
+    for (qreal v : a) sumA += v;
+    for (qreal v : b) sumB += v;
+    QStringList categories{QObject::tr("A total")};
+    *base << 0;
+    *totalA << sumA;
+    *totalB << 0;
+    *more << 0;
+    *less << 0;
+    double running = sumA, top = std::max(sumA, sumB);
+    for (qsizetype i = 0; i < parts.size(); ++i) {
+        const double change = b.value(i) - a.value(i);
+        categories << parts[i];
+        *base << std::min(running, running + change);
+        *totalA << 0;
+        *totalB << 0;
+        *more << std::max(change, 0.0);
+        *less << std::max(-change, 0.0);
+        running += change;
+        top = std::max(top, running);
+    }
+    categories << QObject::tr("B total");
+    *base << 0;
+    *totalA << 0;
+    *totalB << sumB;
+    *more << 0;
+    *less << 0;
+    auto* series = new QStackedBarSeries;
+    for (QBarSet* set : {base, totalA, totalB, more, less}) series->append(set);
+    chart->addSeries(series);
+    chart->legend()->markers(series).first()->setVisible(false);  // the base is no data
+    auto* x = new QBarCategoryAxis;
+    x->append(categories);
+    auto* y = new QValueAxis;
+    y->setTitleText(QObject::tr("hours"));
+    y->setRange(0, top > 0 ? top * 1.1 : 1);
+    y->applyNiceNumbers();
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    for (QBarSet* set : {totalA, totalB, more, less})
+        QObject::connect(set, &QBarSet::hovered, chart, [set, categories](bool on, int index) {
+            if (!on || set->at(index) <= 0) return;
+            QToolTip::showText(QCursor::pos(), QObject::tr("%1: %2 h (%3)").arg(categories.value(index)).arg(set->at(index), 0, 'f', 1).arg(set->label()));
+        });
+}
+
 QLineSeries* line(const std::vector<TimePoint>& points, double scale, const QString& name, QColor colour) {
     auto* s = new QLineSeries;
     s->setName(name);
@@ -75,7 +149,7 @@ QColor ComparisonCharts::colourB() { return QColor(232, 136, 36); }
 ComparisonCharts::ComparisonCharts(QWidget* parent)
     : QTabWidget(parent),
       m_causes(barChart(tr("Root causes, per 1,000 GPU-days"), "causeBars", this)),
-      m_waterfall(barChart(tr("Where the time went (hours)"), "downtimeBars", this)),
+      m_waterfall(barChart(tr("From A's lost time to B's (hours)"), "downtimeBridge", this)),
       m_ettr(new TimeChartView(tr("Cumulative ETTR"), tr("ETTR %"), this)),
       m_steps(new TimeChartView(tr("Step time"), tr("seconds"), this)),
       m_collectives(barChart(tr("Collectives: mean time in each kind"), "collectiveBars", this)) {
@@ -103,13 +177,12 @@ void ComparisonCharts::setRuns(const Run& a, const Run& b, const RunComparison& 
     const Badput& ba = c.a.ledger.whole.badput;
     const Badput& bb = c.b.ledger.whole.badput;
     auto hours = [](Nanos n) { return static_cast<qreal>(toSeconds(n) / 3600.0); };
-    fillGrouped(m_waterfall->chart(),
+    fillBridge(m_waterfall->chart(),
                 {tr("detection"), tr("restart"), tr("reload"), tr("lost work"), tr("planned"), tr("ckpt save"), tr("stragglers")},
                 {hours(ba.detection), hours(ba.restart), hours(ba.reload), hours(ba.lostWork), hours(ba.planned), hours(ba.checkpointSave),
                  hours(ba.stragglerSlowdown)},
                 {hours(bb.detection), hours(bb.restart), hours(bb.reload), hours(bb.lostWork), hours(bb.planned), hours(bb.checkpointSave),
-                 hours(bb.stragglerSlowdown)},
-                tr("hours"));
+                 hours(bb.stragglerSlowdown)});
 
     const int collectivesTab = indexOf(m_collectives);
     if (c.collectives.both) {

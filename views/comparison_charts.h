@@ -1,7 +1,8 @@
 #pragma once
 // The comparison's charts, A against B: root causes as grouped bars (counts, or rates per
 // 1,000 GPU-days so runs of different size compare fairly), cumulative ETTR and step time
-// over time overlaid, and where each run's time went (downtime and badput by kind).
+// over time overlaid, and a waterfall from A's lost time to B's, part by part (detection,
+// restart, reload, lost work, planned, checkpoint saves, stragglers).
 #include "analysis/run_comparison.h"
 
 #include <QTabWidget>
@@ -25,7 +26,7 @@ public:
 
 private:
     QChartView* m_causes;
-    QChartView* m_waterfall;
+    QChartView* m_waterfall;  // the bridge from A's lost time to B's
     TimeChartView* m_ettr;
     TimeChartView* m_steps;
     QChartView* m_collectives;  // a tab only where both runs hold collective traces

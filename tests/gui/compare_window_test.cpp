@@ -16,6 +16,9 @@
 #include "widgets/vtk_render_widget.h"
 
 #include <QApplication>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QChartView>
+#include <QtCharts/QStackedBarSeries>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QImage>
@@ -35,6 +38,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <set>
 
 namespace faultline {
@@ -138,6 +142,46 @@ TEST(CompareWindow, KpiTableMatchesTheCliAndColoursTheChange) {
             EXPECT_EQ(table->item(r, 3)->foreground().color(), KpiDiffView::betterColour());
         }
     }
+}
+
+TEST(CompareWindow, DowntimeWaterfallBridgesAsLostTimeToBs) {
+    test::guiApp();
+    Pair runs;
+    CompareWindow window;
+    window.showComparison(loadComparison(runs.a, runs.b));
+    auto* view = window.findChild<QChartView*>("downtimeBridge");
+    ASSERT_NE(view, nullptr);
+    if (const char* dir = std::getenv("FAULTLINE_TEST_SHOTS")) {
+        view->resize(900, 500);
+        view->grab().save(QString("%1/compare-downtime-bridge.png").arg(dir));
+    }
+    auto* series = qobject_cast<QStackedBarSeries*>(view->chart()->series().value(0));
+    ASSERT_NE(series, nullptr);
+    auto set = [series](const char* name) -> QBarSet* {
+        for (QBarSet* s : series->barSets())
+            if (s->objectName() == name) return s;
+        return nullptr;
+    };
+    QBarSet *a = set("A"), *b = set("B"), *more = set("B lost more"), *less = set("B lost less");
+    ASSERT_TRUE(a && b && more && less);
+    const Badput& ba = window.comparison()->comparison.a.ledger.whole.badput;
+    const Badput& bb = window.comparison()->comparison.b.ledger.whole.badput;
+    auto hours = [](Nanos n) { return toSeconds(n) / 3600.0; };
+    auto total = [&](const Badput& x) {
+        return hours(x.detection) + hours(x.restart) + hours(x.reload) + hours(x.lostWork) + hours(x.planned) + hours(x.checkpointSave) +
+               hours(x.stragglerSlowdown);
+    };
+    const int last = a->count() - 1;
+    EXPECT_NEAR(a->at(0), total(ba), 1e-9);
+    EXPECT_NEAR(b->at(last), total(bb), 1e-9);
+    // Lost work is the fourth part (after A's total, detection, restart, reload): saving every
+    // 45 minutes instead of every 10 loses more, by exactly the difference.
+    EXPECT_NEAR(more->at(4), hours(bb.lostWork) - hours(ba.lostWork), 1e-9);
+    EXPECT_GT(more->at(4), 0);
+    EXPECT_EQ(less->at(4), 0);
+    // Saving less often costs less save time: a falling bar.
+    EXPECT_NEAR(less->at(6), hours(ba.checkpointSave) - hours(bb.checkpointSave), 1e-9);
+    EXPECT_GT(less->at(6), 0);
 }
 
 TEST(CompareWindow, CamerasFollowUntilUnlinkedAndPicksAreMirrored) {
