@@ -17,6 +17,10 @@ namespace {
 
 constexpr int kGpusPerHost = 8;
 constexpr int kHostsPerRack = 2;
+// Larger than any cluster (100,000 hosts of 8 GPUs): a count beyond it is a misread number,
+// and a run of it would take minutes and gigabytes to lay out.
+constexpr std::int32_t kMaxRunRanks = 800'000;
+constexpr std::int32_t kMaxGpusPerNode = 64;
 
 // The earliest absolute time any event carries: the run's start.
 EpochNs earliestTime(const ImportedEvents& e) {
@@ -121,6 +125,12 @@ BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>
     Run& run = out.run;
     const EpochNs base = earliestTime(events);
     const std::int32_t ranks = rankCount(events);
+    if (ranks > kMaxRunRanks)
+        throw Error("the files name a run of " + std::to_string(ranks) + " ranks (a world size or the highest rank), more than the " +
+                    std::to_string(kMaxRunRanks) + " any cluster has");
+    if (events.gpusPerNode > kMaxGpusPerNode)
+        throw Error("the files say " + std::to_string(events.gpusPerNode) + " GPUs per node (SLURM_GPUS_ON_NODE or nproc_per_node), more than the " +
+                    std::to_string(kMaxGpusPerNode) + " any node has");
 
     std::map<std::int32_t, RankPlacement> placement;
     for (const auto& p : events.placements) placement[p.rank] = p;

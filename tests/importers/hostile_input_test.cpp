@@ -148,6 +148,23 @@ TEST(HostileInput, HostListsOfMoreThan100000HostsAreRefused) {
     EXPECT_NE(message.find("the topology names more than 100,000 hosts"), std::string::npos) << message;
 }
 
+TEST(HostileInput, WorldSizesAndGpusPerNodeBeyondAnyClusterAreRefused) {
+    // Found by the training-log harness: "global_world_sizes=[20940996]" laid out 2.6 million
+    // hosts and took longer than the fuzzer's 20 s.
+    ScratchDir dir;
+    const std::string path = dir.file("train.log");
+    writeFile(path, "[2021-05-23 08:23:57] SLURM_JOB_ID=77010\n  global_world_sizes=[20940996]\n"
+                    "[2021-05-23 08:23:57] iteration 10/ 100 | elapsed time per iteration (ms): 1000.0 |\n");
+    std::string message = errorOf([&] { importPaths({path}, forced("training-log")); });
+    EXPECT_NE(message.find("a run of 20940996 ranks (a world size or the highest rank), more than the 800000 any cluster has"),
+              std::string::npos) << message;
+
+    writeFile(path, "[2021-05-23 08:23:57] SLURM_JOB_ID=77010\n  nproc_per_node   : 100000\n"
+                    "[2021-05-23 08:23:57] iteration 10/ 100 | elapsed time per iteration (ms): 1000.0 |\n");
+    message = errorOf([&] { importPaths({path}, forced("training-log")); });
+    EXPECT_NE(message.find("100000 GPUs per node"), std::string::npos) << message;
+}
+
 TEST(HostileInput, DeepNestingIsRefusedQuicklyAndCheaply) {
     ScratchDir dir;
     const std::string path = dir.file("jobs.json");
