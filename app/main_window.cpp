@@ -113,11 +113,13 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_charts, &ChartsView::causeClicked, this, [this, incidentsDock](std::optional<RootCause> cause) {
         m_incidents->setCauseFilter(cause);
         m_timeline->setHighlightedCause(cause);
+        m_replay->fabricView()->markCause(cause);
         if (cause) incidentsDock->raise();
     });
     connect(m_incidents, &IncidentView::causeFilterChanged, this, [this](std::optional<RootCause> cause) {
         m_charts->setHighlightedCause(cause);
         m_timeline->setHighlightedCause(cause);
+        m_replay->fabricView()->markCause(cause);
     });
     connect(m_incidents, &IncidentView::chainEventClicked, m_replay, &ReplayPanel::setTime);
     connect(m_replay, &ReplayPanel::timeChanged, m_charts, &ChartsView::setTime);

@@ -19,6 +19,9 @@ namespace faultline {
 
 namespace {
 
+// Racks holding the incidents of the cause the charts filter on: a colour no GPU state uses.
+constexpr Rgb kCauseMarkColour{190, 40, 200};
+
 // The boxes of the switches of one kind (rack tier, or the tiers above), and for every
 // switch its place among them (-1 when it is of the other kind).
 std::vector<Box3> switchBoxes(const Topology& t, const FabricLayout& layout, bool rackTier, std::vector<std::int32_t>& index) {
@@ -152,6 +155,7 @@ FabricScene::FabricScene(const Topology& topology, vtkRenderer* renderer)
       m_upperSwitches(switchBoxes(topology, m_layout, false, m_upperSwitchIndex)),
       m_replacedLines(vtkSmartPointer<vtkPolyData>::New()),
       m_highlightLines(vtkSmartPointer<vtkPolyData>::New()),
+      m_markLines(vtkSmartPointer<vtkPolyData>::New()),
       m_gpuColours(m_layout.gpus.size(), kTrainingColour),
       m_rackSeverity(m_layout.racks.size(), 0),
       m_rackColours(m_layout.racks.size(), kTrainingColour) {
@@ -162,6 +166,8 @@ FabricScene::FabricScene(const Topology& topology, vtkRenderer* renderer)
     m_replaced = lineActor(m_replacedLines, kReplacedOutline, 2.0f);
     m_highlight = lineActor(m_highlightLines, kHighlightColour, 3.0f);
     m_highlight->VisibilityOff();
+    m_marks = lineActor(m_markLines, kCauseMarkColour, 2.5f);
+    m_marks->VisibilityOff();
     {
         const auto starts = rackChunks(topology, gpuChunks(topology));
         std::vector<std::int64_t> rowOf(topology.racks.size());
@@ -200,7 +206,7 @@ std::vector<vtkActor*> FabricScene::actors() const {
         all.push_back(m_cabinets.actors()[c]);
     }
     for (vtkActor* a : {m_rackSwitches.actor(), m_upperSwitches.actor(), m_floorLines.Get(), m_rackLinks.Get(), m_links.Get(),
-                        m_replaced.Get(), m_highlight.Get()})
+                        m_replaced.Get(), m_highlight.Get(), m_marks.Get()})
         all.push_back(a);
     for (const auto& label : m_floorLabels) all.push_back(label.Get());
     return all;
@@ -440,6 +446,18 @@ void FabricScene::highlight(const ComponentRef& part) {
     m_highlightLines->SetPoints(points);
     m_highlightLines->SetLines(lines);
     m_highlightLines->Modified();
+}
+
+void FabricScene::markRacks(const std::vector<std::int32_t>& racks) {
+    auto points = vtkSmartPointer<vtkPoints>::New();
+    auto lines = vtkSmartPointer<vtkCellArray>::New();
+    for (std::int32_t r : racks)
+        if (r >= 0 && static_cast<std::size_t>(r) < m_layout.cabinets.size())
+            appendBoxEdges(points, lines, grown(m_layout.cabinets[static_cast<std::size_t>(r)], 0.2f));
+    m_markLines->SetPoints(points);
+    m_markLines->SetLines(lines);
+    m_markLines->Modified();
+    m_marks->SetVisibility(lines->GetNumberOfCells() > 0);
 }
 
 }  // namespace faultline

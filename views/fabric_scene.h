@@ -50,6 +50,9 @@ public:
     ComponentRef pick(const std::array<double, 3>& origin, const std::array<double, 3>& direction) const;
     void highlight(const ComponentRef& part);
     std::optional<Box3> boxOf(const ComponentRef& part) const;
+    // Outlines these racks at once (the hardware of every incident of one root cause, as the
+    // charts' cause filter names them): one outline a rack reads from any distance.
+    void markRacks(const std::vector<std::int32_t>& racks);
 
 private:
     vtkSmartPointer<vtkActor> buildLinks(const std::vector<Segment3>& segments) const;
@@ -87,6 +90,8 @@ private:
     vtkSmartPointer<vtkPolyData> m_replacedLines;
     vtkSmartPointer<vtkActor> m_highlight;
     vtkSmartPointer<vtkPolyData> m_highlightLines;
+    vtkSmartPointer<vtkActor> m_marks;  // markRacks
+    vtkSmartPointer<vtkPolyData> m_markLines;
     std::vector<vtkSmartPointer<vtkProp>> m_labels;
     std::vector<Rgb> m_gpuColours;
     std::vector<int> m_rackSeverity;

@@ -5,6 +5,7 @@
 #include "widgets/vtk_render_widget.h"
 
 #include <QImage>
+#include <set>
 #include <QResizeEvent>
 #include <QVBoxLayout>
 
@@ -48,6 +49,7 @@ void FabricView::setRun(std::shared_ptr<const Run> run) {
     m_run = std::move(run);
     m_selected = {};
     m_flashing.clear();
+    m_markedRacks.clear();
     if (!m_run) return;
     m_replay = std::make_unique<ReplayIndex>(*m_run);
     m_scene = std::make_unique<FabricScene>(m_run->topology, m_render->renderer());
@@ -249,6 +251,22 @@ void FabricView::fitBounds(const std::array<double, 6>& b) {
 void FabricView::select(const ComponentRef& part) {
     m_selected = part;
     if (m_scene) m_scene->highlight(part);
+    m_render->update();
+}
+
+void FabricView::markCause(std::optional<RootCause> cause) {
+    std::set<std::int32_t> racks;
+    if (m_run && cause) {
+        const Topology& t = m_run->topology;
+        for (const Failure& f : m_run->failures) {
+            if (f.cause != *cause) continue;
+            for (std::int32_t g : f.gpus)
+                if (g >= 0 && static_cast<std::size_t>(g) < t.gpus.size())
+                    racks.insert(t.hosts[static_cast<std::size_t>(t.gpus[static_cast<std::size_t>(g)].host)].rack);
+        }
+    }
+    m_markedRacks.assign(racks.begin(), racks.end());
+    if (m_scene) m_scene->markRacks(m_markedRacks);
     m_render->update();
 }
 

@@ -43,6 +43,9 @@ public:
     void frameParts(const std::vector<ComponentRef>& parts);
 
     void select(const ComponentRef& part);
+    // Outlines the racks of every failure of this root cause (nullopt clears them).
+    void markCause(std::optional<RootCause> cause);
+    const std::vector<std::int32_t>& markedRacks() const { return m_markedRacks; }
     ComponentRef selected() const { return m_selected; }
     // What is drawn at a point of the widget, in widget coordinates.
     ComponentRef partAt(const QPoint& widgetPos) const;
@@ -78,6 +81,7 @@ private:
     std::unique_ptr<ReplayIndex> m_replay;
     std::unique_ptr<FabricScene> m_scene;
     std::vector<GpuVisual> m_states;
+    std::vector<std::int32_t> m_markedRacks;
     std::vector<std::int32_t> m_flashing;
     Nanos m_time = 0;
     bool m_statesDirty = true;

@@ -53,6 +53,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <fstream>
 
 namespace faultline {
@@ -158,6 +160,16 @@ TEST(ReviewFlow, ClickingARootCauseBarListsItsIncidentsAndMarksThemOnTheTimeline
     const auto expected = std::count_if(all.begin(), all.end(), [&](const Incident& i) { return !i.planned && i.cause == top; });
     EXPECT_EQ(incidents->visibleIncidentCount(), expected);
     EXPECT_EQ(r.window.findChild<TimelineView*>("timelineView")->highlightedCause(), top);
+    // ... and in 3D: the racks of every failure of that cause are outlined, no others.
+    const faultline::Run run = test::tinyRun();
+    std::set<std::int32_t> racks;
+    for (const Failure& f : run.failures)
+        if (f.cause == top)
+            for (std::int32_t g : f.gpus) racks.insert(run.topology.hosts[static_cast<std::size_t>(run.topology.gpus[static_cast<std::size_t>(g)].host)].rack);
+    auto* fabric = r.window.findChild<FabricView*>();
+    ASSERT_NE(fabric, nullptr);
+    ASSERT_FALSE(racks.empty());
+    EXPECT_EQ(fabric->markedRacks(), std::vector<std::int32_t>(racks.begin(), racks.end()));
     r.window.findChild<QDockWidget*>("timelineDock")->raise();
     QApplication::processEvents();
     maybeSave(r.window, "review-flow-cause-filter");
@@ -170,6 +182,7 @@ TEST(ReviewFlow, ClickingARootCauseBarListsItsIncidentsAndMarksThemOnTheTimeline
     EXPECT_EQ(incidents->visibleIncidentCount(), static_cast<int>(all.size()));
     EXPECT_EQ(r.window.findChild<TimelineView*>("timelineView")->highlightedCause(), std::nullopt);
     EXPECT_EQ(charts->highlightedCause(), std::nullopt);
+    EXPECT_TRUE(fabric->markedRacks().empty());
 }
 
 TEST(ReviewFlow, TimelineMarksAndLegendExplainThemselves) {
