@@ -14,6 +14,7 @@ namespace faultline {
 namespace {
 
 constexpr const char* kDockSharer = "firstWindowDockSharer";
+constexpr int kNarrowWindow = 1300;  // narrower than this, no docks beside the 3D view
 
 // The docks take what they need to be read and no more: about a third of the width on the
 // right (the summary's tiles whole), under a quarter of the height below; the rest is the
@@ -23,7 +24,7 @@ void shareOutDocks(QMainWindow& window) {
     if (auto* right = window.findChild<QDockWidget*>("summaryDock"))
         window.resizeDocks({right}, {std::clamp(width * 34 / 100, 440, 600)}, Qt::Horizontal);
     if (auto* bottom = window.findChild<QDockWidget*>("incidentsDock"))
-        window.resizeDocks({bottom}, {std::clamp(height * 22 / 100, 170, 260)}, Qt::Vertical);
+        window.resizeDocks({bottom}, {std::clamp(height * 24 / 100, 160, 260)}, Qt::Vertical);
 }
 
 // Docks can be sized only once the window is laid out: at its first showing, then gone.
@@ -58,6 +59,14 @@ void placeFirstWindow(QMainWindow& window) {
     const QScreen* screen = window.screen() ? window.screen() : QGuiApplication::primaryScreen();
     const QRect available = screen ? screen->availableGeometry() : QRect(0, 0, 1600, 1000);
     window.setGeometry(firstWindowGeometry(available));
+    // On a small screen a column of docks beside the 3D view would leave it a strip: every
+    // panel goes below it instead, as tabs.
+    auto* incidents = window.findChild<QDockWidget*>("incidentsDock");
+    if (window.width() < kNarrowWindow && incidents) {
+        for (const char* name : {"summaryDock", "chartsDock"})
+            if (auto* dock = window.findChild<QDockWidget*>(name)) window.tabifyDockWidget(incidents, dock);
+        incidents->raise();
+    }
     shareOutDocks(window);  // a first guess, made right when shown
     new DockSharer(window);
 }
