@@ -182,6 +182,14 @@ MainWindow::MainWindow(QWidget* parent)
     safeColours->setObjectName("colourBlindSafeAction");
     safeColours->setCheckable(true);
     safeColours->setChecked(QSettings().value("colourBlindSafe").toBool());
+    // FXAA: smooth edges for a GPU-driven display; too slow for software rendering, so off first.
+    QAction* smooth = view->addAction(tr("Smooth &Edges (Anti-Aliasing)"), this, [this](bool on) {
+        QSettings().setValue("smoothEdges", on);
+        m_replay->fabricView()->setSmoothEdges(on);
+    });
+    smooth->setObjectName("smoothEdgesAction");
+    smooth->setCheckable(true);
+    smooth->setChecked(QSettings().value("smoothEdges").toBool());
     // N and P walk the incidents, wherever the focus is.
     auto* nextIncident = new QShortcut(QKeySequence(Qt::Key_N), this);
     connect(nextIncident, &QShortcut::activated, m_replay, [this] { m_replay->jump(ReplayControls::Jump::NextIncident); });
@@ -245,6 +253,7 @@ void MainWindow::restoreLayout() {
     if (restoreState(settings.value("window/state").toByteArray())) keepRestoredDocks(*this);
     applyTheme(themeFromName(settings.value("theme").toString()));
     showStatePalette(settings.value("colourBlindSafe").toBool());
+    m_replay->fabricView()->setSmoothEdges(settings.value("smoothEdges").toBool());
 }
 
 void MainWindow::showStatePalette(bool colourBlindSafe) {

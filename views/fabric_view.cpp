@@ -150,6 +150,13 @@ void FabricView::resizeEvent(QResizeEvent* event) {
     }
 }
 
+void FabricView::setSmoothEdges(bool on) {
+    m_render->renderer()->SetUseFXAA(on);
+    m_render->update();
+}
+
+bool FabricView::smoothEdges() const { return m_render->renderer()->GetUseFXAA(); }
+
 void FabricView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange) refreshColours();

@@ -30,6 +30,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 
 namespace faultline {
 namespace {
@@ -197,6 +198,29 @@ TEST(WindowLook, TheColourBlindSafePaletteRecoloursTheGpusAndIsRemembered) {
     EXPECT_EQ(legendColour(*legend, "failed"), QColor(220, 30, 30));
     EXPECT_EQ(gpuColour(failed), kFailedColour);
     EXPECT_FALSE(QSettings().value("colourBlindSafe").toBool());
+}
+
+TEST(WindowLook, SmoothEdgesSoftenTheRacksEdgesAndAreRemembered) {
+    OpenWindow w;
+    FabricView* fabric = w.window.replayPanel()->fabricView();
+    auto* action = w.window.findChild<QAction*>("smoothEdgesAction");
+    ASSERT_NE(action, nullptr);
+    EXPECT_FALSE(fabric->smoothEdges()) << "off at first: too slow on a software rasteriser";
+    const QImage sharp = fabric->renderImage();
+    action->trigger();
+    EXPECT_TRUE(fabric->smoothEdges());
+    EXPECT_TRUE(QSettings().value("smoothEdges").toBool());
+    const QImage smooth = fabric->renderImage();
+    // Anti-aliasing blends edge pixels: the picture has more distinct colours than before.
+    auto colours = [](const QImage& image) {
+        std::set<QRgb> seen;
+        for (int y = 0; y < image.height(); y += 2)
+            for (int x = 0; x < image.width(); x += 2) seen.insert(image.pixel(x, y));
+        return seen.size();
+    };
+    EXPECT_GT(colours(smooth), colours(sharp));
+    action->trigger();
+    EXPECT_FALSE(fabric->smoothEdges());
 }
 
 TEST(WindowLook, SelectingAnIncidentShowsItsHardwareInTheInspector) {
