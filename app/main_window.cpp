@@ -3,6 +3,7 @@
 #include "compare_drop.h"
 #include "compare_window.h"
 #include "export_controller.h"
+#include "first_window.h"
 #include "presentation_window.h"
 #include "help_windows.h"
 #include "import_controller.h"
@@ -12,6 +13,7 @@
 #include "analysis/run_highlights.h"
 #include "views/charts_view.h"
 #include "views/fabric_view.h"
+#include "views/gpu_palette.h"
 #include "views/incident_view.h"
 #include "views/inspector_view.h"
 #include "views/jobs_view.h"
@@ -56,7 +58,12 @@ MainWindow::MainWindow(QWidget* parent)
     setCentralWidget(m_pages);
     auto* summaryDock = new QDockWidget(tr("Summary"), this);
     summaryDock->setObjectName("summaryDock");
-    summaryDock->setWidget(m_summary);
+    // In a small window the summary scrolls rather than making the window taller than the screen.
+    auto* summaryScroll = new QScrollArea(summaryDock);
+    summaryScroll->setWidget(m_summary);
+    summaryScroll->setWidgetResizable(true);
+    summaryScroll->setFrameShape(QFrame::NoFrame);
+    summaryDock->setWidget(summaryScroll);
     addDockWidget(Qt::RightDockWidgetArea, summaryDock);
     // The incidents under the replay; the charts beside the summary. Each moves the replay.
     m_incidents = new IncidentView(this);
@@ -94,8 +101,6 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_jobs, &JobsView::timeRequested, m_replay, &ReplayPanel::setTime);
     connect(m_timeline, &TimelineView::timeRequested, m_replay, &ReplayPanel::setTime);
     connect(m_replay, &ReplayPanel::timeChanged, m_timeline, &TimelineView::setTime);
-    resizeDocks({incidentsDock}, {230}, Qt::Vertical);
-    resizeDocks({summaryDock}, {560}, Qt::Horizontal);  // charts wide enough for whole labels
     connect(m_incidents, &IncidentView::incidentSelected, m_replay, [this](Nanos t, const std::vector<std::int32_t>& gpus) {
         m_replay->setTime(t);
         m_timeline->setVisibleRange(t - kHour, t + kHour);  // the incident with an hour either side
@@ -123,7 +128,7 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_incidents, &IncidentView::chainEventClicked, m_replay, &ReplayPanel::setTime);
     connect(m_replay, &ReplayPanel::timeChanged, m_charts, &ChartsView::setTime);
-    resize(1200, 800);
+    placeFirstWindow(*this);  // restoreLayout() puts back what the user arranged since
 
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open Run..."), QKeySequence::Open, this, &MainWindow::chooseAndOpen);
@@ -171,6 +176,22 @@ MainWindow::MainWindow(QWidget* parent)
         action->setChecked(themeFromName(QSettings().value("theme").toString()) == theme);
         themes->addAction(action);
     }
+    // GPU states in Okabe & Ito's colours, told apart with any colour blindness (docs/colours.md).
+    QAction* safeColours = view->addAction(tr("&Colour-Blind-Safe Colours"), this, [this](bool on) {
+        QSettings().setValue("colourBlindSafe", on);
+        showStatePalette(on);
+    });
+    safeColours->setObjectName("colourBlindSafeAction");
+    safeColours->setCheckable(true);
+    safeColours->setChecked(QSettings().value("colourBlindSafe").toBool());
+    // FXAA: smooth edges for a GPU-driven display; too slow for software rendering, so off first.
+    QAction* smooth = view->addAction(tr("Smooth &Edges (Anti-Aliasing)"), this, [this](bool on) {
+        QSettings().setValue("smoothEdges", on);
+        m_replay->fabricView()->setSmoothEdges(on);
+    });
+    smooth->setObjectName("smoothEdgesAction");
+    smooth->setCheckable(true);
+    smooth->setChecked(QSettings().value("smoothEdges").toBool());
     // N and P walk the incidents, wherever the focus is.
     auto* nextIncident = new QShortcut(QKeySequence(Qt::Key_N), this);
     connect(nextIncident, &QShortcut::activated, m_replay, [this] { m_replay->jump(ReplayControls::Jump::NextIncident); });
@@ -231,8 +252,17 @@ void MainWindow::showHelpWindow(const char* name, Make make) {
 void MainWindow::restoreLayout() {
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
-    restoreState(settings.value("window/state").toByteArray());
+    if (restoreState(settings.value("window/state").toByteArray())) keepRestoredDocks(*this);
     applyTheme(themeFromName(settings.value("theme").toString()));
+    showStatePalette(settings.value("colourBlindSafe").toBool());
+    m_replay->fabricView()->setSmoothEdges(settings.value("smoothEdges").toBool());
+}
+
+void MainWindow::showStatePalette(bool colourBlindSafe) {
+    activeStatePaletteKind() = colourBlindSafe ? StatePaletteKind::ColourBlindSafe : StatePaletteKind::Standard;
+    m_replay->refreshStateColours();
+    m_charts->refreshStateColours();
+    m_timeline->update();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -1,5 +1,8 @@
 #include "charts_view.h"
 
+#include "chart_palette.h"
+#include "gpu_palette.h"
+
 #include "analysis/goodput.h"
 #include "analysis/summary.h"
 #include "time_chart_view.h"
@@ -86,7 +89,7 @@ ChartsView::ChartsView(QWidget* parent)
     m_stragglerMarks->setName(tr("straggler starts"));
     m_stragglerMarks->setObjectName("stragglerMarks");
     m_stragglerMarks->setMarkerSize(7);
-    m_stragglerMarks->setColor(QColor(230, 120, 0));
+    refreshStateColours();
     m_stepTime->addTimeSeries(m_stepSeries, "s");
     m_stepTime->addTimeSeries(m_stragglerMarks, "s");
     m_causes->setObjectName("causesChart");
@@ -100,6 +103,7 @@ ChartsView::ChartsView(QWidget* parent)
         v->setRenderHint(QPainter::Antialiasing);
         v->setMinimumSize(240, 170);
     }
+    for (QChartView* v : {m_causes, m_waterfall}) followAppPalette(v);  // the time charts follow it themselves
     connect(m_ettr, &TimeChartView::timeClicked, this, &ChartsView::timeRequested);
     connect(m_stepTime, &TimeChartView::timeClicked, this, &ChartsView::timeRequested);
     connect(m_heatMap, &HeatMap::columnClicked, this, [this](int column) {
@@ -245,6 +249,11 @@ void ChartsView::fillCauses() {
     });
     showChartMessage(m_causes, total == 0 ? tr("No interruptions in this run") : QString());
     setHighlightedCause(m_highlight);
+}
+
+void ChartsView::refreshStateColours() {
+    const Rgb deep = activeStatePalette().stragglingDeep;  // as the slowest stragglers in 3D
+    m_stragglerMarks->setColor(QColor(deep[0], deep[1], deep[2]));
 }
 
 void ChartsView::setHighlightedCause(std::optional<RootCause> cause) {

@@ -33,6 +33,8 @@ public:
     void setTime(Nanos t);
     // Marks one cause's bar as chosen (a click on it, or the incident filter); nullopt clears.
     void setHighlightedCause(std::optional<RootCause> cause);
+    // The stragglers' marks in the active state palette (gpu_palette.h), after it changed.
+    void refreshStateColours();
     std::optional<RootCause> highlightedCause() const { return m_highlight; }
     // The root-cause chart's rows, bottom to top, as its bars are indexed.
     const std::vector<RootCause>& causeRows() const { return m_causeRows; }

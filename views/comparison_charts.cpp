@@ -1,5 +1,7 @@
 #include "comparison_charts.h"
 
+#include "chart_palette.h"
+
 #include "time_chart_view.h"
 
 #include <QtCharts/QBarCategoryAxis>
@@ -27,6 +29,7 @@ QChartView* barChart(const QString& title, const char* name, QWidget* parent) {
     view->chart()->legend()->setAlignment(Qt::AlignBottom);
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumSize(200, 130);
+    followAppPalette(view);
     return view;
 }
 

@@ -1,5 +1,7 @@
 #include "fabric_scene.h"
 
+#include "hall_colours.h"
+
 #include <vtkActor.h>
 #include <vtkCoordinate.h>
 #include <vtkCellArray.h>
@@ -276,6 +278,15 @@ void FabricScene::buildLabels(vtkRenderer* renderer) {
         renderer->AddViewProp(text);
         m_labels.push_back(text);
     }
+}
+
+void FabricScene::setHallColours(const HallColours& colours) {
+    auto colour = [](Rgb c) { return std::array<double, 3>{c[0] / 255.0, c[1] / 255.0, c[2] / 255.0}; };
+    m_floorLines->GetProperty()->SetColor(colour(colours.floorLine).data());
+    for (auto& actor : m_floorLabels) actor->GetProperty()->SetColor(colour(colours.floorText).data());
+    for (auto& label : m_labels)
+        if (auto* text = vtkTextActor::SafeDownCast(label)) text->GetTextProperty()->SetColor(colour(colours.label).data());
+    m_highlight->GetProperty()->SetColor(colour(colours.highlight).data());
 }
 
 void FabricScene::buildFloorLines() {

@@ -27,6 +27,8 @@ namespace faultline {
 // away, and from far away only racks, as single tiles coloured by their worst GPU.
 enum class FabricDetail : std::uint8_t { Boxes, Tiles, Racks };
 
+struct HallColours;
+
 class FabricScene {
 public:
     FabricScene(const Topology& topology, vtkRenderer* renderer);
@@ -49,6 +51,8 @@ public:
     // The part whose box a ray from `origin` along `direction` hits first.
     ComponentRef pick(const std::array<double, 3>& origin, const std::array<double, 3>& direction) const;
     void highlight(const ComponentRef& part);
+    // The floor's grid, the zone names, the labels and the selection outline, for the theme.
+    void setHallColours(const HallColours& colours);
     std::optional<Box3> boxOf(const ComponentRef& part) const;
     // Outlines these racks at once (the hardware of every incident of one root cause, as the
     // charts' cause filter names them): one outline a rack reads from any distance.

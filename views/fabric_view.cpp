@@ -2,8 +2,10 @@
 
 #include "fabric_scene.h"
 #include "gpu_palette.h"
+#include "hall_colours.h"
 #include "widgets/vtk_render_widget.h"
 
+#include <QEvent>
 #include <QImage>
 #include <set>
 #include <QResizeEvent>
@@ -31,7 +33,7 @@ FabricView::FabricView(QWidget* parent) : QWidget(parent), m_render(new VtkRende
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_render);
-    m_render->renderer()->SetBackground(kBackground[0] / 255.0, kBackground[1] / 255.0, kBackground[2] / 255.0);
+    refreshColours();
     connect(m_render, &VtkRenderWidget::aboutToRender, this, &FabricView::refreshBeforeRender);
     connect(m_render, &VtkRenderWidget::cameraMovedByUser, this, [this] { m_framing = Framing::None; });
     connect(m_render, &VtkRenderWidget::clicked, this, [this](const QPoint& pos) {
@@ -53,6 +55,7 @@ void FabricView::setRun(std::shared_ptr<const Run> run) {
     if (!m_run) return;
     m_replay = std::make_unique<ReplayIndex>(*m_run);
     m_scene = std::make_unique<FabricScene>(m_run->topology, m_render->renderer());
+    refreshColours();
     m_states.assign(m_replay->gpuCount(), GpuVisual{});
     m_time = 0;
     m_statesDirty = true;
@@ -147,6 +150,27 @@ void FabricView::resizeEvent(QResizeEvent* event) {
         m_fitPending = true;
         m_render->update();
     }
+}
+
+void FabricView::setSmoothEdges(bool on) {
+    m_render->renderer()->SetUseFXAA(on);
+    m_render->update();
+}
+
+bool FabricView::smoothEdges() const { return m_render->renderer()->GetUseFXAA(); }
+
+void FabricView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) refreshColours();
+}
+
+void FabricView::refreshColours() {
+    const bool dark = palette().color(QPalette::Window).lightness() < 128;
+    const HallColours& hall = dark ? kDarkHall : kLightHall;
+    m_render->renderer()->SetBackground(hall.background[0] / 255.0, hall.background[1] / 255.0, hall.background[2] / 255.0);
+    if (m_scene) m_scene->setHallColours(hall);
+    m_statesDirty = true;  // the state palette may have changed with it
+    m_render->update();
 }
 
 void FabricView::fitAll() {

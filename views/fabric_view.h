@@ -62,12 +62,20 @@ public:
     // Pins the level of detail ("boxes", "tiles", "racks") instead of choosing it from the
     // camera distance; an empty name unpins it. For benchmarks.
     void pinDetail(const QString& name);
+    // Draws again in the theme's hall colours (dark floor in the dark theme) and the active
+    // state palette (gpu_palette.h); a theme change calls it by itself.
+    void refreshColours();
+    // Anti-aliased edges (VTK's FXAA pass). Off by default: on a software rasteriser
+    // (llvmpipe) it takes a frame from about 35-58 ms to about 330 ms; on a GPU it is cheap.
+    void setSmoothEdges(bool on);
+    bool smoothEdges() const;
 
 signals:
     void partSelected(const faultline::ComponentRef& part);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
     void refreshBeforeRender();

@@ -28,22 +28,42 @@ inline constexpr Rgb kTrayColour{132, 138, 150};
 inline constexpr Rgb kFloorLineColour{196, 202, 212};
 inline constexpr Rgb kFloorTextColour{96, 104, 120};
 
-inline Rgb gpuColour(const GpuVisual& v) {
+// The state colours, as a set: the standard one above, or one that people with any kind of
+// colour blindness tell apart (Okabe & Ito's palette; docs/colours.md lists both).
+struct StatePalette {
+    Rgb training, failed, stragglingLight, stragglingDeep, checkpointing, down;
+};
+inline constexpr StatePalette kStandardStates{kTrainingColour, kFailedColour, kStragglingLight, kStragglingDeep, kCheckpointingColour, kDownColour};
+inline constexpr StatePalette kOkabeItoStates{kTrainingColour, {213, 94, 0}, {240, 228, 66}, {204, 121, 167}, {0, 114, 178}, kDownColour};
+
+enum class StatePaletteKind { Standard, ColourBlindSafe };
+
+// The set every view draws with now (View > Colour-Blind-Safe Colours chooses it).
+inline StatePaletteKind& activeStatePaletteKind() {
+    static StatePaletteKind kind = StatePaletteKind::Standard;
+    return kind;
+}
+inline const StatePalette& activeStatePalette() {
+    return activeStatePaletteKind() == StatePaletteKind::ColourBlindSafe ? kOkabeItoStates : kStandardStates;
+}
+
+inline Rgb gpuColour(const GpuVisual& v, const StatePalette& palette) {
     switch (v.state) {
-        case GpuState::Training: return kTrainingColour;
-        case GpuState::Failed: return kFailedColour;
-        case GpuState::Checkpointing: return kCheckpointingColour;
-        case GpuState::Down: return kDownColour;
+        case GpuState::Training: return palette.training;
+        case GpuState::Failed: return palette.failed;
+        case GpuState::Checkpointing: return palette.checkpointing;
+        case GpuState::Down: return palette.down;
         case GpuState::Straggling: {
             const int f = std::min<int>(v.slowdownPercent, 50);  // 0..50 -> light..deep
             Rgb c{};
             for (std::size_t k = 0; k < 3; ++k)
-                c[k] = static_cast<std::uint8_t>((kStragglingLight[k] * (50 - f) + kStragglingDeep[k] * f) / 50);
+                c[k] = static_cast<std::uint8_t>((palette.stragglingLight[k] * (50 - f) + palette.stragglingDeep[k] * f) / 50);
             return c;
         }
     }
-    return kTrainingColour;
+    return palette.training;
 }
+inline Rgb gpuColour(const GpuVisual& v) { return gpuColour(v, activeStatePalette()); }
 
 // How much a state should catch the eye: a rack drawn as one block takes its worst GPU's.
 inline int gpuSeverity(const GpuVisual& v) {

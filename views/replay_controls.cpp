@@ -1,8 +1,10 @@
 #include "replay_controls.h"
 
+#include "widgets/media_icons.h"
 #include "widgets/time_scrubber.h"
 
 #include <QComboBox>
+#include <QEvent>
 
 #include <cmath>
 #include <iterator>
@@ -54,9 +56,7 @@ ReplayControls::ReplayControls(QWidget* parent)
     row->addWidget(button(QStringLiteral("▶▶"), tr("Next event (])"), "nextEvent"));
     row->addWidget(button(QString(), tr("Next incident (Page Down)"), "nextIncident"));
     row->addWidget(m_speed);
-    // Not every font has the media symbols: the incident and play buttons take the style's icons.
-    findChild<QToolButton*>("previousIncident")->setIcon(style()->standardIcon(QStyle::SP_MediaSkipBackward));
-    findChild<QToolButton*>("nextIncident")->setIcon(style()->standardIcon(QStyle::SP_MediaSkipForward));
+    // Not every font has the media symbols: the incident and play buttons take drawn icons.
     setPlaying(false);
     row->addSpacing(12);
     row->addWidget(m_time, 1);
@@ -103,8 +103,21 @@ void ReplayControls::setTime(std::int64_t t, const QString& text) {
 }
 
 void ReplayControls::setPlaying(bool playing) {
-    m_play->setIcon(style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+    m_playing = playing;
     m_play->setProperty("playing", playing);
+    refreshIcons();
+}
+
+void ReplayControls::refreshIcons() {
+    const QColor colour = palette().color(QPalette::ButtonText);
+    findChild<QToolButton*>("previousIncident")->setIcon(mediaIcon(MediaIcon::SkipBackward, colour));
+    findChild<QToolButton*>("nextIncident")->setIcon(mediaIcon(MediaIcon::SkipForward, colour));
+    m_play->setIcon(mediaIcon(m_playing ? MediaIcon::Pause : MediaIcon::Play, colour));
+}
+
+void ReplayControls::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::PaletteChange) refreshIcons();
+    QWidget::changeEvent(event);
 }
 
 double ReplayControls::speed() const { return m_speed->currentData().toDouble(); }

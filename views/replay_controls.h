@@ -35,13 +35,19 @@ signals:
     void jump(faultline::ReplayControls::Jump jump);
     void speedChanged(double speed);
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    // Icons in the palette's button text colour, drawn again when the theme changes.
+    void refreshIcons();
     QToolButton* button(const QString& text, const QString& tip, const char* name);
 
     TimeScrubber* m_scrubber;
     QToolButton* m_play;
     QComboBox* m_speed;
     QLabel* m_time;
+    bool m_playing = false;
 };
 
 }  // namespace faultline

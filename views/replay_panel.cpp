@@ -27,13 +27,14 @@ QColor toColour(Rgb c) { return QColor(c[0], c[1], c[2]); }
 std::vector<ColourLegend::Entry> legendEntries() {
     GpuVisual straggler{GpuState::Straggling, 10, false, 0};
     GpuVisual badStraggler{GpuState::Straggling, 50, false, 0};
+    const StatePalette& states = activeStatePalette();
     return {
-        {toColour(kTrainingColour), QObject::tr("training"), {}},
+        {toColour(states.training), QObject::tr("training"), {}},
         {toColour(gpuColour(straggler)), QObject::tr("straggling, 10% slower"), {}},
         {toColour(gpuColour(badStraggler)), QObject::tr("straggling, 50% slower"), {}},
-        {toColour(kCheckpointingColour), QObject::tr("checkpoint save / reload"), {}},
-        {toColour(kDownColour), QObject::tr("job down, restarting"), {}},
-        {toColour(kFailedColour), QObject::tr("failed / cut off by the failure"), {}},
+        {toColour(states.checkpointing), QObject::tr("checkpoint save / reload"), {}},
+        {toColour(states.down), QObject::tr("job down, restarting"), {}},
+        {toColour(states.failed), QObject::tr("failed / cut off by the failure"), {}},
         {toColour(kFlashColour), QObject::tr("failing now (flash)"), {}},
         {toColour(kTrainingColour), QObject::tr("replaced hardware"), toColour(kReplacedOutline)},
     };
@@ -121,6 +122,11 @@ void ReplayPanel::setRun(std::shared_ptr<const Run> run) {
     m_flashGpus.clear();
     m_flashUntilMs = -1;
     showTime();
+}
+
+void ReplayPanel::refreshStateColours() {
+    m_legend->setEntries(legendEntries());
+    m_view->refreshColours();
 }
 
 Nanos ReplayPanel::time() const { return m_view->time(); }

@@ -36,6 +36,8 @@ public:
     ReplayControls* controls() const { return m_controls; }
     InspectorView* inspector() const { return m_inspector; }
     QString statusText() const;
+    // The legend and the 3D view in the active state palette, after it changed.
+    void refreshStateColours();
 
 signals:
     void timeChanged(faultline::Nanos t);

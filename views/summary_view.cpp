@@ -61,8 +61,9 @@ SummaryView::SummaryView(QWidget* parent)
     tiles->setSpacing(8);
     StatTile* const grid[2][4] = {{m_ettr, m_interruptions, m_mtbf, m_checkpoints},
                                   {m_detection, m_restart, m_reload, m_lostWork}};
+    // Two tiles a row: the dock stays narrow enough to leave the 3D view most of the window.
     for (int r = 0; r < 2; ++r)
-        for (int c = 0; c < 4; ++c) tiles->addWidget(grid[r][c], r, c);
+        for (int c = 0; c < 4; ++c) tiles->addWidget(grid[r][c], 2 * r + c / 2, c % 2);
 
     auto* causesTitle = new QLabel(tr("Root causes of unexpected interruptions"), this);
     QFont bold = causesTitle->font();

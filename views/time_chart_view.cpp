@@ -1,5 +1,7 @@
 #include "time_chart_view.h"
 
+#include "chart_palette.h"
+
 #include "widgets/nice_ticks.h"
 
 #include <QLabel>
@@ -21,6 +23,7 @@ TimeChartView::TimeChartView(const QString& title, const QString& yTitle, QWidge
       m_cursor(new QLineSeries(this)),
       m_empty(new QLabel(this)) {
     chart()->setTitle(title);
+    followAppPalette(this);
     chart()->legend()->setAlignment(Qt::AlignBottom);
     m_y->setTitleText(yTitle);
     chart()->addAxis(m_x, Qt::AlignBottom);

@@ -1,5 +1,6 @@
 #include "timeline_view.h"
 
+#include "gpu_palette.h"
 #include "model/format.h"
 #include "timeline_ticks.h"
 
@@ -200,7 +201,8 @@ void TimelineView::drawBands(QPainter& p) {
                                        QColor(230, 150, 40));
     }
     p.setPen(Qt::NoPen);
-    p.setBrush(QColor(150, 20, 20));
+    const Rgb failed = activeStatePalette().failed;  // as the failed GPUs in 3D
+    p.setBrush(QColor(failed[0], failed[1], failed[2]));
     for (const Failure& f : m_run->failures) {
         if (f.time < m_begin || f.time > m_end) continue;
         const double x = xOf(f.time);
@@ -213,6 +215,8 @@ void TimelineView::drawBands(QPainter& p) {
 void TimelineView::drawCheckpoints(QPainter& p) {
     const auto& checkpoints = m_run->checkpoints;
     int lastColumn = -1;
+    const Rgb checkpointing = activeStatePalette().checkpointing;  // as the GPUs saving in 3D
+    const QColor saveColour(checkpointing[0], checkpointing[1], checkpointing[2]);
     for (const Checkpoint& c : checkpoints) {
         if (c.end < m_begin || c.begin > m_end) continue;
         const double x0 = xOf(c.begin), x1 = std::max(xOf(c.end), x0 + 1.0);
@@ -221,7 +225,7 @@ void TimelineView::drawCheckpoints(QPainter& p) {
         lastColumn = column;
         const bool save = c.kind == CheckpointKind::Save;
         p.fillRect(QRectF(x0, kCheckpointTop + (save ? 0 : kCheckpointHeight / 2), x1 - x0, kCheckpointHeight / 2),
-                   save ? QColor(50, 110, 220) : QColor(40, 180, 200));
+                   save ? saveColour : QColor(40, 180, 200));
     }
 }
 

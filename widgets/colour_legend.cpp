@@ -33,7 +33,10 @@ void ColourLegend::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
     p.setPen(QPen(palette().color(QPalette::Mid), 1));
-    p.setBrush(QColor(255, 255, 255, 225));
+    // The window's own colour, a little see-through: dark text on light, light text on dark.
+    QColor fill = palette().color(QPalette::Window);
+    fill.setAlpha(230);
+    p.setBrush(fill);
     p.drawRoundedRect(QRectF(rect()).adjusted(0.5, 0.5, -0.5, -0.5), 5, 5);
     const QFontMetrics fm(font());
     const int line = std::max(kSwatch, fm.height()) + 4;

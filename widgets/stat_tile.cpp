@@ -1,5 +1,6 @@
 #include "stat_tile.h"
 
+#include <QEvent>
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -18,10 +19,7 @@ StatTile::StatTile(const QString& caption, QWidget* parent)
     m_value->setFont(big);
     m_value->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_detail->setWordWrap(true);
-    QPalette dim = m_caption->palette();
-    dim.setColor(QPalette::WindowText, dim.color(QPalette::PlaceholderText));
-    m_caption->setPalette(dim);
-    m_detail->setPalette(dim);
+    dimCaptions();
 
     auto* layout = new QVBoxLayout(this);
     layout->setSpacing(2);
@@ -29,6 +27,20 @@ StatTile::StatTile(const QString& caption, QWidget* parent)
     layout->addWidget(m_value);
     layout->addWidget(m_detail);
     layout->addStretch();
+}
+
+// The caption and detail in the theme's placeholder colour, set again when the theme changes
+// (a palette set on a label no longer follows its parent's).
+void StatTile::dimCaptions() {
+    QPalette dim = palette();
+    dim.setColor(QPalette::WindowText, dim.color(QPalette::PlaceholderText));
+    m_caption->setPalette(dim);
+    m_detail->setPalette(dim);
+}
+
+void StatTile::changeEvent(QEvent* event) {
+    QFrame::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) dimCaptions();
 }
 
 void StatTile::setValue(const QString& value) { m_value->setText(value); }

@@ -15,7 +15,11 @@ public:
     void setDetail(const QString& detail);
     QString value() const;
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    void dimCaptions();
     QLabel* m_caption;
     QLabel* m_value;
     QLabel* m_detail;

@@ -1,0 +1,244 @@
+// The window as a user first sees it: its size and place on the screen, the 3D view given most
+// of it, the dark theme and the colour-blind-safe palette reaching every panel, and the
+// inspector following the incident chosen.
+#include "gui_test_app.h"
+#include "../model/test_runs.h"
+
+#include "analysis/incidents.h"
+#include "app/first_window.h"
+#include "app/main_window.h"
+#include "app/theme.h"
+#include "model/run_file.h"
+#include "views/charts_view.h"
+#include "views/fabric_view.h"
+#include "views/gpu_palette.h"
+#include "views/incident_view.h"
+#include "views/inspector_view.h"
+#include "views/replay_panel.h"
+#include "widgets/colour_legend.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDockWidget>
+#include <QImage>
+#include <QScreen>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QToolButton>
+#include <QtCharts/QChartView>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+namespace faultline {
+namespace {
+
+using test::ScratchDir;
+
+// Settings of this test alone, cleared before and after.
+struct FreshSettings {
+    ScratchDir dir;
+    FreshSettings() {
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, QString::fromStdString(dir.path().string()));
+        QSettings().clear();
+    }
+    ~FreshSettings() { QSettings().clear(); }
+};
+
+struct OpenWindow {
+    QApplication& app = test::guiApp();
+    FreshSettings settings;
+    std::string path = settings.dir.file("tiny.faultline");
+    MainWindow window;
+    OpenWindow() {
+        writeRunFile(test::tinyRun(), path);
+        window.show();
+        QSignalSpy shown(&window, &MainWindow::runShown);
+        window.openRun(QString::fromStdString(path));
+        EXPECT_TRUE(shown.wait(20'000));
+        QApplication::processEvents();
+    }
+    ~OpenWindow() { applyTheme(Theme::Light); }
+};
+
+// Where tests save what they render, for a person to look at: FAULTLINE_TEST_SHOTS=DIR.
+void maybeSave(QWidget& w, const char* name) {
+    if (const char* dir = std::getenv("FAULTLINE_TEST_SHOTS")) w.grab().save(QString("%1/%2.png").arg(dir, name));
+}
+
+int area(const QWidget* w) { return w && w->isVisible() ? w->width() * w->height() : 0; }
+
+TEST(WindowLook, TheFirstWindowTakesMostOfTheScreenCentredWithThe3DViewLargest) {
+    OpenWindow w;
+    const QRect screen = w.window.screen()->availableGeometry();
+    const QRect frame = w.window.geometry();
+    EXPECT_NEAR(frame.width(), screen.width() * 0.8, screen.width() * 0.03);
+    EXPECT_NEAR(frame.height(), screen.height() * 0.8, screen.height() * 0.05);  // less the title bar, if any
+    EXPECT_NEAR(frame.center().x(), screen.center().x(), 30);
+    EXPECT_NEAR(frame.center().y(), screen.center().y(), 40);
+    maybeSave(w.window, "first_window");
+
+    // The 3D view is the largest panel, and every dock is wide and tall enough to read.
+    const int view = area(w.window.replayPanel()->fabricView());
+    for (QDockWidget* dock : w.window.findChildren<QDockWidget*>()) {
+        if (!dock->isVisible() || dock->visibleRegion().isEmpty()) continue;  // a tab behind another
+        EXPECT_GT(view, area(dock)) << dock->objectName().toStdString();
+        EXPECT_GE(dock->width(), 300) << dock->objectName().toStdString();
+        EXPECT_GE(dock->height(), 140) << dock->objectName().toStdString();
+    }
+    EXPECT_GT(view, frame.width() * frame.height() / 4) << "the 3D view takes at least a quarter of the window";
+}
+
+TEST(WindowLook, FirstWindowGeometryIsEightyPercentCentredOnAnyScreen) {
+    const QRect small(0, 0, 1280, 720), offset(1920, 0, 2560, 1440);
+    EXPECT_EQ(firstWindowGeometry(small), QRect(128, 72, 1024, 576));
+    EXPECT_EQ(firstWindowGeometry(offset).center(), offset.center());
+    EXPECT_EQ(firstWindowGeometry(offset).size(), QSize(2048, 1152));
+}
+
+TEST(WindowLook, TheSizeTheUserLeftIsRestoredInsteadOfTheFirstWindow) {
+    QApplication& app = test::guiApp();
+    (void)app;
+    FreshSettings settings;
+    {
+        MainWindow window;
+        window.show();
+        window.resize(1300, 760);
+        QApplication::processEvents();
+        window.close();
+    }
+    MainWindow again;
+    again.restoreLayout();
+    again.show();
+    QApplication::processEvents();
+    EXPECT_EQ(again.size(), QSize(1300, 760));
+}
+
+TEST(WindowLook, TheWindowFitsASmallScreen) {
+    test::guiApp();
+    FreshSettings settings;
+    MainWindow window;
+    window.show();
+    QApplication::processEvents();
+    // A 1280x720 screen less a taskbar: the window may be made as small as that.
+    EXPECT_LE(window.minimumSizeHint().width(), 1024);
+    EXPECT_LE(window.minimumSizeHint().height(), 660);
+}
+
+double lightness(QColor c) { return c.lightnessF() * 255; }
+
+TEST(WindowLook, TheDarkThemeRecoloursThe3DViewItsLegendIconsAndCharts) {
+    OpenWindow w;
+    FabricView* fabric = w.window.replayPanel()->fabricView();
+    const QImage before = fabric->renderImage();
+    EXPECT_GT(lightness(before.pixelColor(2, 2)), 180) << "light floor in the light theme";
+
+    applyTheme(Theme::Dark);
+    QApplication::processEvents();
+    const QImage dark = fabric->renderImage();
+    EXPECT_LT(lightness(dark.pixelColor(2, 2)), 60) << "the floor goes dark with the window";
+
+    // The legend's text stands out from its own background.
+    auto* legend = w.window.findChild<ColourLegend*>("replayLegend");
+    ASSERT_NE(legend, nullptr);
+    const QImage legendImage = legend->grab().toImage();
+    const QColor legendBackground = legendImage.pixelColor(legendImage.width() / 2, 4);
+    EXPECT_LT(lightness(legendBackground), 100);
+    EXPECT_GT(std::abs(lightness(legend->palette().color(QPalette::WindowText)) - lightness(legendBackground)), 120);
+    maybeSave(*legend, "dark_legend");
+
+    // The play button's icon: its brightest pixel far from the button's background.
+    auto* play = w.window.findChild<QToolButton*>("playPause");
+    ASSERT_NE(play, nullptr);
+    const QImage icon = play->grab().toImage();
+    const double background = lightness(icon.pixelColor(1, 1));
+    double brightest = 0;
+    for (int y = 0; y < icon.height(); ++y)
+        for (int x = 0; x < icon.width(); ++x) brightest = std::max(brightest, lightness(icon.pixelColor(x, y)));
+    EXPECT_GT(brightest - background, 120) << "the play icon is visible on the dark button";
+
+    // The charts: a dark background, titles in the theme's text colour.
+    auto* causes = w.window.findChild<QChartView*>("causesChart");
+    ASSERT_NE(causes, nullptr);
+    const QImage chart = causes->grab().toImage();
+    EXPECT_LT(lightness(chart.pixelColor(chart.width() - 3, chart.height() / 2)), 80);
+    EXPECT_EQ(causes->chart()->titleBrush().color(), QApplication::palette().color(QPalette::Text));
+    maybeSave(*causes, "dark_chart");
+    maybeSave(w.window, "dark_window");
+
+    applyTheme(Theme::Light);
+    QApplication::processEvents();
+    EXPECT_GT(lightness(fabric->renderImage().pixelColor(2, 2)), 180) << "and light again";
+}
+
+QColor legendColour(const ColourLegend& legend, const QString& prefix) {
+    for (const auto& e : legend.entries())
+        if (e.text.startsWith(prefix)) return e.fill;
+    return {};
+}
+
+TEST(WindowLook, TheColourBlindSafePaletteRecoloursTheGpusAndIsRemembered) {
+    OpenWindow w;
+    auto* legend = w.window.findChild<ColourLegend*>("replayLegend");
+    auto* action = w.window.findChild<QAction*>("colourBlindSafeAction");
+    ASSERT_TRUE(legend && action);
+    EXPECT_EQ(legendColour(*legend, "failed"), QColor(220, 30, 30));
+    const GpuVisual failed{GpuState::Failed, 0, false, 0};
+
+    action->trigger();
+    EXPECT_EQ(legendColour(*legend, "failed"), QColor(213, 94, 0)) << "Okabe-Ito vermillion";
+    EXPECT_EQ(legendColour(*legend, "checkpoint"), QColor(0, 114, 178));
+    EXPECT_EQ(gpuColour(failed), (Rgb{213, 94, 0})) << "the 3D view's GPUs take it too";
+    EXPECT_TRUE(QSettings().value("colourBlindSafe").toBool());
+
+    action->trigger();
+    EXPECT_EQ(legendColour(*legend, "failed"), QColor(220, 30, 30));
+    EXPECT_EQ(gpuColour(failed), kFailedColour);
+    EXPECT_FALSE(QSettings().value("colourBlindSafe").toBool());
+}
+
+TEST(WindowLook, SmoothEdgesSoftenTheRacksEdgesAndAreRemembered) {
+    OpenWindow w;
+    FabricView* fabric = w.window.replayPanel()->fabricView();
+    auto* action = w.window.findChild<QAction*>("smoothEdgesAction");
+    ASSERT_NE(action, nullptr);
+    EXPECT_FALSE(fabric->smoothEdges()) << "off at first: too slow on a software rasteriser";
+    const QImage sharp = fabric->renderImage();
+    action->trigger();
+    EXPECT_TRUE(fabric->smoothEdges());
+    EXPECT_TRUE(QSettings().value("smoothEdges").toBool());
+    const QImage smooth = fabric->renderImage();
+    // Anti-aliasing blends edge pixels: the picture has more distinct colours than before.
+    auto colours = [](const QImage& image) {
+        std::set<QRgb> seen;
+        for (int y = 0; y < image.height(); y += 2)
+            for (int x = 0; x < image.width(); x += 2) seen.insert(image.pixel(x, y));
+        return seen.size();
+    };
+    EXPECT_GT(colours(smooth), colours(sharp));
+    action->trigger();
+    EXPECT_FALSE(fabric->smoothEdges());
+}
+
+TEST(WindowLook, SelectingAnIncidentShowsItsHardwareInTheInspector) {
+    OpenWindow w;
+    const auto incidents = buildIncidents(test::tinyRun());
+    std::vector<const Incident*> withGpu;
+    for (const Incident& i : incidents)
+        if (!i.gpus.empty() && (withGpu.empty() || i.gpus.front() != withGpu.front()->gpus.front())) withGpu.push_back(&i);
+    ASSERT_GE(withGpu.size(), 2u) << "two incidents on different GPUs";
+    auto* view = w.window.findChild<IncidentView*>("incidentView");
+    InspectorView* inspector = w.window.replayPanel()->inspector();
+    for (const Incident* incident : {withGpu[0], withGpu[1]}) {
+        ASSERT_TRUE(view->selectIncident(incident->id));
+        const ComponentRef gpu{ComponentKind::Gpu, incident->gpus.front()};
+        EXPECT_EQ(inspector->part(), gpu) << "incident " << incident->id;
+        EXPECT_EQ(w.window.replayPanel()->fabricView()->selected(), gpu);
+    }
+}
+
+}  // namespace
+}  // namespace faultline

@@ -1,0 +1,20 @@
+#pragma once
+// The colours of the data hall around the GPUs for the light and the dark theme: the floor
+// (the view's background), its grid and zone names, the labels and the selection outline.
+// The GPUs' state colours are the same in both (gpu_palette.h).
+#include "gpu_palette.h"
+
+namespace faultline {
+
+struct HallColours {
+    Rgb background;
+    Rgb floorLine;
+    Rgb floorText;
+    Rgb label;
+    Rgb highlight;
+};
+
+inline constexpr HallColours kLightHall{kBackground, kFloorLineColour, kFloorTextColour, {38, 43, 56}, kHighlightColour};
+inline constexpr HallColours kDarkHall{{30, 32, 37}, {62, 67, 78}, {150, 158, 172}, {215, 220, 228}, {245, 245, 245}};
+
+}  // namespace faultline
