@@ -210,8 +210,11 @@ std::int64_t sizeInLine(std::string_view line) {
         std::size_t k = j;
         while (k < line.size() && line[k] == ' ') ++k;
         for (const auto& [unit, scale] : kUnits)
-            if (value && line.substr(k, unit.size()) == unit && (k + unit.size() == line.size() || !std::isalpha(static_cast<unsigned char>(line[k + unit.size()]))))
-                return static_cast<std::int64_t>(*value * scale);
+            if (value && line.substr(k, unit.size()) == unit && (k + unit.size() == line.size() || !std::isalpha(static_cast<unsigned char>(line[k + unit.size()])))) {
+                // No checkpoint is an exabyte: a larger figure is no size (and would not fit).
+                const double bytes = *value * scale;
+                return bytes >= 0 && bytes <= 1e18 ? static_cast<std::int64_t>(bytes) : 0;
+            }
         i = j;
     }
     return 0;
