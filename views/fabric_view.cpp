@@ -1,5 +1,6 @@
 #include "fabric_view.h"
 
+#include "blast_overlay.h"
 #include "fabric_scene.h"
 #include "gpu_palette.h"
 #include "widgets/vtk_render_widget.h"
@@ -43,6 +44,8 @@ FabricView::FabricView(QWidget* parent) : QWidget(parent), m_render(new VtkRende
 FabricView::~FabricView() = default;
 
 void FabricView::setRun(std::shared_ptr<const Run> run) {
+    m_blast.reset();
+    m_blastRadius = {};
     m_scene.reset();  // it refers to the old run's topology
     m_replay.reset();
     m_run = std::move(run);
@@ -51,6 +54,7 @@ void FabricView::setRun(std::shared_ptr<const Run> run) {
     if (!m_run) return;
     m_replay = std::make_unique<ReplayIndex>(*m_run);
     m_scene = std::make_unique<FabricScene>(m_run->topology, m_render->renderer());
+    m_blast = std::make_unique<BlastOverlay>(m_run->topology, m_scene->layout(), m_render->renderer());
     m_states.assign(m_replay->gpuCount(), GpuVisual{});
     m_time = 0;
     m_statesDirty = true;
@@ -249,7 +253,31 @@ void FabricView::fitBounds(const std::array<double, 6>& b) {
 void FabricView::select(const ComponentRef& part) {
     m_selected = part;
     if (m_scene) m_scene->highlight(part);
+    const bool preview = part.kind == ComponentKind::Switch || part.kind == ComponentKind::Link;
+    showBlastRadius(preview ? part : ComponentRef{});
     m_render->update();
+}
+
+void FabricView::showBlastRadius(const ComponentRef& part) {
+    if (!m_blast) return;
+    m_blastRadius = blastRadius(m_run->topology, part);
+    m_blast->show(m_blastRadius);
+    m_render->update();
+}
+
+void FabricView::frameBlastRadius() {
+    if (!m_blast || m_blastRadius.part.kind == ComponentKind::None) return;
+    m_framing = Framing::None;
+    std::array<double, 6> b{1e30, -1e30, 1e30, -1e30, 1e30, -1e30};
+    for (const Box3& box : m_blast->scope(m_blastRadius))
+        for (std::size_t k = 0; k < 3; ++k) {
+            b[2 * k] = std::min<double>(b[2 * k], box.min[k]);
+            b[2 * k + 1] = std::max<double>(b[2 * k + 1], box.max[k]);
+        }
+    // A margin of a couple of GPU pitches, so the outlines and the label are not at the edge.
+    const double margin = 2 * m_scene->layout().gpuPitch + 1;
+    for (std::size_t k = 0; k < 3; ++k) b[2 * k] -= margin, b[2 * k + 1] += margin;
+    fitBounds(b);
 }
 
 ComponentRef FabricView::partAt(const QPoint& widgetPos) const {

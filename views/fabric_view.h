@@ -2,6 +2,7 @@
 // The cluster in 3D at one instant of the run: every GPU coloured by its state, the switch
 // tiers above, links between. Owns the run's replay index; the instant is set from outside
 // (the replay panel). Click to pick a GPU, host or switch.
+#include "analysis/blast_radius.h"
 #include "model/replay_state.h"
 #include "model/run.h"
 
@@ -14,6 +15,7 @@ class QImage;
 
 namespace faultline {
 
+class BlastOverlay;
 class FabricScene;
 class VtkRenderWidget;
 
@@ -42,7 +44,13 @@ public:
     // Frames every one of the parts (GPUs, hosts, switches) at once.
     void frameParts(const std::vector<ComponentRef>& parts);
 
+    // Selecting a switch or a cable previews its blast radius ("what would this take out").
     void select(const ComponentRef& part);
+    // Draws what this part cuts off and its way up the fabric; kind None hides it.
+    void showBlastRadius(const ComponentRef& part);
+    const BlastRadius& blastRadiusShown() const { return m_blastRadius; }
+    // Frames the part shown with its whole scope (what it cuts off, all below a switch).
+    void frameBlastRadius();
     ComponentRef selected() const { return m_selected; }
     // What is drawn at a point of the widget, in widget coordinates.
     ComponentRef partAt(const QPoint& widgetPos) const;
@@ -77,6 +85,8 @@ private:
     std::shared_ptr<const Run> m_run;
     std::unique_ptr<ReplayIndex> m_replay;
     std::unique_ptr<FabricScene> m_scene;
+    std::unique_ptr<BlastOverlay> m_blast;  // refers to the scene's layout: reset first
+    BlastRadius m_blastRadius;
     std::vector<GpuVisual> m_states;
     std::vector<std::int32_t> m_flashing;
     Nanos m_time = 0;
