@@ -237,6 +237,8 @@ TEST(MainWindow, SelectingAFailedSwitchIncidentShowsItsBlastRadiusInTheInspector
     EXPECT_NE(text.find("cuts off 16 GPUs (1 whole rack)"), std::string::npos) << text;
     EXPECT_NE(text.find("racks: " + rack), std::string::npos) << text;
     EXPECT_NE(text.find("path up"), std::string::npos) << text;
+    QApplication::processEvents();
+    if (const QByteArray shots = qgetenv("FAULTLINE_TEST_SHOTS"); !shots.isEmpty()) window.grab().save(shots + "/blast_radius_window.png");
 
     // A GPU picked afterwards has no blast radius to list, and the view drops the old one.
     view->select({ComponentKind::Gpu, 0});
