@@ -253,6 +253,14 @@ void FabricView::fitBounds(const std::array<double, 6>& b) {
 void FabricView::select(const ComponentRef& part) {
     m_selected = part;
     if (m_scene) m_scene->highlight(part);
+    // A drag then orbits about what was selected, so that it stays in view as the camera turns.
+    const auto box = m_scene ? m_scene->boxOf(part) : std::nullopt;
+    if (box) {
+        const auto c = box->centre();
+        m_render->setOrbitCentre(std::array<double, 3>{c[0], c[1], c[2]});
+    } else {
+        m_render->setOrbitCentre(std::nullopt);
+    }
     const bool preview = part.kind == ComponentKind::Switch || part.kind == ComponentKind::Link;
     showBlastRadius(preview ? part : ComponentRef{});
     m_render->update();
