@@ -116,12 +116,12 @@ MainWindow::MainWindow(QWidget* parent)
         if (const ComponentRef failed = failedPartAt(m_run.get(), t); failed.kind != ComponentKind::None && failed.kind != ComponentKind::Gpu) {
             m_replay->fabricView()->select(failed);
             m_replay->fabricView()->showBlastRadius(failed);
-            m_replay->fabricView()->frameBlastRadius();
+            m_replay->fabricView()->flyTo([view = m_replay->fabricView()] { view->frameBlastRadius(); });
             m_replay->inspector()->showPart(failed);
         } else if (!gpus.empty()) {  // and the camera on the hardware it took out
             const ComponentRef gpu{ComponentKind::Gpu, gpus.front()};
             m_replay->fabricView()->select(gpu);
-            m_replay->fabricView()->zoomTo(gpu);
+            m_replay->fabricView()->flyTo([view = m_replay->fabricView(), gpu] { view->zoomTo(gpu); });
             m_replay->inspector()->showPart(gpu);  // its history, each entry a link
         }
     });

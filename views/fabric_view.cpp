@@ -1,6 +1,7 @@
 #include "fabric_view.h"
 
 #include "blast_overlay.h"
+#include "camera_flight.h"
 #include "fabric_scene.h"
 #include "gpu_palette.h"
 #include "widgets/vtk_render_widget.h"
@@ -25,7 +26,7 @@ constexpr double kMinPixelsPerGpu = 6.0;
 constexpr double kMinPixelsForBoxes = 10.0;
 }  // namespace
 
-FabricView::FabricView(QWidget* parent) : QWidget(parent), m_render(new VtkRenderWidget(this)) {
+FabricView::FabricView(QWidget* parent) : QWidget(parent), m_render(new VtkRenderWidget(this)), m_flight(new CameraFlight(this, this)) {
     setObjectName("fabricView");
     m_render->setObjectName("fabricRender");
     auto* layout = new QVBoxLayout(this);
@@ -174,8 +175,9 @@ void FabricView::topView() {
     camera->SetFocalPoint(c[0], c[1], 0);
     camera->SetPosition(c[0], c[1], 1.0);
     camera->SetViewUp(0, 1, 0);
-    // Fit the floor, where the GPUs are; the switches above would only shrink them.
-    fitBounds({b.min[0], b.max[0], b.min[1], b.max[1], 0, 0.5});
+    // Every tier: the switches float over the hall and, seen from above in perspective,
+    // spread out past the floor's edges; the tier names are centred over them.
+    fitBounds({b.min[0], b.max[0], b.min[1], b.max[1], b.min[2], b.max[2]}, 28);
 }
 
 void FabricView::zoomTo(const ComponentRef& part) {
@@ -190,6 +192,10 @@ void FabricView::zoomTo(const ComponentRef& part) {
     }
     fitBounds({box->min[0] - 2, box->max[0] + 2, box->min[1] - 2, box->max[1] + 2, box->min[2], box->max[2] + 1});
 }
+
+void FabricView::flyTo(const std::function<void()>& aim) { m_flight->flyTo(aim, 1200); }
+
+bool FabricView::flying() const { return m_flight->flying(); }
 
 void FabricView::frameParts(const std::vector<ComponentRef>& parts) {
     if (!m_scene) return;
@@ -207,7 +213,7 @@ void FabricView::frameParts(const std::vector<ComponentRef>& parts) {
     if (any) fitBounds(b);
 }
 
-void FabricView::fitBounds(const std::array<double, 6>& b) {
+void FabricView::fitBounds(const std::array<double, 6>& b, double marginPixels) {
     m_render->syncSize();
     vtkRenderer* renderer = m_render->renderer();
     vtkCamera* camera = renderer->GetActiveCamera();
@@ -240,7 +246,8 @@ void FabricView::fitBounds(const std::array<double, 6>& b) {
         const std::array<double, 3> shift{ends[0][0] - ends[1][0], ends[0][1] - ends[1][1], ends[0][2] - ends[1][2]};
         camera->SetFocalPoint(focal[0] + shift[0], focal[1] + shift[1], focal[2] + shift[2]);
         camera->SetPosition(pos[0] + shift[0], pos[1] + shift[1], pos[2] + shift[2]);
-        const double zoom = std::min(0.94 * w / std::max(1.0, x1 - x0), 0.94 * h / std::max(1.0, y1 - y0));
+        const double zoom = std::min(std::max(1.0, 0.94 * w - 2 * marginPixels) / std::max(1.0, x1 - x0),
+                                     std::max(1.0, 0.94 * h - 2 * marginPixels) / std::max(1.0, y1 - y0));
         if (camera->GetParallelProjection()) camera->SetParallelScale(camera->GetParallelScale() / zoom);
         else camera->Dolly(zoom);
         renderer->ResetCameraClippingRange(b.data());

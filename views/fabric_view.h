@@ -9,6 +9,7 @@
 #include <QWidget>
 
 #include <array>
+#include <functional>
 #include <memory>
 
 class QImage;
@@ -16,6 +17,7 @@ class QImage;
 namespace faultline {
 
 class BlastOverlay;
+class CameraFlight;
 class FabricScene;
 class VtkRenderWidget;
 
@@ -41,6 +43,10 @@ public:
     void topView();
     bool keepsFramed() const { return m_framing != Framing::None; }
     void zoomTo(const ComponentRef& part);
+    // Flies the camera, eased over a moment, to where `aim` (one of the presets here) puts
+    // it, so that an audience sees where the hardware sits instead of a cut.
+    void flyTo(const std::function<void()>& aim);
+    bool flying() const;
     // Frames every one of the parts (GPUs, hosts, switches) at once.
     void frameParts(const std::vector<ComponentRef>& parts);
 
@@ -79,12 +85,14 @@ private:
     void chooseLevelOfDetail();
     QString m_pinnedDetail;
     // Points the camera so that the box fills the view, keeping the direction it looks in.
-    void fitBounds(const std::array<double, 6>& bounds);
+    // `marginPixels` more are kept free on every side (for labels centred on a switch).
+    void fitBounds(const std::array<double, 6>& bounds, double marginPixels = 0);
 
     VtkRenderWidget* m_render;
     std::shared_ptr<const Run> m_run;
     std::unique_ptr<ReplayIndex> m_replay;
     std::unique_ptr<FabricScene> m_scene;
+    CameraFlight* m_flight;
     std::unique_ptr<BlastOverlay> m_blast;  // refers to the scene's layout: reset first
     BlastRadius m_blastRadius;
     std::vector<GpuVisual> m_states;

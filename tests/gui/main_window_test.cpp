@@ -226,6 +226,19 @@ TEST(MainWindow, SelectingAFailedSwitchIncidentShowsItsBlastRadiusInTheInspector
     auto* view = window.findChild<FabricView*>();
     EXPECT_EQ(view->selected(), failure.component);
     EXPECT_EQ(view->blastRadiusShown().gpus.size(), 16u);
+    // The camera flies to the whole scope: at the end of the flight the switch and every GPU
+    // it cut off are on screen, and the scope fills a good part of it.
+    EXPECT_TRUE(view->flying());
+    QTRY_VERIFY_WITH_TIMEOUT(!view->flying(), 5000);
+    const QRectF frame(QPointF(0, 0), QSizeF(view->size()));
+    QRectF scope(view->positionOf(failure.component), QSizeF(0, 0));
+    for (std::int32_t g : view->blastRadiusShown().gpus) {
+        const QPointF at = view->gpuPosition(g);
+        EXPECT_TRUE(frame.contains(at)) << "GPU " << g << " cut off but out of the frame";
+        scope = scope.united(QRectF(at, QSizeF(1, 1)));
+    }
+    EXPECT_TRUE(frame.contains(view->positionOf(failure.component)));
+    EXPECT_GT(scope.width(), frame.width() / 8) << "framed, not a speck";
 
     const std::string sw = run.topology.switches[static_cast<std::size_t>(failure.component.index)].name;
     EXPECT_EQ(window.findChild<QLabel*>("inspectorTitle")->text().toStdString(), sw) << "the inspector follows the incident";
