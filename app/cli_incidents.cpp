@@ -3,6 +3,7 @@
 #include "csv_export.h"
 
 #include "model/error.h"
+#include "analysis/blast_radius.h"
 #include "analysis/incidents.h"
 #include "model/run_file.h"
 #include "model/json_text.h"
@@ -20,8 +21,9 @@ const CommandSpec& incidentsSpec() {
         "RUN.faultline [--id N] [--json | --csv]",
         "list a run's interruptions, or one as a chain of events",
         "Lists every interruption of the run with its time, root cause, component and downtime; with --id, one incident "
-        "as the chain of events from first symptom to training resumed.",
-        {{"--id", "", "N", "show incident N as a chain of events"}, {"--json", "", "", "print the incidents as JSON"},
+        "as the chain of events from first symptom to training resumed and, for a failed switch, cable, NIC or host, its blast "
+        "radius: the GPUs and cables it cut off and its path up the fabric.",
+        {{"--id", "", "N", "show incident N as a chain of events, with the blast radius of the failed part"}, {"--json", "", "", "print the incidents as JSON"},
          {"--csv", "", "", "print the incidents as CSV, with the reviewer's notes, confirmed cause and tags"}}};
     return spec;
 }
@@ -67,6 +69,9 @@ int incidentsCommand(const CommandArgs& argv) {
         incidents = {*it};
         if (!args.flag("--json") && !args.flag("--csv")) {
             std::fputs(incidentChainToText(incidents.front(), run.info).c_str(), stdout);
+            // A failed switch, cable, NIC or host: what it cut off, and its way up the fabric.
+            if (const ComponentRef part = failedPart(run, incidents.front()); part.kind != ComponentKind::None && part.kind != ComponentKind::Gpu)
+                std::fputs(("\n" + blastRadiusToText(run.topology, blastRadius(run.topology, part))).c_str(), stdout);
             std::fputs(reviewText(incidents.front(), readIncidentNotes(args.positional().front())).c_str(), stdout);
             return 0;
         }

@@ -129,10 +129,10 @@ std::vector<ShortcutEntry> keyboardShortcuts(const QWidget& window) {
     entries.push_back({{QKeySequence(Qt::Key_Up), QKeySequence(Qt::Key_Down)}, QObject::tr("Tilt the camera"), view});
     entries.push_back({{QKeySequence(Qt::Key_Plus), QKeySequence(Qt::Key_Equal)}, QObject::tr("Zoom in"), view});
     entries.push_back({{QKeySequence(Qt::Key_Minus)}, QObject::tr("Zoom out"), view});
-    entries.push_back({{}, QObject::tr("Orbit"), mouse, QObject::tr("Drag")});
+    entries.push_back({{}, QObject::tr("Orbit (about the selection, when there is one)"), mouse, QObject::tr("Drag")});
     entries.push_back({{}, QObject::tr("Pan"), mouse, QObject::tr("Middle-drag / Shift+drag")});
-    entries.push_back({{}, QObject::tr("Zoom"), mouse, QObject::tr("Wheel")});
-    entries.push_back({{}, QObject::tr("Select a GPU, host or switch"), mouse, QObject::tr("Click")});
+    entries.push_back({{}, QObject::tr("Zoom towards the cursor"), mouse, QObject::tr("Wheel")});
+    entries.push_back({{}, QObject::tr("Select a GPU, host or switch (a switch shows what it would cut off)"), mouse, QObject::tr("Click")});
     return entries;
 }
 

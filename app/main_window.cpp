@@ -10,6 +10,7 @@
 #include "sample_run.h"
 #include "theme.h"
 #include "what_if_dialog.h"
+#include "analysis/blast_radius.h"
 #include "analysis/run_highlights.h"
 #include "views/charts_view.h"
 #include "views/fabric_view.h"
@@ -39,6 +40,17 @@
 #include <QStatusBar>
 
 namespace faultline {
+
+namespace {
+// The hardware that failed in the incident that began at `t`, if one did.
+ComponentRef failedPartAt(const LoadedRun* run, Nanos t) {
+    if (!run) return {};
+    for (const Incident& incident : run->incidents)
+        if (incident.begin == t) return failedPart(run->run, incident);
+    return {};
+}
+}  // namespace
+
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
@@ -104,10 +116,17 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_incidents, &IncidentView::incidentSelected, m_replay, [this](Nanos t, const std::vector<std::int32_t>& gpus) {
         m_replay->setTime(t);
         m_timeline->setVisibleRange(t - kHour, t + kHour);  // the incident with an hour either side
-        if (!gpus.empty()) {  // and the camera on the hardware it took out
+        // A failed switch, cable, NIC or host: its blast radius, framed whole, in the view and
+        // the inspector. A GPU: the camera on it, as below.
+        if (const ComponentRef failed = failedPartAt(m_run.get(), t); failed.kind != ComponentKind::None && failed.kind != ComponentKind::Gpu) {
+            m_replay->fabricView()->select(failed);
+            m_replay->fabricView()->showBlastRadius(failed);
+            m_replay->fabricView()->flyTo([view = m_replay->fabricView()] { view->frameBlastRadius(); });
+            m_replay->inspector()->showPart(failed);
+        } else if (!gpus.empty()) {  // and the camera on the hardware it took out
             const ComponentRef gpu{ComponentKind::Gpu, gpus.front()};
             m_replay->fabricView()->select(gpu);
-            m_replay->fabricView()->zoomTo(gpu);
+            m_replay->fabricView()->flyTo([view = m_replay->fabricView(), gpu] { view->zoomTo(gpu); });
             m_replay->inspector()->showPart(gpu);  // its history, each entry a link
         }
     });

@@ -1,6 +1,6 @@
 #include "presentation_window.h"
 
-#include "camera_flight.h"
+#include "views/camera_flight.h"
 #include "model/format.h"
 #include "report_figures.h"
 #include "run_caption.h"

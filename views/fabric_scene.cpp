@@ -21,8 +21,9 @@ namespace faultline {
 
 namespace {
 
-// Racks holding the incidents of the cause the charts filter on: a colour no GPU state uses.
-constexpr Rgb kCauseMarkColour{190, 40, 200};
+// Racks holding the incidents of the cause the charts filter on: amber, a colour neither a
+// GPU state nor the blast radius (purple, green) uses.
+constexpr Rgb kCauseMarkColour{170, 100, 0};
 
 // The boxes of the switches of one kind (rack tier, or the tiers above), and for every
 // switch its place among them (-1 when it is of the other kind).

@@ -1,5 +1,7 @@
 #include "fabric_view.h"
 
+#include "blast_overlay.h"
+#include "camera_flight.h"
 #include "fabric_scene.h"
 #include "gpu_palette.h"
 #include "hall_colours.h"
@@ -27,7 +29,7 @@ constexpr double kMinPixelsPerGpu = 6.0;
 constexpr double kMinPixelsForBoxes = 10.0;
 }  // namespace
 
-FabricView::FabricView(QWidget* parent) : QWidget(parent), m_render(new VtkRenderWidget(this)) {
+FabricView::FabricView(QWidget* parent) : QWidget(parent), m_render(new VtkRenderWidget(this)), m_flight(new CameraFlight(this, this)) {
     setObjectName("fabricView");
     m_render->setObjectName("fabricRender");
     auto* layout = new QVBoxLayout(this);
@@ -46,6 +48,8 @@ FabricView::FabricView(QWidget* parent) : QWidget(parent), m_render(new VtkRende
 FabricView::~FabricView() = default;
 
 void FabricView::setRun(std::shared_ptr<const Run> run) {
+    m_blast.reset();
+    m_blastRadius = {};
     m_scene.reset();  // it refers to the old run's topology
     m_replay.reset();
     m_run = std::move(run);
@@ -55,6 +59,7 @@ void FabricView::setRun(std::shared_ptr<const Run> run) {
     if (!m_run) return;
     m_replay = std::make_unique<ReplayIndex>(*m_run);
     m_scene = std::make_unique<FabricScene>(m_run->topology, m_render->renderer());
+    m_blast = std::make_unique<BlastOverlay>(m_run->topology, m_scene->layout(), m_render->renderer());
     refreshColours();
     m_states.assign(m_replay->gpuCount(), GpuVisual{});
     m_time = 0;
@@ -196,8 +201,9 @@ void FabricView::topView() {
     camera->SetFocalPoint(c[0], c[1], 0);
     camera->SetPosition(c[0], c[1], 1.0);
     camera->SetViewUp(0, 1, 0);
-    // Fit the floor, where the GPUs are; the switches above would only shrink them.
-    fitBounds({b.min[0], b.max[0], b.min[1], b.max[1], 0, 0.5});
+    // Every tier: the switches float over the hall and, seen from above in perspective,
+    // spread out past the floor's edges; the tier names are centred over them.
+    fitBounds({b.min[0], b.max[0], b.min[1], b.max[1], b.min[2], b.max[2]}, 28);
 }
 
 void FabricView::zoomTo(const ComponentRef& part) {
@@ -212,6 +218,10 @@ void FabricView::zoomTo(const ComponentRef& part) {
     }
     fitBounds({box->min[0] - 2, box->max[0] + 2, box->min[1] - 2, box->max[1] + 2, box->min[2], box->max[2] + 1});
 }
+
+void FabricView::flyTo(const std::function<void()>& aim) { m_flight->flyTo(aim, 1200); }
+
+bool FabricView::flying() const { return m_flight->flying(); }
 
 void FabricView::frameParts(const std::vector<ComponentRef>& parts) {
     if (!m_scene) return;
@@ -229,7 +239,7 @@ void FabricView::frameParts(const std::vector<ComponentRef>& parts) {
     if (any) fitBounds(b);
 }
 
-void FabricView::fitBounds(const std::array<double, 6>& b) {
+void FabricView::fitBounds(const std::array<double, 6>& b, double marginPixels) {
     m_render->syncSize();
     vtkRenderer* renderer = m_render->renderer();
     vtkCamera* camera = renderer->GetActiveCamera();
@@ -262,7 +272,8 @@ void FabricView::fitBounds(const std::array<double, 6>& b) {
         const std::array<double, 3> shift{ends[0][0] - ends[1][0], ends[0][1] - ends[1][1], ends[0][2] - ends[1][2]};
         camera->SetFocalPoint(focal[0] + shift[0], focal[1] + shift[1], focal[2] + shift[2]);
         camera->SetPosition(pos[0] + shift[0], pos[1] + shift[1], pos[2] + shift[2]);
-        const double zoom = std::min(0.94 * w / std::max(1.0, x1 - x0), 0.94 * h / std::max(1.0, y1 - y0));
+        const double zoom = std::min(std::max(1.0, 0.94 * w - 2 * marginPixels) / std::max(1.0, x1 - x0),
+                                     std::max(1.0, 0.94 * h - 2 * marginPixels) / std::max(1.0, y1 - y0));
         if (camera->GetParallelProjection()) camera->SetParallelScale(camera->GetParallelScale() / zoom);
         else camera->Dolly(zoom);
         renderer->ResetCameraClippingRange(b.data());
@@ -275,7 +286,39 @@ void FabricView::fitBounds(const std::array<double, 6>& b) {
 void FabricView::select(const ComponentRef& part) {
     m_selected = part;
     if (m_scene) m_scene->highlight(part);
+    // A drag then orbits about what was selected, so that it stays in view as the camera turns.
+    const auto box = m_scene ? m_scene->boxOf(part) : std::nullopt;
+    if (box) {
+        const auto c = box->centre();
+        m_render->setOrbitCentre(std::array<double, 3>{c[0], c[1], c[2]});
+    } else {
+        m_render->setOrbitCentre(std::nullopt);
+    }
+    const bool preview = part.kind == ComponentKind::Switch || part.kind == ComponentKind::Link;
+    showBlastRadius(preview ? part : ComponentRef{});
     m_render->update();
+}
+
+void FabricView::showBlastRadius(const ComponentRef& part) {
+    if (!m_blast) return;
+    m_blastRadius = blastRadius(m_run->topology, part);
+    m_blast->show(m_blastRadius);
+    m_render->update();
+}
+
+void FabricView::frameBlastRadius() {
+    if (!m_blast || m_blastRadius.part.kind == ComponentKind::None) return;
+    m_framing = Framing::None;
+    std::array<double, 6> b{1e30, -1e30, 1e30, -1e30, 1e30, -1e30};
+    for (const Box3& box : m_blast->scope(m_blastRadius))
+        for (std::size_t k = 0; k < 3; ++k) {
+            b[2 * k] = std::min<double>(b[2 * k], box.min[k]);
+            b[2 * k + 1] = std::max<double>(b[2 * k + 1], box.max[k]);
+        }
+    // A margin of a couple of GPU pitches, so the outlines and the label are not at the edge.
+    const double margin = 2 * m_scene->layout().gpuPitch + 1;
+    for (std::size_t k = 0; k < 3; ++k) b[2 * k] -= margin, b[2 * k + 1] += margin;
+    fitBounds(b);
 }
 
 void FabricView::markCause(std::optional<RootCause> cause) {

@@ -2,18 +2,22 @@
 // The cluster in 3D at one instant of the run: every GPU coloured by its state, the switch
 // tiers above, links between. Owns the run's replay index; the instant is set from outside
 // (the replay panel). Click to pick a GPU, host or switch.
+#include "analysis/blast_radius.h"
 #include "model/replay_state.h"
 #include "model/run.h"
 
 #include <QWidget>
 
 #include <array>
+#include <functional>
 #include <memory>
 
 class QImage;
 
 namespace faultline {
 
+class BlastOverlay;
+class CameraFlight;
 class FabricScene;
 class VtkRenderWidget;
 
@@ -39,13 +43,23 @@ public:
     void topView();
     bool keepsFramed() const { return m_framing != Framing::None; }
     void zoomTo(const ComponentRef& part);
+    // Flies the camera, eased over a moment, to where `aim` (one of the presets here) puts
+    // it, so that an audience sees where the hardware sits instead of a cut.
+    void flyTo(const std::function<void()>& aim);
+    bool flying() const;
     // Frames every one of the parts (GPUs, hosts, switches) at once.
     void frameParts(const std::vector<ComponentRef>& parts);
 
+    // Selecting a switch or a cable previews its blast radius ("what would this take out").
     void select(const ComponentRef& part);
     // Outlines the racks of every failure of this root cause (nullopt clears them).
     void markCause(std::optional<RootCause> cause);
     const std::vector<std::int32_t>& markedRacks() const { return m_markedRacks; }
+    // Draws what this part cuts off and its way up the fabric; kind None hides it.
+    void showBlastRadius(const ComponentRef& part);
+    const BlastRadius& blastRadiusShown() const { return m_blastRadius; }
+    // Frames the part shown with its whole scope (what it cuts off, all below a switch).
+    void frameBlastRadius();
     ComponentRef selected() const { return m_selected; }
     // What is drawn at a point of the widget, in widget coordinates.
     ComponentRef partAt(const QPoint& widgetPos) const;
@@ -82,12 +96,16 @@ private:
     void chooseLevelOfDetail();
     QString m_pinnedDetail;
     // Points the camera so that the box fills the view, keeping the direction it looks in.
-    void fitBounds(const std::array<double, 6>& bounds);
+    // `marginPixels` more are kept free on every side (for labels centred on a switch).
+    void fitBounds(const std::array<double, 6>& bounds, double marginPixels = 0);
 
     VtkRenderWidget* m_render;
     std::shared_ptr<const Run> m_run;
     std::unique_ptr<ReplayIndex> m_replay;
     std::unique_ptr<FabricScene> m_scene;
+    CameraFlight* m_flight;
+    std::unique_ptr<BlastOverlay> m_blast;  // refers to the scene's layout: reset first
+    BlastRadius m_blastRadius;
     std::vector<GpuVisual> m_states;
     std::vector<std::int32_t> m_markedRacks;
     std::vector<std::int32_t> m_flashing;

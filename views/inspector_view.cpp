@@ -1,5 +1,6 @@
 #include "inspector_view.h"
 
+#include "analysis/blast_radius.h"
 #include "model/format.h"
 
 #include <QLabel>
@@ -51,7 +52,7 @@ std::optional<ComponentRef> findPart(const Topology& topology, const std::string
 
 InspectorView::InspectorView(QWidget* parent)
     : QWidget(parent), m_find(new QLineEdit(this)), m_title(new QLabel(this)), m_details(new QLabel(this)),
-      m_now(new QLabel(this)), m_history(new QListWidget(this)), m_completer(new QCompleter(this)),
+      m_now(new QLabel(this)), m_blast(new QLabel(this)), m_history(new QListWidget(this)), m_completer(new QCompleter(this)),
       m_completions(new QStringListModel(this)) {
     setObjectName("inspector");
     m_find->setObjectName("findPart");
@@ -78,6 +79,10 @@ InspectorView::InspectorView(QWidget* parent)
     m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_now->setObjectName("inspectorNow");
     m_now->setWordWrap(true);
+    m_blast->setObjectName("inspectorBlastRadius");
+    m_blast->setTextFormat(Qt::PlainText);
+    m_blast->setWordWrap(true);
+    m_blast->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_history->setObjectName("inspectorHistory");
     m_history->setWordWrap(true);
     m_history->setToolTip(tr("Click an entry to move the replay there"));
@@ -95,6 +100,7 @@ InspectorView::InspectorView(QWidget* parent)
     layout->addWidget(m_title);
     layout->addWidget(m_details);
     layout->addWidget(m_now);
+    layout->addWidget(m_blast);
     layout->addWidget(m_history, 1);
     connect(m_find, &QLineEdit::returnPressed, this, &InspectorView::search);
     fill();
@@ -210,6 +216,8 @@ void InspectorView::fill() {
         m_title->setText(tr("Click a GPU, host or switch"));
         m_details->clear();
         m_now->clear();
+        m_blast->clear();
+        m_blast->hide();
         return;
     }
     const Topology& t = m_run->topology;
@@ -232,10 +240,13 @@ void InspectorView::fill() {
         m_title->setText(q(s.name));
         QString where = s.rack >= 0 ? rackPlace(t, s.rack) : s.zone >= 0 ? tr("zone %1").arg(q(t.zones[static_cast<std::size_t>(s.zone)].name)) : tr("joins all zones");
         m_details->setText(tr("%1 switch<br>%2").arg(switchTierName(s.tier), where));
+    } else {  // a cable or a NIC
+        m_title->setText(q(partName(t, m_part)));
+        m_details->setText(m_part.kind == ComponentKind::Link ? tr("cable") : tr("NIC"));
     }
     const std::int64_t start = m_run->info.startEpochNs;
     for (const Failure& f : m_run->failures) {
-        const bool mine = (m_part.kind == ComponentKind::Switch) ? f.component == m_part : touches(f, gpus);
+        const bool mine = (m_part.kind == ComponentKind::Switch || m_part.kind == ComponentKind::Link) ? f.component == m_part : touches(f, gpus);
         if (!mine) continue;
         auto* item = new QListWidgetItem(tr("%1  failed: %2 — %3")
                                              .arg(q(formatWallTime(start, f.time)), q(std::string(rootCauseLabel(f.cause))), q(f.detail)),
@@ -253,6 +264,17 @@ void InspectorView::fill() {
     }
     if (m_history->count() == 0) m_history->addItem(tr("No failures or straggler episodes in this run."));
     fillNow();
+    fillBlastRadius();
+}
+
+void InspectorView::fillBlastRadius() {
+    // A GPU takes out only itself: the list is for the parts whose failure reaches further.
+    const bool reaches = m_part.kind == ComponentKind::Switch || m_part.kind == ComponentKind::Host ||
+                         m_part.kind == ComponentKind::Link || m_part.kind == ComponentKind::Nic;
+    m_blast->setVisible(reaches && m_run);
+    if (!reaches || !m_run) return m_blast->clear();
+    const BlastRadius radius = blastRadius(m_run->topology, m_part);
+    m_blast->setText(QString::fromStdString(blastRadiusToText(m_run->topology, radius, 4)).trimmed());
 }
 
 }  // namespace faultline

@@ -53,6 +53,7 @@ private:
     void go(const SearchHit& hit);
     void fill();
     void fillNow();
+    void fillBlastRadius();
 
     std::shared_ptr<const Run> m_run;
     const ReplayIndex* m_replay = nullptr;
@@ -62,6 +63,7 @@ private:
     QLabel* m_title;
     QLabel* m_details;
     QLabel* m_now;
+    QLabel* m_blast;  // what a switch, cable or host cuts off when it fails
     QListWidget* m_history;
     QCompleter* m_completer;
     QStringListModel* m_completions;

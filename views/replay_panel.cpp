@@ -84,7 +84,7 @@ ReplayPanel::ReplayPanel(QWidget* parent)
     connect(m_view, &FabricView::partSelected, this, [this](const ComponentRef& part) { m_inspector->showPart(part); });
     connect(m_inspector, &InspectorView::found, this, [this](const ComponentRef& part) {
         m_view->select(part);  // a search that found nothing clears the old outline
-        if (part.kind != ComponentKind::None) m_view->zoomTo(part);
+        if (part.kind != ComponentKind::None) m_view->flyTo([this, part] { m_view->zoomTo(part); });
     });
     connect(m_inspector, &InspectorView::timeRequested, this, [this](Nanos t) { setTime(t); });
     addShortcuts();

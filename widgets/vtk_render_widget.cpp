@@ -17,10 +17,13 @@
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkGenericRenderWindowInteractor.h>
 #include <vtkInteractorStyleTrackballCamera.h>
+#include <vtkMath.h>
 #include <vtkOpenGLFramebufferObject.h>
 #include <vtkOpenGLState.h>
 #include <vtkRenderer.h>
+#include <vtkTransform.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace faultline {
@@ -49,7 +52,9 @@ VtkRenderWidget::VtkRenderWidget(QWidget* parent)
       m_window(vtkSmartPointer<vtkGenericOpenGLRenderWindow>::New()),
       m_renderer(vtkSmartPointer<vtkRenderer>::New()),
       m_interactor(vtkSmartPointer<vtkGenericRenderWindowInteractor>::New()) {
-    setFocusPolicy(Qt::StrongFocus);
+    // Tab focus only: a click takes the focus itself (mousePressEvent), so that it can tell a
+    // click that only focused the view from one that picks.
+    setFocusPolicy(Qt::TabFocus);
     setMinimumSize(64, 64);
     setAttribute(Qt::WA_OpaquePaintEvent);
     m_surface->setFormat(QSurfaceFormat::defaultFormat());
@@ -227,10 +232,7 @@ void VtkRenderWidget::paintEvent(QPaintEvent*) {
 
 void VtkRenderWidget::takeInput(QEvent* event) {
     switch (event->type()) {
-        case QEvent::MouseButtonPress:
-            setFocus(Qt::MouseFocusReason);
-            mousePressEvent(static_cast<QMouseEvent*>(event));
-            break;
+        case QEvent::MouseButtonPress: mousePressEvent(static_cast<QMouseEvent*>(event)); break;
         case QEvent::MouseButtonRelease: mouseReleaseEvent(static_cast<QMouseEvent*>(event)); break;
         case QEvent::MouseMove: mouseMoveEvent(static_cast<QMouseEvent*>(event)); break;
         case QEvent::Wheel: wheelEvent(static_cast<QWheelEvent*>(event)); break;
@@ -260,9 +262,16 @@ void VtkRenderWidget::forwardMouse(QMouseEvent* event, unsigned long vtkEvent) {
 }
 
 void VtkRenderWidget::mousePressEvent(QMouseEvent* event) {
+    // The first click into a view without the focus is taken as meant to focus it (the user
+    // was in another panel), not to pick what happens to be under the cursor.
+    m_focusClick = window()->focusWidget() != this;
+    setFocus(Qt::MouseFocusReason);
     if (event->button() == Qt::LeftButton) {
-        m_pressPos = event->position().toPoint();
+        m_pressPos = m_lastPos = event->position().toPoint();
         m_pressed = true;
+        // A plain left drag orbits about the selection, when there is one.
+        m_orbiting = m_orbitCentre.has_value() && event->modifiers() == Qt::NoModifier;
+        if (m_orbiting) return;
     }
     switch (event->button()) {
         case Qt::LeftButton: forwardMouse(event, vtkCommand::LeftButtonPressEvent); break;
@@ -273,32 +282,114 @@ void VtkRenderWidget::mousePressEvent(QMouseEvent* event) {
 }
 
 void VtkRenderWidget::mouseMoveEvent(QMouseEvent* event) {
+    if (m_orbiting && event->buttons().testFlag(Qt::LeftButton)) {
+        orbit(m_lastPos, event->position().toPoint());
+        m_lastPos = event->position().toPoint();
+        emit cameraMovedByUser();
+        return;
+    }
     forwardMouse(event, vtkCommand::MouseMoveEvent);
     if (event->buttons() != Qt::NoButton) emit cameraMovedByUser();
 }
 
 void VtkRenderWidget::mouseReleaseEvent(QMouseEvent* event) {
+    const bool orbited = event->button() == Qt::LeftButton && m_orbiting;
+    if (orbited) m_orbiting = false;
     switch (event->button()) {
-        case Qt::LeftButton: forwardMouse(event, vtkCommand::LeftButtonReleaseEvent); break;
+        case Qt::LeftButton:
+            if (!orbited) forwardMouse(event, vtkCommand::LeftButtonReleaseEvent);
+            break;
         case Qt::MiddleButton: forwardMouse(event, vtkCommand::MiddleButtonReleaseEvent); break;
         case Qt::RightButton: forwardMouse(event, vtkCommand::RightButtonReleaseEvent); break;
         default: break;
     }
     if (event->button() == Qt::LeftButton && m_pressed) {
         m_pressed = false;
-        if ((event->position().toPoint() - m_pressPos).manhattanLength() <= kClickSlopPixels)
+        if ((event->position().toPoint() - m_pressPos).manhattanLength() <= kClickSlopPixels && !m_focusClick)
             emit clicked(event->position().toPoint());
     }
 }
 
 void VtkRenderWidget::wheelEvent(QWheelEvent* event) {
-    const QPoint p = toVtkPixel(event->position());
-    m_interactor->SetEventInformation(p.x(), p.y());
     const int delta = event->angleDelta().y();
-    if (delta > 0) m_interactor->InvokeEvent(vtkCommand::MouseWheelForwardEvent, nullptr);
-    else if (delta < 0) m_interactor->InvokeEvent(vtkCommand::MouseWheelBackwardEvent, nullptr);
-    if (delta != 0) emit cameraMovedByUser();
+    // One notch (120) zooms by a fifth, towards what the cursor points at.
+    if (delta != 0) {
+        zoomTowards(event->position(), std::pow(1.2, delta / 120.0));
+        emit cameraMovedByUser();
+    }
     event->accept();
+}
+
+void VtkRenderWidget::zoomTowards(const QPointF& widgetPos, double factor) {
+    vtkCamera* camera = m_renderer->GetActiveCamera();
+    std::array<double, 3> focal{}, position{};
+    camera->GetFocalPoint(focal.data());
+    camera->GetPosition(position.data());
+    // The point under the cursor on the plane of the focal point.
+    m_renderer->SetWorldPoint(focal[0], focal[1], focal[2], 1.0);
+    m_renderer->WorldToDisplay();
+    const double depth = m_renderer->GetDisplayPoint()[2];
+    const QPoint p = toVtkPixel(widgetPos);
+    m_renderer->SetDisplayPoint(p.x(), p.y(), depth);
+    m_renderer->DisplayToWorld();
+    const double* w = m_renderer->GetWorldPoint();
+    const std::array<double, 3> under{w[0] / w[3], w[1] / w[3], w[2] / w[3]};
+    // Zooming by f about the focal point scales offsets on that plane by f; moving the
+    // focal point a (1 - 1/f) share of the way to the point keeps the point where it was.
+    const double share = 1.0 - 1.0 / factor;
+    if (camera->GetParallelProjection()) camera->SetParallelScale(camera->GetParallelScale() / factor);
+    else camera->Dolly(factor);
+    camera->GetPosition(position.data());
+    for (std::size_t k = 0; k < 3; ++k) {
+        const double shift = (under[k] - focal[k]) * share;
+        focal[k] += shift;
+        position[k] += shift;
+    }
+    camera->SetFocalPoint(focal.data());
+    camera->SetPosition(position.data());
+    m_renderer->ResetCameraClippingRange();
+    update();
+}
+
+void VtkRenderWidget::orbit(const QPoint& from, const QPoint& to) {
+    // Turns the camera (eye and focal point together) about the orbit centre: around the
+    // vertical for a sideways drag, around the screen's horizontal for an up or down one.
+    vtkCamera* camera = m_renderer->GetActiveCamera();
+    const std::array<double, 3> c = *m_orbitCentre;
+    const double degreesPerPixel = 270.0 / std::max(1, width());
+    const double azimuth = -(to.x() - from.x()) * degreesPerPixel;
+    const double elevation = (to.y() - from.y()) * degreesPerPixel;
+    double right[3];
+    {
+        double direction[3], up[3];
+        camera->GetDirectionOfProjection(direction);
+        camera->GetViewUp(up);
+        vtkMath::Cross(direction, up, right);
+        vtkMath::Normalize(right);
+    }
+    auto turn = vtkSmartPointer<vtkTransform>::New();
+    turn->PostMultiply();
+    turn->Translate(-c[0], -c[1], -c[2]);
+    turn->RotateWXYZ(elevation, right);
+    turn->RotateWXYZ(azimuth, 0, 0, 1);
+    turn->Translate(c[0], c[1], c[2]);
+    double position[3], focal[3], up[3];
+    camera->GetPosition(position);
+    camera->GetFocalPoint(focal);
+    camera->GetViewUp(up);
+    turn->TransformPoint(position, position);
+    turn->TransformPoint(focal, focal);
+    turn->TransformVector(up, up);
+    // Never over the top: keep the eye above the floor's horizon and below the zenith.
+    const double dz = (position[2] - focal[2]) / std::max(1e-9, std::sqrt(vtkMath::Distance2BetweenPoints(position, focal)));
+    if (dz > 0.02 && dz < 0.9995) {
+        camera->SetPosition(position);
+        camera->SetFocalPoint(focal);
+        camera->SetViewUp(up);
+        camera->OrthogonalizeViewUp();
+        m_renderer->ResetCameraClippingRange();
+    }
+    update();
 }
 
 void VtkRenderWidget::keyPressEvent(QKeyEvent* event) {

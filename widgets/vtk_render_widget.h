@@ -12,7 +12,9 @@
 
 #include <vtkSmartPointer.h>
 
+#include <array>
 #include <memory>
+#include <optional>
 
 class QOffscreenSurface;
 class QOpenGLContext;
@@ -53,6 +55,13 @@ public:
     // (which costs a little), apart from what Qt adds to present it.
     void setTimingFrames(bool timing) { m_timing = timing; m_timedFrames = 0; m_timedMs = 0; }
     double meanFrameRenderMs() const { return m_timedFrames ? m_timedMs / m_timedFrames : 0; }
+
+    // A point the left drag orbits about (the selection's centre), instead of the focal point;
+    // none to orbit about the focal point again.
+    void setOrbitCentre(std::optional<std::array<double, 3>> centre) { m_orbitCentre = centre; }
+    // Zooms by `factor` (above 1 nearer) towards what is under the widget point: it stays
+    // under the cursor while the rest of the view grows around it.
+    void zoomTowards(const QPointF& widgetPos, double factor);
 
 signals:
     // Before every VTK render, on the GUI thread: the place to update colours for "now".
@@ -96,8 +105,13 @@ private:
     vtkSmartPointer<vtkGenericOpenGLRenderWindow> m_window;
     vtkSmartPointer<vtkRenderer> m_renderer;
     vtkSmartPointer<vtkGenericRenderWindowInteractor> m_interactor;
+    void orbit(const QPoint& from, const QPoint& to);
     QPoint m_pressPos;
+    QPoint m_lastPos;
     bool m_pressed = false;
+    bool m_focusClick = false;  // this press only brought the keyboard focus here: no pick
+    bool m_orbiting = false;
+    std::optional<std::array<double, 3>> m_orbitCentre;
     bool m_timing = false;
     long m_timedFrames = 0;
     double m_timedMs = 0;

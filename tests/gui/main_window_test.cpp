@@ -3,9 +3,11 @@
 
 #include "app/main_window.h"
 #include "app/theme.h"
+#include "analysis/blast_radius.h"
 #include "analysis/incidents.h"
 #include "views/fabric_view.h"
 #include "views/incident_view.h"
+#include "views/inspector_view.h"
 #include "views/jobs_view.h"
 #include "views/replay_panel.h"
 #include "views/timeline_view.h"
@@ -190,7 +192,72 @@ TEST(MainWindow, SelectingAnIncidentMovesEveryView) {
     EXPECT_LE(timeline->visibleBegin(), firstWithGpu->begin);
     EXPECT_GE(timeline->visibleEnd(), firstWithGpu->begin);
     EXPECT_LE(timeline->visibleEnd() - timeline->visibleBegin(), 2 * kHour);
-    EXPECT_EQ(window.findChild<FabricView*>()->selected(), (ComponentRef{ComponentKind::Gpu, firstWithGpu->gpus.front()}));
+    // The hardware that failed: a host, switch or cable itself (with its blast radius), else the GPU.
+    const ComponentRef failed = failedPart(test::tinyRun(), *firstWithGpu);
+    const ComponentRef expected = failed.kind == ComponentKind::Gpu || failed.kind == ComponentKind::None
+                                      ? ComponentRef{ComponentKind::Gpu, firstWithGpu->gpus.front()}
+                                      : failed;
+    EXPECT_EQ(window.findChild<FabricView*>()->selected(), expected);
+    EXPECT_EQ(window.replayPanel()->inspector()->part(), expected) << "the inspector follows the incident";
+}
+
+// An incident whose rack switch failed: the view shows and frames its blast radius, and the
+// inspector names the switch and lists what it cut off.
+TEST(MainWindow, SelectingAFailedSwitchIncidentShowsItsBlastRadiusInTheInspector) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string path = dir.file("switch.faultline");
+    const faultline::Run& run = test::rackSwitchFailureRun();
+    writeRunFile(run, path);
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::runShown);
+    window.openRun(QString::fromStdString(path));
+    ASSERT_TRUE(shown.wait(20'000));
+
+    const Failure& failure = test::rackSwitchFailure(run);
+    const auto incidents = buildIncidents(run);
+    const auto incident = std::find_if(incidents.begin(), incidents.end(), [&](const Incident& i) {
+        return i.failure >= 0 && run.failures[static_cast<std::size_t>(i.failure)].component == failure.component;
+    });
+    ASSERT_NE(incident, incidents.end());
+    ASSERT_TRUE(window.findChild<IncidentView*>()->selectIncident(incident->id));
+    auto* view = window.findChild<FabricView*>();
+    EXPECT_EQ(view->selected(), failure.component);
+    EXPECT_EQ(view->blastRadiusShown().gpus.size(), 16u);
+    // The camera flies to the whole scope: at the end of the flight the switch and every GPU
+    // it cut off are on screen, and the scope fills a good part of it.
+    EXPECT_TRUE(view->flying());
+    QTRY_VERIFY_WITH_TIMEOUT(!view->flying(), 5000);
+    const QRectF frame(QPointF(0, 0), QSizeF(view->size()));
+    QRectF scope(view->positionOf(failure.component), QSizeF(0, 0));
+    for (std::int32_t g : view->blastRadiusShown().gpus) {
+        const QPointF at = view->gpuPosition(g);
+        EXPECT_TRUE(frame.contains(at)) << "GPU " << g << " cut off but out of the frame";
+        scope = scope.united(QRectF(at, QSizeF(1, 1)));
+    }
+    EXPECT_TRUE(frame.contains(view->positionOf(failure.component)));
+    EXPECT_GT(scope.width(), frame.width() / 8) << "framed, not a speck";
+
+    const std::string sw = run.topology.switches[static_cast<std::size_t>(failure.component.index)].name;
+    EXPECT_EQ(window.findChild<QLabel*>("inspectorTitle")->text().toStdString(), sw) << "the inspector follows the incident";
+    auto* blast = window.findChild<QLabel*>("inspectorBlastRadius");
+    ASSERT_NE(blast, nullptr);
+    EXPECT_TRUE(blast->isVisible());
+    const std::string text = blast->text().toStdString();
+    const std::string rack = run.topology.racks[static_cast<std::size_t>(run.topology.switches[static_cast<std::size_t>(failure.component.index)].rack)].name;
+    EXPECT_NE(text.find("cuts off 16 GPUs (1 whole rack)"), std::string::npos) << text;
+    EXPECT_NE(text.find("racks: " + rack), std::string::npos) << text;
+    EXPECT_NE(text.find("path up"), std::string::npos) << text;
+    QApplication::processEvents();
+    if (const QByteArray shots = qgetenv("FAULTLINE_TEST_SHOTS"); !shots.isEmpty()) window.grab().save(shots + "/blast_radius_window.png");
+
+    // A GPU picked afterwards has no blast radius to list, and the view drops the old one.
+    view->select({ComponentKind::Gpu, 0});
+    window.replayPanel()->inspector()->showPart({ComponentKind::Gpu, 0});
+    EXPECT_FALSE(blast->isVisible());
+    EXPECT_TRUE(view->blastRadiusShown().gpus.empty());
 }
 
 // The Jobs panel lists the jobs of the run opened; a job picked moves the replay to its start.

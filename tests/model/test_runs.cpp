@@ -3,6 +3,7 @@
 #include "simulator/simulator.h"
 
 #include <array>
+#include <stdexcept>
 #include <atomic>
 #include <cstdio>
 #include <fstream>
@@ -29,6 +30,23 @@ const Run& tracedTinyRun() {
         return simulate(p);
     }();
     return run;
+}
+
+const Run& rackSwitchFailureRun() {
+    static const Run run = [] {
+        SimulationParams p = simulationPreset("tiny");
+        p.seed = 4;
+        return simulate(p);
+    }();
+    return run;
+}
+
+const Failure& rackSwitchFailure(const Run& run) {
+    for (const Failure& f : run.failures)
+        if (f.component.kind == ComponentKind::Switch &&
+            run.topology.switches[static_cast<std::size_t>(f.component.index)].tier == SwitchTier::Rack)
+            return f;
+    throw std::runtime_error("the run has no failed rack switch");
 }
 
 CommandResult runCommand(const std::string& command, bool withStderr) {

@@ -14,6 +14,11 @@ const Run& tinyRun();
 // over 400 steps from 6 h in.
 const Run& tracedTinyRun();
 
+// The `tiny` preset, seed 4, one of whose incidents is a failed rack switch (rtsw-r0001).
+const Run& rackSwitchFailureRun();
+// That run's failure of a rack switch.
+const Failure& rackSwitchFailure(const Run& run);
+
 // A command line run as a user runs it: its exit status and what it printed.
 struct CommandResult {
     int status;

@@ -96,6 +96,19 @@ TEST(RenderBaseline, WholeClusterMatchesTheCommittedPicture) {
     expectMatchesBaseline(shown.renderAt(f.time + kSecond), "hall_whole_cluster");
 }
 
+// A failed rack switch with its blast radius: its rack outlined as cut off, its uplinks
+// drawn up the fabric, the camera on the whole scope, the label at the switch.
+TEST(RenderBaseline, BlastRadiusOfAFailedRackSwitchMatchesTheCommittedPicture) {
+    const faultline::Run& run = test::rackSwitchFailureRun();
+    const Failure& f = test::rackSwitchFailure(run);
+    test::ShownFabric shown(run, {800, 500});
+    ASSERT_TRUE(shown.exposed());
+    shown.renderAt(0);
+    shown.view().select(f.component);
+    shown.view().frameBlastRadius();
+    expectMatchesBaseline(shown.renderAt(f.time + kSecond), "blast_radius_rack_switch");
+}
+
 // The comparison itself must fail on a picture that differs: a red GPU where one was grey.
 TEST(RenderBaseline, ComparisonNoticesAChangedFrame) {
     const faultline::Run& run = test::tinyRun();

@@ -24,6 +24,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
 
 namespace faultline {
 namespace {
@@ -118,6 +119,7 @@ TEST(ReplayPanel, ClickingAGpuShowsItInTheInspector) {
     view->renderImage();  // the camera is fitted at the first frame
     VtkRenderWidget* render = view->renderWidget();
     const QPoint at = render->mapFrom(view, view->gpuPosition(gpu).toPoint());
+    render->setFocus();  // the view already has the focus: a click picks
     QTest::mouseClick(render, Qt::LeftButton, {}, at);
     EXPECT_EQ(view->selected(), (ComponentRef{ComponentKind::Gpu, gpu}));
     EXPECT_EQ(shown.child<QLabel>("inspectorTitle")->text().toStdString(), run.topology.gpuName(gpu));
@@ -209,6 +211,102 @@ TEST(ReplayPanel, MouseWheelAndKeysMoveTheCameraAndSpacePlays) {
     EXPECT_FALSE(view->keepsFramed());
     QTest::keyClick(render, Qt::Key_Home);
     EXPECT_TRUE(view->keepsFramed());
+}
+
+// The first click into the view while another panel has the keyboard focus only focuses
+// it; the next one picks.
+TEST(ReplayPanel, AClickThatOnlyFocusesTheViewSelectsNothing) {
+    const faultline::Run& run = test::tinyRun();
+    const std::int32_t gpu = run.failures.front().gpus.front();
+    ShownPanel shown(run);
+    ASSERT_TRUE(shown.exposed());
+    FabricView* view = shown.panel().fabricView();
+    view->renderImage();
+    VtkRenderWidget* render = view->renderWidget();
+    shown.child<QLineEdit>("findPart")->setFocus();
+    const QPoint at = render->mapFrom(view, view->gpuPosition(gpu).toPoint());
+    QTest::mouseClick(render, Qt::LeftButton, {}, at);
+    EXPECT_EQ(view->selected().kind, ComponentKind::None) << "the click that focused the view picked a GPU";
+    EXPECT_EQ(shown.panel().window()->focusWidget(), render) << "it took the focus";
+    QTest::mouseClick(render, Qt::LeftButton, {}, at);
+    EXPECT_EQ(view->selected(), (ComponentRef{ComponentKind::Gpu, gpu}));
+}
+
+std::array<double, 3> focalPoint(FabricView* view) {
+    std::array<double, 3> f{};
+    view->renderWidget()->renderer()->GetActiveCamera()->GetFocalPoint(f.data());
+    return f;
+}
+
+double distance(const std::array<double, 3>& a, const std::array<double, 3>& b) {
+    return std::sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
+}
+
+// The wheel zooms towards the cursor: what is under it stays under it, the focal point moves
+// towards it, and the view comes nearer.
+TEST(ReplayPanel, WheelZoomsTowardsTheCursor) {
+    const faultline::Run& run = test::tinyRun();
+    ShownPanel shown(run);
+    ASSERT_TRUE(shown.exposed());
+    FabricView* view = shown.panel().fabricView();
+    view->renderImage();
+    VtkRenderWidget* render = view->renderWidget();
+    vtkRenderer* renderer = render->renderer();
+    // A GPU off to the side of the view, and the point under it on the focal plane.
+    const std::int32_t gpu = run.failures.front().gpus.front();
+    const QPointF cursor = render->mapFrom(view, view->gpuPosition(gpu));
+    const auto focalBefore = focalPoint(view);
+    const double distanceBefore = renderer->GetActiveCamera()->GetDistance();
+    renderer->SetWorldPoint(focalBefore[0], focalBefore[1], focalBefore[2], 1.0);
+    renderer->WorldToDisplay();
+    const double depth = renderer->GetDisplayPoint()[2];
+    const QPoint pixel = render->toVtkPixel(cursor);
+    renderer->SetDisplayPoint(pixel.x(), pixel.y(), depth);
+    renderer->DisplayToWorld();
+    const double* w = renderer->GetWorldPoint();
+    const std::array<double, 3> under{w[0] / w[3], w[1] / w[3], w[2] / w[3]};
+
+    QWheelEvent wheel(cursor, render->mapToGlobal(cursor), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(render, &wheel);
+    EXPECT_LT(renderer->GetActiveCamera()->GetDistance(), distanceBefore * 0.8) << "two notches zoom in";
+    EXPECT_LT(distance(focalPoint(view), under), 0.8 * distance(focalBefore, under)) << "the focal point moves towards the cursor";
+    renderer->SetWorldPoint(under[0], under[1], under[2], 1.0);
+    renderer->WorldToDisplay();
+    EXPECT_NEAR(renderer->GetDisplayPoint()[0], pixel.x(), 2.0) << "what was under the cursor stays there";
+    EXPECT_NEAR(renderer->GetDisplayPoint()[1], pixel.y(), 2.0);
+}
+
+// With a part selected, a left drag turns the camera about it: it stays where it is on
+// screen while the rest of the hall turns.
+TEST(ReplayPanel, ADragOrbitsAboutTheSelection) {
+    const faultline::Run& run = test::tinyRun();
+    ShownPanel shown(run);
+    ASSERT_TRUE(shown.exposed());
+    FabricView* view = shown.panel().fabricView();
+    view->renderImage();
+    VtkRenderWidget* render = view->renderWidget();
+    render->setFocus();
+    // A GPU: small enough that the front of it, where positionOf points, is near its centre.
+    const ComponentRef part{ComponentKind::Gpu, run.failures.front().gpus.front()};
+    view->select(part);
+    const QPointF before = view->positionOf(part);
+    std::array<double, 3> eye{};
+    render->renderer()->GetActiveCamera()->GetPosition(eye.data());
+    auto send = [&](QEvent::Type type, QPointF at, Qt::MouseButton button, Qt::MouseButtons buttons) {
+        QMouseEvent event(type, at, render->mapToGlobal(at), button, buttons, Qt::NoModifier);
+        QApplication::sendEvent(render, &event);
+    };
+    const QPointF from(render->width() * 0.3, render->height() * 0.6);
+    send(QEvent::MouseButtonPress, from, Qt::LeftButton, Qt::LeftButton);
+    send(QEvent::MouseMove, from + QPointF(150, -30), Qt::NoButton, Qt::LeftButton);
+    send(QEvent::MouseButtonRelease, from + QPointF(150, -30), Qt::LeftButton, Qt::NoButton);
+    std::array<double, 3> eyeAfter{};
+    render->renderer()->GetActiveCamera()->GetPosition(eyeAfter.data());
+    EXPECT_GT(distance(eye, eyeAfter), 1.0) << "the camera turned";
+    const QPointF after = view->positionOf(part);
+    EXPECT_NEAR(after.x(), before.x(), 6.0) << "the selected GPU stays put on screen";
+    EXPECT_NEAR(after.y(), before.y(), 6.0);
+    EXPECT_EQ(view->selected(), part) << "a drag is not a click";
 }
 
 }  // namespace

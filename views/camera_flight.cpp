@@ -1,6 +1,6 @@
 #include "camera_flight.h"
 
-#include "views/fabric_view.h"
+#include "fabric_view.h"
 #include "widgets/vtk_render_widget.h"
 
 #include <QEasingCurve>

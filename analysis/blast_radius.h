@@ -1,0 +1,40 @@
+#pragma once
+// What one part of the fabric takes out when it fails: the GPUs left with no path up the
+// fabric, the cables that carry nothing any more, and the way up from the part to the top
+// tier (what a reviewer traces to see why a rack went dark, or a switch did not matter).
+// Works for a failed part and, the same way, as a "what would this take out" preview.
+#include "analysis/incidents.h"
+#include "model/run.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace faultline {
+
+struct BlastRadius {
+    ComponentRef part;
+    std::vector<std::int32_t> gpus;      // cut off: no path up the fabric left
+    std::vector<std::int32_t> hosts;     // every GPU of the host cut off
+    std::vector<std::int32_t> racks;     // every GPU of the rack cut off
+    std::vector<std::int32_t> links;     // cables that carry no traffic any more (the part's own too)
+    std::vector<std::int32_t> pathUp;    // cables from the part up to the top tier, lowest first
+    std::vector<std::int32_t> switchesUp;  // the switches on those paths, lowest tier first
+    std::size_t gpusBelow = 0;  // GPUs whose traffic a switch or cable carries: a job using them stalls until rerouted
+    bool empty() const { return gpus.empty() && links.empty(); }
+};
+
+// The part may be a switch, a cable (Link), a NIC, a host or a GPU; any other kind, or an
+// index out of range, gives an empty radius.
+BlastRadius blastRadius(const Topology& topology, const ComponentRef& part);
+
+// The hardware that failed in an incident (kind None for planned maintenance or when unknown).
+ComponentRef failedPart(const Run& run, const Incident& incident);
+
+// The part's name as the topology spells it ("rtsw-r0003", "r0003-h1", "r0003-h1-nic2 <-> rtsw-r0003").
+std::string partName(const Topology& topology, const ComponentRef& part);
+
+// A few lines for a terminal: counts, then up to `maxNames` names of each kind.
+std::string blastRadiusToText(const Topology& topology, const BlastRadius& radius, std::size_t maxNames = 8);
+
+}  // namespace faultline

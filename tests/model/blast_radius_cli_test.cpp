@@ -1,0 +1,46 @@
+// `faultline-cli incidents --id N` on an incident whose rack switch failed prints the blast
+// radius of that switch; on a GPU's incident, none.
+#include "test_runs.h"
+
+#include "analysis/blast_radius.h"
+#include "model/run_file.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace faultline {
+namespace {
+
+test::CommandResult runCli(const std::string& args) { return test::runCommand(std::string(FAULTLINE_CLI) + " " + args, false); }
+
+TEST(BlastRadiusCli, IncidentOfAFailedRackSwitchListsWhatItCutOff) {
+    test::ScratchDir dir;
+    const std::string path = dir.file("switch.faultline");
+    const faultline::Run& run = test::rackSwitchFailureRun();
+    writeRunFile(run, path);
+    const Failure& failure = test::rackSwitchFailure(run);
+    const auto incidents = buildIncidents(run);
+    const auto incident = std::find_if(incidents.begin(), incidents.end(), [&](const Incident& i) {
+        return failedPart(run, i) == failure.component;
+    });
+    ASSERT_NE(incident, incidents.end());
+    const auto out = runCli("incidents --id " + std::to_string(incident->id) + " " + path);
+    ASSERT_EQ(out.status, 0) << out.output;
+    const Switch& sw = run.topology.switches[static_cast<std::size_t>(failure.component.index)];
+    EXPECT_NE(out.output.find("Blast radius of " + sw.name + ":"), std::string::npos) << out.output;
+    EXPECT_NE(out.output.find("cuts off 16 GPUs (1 whole rack)"), std::string::npos) << out.output;
+    EXPECT_NE(out.output.find("racks: " + run.topology.racks[static_cast<std::size_t>(sw.rack)].name), std::string::npos) << out.output;
+    EXPECT_NE(out.output.find("path up ("), std::string::npos) << out.output;
+
+    const auto gpuIncident = std::find_if(incidents.begin(), incidents.end(), [&](const Incident& i) {
+        return failedPart(run, i).kind == ComponentKind::Gpu;
+    });
+    ASSERT_NE(gpuIncident, incidents.end());
+    const auto gpuOut = runCli("incidents --id " + std::to_string(gpuIncident->id) + " " + path);
+    ASSERT_EQ(gpuOut.status, 0);
+    EXPECT_EQ(gpuOut.output.find("Blast radius"), std::string::npos) << "a GPU takes out only itself";
+}
+
+}  // namespace
+}  // namespace faultline

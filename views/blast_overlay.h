@@ -1,0 +1,44 @@
+#pragma once
+// The blast radius of a part drawn over the fabric: the racks and GPUs it cuts off
+// outlined, the cables it puts out of service, the way up the fabric from it, and a label
+// at the part ("rtsw-r0012: cuts off 16 GPUs"). Knows nothing of Qt.
+#include "analysis/blast_radius.h"
+#include "fabric_layout.h"
+
+#include <vtkSmartPointer.h>
+
+class vtkActor;
+class vtkPolyData;
+class vtkRenderer;
+class vtkTextActor;
+
+namespace faultline {
+
+class BlastOverlay {
+public:
+    BlastOverlay(const Topology& topology, const FabricLayout& layout, vtkRenderer* renderer);
+    ~BlastOverlay();
+    BlastOverlay(const BlastOverlay&) = delete;
+    BlastOverlay& operator=(const BlastOverlay&) = delete;
+
+    // Draws this radius; an empty part hides the overlay.
+    void show(const BlastRadius& radius);
+    // The part (first), what it cuts off, for a switch every rack below it, and the
+    // switches of its path up below the aggregation tier: what a camera frames to show the
+    // whole affected scope.
+    std::vector<Box3> scope(const BlastRadius& radius) const;
+
+private:
+    std::array<float, 3> endPoint(const LinkEnd& end) const;
+
+    const Topology& m_topology;
+    const FabricLayout& m_layout;
+    vtkRenderer* m_renderer;
+    vtkSmartPointer<vtkPolyData> m_cutLines;
+    vtkSmartPointer<vtkPolyData> m_pathLines;
+    vtkSmartPointer<vtkActor> m_cut;
+    vtkSmartPointer<vtkActor> m_path;
+    vtkSmartPointer<vtkTextActor> m_label;
+};
+
+}  // namespace faultline
