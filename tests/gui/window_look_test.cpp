@@ -4,6 +4,7 @@
 #include "gui_test_app.h"
 #include "../model/test_runs.h"
 
+#include "analysis/blast_radius.h"
 #include "analysis/incidents.h"
 #include "app/first_window.h"
 #include "app/main_window.h"
@@ -232,11 +233,17 @@ TEST(WindowLook, SelectingAnIncidentShowsItsHardwareInTheInspector) {
     ASSERT_GE(withGpu.size(), 2u) << "two incidents on different GPUs";
     auto* view = w.window.findChild<IncidentView*>("incidentView");
     InspectorView* inspector = w.window.replayPanel()->inspector();
+    const faultline::Run run = test::tinyRun();
     for (const Incident* incident : {withGpu[0], withGpu[1]}) {
         ASSERT_TRUE(view->selectIncident(incident->id));
-        const ComponentRef gpu{ComponentKind::Gpu, incident->gpus.front()};
-        EXPECT_EQ(inspector->part(), gpu) << "incident " << incident->id;
-        EXPECT_EQ(w.window.replayPanel()->fabricView()->selected(), gpu);
+        // The failed host, switch or cable itself where one failed (its blast radius shows),
+        // else the incident's first GPU.
+        const ComponentRef failed = failedPart(run, *incident);
+        const ComponentRef expected = failed.kind != ComponentKind::None && failed.kind != ComponentKind::Gpu
+                                          ? failed
+                                          : ComponentRef{ComponentKind::Gpu, incident->gpus.front()};
+        EXPECT_EQ(inspector->part(), expected) << "incident " << incident->id;
+        EXPECT_EQ(w.window.replayPanel()->fabricView()->selected(), expected);
     }
 }
 
