@@ -1,6 +1,7 @@
 #include "blast_overlay.h"
 
 #include "gpu_palette.h"
+#include "line_geometry.h"
 
 #include <vtkActor.h>
 #include <vtkCellArray.h>
@@ -26,32 +27,6 @@ constexpr Rgb kPathUpColour{0, 158, 115};
 // Outlining every GPU of a zone would cost more than the zone; past this, racks only.
 constexpr std::size_t kMaxGpuOutlines = 4096;
 
-vtkSmartPointer<vtkActor> lines(vtkPolyData* poly, Rgb colour, float width) {
-    auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
-    mapper->SetInputData(poly);
-    mapper->ScalarVisibilityOff();
-    auto actor = vtkSmartPointer<vtkActor>::New();
-    actor->SetMapper(mapper);
-    actor->GetProperty()->LightingOff();
-    actor->GetProperty()->SetColor(colour[0] / 255.0, colour[1] / 255.0, colour[2] / 255.0);
-    actor->GetProperty()->SetLineWidth(width);
-    actor->PickableOff();
-    actor->VisibilityOff();
-    return actor;
-}
-
-void boxEdges(vtkPoints* points, vtkCellArray* cells, const Box3& box, float grow) {
-    Box3 b = box;
-    for (std::size_t k = 0; k < 3; ++k) b.min[k] -= grow, b.max[k] += grow;
-    auto corner = [&](int i) { return points->InsertNextPoint(i & 1 ? b.max[0] : b.min[0], i & 2 ? b.max[1] : b.min[1], i & 4 ? b.max[2] : b.min[2]); };
-    vtkIdType c[8];
-    for (int i = 0; i < 8; ++i) c[i] = corner(i);
-    for (const auto& e : {std::pair{0, 1}, {1, 3}, {3, 2}, {2, 0}, {4, 5}, {5, 7}, {7, 6}, {6, 4}, {0, 4}, {1, 5}, {2, 6}, {3, 7}}) {
-        vtkIdType ids[2] = {c[e.first], c[e.second]};
-        cells->InsertNextCell(2, ids);
-    }
-}
-
 void segment(vtkPoints* points, vtkCellArray* cells, const std::array<float, 3>& a, const std::array<float, 3>& b) {
     vtkIdType ids[2] = {points->InsertNextPoint(a.data()), points->InsertNextPoint(b.data())};
     cells->InsertNextCell(2, ids);
@@ -72,8 +47,10 @@ BlastOverlay::BlastOverlay(const Topology& topology, const FabricLayout& layout,
       m_cutLines(vtkSmartPointer<vtkPolyData>::New()),
       m_pathLines(vtkSmartPointer<vtkPolyData>::New()),
       m_label(vtkSmartPointer<vtkTextActor>::New()) {
-    m_cut = lines(m_cutLines, kCutOffColour, 3.0f);
-    m_path = lines(m_pathLines, kPathUpColour, 3.0f);
+    m_cut = lineActor(m_cutLines, kCutOffColour, 3.0f);
+    m_path = lineActor(m_pathLines, kPathUpColour, 3.0f);
+    m_cut->VisibilityOff();
+    m_path->VisibilityOff();
     m_label->GetPositionCoordinate()->SetCoordinateSystemToWorld();
     m_label->GetTextProperty()->SetFontSize(18);
     m_label->GetTextProperty()->SetBold(true);
@@ -117,12 +94,12 @@ void BlastOverlay::show(const BlastRadius& r) {
     auto cutPoints = vtkSmartPointer<vtkPoints>::New();
     auto cutCells = vtkSmartPointer<vtkCellArray>::New();
     std::unordered_set<std::int32_t> wholeRack(r.racks.begin(), r.racks.end());
-    for (std::int32_t rack : r.racks) boxEdges(cutPoints, cutCells, m_layout.racks[static_cast<std::size_t>(rack)], 0.25f);
+    for (std::int32_t rack : r.racks) appendBoxEdges(cutPoints, cutCells, grown(m_layout.racks[static_cast<std::size_t>(rack)], 0.25f));
     std::size_t outlined = 0;
     for (std::int32_t g : r.gpus) {
         const std::int32_t rack = m_topology.hosts[static_cast<std::size_t>(m_topology.gpus[static_cast<std::size_t>(g)].host)].rack;
         if (wholeRack.count(rack) || ++outlined > kMaxGpuOutlines) continue;
-        boxEdges(cutPoints, cutCells, m_layout.gpus[static_cast<std::size_t>(g)], 0.06f);
+        appendBoxEdges(cutPoints, cutCells, grown(m_layout.gpus[static_cast<std::size_t>(g)], 0.06f));
     }
     const std::unordered_set<std::int32_t> onPath(r.pathUp.begin(), r.pathUp.end());
     for (std::int32_t l : r.links) {
@@ -138,7 +115,7 @@ void BlastOverlay::show(const BlastRadius& r) {
         const Link& link = m_topology.links[static_cast<std::size_t>(l)];
         segment(pathPoints, pathCells, endPoint(link.lower), endPoint(link.upper));
     }
-    for (std::int32_t s : r.switchesUp) boxEdges(pathPoints, pathCells, m_layout.switches[static_cast<std::size_t>(s)], 0.1f);
+    for (std::int32_t s : r.switchesUp) appendBoxEdges(pathPoints, pathCells, grown(m_layout.switches[static_cast<std::size_t>(s)], 0.1f));
     setLines(m_pathLines, pathPoints, pathCells);
 
     std::string text = partName(m_topology, r.part);

@@ -1,6 +1,7 @@
 #include "fabric_scene.h"
 
 #include "hall_colours.h"
+#include "line_geometry.h"
 
 #include <vtkActor.h>
 #include <vtkCoordinate.h>
@@ -36,37 +37,6 @@ std::vector<Box3> switchBoxes(const Topology& t, const FabricLayout& layout, boo
             boxes.push_back(layout.switches[i]);
         }
     return boxes;
-}
-
-vtkSmartPointer<vtkActor> lineActor(vtkPolyData* lines, Rgb colour, float width) {
-    auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
-    mapper->SetInputData(lines);
-    mapper->ScalarVisibilityOff();
-    auto actor = vtkSmartPointer<vtkActor>::New();
-    actor->SetMapper(mapper);
-    actor->GetProperty()->LightingOff();
-    actor->GetProperty()->SetColor(colour[0] / 255.0, colour[1] / 255.0, colour[2] / 255.0);
-    actor->GetProperty()->SetLineWidth(width);
-    actor->PickableOff();
-    return actor;
-}
-
-// Closed loops, or the 12 edges of boxes, as line cells.
-void appendLoop(vtkPoints* points, vtkCellArray* lines, const std::array<std::array<float, 3>, 4>& corners) {
-    vtkIdType ids[5];
-    for (int k = 0; k < 4; ++k) ids[k] = points->InsertNextPoint(corners[static_cast<std::size_t>(k)].data());
-    ids[4] = ids[0];
-    lines->InsertNextCell(5, ids);
-}
-
-void appendBoxEdges(vtkPoints* points, vtkCellArray* lines, const Box3& b) {
-    for (float z : {b.min[2], b.max[2]})
-        appendLoop(points, lines, {{{b.min[0], b.min[1], z}, {b.max[0], b.min[1], z}, {b.max[0], b.max[1], z}, {b.min[0], b.max[1], z}}});
-    for (float x : {b.min[0], b.max[0]})
-        for (float y : {b.min[1], b.max[1]}) {
-            vtkIdType ids[2] = {points->InsertNextPoint(x, y, b.min[2]), points->InsertNextPoint(x, y, b.max[2])};
-            lines->InsertNextCell(2, ids);
-        }
 }
 
 // Where along the ray it enters the box, if it does (slab method).
@@ -131,14 +101,6 @@ std::vector<std::size_t> rackChunks(const Topology& t, const std::vector<std::si
     for (std::size_t i = 1; i < gpuStarts.size(); ++i)
         starts.push_back(static_cast<std::size_t>(t.hosts[static_cast<std::size_t>(t.gpus[gpuStarts[i]].host)].rack));
     return starts;
-}
-
-Box3 grown(Box3 b, float by) {
-    for (std::size_t k = 0; k < 3; ++k) {
-        b.min[k] -= by;
-        b.max[k] += by;
-    }
-    return b;
 }
 
 }  // namespace
