@@ -19,6 +19,9 @@ StatTile::StatTile(const QString& caption, QWidget* parent)
     m_value->setFont(big);
     m_value->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_detail->setWordWrap(true);
+    // Room for two lines whatever width the tile gets: a wrapped label asks for its height
+    // only once laid out, and in a narrow tile its second line was drawn over the value.
+    m_detail->setMinimumHeight(2 * m_detail->fontMetrics().lineSpacing());
     dimCaptions();
 
     auto* layout = new QVBoxLayout(this);
