@@ -65,7 +65,7 @@ void incidentSection(PdfLayout& pdf, const ReportContent& c, const ReportInciden
     pdf.table({"When (UTC)", "Since symptom", "What happened"}, chain, {0.3, 0.17, 0.53});
     pdf.heading("Review", 2);
     if (!r.note) {
-        pdf.paragraph("Not reviewed yet: no notes, confirmed cause or tags in the run file.", QColor(120, 120, 120));
+        pdf.paragraph("Not reviewed yet: no notes, confirmed cause or tags in its review.", QColor(120, 120, 120));
         return;
     }
     std::vector<std::pair<QString, QString>> review;
