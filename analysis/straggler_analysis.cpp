@@ -126,7 +126,7 @@ StragglerReport analyzeStragglers(const Run& run, const StragglerAnalysisParams&
                 }
                 // Episodes look for ranks slowed for a while; several can be slow at once, and
                 // all that came in with the last (within half its lateness) held the group up.
-                if (2 * lateness >= maxLateness) {
+                if (lateness >= maxLateness - lateness) {  // 2 x lateness, without overflow
                     ++a.windowLate[w];
                     a.windowLateWork[w] += workBefore[order[i]];
                     a.windowBehindMedian[w] += std::max<Nanos>(0, typical - inside(i));
