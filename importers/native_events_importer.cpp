@@ -131,6 +131,7 @@ void addEvent(const nlohmann::json& o, ImportContext& ctx) {
         c.exit = timeField(o, "exit", false);
         if (c.exit == 0) c.exit = c.enter;
         if (c.exit < c.enter) throw FieldError("\"exit\" is before \"enter\"");
+        if (c.exit - c.enter > kDay) throw FieldError("\"exit\" is more than a day after \"enter\": no collective runs that long");
         c.bytes = intField(o, "bytes", 0);
         ctx.report.seen(c.enter);
         ctx.report.seen(c.exit);
