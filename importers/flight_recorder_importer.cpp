@@ -5,6 +5,7 @@
 #include "formats.h"
 #include "pickle_reader.h"
 #include "read_whole_file.h"
+#include "model/time.h"
 #include "text_parse.h"
 
 #include <nlohmann/json.hpp>
@@ -133,6 +134,10 @@ void importDump(const nlohmann::json& dump, const std::string& path, ImportConte
         // where it began: the model has no "still running" state.
         c.enter = started > 0 ? started : created;
         c.exit = completed > 0 ? completed : c.enter;
+        if (c.exit < c.enter || c.exit - c.enter > kDay) {
+            ctx.report.skip(where + ": expected time_discovered_completed_ns from its start to a day after it (no collective runs longer)");
+            continue;
+        }
         const nlohmann::json none;
         c.bytes = std::max(tensorBytes(e.value("input_sizes", none), e.value("input_dtypes", none)),
                            tensorBytes(e.value("output_sizes", none), e.value("output_dtypes", none)));

@@ -5,6 +5,7 @@
 #include "collective_names.h"
 #include "formats.h"
 #include "json_event_stream.h"
+#include "model/time.h"
 #include "text_parse.h"
 
 #include <nlohmann/json.hpp>
@@ -159,7 +160,8 @@ void handleEvent(od::parser& parser, const char* data, std::size_t size, std::si
     const auto ts = microsToNanos(tsText);
     const auto dur = microsToNanos(durText);
     EpochNs end = 0;
-    if (!ts || !dur || __builtin_add_overflow(*ts, *dur, &end)) {
+    // No step or collective lasts longer than a day: a longer one would only overflow the sums.
+    if (!ts || !dur || *dur < 0 || *dur > kDay || __builtin_add_overflow(*ts, *dur, &end)) {
         ++st.badEvents;
         return;
     }
@@ -221,7 +223,7 @@ void importKineto(const std::string& path, ImportContext& ctx) {
     ctx.report.ranks.insert(rank);
     if (st.badEvents > 0) {
         ctx.report.skippedLines += st.badEvents;
-        ctx.report.warnings.push_back(path + ": " + std::to_string(st.badEvents) + " trace event(s) were not valid JSON objects with ts and dur; skipped");
+        ctx.report.warnings.push_back(path + ": " + std::to_string(st.badEvents) + " trace event(s) were not valid JSON objects with ts and a dur of 0 to a day; skipped");
     }
 
     // GPU kernels time a collective where it ran; the CPU-side record only when the trace

@@ -115,6 +115,46 @@ TEST(HostileInput, AStepTimeBeyondADayIsABadLineNotAnOverflow) {
     EXPECT_NE(f.warnings[1].find(path + ":2: \"duration_ms\" must be from 0"), std::string::npos) << f.warnings[1];
 }
 
+TEST(HostileInput, ACollectiveLongerThanADayIsABadLineNotAnOverflow) {
+    // Found by the faultline-events harness: a collective of 7e18 ns (222 years) overflowed
+    // the straggler analysis's per-rank sums (undefined behaviour). The same bound holds for
+    // every importer of collectives.
+    ScratchDir dir;
+    const std::string events = dir.file("events.jsonl");
+    writeFile(events, R"({"kind": "placement", "rank": 0, "host": "node-a", "gpu": 0}
+{"kind": "collective", "rank": 0, "op": "allreduce", "group": "dp", "group_ranks": [0], "seq": 7, "enter": 1740830401000000000, "exit": 8740830401250000000}
+{"kind": "collective", "rank": 0, "op": "allreduce", "group": "dp", "group_ranks": [0], "seq": 8, "enter": 1740830401000000000, "exit": 1740830401250000000}
+)");
+    const ImportResult native = importPaths({events}, forced("faultline-events"));
+    EXPECT_EQ(native.summary.files.at(0).counts.at("collectives"), 1);
+    ASSERT_EQ(native.summary.files.at(0).warnings.size(), 1u);
+    EXPECT_NE(native.summary.files.at(0).warnings[0].find(events + ":2: \"exit\" is more than a day after \"enter\""), std::string::npos)
+        << native.summary.files.at(0).warnings[0];
+
+    const std::string trace = dir.file("rank0_trace.json");
+    writeFile(trace, R"trace({"distributedInfo": {"rank": 0, "world_size": 1}, "baseTimeNanoseconds": 1740830400000000000, "traceEvents": [
+{"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", "pid": 0, "tid": 7, "ts": 1000.0, "dur": 7000000000000000.0, "args": {"device": 0}},
+{"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", "pid": 0, "tid": 7, "ts": 2000.0, "dur": 250.0, "args": {"device": 0}}
+]})trace");
+    const ImportResult kineto = importPaths({trace}, forced("kineto"));
+    EXPECT_EQ(kineto.summary.files.at(0).counts.at("collectives"), 1);
+    ASSERT_FALSE(kineto.summary.files.at(0).warnings.empty());
+    EXPECT_NE(kineto.summary.files.at(0).warnings.back().find("1 trace event(s) were not valid JSON objects with ts and a dur of 0 to a day"),
+              std::string::npos)
+        << kineto.summary.files.at(0).warnings.back();
+
+    const std::string dump = dir.file("rank_0.json");
+    writeFile(dump, R"({"rank": 0, "pg_config": {"0": {"name": "0", "ranks": "[0]"}}, "entries": [
+{"profiling_name": "nccl:all_reduce", "process_group": ["0", ""], "collective_seq_id": 1, "time_discovered_started_ns": 1740830401000000000, "time_discovered_completed_ns": 8740830401250000000},
+{"profiling_name": "nccl:all_reduce", "process_group": ["0", ""], "collective_seq_id": 2, "time_discovered_started_ns": 1740830401000000000, "time_discovered_completed_ns": 1740830401250000000}]})");
+    const ImportResult recorder = importPaths({dump}, forced("flight-recorder-json"));
+    EXPECT_EQ(recorder.summary.files.at(0).counts.at("collectives"), 1);
+    ASSERT_EQ(recorder.summary.files.at(0).warnings.size(), 1u);
+    EXPECT_NE(recorder.summary.files.at(0).warnings[0].find(dump + ": entries[0]: expected time_discovered_completed_ns from its start to a day after it"),
+              std::string::npos)
+        << recorder.summary.files.at(0).warnings[0];
+}
+
 TEST(HostileInput, KmsgMicrosecondsBeyondDecadesAreNotATime) {
     // Found by the kernel-log harness: 229100000678901234 us since boot overflowed (x 1000).
     ScratchDir dir;
