@@ -6,6 +6,7 @@
 #include "widgets/vtk_render_widget.h"
 
 #include <QApplication>
+#include <QImage>
 #include <QElapsedTimer>
 #include <QTimer>
 #include <QWindow>
@@ -46,7 +47,7 @@ int runReplayBenchmark(int gpus, QSize size, bool closeCamera) {
     FabricView view;
     view.resize(size);
     view.setRun(run);
-    // FAULTLINE_BENCH_DETAIL=boxes|tiles|racks pins the level of detail; by default the view
+    // FAULTLINE_BENCH_DETAIL=boxes|rows|hall pins the level of detail; by default the view
     // picks it from the camera, as it does for a user.
     if (const QByteArray detail = qgetenv("FAULTLINE_BENCH_DETAIL"); !detail.isEmpty()) view.pinDetail(QString::fromUtf8(detail));
     view.show();
@@ -91,6 +92,8 @@ int runReplayBenchmark(int gpus, QSize size, bool closeCamera) {
     QObject::connect(&kick, &QTimer::timeout, &view, next);
     kick.start(0);
     QApplication::exec();
+    // FAULTLINE_BENCH_SHOT=FILE.png keeps the last frame: what the figures were measured on.
+    if (const QByteArray shot = qgetenv("FAULTLINE_BENCH_SHOT"); !shot.isEmpty()) view.renderImage().save(QString::fromUtf8(shot));
     const double seconds = static_cast<double>(clock.elapsed() - measureFrom) / 1000.0;
     // Processor time of every thread of the process (the rasteriser's included) per frame:
     // what a frame costs whatever else the machine is doing at the time.

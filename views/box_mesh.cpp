@@ -36,9 +36,9 @@ struct Face {
 constexpr std::array<Face, kFacesPerBox> kFaces{{
     {{4, 5, 7, 6}, 0},  // top
     {{0, 1, 5, 4}, 1},  // front (-y)
-    {{2, 6, 7, 3}, 1},  // back (+y)
     {{0, 4, 6, 2}, 2},  // left (-x)
     {{1, 3, 7, 5}, 2},  // right (+x)
+    {{2, 6, 7, 3}, 1},  // back (+y), last: Faces::OpenBack leaves it out
 }};
 
 }  // namespace
@@ -55,7 +55,7 @@ BoxMesh::BoxMesh(const std::vector<Box3>& boxes, Faces faces, Lit lit)
     m_image->AllocateScalars(VTK_UNSIGNED_CHAR, 3);
     std::fill_n(static_cast<unsigned char*>(m_image->GetScalarPointer()), static_cast<std::size_t>(m_textureWidth * height * 3), 0);
 
-    const std::size_t faceCount = faces == Faces::All ? kFacesPerBox : 1;
+    const std::size_t faceCount = faces == Faces::All ? kFacesPerBox : faces == Faces::OpenBack ? kFacesPerBox - 1 : 1;
     const std::size_t firstFace = faces == Faces::FrontOnly ? 1 : 0;  // the top comes first, then the front
     auto points = vtkSmartPointer<vtkPoints>::New();
     points->SetDataTypeToFloat();

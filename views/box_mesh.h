@@ -21,7 +21,9 @@ class BoxMesh {
 public:
     // One face only: two triangles a box instead of ten, for views where the others would
     // be a pixel wide anyway (the top of a rack lid, the front of a GPU).
-    enum class Faces { All, TopOnly, FrontOnly };
+    // OpenBack: all but the back, for boxes whose back is inside something (a GPU in its
+    // cabinet); a face fewer to set up for each of thousands of boxes.
+    enum class Faces { All, OpenBack, TopOnly, FrontOnly };
     // Which faces show the true colour: the tops (floors, lids), or the fronts (GPUs and
     // racks, which face the aisle); the others are shaded darker.
     enum class Lit { Top, Front };

@@ -88,6 +88,11 @@ std::vector<std::size_t> hostChunks(const Topology& t, const std::vector<std::si
 
 constexpr std::size_t kMaxFloorNames = 16;
 
+// Texels per GPU pitch on the row blocks: sharp up to where boxes take over for the nearer
+// rows; few for the hall seen whole, where more would only cost texture reads.
+constexpr float kRowTexelsPerUnit = 10.0f;
+constexpr float kHallTexelsPerUnit = 2.0f;
+
 // The whole floor under the zones, with a margin.
 std::vector<Box3> floorBox(const FabricLayout& layout) {
     Box3 f = layout.bounds;
@@ -109,10 +114,9 @@ FabricScene::FabricScene(const Topology& topology, vtkRenderer* renderer)
     : m_topology(topology),
       m_renderer(renderer),
       m_layout(layoutFabric(topology)),
-      m_gpus(m_layout.gpus, gpuChunks(topology), BoxMesh::Faces::All, BoxMesh::Lit::Front),
-      m_gpuTiles(m_layout.gpus, gpuChunks(topology), BoxMesh::Faces::FrontOnly, BoxMesh::Lit::Front),
+      m_gpus(m_layout.gpus, gpuChunks(topology), BoxMesh::Faces::OpenBack, BoxMesh::Lit::Front),
       m_cabinets(m_layout.cabinets, rackChunks(topology, gpuChunks(topology))),
-      m_trays(m_layout.hosts, hostChunks(topology, gpuChunks(topology))),
+      m_trays(m_layout.hosts, hostChunks(topology, gpuChunks(topology)), BoxMesh::Faces::OpenBack),
       m_rackTops(m_layout.rackTops, rackChunks(topology, gpuChunks(topology)), BoxMesh::Faces::TopOnly),
       m_chunkDetail(m_gpus.chunkCount(), FabricDetail::Boxes),
       m_rackTopHost(topology.racks.size(), -1),
@@ -134,27 +138,47 @@ FabricScene::FabricScene(const Topology& topology, vtkRenderer* renderer)
     m_marks = lineActor(m_markLines, kCauseMarkColour, 2.5f);
     m_marks->VisibilityOff();
     {
-        const auto starts = rackChunks(topology, gpuChunks(topology));
-        std::vector<std::int64_t> rowOf(topology.racks.size());
-        for (std::size_t r = 0; r < rowOf.size(); ++r) rowOf[r] = std::int64_t{topology.racks[r].zone} << 32 | topology.racks[r].row;
+        const auto gpuStarts = gpuChunks(topology);
+        const auto starts = rackChunks(topology, gpuStarts);
+        const auto hostStarts = hostChunks(topology, gpuStarts);
+        m_rowOf.resize(topology.racks.size());
+        for (std::size_t r = 0; r < m_rowOf.size(); ++r) m_rowOf[r] = std::int64_t{topology.racks[r].zone} << 32 | topology.racks[r].row;
         for (std::size_t c = 0; c < starts.size(); ++c) {
-            const std::size_t end = c + 1 < starts.size() ? starts[c + 1] : topology.racks.size();
-            m_rows.push_back(std::make_unique<RowMesh>(m_layout.racks, rowOf, starts[c], end));
-            m_rows.back()->actor()->VisibilityOff();
+            m_rowChunks.push_back({starts[c], c + 1 < starts.size() ? starts[c + 1] : topology.racks.size(), hostStarts[c],
+                                   c + 1 < hostStarts.size() ? hostStarts[c + 1] : topology.hosts.size()});
+            m_hallRows.push_back(rowMesh(c, kHallTexelsPerUnit));
         }
+        m_rows.resize(starts.size());  // built when first needed: most of a hall is seen from afar
     }
     for (std::size_t h = topology.hosts.size(); h-- > 0;) m_rackTopHost[static_cast<std::size_t>(topology.hosts[h].rack)] = static_cast<std::int32_t>(h);
     m_cabinets.setColours(std::vector<Rgb>(m_layout.cabinets.size(), kCabinetColour));
     m_trays.setColours(std::vector<Rgb>(m_layout.hosts.size(), kTrayColour));
     buildFloorLines();
-    m_gpuTiles.setVisibility(false);
     for (vtkActor* a : actors()) m_renderer->AddActor(a);
     buildLabels(renderer);
 }
 
 FabricScene::~FabricScene() {
     for (vtkActor* a : actors()) m_renderer->RemoveActor(a);
+    for (const auto& rows : m_rows)
+        if (rows) m_renderer->RemoveActor(rows->actor());
     for (auto& label : m_labels) m_renderer->RemoveViewProp(label);
+}
+
+std::unique_ptr<RowMesh> FabricScene::rowMesh(std::size_t chunk, float texelsPerUnit) const {
+    const RowChunk& c = m_rowChunks[chunk];
+    auto mesh = std::make_unique<RowMesh>(m_topology, m_layout, m_rowOf, c.rackBegin, c.rackEnd, c.hostBegin, c.hostEnd, texelsPerUnit);
+    mesh->actor()->VisibilityOff();
+    return mesh;
+}
+
+RowMesh& FabricScene::rowsOf(std::size_t chunk) {
+    if (m_chunkDetail[chunk] == FabricDetail::Hall) return *m_hallRows[chunk];
+    if (!m_rows[chunk]) {
+        m_rows[chunk] = rowMesh(chunk, kRowTexelsPerUnit);
+        m_renderer->AddActor(m_rows[chunk]->actor());
+    }
+    return *m_rows[chunk];
 }
 
 std::vector<vtkActor*> FabricScene::actors() const {
@@ -163,10 +187,10 @@ std::vector<vtkActor*> FabricScene::actors() const {
     // the cabinets they stand out of, the front zones (the last chunks) before the back ones.
     std::vector<vtkActor*> all;
     for (std::size_t c = m_chunkDetail.size(); c-- > 0;)
-        for (const ChunkedBoxMesh* mesh : {&m_gpus, &m_gpuTiles, &m_trays})
+        for (const ChunkedBoxMesh* mesh : {&m_gpus, &m_trays})
             all.push_back(mesh->actors()[c]);
     for (std::size_t c = m_chunkDetail.size(); c-- > 0;) {
-        all.push_back(m_rows[c]->actor());
+        all.push_back(m_hallRows[c]->actor());
         all.push_back(m_rackTops.actors()[c]);
         all.push_back(m_cabinets.actors()[c]);
     }
@@ -333,36 +357,32 @@ void FabricScene::setDetails(const std::function<FabricDetail(const Box3&)>& cho
 
 void FabricScene::setChunkDetail(std::size_t chunk, FabricDetail detail) {
     if (m_chunkDetail[chunk] == detail) return;
+    if (m_chunkDetail[chunk] != FabricDetail::Boxes) rowsOf(chunk).actor()->VisibilityOff();
     m_chunkDetail[chunk] = detail;
-    m_gpus.setChunkVisibility(chunk, detail == FabricDetail::Boxes);
-    m_gpuTiles.setChunkVisibility(chunk, detail == FabricDetail::Tiles);
-    m_rows[chunk]->actor()->SetVisibility(detail == FabricDetail::Racks);
-    m_cabinets.setChunkVisibility(chunk, detail != FabricDetail::Racks);
-    m_rackTops.setChunkVisibility(chunk, detail != FabricDetail::Racks);  // a block's top shows the same
-    m_trays.setChunkVisibility(chunk, detail == FabricDetail::Boxes);
+    const bool boxes = detail == FabricDetail::Boxes;
+    m_gpus.setChunkVisibility(chunk, boxes);
+    m_trays.setChunkVisibility(chunk, boxes);
+    m_cabinets.setChunkVisibility(chunk, boxes);
+    m_rackTops.setChunkVisibility(chunk, boxes);  // a row block's lids show the same
+    if (!boxes) rowsOf(chunk).actor()->VisibilityOn();
     recolourChunk(chunk);
 }
 
 void FabricScene::recolourChunk(std::size_t chunk) {
-    switch (m_chunkDetail[chunk]) {
-        case FabricDetail::Boxes:
-            m_gpus.setChunkColours(chunk, m_gpuColours);
-            m_rackTops.setChunkColours(chunk, m_rackColours);
-            break;
-        case FabricDetail::Tiles:
-            m_gpuTiles.setChunkColours(chunk, m_gpuColours);
-            m_rackTops.setChunkColours(chunk, m_rackColours);
-            break;
-        case FabricDetail::Racks: m_rows[chunk]->setColours(m_rackColours); break;
+    if (m_chunkDetail[chunk] == FabricDetail::Boxes) {
+        m_gpus.setChunkColours(chunk, m_gpuColours);
+        m_rackTops.setChunkColours(chunk, m_rackColours);
+    } else {
+        rowsOf(chunk).setColours(m_gpuColours, m_rackColours);
     }
 }
 
 void FabricScene::showFinestDetail() {
     m_detail = m_chunkDetail.empty() ? FabricDetail::Boxes : *std::min_element(m_chunkDetail.begin(), m_chunkDetail.end());
-    // Where every rack is a block, rack switches and their cables are specks over them.
-    m_rackSwitches.actor()->SetVisibility(m_detail != FabricDetail::Racks);
+    // Where every rack is a speck of a block, rack switches and their cables are specks over them.
+    m_rackSwitches.actor()->SetVisibility(m_detail != FabricDetail::Hall);
     // Close up, the uplinks of every rack would cross the GPUs in front of them.
-    m_rackLinks->SetVisibility(m_detail == FabricDetail::Tiles);
+    m_rackLinks->SetVisibility(m_detail == FabricDetail::Rows);
 }
 
 ComponentRef FabricScene::pick(const std::array<double, 3>& origin, const std::array<double, 3>& direction) const {
@@ -376,15 +396,9 @@ ComponentRef FabricScene::pick(const std::array<double, 3>& origin, const std::a
             }
     };
     consider(m_layout.switches, ComponentKind::Switch);
-    // Where racks are drawn as blocks, not GPUs, a click names the host under the cursor.
-    for (std::size_t c = 0; c < m_chunkDetail.size(); ++c) {
-        if (m_chunkDetail[c] == FabricDetail::Racks) continue;
-        for (std::size_t g = m_gpus.chunkBegin(c); g < m_gpus.chunkEnd(c); ++g)
-            if (auto t = hit(m_layout.gpus[g], origin, direction); t && *t < bestT) {
-                bestT = *t;
-                best = {ComponentKind::Gpu, static_cast<std::int32_t>(g)};
-            }
-    }
+    // Every level of detail draws each GPU where its box is (far away as texels on the
+    // row's front), so a click on one names it.
+    consider(m_layout.gpus, ComponentKind::Gpu);
     // A host's tray reaches the rack's front under its GPUs: a click on it names the host.
     consider(m_layout.hosts, ComponentKind::Host);
     // The cabinets hide what is behind them: a click on one (its lid, from above) names the

@@ -23,9 +23,11 @@ class vtkRenderer;
 
 namespace faultline {
 
-// How much of each GPU a view draws: boxes close up, their top faces (tiles) from further
-// away, and from far away only racks, as single tiles coloured by their worst GPU.
-enum class FabricDetail : std::uint8_t { Boxes, Tiles, Racks };
+// How much of each GPU a view draws. Close up each GPU is a box on its host's tray in its
+// cabinet. Further away each row of racks is one block whose front pictures every GPU as a
+// patch of texels in its colour and whose lids take their worst GPU's colour: Rows with the
+// rack switches on top, Hall (the farthest) without them, where they would be specks.
+enum class FabricDetail : std::uint8_t { Boxes, Rows, Hall };
 
 struct HallColours;
 
@@ -62,6 +64,8 @@ private:
     vtkSmartPointer<vtkActor> buildLinks(const std::vector<Segment3>& segments) const;
     void colourSwitch(std::int32_t sw, Rgb colour);
     void setChunkDetail(std::size_t chunk, FabricDetail detail);
+    std::unique_ptr<RowMesh> rowMesh(std::size_t chunk, float texelsPerUnit) const;
+    RowMesh& rowsOf(std::size_t chunk);  // the row blocks chunk c shows at its detail
     void recolourChunk(std::size_t chunk);
     void showFinestDetail();
     std::vector<vtkActor*> actors() const;
@@ -73,8 +77,15 @@ private:
     vtkRenderer* m_renderer;
     FabricLayout m_layout;
     ChunkedBoxMesh m_gpus;
-    ChunkedBoxMesh m_gpuTiles;
-    std::vector<std::unique_ptr<RowMesh>> m_rows;  // far away: chunk c's racks as rows of blocks
+    // Further away, chunk c's racks as rows of textured blocks: finely textured (built when
+    // first shown) or coarsely for the whole hall.
+    struct RowChunk {
+        std::size_t rackBegin, rackEnd, hostBegin, hostEnd;
+    };
+    std::vector<RowChunk> m_rowChunks;
+    std::vector<std::int64_t> m_rowOf;  // rack -> its zone and row
+    std::vector<std::unique_ptr<RowMesh>> m_rows;
+    std::vector<std::unique_ptr<RowMesh>> m_hallRows;
     ChunkedBoxMesh m_cabinets;                     // chunked as the racks
     ChunkedBoxMesh m_trays;                        // chunk c holds the hosts of GPU chunk c
     ChunkedBoxMesh m_rackTops;                     // rack lids coloured by their worst GPU, chunked as the racks

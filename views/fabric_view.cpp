@@ -23,10 +23,11 @@
 namespace faultline {
 
 namespace {
-// Screen pixels per GPU pitch below which single GPUs are specks: draw racks instead.
-constexpr double kMinPixelsPerGpu = 6.0;
-// Below this, a box's sides would be a pixel or two: draw the tops only.
-constexpr double kMinPixelsForBoxes = 10.0;
+// Screen pixels per GPU pitch from which GPUs are drawn as boxes; below it rows of racks are
+// textured blocks (each GPU still its own patch), which costs a fraction of the triangles.
+constexpr double kMinPixelsForBoxes = 24.0;
+// Below this, rack switches would be specks on the racks: leave them out.
+constexpr double kMinPixelsForRackSwitches = 6.0;
 }  // namespace
 
 FabricView::FabricView(QWidget* parent) : QWidget(parent), m_render(new VtkRenderWidget(this)), m_flight(new CameraFlight(this, this)) {
@@ -105,13 +106,13 @@ void FabricView::refreshBeforeRender() {
 
 void FabricView::chooseLevelOfDetail() {
     if (m_pinnedDetail == "boxes") return m_scene->setDetail(FabricDetail::Boxes);
-    if (m_pinnedDetail == "tiles") return m_scene->setDetail(FabricDetail::Tiles);
-    if (m_pinnedDetail == "racks") return m_scene->setDetail(FabricDetail::Racks);
+    if (m_pinnedDetail == "rows") return m_scene->setDetail(FabricDetail::Rows);
+    if (m_pinnedDetail == "hall") return m_scene->setDetail(FabricDetail::Hall);
     vtkCamera* camera = m_render->renderer()->GetActiveCamera();
     const double height = std::max(1, m_render->renderWindowHeight());
     const double pitch = m_scene->layout().gpuPitch;
     auto detailFor = [](double pixelsPerGpu) {
-        return pixelsPerGpu < kMinPixelsPerGpu ? FabricDetail::Racks : pixelsPerGpu < kMinPixelsForBoxes ? FabricDetail::Tiles : FabricDetail::Boxes;
+        return pixelsPerGpu >= kMinPixelsForBoxes ? FabricDetail::Boxes : pixelsPerGpu >= kMinPixelsForRackSwitches ? FabricDetail::Rows : FabricDetail::Hall;
     };
     if (camera->GetParallelProjection()) {
         const FabricDetail d = detailFor(pitch * height / (2 * camera->GetParallelScale()));
@@ -137,14 +138,14 @@ void FabricView::pinDetail(const QString& name) {
     update();
 }
 
-bool FabricView::racksAsBlocks() const { return m_scene && m_scene->detail() == FabricDetail::Racks; }
+bool FabricView::racksAsBlocks() const { return m_scene && m_scene->detail() != FabricDetail::Boxes; }
 
 const char* FabricView::detailName() const {
     if (!m_scene) return "none";
     switch (m_scene->detail()) {
         case FabricDetail::Boxes: return "boxes";
-        case FabricDetail::Tiles: return "tiles";
-        case FabricDetail::Racks: return "racks";
+        case FabricDetail::Rows: return "rows";
+        case FabricDetail::Hall: return "hall";
     }
     return "?";
 }

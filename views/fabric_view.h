@@ -72,8 +72,8 @@ public:
     QImage renderImage();
     VtkRenderWidget* renderWidget() const { return m_render; }
     bool racksAsBlocks() const;
-    const char* detailName() const;  // "boxes", "tiles" or "racks"
-    // Pins the level of detail ("boxes", "tiles", "racks") instead of choosing it from the
+    const char* detailName() const;  // "boxes", "rows" or "hall"
+    // Pins the level of detail ("boxes", "rows", "hall") instead of choosing it from the
     // camera distance; an empty name unpins it. For benchmarks.
     void pinDetail(const QString& name);
     // Draws again in the theme's hall colours (dark floor in the dark theme) and the active

@@ -231,5 +231,34 @@ TEST(FabricRender, TheClusterStaysFramedWhenTheViewGrowsUntilTheUserMovesTheCame
     EXPECT_LE(framed, 1.0);
 }
 
+TEST(FabricRender, SeenWholeEachGpuIsStillItsOwnPatchOfColour) {
+    // 16,384 GPUs in a 1600x1000 view: the farthest level of detail, where rows of racks are
+    // textured blocks. A failed GPU is red where it is drawn, and its neighbour on the same
+    // tray is not: each GPU stays its own element, not only its rack's lid.
+    faultline::Run run;
+    FabricShape shape;
+    shape.gpus = 16'384;
+    run.topology = buildFabric(shape);
+    run.info.duration = kHour;
+    const std::int32_t gpu = 9'000;
+    Failure f;
+    f.time = 30 * kMinute;
+    f.cause = RootCause::FaultyGpu;
+    f.component = {ComponentKind::Gpu, gpu};
+    f.gpus = {gpu};
+    run.failures.push_back(f);
+    test::ShownFabric shown(run, {1600, 1000});
+    ASSERT_TRUE(shown.exposed());
+    if (shown.view().devicePixelRatioF() > 1.0) GTEST_SKIP() << "needs a screen at scale 1";
+    const QImage at = shown.renderAt(f.time);
+    ASSERT_STREQ(shown.view().detailName(), "hall");
+    const QPointF p = shown.view().gpuPosition(gpu);
+    const QPointF beside = shown.view().gpuPosition(gpu + 1);
+    ASSERT_EQ(run.topology.gpus[gpu].host, run.topology.gpus[gpu + 1].host);
+    ASSERT_GE(std::abs(beside.x() - p.x()), 2.0) << "neighbours less than two pixels apart";
+    EXPECT_TRUE(drawnAs(at, p, kFailedColour, 30)) << colourName(at, p);
+    EXPECT_TRUE(drawnAs(at, beside, kTrainingColour, 30)) << colourName(at, beside);
+}
+
 }  // namespace
 }  // namespace faultline
