@@ -1,0 +1,40 @@
+#include "camera_pose.h"
+
+#include <vtkCamera.h>
+
+namespace faultline {
+
+CameraPose poseOf(vtkCamera& camera) {
+    CameraPose p;
+    camera.GetPosition(p.position.data());
+    camera.GetFocalPoint(p.focal.data());
+    camera.GetViewUp(p.up.data());
+    p.viewAngle = camera.GetViewAngle();
+    p.parallel = camera.GetParallelProjection() != 0;
+    p.parallelScale = camera.GetParallelScale();
+    return p;
+}
+
+void applyPose(vtkCamera& camera, const CameraPose& p) {
+    camera.SetParallelProjection(p.parallel);
+    camera.SetPosition(p.position.data());
+    camera.SetFocalPoint(p.focal.data());
+    camera.SetViewUp(p.up.data());
+    camera.SetViewAngle(p.viewAngle);
+    camera.SetParallelScale(p.parallelScale);
+    camera.OrthogonalizeViewUp();
+}
+
+CameraPose blendPoses(const CameraPose& a, const CameraPose& b, double k) {
+    CameraPose p = b;
+    for (std::size_t i = 0; i < 3; ++i) {
+        p.position[i] = a.position[i] + (b.position[i] - a.position[i]) * k;
+        p.focal[i] = a.focal[i] + (b.focal[i] - a.focal[i]) * k;
+        p.up[i] = a.up[i] + (b.up[i] - a.up[i]) * k;
+    }
+    p.viewAngle = a.viewAngle + (b.viewAngle - a.viewAngle) * k;
+    p.parallelScale = a.parallelScale + (b.parallelScale - a.parallelScale) * k;
+    return p;
+}
+
+}  // namespace faultline
