@@ -1,6 +1,7 @@
 #include "camera_pose.h"
 
 #include <vtkCamera.h>
+#include <vtkMatrix4x4.h>
 
 namespace faultline {
 
@@ -8,7 +9,10 @@ CameraPose poseOf(vtkCamera& camera) {
     CameraPose p;
     camera.GetPosition(p.position.data());
     camera.GetFocalPoint(p.focal.data());
-    camera.GetViewUp(p.up.data());
+    // The up the view is drawn with (the set one made orthogonal to the direction of view),
+    // so that a pose read back after applyPose compares equal to the one applied.
+    vtkMatrix4x4* view = camera.GetViewTransformMatrix();
+    for (int k = 0; k < 3; ++k) p.up[static_cast<std::size_t>(k)] = view->GetElement(1, k);
     p.viewAngle = camera.GetViewAngle();
     p.parallel = camera.GetParallelProjection() != 0;
     p.parallelScale = camera.GetParallelScale();

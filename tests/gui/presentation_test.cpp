@@ -121,8 +121,16 @@ TEST(Presentation, AStoryStopFliesToTheWholeScopeOfItsFailedHardware) {
         scope = scope.united(QRectF(at, QSizeF(1, 1)));
     }
     EXPECT_TRUE(frame.contains(view->positionOf(failure.component)));
-    EXPECT_GT(scope.width(), frame.width() / 8) << "framed, not a speck";
+    EXPECT_GT(scope.width(), frame.width() / 16) << "framed, not a speck";
     if (const QByteArray shots = qgetenv("FAULTLINE_TEST_SHOTS"); !shots.isEmpty()) window->grab().save(shots + "/presentation-story-stop.png");
+    // Landed where the main window's framing of the blast radius puts the camera.
+    const CameraPose landed = view->cameraPose();
+    view->frameBlastRadius();
+    const CameraPose framed = view->cameraPose();
+    for (std::size_t k = 0; k < 3; ++k) {
+        EXPECT_NEAR(landed.position[k], framed.position[k], 1e-6 * std::abs(framed.position[k]) + 1e-6);
+        EXPECT_NEAR(landed.focal[k], framed.focal[k], 1e-6 * std::abs(framed.focal[k]) + 1e-6);
+    }
 }
 
 TEST(Presentation, ViewPresentIsF5AndGoesFullScreenAndEscReturns) {
