@@ -54,14 +54,14 @@ std::optional<Viewpoint> savedViewpoint(const QString& runPath, const Run& run, 
     if (!v) {
         QStringList names;
         for (const Viewpoint& each : all) names << QString("\"%1\"").arg(QString::fromStdString(each.name));
-        *error = QString("--viewpoint: %1 has no viewpoint named \"%2\" (%3)")
+        *error = QString("%1 has no viewpoint named \"%2\" (%3)")
                      .arg(runPath, name,
                           names.isEmpty() ? QString("it has none: save one in the app with View > Viewpoints > Save Viewpoint")
                                           : "it has " + names.join(", "));
         return std::nullopt;
     }
     if (const auto mismatch = viewpointMismatch(*v, run.topology)) {
-        *error = "--viewpoint: " + QString::fromStdString(*mismatch);
+        *error = QString::fromStdString(*mismatch);
         return std::nullopt;
     }
     return *v;

@@ -87,5 +87,28 @@ TEST(ViewpointScreenshot, TheSavedCameraIsUsedAndAnUnknownNameIsRefused) {
     EXPECT_TRUE(r.errors.contains("--viewpoint goes with --screenshot")) << r.errors.toStdString();
 }
 
+TEST(ViewpointScreenshot, AVideoIsRecordedFromASavedViewpointAndAnUnknownOneIsRefused) {
+    const faultline::Run& run = test::tinyRun();
+    ScratchDir dir;
+    const std::string file = dir.file("tiny.faultline");
+    writeRunFile(run, file);
+    {
+        test::ShownFabric shown(run);
+        ASSERT_TRUE(shown.exposed());
+        shown.view().topView();
+        ViewpointStore(file).save(viewpointOf(shown.view(), "Floor plan"));
+    }
+    const QString mp4 = QString::fromStdString(dir.file("plan.mp4"));
+    const QStringList span{"--from", "1h", "--to", "2h", "--speed", "1h/s", "--fps", "2", "--size", "320x240"};
+    AppResult r = runApp(QStringList{"--record", mp4, "--viewpoint", "Floor plan"} + span + QStringList{QString::fromStdString(file)});
+    ASSERT_EQ(r.exitCode, 0) << r.errors.toStdString();
+    EXPECT_GT(QFileInfo(mp4).size(), 0);
+    const QString other = QString::fromStdString(dir.file("other.mp4"));
+    r = runApp(QStringList{"--record", other, "--viewpoint", "Balcony"} + span + QStringList{QString::fromStdString(file)});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_TRUE(r.errors.contains("no viewpoint named \"Balcony\"")) << r.errors.toStdString();
+    EXPECT_FALSE(QFileInfo::exists(other));
+}
+
 }  // namespace
 }  // namespace faultline
