@@ -18,7 +18,7 @@ struct ScreenshotRequest {
     QSize size;
     QString at;                        // empty: the run's start
     std::optional<std::int64_t> step;  // the first time the run completed this step
-    QString viewpoint;                 // a viewpoint saved in the run's review; empty: the whole cluster
+    QString viewpoint = {};            // a viewpoint saved in the run's review; empty: the whole cluster
 };
 
 // The instant `--at` names: a time since the run's start ("90m", "1d", "36h") or a UTC wall
