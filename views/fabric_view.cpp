@@ -338,7 +338,7 @@ void FabricView::frameBlastRadius() {
     // A margin of a couple of GPU pitches, so the outlines and the label are not at the edge.
     const double margin = 2 * m_scene->layout().gpuPitch + 1;
     for (std::size_t k = 0; k < 3; ++k) b[2 * k] -= margin, b[2 * k + 1] += margin;
-    fitBounds(b, 20);  // and room for the names written over the switches at the top of the path
+    fitBounds(b);
 }
 
 void FabricView::markCause(std::optional<RootCause> cause) {
