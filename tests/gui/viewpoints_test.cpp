@@ -12,6 +12,7 @@
 #include "views/replay_panel.h"
 
 #include <QAction>
+#include <QScreen>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTest>
@@ -79,6 +80,12 @@ TEST(Viewpoints, ASavedCameraIsThereWhenTheRunIsOpenedAgainAndFlownBackTo) {
     QAction* go = again.goAction("Rack of gpu 17");
     ASSERT_NE(go, nullptr) << "listed in View > Viewpoints";
     EXPECT_EQ(go->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_1));
+    if (const QByteArray shots = qgetenv("FAULTLINE_TEST_SHOTS"); !shots.isEmpty()) {
+        again.menu->popup(again.window.mapToGlobal(QPoint(420, 60)));
+        QTest::qWait(300);
+        again.window.screen()->grabWindow(0).save(shots + "/viewpoints-menu.png");
+        again.menu->hide();
+    }
     ASSERT_GT(gap(again.view->cameraPose().position, saved.position), 1.0) << "the run opens on the whole cluster";
     go->trigger();
     EXPECT_TRUE(again.view->flying()) << "flown to, the same flight as an incident's";
