@@ -9,6 +9,7 @@ const std::vector<Command>& commands() {
         {summarySpec, summaryCommand},       {incidentsSpec, incidentsCommand}, {jobsSpec, jobsCommand},
         {stragglersSpec, stragglersCommand}, {hangSpec, hangCommand},     {compareSpec, compareCommand},
         {whatIfSpec, whatIfCommand},         {exportSpec, exportCommand},
+        {viewpointsSpec, viewpointsCommand},
     };
     return table;
 }

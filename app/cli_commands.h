@@ -28,6 +28,7 @@ int mergeCommand(const CommandArgs& args);
 int simulateCommand(const CommandArgs& args);
 int stragglersCommand(const CommandArgs& args);
 int summaryCommand(const CommandArgs& args);
+int viewpointsCommand(const CommandArgs& args);
 int whatIfCommand(const CommandArgs& args);
 
 const CommandSpec& compareSpec();
@@ -40,6 +41,7 @@ const CommandSpec& mergeSpec();
 const CommandSpec& simulateSpec();
 const CommandSpec& stragglersSpec();
 const CommandSpec& summarySpec();
+const CommandSpec& viewpointsSpec();
 const CommandSpec& whatIfSpec();
 
 // The option both long commands take: nothing on the terminal but errors.

@@ -8,6 +8,8 @@
 #include "perfetto_export.h"
 #include "report_writer.h"
 #include "video_recorder.h"
+#include "screenshot.h"
+#include "views/viewpoint_camera.h"
 
 #include <QComboBox>
 #include <QDialog>
@@ -150,9 +152,20 @@ void ExportController::exportVideo() {
     form->addRow(tr("Frames per second"), fps);
     form->addRow(tr("Width"), width);
     form->addRow(tr("Height"), height);
+    // The camera: the whole cluster, or one of the viewpoints saved in the run's review.
+    auto* camera = new QComboBox;
+    camera->setObjectName("videoCamera");
+    camera->addItem(tr("The whole cluster"), QString());
+    try {
+        for (const Viewpoint& v : readViewpoints(m_window->currentRun()->path.toStdString()))
+            camera->addItem(tr("Viewpoint \"%1\"").arg(QString::fromStdString(v.name)), QString::fromStdString(v.name));
+    } catch (const std::exception&) {
+        // An unreadable review offers the whole cluster only.
+    }
+    form->addRow(tr("Camera"), camera);
     if (!ask(m_window, tr("Export Video"), form)) return;
     VideoOptions o{QString(), from->text().trimmed(), to->text().trimmed(), speed->text().trimmed(), fps->value(),
-                   QSize(width->value() & ~1, height->value() & ~1)};
+                   QSize(width->value() & ~1, height->value() & ~1), camera->currentData().toString()};
     QString error;
     if (!planVideo(m_window->currentRun()->run, o, &error)) {  // asked before where to save it
         QMessageBox::warning(m_window, tr("Export Video"), error);
@@ -177,6 +190,14 @@ void ExportController::exportVideoTo(const VideoOptions& o) {
     progress.setMinimumDuration(0);
     try {
         OffscreenRenderer renderer(run, o.size);
+        if (!o.viewpoint.isEmpty()) {
+            const auto viewpoint = savedViewpoint(loaded->path, *run, o.viewpoint, &error);
+            if (!viewpoint) {
+                emit message(error);
+                return;
+            }
+            goToViewpoint(renderer.view(), *viewpoint, 0);
+        }
         const int frames = recordVideo(renderer, *plan, o, [&](int done, int) {
             progress.setValue(done);  // also runs the event loop: the window stays live
             return !progress.wasCanceled();

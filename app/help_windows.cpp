@@ -129,6 +129,14 @@ std::vector<ShortcutEntry> keyboardShortcuts(const QWidget& window) {
     entries.push_back({{QKeySequence(Qt::Key_Up), QKeySequence(Qt::Key_Down)}, QObject::tr("Tilt the camera"), view});
     entries.push_back({{QKeySequence(Qt::Key_Plus), QKeySequence(Qt::Key_Equal)}, QObject::tr("Zoom in"), view});
     entries.push_back({{QKeySequence(Qt::Key_Minus)}, QObject::tr("Zoom out"), view});
+    // Nine keys each, shown as one line (the text stands in for the list of keys).
+    QList<QKeySequence> saveKeys, goKeys;
+    for (int n = 1; n <= 9; ++n) {
+        saveKeys << QKeySequence(Qt::CTRL | Qt::SHIFT | static_cast<Qt::Key>(Qt::Key_0 + n));
+        goKeys << QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_0 + n));
+    }
+    entries.push_back({saveKeys, QObject::tr("Save the camera as viewpoint 1 to 9 (View > Viewpoints)"), everywhere, QObject::tr("Ctrl+Shift+1 … 9")});
+    entries.push_back({goKeys, QObject::tr("Fly to saved viewpoint 1 to 9"), everywhere, QObject::tr("Ctrl+1 … 9")});
     entries.push_back({{}, QObject::tr("Orbit (about the selection, when there is one)"), mouse, QObject::tr("Drag")});
     entries.push_back({{}, QObject::tr("Pan"), mouse, QObject::tr("Middle-drag / Shift+drag")});
     entries.push_back({{}, QObject::tr("Zoom towards the cursor"), mouse, QObject::tr("Wheel")});

@@ -24,7 +24,7 @@ namespace {
 // usage errors work without a display.
 struct Options {
     QStringList positional;
-    QString screenshot, at, view = "fabric";
+    QString screenshot, at, view = "fabric", viewpoint;
     QSize size;
     std::optional<long long> step;
     bool benchReplay = false;
@@ -36,10 +36,10 @@ struct Options {
 
 constexpr const char* kUsage = "usage: faultline [RUN.faultline]\n"
                                "       faultline A.faultline B.faultline   (the two runs compared side by side)\n"
-                               "       faultline --screenshot OUT.png [--view PANEL] [--at TIME | --step N] [--size WxH] [RUN.faultline]\n"
+                               "       faultline --screenshot OUT.png [--view PANEL] [--at TIME | --step N] [--viewpoint NAME] [--size WxH] [RUN.faultline]\n"
                                "       faultline --screenshot OUT.svg --view charts|timeline [--at TIME] [--size WxH] [RUN.faultline]\n"
                                "       faultline --report OUT.pdf|OUT.html [--incidents N] [--page a4|letter] [RUN.faultline]\n"
-                               "       faultline --record OUT.mp4 [--from T] [--to T] [--speed 1h/s] [--fps 30] [--size 1920x1080] [RUN.faultline]\n"
+                               "       faultline --record OUT.mp4 [--from T] [--to T] [--speed 1h/s] [--fps 30] [--viewpoint NAME] [--size 1920x1080] [RUN.faultline]\n"
                                "       faultline --screenshot OUT.png --compare [--at TIME | --step N] [--size WxH] A.faultline B.faultline\n"
                                "       faultline --bench-replay [--compare] [--gpus N] [--camera whole|close] [--size WxH]\n"
                                "       faultline --help | --version\n";
@@ -77,7 +77,8 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
                                                 "runs side by side.");
     const QCommandLineOption camera("camera", "The camera of --bench-replay: whole (the whole cluster, default) or close (one zone, near enough that every GPU is drawn on its own).",
                                     "VIEW", "whole");
-    parser.addOptions({help, version, screenshot, view, at, step, size, benchReplay, gpus, compare, camera});
+    const QCommandLineOption viewpoint("viewpoint", "The camera for --screenshot and --record: a viewpoint saved in the run's review (View > Viewpoints).", "NAME");
+    parser.addOptions({help, version, screenshot, view, at, step, size, benchReplay, gpus, compare, camera, viewpoint});
     faultline::addExportOptions(parser);
 
     if (!parser.parse(QCoreApplication::arguments())) return usageError(parser.errorText());
@@ -116,6 +117,8 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
     o.screenshot = parser.value(screenshot);
     o.at = parser.value(at);
     o.view = parser.value(view);
+    o.viewpoint = parser.value(viewpoint);
+    if (parser.isSet(viewpoint) && o.viewpoint.trimmed().isEmpty()) return usageError("--viewpoint expects the name of a saved viewpoint");
     if (!faultline::kPanelViews.contains(o.view) && o.view != "fabric")
         return usageError("--view expects fabric, timeline, charts, incidents or present");
     if (parser.isSet(step)) {
@@ -126,6 +129,10 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
     if (o.view == "fabric" && o.screenshot.endsWith(".svg", Qt::CaseInsensitive))
         return usageError("the 3D view is a rendered picture: write it as PNG (SVG is for --view charts, timeline or incidents)");
     if (const auto error = faultline::readExportOptions(parser, o.exports)) return usageError(*error);
+    const bool ofTheView = (parser.isSet(screenshot) && o.view == "fabric") || !o.exports.video.out.isEmpty();
+    if (parser.isSet(viewpoint) && (!ofTheView || o.compare))
+        return usageError("--viewpoint goes with --screenshot of the 3D view (--view fabric) or --record, of one run");
+    o.exports.video.viewpoint = o.viewpoint;
     if (o.compare && (parser.isSet(view) || !o.exports.report.out.isEmpty() || !o.exports.video.out.isEmpty()))
         return usageError("a comparison is snapshotted whole: --view, --report and --record take one run");
     if (!parser.isSet(screenshot) && (parser.isSet(at) || parser.isSet(step) || parser.isSet(view)))
@@ -177,7 +184,7 @@ int main(int argc, char** argv) {
 
     faultline::MainWindow window;
     if (!options.screenshot.isEmpty())
-        faultline::arrangeScreenshot(window, {options.screenshot, options.size, options.at, options.step});
+        faultline::arrangeScreenshot(window, {options.screenshot, options.size, options.at, options.step, options.viewpoint});
     else
         window.restoreLayout();  // screenshots use the default layout
     window.show();

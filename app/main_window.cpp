@@ -9,12 +9,14 @@
 #include "import_controller.h"
 #include "sample_run.h"
 #include "theme.h"
+#include "viewpoint_menu.h"
 #include "what_if_dialog.h"
 #include "analysis/blast_radius.h"
 #include "analysis/run_highlights.h"
 #include "views/charts_view.h"
 #include "views/fabric_view.h"
 #include "views/gpu_palette.h"
+#include "views/incident_camera.h"
 #include "views/incident_view.h"
 #include "views/inspector_view.h"
 #include "views/jobs_view.h"
@@ -116,19 +118,9 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_incidents, &IncidentView::incidentSelected, m_replay, [this](Nanos t, const std::vector<std::int32_t>& gpus) {
         m_replay->setTime(t);
         m_timeline->setVisibleRange(t - kHour, t + kHour);  // the incident with an hour either side
-        // A failed switch, cable, NIC or host: its blast radius, framed whole, in the view and
-        // the inspector. A GPU: the camera on it, as below.
-        if (const ComponentRef failed = failedPartAt(m_run.get(), t); failed.kind != ComponentKind::None && failed.kind != ComponentKind::Gpu) {
-            m_replay->fabricView()->select(failed);
-            m_replay->fabricView()->showBlastRadius(failed);
-            m_replay->fabricView()->flyTo([view = m_replay->fabricView()] { view->frameBlastRadius(); });
-            m_replay->inspector()->showPart(failed);
-        } else if (!gpus.empty()) {  // and the camera on the hardware it took out
-            const ComponentRef gpu{ComponentKind::Gpu, gpus.front()};
-            m_replay->fabricView()->select(gpu);
-            m_replay->fabricView()->flyTo([view = m_replay->fabricView(), gpu] { view->zoomTo(gpu); });
-            m_replay->inspector()->showPart(gpu);  // its history, each entry a link
-        }
+        // The failed hardware (with its blast radius, framed whole) in the view and the inspector.
+        const ComponentRef focus = flyToIncident(*m_replay->fabricView(), failedPartAt(m_run.get(), t), gpus);
+        if (focus.kind != ComponentKind::None) m_replay->inspector()->showPart(focus);
     });
     connect(m_incidents, &IncidentView::noteSaveFailed, this, [this](const QString& message) { statusBar()->showMessage(message); });
     connect(m_charts, &ChartsView::timeRequested, m_replay, &ReplayPanel::setTime);
@@ -211,6 +203,11 @@ MainWindow::MainWindow(QWidget* parent)
     smooth->setObjectName("smoothEdgesAction");
     smooth->setCheckable(true);
     smooth->setChecked(QSettings().value("smoothEdges").toBool());
+    // Cameras saved under a name in the run's review (viewpoint_menu.h).
+    view->addSeparator();
+    auto* viewpoints = new ViewpointMenu(*this, *m_replay->fabricView());
+    view->addMenu(viewpoints);
+    connect(viewpoints, &ViewpointMenu::message, this, [this](const QString& text) { statusBar()->showMessage(text); });
     // N and P walk the incidents, wherever the focus is.
     auto* nextIncident = new QShortcut(QKeySequence(Qt::Key_N), this);
     connect(nextIncident, &QShortcut::activated, m_replay, [this] { m_replay->jump(ReplayControls::Jump::NextIncident); });

@@ -1,11 +1,12 @@
 #include "presentation_window.h"
 
-#include "views/camera_flight.h"
 #include "model/format.h"
 #include "report_figures.h"
 #include "run_caption.h"
 #include "story_card.h"
+#include "analysis/blast_radius.h"
 #include "views/fabric_view.h"
+#include "views/incident_camera.h"
 
 #include <QDateTime>
 
@@ -55,7 +56,6 @@ PresentationWindow::PresentationWindow(std::shared_ptr<const ReportContent> cont
       m_stage(new QWidget(this)),
       m_view(new FabricView(m_stage)),
       m_caption(new CaptionStrip(m_stage)),
-      m_flight(new CameraFlight(m_view, this)),
       m_replay(new QTimer(this)),
       m_advance(new QTimer(this)) {
     setObjectName("presentationWindow");
@@ -125,12 +125,9 @@ void PresentationWindow::showSlide(int index) {
     m_replayFrom = std::max<Nanos>(0, inc.begin - kLead);
     m_replayTo = std::min(m_content->run->info.duration, (inc.end ? *inc.end : inc.begin + 30 * kMinute) + kTail);
     setTime(m_replayFrom);
-    const ComponentRef focus = incidentFocus(*m_content->run, inc);
-    m_view->select(focus);
-    m_flight->flyTo([this, focus] {
-        if (focus.kind == ComponentKind::None) m_view->fitAll();
-        else m_view->zoomTo(focus);
-    }, kFlightMs);
+    // The same flight as selecting the incident in the main window: the failed hardware's
+    // whole scope, its blast radius labelled.
+    flyToIncident(*m_view, failedPart(*m_content->run, inc), inc.gpus, kFlightMs);
     // The replay starts once the camera has arrived.
     m_replayStartMs = QDateTime::currentMSecsSinceEpoch() + kFlightMs;
     m_replay->start();

@@ -16,7 +16,6 @@ class QTimer;
 
 namespace faultline {
 
-class CameraFlight;
 class CaptionStrip;
 class FabricView;
 class StoryCard;
@@ -60,7 +59,6 @@ private:
     QWidget* m_stage;
     FabricView* m_view;
     CaptionStrip* m_caption;
-    CameraFlight* m_flight;
     QTimer* m_replay;    // advances the instant through the incident
     QTimer* m_advance;   // auto-advance
     Nanos m_time = 0, m_replayFrom = 0, m_replayTo = 0;

@@ -5,6 +5,7 @@
 #include "model/replay_state.h"
 #include "views/fabric_view.h"
 #include "views/replay_panel.h"
+#include "views/viewpoint_camera.h"
 
 #include <QApplication>
 #include <QDateTime>
@@ -41,6 +42,31 @@ std::optional<Nanos> parseInstant(const QString& text, const Run& run, QString* 
     return t;
 }
 
+std::optional<Viewpoint> savedViewpoint(const QString& runPath, const Run& run, const QString& name, QString* error) {
+    std::vector<Viewpoint> all;
+    try {
+        all = readViewpoints(runPath.toStdString());
+    } catch (const std::exception& e) {
+        *error = QString::fromStdString(e.what());
+        return std::nullopt;
+    }
+    const Viewpoint* v = findViewpoint(all, name.toStdString());
+    if (!v) {
+        QStringList names;
+        for (const Viewpoint& each : all) names << QString("\"%1\"").arg(QString::fromStdString(each.name));
+        *error = QString("%1 has no viewpoint named \"%2\" (%3)")
+                     .arg(runPath, name,
+                          names.isEmpty() ? QString("it has none: save one in the app with View > Viewpoints > Save Viewpoint")
+                                          : "it has " + names.join(", "));
+        return std::nullopt;
+    }
+    if (const auto mismatch = viewpointMismatch(*v, run.topology)) {
+        *error = QString::fromStdString(*mismatch);
+        return std::nullopt;
+    }
+    return *v;
+}
+
 void arrangeScreenshot(MainWindow& window, const ScreenshotRequest& request) {
     // The picture is the fabric view: the docks (summary, incidents, charts) stay out of it.
     // Hidden before the resize, whose size their minimum sizes would otherwise bound.
@@ -64,6 +90,12 @@ void arrangeScreenshot(MainWindow& window, const ScreenshotRequest& request) {
             const auto at = parseInstant(request.at, run, &error);
             if (!at) return fail(error);
             t = *at;
+        }
+        if (!request.viewpoint.isEmpty()) {
+            QString error;
+            const auto viewpoint = savedViewpoint(window.currentRun()->path, run, request.viewpoint, &error);
+            if (!viewpoint) return fail(error);
+            goToViewpoint(*panel->fabricView(), *viewpoint, 0);
         }
         panel->setTime(t);
         QTimer::singleShot(0, &window, [&window, out = request.out] {

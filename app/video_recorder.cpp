@@ -1,5 +1,7 @@
 #include "video_recorder.h"
 
+#include "views/viewpoint_camera.h"
+
 #include "model/error.h"
 #include "model/format.h"
 #include "offscreen_renderer.h"
@@ -92,6 +94,14 @@ int recordVideoHeadless(const QString& runPath, const VideoOptions& o) {
             return 2;
         }
         OffscreenRenderer renderer(run, o.size);
+        if (!o.viewpoint.isEmpty()) {
+            const auto viewpoint = savedViewpoint(path, *run, o.viewpoint, &error);
+            if (!viewpoint) {
+                std::fprintf(stderr, "faultline: %s\n", qPrintable(error));
+                return 1;
+            }
+            goToViewpoint(renderer.view(), *viewpoint, 0);
+        }
         QElapsedTimer timer, shown;
         timer.start();
         shown.start();

@@ -22,6 +22,7 @@ struct VideoOptions {
     QString speed;  // run time per second of video ("1h/s", "30m"); empty: the span in 60 s
     int fps = 30;
     QSize size{1920, 1080};
+    QString viewpoint = {};  // a viewpoint saved in the run's review; empty: the whole cluster
 };
 
 struct VideoPlan {

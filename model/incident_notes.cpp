@@ -1,9 +1,7 @@
 #include "incident_notes.h"
 
 #include "error.h"
-#include "partial_file.h"
 #include "review_file.h"
-#include "run_file.h"
 #include "sqlite_db.h"
 
 #include <chrono>
@@ -42,21 +40,10 @@ std::map<Nanos, IncidentNote> readNotesTable(const std::string& path) {
     return out;
 }
 
-void checkIsRunFile(const std::string& runPath) {
-    SqliteDb db(runPath, SqliteDb::Mode::ReadOnly);
-    bool isRun = false;
-    try {
-        isRun = db.pragmaInt("application_id") == kRunFileApplicationId;
-    } catch (const Error&) {
-        isRun = false;  // not a database at all
-    }
-    if (!isRun) throw Error(runPath + " is not a Faultline run file: notes can only be kept for one");
-}
-
 }  // namespace
 
 IncidentNotesStore::IncidentNotesStore(const std::string& runPath) : m_runPath(runPath), m_reviewPath(reviewFilePath(runPath)) {
-    checkIsRunFile(runPath);
+    requireRunFile(runPath);
 }
 
 std::map<Nanos, IncidentNote> IncidentNotesStore::load() const { return readIncidentNotes(m_runPath); }
@@ -71,35 +58,12 @@ void IncidentNotesStore::save(const IncidentNote& note) {
             std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
         notes[note.incidentBegin] = std::move(stamped);
     }
-    std::error_code ec;
-    std::filesystem::create_directories(std::filesystem::absolute(m_reviewPath).parent_path(), ec);
-    writeThroughPartial(m_reviewPath, [&](const std::string& partial) {
-        {
-            SqliteDb db(partial, SqliteDb::Mode::Create);
-            db.exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;");
-            db.exec("PRAGMA application_id=" + std::to_string(kReviewFileApplicationId) +
-                    "; PRAGMA user_version=" + std::to_string(kReviewFileSchemaVersion) + ";");
-            db.exec("CREATE TABLE review_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)");
-            SqliteStatement meta(db, "INSERT INTO review_meta VALUES('run_file', ?)");
-            meta.bind(1, std::string_view(std::filesystem::absolute(m_runPath).string())).execute();
-        }
-        writeIncidentNotesTable(partial, notes);
-    });
+    writeReviewFile(m_runPath, m_reviewPath, notes, readViewpoints(m_runPath));  // the viewpoints stay as they are
 }
 
 std::map<Nanos, IncidentNote> readRunFileNotes(const std::string& runPath) { return readNotesTable(runPath); }
 
-std::map<Nanos, IncidentNote> readIncidentNotes(const std::string& runPath) {
-    const std::string review = reviewFilePath(runPath);
-    std::error_code ec;
-    if (std::filesystem::exists(review, ec)) {
-        SqliteDb probe(review, SqliteDb::Mode::ReadOnly);
-        if (probe.pragmaInt("application_id") != kReviewFileApplicationId)
-            throw Error(review + " is not a Faultline review file (notes of " + runPath + " are expected there)");
-        return readNotesTable(review);
-    }
-    return readNotesTable(runPath);
-}
+std::map<Nanos, IncidentNote> readIncidentNotes(const std::string& runPath) { return readNotesTable(reviewSource(runPath)); }
 
 void writeIncidentNotesTable(const std::string& path, const std::map<Nanos, IncidentNote>& notes) {
     SqliteDb db(path, SqliteDb::Mode::ReadWrite);

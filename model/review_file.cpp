@@ -3,6 +3,8 @@
 #include "error.h"
 #include "incident_notes.h"
 #include "partial_file.h"
+#include "run_file.h"
+#include "sqlite_db.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -49,6 +51,46 @@ std::string reviewFilePath(const std::string& runPath) {
     return (userReviewFolder() / (absolute.filename().string() + "-" + pathHash(absolute.string()) + "-review")).string();
 }
 
+void requireRunFile(const std::string& runPath) {
+    SqliteDb db(runPath, SqliteDb::Mode::ReadOnly);
+    bool isRun = false;
+    try {
+        isRun = db.pragmaInt("application_id") == kRunFileApplicationId;
+    } catch (const Error&) {
+        isRun = false;  // not a database at all
+    }
+    if (!isRun) throw Error(runPath + " is not a Faultline run file: notes can only be kept for one");
+}
+
+std::string reviewSource(const std::string& runPath) {
+    const std::string review = reviewFilePath(runPath);
+    std::error_code ec;
+    if (!std::filesystem::exists(review, ec)) return runPath;
+    SqliteDb probe(review, SqliteDb::Mode::ReadOnly);
+    if (probe.pragmaInt("application_id") != kReviewFileApplicationId)
+        throw Error(review + " is not a Faultline review file (the review of " + runPath + " is expected there)");
+    return review;
+}
+
+void writeReviewFile(const std::string& runPath, const std::string& reviewPath, const std::map<Nanos, IncidentNote>& notes,
+                     const std::vector<Viewpoint>& viewpoints) {
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::absolute(reviewPath).parent_path(), ec);
+    writeThroughPartial(reviewPath, [&](const std::string& partial) {
+        {
+            SqliteDb db(partial, SqliteDb::Mode::Create);
+            db.exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;");
+            db.exec("PRAGMA application_id=" + std::to_string(kReviewFileApplicationId) +
+                    "; PRAGMA user_version=" + std::to_string(kReviewFileSchemaVersion) + ";");
+            db.exec("CREATE TABLE review_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+            SqliteStatement meta(db, "INSERT INTO review_meta VALUES('run_file', ?)");
+            meta.bind(1, std::string_view(std::filesystem::absolute(runPath).string())).execute();
+        }
+        writeIncidentNotesTable(partial, notes);
+        writeViewpointsTable(partial, viewpoints);
+    });
+}
+
 void saveReviewIntoRunFile(const std::string& runPath) {
     const std::string review = reviewFilePath(runPath);
     if (!writable(runPath))
@@ -56,11 +98,13 @@ void saveReviewIntoRunFile(const std::string& runPath) {
     if (!writable(std::filesystem::absolute(runPath).parent_path()))
         throw Error("the folder of " + runPath + " is write-protected: the review stays in " + review);
     const std::map<Nanos, IncidentNote> notes = readIncidentNotes(runPath);
+    const std::vector<Viewpoint> viewpoints = readViewpoints(runPath);
     writeThroughPartial(runPath, [&](const std::string& partial) {
         std::error_code ec;
         std::filesystem::copy_file(runPath, partial, std::filesystem::copy_options::overwrite_existing, ec);
         if (ec) throw Error("cannot copy " + runPath + ": " + ec.message());
         writeIncidentNotesTable(partial, notes);
+        writeViewpointsTable(partial, viewpoints);
     });
     std::error_code ec;
     std::filesystem::remove(review, ec);

@@ -4,8 +4,13 @@
 // whole through a temporary file and renamed, like run files), or, where the run's folder
 // cannot be written, into the user's data folder. Only an explicit "save review into run
 // file" copies the review into the run file itself.
+#include "incident_notes.h"
+#include "viewpoints.h"
+
 #include <cstdint>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace faultline {
 
@@ -16,8 +21,21 @@ inline constexpr int kReviewFileSchemaVersion = 1;
 // and a hash of its absolute path under $XDG_DATA_HOME (or ~/.local/share)/faultline/reviews.
 std::string reviewFilePath(const std::string& runPath);
 
-// Copies the review (the notes readIncidentNotes gives) into the run file's incident_notes
-// table, rewriting the run file through a temporary file, then removes the review file.
+// Throws Error unless `runPath` is a Faultline run file (a review is kept for run files only).
+void requireRunFile(const std::string& runPath);
+
+// Where the review of `runPath` is read from: its review file when there is one (which
+// holds the whole review), else the run file itself. Throws Error when the review file is
+// not one.
+std::string reviewSource(const std::string& runPath);
+
+// Writes the whole review of `runPath` (its notes and saved viewpoints) into `reviewPath`
+// through a temporary file renamed over it. Throws Error when it cannot be written.
+void writeReviewFile(const std::string& runPath, const std::string& reviewPath, const std::map<Nanos, IncidentNote>& notes,
+                     const std::vector<Viewpoint>& viewpoints);
+
+// Copies the review (the notes readIncidentNotes gives, the viewpoints readViewpoints gives)
+// into the run file's incident_notes and viewpoints tables, rewriting the run file through a temporary file, then removes the review file.
 // Throws Error naming the file when the run file or its folder cannot be written.
 void saveReviewIntoRunFile(const std::string& runPath);
 

@@ -16,49 +16,31 @@ CameraFlight::CameraFlight(FabricView* view, QObject* parent) : QObject(parent),
     m_animation->setEndValue(1.0);
     m_animation->setEasingCurve(QEasingCurve::InOutCubic);
     connect(m_animation, &QVariantAnimation::valueChanged, this, [this](const QVariant& v) {
-        const double k = v.toDouble();
-        Pose p{};
-        for (std::size_t i = 0; i < 3; ++i) {
-            p.position[i] = m_from.position[i] + (m_to.position[i] - m_from.position[i]) * k;
-            p.focal[i] = m_from.focal[i] + (m_to.focal[i] - m_from.focal[i]) * k;
-            p.up[i] = m_from.up[i] + (m_to.up[i] - m_from.up[i]) * k;
-        }
-        p.angle = m_from.angle + (m_to.angle - m_from.angle) * k;
-        apply(p);
+        // A frame already queued when the flight was stopped must not move the camera.
+        if (m_animation->state() != QAbstractAnimation::Running) return;
+        apply(blendPoses(m_from, m_to, v.toDouble()));
     });
 }
 
-CameraFlight::Pose CameraFlight::pose() const {
-    vtkCamera* c = m_view->renderWidget()->renderer()->GetActiveCamera();
-    Pose p{};
-    c->GetPosition(p.position.data());
-    c->GetFocalPoint(p.focal.data());
-    c->GetViewUp(p.up.data());
-    p.angle = c->GetViewAngle();
-    return p;
-}
-
-void CameraFlight::apply(const Pose& p) {
-    vtkCamera* c = m_view->renderWidget()->renderer()->GetActiveCamera();
-    c->SetPosition(p.position.data());
-    c->SetFocalPoint(p.focal.data());
-    c->SetViewUp(p.up.data());
-    c->SetViewAngle(p.angle);
-    c->OrthogonalizeViewUp();
+void CameraFlight::apply(const CameraPose& p) {
+    applyPose(*m_view->renderWidget()->renderer()->GetActiveCamera(), p);
     m_view->renderWidget()->renderer()->ResetCameraClippingRange();
     m_view->renderWidget()->update();
 }
 
 void CameraFlight::flyTo(const std::function<void()>& aim, int ms) {
     m_animation->stop();
-    m_from = pose();
+    vtkCamera& camera = *m_view->renderWidget()->renderer()->GetActiveCamera();
+    m_from = poseOf(camera);
     aim();
-    m_to = pose();
+    m_to = poseOf(camera);
     apply(m_from);
     m_animation->setDuration(ms);
     m_animation->start();
 }
 
 bool CameraFlight::flying() const { return m_animation->state() == QAbstractAnimation::Running; }
+
+void CameraFlight::stop() { m_animation->stop(); }
 
 }  // namespace faultline

@@ -1,10 +1,12 @@
 #pragma once
 // A camera flight in the 3D view: from where the camera is to where a preset (fit all,
-// zoom to a part) would put it, eased over a moment, so an audience sees where the
-// hardware sits in the cluster instead of a cut.
+// zoom to a part, a saved viewpoint) would put it, eased over a moment, so an audience sees
+// where the hardware sits in the cluster instead of a cut. Whatever moves the camera during
+// a flight (the user, another preset) stops it first: the flight never undoes a move.
+#include "camera_pose.h"
+
 #include <QObject>
 
-#include <array>
 #include <functional>
 
 class QVariantAnimation;
@@ -21,17 +23,14 @@ public:
     // there from the current camera over `ms` milliseconds.
     void flyTo(const std::function<void()>& aim, int ms = 1400);
     bool flying() const;
+    // Leaves the camera where it is now, part of the way.
+    void stop();
 
 private:
-    struct Pose {
-        std::array<double, 3> position, focal, up;
-        double angle;
-    };
-    Pose pose() const;
-    void apply(const Pose& pose);
+    void apply(const CameraPose& pose);
     FabricView* m_view;
     QVariantAnimation* m_animation;
-    Pose m_from{}, m_to{};
+    CameraPose m_from, m_to;
 };
 
 }  // namespace faultline

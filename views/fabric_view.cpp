@@ -38,7 +38,10 @@ FabricView::FabricView(QWidget* parent) : QWidget(parent), m_render(new VtkRende
     layout->addWidget(m_render);
     refreshColours();
     connect(m_render, &VtkRenderWidget::aboutToRender, this, &FabricView::refreshBeforeRender);
-    connect(m_render, &VtkRenderWidget::cameraMovedByUser, this, [this] { m_framing = Framing::None; });
+    connect(m_render, &VtkRenderWidget::cameraMovedByUser, this, [this] {
+        m_flight->stop();  // the user's move stands: no later frame of a flight undoes it
+        m_framing = Framing::None;
+    });
     connect(m_render, &VtkRenderWidget::clicked, this, [this](const QPoint& pos) {
         const ComponentRef part = partAt(pos);
         select(part);
@@ -85,10 +88,12 @@ void FabricView::setFlashing(std::vector<std::int32_t> gpus) {
 
 void FabricView::refreshBeforeRender() {
     if (!m_scene) return;
-    if (m_fitPending) {
+    // Framed again once a flight has landed (it may be flying to a framing), and only while
+    // the view keeps one: a camera the user or a flight aimed elsewhere stays.
+    if (m_fitPending && !flying()) {
         m_fitPending = false;
         if (m_framing == Framing::Top) topView();
-        else fitAll();
+        else if (m_framing == Framing::All) fitAll();
     }
     chooseLevelOfDetail();
     if (!m_statesDirty) return;
@@ -180,6 +185,7 @@ void FabricView::refreshColours() {
 }
 
 void FabricView::fitAll() {
+    m_flight->stop();  // a preset asked for now wins over a flight under way
     if (!m_scene) return;
     m_framing = Framing::All;
     const Box3& b = m_scene->layout().bounds;
@@ -194,6 +200,7 @@ void FabricView::fitAll() {
 }
 
 void FabricView::topView() {
+    m_flight->stop();  // a preset asked for now wins over a flight under way
     if (!m_scene) return;
     m_framing = Framing::Top;
     const Box3& b = m_scene->layout().bounds;
@@ -208,6 +215,7 @@ void FabricView::topView() {
 }
 
 void FabricView::zoomTo(const ComponentRef& part) {
+    m_flight->stop();  // a preset asked for now wins over a flight under way
     if (!m_scene) return;
     m_framing = Framing::None;
     auto box = m_scene->boxOf(part);
@@ -220,11 +228,22 @@ void FabricView::zoomTo(const ComponentRef& part) {
     fitBounds({box->min[0] - 2, box->max[0] + 2, box->min[1] - 2, box->max[1] + 2, box->min[2], box->max[2] + 1});
 }
 
-void FabricView::flyTo(const std::function<void()>& aim) { m_flight->flyTo(aim, 1200); }
+void FabricView::flyTo(const std::function<void()>& aim, int ms) { m_flight->flyTo(aim, ms); }
 
 bool FabricView::flying() const { return m_flight->flying(); }
 
+CameraPose FabricView::cameraPose() const { return poseOf(*m_render->renderer()->GetActiveCamera()); }
+
+void FabricView::setCameraPose(const CameraPose& pose) {
+    m_flight->stop();
+    m_framing = Framing::None;
+    applyPose(*m_render->renderer()->GetActiveCamera(), pose);
+    m_render->renderer()->ResetCameraClippingRange();
+    m_render->update();
+}
+
 void FabricView::frameParts(const std::vector<ComponentRef>& parts) {
+    m_flight->stop();  // a preset asked for now wins over a flight under way
     if (!m_scene) return;
     m_framing = Framing::None;
     std::array<double, 6> b{1e30, -1e30, 1e30, -1e30, 1e30, -1e30};
@@ -308,6 +327,7 @@ void FabricView::showBlastRadius(const ComponentRef& part) {
 }
 
 void FabricView::frameBlastRadius() {
+    m_flight->stop();  // a preset asked for now wins over a flight under way
     if (!m_blast || m_blastRadius.part.kind == ComponentKind::None) return;
     m_framing = Framing::None;
     std::array<double, 6> b{1e30, -1e30, 1e30, -1e30, 1e30, -1e30};

@@ -3,6 +3,7 @@
 // tiers above, links between. Owns the run's replay index; the instant is set from outside
 // (the replay panel). Click to pick a GPU, host or switch.
 #include "analysis/blast_radius.h"
+#include "camera_pose.h"
 #include "model/replay_state.h"
 #include "model/run.h"
 
@@ -44,9 +45,13 @@ public:
     bool keepsFramed() const { return m_framing != Framing::None; }
     void zoomTo(const ComponentRef& part);
     // Flies the camera, eased over a moment, to where `aim` (one of the presets here) puts
-    // it, so that an audience sees where the hardware sits instead of a cut.
-    void flyTo(const std::function<void()>& aim);
+    // it, so that an audience sees where the hardware sits instead of a cut. The user moving
+    // the camera, or any preset, stops a flight where it is.
+    void flyTo(const std::function<void()>& aim, int ms = 1200);
     bool flying() const;
+    // The camera as it is; set as given (a saved viewpoint), kept until the user moves it.
+    CameraPose cameraPose() const;
+    void setCameraPose(const CameraPose& pose);
     // Frames every one of the parts (GPUs, hosts, switches) at once.
     void frameParts(const std::vector<ComponentRef>& parts);
 

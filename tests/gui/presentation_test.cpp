@@ -8,6 +8,8 @@
 #include "app/report_content.h"
 #include "app/story_card.h"
 #include "model/run_file.h"
+#include "analysis/blast_radius.h"
+#include "views/fabric_view.h"
 
 #include <QAction>
 #include <QImage>
@@ -85,6 +87,50 @@ TEST(Presentation, KeysWalkThroughTheStoryAndEscLeaves) {
     QTest::keyClick(window, Qt::Key_Escape);
     QTest::qWait(50);
     EXPECT_TRUE(alive.isNull());  // closed and gone
+}
+
+// A story stop flies the camera as selecting the incident in the main window does: a failed
+// rack switch selected, its blast radius shown and labelled, and the whole of it framed.
+TEST(Presentation, AStoryStopFliesToTheWholeScopeOfItsFailedHardware) {
+    test::guiApp();
+    const faultline::Run& run = test::rackSwitchFailureRun();
+    auto content = std::make_shared<ReportContent>(buildReportContent(std::shared_ptr<const faultline::Run>(std::shared_ptr<const faultline::Run>(), &run), {}, 100));
+    const Failure& failure = test::rackSwitchFailure(run);
+    int slide = -1;
+    for (std::size_t i = 0; i < content->selected.size(); ++i)
+        if (failedPart(run, content->selected[i].incident) == failure.component) slide = static_cast<int>(i) + 1;  // after the title
+    ASSERT_GT(slide, 0) << "the switch failure is one of the story's stops";
+    auto* window = new PresentationWindow(content);
+    window->setAttribute(Qt::WA_DeleteOnClose, false);
+    std::unique_ptr<PresentationWindow> owner(window);
+    window->resize(1280, 720);
+    window->show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(window));
+    window->showSlide(slide);
+    FabricView* view = window->fabricView();
+    EXPECT_TRUE(view->flying()) << "the stop is flown to, not cut to";
+    EXPECT_EQ(view->selected(), failure.component);
+    EXPECT_EQ(view->blastRadiusShown().part, failure.component) << "its blast radius, labelled, as in the main window";
+    EXPECT_EQ(view->blastRadiusShown().gpus.size(), 16u);
+    QTRY_VERIFY_WITH_TIMEOUT(!view->flying(), 5000);
+    const QRectF frame(QPointF(0, 0), QSizeF(view->size()));
+    QRectF scope(view->positionOf(failure.component), QSizeF(0, 0));
+    for (std::int32_t g : view->blastRadiusShown().gpus) {
+        const QPointF at = view->gpuPosition(g);
+        EXPECT_TRUE(frame.contains(at)) << "GPU " << g << " cut off but out of the frame";
+        scope = scope.united(QRectF(at, QSizeF(1, 1)));
+    }
+    EXPECT_TRUE(frame.contains(view->positionOf(failure.component)));
+    EXPECT_GT(scope.width(), frame.width() / 16) << "framed, not a speck";
+    if (const QByteArray shots = qgetenv("FAULTLINE_TEST_SHOTS"); !shots.isEmpty()) window->grab().save(shots + "/presentation-story-stop.png");
+    // Landed where the main window's framing of the blast radius puts the camera.
+    const CameraPose landed = view->cameraPose();
+    view->frameBlastRadius();
+    const CameraPose framed = view->cameraPose();
+    for (std::size_t k = 0; k < 3; ++k) {
+        EXPECT_NEAR(landed.position[k], framed.position[k], 1e-6 * std::abs(framed.position[k]) + 1e-6);
+        EXPECT_NEAR(landed.focal[k], framed.focal[k], 1e-6 * std::abs(framed.focal[k]) + 1e-6);
+    }
 }
 
 TEST(Presentation, ViewPresentIsF5AndGoesFullScreenAndEscReturns) {
