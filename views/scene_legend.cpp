@@ -34,9 +34,14 @@ constexpr std::size_t kMaxColumns = 4;
 
 std::array<double, 3> unit(Rgb c) { return {c[0] / 255.0, c[1] / 255.0, c[2] / 255.0}; }
 
-// A frame around a swatch that reads on either panel: the panel's colour a quarter darker.
+// A frame around a swatch that sets it off the panel, dark swatches on a dark panel too: the
+// panel's colour a quarter darker on a light panel, a third of the way to white on a dark one.
 Rgb frameOn(Rgb panel) {
-    return {static_cast<std::uint8_t>(panel[0] * 3 / 4), static_cast<std::uint8_t>(panel[1] * 3 / 4), static_cast<std::uint8_t>(panel[2] * 3 / 4)};
+    const bool dark = panel[0] + panel[1] + panel[2] < 3 * 128;
+    Rgb frame{};
+    for (std::size_t k = 0; k < 3; ++k)
+        frame[k] = static_cast<std::uint8_t>(dark ? panel[k] + (255 - panel[k]) / 3 : panel[k] * 3 / 4);
+    return frame;
 }
 
 std::array<double, 2> textSize(vtkTextProperty* property, const std::string& text, int dpi) {

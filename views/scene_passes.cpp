@@ -11,8 +11,8 @@
 namespace faultline {
 
 namespace {
-// Samples per pixel: the occlusion is smooth enough with a blur after it, and each sample
-// is a texture read per pixel (the cost on a software rasteriser).
+// Samples per pixel, blurred after: 16 left the cabinets' sides speckled and saved only a
+// fifth of the pass's time on a software rasteriser (most of it is the pass's fixed work).
 constexpr int kKernelSize = 32;
 }  // namespace
 
