@@ -68,6 +68,7 @@ void FabricView::setRun(std::shared_ptr<const Run> run) {
     m_replay = std::make_unique<ReplayIndex>(*m_run);
     m_scene = std::make_unique<FabricScene>(m_run->topology, m_render->renderer());
     m_blast = std::make_unique<BlastOverlay>(m_run->topology, m_scene->layout(), m_render->renderer());
+    m_legend->setVisible(true);
     m_legend->bringToFront();  // over the labels and the blast radius's
     m_passes->setOcclusionRadius(1.5 * m_scene->layout().gpuPitch);
     m_passes->refresh();  // the new scene's actors
@@ -374,6 +375,9 @@ ComponentRef FabricView::partAt(const QPoint& widgetPos) const {
     if (!m_scene) return {};
     vtkRenderer* renderer = m_render->renderer();
     const QPoint p = m_render->toVtkPixel(m_render->mapFrom(this, widgetPos));
+    // The legend is drawn over the hall there: a click on it picks nothing behind it.
+    if (const ScreenRect legend = m_legend->panelRect(); m_legend->visible() && legend.intersects({p.x() + 0.0, p.y() + 0.0, p.x() + 1.0, p.y() + 1.0}))
+        return {};
     std::array<std::array<double, 3>, 2> ends{};
     for (int k = 0; k < 2; ++k) {
         renderer->SetDisplayPoint(p.x(), p.y(), k);

@@ -87,7 +87,8 @@ public:
     void setSmoothEdges(bool on);
     bool smoothEdges() const;
     // Ambient occlusion (VTK's SSAO pass): creases between cabinets, trays and the floor
-    // darken. Off by default, for its cost on a software rasteriser (README, "Frame rate").
+    // darken. Off by default: on a software rasteriser it takes a 24,576-GPU frame from
+    // about 40 ms to about 430 ms of processor time.
     void setAmbientOcclusion(bool on);
     bool ambientOcclusion() const;
     // The legend drawn in the view's bottom-left corner, and the floating labels as last

@@ -82,7 +82,12 @@ SceneLabels::~SceneLabels() {
 
 void SceneLabels::setColours(const HallColours& colours) {
     for (auto& actor : m_floorLetters) actor->GetProperty()->SetColor(colour(colours.floorText).data());
-    for (auto& text : m_texts) text->GetTextProperty()->SetColor(colour(colours.label).data());
+    for (auto& text : m_texts) {
+        text->GetTextProperty()->SetColor(colour(colours.label).data());
+        // A backing of the floor's colour: a name over a switch or a cabinet still reads.
+        text->GetTextProperty()->SetBackgroundColor(colour(colours.background).data());
+        text->GetTextProperty()->SetBackgroundOpacity(0.75);
+    }
 }
 
 void SceneLabels::measure(double fontSize) {

@@ -285,6 +285,11 @@ TEST(WindowLook, AmbientOcclusionDarkensTheCreasesAndIsRemembered) {
     for (int y = 0; y < flat.height(); ++y)
         for (int x = 0; x < flat.width(); ++x) stillDarker += lightness(both.pixelColor(x, y)) - lightness(flat.pixelColor(x, y)) < -8;
     EXPECT_GT(stillDarker, pixels / 200);
+    {
+        MainWindow next;  // the next start
+        next.restoreLayout();
+        EXPECT_TRUE(next.replayPanel()->fabricView()->ambientOcclusion());
+    }
     smooth->trigger();
     occlusion->trigger();
     EXPECT_FALSE(fabric->ambientOcclusion());

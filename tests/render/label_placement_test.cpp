@@ -1,6 +1,6 @@
 // The floating labels of the 3D view (tier names, switch names, rows) never overlap one
 // another nor the legend, and where they would, the more important ones stay: tier names
-// before switch names before row names.
+// before switch names before row names. The legend drawn in the view keeps the hall clear.
 #include "shown_fabric.h"
 #include "../model/test_runs.h"
 
@@ -100,6 +100,39 @@ TEST(LabelPlacement, LabelsHiddenWhenCrowdedComeBackWhenThereIsRoom) {
     shown.view().fitAll();
     shown.renderAt(0);
     EXPECT_EQ(shownCount(), framed);
+}
+
+// The legend covers a strip of the view: fits keep the hall above it, and a click on it is a
+// click on the legend, not on whatever a closer camera put behind it.
+TEST(SceneLegend, FitsKeepTheHallAboveItAndAClickOnItPicksNothing) {
+    const faultline::Run& run = test::tinyRun();
+    test::ShownFabric shown(run, {800, 500});
+    ASSERT_TRUE(shown.exposed());
+    const QImage frame = shown.renderAt(0);
+    const ScreenRect legend = shown.view().legend().panelRect();
+    const double legendTop = frame.height() - legend.y1;  // in widget pixels, from the top
+    ASSERT_GT(legend.y1, legend.y0);
+    for (std::size_t g = 0; g < run.topology.gpus.size(); ++g)
+        EXPECT_LT(shown.view().gpuPosition(static_cast<std::int32_t>(g)).y(), legendTop) << "GPU " << g << " under the legend";
+    // Closer, with the hall running under the legend: a GPU drawn behind it is not picked
+    // through it.
+    QPointF middle;
+    for (std::int32_t g = 0; g < static_cast<std::int32_t>(run.topology.gpus.size()); ++g) middle += shown.view().gpuPosition(g);
+    middle /= static_cast<double>(run.topology.gpus.size());
+    const QRectF covered(QPointF(legend.x0, frame.height() - legend.y1), QPointF(legend.x1, frame.height() - legend.y0));
+    int behind = 0;
+    // Closer a step at a time until the front racks' GPUs pass behind the legend.
+    for (int step = 0; step < 12 && behind == 0; ++step) {
+        shown.view().renderWidget()->zoomTowards(middle, 1.1);
+        shown.renderAt(0);
+        for (std::int32_t g = 0; g < static_cast<std::int32_t>(run.topology.gpus.size()); ++g) {
+            const QPointF at = shown.view().gpuPosition(g);
+            if (!covered.contains(at)) continue;
+            ++behind;
+            EXPECT_EQ(shown.view().partAt(at.toPoint()).kind, ComponentKind::None) << "GPU " << g << " picked through the legend";
+        }
+    }
+    EXPECT_GT(behind, 0) << "some GPUs behind the legend";
 }
 
 }  // namespace
