@@ -203,6 +203,14 @@ MainWindow::MainWindow(QWidget* parent)
     smooth->setObjectName("smoothEdgesAction");
     smooth->setCheckable(true);
     smooth->setChecked(QSettings().value("smoothEdges").toBool());
+    // SSAO: creases darken, the hall reads as solid; it costs frames on software rendering.
+    QAction* occlusion = view->addAction(tr("&Ambient Occlusion"), this, [this](bool on) {
+        QSettings().setValue("ambientOcclusion", on);
+        m_replay->fabricView()->setAmbientOcclusion(on);
+    });
+    occlusion->setObjectName("ambientOcclusionAction");
+    occlusion->setCheckable(true);
+    occlusion->setChecked(QSettings().value("ambientOcclusion").toBool());
     // Cameras saved under a name in the run's review (viewpoint_menu.h).
     view->addSeparator();
     auto* viewpoints = new ViewpointMenu(*this, *m_replay->fabricView());
@@ -272,6 +280,7 @@ void MainWindow::restoreLayout() {
     applyTheme(themeFromName(settings.value("theme").toString()));
     showStatePalette(settings.value("colourBlindSafe").toBool());
     m_replay->fabricView()->setSmoothEdges(settings.value("smoothEdges").toBool());
+    m_replay->fabricView()->setAmbientOcclusion(settings.value("ambientOcclusion").toBool());
 }
 
 void MainWindow::showStatePalette(bool colourBlindSafe) {

@@ -219,14 +219,14 @@ void addLabels(const Topology& t, const Grid& g, FabricLayout& out) {
         for (std::size_t z = 0; z < t.zones.size(); ++z) {
             // On the floor in front of the zone, as a hall's areas are marked.
             const Box3& area = out.zones[z];
-            out.labels.push_back({t.zones[z].name, {(area.min[0] + area.max[0]) / 2, area.min[1] - 0.05f * g.zoneGap, 0}, true});
+            out.labels.push_back({t.zones[z].name, {(area.min[0] + area.max[0]) / 2, area.min[1] - 0.05f * g.zoneGap, 0}, true, LabelKind::Zone});
         }
     if (t.zones.size() * static_cast<std::size_t>(g.rowsPerZone) <= kMaxRowLabels)
         for (std::size_t z = 0; z < t.zones.size(); ++z)
             for (int row = 0; row < g.rowsPerZone; ++row) {
                 const auto origin = zoneOrigin(g, static_cast<int>(z));
                 const float y = origin[1] + static_cast<float>(row) * (kRackDepth + g.aisle) + kRackDepth / 2;
-                out.labels.push_back({"row " + std::to_string(row), {origin[0] + g.zoneWidth + 2.0f, y, 0}});
+                out.labels.push_back({"row " + std::to_string(row), {origin[0] + g.zoneWidth + 2.0f, y, 0}, false, LabelKind::Row});
             }
     // Each tier named once, beside its first switch, and the few top switches by name.
     std::array<bool, 3> named{};
@@ -236,11 +236,11 @@ void addLabels(const Topology& t, const Grid& g, FabricLayout& out) {
         const Box3& b = out.switches[i];
         if (s.tier != SwitchTier::Rack && !named[tier]) {
             named[tier] = true;
-            out.labels.push_back({switchTierName(s.tier), {(b.min[0] + b.max[0]) / 2, b.max[1], b.max[2] + 1.5f}});
+            out.labels.push_back({switchTierName(s.tier), {(b.min[0] + b.max[0]) / 2, b.max[1], b.max[2] + 1.5f}, false, LabelKind::Tier});
         }
         // Names that fit: over a small hall's few aggregation racks, not a big one's crowd.
         if (s.tier == SwitchTier::Aggregation && t.switchCount(SwitchTier::Aggregation) <= kMaxNamedSwitches && t.racks.size() <= kMaxRacksForSwitchNames)
-            out.labels.push_back({s.name, {(b.min[0] + b.max[0]) / 2, b.min[1], b.max[2] + 0.5f}});
+            out.labels.push_back({s.name, {(b.min[0] + b.max[0]) / 2, b.min[1], b.max[2] + 0.5f}, false, LabelKind::Switch});
     }
 }
 

@@ -10,6 +10,7 @@
 #include "model/topology.h"
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -28,10 +29,14 @@ struct Segment3 {
     std::array<float, 3> b{};
 };
 
+// What a label names; where labels would overlap, the earlier kinds are kept.
+enum class LabelKind : std::uint8_t { Tier, Switch, Zone, Row };
+
 struct Label3 {
     std::string text;
     std::array<float, 3> at{};
     bool onFloor = false;  // painted on the floor (zone names) rather than floating text
+    LabelKind kind = LabelKind::Zone;
 };
 
 struct FabricLayout {

@@ -4,16 +4,12 @@
 #include "line_geometry.h"
 
 #include <vtkActor.h>
-#include <vtkCoordinate.h>
 #include <vtkCellArray.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
-#include <vtkTextActor.h>
-#include <vtkTextProperty.h>
-#include <vtkVectorText.h>
 
 #include <algorithm>
 #include <limits>
@@ -86,8 +82,6 @@ std::vector<std::size_t> hostChunks(const Topology& t, const std::vector<std::si
     return starts;
 }
 
-constexpr std::size_t kMaxFloorNames = 16;
-
 // Texels per GPU pitch on the row blocks: sharp up to where boxes take over for the nearer
 // rows; few for the hall seen whole, where more would only cost texture reads.
 constexpr float kRowTexelsPerUnit = 10.0f;
@@ -155,14 +149,13 @@ FabricScene::FabricScene(const Topology& topology, vtkRenderer* renderer)
     m_trays.setColours(std::vector<Rgb>(m_layout.hosts.size(), kTrayColour));
     buildFloorLines();
     for (vtkActor* a : actors()) m_renderer->AddActor(a);
-    buildLabels(renderer);
+    m_labels = std::make_unique<SceneLabels>(m_layout, topology.zones.size(), renderer);
 }
 
 FabricScene::~FabricScene() {
     for (vtkActor* a : actors()) m_renderer->RemoveActor(a);
     for (const auto& rows : m_rows)
         if (rows) m_renderer->RemoveActor(rows->actor());
-    for (auto& label : m_labels) m_renderer->RemoveViewProp(label);
 }
 
 std::unique_ptr<RowMesh> FabricScene::rowMesh(std::size_t chunk, float texelsPerUnit) const {
@@ -197,7 +190,6 @@ std::vector<vtkActor*> FabricScene::actors() const {
     for (vtkActor* a : {m_rackSwitches.actor(), m_upperSwitches.actor(), m_floorLines.Get(), m_rackLinks.Get(), m_links.Get(),
                         m_replaced.Get(), m_highlight.Get(), m_marks.Get()})
         all.push_back(a);
-    for (const auto& label : m_floorLabels) all.push_back(label.Get());
     return all;
 }
 
@@ -225,54 +217,10 @@ void FabricScene::colourSwitch(std::int32_t sw, Rgb colour) {
     }
 }
 
-void FabricScene::buildLabels(vtkRenderer* renderer) {
-    // 2D text anchored at a world point: drawn last, over the scene, and opaque, so it needs
-    // none of the translucency passes that 3D text costs on a software rasteriser.
-    for (const Label3& l : m_layout.labels) {
-        // Letters on the floor are polygons, hundreds of triangles a name: for a hall of many
-        // zones they would cost more than the racks, so there the names float as text.
-        if (l.onFloor && m_topology.zones.size() <= kMaxFloorNames) {
-            // Polygons on the floor, not screen text: they lie in the hall and scale with it.
-            auto letters = vtkSmartPointer<vtkVectorText>::New();
-            letters->SetText(l.text.c_str());
-            letters->Update();
-            double b[6];
-            letters->GetOutput()->GetBounds(b);
-            const double height = std::max(1.0, 0.015 * std::max(m_layout.bounds.max[0] - m_layout.bounds.min[0], m_layout.bounds.max[1] - m_layout.bounds.min[1]));
-            const double scale = height / std::max(1e-6, b[3] - b[2]);
-            auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
-            mapper->SetInputConnection(letters->GetOutputPort());
-            auto actor = vtkSmartPointer<vtkActor>::New();
-            actor->SetMapper(mapper);
-            actor->SetScale(scale, scale, 1);
-            actor->SetPosition(l.at[0] - scale * (b[0] + b[1]) / 2, l.at[1] - height, 0.0);
-            actor->GetProperty()->LightingOff();
-            actor->GetProperty()->SetColor(kFloorTextColour[0] / 255.0, kFloorTextColour[1] / 255.0, kFloorTextColour[2] / 255.0);
-            actor->PickableOff();
-            renderer->AddActor(actor);
-            m_floorLabels.push_back(actor);
-            continue;
-        }
-        auto text = vtkSmartPointer<vtkTextActor>::New();
-        text->SetInput(l.text.c_str());
-        text->GetPositionCoordinate()->SetCoordinateSystemToWorld();
-        text->GetPositionCoordinate()->SetValue(l.at[0], l.at[1], l.at[2]);
-        text->GetTextProperty()->SetFontSize(15);
-        text->GetTextProperty()->SetColor(0.15, 0.17, 0.22);
-        text->GetTextProperty()->SetJustificationToCentered();
-        text->GetTextProperty()->SetVerticalJustificationToCentered();
-        text->PickableOff();
-        renderer->AddViewProp(text);
-        m_labels.push_back(text);
-    }
-}
-
 void FabricScene::setHallColours(const HallColours& colours) {
     auto colour = [](Rgb c) { return std::array<double, 3>{c[0] / 255.0, c[1] / 255.0, c[2] / 255.0}; };
     m_floorLines->GetProperty()->SetColor(colour(colours.floorLine).data());
-    for (auto& actor : m_floorLabels) actor->GetProperty()->SetColor(colour(colours.floorText).data());
-    for (auto& label : m_labels)
-        if (auto* text = vtkTextActor::SafeDownCast(label)) text->GetTextProperty()->SetColor(colour(colours.label).data());
+    m_labels->setColours(colours);
     m_highlight->GetProperty()->SetColor(colour(colours.highlight).data());
 }
 

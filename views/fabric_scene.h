@@ -6,6 +6,7 @@
 #include "chunked_box_mesh.h"
 #include "row_mesh.h"
 #include "fabric_layout.h"
+#include "scene_labels.h"
 #include "model/run.h"
 
 #include <vtkSmartPointer.h>
@@ -59,6 +60,9 @@ public:
     // Outlines these racks at once (the hardware of every incident of one root cause, as the
     // charts' cause filter names them): one outline a rack reads from any distance.
     void markRacks(const std::vector<std::int32_t>& racks);
+    // Shows the floating labels that fit the camera now, without overlap (scene_labels.h).
+    void placeLabels(const std::vector<ScreenRect>& blocked, double scale) { m_labels->place(blocked, scale); }
+    const SceneLabels& labels() const { return *m_labels; }
 
 private:
     vtkSmartPointer<vtkActor> buildLinks(const std::vector<Segment3>& segments) const;
@@ -69,7 +73,6 @@ private:
     void recolourChunk(std::size_t chunk);
     void showFinestDetail();
     std::vector<vtkActor*> actors() const;
-    void buildLabels(vtkRenderer* renderer);
     void buildFloorLines();
     void outlineReplaced(std::span<const GpuVisual> states);
 
@@ -92,7 +95,6 @@ private:
     // The floor is the background itself (a textured floor was a full-window pass a frame
     // on a software rasteriser): only its grid and the zones' outlines are drawn.
     vtkSmartPointer<vtkActor> m_floorLines;
-    std::vector<vtkSmartPointer<vtkActor>> m_floorLabels;
     std::vector<FabricDetail> m_chunkDetail;
     std::vector<std::int32_t> m_rackTopHost;      // rack -> the host in its top slot, or -1
     std::vector<std::int32_t> m_rackSwitchIndex;   // switch -> box in m_rackSwitches, or -1
@@ -107,7 +109,7 @@ private:
     vtkSmartPointer<vtkPolyData> m_highlightLines;
     vtkSmartPointer<vtkActor> m_marks;  // markRacks
     vtkSmartPointer<vtkPolyData> m_markLines;
-    std::vector<vtkSmartPointer<vtkProp>> m_labels;
+    std::unique_ptr<SceneLabels> m_labels;
     std::vector<Rgb> m_gpuColours;
     std::vector<int> m_rackSeverity;
     std::vector<Rgb> m_rackColours;

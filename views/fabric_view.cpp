@@ -5,6 +5,9 @@
 #include "fabric_scene.h"
 #include "gpu_palette.h"
 #include "hall_colours.h"
+#include "scene_legend.h"
+#include "scene_passes.h"
+#include "state_legend.h"
 #include "widgets/vtk_render_widget.h"
 
 #include <QEvent>
@@ -30,7 +33,12 @@ constexpr double kMinPixelsForBoxes = 24.0;
 constexpr double kMinPixelsForRackSwitches = 6.0;
 }  // namespace
 
-FabricView::FabricView(QWidget* parent) : QWidget(parent), m_render(new VtkRenderWidget(this)), m_flight(new CameraFlight(this, this)) {
+FabricView::FabricView(QWidget* parent)
+    : QWidget(parent),
+      m_render(new VtkRenderWidget(this)),
+      m_legend(std::make_unique<SceneLegend>(m_render->renderer())),
+      m_passes(std::make_unique<ScenePasses>(m_render->renderer())),
+      m_flight(new CameraFlight(this, this)) {
     setObjectName("fabricView");
     m_render->setObjectName("fabricRender");
     auto* layout = new QVBoxLayout(this);
@@ -64,6 +72,10 @@ void FabricView::setRun(std::shared_ptr<const Run> run) {
     m_replay = std::make_unique<ReplayIndex>(*m_run);
     m_scene = std::make_unique<FabricScene>(m_run->topology, m_render->renderer());
     m_blast = std::make_unique<BlastOverlay>(m_run->topology, m_scene->layout(), m_render->renderer());
+    m_legend->setVisible(true);
+    m_legend->bringToFront();  // over the labels and the blast radius's
+    m_passes->setOcclusionRadius(1.5 * m_scene->layout().gpuPitch);
+    m_passes->refresh();  // the new scene's actors
     refreshColours();
     m_states.assign(m_replay->gpuCount(), GpuVisual{});
     m_time = 0;
@@ -86,7 +98,14 @@ void FabricView::setFlashing(std::vector<std::int32_t> gpus) {
     m_render->update();
 }
 
+double FabricView::layoutLegend() {
+    const int* size = m_render->renderWindow()->GetSize();
+    m_legend->layout(size[0], size[1], overlayScale(size[1], m_render->devicePixelRatioF()));
+    return m_legend->visible() ? m_legend->panelRect().y1 : 0;
+}
+
 void FabricView::refreshBeforeRender() {
+    m_legend->setVisible(m_scene != nullptr);
     if (!m_scene) return;
     // Framed again once a flight has landed (it may be flying to a framing), and only while
     // the view keeps one: a camera the user or a flight aimed elsewhere stays.
@@ -96,6 +115,10 @@ void FabricView::refreshBeforeRender() {
         else if (m_framing == Framing::All) fitAll();
     }
     chooseLevelOfDetail();
+    m_passes->takeInNewActors();  // rows the level of detail built just now
+    layoutLegend();
+    const int* size = m_render->renderWindow()->GetSize();
+    m_scene->placeLabels({m_legend->panelRect()}, overlayScale(size[1], m_render->devicePixelRatioF()));
     if (!m_statesDirty) return;
     m_replay->statesAt(m_time, m_states);
     // A switch that stopped the job shows red beside the GPUs it cut off.
@@ -164,11 +187,20 @@ void FabricView::resizeEvent(QResizeEvent* event) {
 }
 
 void FabricView::setSmoothEdges(bool on) {
-    m_render->renderer()->SetUseFXAA(on);
+    m_passes->setSmoothEdges(on);
     m_render->update();
 }
 
-bool FabricView::smoothEdges() const { return m_render->renderer()->GetUseFXAA(); }
+bool FabricView::smoothEdges() const { return m_passes->smoothEdges(); }
+
+void FabricView::setAmbientOcclusion(bool on) {
+    m_passes->setAmbientOcclusion(on);
+    m_render->update();
+}
+
+bool FabricView::ambientOcclusion() const { return m_passes->ambientOcclusion(); }
+
+const SceneLabels* FabricView::labels() const { return m_scene ? &m_scene->labels() : nullptr; }
 
 void FabricView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
@@ -180,6 +212,8 @@ void FabricView::refreshColours() {
     const HallColours& hall = dark ? kDarkHall : kLightHall;
     m_render->renderer()->SetBackground(hall.background[0] / 255.0, hall.background[1] / 255.0, hall.background[2] / 255.0);
     if (m_scene) m_scene->setHallColours(hall);
+    m_legend->setEntries(stateLegendEntries(activeStatePalette()));
+    m_legend->setColours(hall.legendPanel, hall.legendBorder, hall.label);
     m_statesDirty = true;  // the state palette may have changed with it
     m_render->update();
 }
@@ -266,6 +300,7 @@ void FabricView::fitBounds(const std::array<double, 6>& b, double marginPixels) 
     renderer->ResetCamera(b.data());
     const int* size = m_render->renderWindow()->GetSize();
     const double w = std::max(1, size[0]), h = std::max(1, size[1]);
+    const double legend = layoutLegend();  // the bottom strip the legend covers: fit above it
     // ResetCamera fits a bounding sphere, which leaves a flat cluster small: measure where
     // the box's corners land on screen, recentre and zoom until they fill the view.
     for (int pass = 0; pass < 4; ++pass) {
@@ -281,7 +316,7 @@ void FabricView::fitBounds(const std::array<double, 6>& b, double marginPixels) 
         renderer->WorldToDisplay();
         const double depth = renderer->GetDisplayPoint()[2];
         std::array<std::array<double, 3>, 2> ends{};
-        const std::array<std::array<double, 2>, 2> screen{{{(x0 + x1) / 2, (y0 + y1) / 2}, {w / 2, h / 2}}};
+        const std::array<std::array<double, 2>, 2> screen{{{(x0 + x1) / 2, (y0 + y1) / 2}, {w / 2, (h + legend) / 2}}};
         for (std::size_t k = 0; k < 2; ++k) {
             renderer->SetDisplayPoint(screen[k][0], screen[k][1], depth);
             renderer->DisplayToWorld();
@@ -293,7 +328,7 @@ void FabricView::fitBounds(const std::array<double, 6>& b, double marginPixels) 
         camera->SetFocalPoint(focal[0] + shift[0], focal[1] + shift[1], focal[2] + shift[2]);
         camera->SetPosition(pos[0] + shift[0], pos[1] + shift[1], pos[2] + shift[2]);
         const double zoom = std::min(std::max(1.0, 0.94 * w - 2 * marginPixels) / std::max(1.0, x1 - x0),
-                                     std::max(1.0, 0.94 * h - 2 * marginPixels) / std::max(1.0, y1 - y0));
+                                     std::max(1.0, 0.94 * (h - legend) - 2 * marginPixels) / std::max(1.0, y1 - y0));
         if (camera->GetParallelProjection()) camera->SetParallelScale(camera->GetParallelScale() / zoom);
         else camera->Dolly(zoom);
         renderer->ResetCameraClippingRange(b.data());
@@ -362,6 +397,9 @@ ComponentRef FabricView::partAt(const QPoint& widgetPos) const {
     if (!m_scene) return {};
     vtkRenderer* renderer = m_render->renderer();
     const QPoint p = m_render->toVtkPixel(m_render->mapFrom(this, widgetPos));
+    // The legend is drawn over the hall there: a click on it picks nothing behind it.
+    if (const ScreenRect legend = m_legend->panelRect(); m_legend->visible() && legend.intersects({p.x() + 0.0, p.y() + 0.0, p.x() + 1.0, p.y() + 1.0}))
+        return {};
     std::array<std::array<double, 3>, 2> ends{};
     for (int k = 0; k < 2; ++k) {
         renderer->SetDisplayPoint(p.x(), p.y(), k);

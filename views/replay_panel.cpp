@@ -1,10 +1,8 @@
 #include "replay_panel.h"
 
 #include "fabric_view.h"
-#include "gpu_palette.h"
 #include "inspector_view.h"
 #include "model/format.h"
-#include "widgets/colour_legend.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -22,31 +20,12 @@ constexpr int kTickMs = 16;
 constexpr qint64 kFlashMs = 900;       // how long a failure flashes, in real time
 constexpr qint64 kFlashPeriodMs = 150;
 
-QColor toColour(Rgb c) { return QColor(c[0], c[1], c[2]); }
-
-std::vector<ColourLegend::Entry> legendEntries() {
-    GpuVisual straggler{GpuState::Straggling, 10, false, 0};
-    GpuVisual badStraggler{GpuState::Straggling, 50, false, 0};
-    const StatePalette& states = activeStatePalette();
-    return {
-        {toColour(states.training), QObject::tr("training"), {}},
-        {toColour(gpuColour(straggler)), QObject::tr("straggling, 10% slower"), {}},
-        {toColour(gpuColour(badStraggler)), QObject::tr("straggling, 50% slower"), {}},
-        {toColour(states.checkpointing), QObject::tr("checkpoint save / reload"), {}},
-        {toColour(states.down), QObject::tr("job down, restarting"), {}},
-        {toColour(states.failed), QObject::tr("failed / cut off by the failure"), {}},
-        {toColour(kFlashColour), QObject::tr("failing now (flash)"), {}},
-        {toColour(kTrainingColour), QObject::tr("replaced hardware"), toColour(kReplacedOutline)},
-    };
-}
-
 }  // namespace
 
 ReplayPanel::ReplayPanel(QWidget* parent)
     : QWidget(parent),
       m_status(new QLabel(this)),
       m_view(new FabricView(this)),
-      m_legend(new ColourLegend(this)),
       m_inspector(new InspectorView(this)),
       m_controls(new ReplayControls(this)),
       m_timer(new QTimer(this)) {
@@ -59,16 +38,11 @@ ReplayPanel::ReplayPanel(QWidget* parent)
     QFont bigger = m_status->font();
     bigger.setPointSizeF(bigger.pointSizeF() * 1.15);
     m_status->setFont(bigger);
-    m_legend->setObjectName("replayLegend");
-    m_legend->setEntries(legendEntries());
-
-    auto* side = new QVBoxLayout;
-    side->addWidget(m_legend);
-    side->addWidget(m_inspector, 1);
+    // The legend is drawn in the 3D view itself (scene_legend.h): the inspector alone beside it.
     auto* middle = new QHBoxLayout;
     middle->setContentsMargins(0, 0, 0, 0);
     middle->addWidget(m_view, 1);
-    middle->addLayout(side);
+    middle->addWidget(m_inspector);
     auto* column = new QVBoxLayout(this);
     column->setContentsMargins(0, 0, 0, 0);
     column->setSpacing(0);
@@ -125,7 +99,6 @@ void ReplayPanel::setRun(std::shared_ptr<const Run> run) {
 }
 
 void ReplayPanel::refreshStateColours() {
-    m_legend->setEntries(legendEntries());
     m_view->refreshColours();
 }
 

@@ -1,7 +1,8 @@
 #pragma once
-// The run replayed on its cluster: a status line naming the instant, the fabric view, its
-// legend and the replay controls. Owns the replay clock: play advances the instant by the
-// chosen speed against real time; failures crossed while playing flash.
+// The run replayed on its cluster: a status line naming the instant, the fabric view (its
+// legend drawn in it), the inspector and the replay controls. Owns the replay clock: play
+// advances the instant by the chosen speed against real time; failures crossed while
+// playing flash.
 #include "model/run.h"
 #include "replay_controls.h"
 
@@ -15,7 +16,6 @@ class QTimer;
 
 namespace faultline {
 
-class ColourLegend;
 class FabricView;
 class InspectorView;
 
@@ -36,7 +36,7 @@ public:
     ReplayControls* controls() const { return m_controls; }
     InspectorView* inspector() const { return m_inspector; }
     QString statusText() const;
-    // The legend and the 3D view in the active state palette, after it changed.
+    // The 3D view and its legend in the active state palette, after it changed.
     void refreshStateColours();
 
 signals:
@@ -49,7 +49,6 @@ private:
 
     QLabel* m_status;
     FabricView* m_view;
-    ColourLegend* m_legend;
     InspectorView* m_inspector;
     ReplayControls* m_controls;
     QTimer* m_timer;

@@ -53,11 +53,14 @@ RowMesh::RowMesh(const Topology& topology, const FabricLayout& layout, const std
     m_image->AllocateScalars(VTK_UNSIGNED_CHAR, 3);
     std::fill_n(static_cast<unsigned char*>(m_image->GetScalarPointer()), static_cast<std::size_t>(m_width) * static_cast<std::size_t>(m_height) * 3, 0);
 
-    // The texels of a box along one axis: its start rounded, and as many texels as its size
-    // rounds to, so that every GPU is a patch of the same size wherever it starts.
+    // The texels of a box along one axis: as many as its size rounds to (at least one), so
+    // that every GPU is a patch of the same size, centred where the box is, so that the
+    // patch always holds the box's centre, where a test or a click looks for it.
     auto span = [&](float from, float to, float origin, int limit) {
-        const int a = std::clamp(static_cast<int>(std::lround((from - origin) * perUnit)), 0, limit - 1);
-        const int b = std::clamp(a + std::max(1, static_cast<int>(std::lround((to - from) * perUnit))), a + 1, limit);
+        const int count = std::max(1, static_cast<int>(std::lround((to - from) * perUnit)));
+        const float centre = ((from + to) / 2 - origin) * perUnit;
+        const int a = std::clamp(static_cast<int>(std::lround(centre - static_cast<float>(count) / 2)), 0, limit - 1);
+        const int b = std::clamp(a + count, a + 1, limit);
         return std::array<int, 2>{a, b};
     };
     auto frontPatch = [&](const Row& row, const Box3& box) {

@@ -16,7 +16,7 @@
 #include "views/incident_view.h"
 #include "views/inspector_view.h"
 #include "views/replay_panel.h"
-#include "widgets/colour_legend.h"
+#include "views/scene_legend.h"
 
 #include <QAction>
 #include <QApplication>
@@ -131,6 +131,20 @@ TEST(WindowLook, TheWindowFitsASmallScreen) {
 
 double lightness(QColor c) { return c.lightnessF() * 255; }
 
+// A pixel of a rendered frame at a point in VTK's display pixels (origin bottom-left).
+QColor pixelAt(const QImage& frame, double x, double y) {
+    return frame.pixelColor(static_cast<int>(x), frame.height() - 1 - static_cast<int>(y));
+}
+
+// How far from `background` the lightness of the pixels in the area goes: the text drawn there.
+double mostDistantLightness(const QImage& frame, const ScreenRect& area, double background) {
+    double most = 0;
+    for (int y = static_cast<int>(area.y0); y < static_cast<int>(area.y1); ++y)
+        for (int x = static_cast<int>(area.x0); x < static_cast<int>(area.x1); ++x)
+            most = std::max(most, std::abs(lightness(pixelAt(frame, x, y)) - background));
+    return most;
+}
+
 TEST(WindowLook, TheDarkThemeRecoloursThe3DViewItsLegendIconsAndCharts) {
     OpenWindow w;
     FabricView* fabric = w.window.replayPanel()->fabricView();
@@ -142,14 +156,17 @@ TEST(WindowLook, TheDarkThemeRecoloursThe3DViewItsLegendIconsAndCharts) {
     const QImage dark = fabric->renderImage();
     EXPECT_LT(lightness(dark.pixelColor(2, 2)), 60) << "the floor goes dark with the window";
 
-    // The legend's text stands out from its own background.
-    auto* legend = w.window.findChild<ColourLegend*>("replayLegend");
-    ASSERT_NE(legend, nullptr);
-    const QImage legendImage = legend->grab().toImage();
-    const QColor legendBackground = legendImage.pixelColor(legendImage.width() / 2, 4);
+    // The legend in the view: a dark panel, and its text stands out from it in the pixels drawn.
+    const SceneLegend& legend = fabric->legend();
+    ASSERT_TRUE(legend.visible());
+    const ScreenRect panel = legend.panelRect();
+    const QColor legendBackground = pixelAt(dark, panel.x1 - 3, panel.y0 + 3);
     EXPECT_LT(lightness(legendBackground), 100);
-    EXPECT_GT(std::abs(lightness(legend->palette().color(QPalette::WindowText)) - lightness(legendBackground)), 120);
-    maybeSave(*legend, "dark_legend");
+    EXPECT_GT(mostDistantLightness(dark, legend.textRect(0), lightness(legendBackground)), 120);
+    EXPECT_GT(mostDistantLightness(dark, legend.textRect(5), lightness(legendBackground)), 120);
+    if (const char* dir = std::getenv("FAULTLINE_TEST_SHOTS"))
+        dark.copy(0, dark.height() - static_cast<int>(panel.y1) - 4, static_cast<int>(panel.x1) + 4, static_cast<int>(panel.y1) + 4)
+            .save(QString("%1/dark_legend.png").arg(dir));
 
     // The play button's icon: its brightest pixel far from the button's background.
     auto* play = w.window.findChild<QToolButton*>("playPause");
@@ -175,28 +192,34 @@ TEST(WindowLook, TheDarkThemeRecoloursThe3DViewItsLegendIconsAndCharts) {
     EXPECT_GT(lightness(fabric->renderImage().pixelColor(2, 2)), 180) << "and light again";
 }
 
-QColor legendColour(const ColourLegend& legend, const QString& prefix) {
-    for (const auto& e : legend.entries())
-        if (e.text.startsWith(prefix)) return e.fill;
+// The colour of the legend's swatch for the entry whose text starts so, as drawn in the view.
+QColor legendColour(FabricView& view, const std::string& prefix) {
+    const QImage frame = view.renderImage();
+    const SceneLegend& legend = view.legend();
+    for (std::size_t i = 0; i < legend.entries().size(); ++i)
+        if (legend.entries()[i].text.starts_with(prefix)) {
+            const ScreenRect swatch = legend.swatchRect(i);
+            return pixelAt(frame, (swatch.x0 + swatch.x1) / 2, (swatch.y0 + swatch.y1) / 2);
+        }
     return {};
 }
 
 TEST(WindowLook, TheColourBlindSafePaletteRecoloursTheGpusAndIsRemembered) {
     OpenWindow w;
-    auto* legend = w.window.findChild<ColourLegend*>("replayLegend");
+    FabricView& legend = *w.window.replayPanel()->fabricView();
     auto* action = w.window.findChild<QAction*>("colourBlindSafeAction");
-    ASSERT_TRUE(legend && action);
-    EXPECT_EQ(legendColour(*legend, "failed"), QColor(220, 30, 30));
+    ASSERT_TRUE(action);
+    EXPECT_EQ(legendColour(legend, "failed"), QColor(220, 30, 30));
     const GpuVisual failed{GpuState::Failed, 0, false, 0};
 
     action->trigger();
-    EXPECT_EQ(legendColour(*legend, "failed"), QColor(213, 94, 0)) << "Okabe-Ito vermillion";
-    EXPECT_EQ(legendColour(*legend, "checkpoint"), QColor(0, 114, 178));
+    EXPECT_EQ(legendColour(legend, "failed"), QColor(213, 94, 0)) << "Okabe-Ito vermillion";
+    EXPECT_EQ(legendColour(legend, "checkpoint"), QColor(0, 114, 178));
     EXPECT_EQ(gpuColour(failed), (Rgb{213, 94, 0})) << "the 3D view's GPUs take it too";
     EXPECT_TRUE(QSettings().value("colourBlindSafe").toBool());
 
     action->trigger();
-    EXPECT_EQ(legendColour(*legend, "failed"), QColor(220, 30, 30));
+    EXPECT_EQ(legendColour(legend, "failed"), QColor(220, 30, 30));
     EXPECT_EQ(gpuColour(failed), kFailedColour);
     EXPECT_FALSE(QSettings().value("colourBlindSafe").toBool());
 }
@@ -222,6 +245,55 @@ TEST(WindowLook, SmoothEdgesSoftenTheRacksEdgesAndAreRemembered) {
     EXPECT_GT(colours(smooth), colours(sharp));
     action->trigger();
     EXPECT_FALSE(fabric->smoothEdges());
+}
+
+TEST(WindowLook, AmbientOcclusionDarkensTheCreasesAndIsRemembered) {
+    OpenWindow w;
+    FabricView* fabric = w.window.replayPanel()->fabricView();
+    auto* occlusion = w.window.findChild<QAction*>("ambientOcclusionAction");
+    auto* smooth = w.window.findChild<QAction*>("smoothEdgesAction");
+    ASSERT_TRUE(occlusion && smooth);
+    EXPECT_FALSE(fabric->ambientOcclusion()) << "off at first: costly on a software rasteriser";
+    const QImage flat = fabric->renderImage();
+    occlusion->trigger();
+    EXPECT_TRUE(fabric->ambientOcclusion());
+    EXPECT_TRUE(QSettings().value("ambientOcclusion").toBool());
+    const QImage shaded = fabric->renderImage();
+    ASSERT_EQ(flat.size(), shaded.size());
+    // Where cabinets meet the floor and trays meet their cabinets the picture darkens; almost
+    // nothing lightens.
+    long darker = 0, lighter = 0;
+    for (int y = 0; y < flat.height(); ++y)
+        for (int x = 0; x < flat.width(); ++x) {
+            const double d = lightness(shaded.pixelColor(x, y)) - lightness(flat.pixelColor(x, y));
+            darker += d < -8;
+            lighter += d > 8;
+        }
+    const long pixels = static_cast<long>(flat.width()) * flat.height();
+    EXPECT_GT(darker, pixels / 200) << "at least half a percent of the view in a crease";
+    EXPECT_LT(lighter * 5, darker);
+    if (const char* dir = std::getenv("FAULTLINE_TEST_SHOTS")) {
+        flat.save(QString("%1/ambient_occlusion_off.png").arg(dir));
+        shaded.save(QString("%1/ambient_occlusion.png").arg(dir));
+    }
+
+    // With smooth edges too: both passes at once, still shaded.
+    smooth->trigger();
+    EXPECT_TRUE(fabric->smoothEdges() && fabric->ambientOcclusion());
+    const QImage both = fabric->renderImage();
+    long stillDarker = 0;
+    for (int y = 0; y < flat.height(); ++y)
+        for (int x = 0; x < flat.width(); ++x) stillDarker += lightness(both.pixelColor(x, y)) - lightness(flat.pixelColor(x, y)) < -8;
+    EXPECT_GT(stillDarker, pixels / 200);
+    {
+        MainWindow next;  // the next start
+        next.restoreLayout();
+        EXPECT_TRUE(next.replayPanel()->fabricView()->ambientOcclusion());
+    }
+    smooth->trigger();
+    occlusion->trigger();
+    EXPECT_FALSE(fabric->ambientOcclusion());
+    EXPECT_FALSE(QSettings().value("ambientOcclusion").toBool());
 }
 
 TEST(WindowLook, SelectingAnIncidentShowsItsHardwareInTheInspector) {

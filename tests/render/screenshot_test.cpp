@@ -36,12 +36,15 @@ AppResult runApp(const QStringList& args) {
     return r;
 }
 
-// Pixels of colour `c` left of the side column (whose legend has a swatch of every colour).
+// Pixels of colour `c` in the 3D view: left of the side column, and above the strip along the
+// view's bottom where its legend has a swatch of every colour (the camera keeps clear of it).
 int pixelsOf(const QImage& image, Rgb c) {
     constexpr int kSideColumn = 360;
+    const QRect legendStrip(0, image.height() - 220, image.width(), 220);
     int n = 0;
     for (int y = 0; y < image.height(); ++y)
         for (int x = 0; x < image.width() - kSideColumn; ++x) {
+            if (legendStrip.contains(x, y)) continue;
             const QColor p = image.pixelColor(x, y);
             n += std::abs(p.red() - c[0]) <= 12 && std::abs(p.green() - c[1]) <= 12 && std::abs(p.blue() - c[2]) <= 12;
         }

@@ -1,0 +1,136 @@
+#include "scene_labels.h"
+
+#include "hall_colours.h"
+
+#include <vtkActor.h>
+#include <vtkCamera.h>
+#include <vtkCoordinate.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkProperty.h>
+#include <vtkRenderWindow.h>
+#include <vtkRenderer.h>
+#include <vtkStdString.h>
+#include <vtkTextActor.h>
+#include <vtkTextProperty.h>
+#include <vtkTextRenderer.h>
+#include <vtkVectorText.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace faultline {
+
+namespace {
+
+// Letters on the floor are polygons, hundreds of triangles a name: for a hall of many zones
+// they would cost more than the racks, so there the names float as text.
+constexpr std::size_t kMaxFloorNames = 16;
+constexpr double kFontSize = 15;  // pixels, at scale 1
+constexpr double kPadding = 3;    // pixels kept free around a label, at scale 1
+
+std::array<double, 3> colour(Rgb c) { return {c[0] / 255.0, c[1] / 255.0, c[2] / 255.0}; }
+
+}  // namespace
+
+SceneLabels::SceneLabels(const FabricLayout& layout, std::size_t zoneCount, vtkRenderer* renderer) : m_renderer(renderer) {
+    const double hallSize = std::max(layout.bounds.max[0] - layout.bounds.min[0], layout.bounds.max[1] - layout.bounds.min[1]);
+    for (const Label3& l : layout.labels) {
+        if (l.onFloor && zoneCount <= kMaxFloorNames) {
+            // Polygons on the floor, not screen text: they lie in the hall and scale with it.
+            auto letters = vtkSmartPointer<vtkVectorText>::New();
+            letters->SetText(l.text.c_str());
+            letters->Update();
+            double b[6];
+            letters->GetOutput()->GetBounds(b);
+            const double height = std::max(1.0, 0.015 * hallSize);
+            const double scale = height / std::max(1e-6, b[3] - b[2]);
+            auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+            mapper->SetInputConnection(letters->GetOutputPort());
+            auto actor = vtkSmartPointer<vtkActor>::New();
+            actor->SetMapper(mapper);
+            actor->SetScale(scale, scale, 1);
+            actor->SetPosition(l.at[0] - scale * (b[0] + b[1]) / 2, l.at[1] - height, 0.0);
+            actor->GetProperty()->LightingOff();
+            actor->GetProperty()->SetColor(colour(kFloorTextColour).data());
+            actor->PickableOff();
+            renderer->AddActor(actor);
+            m_floorLetters.push_back(actor);
+            continue;
+        }
+        // 2D text anchored at a world point: drawn last, over the scene, and opaque, so it
+        // needs none of the translucency passes that 3D text costs on a software rasteriser.
+        auto text = vtkSmartPointer<vtkTextActor>::New();
+        text->SetInput(l.text.c_str());
+        text->GetPositionCoordinate()->SetCoordinateSystemToWorld();
+        text->GetPositionCoordinate()->SetValue(l.at[0], l.at[1], l.at[2]);
+        text->GetTextProperty()->SetFontSize(static_cast<int>(kFontSize));
+        text->GetTextProperty()->SetColor(0.15, 0.17, 0.22);
+        text->GetTextProperty()->SetJustificationToCentered();
+        text->GetTextProperty()->SetVerticalJustificationToCentered();
+        text->PickableOff();
+        renderer->AddViewProp(text);
+        m_texts.push_back(text);
+        m_floating.push_back(l);
+    }
+}
+
+SceneLabels::~SceneLabels() {
+    for (auto& actor : m_floorLetters) m_renderer->RemoveActor(actor);
+    for (auto& text : m_texts) m_renderer->RemoveViewProp(text);
+}
+
+void SceneLabels::setColours(const HallColours& colours) {
+    for (auto& actor : m_floorLetters) actor->GetProperty()->SetColor(colour(colours.floorText).data());
+    for (auto& text : m_texts) {
+        text->GetTextProperty()->SetColor(colour(colours.label).data());
+        // A backing of the floor's colour: a name over a switch or a cabinet still reads.
+        text->GetTextProperty()->SetBackgroundColor(colour(colours.background).data());
+        text->GetTextProperty()->SetBackgroundOpacity(0.75);
+    }
+}
+
+void SceneLabels::measure(double fontSize) {
+    const int dpi = m_renderer->GetRenderWindow() ? m_renderer->GetRenderWindow()->GetDPI() : 72;
+    if (fontSize == m_fontSize && dpi == m_dpi) return;
+    m_fontSize = fontSize;
+    m_dpi = dpi;
+    m_sizes.assign(m_texts.size(), {0, 0});
+    vtkTextRenderer* renderer = vtkTextRenderer::GetInstance();
+    for (std::size_t i = 0; i < m_texts.size(); ++i) {
+        vtkTextProperty* property = m_texts[i]->GetTextProperty();
+        property->SetFontSize(static_cast<int>(fontSize));
+        int box[4] = {0, 0, 0, 0};
+        if (renderer && renderer->GetBoundingBox(property, vtkStdString(m_floating[i].text), box, dpi))
+            m_sizes[i] = {static_cast<double>(box[1] - box[0] + 1), static_cast<double>(box[3] - box[2] + 1)};
+    }
+}
+
+void SceneLabels::place(const std::vector<ScreenRect>& blocked, double scale) {
+    measure(std::round(kFontSize * scale));
+    vtkCamera* camera = m_renderer->GetActiveCamera();
+    std::array<double, 3> eye{}, look{};
+    camera->GetPosition(eye.data());
+    camera->GetDirectionOfProjection(look.data());
+    const double pad = kPadding * scale;
+    std::vector<LabelCandidate> candidates;
+    candidates.reserve(m_texts.size());
+    for (std::size_t i = 0; i < m_texts.size(); ++i) {
+        const auto& at = m_floating[i].at;
+        // Behind the eye a point still projects somewhere on screen: not a place to show it.
+        const double ahead = (at[0] - eye[0]) * look[0] + (at[1] - eye[1]) * look[1] + (at[2] - eye[2]) * look[2];
+        m_renderer->SetWorldPoint(at[0], at[1], at[2], 1.0);
+        m_renderer->WorldToDisplay();
+        const double* d = m_renderer->GetDisplayPoint();
+        const double halfW = m_sizes[i][0] / 2 + pad, halfH = m_sizes[i][1] / 2 + pad;
+        candidates.push_back({{d[0] - halfW, d[1] - halfH, d[0] + halfW, d[1] + halfH}, static_cast<int>(m_floating[i].kind), ahead > 0});
+    }
+    const std::vector<bool> shown = placeLabels(candidates, blocked);
+    m_placed.clear();
+    for (std::size_t i = 0; i < m_texts.size(); ++i) {
+        m_texts[i]->SetVisibility(shown[i]);
+        m_placed.push_back({m_floating[i].text, m_floating[i].kind, candidates[i].rect, shown[i]});
+    }
+}
+
+}  // namespace faultline

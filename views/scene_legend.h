@@ -1,0 +1,67 @@
+#pragma once
+// The legend drawn inside the 3D view, in its bottom-left corner: a panel of colour swatches
+// with a line of text each, in as many columns (up to four) as fit across the view: a low
+// strip that camera fits keep clear of. Drawn as 2D VTK props. Being part of the render, it is in every frame
+// the view makes: on screen, in snapshots, report figures and video. Sized from the window
+// (overlayScale) so that it reads the same on a laptop and a 4K projector. Knows nothing of Qt.
+#include "gpu_palette.h"
+#include "label_placer.h"
+#include "state_legend.h"
+
+#include <vtkSmartPointer.h>
+
+#include <vector>
+
+class vtkActor2D;
+class vtkPolyData;
+class vtkRenderer;
+class vtkTextActor;
+
+namespace faultline {
+
+// How much larger than at 1000 pixels high text and marks over the view are drawn: with the
+// window's height in logical pixels (a little smaller in a small view, to leave it room),
+// times the screen's device pixel ratio.
+double overlayScale(int heightPixels, double devicePixelRatio);
+
+class SceneLegend {
+public:
+    explicit SceneLegend(vtkRenderer* renderer);
+    ~SceneLegend();
+    SceneLegend(const SceneLegend&) = delete;
+    SceneLegend& operator=(const SceneLegend&) = delete;
+
+    void setEntries(std::vector<LegendEntry> entries);
+    const std::vector<LegendEntry>& entries() const { return m_entries; }
+    void setColours(Rgb panel, Rgb border, Rgb text);
+    void setVisible(bool visible);
+    bool visible() const { return m_visible; }
+    // Lays it out for the render window's size now (device pixels); cheap when nothing changed.
+    void layout(int width, int height, double scale);
+    // Puts it over every other 2D prop (labels added after it).
+    void bringToFront();
+
+    // Where it is drawn, in display pixels (origin bottom-left), after layout().
+    ScreenRect panelRect() const { return m_panel; }
+    ScreenRect swatchRect(std::size_t entry) const { return m_swatches.at(entry); }
+    ScreenRect textRect(std::size_t entry) const { return m_textRects.at(entry); }
+
+private:
+    void rebuild();
+
+    vtkRenderer* m_renderer;
+    vtkSmartPointer<vtkPolyData> m_shapes;  // the panel and the swatches, one quad each
+    vtkSmartPointer<vtkActor2D> m_shapeActor;
+    vtkSmartPointer<vtkTextActor> m_title;
+    std::vector<vtkSmartPointer<vtkTextActor>> m_texts;
+    std::vector<LegendEntry> m_entries;
+    Rgb m_panelColour{255, 255, 255}, m_borderColour{180, 180, 180}, m_textColour{0, 0, 0};
+    ScreenRect m_panel;
+    std::vector<ScreenRect> m_swatches, m_textRects;
+    int m_width = 0, m_height = 0, m_dpi = 0;
+    double m_scale = 0;
+    bool m_visible = true;
+    bool m_dirty = true;
+};
+
+}  // namespace faultline

@@ -1,0 +1,20 @@
+#include "state_legend.h"
+
+namespace faultline {
+
+std::vector<LegendEntry> stateLegendEntries(const StatePalette& states) {
+    const GpuVisual straggler{GpuState::Straggling, 10, false, 0};
+    const GpuVisual badStraggler{GpuState::Straggling, 50, false, 0};
+    return {
+        {states.training, "training", {}},
+        {gpuColour(straggler, states), "straggling, 10% slower", {}},
+        {gpuColour(badStraggler, states), "straggling, 50% slower", {}},
+        {states.checkpointing, "checkpoint save / reload", {}},
+        {states.down, "job down, restarting", {}},
+        {states.failed, "failed / cut off by the failure", {}},
+        {kFlashColour, "failing now (flash)", {}},
+        {kTrainingColour, "replaced hardware", kReplacedOutline},
+    };
+}
+
+}  // namespace faultline
