@@ -120,12 +120,15 @@ void BlastOverlay::show(const BlastRadius& r) {
 
     std::string text = partName(m_topology, r.part);
     if (r.part.kind == ComponentKind::Link) text = "cable " + text;
-    text += r.gpus.empty() ? ": cuts off no GPU" : ": cuts off " + std::to_string(r.gpus.size()) + (r.gpus.size() == 1 ? " GPU" : " GPUs");
+    if (r.part.kind == ComponentKind::Gpu) text += " failed";  // an incident's GPU: it cuts off only itself
+    else text += r.gpus.empty() ? ": cuts off no GPU" : ": cuts off " + std::to_string(r.gpus.size()) + (r.gpus.size() == 1 ? " GPU" : " GPUs");
     m_label->SetInput(text.c_str());
     const auto boxes = scope(r);
     const Box3& at = boxes.front();  // the part itself
     m_label->GetPositionCoordinate()->SetValue((at.min[0] + at.max[0]) / 2, (at.min[1] + at.max[1]) / 2, at.max[2] + 0.3);
 }
+
+std::string BlastOverlay::label() const { return m_label->GetVisibility() && m_label->GetInput() ? m_label->GetInput() : ""; }
 
 std::vector<Box3> BlastOverlay::scope(const BlastRadius& r) const {
     std::vector<Box3> out;

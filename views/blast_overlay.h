@@ -7,6 +7,8 @@
 
 #include <vtkSmartPointer.h>
 
+#include <string>
+
 class vtkActor;
 class vtkPolyData;
 class vtkRenderer;
@@ -27,6 +29,8 @@ public:
     // switches of its path up below the aggregation tier: what a camera frames to show the
     // whole affected scope.
     std::vector<Box3> scope(const BlastRadius& radius) const;
+    // The label drawn at the part, or empty when nothing is shown.
+    std::string label() const;
 
 private:
     std::array<float, 3> endPoint(const LinkEnd& end) const;

@@ -361,6 +361,8 @@ void FabricView::showBlastRadius(const ComponentRef& part) {
     m_render->update();
 }
 
+QString FabricView::blastLabel() const { return m_blast ? QString::fromStdString(m_blast->label()) : QString(); }
+
 void FabricView::frameBlastRadius() {
     m_flight->stop();  // a preset asked for now wins over a flight under way
     if (!m_blast || m_blastRadius.part.kind == ComponentKind::None) return;
@@ -374,7 +376,9 @@ void FabricView::frameBlastRadius() {
     // A margin of a couple of GPU pitches, so the outlines and the label are not at the edge.
     const double margin = 2 * m_scene->layout().gpuPitch + 1;
     for (std::size_t k = 0; k < 3; ++k) b[2 * k] -= margin, b[2 * k + 1] += margin;
-    fitBounds(b);
+    // And room on screen for the names written above the topmost switches.
+    const int* size = m_render->renderWindow()->GetSize();
+    fitBounds(b, 16 * overlayScale(size[1], m_render->devicePixelRatioF()));
 }
 
 void FabricView::markCause(std::optional<RootCause> cause) {

@@ -66,6 +66,8 @@ public:
     // Draws what this part cuts off and its way up the fabric; kind None hides it.
     void showBlastRadius(const ComponentRef& part);
     const BlastRadius& blastRadiusShown() const { return m_blastRadius; }
+    // The label drawn at the part whose blast radius is shown ("rtsw-r0001: cuts off 16 GPUs").
+    QString blastLabel() const;
     // Frames the part shown with its whole scope (what it cuts off, all below a switch).
     void frameBlastRadius();
     ComponentRef selected() const { return m_selected; }

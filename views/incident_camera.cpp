@@ -14,6 +14,9 @@ ComponentRef flyToIncident(FabricView& view, const ComponentRef& failed, const s
     if (failed.kind == ComponentKind::Gpu || !gpus.empty()) {
         const ComponentRef gpu = failed.kind == ComponentKind::Gpu ? failed : ComponentRef{ComponentKind::Gpu, gpus.front()};
         view.select(gpu);
+        // A GPU that failed itself is labelled so, with its way up; one merely taken out by a
+        // failure elsewhere (no hardware named) is only selected.
+        if (failed.kind == ComponentKind::Gpu) view.showBlastRadius(gpu);
         view.flyTo([&view, gpu] { view.zoomTo(gpu); }, ms);
         return gpu;
     }

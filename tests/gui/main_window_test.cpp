@@ -201,6 +201,39 @@ TEST(MainWindow, SelectingAnIncidentMovesEveryView) {
     EXPECT_EQ(window.replayPanel()->inspector()->part(), expected) << "the inspector follows the incident";
 }
 
+// A GPU that failed by itself: the flight to it is labelled with its name, as a switch's is.
+TEST(MainWindow, AFailedGpuIncidentIsLabelledInTheView) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string path = dir.file("tiny.faultline");
+    const faultline::Run& run = test::tinyRun();
+    writeRunFile(run, path);
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::runShown);
+    window.openRun(QString::fromStdString(path));
+    ASSERT_TRUE(shown.wait(20'000));
+
+    const auto incidents = buildIncidents(run);
+    const auto gpuFailure = std::find_if(incidents.begin(), incidents.end(),
+                                         [&](const Incident& i) { return failedPart(run, i).kind == ComponentKind::Gpu; });
+    ASSERT_NE(gpuFailure, incidents.end());
+    const ComponentRef gpu = failedPart(run, *gpuFailure);
+    ASSERT_TRUE(window.findChild<IncidentView*>()->selectIncident(gpuFailure->id));
+    auto* view = window.findChild<FabricView*>();
+    EXPECT_EQ(view->selected(), gpu);
+    EXPECT_EQ(view->blastLabel().toStdString(), run.topology.gpuName(gpu.index) + " failed");
+    // An incident with no hardware leaves no label behind.
+    const auto unplaced = std::find_if(incidents.begin(), incidents.end(), [&](const Incident& i) {
+        return failedPart(run, i).kind == ComponentKind::None && i.gpus.empty();
+    });
+    if (unplaced != incidents.end()) {
+        ASSERT_TRUE(window.findChild<IncidentView*>()->selectIncident(unplaced->id));
+        EXPECT_TRUE(view->blastLabel().isEmpty()) << view->blastLabel().toStdString();
+    }
+}
+
 // An incident whose rack switch failed: the view shows and frames its blast radius, and the
 // inspector names the switch and lists what it cut off.
 TEST(MainWindow, SelectingAFailedSwitchIncidentShowsItsBlastRadiusInTheInspector) {
@@ -238,7 +271,8 @@ TEST(MainWindow, SelectingAFailedSwitchIncidentShowsItsBlastRadiusInTheInspector
         scope = scope.united(QRectF(at, QSizeF(1, 1)));
     }
     EXPECT_TRUE(frame.contains(view->positionOf(failure.component)));
-    EXPECT_GT(scope.width(), frame.width() / 8) << "framed, not a speck";
+    // (a tenth: the frame keeps room above the path up for the top switches' names)
+    EXPECT_GT(scope.width(), frame.width() / 10) << "framed, not a speck";
 
     const std::string sw = run.topology.switches[static_cast<std::size_t>(failure.component.index)].name;
     EXPECT_EQ(window.findChild<QLabel*>("inspectorTitle")->text().toStdString(), sw) << "the inspector follows the incident";
