@@ -12,6 +12,7 @@
 #include "views/timeline_view.h"
 
 #include <QApplication>
+#include <QLabel>
 
 #include <cstdio>
 #include <memory>
@@ -58,6 +59,8 @@ int snapshotPanel(const QString& view, const QString& runPath, const QString& ou
     } else {
         auto incidents = std::make_unique<IncidentView>();
         incidents->setRun(run, QString());  // read-only: a snapshot writes nothing
+        // Where notes would be kept says nothing about the run in a picture of it.
+        if (auto* where = incidents->findChild<QLabel*>("notesLocation")) where->hide();
         // The first incident at or after the instant, under review.
         for (const Incident& inc : buildIncidents(*run))
             if (inc.begin >= t && incidents->selectIncident(inc.id)) break;

@@ -1,10 +1,12 @@
 #include "report_figures.h"
 
+#include "analysis/blast_radius.h"
 #include "analysis/straggler_analysis.h"
 #include "offscreen_renderer.h"
 #include "panel_export.h"
 #include "views/charts_view.h"
 #include "views/fabric_view.h"
+#include "views/incident_camera.h"
 #include "views/timeline_view.h"
 
 #include <QApplication>
@@ -30,15 +32,6 @@ ReportFigure record(QWidget* panel, const QString& title, QSize size) {
 }
 
 }  // namespace
-
-ComponentRef incidentFocus(const Run& run, const Incident& incident) {
-    if (incident.failure >= 0) {
-        const Failure& f = run.failures[static_cast<std::size_t>(incident.failure)];
-        if (f.component.kind != ComponentKind::None) return f.component;
-        if (!f.gpus.empty()) return {ComponentKind::Gpu, f.gpus.front()};
-    }
-    return {};
-}
 
 bool renderReportFigures(const ReportContent& content, ReportFigures& out, const std::function<void(int, int)>& progress,
                          const std::atomic<bool>* cancel) {
@@ -96,10 +89,8 @@ bool renderReportFigures(const ReportContent& content, ReportFigures& out, const
     }
     OffscreenRenderer renderer(content.run, kSnapshotSize);
     for (const ReportIncident& r : content.selected) {
-        const ComponentRef focus = incidentFocus(*content.run, r.incident);
-        if (focus.kind == ComponentKind::None) renderer.view().fitAll();
-        else renderer.view().zoomTo(focus);
-        renderer.view().select(focus);
+        // Framed and labelled as the app frames an incident: a switch's blast radius whole.
+        showIncident(renderer.view(), failedPart(*content.run, r.incident), r.incident.gpus).aim();
         // Just after the first symptom: the failed hardware red, the job not yet torn down.
         out.snapshots.push_back(renderer.render(r.incident.begin + kSecond));
         if (!step()) return false;

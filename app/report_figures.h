@@ -31,7 +31,4 @@ struct ReportFigures {
 bool renderReportFigures(const ReportContent& content, ReportFigures& out, const std::function<void(int, int)>& progress = {},
                          const std::atomic<bool>* cancel = nullptr);
 
-// Where the report camera looks for an incident: its hardware's rack, else the whole cluster.
-ComponentRef incidentFocus(const Run& run, const Incident& incident);
-
 }  // namespace faultline

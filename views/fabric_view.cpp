@@ -378,7 +378,7 @@ void FabricView::frameBlastRadius() {
     for (std::size_t k = 0; k < 3; ++k) b[2 * k] -= margin, b[2 * k + 1] += margin;
     // And room on screen for the names written above the topmost switches.
     const int* size = m_render->renderWindow()->GetSize();
-    fitBounds(b, 16 * overlayScale(size[1], m_render->devicePixelRatioF()));
+    fitBounds(b, 24 * overlayScale(size[1], m_render->devicePixelRatioF()));
 }
 
 void FabricView::markCause(std::optional<RootCause> cause) {

@@ -4,12 +4,12 @@
 
 namespace faultline {
 
-ComponentRef flyToIncident(FabricView& view, const ComponentRef& failed, const std::vector<std::int32_t>& gpus, int ms) {
+IncidentShot showIncident(FabricView& view, const ComponentRef& failed, const std::vector<std::int32_t>& gpus) {
+    FabricView* v = &view;
     if (failed.kind != ComponentKind::None && failed.kind != ComponentKind::Gpu) {
         view.select(failed);
         view.showBlastRadius(failed);
-        view.flyTo([&view] { view.frameBlastRadius(); }, ms);
-        return failed;
+        return {failed, [v] { v->frameBlastRadius(); }};
     }
     if (failed.kind == ComponentKind::Gpu || !gpus.empty()) {
         const ComponentRef gpu = failed.kind == ComponentKind::Gpu ? failed : ComponentRef{ComponentKind::Gpu, gpus.front()};
@@ -17,12 +17,16 @@ ComponentRef flyToIncident(FabricView& view, const ComponentRef& failed, const s
         // A GPU that failed itself is labelled so, with its way up; one merely taken out by a
         // failure elsewhere (no hardware named) is only selected.
         if (failed.kind == ComponentKind::Gpu) view.showBlastRadius(gpu);
-        view.flyTo([&view, gpu] { view.zoomTo(gpu); }, ms);
-        return gpu;
+        return {gpu, [v, gpu] { v->zoomTo(gpu); }};
     }
     view.select({});
-    view.flyTo([&view] { view.fitAll(); }, ms);
-    return {};
+    return {{}, [v] { v->fitAll(); }};
+}
+
+ComponentRef flyToIncident(FabricView& view, const ComponentRef& failed, const std::vector<std::int32_t>& gpus, int ms) {
+    const IncidentShot shot = showIncident(view, failed, gpus);
+    view.flyTo(shot.aim, ms);
+    return shot.selected;
 }
 
 }  // namespace faultline

@@ -7,14 +7,23 @@
 #include "model/run.h"
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace faultline {
 
 class FabricView;
 
+// What showIncident selected (kind None for the whole cluster), and how to frame it.
+struct IncidentShot {
+    ComponentRef selected;
+    std::function<void()> aim;
+};
+
 // `failed` is the hardware that failed (failedPart), `gpus` the GPUs the incident took out.
-// Returns what was selected (kind None for the whole cluster), for the inspector to show.
+// Selects and labels it; the shot's aim frames it (a picture of it calls the aim at once).
+IncidentShot showIncident(FabricView& view, const ComponentRef& failed, const std::vector<std::int32_t>& gpus);
+// showIncident, then a flight to its framing. Returns what was selected, for the inspector.
 ComponentRef flyToIncident(FabricView& view, const ComponentRef& failed, const std::vector<std::int32_t>& gpus, int ms = 1200);
 
 }  // namespace faultline
