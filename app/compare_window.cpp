@@ -8,6 +8,7 @@
 #include "views/fabric_view.h"
 #include "views/kpi_diff_view.h"
 #include "views/linked_cameras.h"
+#include "views/playback_clock.h"
 #include "views/replay_controls.h"
 
 #include <QCheckBox>
@@ -20,7 +21,6 @@
 #include <QSplitter>
 #include <QStandardItemModel>
 #include <QStatusBar>
-#include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -32,7 +32,6 @@ namespace faultline {
 
 namespace {
 
-constexpr int kTickMs = 16;
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
@@ -99,7 +98,7 @@ CompareWindow::CompareWindow(QWidget* parent)
       m_incidentB(new QComboBox(this)),
       m_link(new QCheckBox(tr("Link cameras"), this)),
       m_stack(new QCheckBox(tr("Stacked"), this)),
-      m_timer(new QTimer(this)) {
+      m_clockTicks(new PlaybackClock(this)) {
     setObjectName("compareWindow");
     setWindowTitle(tr("Comparison — Faultline"));
     m_viewA->setObjectName("fabricViewA");
@@ -147,26 +146,14 @@ CompareWindow::CompareWindow(QWidget* parent)
     setCentralWidget(main);
     resize(1600, 1000);
 
-    m_timer->setInterval(kTickMs);
-    connect(m_timer, &QTimer::timeout, this, &CompareWindow::tick);
+    connect(m_clockTicks, &PlaybackClock::ticked, this, &CompareWindow::tick);
     connect(m_controls, &ReplayControls::scrubbed, this, [this](std::int64_t s) {
         if (m_alignment) setClock(s + m_alignment->clockBegin());
     });
     connect(m_controls, &ReplayControls::playToggled, this, [this] { isPlaying() ? pause() : play(); });
     connect(m_controls, &ReplayControls::jump, this, [this](ReplayControls::Jump j) {
-        const ReplayIndex* index = m_viewA->replay();
-        if (!index) return;
-        const Nanos t = m_viewA->time();
-        std::optional<Nanos> target;
-        switch (j) {
-            case ReplayControls::Jump::PreviousIncident: target = index->previousIncident(t); break;
-            case ReplayControls::Jump::PreviousEvent: target = index->previousEvent(t); break;
-            case ReplayControls::Jump::PreviousStep: target = index->previousStep(t); break;
-            case ReplayControls::Jump::NextStep: target = index->nextStep(t); break;
-            case ReplayControls::Jump::NextEvent: target = index->nextEvent(t); break;
-            case ReplayControls::Jump::NextIncident: target = index->nextIncident(t); break;
-        }
-        if (target) setClock(m_alignment->clockForA(*target));
+        if (const ReplayIndex* index = m_viewA->replay())
+            if (const auto target = jumpTarget(*index, j, m_viewA->time())) setClock(m_alignment->clockForA(*target));
     });
     auto* space = new QShortcut(QKeySequence(Qt::Key_Space), this);
     connect(space, &QShortcut::activated, this, [this] { isPlaying() ? pause() : play(); });
@@ -370,26 +357,21 @@ QString CompareWindow::statusB() const {
     return describe("B", m_viewB, outside);
 }
 
-bool CompareWindow::isPlaying() const { return m_timer->isActive(); }
+bool CompareWindow::isPlaying() const { return m_clockTicks->isRunning(); }
 
 void CompareWindow::play() {
     if (!m_alignment || isPlaying()) return;
     if (m_clock >= m_alignment->clockEnd()) setClock(m_alignment->clockBegin());
-    m_playClock.start();
-    m_lastTickMs = 0;
-    m_timer->start();
+    m_clockTicks->start();
     m_controls->setPlaying(true);
 }
 
 void CompareWindow::pause() {
-    m_timer->stop();
+    m_clockTicks->stop();
     m_controls->setPlaying(false);
 }
 
-void CompareWindow::tick() {
-    const qint64 now = m_playClock.elapsed();
-    const double seconds = static_cast<double>(now - m_lastTickMs) / 1000.0;
-    m_lastTickMs = now;
+void CompareWindow::tick(double seconds) {
     setClock(m_clock + std::max<Nanos>(1, fromSeconds(seconds * m_controls->speed())));
     if (m_clock >= m_alignment->clockEnd()) pause();
 }

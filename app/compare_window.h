@@ -6,7 +6,6 @@
 #include "analysis/run_alignment.h"
 #include "analysis/run_comparison.h"
 
-#include <QElapsedTimer>
 #include <QMainWindow>
 
 #include <memory>
@@ -16,7 +15,6 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QSplitter;
-class QTimer;
 
 namespace faultline {
 
@@ -24,6 +22,7 @@ class ComparisonCharts;
 class FabricView;
 class KpiDiffView;
 class LinkedCameras;
+class PlaybackClock;
 class ReplayControls;
 
 // Two runs read and compared, off the GUI thread.
@@ -78,7 +77,7 @@ private:
     void showClock();
     void updateScrubberRange();
     void showMode(int mode);  // the combo box says the alignment in use  // when the alignment changes the clock's range
-    void tick();
+    void tick(double seconds);
     void mirrorPick(FabricView* to, const ComponentRef& part);
     void fillIncidentLists();
 
@@ -97,10 +96,8 @@ private:
     QComboBox* m_incidentB;
     QCheckBox* m_link;
     QCheckBox* m_stack;
-    QTimer* m_timer;
+    PlaybackClock* m_clockTicks;  // while playing
     LinkedCameras* m_cameras;
-    QElapsedTimer m_playClock;
-    qint64 m_lastTickMs = 0;
     Nanos m_clock = 0;
     quint64 m_request = 0;
 };

@@ -1,5 +1,7 @@
 #include "replay_controls.h"
 
+#include "model/replay_state.h"
+
 #include "widgets/media_icons.h"
 #include "widgets/time_scrubber.h"
 
@@ -121,5 +123,17 @@ void ReplayControls::changeEvent(QEvent* event) {
 }
 
 double ReplayControls::speed() const { return m_speed->currentData().toDouble(); }
+
+std::optional<Nanos> jumpTarget(const ReplayIndex& index, ReplayControls::Jump jump, Nanos t) {
+    switch (jump) {
+        case ReplayControls::Jump::PreviousIncident: return index.previousIncident(t);
+        case ReplayControls::Jump::PreviousEvent: return index.previousEvent(t);
+        case ReplayControls::Jump::PreviousStep: return index.previousStep(t);
+        case ReplayControls::Jump::NextStep: return index.nextStep(t);
+        case ReplayControls::Jump::NextEvent: return index.nextEvent(t);
+        case ReplayControls::Jump::NextIncident: return index.nextIncident(t);
+    }
+    return std::nullopt;
+}
 
 }  // namespace faultline

@@ -2,9 +2,12 @@
 // The row under the fabric view: the time scrubber, play/pause, steps back and forward (a
 // training step, an event, an incident) and the replay speed. Emits what the user asked for;
 // the replay panel decides what it means for the run.
+#include "model/time.h"
+
 #include <QWidget>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 class QComboBox;
@@ -13,6 +16,7 @@ class QToolButton;
 
 namespace faultline {
 
+class ReplayIndex;
 class TimeScrubber;
 
 class ReplayControls : public QWidget {
@@ -49,5 +53,8 @@ private:
     QLabel* m_time;
     bool m_playing = false;
 };
+
+// Where a jump from `t` lands in the run `index` replays, if there is such an instant.
+std::optional<Nanos> jumpTarget(const ReplayIndex& index, ReplayControls::Jump jump, Nanos t);
 
 }  // namespace faultline

@@ -3,11 +3,11 @@
 #include "fabric_view.h"
 #include "inspector_view.h"
 #include "model/format.h"
+#include "playback_clock.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QShortcut>
-#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -16,7 +16,6 @@ namespace faultline {
 
 namespace {
 
-constexpr int kTickMs = 16;
 constexpr qint64 kFlashMs = 900;       // how long a failure flashes, in real time
 constexpr qint64 kFlashPeriodMs = 150;
 
@@ -28,7 +27,7 @@ ReplayPanel::ReplayPanel(QWidget* parent)
       m_view(new FabricView(this)),
       m_inspector(new InspectorView(this)),
       m_controls(new ReplayControls(this)),
-      m_timer(new QTimer(this)) {
+      m_clock(new PlaybackClock(this)) {
     setObjectName("replayPanel");
     m_status->setObjectName("replayStatus");
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -50,8 +49,7 @@ ReplayPanel::ReplayPanel(QWidget* parent)
     column->addLayout(middle, 1);
     column->addWidget(m_controls);
 
-    m_timer->setInterval(kTickMs);
-    connect(m_timer, &QTimer::timeout, this, &ReplayPanel::tick);
+    connect(m_clock, &PlaybackClock::ticked, this, &ReplayPanel::tick);
     connect(m_controls, &ReplayControls::scrubbed, this, [this](std::int64_t t) { setTime(t); });
     connect(m_controls, &ReplayControls::playToggled, this, [this] { isPlaying() ? pause() : play(); });
     connect(m_controls, &ReplayControls::jump, this, &ReplayPanel::jump);
@@ -131,29 +129,25 @@ QString ReplayPanel::statusText() const {
                                   describeJob(*run, m_view->replay()->jobAt(t)));
 }
 
-bool ReplayPanel::isPlaying() const { return m_timer->isActive(); }
+bool ReplayPanel::isPlaying() const { return m_clock->isRunning(); }
 
 void ReplayPanel::play() {
     const Run* run = m_view->run();
     if (!run || isPlaying()) return;
     if (m_view->time() >= run->info.duration) setTime(0);
-    m_clock.start();
-    m_lastTickMs = 0;
-    m_timer->start();
+    m_clock->start();
     m_controls->setPlaying(true);
 }
 
 void ReplayPanel::pause() {
-    m_timer->stop();
+    m_clock->stop();
     m_controls->setPlaying(false);
 }
 
-void ReplayPanel::tick() {
+void ReplayPanel::tick(double seconds) {
     const Run* run = m_view->run();
     if (!run) return pause();
-    const qint64 now = m_clock.elapsed();
-    const double seconds = static_cast<double>(now - m_lastTickMs) / 1000.0;
-    m_lastTickMs = now;
+    const qint64 now = m_clock->elapsedMs();
     const Nanos from = m_view->time();
     const Nanos to = std::min(run->info.duration, from + std::max<Nanos>(1, fromSeconds(seconds * m_controls->speed())));
     setTime(to);
@@ -172,19 +166,8 @@ void ReplayPanel::tick() {
 }
 
 void ReplayPanel::jump(ReplayControls::Jump j) {
-    const ReplayIndex* index = m_view->replay();
-    if (!index) return;
-    const Nanos t = m_view->time();
-    std::optional<Nanos> target;
-    switch (j) {
-        case ReplayControls::Jump::PreviousIncident: target = index->previousIncident(t); break;
-        case ReplayControls::Jump::PreviousEvent: target = index->previousEvent(t); break;
-        case ReplayControls::Jump::PreviousStep: target = index->previousStep(t); break;
-        case ReplayControls::Jump::NextStep: target = index->nextStep(t); break;
-        case ReplayControls::Jump::NextEvent: target = index->nextEvent(t); break;
-        case ReplayControls::Jump::NextIncident: target = index->nextIncident(t); break;
-    }
-    if (target) setTime(*target);
+    if (const ReplayIndex* index = m_view->replay())
+        if (const auto target = jumpTarget(*index, j, m_view->time())) setTime(*target);
 }
 
 }  // namespace faultline

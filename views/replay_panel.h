@@ -6,18 +6,17 @@
 #include "model/run.h"
 #include "replay_controls.h"
 
-#include <QElapsedTimer>
 #include <QWidget>
 
 #include <memory>
 
 class QLabel;
-class QTimer;
 
 namespace faultline {
 
 class FabricView;
 class InspectorView;
+class PlaybackClock;
 
 class ReplayPanel : public QWidget {
     Q_OBJECT
@@ -43,7 +42,7 @@ signals:
     void timeChanged(faultline::Nanos t);
 
 private:
-    void tick();
+    void tick(double seconds);
     void showTime();
     void addShortcuts();
 
@@ -51,9 +50,7 @@ private:
     FabricView* m_view;
     InspectorView* m_inspector;
     ReplayControls* m_controls;
-    QTimer* m_timer;
-    QElapsedTimer m_clock;
-    qint64 m_lastTickMs = 0;
+    PlaybackClock* m_clock;
     qint64 m_flashUntilMs = -1;
     std::vector<std::int32_t> m_flashGpus;
 };

@@ -76,6 +76,28 @@ int firstUnexpected(const faultline::Run& run, int skip = 0) {
     return -1;
 }
 
+// Play moves both views on one clock against real time, as the main replay does (the same
+// PlaybackClock); pause stops the clock.
+TEST(CompareWindow, PlayMovesBothViewsAndPauseStopsThem) {
+    test::guiApp();
+    Pair runs;
+    CompareWindow window;
+    window.resize(1400, 900);
+    window.showComparison(loadComparison(runs.a, runs.b));
+    window.setClock(0);
+    window.play();
+    EXPECT_TRUE(window.isPlaying());
+    QTest::qWait(400);
+    window.pause();
+    EXPECT_FALSE(window.isPlaying());
+    const Nanos paused = window.clock();
+    EXPECT_GT(paused, 0);
+    EXPECT_EQ(window.viewA()->time(), paused);
+    EXPECT_EQ(window.viewB()->time(), paused);
+    QTest::qWait(100);
+    EXPECT_EQ(window.clock(), paused);
+}
+
 TEST(CompareWindow, AlignsBothViewsByTimeStepAndIncident) {
     test::guiApp();
     Pair runs;
