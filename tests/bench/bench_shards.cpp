@@ -7,6 +7,7 @@
 //
 //   faultline_bench_shards [--ranks N] [--steps S] [--shards K] [--kineto-mb-per-core R]
 //                          [--cores-per-task C] [--keep DIR]
+#include "../model/collective_event.h"
 #include "importers/importer.h"
 #include "model/run_file.h"
 #include "simulator/simulator.h"
@@ -38,19 +39,8 @@ std::uint64_t writeRankFiles(const faultline::Run& run, int ranks, const fs::pat
         paths.push_back((dir / ("rank" + std::to_string(r) + ".jsonl")).string());
         out.emplace_back(paths.back());
     }
-    for (const faultline::CollectiveRecord& c : run.collectives) {
-        const faultline::ProcessGroup& g = run.processGroups[static_cast<std::size_t>(c.group)];
-        out[static_cast<std::size_t>(c.rank)] << nlohmann::json{{"kind", "collective"},
-                                                                {"rank", c.rank},
-                                                                {"op", run.collectiveOps[static_cast<std::size_t>(c.op)]},
-                                                                {"group", g.name},
-                                                                {"seq", c.seq},
-                                                                {"enter", run.info.startEpochNs + c.enter},
-                                                                {"exit", run.info.startEpochNs + c.exit},
-                                                                {"bytes", c.bytes}}
-                                                     .dump()
-                                              << "\n";
-    }
+    for (const faultline::CollectiveRecord& c : run.collectives)
+        out[static_cast<std::size_t>(c.rank)] << faultline::test::collectiveEvent(run, c).dump() << "\n";
     std::uint64_t bytes = 0;
     for (auto& o : out) o.close();
     for (const std::string& p : paths) bytes += fs::file_size(p);

@@ -1,6 +1,7 @@
 // Sharded import: every shard count must merge to the run a single import gives, on the
 // per-rank traces of a simulated run and on real Kineto traces.
 #include "import_test_util.h"
+#include "../model/collective_event.h"
 
 #include "analysis/straggler_analysis.h"
 #include "analysis/summary.h"
@@ -31,20 +32,8 @@ std::vector<std::string> writeRankFiles(const ScratchDir& dir) {
         out.emplace_back(paths.back());
         out.back() << nlohmann::json{{"kind", "placement"}, {"rank", r}, {"host", "node" + std::to_string(r / 8)}, {"gpu", r % 8}}.dump() << "\n";
     }
-    for (const CollectiveRecord& c : run.collectives) {
-        if (c.rank >= kRanks || c.seq >= 400) continue;
-        const ProcessGroup& g = run.processGroups[static_cast<std::size_t>(c.group)];
-        out[static_cast<std::size_t>(c.rank)] << nlohmann::json{{"kind", "collective"},
-                                                                {"rank", c.rank},
-                                                                {"op", run.collectiveOps[static_cast<std::size_t>(c.op)]},
-                                                                {"group", g.name},
-                                                                {"seq", c.seq},
-                                                                {"enter", run.info.startEpochNs + c.enter},
-                                                                {"exit", run.info.startEpochNs + c.exit},
-                                                                {"bytes", c.bytes}}
-                                                     .dump()
-                                              << "\n";
-    }
+    for (const CollectiveRecord& c : run.collectives)
+        if (c.rank < kRanks && c.seq < 400) out[static_cast<std::size_t>(c.rank)] << test::collectiveEvent(run, c).dump() << "\n";
     return paths;
 }
 
