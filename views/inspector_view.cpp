@@ -102,6 +102,7 @@ InspectorView::InspectorView(QWidget* parent)
     layout->addWidget(m_now);
     layout->addWidget(m_blast);
     layout->addWidget(m_history, 1);
+    layout->addStretch(0);  // holds the hint at the top while the history is hidden
     connect(m_find, &QLineEdit::returnPressed, this, &InspectorView::search);
     fill();
 }
@@ -213,13 +214,17 @@ void InspectorView::search() {
 void InspectorView::fill() {
     m_history->clear();
     if (!m_run || m_part.kind == ComponentKind::None) {
+        // Nothing to list yet: a hint in place of an empty list beside the view.
         m_title->setText(tr("Click a GPU, host or switch"));
-        m_details->clear();
+        m_details->setText(tr("or find one above. Its state at this instant, its failures and straggler episodes show "
+                              "here; for a switch or cable, what it would cut off."));
         m_now->clear();
         m_blast->clear();
         m_blast->hide();
+        m_history->hide();
         return;
     }
+    m_history->show();
     const Topology& t = m_run->topology;
     std::vector<std::int32_t> gpus;
     const auto i = static_cast<std::size_t>(m_part.index);
