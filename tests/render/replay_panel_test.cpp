@@ -115,6 +115,10 @@ TEST(ReplayPanel, ClickingAGpuShowsItInTheInspector) {
     const std::int32_t gpu = f.gpus.front();
     ShownPanel shown(run);
     ASSERT_TRUE(shown.exposed());
+    // Before a click: a hint, not an empty list.
+    auto* history = shown.child<QListWidget>("inspectorHistory");
+    EXPECT_FALSE(history->isVisible());
+    EXPECT_FALSE(shown.child<QLabel>("inspectorDetails")->text().isEmpty());
     FabricView* view = shown.panel().fabricView();
     view->renderImage();  // the camera is fitted at the first frame
     VtkRenderWidget* render = view->renderWidget();
@@ -129,7 +133,7 @@ TEST(ReplayPanel, ClickingAGpuShowsItInTheInspector) {
     EXPECT_EQ(shown.child<QLabel>("inspectorNow")->text(), "Now: failed");
     shown.panel().setTime(f.time - kMinute);
     EXPECT_FALSE(shown.child<QLabel>("inspectorNow")->text().contains("failed")) << shown.child<QLabel>("inspectorNow")->text().toStdString();
-    auto* history = shown.child<QListWidget>("inspectorHistory");
+    EXPECT_TRUE(history->isVisible());
     ASSERT_GE(history->count(), 1);
     EXPECT_TRUE(history->item(0)->text().contains(QString::fromStdString(std::string(rootCauseLabel(f.cause))))) << history->item(0)->text().toStdString();
 }
