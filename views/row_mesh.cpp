@@ -19,6 +19,7 @@ namespace faultline {
 namespace {
 
 constexpr int kMaxTextureSide = 8192;
+constexpr float kMinTexelsPerUnit = 0.25f;
 // Shades baked into the texels, lit from the front as the GPU boxes are.
 constexpr int kFront = 100, kLid = 84, kSide = 66, kCabinetFront = 80, kGap = 40;
 
@@ -39,10 +40,11 @@ RowMesh::RowMesh(const Topology& topology, const FabricLayout& layout, const std
         longest = std::max(longest, racks[row.firstRack + row.count - 1].max[0] - row.x0);
         tallest = std::max(tallest, racks[row.firstRack].max[2]);
     }
-    // Fewer texels a unit where a chunk's rows would not fit in a texture.
+    // Fewer texels a unit where a chunk's rows would not fit in a texture (a zone of a
+    // thousand racks in one row); never none, whatever a topology holds.
     const auto rows = static_cast<float>(std::max<std::size_t>(1, m_rows.size()));
-    const float perUnit = std::min({texelsPerUnit, static_cast<float>(kMaxTextureSide) / longest,
-                                    (static_cast<float>(kMaxTextureSide) / rows - 2) / tallest});
+    const float perUnit = std::max(kMinTexelsPerUnit, std::min({texelsPerUnit, static_cast<float>(kMaxTextureSide) / longest,
+                                                                (static_cast<float>(kMaxTextureSide) / rows - 2) / tallest}));
     const int frontLines = std::max(1, static_cast<int>(std::ceil(tallest * perUnit)));
     const int linesPerRow = frontLines + 2;  // sides, front, lids
     m_width = std::max(2, static_cast<int>(std::ceil(longest * perUnit)));
