@@ -2,6 +2,7 @@
 
 #include "model/error.h"
 #include "random.h"
+#include "recovery.h"
 #include "simulated_failure.h"
 
 #include <algorithm>
@@ -158,23 +159,7 @@ void Simulation::interrupt(const Interruption& what, Nanos begin, std::vector<In
     }
     d.end = d.restarted + sample(m_reloadMedian, 0.3);
 
-    // A failure while the job is still recovering interrupts the recovery itself; planned
-    // work that falls due during downtime waits until the job is back.
-    for (Interruption& next : pending) {
-        if (next.time >= d.end) break;
-        if (next.planned) next.time = d.end + 30 * kMinute;
-    }
-    std::stable_sort(pending.begin(), pending.end(), [](const Interruption& a, const Interruption& b) { return a.time < b.time; });
-    if (!pending.empty() && !pending.front().planned && pending.front().time < d.end) {
-        // A failure during a planned stop's save is taken as striking when the job stops.
-        const Nanos cut = std::max(d.begin, pending.front().time);
-        pending.front().time = cut;
-        d.detected = std::min(d.detected, cut);
-        d.restarted = std::min(d.restarted, cut);
-        d.end = cut;
-    } else {
-        m_run.checkpoints.push_back({d.restarted, d.end, m_durableStep, m_checkpointBytes, CheckpointKind::Load});
-    }
+    if (settleRecovery(d, pending)) m_run.checkpoints.push_back({d.restarted, d.end, m_durableStep, m_checkpointBytes, CheckpointKind::Load});
     m_run.downtimes.push_back(d);
     m_step = m_durableStep;
     m_now = d.end;

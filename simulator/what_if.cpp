@@ -2,6 +2,7 @@
 
 #include "model/error.h"
 #include "model/format.h"
+#include "recovery.h"
 
 #include <algorithm>
 #include <cmath>
@@ -113,21 +114,7 @@ void Replay::interrupt(const Incident& what, std::vector<Incident>& pending) {
         d.restarted = d.detected + m_policy.restart.value_or(what.restart);
         d.end = d.restarted + m_policy.reload.value_or(what.reload);
     }
-    // Planned work that falls due while the job is down waits until it is back; a failure
-    // while recovering cuts the recovery short, as in the simulator.
-    for (Incident& next : pending) {
-        if (next.time >= d.end) break;
-        if (next.planned) next.time = d.end + 30 * kMinute;
-    }
-    std::stable_sort(pending.begin(), pending.end(), [](const Incident& a, const Incident& b) { return a.time < b.time; });
-    if (!pending.empty() && !pending.front().planned && pending.front().time < d.end) {
-        const Nanos cut = std::max(d.begin, pending.front().time);
-        d.detected = std::min(d.detected, cut);
-        d.restarted = std::min(d.restarted, cut);
-        d.end = cut;
-    } else if (d.end > d.restarted) {
-        m_run.checkpoints.push_back({d.restarted, d.end, m_durableStep, m_checkpointBytes, CheckpointKind::Load});
-    }
+    if (settleRecovery(d, pending)) m_run.checkpoints.push_back({d.restarted, d.end, m_durableStep, m_checkpointBytes, CheckpointKind::Load});
     m_run.downtimes.push_back(d);
     m_step = m_durableStep;
     m_now = d.end;
