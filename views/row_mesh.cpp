@@ -72,9 +72,8 @@ RowMesh::RowMesh(const Topology& topology, const FabricLayout& layout, const std
         return Patch{x[0], x[1], base + z[0], base + z[1]};
     };
     // Under the texels painted below: the gaps between racks, dark, and each row's sides.
-    const Rgb gap = kCabinetColour;
     for (const Row& row : m_rows) {
-        paint({0, m_width, row.top - frontLines - 1, row.top + 1}, gap, kGap);
+        paint({0, m_width, row.top - frontLines - 1, row.top + 1}, kCabinetColour, kGap);
         paint({0, m_width, row.top - frontLines - 1, row.top - frontLines}, kCabinetColour, kSide);
     }
     m_lidPatches.resize(rackEnd - rackBegin);
