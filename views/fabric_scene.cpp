@@ -228,9 +228,10 @@ void FabricScene::buildFloorLines() {
     auto points = vtkSmartPointer<vtkPoints>::New();
     auto lines = vtkSmartPointer<vtkCellArray>::New();
     const Box3 f = floorBox(m_layout).front();
-    // A grid of floor tiles, about 40 across the hall, on round numbers.
+    // A grid of floor tiles, about 24 across the hall, on round numbers: each line is a pass
+    // over the whole floor on a software rasteriser (40 cost an eighth of a frame).
     const float extent = std::max(f.max[0] - f.min[0], f.max[1] - f.min[1]);
-    const float step = std::max(1.0f, std::round(extent / 40.0f));
+    const float step = std::max(1.0f, std::round(extent / 24.0f));
     const float z = -0.04f;
     for (float x = std::ceil(f.min[0] / step) * step; x <= f.max[0]; x += step) {
         vtkIdType ids[2] = {points->InsertNextPoint(x, f.min[1], z), points->InsertNextPoint(x, f.max[1], z)};
