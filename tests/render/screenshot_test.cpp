@@ -1,5 +1,6 @@
 // `faultline --screenshot` as users and reports use it, and what the binary links.
 #include "../gui/gui_test_app.h"
+#include "app_process.h"
 #include "../model/test_runs.h"
 
 #include "model/replay_state.h"
@@ -16,25 +17,10 @@
 namespace faultline {
 namespace {
 
+using test::AppResult;
+using test::runApp;
 using test::ScratchDir;
 
-struct AppResult {
-    int exitCode = -1;
-    QString errors;
-};
-
-AppResult runApp(const QStringList& args) {
-    QProcess app;
-    app.start(FAULTLINE_APP, args);
-    AppResult r;
-    if (!app.waitForFinished(120'000)) {
-        app.kill();
-        return r;
-    }
-    r.exitCode = app.exitCode();
-    r.errors = QString::fromLocal8Bit(app.readAllStandardError());
-    return r;
-}
 
 // Pixels of colour `c` in the 3D view: left of the side column, and above the strip along the
 // view's bottom where its legend has a swatch of every colour (the camera keeps clear of it).

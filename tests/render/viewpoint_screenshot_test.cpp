@@ -2,6 +2,7 @@
 // the run's review; a name the run has not, or a viewpoint of another cluster, is refused
 // with a message naming it and a failure status.
 #include "shown_fabric.h"
+#include "app_process.h"
 #include "../model/test_runs.h"
 
 #include "model/run_file.h"
@@ -10,32 +11,16 @@
 
 #include <QImage>
 #include <QFileInfo>
-#include <QProcess>
 
 #include <gtest/gtest.h>
 
 namespace faultline {
 namespace {
 
+using test::AppResult;
+using test::runApp;
 using test::ScratchDir;
 
-struct AppResult {
-    int exitCode = -1;
-    QString errors;
-};
-
-AppResult runApp(const QStringList& args) {
-    QProcess app;
-    app.start(FAULTLINE_APP, args);
-    AppResult r;
-    if (!app.waitForFinished(120'000)) {
-        app.kill();
-        return r;
-    }
-    r.exitCode = app.exitCode();
-    r.errors = QString::fromLocal8Bit(app.readAllStandardError());
-    return r;
-}
 
 // The share of pixels that differ between two pictures of the same size.
 double changed(const QImage& a, const QImage& b) {
