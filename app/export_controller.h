@@ -4,8 +4,8 @@
 // written and data exported off the GUI thread; the parts that must run on it (charts are
 // widgets, the 3D view needs OpenGL) go a figure or frame at a time with the event loop
 // running between, behind a progress dialog with Cancel, so the window never freezes.
-#include "report_writer.h"
-#include "video_recorder.h"
+#include "exports/report_writer.h"
+#include "exports/video_recorder.h"
 
 #include <QObject>
 #include <QSize>

@@ -1,6 +1,6 @@
 #include "help_windows.h"
 
-#include "build_info.h"
+#include "cli/build_info.h"
 
 #include <QAction>
 #include <QApplication>

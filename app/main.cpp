@@ -1,12 +1,13 @@
 // faultline: the desktop app. With no argument it opens the built-in sample run.
 #include "app_icon.h"
-#include "bench_replay.h"
-#include "build_info.h"
+#include "bench/bench_replay.h"
+#include "cli/build_info.h"
 #include "compare_snapshot.h"
 #include "compare_window.h"
-#include "export_options.h"
+#include "exports/export_options.h"
 #include "main_window.h"
 #include "panel_snapshot.h"
+#include "sample_run.h"
 #include "screenshot.h"
 
 #include <QApplication>
@@ -140,6 +141,18 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
     return o;
 }
 
+// The run file named, or the built-in sample run (simulated on first use); empty, after
+// saying why, when the sample cannot be made.
+QString runOrSample(const QString& run) {
+    if (!run.isEmpty()) return run;
+    try {
+        return QString::fromStdString(faultline::ensureSampleRun());
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "faultline: %s\n", e.what());
+        return {};
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -180,7 +193,10 @@ int main(int argc, char** argv) {
     const QString run = options.positional.value(0);
     if (!options.screenshot.isEmpty() && options.view != "fabric")
         return faultline::snapshotPanel(options.view, run, options.screenshot, options.size, options.at, options.exports.scale);
-    if (const int status = faultline::runHeadlessExport(options.exports, run); status >= 0) return status;
+    if (faultline::headlessExportAsked(options.exports)) {
+        const QString path = runOrSample(run);
+        return path.isEmpty() ? 1 : faultline::runHeadlessExport(options.exports, path);
+    }
 
     faultline::MainWindow window;
     if (!options.screenshot.isEmpty())

@@ -1,5 +1,5 @@
 #pragma once
-#include "run_loader.h"
+#include "views/run_loader.h"
 
 #include <QMainWindow>
 

@@ -1,9 +1,9 @@
 #include "panel_snapshot.h"
 
-#include "panel_export.h"
+#include "exports/panel_export.h"
 #include "presentation_window.h"
 #include "model/incident_notes.h"
-#include "run_loader.h"
+#include "views/run_loader.h"
 #include "analysis/incidents.h"
 #include "sample_run.h"
 #include "screenshot.h"

@@ -1,8 +1,8 @@
 #include "presentation_window.h"
 
 #include "model/format.h"
-#include "report_figures.h"
-#include "run_caption.h"
+#include "exports/report_figures.h"
+#include "exports/run_caption.h"
 #include "story_card.h"
 #include "analysis/blast_radius.h"
 #include "views/fabric_view.h"
@@ -178,7 +178,7 @@ void PresentationWindow::keyPressEvent(QKeyEvent* event) {
 }  // namespace faultline
 
 #include "model/incident_notes.h"
-#include "run_loader.h"
+#include "views/run_loader.h"
 
 namespace faultline {
 

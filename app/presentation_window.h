@@ -4,7 +4,7 @@
 // the hardware, the replay around it, a caption from its chain of events and the reviewer's
 // notes), then the closing figures. Right / Down / Page Down / Space move on, Left / Up /
 // Page Up go back, Home and End jump, A turns auto-advance on and off, Esc leaves.
-#include "report_content.h"
+#include "exports/report_content.h"
 
 #include <QWidget>
 

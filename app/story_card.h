@@ -2,7 +2,7 @@
 // The full-screen cards of a presentation: the title card (run, dates, the headline figures)
 // and the closing figures. Type is sized from the card's height, so it reads from the back
 // of a room at any screen size.
-#include "report_content.h"
+#include "exports/report_content.h"
 
 #include <QWidget>
 

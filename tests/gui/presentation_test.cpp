@@ -5,7 +5,7 @@
 
 #include "app/main_window.h"
 #include "app/presentation_window.h"
-#include "app/report_content.h"
+#include "exports/report_content.h"
 #include "app/story_card.h"
 #include "model/run_file.h"
 #include "analysis/blast_radius.h"

@@ -6,7 +6,7 @@
 #include "analysis/incidents.h"
 #include "analysis/step_time_stragglers.h"
 #include "analysis/straggler_analysis.h"
-#include "app/perfetto_export.h"
+#include "exports/perfetto_export.h"
 #include "model/incident_notes.h"
 #include "model/run_file.h"
 

@@ -2,7 +2,7 @@
 // errors and exit statuses, --quiet and the progress line, the manual pages and bash completion.
 #include "test_runs.h"
 
-#include "app/cli_commands.h"
+#include "cli/commands.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,123 @@
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/progress.h"
+
+#include "importers/formats.h"
+#include "importers/importer.h"
+#include "importers/text_parse.h"
+#include "model/error.h"
+#include "model/json_text.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+namespace faultline::cli {
+
+void readRunChainOptions(const Args& args, ImportOptions& options) {
+    options.jobName = args.value("--job-name").value_or("");
+    if (auto jobs = args.value("--job")) {
+        std::string id;
+        for (char c : *jobs + ",") {
+            if (c != ',') {
+                id += c;
+            } else if (!id.empty()) {
+                options.jobIds.push_back(id);
+                id.clear();
+            }
+        }
+        if (options.jobIds.empty()) throw UsageError("--job expects Slurm job ids such as 1234 or 1234,1240");
+    }
+}
+
+const CommandSpec& importSpec() {
+    static const CommandSpec spec{
+        "import",
+        "FILE|DIR... -o RUN.faultline [OPTIONS]",
+        "read the files a cluster wrote into one run file",
+        "Reads files and folders as the cluster wrote them (Kineto traces, NCCL Flight Recorder dumps, kernel logs with "
+        "Xid lines, sacct, Megatron and torchtitan logs, Slurm topology.conf, ibnetdiscover, ...), detects each file's "
+        "format, places events on the topology and writes one run file. Prints per file the format, counts per kind, "
+        "time span and ranks. Nothing is written unless every file was read.\n"
+        "formats: " + formatNames(),
+        {
+            {"--output", "-o", "RUN.faultline", "the run file to write (required)"},
+            {"--format", "", "NAME", "read every file in this format instead of detecting each file's"},
+            {"--rank-map", "", "FILE", "lines of \"rank host [local_gpu]\" for traces that do not say where a rank ran"},
+            {"--name", "", "NAME", "the run's name (default: the training job's name and id, else the folder the files are in)"},
+            {"--host", "", "NAME", "the host of kernel logs that do not name one (dmesg)"},
+            {"--boot-time", "", "ISO", "when the host booted, for raw /dev/kmsg times (2025-01-21T00:00:00Z)"},
+            {"--year", "", "YYYY", "the year of syslog dates, which carry none (default: this year)"},
+            {"--sacct-fields", "", "LIST", "the columns of sacct output written with --noheader, as given to sacct --format"},
+            kAllowDisjointOption,
+            {"--shard", "", "I/N", "read only every N-th input from the I-th (1-based) and write an import shard to merge later"},
+            kJobOption,
+            kJobNameOption,
+            {"--json", "", "", "print the import report as JSON"},
+            kQuietOption,
+        }};
+    return spec;
+}
+
+namespace {
+
+// "3/8" -> {2, 8}: the 0-based shard and the number of shards.
+std::pair<int, int> parseShard(const std::string& text) {
+    const std::size_t slash = text.find('/');
+    const auto i = slash == std::string::npos ? std::nullopt : parseInt(std::string_view(text).substr(0, slash));
+    const auto n = slash == std::string::npos ? std::nullopt : parseInt(std::string_view(text).substr(slash + 1));
+    if (!i || !n || *n < 1 || *n > 1'000'000 || *i < 1 || *i > *n)
+        throw UsageError("--shard expects I/N with 1 <= I <= N, such as 3/8, not \"" + text + "\"");
+    return {static_cast<int>(*i - 1), static_cast<int>(*n)};
+}
+
+}  // namespace
+
+int importCommand(const CommandArgs& argv) {
+    const Args args(argv, importSpec());
+    const auto output = args.value("--output");
+    if (args.positional().empty()) throw UsageError("import needs files or folders to read");
+    if (!output) throw UsageError("import needs an output file: -o RUN.faultline");
+    ImportOptions options;
+    options.format = args.value("--format").value_or("");
+    options.rankMapPath = args.value("--rank-map").value_or("");
+    options.runName = args.value("--name").value_or("");
+    options.host = args.value("--host").value_or("");
+    options.sacctFields = args.value("--sacct-fields").value_or("");
+    options.allowDisjoint = args.flag("--allow-disjoint");
+    readRunChainOptions(args, options);
+    if (auto boot = args.value("--boot-time")) {
+        const auto t = parseIsoTime(*boot);
+        if (!t) throw UsageError("--boot-time expects an ISO time such as 2025-01-21T00:00:00Z, not \"" + *boot + "\"");
+        options.bootTime = *t;
+    }
+    if (auto year = args.integer("--year")) {
+        if (*year < 1970 || *year > 9999) throw UsageError("--year expects a year such as 2025");
+        options.year = static_cast<int>(*year);
+    }
+    const bool quiet = args.flag("--quiet");
+    ProgressLine progress("faultline-cli import", progressWanted(quiet));
+    progress.setStage("importing " + std::to_string(args.positional().size()) + (args.positional().size() == 1 ? " input" : " inputs"));
+    if (auto shardText = args.value("--shard")) {
+        const auto [index, count] = parseShard(*shardText);
+        const ImportShard shard = importShard(args.positional(), options, index, count, [&](double fraction) { progress.setFraction(fraction); });
+        writeShardFile(shard, *output);
+        progress.finish();
+        if (quiet) return kExitOk;
+        ImportSummary summary;
+        for (const ShardedFile& f : shard.files) summary.files.push_back(f.report);
+        summary.output = *output;
+        std::printf("shard %d of %d: %zu of %zu input files\n", index + 1, count, shard.files.size(), shard.inputs);
+        std::fputs((args.flag("--json") ? jsonText(importSummaryToJson(summary)) : importSummaryToText(summary)).c_str(), stdout);
+        return kExitOk;
+    }
+    const ImportSummary summary =
+        importToRunFile(args.positional(), *output, options, [&](double fraction) { progress.setFraction(fraction); });
+    progress.finish();
+    if (quiet) return kExitOk;
+    const std::string text = args.flag("--json") ? jsonText(importSummaryToJson(summary)) : importSummaryToText(summary);
+    std::fputs(text.c_str(), stdout);
+    return kExitOk;
+}
+
+}  // namespace faultline::cli

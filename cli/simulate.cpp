@@ -1,0 +1,112 @@
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/progress.h"
+
+#include "model/error.h"
+#include "model/format.h"
+#include "model/run_file.h"
+#include "simulator/cluster_logs.h"
+#include "simulator/simulator.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+namespace faultline::cli {
+
+namespace {
+
+Nanos durationOption(const Args& args, const std::string& name, Nanos fallback) { return args.duration(name).value_or(fallback); }
+
+}  // namespace
+
+const CommandSpec& simulateSpec() {
+    static const CommandSpec spec{
+        "simulate",
+        "[--preset NAME] -o RUN.faultline [OPTIONS]",
+        "simulate a training run and write its run file",
+        "Simulates a training run on a Meta-style fabric (GPUs, hosts, racks, RTSW/CTSW/ATSW switches) with failures, "
+        "downtimes, checkpoints, steps and stragglers at the preset's rates, and writes its run file. The same seed always "
+        "gives the same run.",
+        {
+            {"--preset", "", "NAME",
+             "llama3-405b (default: 16,384 GPUs, 54 days, failures at the rate and root-cause mix Meta reported for Llama 3) "
+             "or tiny (256 GPUs, 2 days, failure-dense)"},
+            {"--output", "-o", "RUN.faultline", "the run file to write (required unless --emit-logs is given)"},
+            {"--emit-logs", "", "DIR", "also write the files a real cluster would have left for the run: sacct (text and --json), "
+                                      "kernel logs of the nodes that failed, the training job's stdout per job, topology.conf"},
+            {"--seed", "", "N", "the random seed (default 1)"},
+            {"--gpus", "", "N", "the number of GPUs (1 to 10,000,000)"},
+            {"--days", "", "D", "the run's length in days"},
+            {"--checkpoint-interval", "", "DURATION", "training time between checkpoint saves (10m, 90s, 1h)"},
+            {"--step-time", "", "DURATION", "the mean synchronous step time"},
+            {"--failures-per-day", "", "F", "unexpected interruptions per day for the whole cluster"},
+            {"--planned-per-day", "", "P", "planned interruptions per day"},
+            {"--stragglers-per-day", "", "S", "straggler episodes per day"},
+            {"--trace-ranks", "", "N", "write per-rank collective traces for N ranks..."},
+            {"--trace-steps", "", "S", "...over S training steps..."},
+            {"--trace-at", "", "TIME", "...starting at this time since the run's start (6h)"},
+            kQuietOption,
+        }};
+    return spec;
+}
+
+int simulateCommand(const CommandArgs& argv) {
+    const Args args(argv, simulateSpec());
+    const auto output = args.value("--output");
+    const auto emitLogs = args.value("--emit-logs");
+    if (!output && !emitLogs) throw UsageError("simulate needs an output file: -o RUN.faultline (or --emit-logs DIR)");
+    if (!args.positional().empty()) throw UsageError("simulate takes no file arguments; write the output with -o");
+
+    const std::string preset = args.value("--preset").value_or("llama3-405b");
+    const std::vector<std::string> presets = simulationPresetNames();
+    if (std::find(presets.begin(), presets.end(), preset) == presets.end())
+        throw UsageError("option --preset expects llama3-405b or tiny, not \"" + preset + "\"");
+    SimulationParams p = simulationPreset(preset);
+    if (auto seed = args.integer("--seed")) p.seed = static_cast<std::uint64_t>(*seed);
+    if (auto gpus = args.integer("--gpus")) {
+        if (*gpus < 1 || *gpus > 10'000'000) throw UsageError("option --gpus expects 1 to 10,000,000 GPUs");
+        p.fabric.gpus = static_cast<int>(*gpus);
+    }
+    if (auto days = args.number("--days")) p.days = *days;
+    if (auto perDay = args.number("--failures-per-day")) p.failuresPerGpuDay = *perDay / p.fabric.gpus;
+    if (auto perDay = args.number("--planned-per-day")) p.plannedPerDay = *perDay;
+    if (auto perDay = args.number("--stragglers-per-day")) p.stragglersPerDay = *perDay;
+    p.checkpointInterval = durationOption(args, "--checkpoint-interval", p.checkpointInterval);
+    p.stepTime = durationOption(args, "--step-time", p.stepTime);
+    if (auto ranks = args.integer("--trace-ranks")) p.trace.ranks = static_cast<int>(*ranks);
+    if (auto steps = args.integer("--trace-steps")) p.trace.steps = static_cast<int>(*steps);
+    if (args.value("--trace-at")) p.trace.begin = durationOption(args, "--trace-at", 0);
+
+    const bool quiet = args.flag("--quiet");
+    ProgressLine progress("faultline-cli simulate", progressWanted(quiet));
+    progress.setStage("simulating " + formatCount(p.fabric.gpus) + " GPUs for " + formatDuration(static_cast<Nanos>(p.days * 24 * kHour)));
+    const auto start = std::chrono::steady_clock::now();
+    const Run run = simulate(p);
+    const auto simulated = std::chrono::steady_clock::now();
+    if (output) {
+        progress.setStage("writing " + *output);
+        writeRunFile(run, *output);
+    }
+    const auto written = std::chrono::steady_clock::now();
+    ClusterLogSummary logs;
+    if (emitLogs) {
+        progress.setStage("writing the cluster's files into " + *emitLogs);
+        logs = writeClusterLogs(run, *emitLogs, preset);
+    }
+    const auto emitted = std::chrono::steady_clock::now();
+    progress.finish();
+    if (quiet) return kExitOk;
+    if (emitLogs)
+        std::printf("%s: %d job runs, %d kernel logs, %s (written in %.0f ms)\n", emitLogs->c_str(), logs.jobs, logs.kernelLogs,
+                    formatBytes(logs.bytes).c_str(), std::chrono::duration<double, std::milli>(emitted - written).count());
+    if (!output) return kExitOk;
+    auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+    std::printf("%s: %s GPUs, %s, %zu interruptions, %s steps (simulated in %.0f ms, written in %.0f ms)\n",
+                output->c_str(), formatCount(static_cast<std::int64_t>(run.topology.gpus.size())).c_str(),
+                formatDuration(run.info.duration).c_str(), run.downtimes.size(),
+                formatCount(static_cast<std::int64_t>(run.steps.size())).c_str(), ms(start, simulated), ms(simulated, written));
+    return kExitOk;
+}
+
+}  // namespace faultline::cli

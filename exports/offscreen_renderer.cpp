@@ -1,0 +1,67 @@
+#include "exports/offscreen_renderer.h"
+
+#include "views/fabric_view.h"
+
+#include <QApplication>
+#include <QPainter>
+
+namespace faultline {
+
+OffscreenRenderer::OffscreenRenderer(std::shared_ptr<const Run> run, QSize size, bool caption)
+    : m_run(std::move(run)), m_size(size), m_caption(caption), m_ledger(computeGoodput(*m_run)) {
+    m_window.setAttribute(Qt::WA_DontShowOnScreen);
+    const int strip = m_caption ? captionHeight(size.height()) : 0;
+    m_window.resize(size.width(), size.height() - strip);
+    m_view = new FabricView(&m_window);
+    m_view->setGeometry(0, 0, size.width(), size.height() - strip);
+    m_window.show();  // not on screen: gives the view its native window and GL context
+    QApplication::processEvents();
+    m_view->setRun(m_run);
+    // As for --bench-replay: FAULTLINE_BENCH_DETAIL=boxes|rows|hall pins the level of detail.
+    if (const QByteArray detail = qgetenv("FAULTLINE_BENCH_DETAIL"); !detail.isEmpty()) m_view->pinDetail(QString::fromUtf8(detail));
+    // The view fits the cluster at its first paint: have that paint now, so a camera set
+    // by the caller (zoomTo an incident's rack) is not undone at the first frame.
+    m_view->renderImage();
+}
+
+OffscreenRenderer::~OffscreenRenderer() = default;
+
+const ReplayIndex& OffscreenRenderer::replay() const { return *m_view->replay(); }
+
+RunCaption OffscreenRenderer::captionAt(Nanos t) const {
+    RunCaption c = faultline::captionAt(*m_run, *m_view->replay(), m_ledger, t);
+    c.note = m_note;
+    return c;
+}
+
+QImage OffscreenRenderer::render(Nanos t) {
+    m_view->setTime(t);
+    if (m_flashSpan > 0) {
+        std::vector<std::int32_t> gpus;
+        for (std::int32_t f : m_view->replay()->failuresBetween(t - m_flashSpan, t)) {
+            const auto& g = m_run->failures[static_cast<std::size_t>(f)].gpus;
+            gpus.insert(gpus.end(), g.begin(), g.end());
+        }
+        if (!gpus.empty()) m_view->setFlashing(std::move(gpus));
+    }
+    QImage scene = m_view->renderImage();
+    // The 3D view is opaque: as RGB32 its bytes are what the encoder reads (BGRX), and the
+    // frame in the same format takes it with a plain copy, not a conversion per pixel.
+    if (scene.format() == QImage::Format_ARGB32_Premultiplied || scene.format() == QImage::Format_ARGB32)
+        scene.reinterpretAsFormat(QImage::Format_RGB32);
+    else if (scene.format() != QImage::Format_RGB32)
+        scene = scene.convertToFormat(QImage::Format_RGB32);
+    if (!m_caption) return scene;
+    QImage frame(m_size, QImage::Format_RGB32);
+    QPainter p(&frame);
+    p.setCompositionMode(QPainter::CompositionMode_Source);
+    // Scaled only on a high-DPI screen, where the view renders more pixels than the frame has.
+    scene.setDevicePixelRatio(1);
+    p.drawImage(QRect(0, 0, m_size.width(), m_size.height() - captionHeight(m_size.height())), scene);
+    p.setCompositionMode(QPainter::CompositionMode_SourceOver);
+    const int strip = captionHeight(m_size.height());
+    paintCaption(p, QRect(0, m_size.height() - strip, m_size.width(), strip), captionAt(t));
+    return frame;
+}
+
+}  // namespace faultline

@@ -1,0 +1,70 @@
+#include "exports/report_content.h"
+
+#include "model/format.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace faultline {
+
+Nanos incidentCost(const Incident& incident) { return incident.timeToRecover + incident.lostWork; }
+
+std::vector<Incident> worstIncidents(const std::vector<Incident>& incidents, int count) {
+    std::vector<Incident> out = incidents;
+    std::stable_sort(out.begin(), out.end(), [](const Incident& a, const Incident& b) {
+        // Planned maintenance is not an incident to review: unexpected ones first.
+        if (a.planned != b.planned) return !a.planned;
+        return incidentCost(a) > incidentCost(b);
+    });
+    if (count >= 0 && static_cast<std::size_t>(count) < out.size()) out.resize(static_cast<std::size_t>(count));
+    return out;
+}
+
+ReportContent buildReportContent(std::shared_ptr<const Run> run, const std::map<Nanos, IncidentNote>& notes, int incidentCount) {
+    ReportContent c;
+    c.summary = summarize(*run);
+    c.incidents = buildIncidents(*run);
+    for (const Incident& inc : worstIncidents(c.incidents, incidentCount)) {
+        ReportIncident r{inc, std::nullopt};
+        if (const auto it = notes.find(inc.begin); it != notes.end()) r.note = it->second;
+        c.selected.push_back(std::move(r));
+    }
+    c.generatedEpochNs = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    c.run = std::move(run);
+    return c;
+}
+
+std::string incidentTitle(const Incident& incident) {
+    return "Incident " + std::to_string(incident.id) + " · " + std::string(rootCauseLabel(incident.cause));
+}
+
+std::vector<std::pair<std::string, std::string>> incidentFacts(const Incident& inc, const RunInfo& info) {
+    std::vector<std::pair<std::string, std::string>> f;
+    f.emplace_back("First symptom", formatWallTime(info.startEpochNs, inc.begin) + " (" + formatDuration(inc.begin) + " into the run)");
+    f.emplace_back("Hardware", inc.hardware.empty() ? "not known" : inc.hardware);
+    if (inc.xid) f.emplace_back("Xid", std::to_string(inc.xid));
+    f.emplace_back("Time to recover", inc.end ? formatDuration(inc.timeToRecover) : "not recovered within the run");
+    f.emplace_back("Detection / restart / reload",
+                   formatDuration(inc.detection) + " / " + formatDuration(inc.restart) + " / " + formatDuration(inc.reload));
+    f.emplace_back("Work redone", formatDuration(inc.lostWork));
+    if (inc.stepAtFailure)
+        f.emplace_back("Steps", "failed at " + formatCount(*inc.stepAtFailure) +
+                                    (inc.resumedFromStep ? ", resumed from " + formatCount(*inc.resumedFromStep) : std::string()));
+    f.emplace_back("GPUs taken out", formatCount(static_cast<std::int64_t>(inc.gpus.size())));
+    return f;
+}
+
+std::string sinceSymptom(Nanos offset) { return (offset < 0 ? "-" : "+") + formatDuration(offset < 0 ? -offset : offset); }
+
+std::vector<std::pair<std::string, std::string>> headlineFigures(const RunSummary& s) {
+    return {
+        {"ETTR", s.ettrKnown ? formatPercent(s.ettr) : "unknown"},
+        {"Goodput", s.ettrKnown ? formatPercent(s.goodput) : "unknown"},
+        {"Interruptions", std::to_string(s.unexpected) + " unexpected, " + std::to_string(s.planned) + " planned"},
+        {"MTBF", s.unexpected ? formatDuration(s.mtbf) : "no failures"},
+        {"Downtime", formatDuration(s.downtime.total())},
+        {"Cluster", formatCount(static_cast<std::int64_t>(s.gpus)) + " GPUs · " + formatDuration(s.duration)},
+    };
+}
+
+}  // namespace faultline

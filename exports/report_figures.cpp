@@ -1,0 +1,101 @@
+#include "exports/report_figures.h"
+
+#include "analysis/blast_radius.h"
+#include "analysis/straggler_analysis.h"
+#include "exports/offscreen_renderer.h"
+#include "exports/panel_export.h"
+#include "views/charts_view.h"
+#include "views/fabric_view.h"
+#include "views/incident_camera.h"
+#include "views/timeline_view.h"
+
+#include <QApplication>
+#include <QPainter>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLineSeries>
+
+namespace faultline {
+
+namespace {
+
+constexpr QSize kChartSize(1000, 460);
+constexpr QSize kSnapshotSize(1400, 860);
+
+ReportFigure record(QWidget* panel, const QString& title, QSize size) {
+    ReportFigure f{title, QPicture(), size};
+    QPainter p(&f.picture);
+    paintPanel(panel, p, size);
+    p.end();
+    return f;
+}
+
+}  // namespace
+
+bool renderReportFigures(const ReportContent& content, ReportFigures& out, const std::function<void(int, int)>& progress,
+                         const std::atomic<bool>* cancel) {
+    const int total = 6 + static_cast<int>(content.selected.size());
+    int done = 0;
+    auto step = [&] {
+        ++done;
+        if (progress) progress(done, total);
+        QApplication::processEvents();  // the window stays live between figures
+        return !(cancel && cancel->load());
+    };
+    {
+        ChartsView charts;
+        charts.setAttribute(Qt::WA_DontShowOnScreen);
+        charts.setRun(content.run, content.summary, analyzeStragglers(*content.run));
+        charts.resize(kChartSize.width(), kChartSize.height() * 3);
+        charts.show();
+        QApplication::processEvents();
+        const std::pair<const char*, QString> panels[] = {{"ettrChart", QObject::tr("Effective training time per day")},
+                                                          {"stepTimeChart", QObject::tr("Step time and straggler episodes")},
+                                                          {"causesChart", QObject::tr("Interruptions by root cause")},
+                                                          {"waterfallChart", QObject::tr("Where the downtime went")},
+                                                          {"stragglerHeatMap", QObject::tr("Straggler scores, ranks x time")}};
+        for (const auto& [name, title] : panels) {
+            auto* panel = charts.findChild<QWidget*>(name);
+            if (!panel) continue;
+            // A report has no "now": the replay cursor stays out of its charts.
+            if (auto* chart = qobject_cast<QChartView*>(panel))
+                for (QAbstractSeries* series : chart->chart()->series())
+                    if (series->objectName() == "cursor") {
+                        series->hide();
+                        for (QLegendMarker* m : chart->chart()->legend()->markers(series)) m->setVisible(false);
+                    }
+            if (std::string(name) == "stragglerHeatMap" && content.run->collectives.empty() && content.run->rankSteps.empty()) {
+                delete panel;  // nothing to show: no traces in this run
+                if (!step()) return false;
+                continue;
+            }
+            panel->setParent(nullptr);  // on its own, at the figure's size
+            panel->setAttribute(Qt::WA_DontShowOnScreen);
+            panel->show();
+            out.charts.push_back(record(panel, title, kChartSize));
+            delete panel;
+            if (!step()) return false;
+        }
+    }
+    {
+        TimelineView timeline;
+        timeline.setAttribute(Qt::WA_DontShowOnScreen);
+        timeline.setRun(content.run);
+        timeline.setTime(content.run->info.duration);  // the cursor at the end, out of the way
+        timeline.show();
+        out.charts.push_back(record(&timeline, QObject::tr("The whole run on the timeline"), QSize(kChartSize.width(), 150)));
+        if (!step()) return false;
+    }
+    OffscreenRenderer renderer(content.run, kSnapshotSize);
+    for (const ReportIncident& r : content.selected) {
+        // Framed and labelled as the app frames an incident: a switch's blast radius whole.
+        showIncident(renderer.view(), failedPart(*content.run, r.incident), r.incident.gpus).aim();
+        // Just after the first symptom: the failed hardware red, the job not yet torn down.
+        out.snapshots.push_back(renderer.render(r.incident.begin + kSecond));
+        if (!step()) return false;
+    }
+    return true;
+}
+
+}  // namespace faultline

@@ -1,0 +1,34 @@
+#pragma once
+// The pictures of a report, made on the GUI thread (charts are widgets, the 3D view needs
+// OpenGL): charts and the timeline recorded as QPictures (vector painting commands that a
+// worker thread then plays into the PDF or an SVG), snapshots of the hardware at each
+// selected incident rendered by the off-screen path.
+#include "exports/report_content.h"
+
+#include <QImage>
+#include <QPicture>
+#include <QSize>
+#include <QString>
+
+#include <atomic>
+#include <functional>
+#include <vector>
+
+namespace faultline {
+
+struct ReportFigure {
+    QString title;
+    QPicture picture;
+    QSize size;  // the logical size it was painted at
+};
+
+struct ReportFigures {
+    std::vector<ReportFigure> charts;  // ETTR, step time, root causes, downtime waterfall, heat map, timeline
+    std::vector<QImage> snapshots;     // one per selected incident, in the same order
+};
+
+// `progress(done, total)` after each figure; returns false when `cancel` was set.
+bool renderReportFigures(const ReportContent& content, ReportFigures& out, const std::function<void(int, int)>& progress = {},
+                         const std::atomic<bool>* cancel = nullptr);
+
+}  // namespace faultline

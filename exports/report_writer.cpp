@@ -1,0 +1,137 @@
+#include "exports/report_writer.h"
+
+#include "exports/csv_export.h"
+#include "model/error.h"
+#include "model/format.h"
+#include "exports/pdf_layout.h"
+
+#include <QFileInfo>
+
+namespace faultline {
+
+namespace {
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+std::vector<std::pair<QString, QString>> qPairs(const std::vector<std::pair<std::string, std::string>>& in) {
+    std::vector<std::pair<QString, QString>> out;
+    for (const auto& [k, v] : in) out.emplace_back(q(k), q(v));
+    return out;
+}
+
+QString hours(Nanos t) { return QString::number(toSeconds(t) / 3600.0, 'f', 1); }
+
+void ledgerSection(PdfLayout& pdf, const RunSummary& s) {
+    pdf.heading("Where the time went", 2);
+    const GoodputPeriod& w = s.ledger.whole;
+    const double span = static_cast<double>(std::max<Nanos>(1, w.end - w.begin));
+    auto row = [&](const QString& what, Nanos t) {
+        return QStringList{what, hours(t), q(formatPercent(static_cast<double>(t) / span))};
+    };
+    const Badput& b = w.badput;
+    pdf.table({"", "Hours", "Share"},
+              {row("Productive training", w.productive), row("Straggler slowdown", b.stragglerSlowdown),
+               row("Checkpoint saves", b.checkpointSave), row("Failure detection", b.detection), row("Restart", b.restart),
+               row("Checkpoint reload", b.reload), row("Lost work (redone)", b.lostWork), row("Planned maintenance", b.planned),
+               row("Whole run", w.end - w.begin)},
+              {0.5, 0.25, 0.25}, {false, true, true});
+}
+
+void causesSection(PdfLayout& pdf, const ReportContent& c) {
+    pdf.heading("Root causes of unexpected interruptions", 2);
+    std::vector<QStringList> rows;
+    for (const CauseCount& cc : c.summary.causes) {
+        Nanos down = 0;
+        for (const Incident& inc : c.incidents)
+            if (!inc.planned && inc.cause == cc.cause) down += incidentCost(inc);
+        rows.push_back({q(rootCauseLabel(cc.cause)), QString::number(cc.count), QString::number(cc.percent, 'f', 1) + "%", hours(down)});
+    }
+    if (rows.empty()) pdf.paragraph("No unexpected interruptions.");
+    else pdf.table({"Root cause", "Count", "Share", "Hours lost"}, rows, {0.49, 0.15, 0.16, 0.2}, {false, true, true, true});
+}
+
+void incidentSection(PdfLayout& pdf, const ReportContent& c, const ReportIncident& r, const QImage& snapshot, int rank) {
+    const Incident& inc = r.incident;
+    pdf.newPage();
+    pdf.heading(QString("%1  (#%2 by downtime)").arg(q(incidentTitle(inc))).arg(rank));
+    pdf.paragraph(q(inc.headline), QColor(60, 60, 60), 13);
+    pdf.facts(qPairs(incidentFacts(inc, c.run->info)));
+    pdf.image(snapshot, 330);
+    pdf.heading("Chain of events", 2);
+    std::vector<QStringList> chain;
+    for (const IncidentEvent& e : inc.chain)
+        chain.push_back({q(formatWallTime(c.run->info.startEpochNs, e.time)), q(sinceSymptom(e.time - inc.begin)), q(e.what)});
+    pdf.table({"When (UTC)", "Since symptom", "What happened"}, chain, {0.3, 0.17, 0.53});
+    pdf.heading("Review", 2);
+    if (!r.note) {
+        pdf.paragraph("Not reviewed yet: no notes, confirmed cause or tags in its review.", QColor(120, 120, 120));
+        return;
+    }
+    std::vector<std::pair<QString, QString>> review;
+    review.emplace_back("Confirmed cause", r.note->confirmedCause ? q(rootCauseLabel(*r.note->confirmedCause)) : "not confirmed");
+    review.emplace_back("Tags", r.note->tags.empty() ? "none" : q(joinTags(r.note->tags)));
+    pdf.facts(review);
+    if (!r.note->notes.empty()) pdf.paragraph(q(r.note->notes));
+}
+
+}  // namespace
+
+bool isHtmlReport(const QString& path) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    return suffix == "html" || suffix == "htm";
+}
+
+int writePdfReport(const ReportContent& c, const ReportFigures& figures, const ReportOptions& options) {
+    const RunInfo& info = c.run->info;
+    PdfLayout pdf(options.out, options.page, q("Run review: " + info.name), q("Faultline · " + info.name + " · generated " + formatWallTime(c.generatedEpochNs, 0)));
+    if (!pdf.ok()) throw Error(options.out.toStdString() + ": cannot write");
+
+    pdf.title(q("Run review: " + info.name),
+              q(formatWallTime(info.startEpochNs, 0) + " to " + formatWallTime(info.startEpochNs, info.duration) + " · " +
+                formatDuration(info.duration) + "\n" + info.source));
+    pdf.tiles(qPairs(headlineFigures(c.summary)));
+    pdf.paragraph(QString("This report covers %1 interruptions; the %2 that cost the most time (time to recover plus work "
+                          "redone) each have a section of their own.")
+                      .arg(c.incidents.size())
+                      .arg(c.selected.size()),
+                  QColor(60, 60, 60));
+
+    pdf.newPage();
+    pdf.heading("Headline figures and the goodput ledger");
+    pdf.facts(qPairs(headlineFigures(c.summary)));
+    ledgerSection(pdf, c.summary);
+    causesSection(pdf, c);
+
+    pdf.newPage();
+    pdf.heading("Charts");
+    for (const ReportFigure& f : figures.charts) pdf.picture(f.picture, f.size, f.title);
+
+    if (!c.selected.empty()) {
+        pdf.newPage();
+        pdf.heading("Incidents by downtime");
+        std::vector<QStringList> rows;
+        for (const ReportIncident& r : c.selected)
+            rows.push_back({QString::number(r.incident.id), q(formatWallTime(info.startEpochNs, r.incident.begin)),
+                            q(rootCauseLabel(r.incident.cause)), q(r.incident.hardware), q(formatDuration(incidentCost(r.incident)))});
+        pdf.table({"#", "First symptom (UTC)", "Root cause", "Hardware", "Downtime"}, rows, {0.06, 0.27, 0.2, 0.32, 0.15},
+                  {true, false, false, false, true});
+    }
+    for (std::size_t i = 0; i < c.selected.size(); ++i)
+        incidentSection(pdf, c, c.selected[i], i < figures.snapshots.size() ? figures.snapshots[i] : QImage(), static_cast<int>(i + 1));
+
+    pdf.newPage();
+    pdf.heading("Goodput ledger per day");
+    std::vector<QStringList> days;
+    int day = 1;
+    for (const GoodputPeriod& p : c.summary.ledger.days)
+        days.push_back({QString::number(day++), q(formatWallTime(info.startEpochNs, p.begin)).left(10),
+                        c.summary.ledger.timeAccounted ? q(formatPercent(p.ettr())) : "-", hours(p.productive),
+                        hours(p.badput.detection + p.badput.restart + p.badput.reload), hours(p.badput.lostWork),
+                        hours(p.badput.checkpointSave), hours(p.badput.planned)});
+    pdf.table({"Day", "Date", "ETTR", "Productive h", "Down h", "Lost work h", "Ckpt save h", "Planned h"}, days,
+              {0.07, 0.17, 0.11, 0.13, 0.12, 0.14, 0.13, 0.13}, {true, false, true, true, true, true, true, true});
+    return pdf.finish();
+}
+
+}  // namespace faultline
