@@ -1,5 +1,6 @@
 #include "compare_snapshot.h"
 
+#include "exports/image_file.h"
 #include "compare_window.h"
 #include "screenshot.h"
 #include "views/fabric_view.h"
@@ -33,9 +34,13 @@ void arrangeComparisonScreenshot(CompareWindow& window, const CompareScreenshotR
         }
         window.setClock(window.alignment()->clockForA(t));
         QTimer::singleShot(0, &window, [&window, out = request.out] {
-            const bool ok = window.grab().save(out);
-            if (!ok) std::fprintf(stderr, "faultline: cannot write %s\n", qPrintable(out));
-            QApplication::exit(ok ? 0 : 1);
+            try {
+                saveImageFile(window.grab().toImage(), out);
+                QApplication::exit(0);
+            } catch (const std::exception& e) {
+                std::fprintf(stderr, "faultline: %s\n", e.what());
+                QApplication::exit(1);
+            }
         });
     });
     QObject::connect(&window, &CompareWindow::comparisonFailed, &window, fail);

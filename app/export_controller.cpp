@@ -1,6 +1,8 @@
 #include "export_controller.h"
 
 #include "exports/csv_export.h"
+#include "exports/image_file.h"
+#include "model/error.h"
 #include "main_window.h"
 #include "model/incident_notes.h"
 #include "exports/offscreen_renderer.h"
@@ -110,9 +112,16 @@ void ExportController::exportReport() {
     if (!out.isEmpty()) exportReportTo({out, count->value(), page->currentIndex() == 1 ? QPageSize::Letter : QPageSize::A4});
 }
 
+bool ExportController::refused(const QString& out) {
+    const std::shared_ptr<const LoadedRun> loaded = m_window->currentRunShared();
+    const QString why = outputRefusal(out, loaded ? QStringList{loaded->path} : QStringList{}, true);
+    if (!why.isEmpty()) emit message(why);
+    return !why.isEmpty();
+}
+
 void ExportController::exportReportTo(const ReportOptions& options) {
     const std::shared_ptr<const LoadedRun> loaded = m_window->currentRunShared();
-    if (!loaded) return;
+    if (!loaded || refused(options.out)) return;
     const QString out = options.out;
     const std::shared_ptr<const Run> run(loaded, &loaded->run);
     auto content = std::make_shared<ReportContent>(buildReportContent(run, readIncidentNotes(loaded->path.toStdString()), options.incidents));
@@ -177,7 +186,7 @@ void ExportController::exportVideo() {
 
 void ExportController::exportVideoTo(const VideoOptions& o) {
     const std::shared_ptr<const LoadedRun> loaded = m_window->currentRunShared();
-    if (!loaded) return;
+    if (!loaded || refused(o.out)) return;
     const std::shared_ptr<const Run> run(loaded, &loaded->run);
     QString error;
     const auto plan = planVideo(*run, o, &error);
@@ -223,7 +232,7 @@ void ExportController::exportPicture(const QString& name) {
     if (!ask(m_window, tr("Export Picture"), form)) return;
     const QString filter = supportsSvg(p) ? tr("PNG image (*.png);;SVG vector graphics (*.svg)") : tr("PNG image (*.png)");
     const QString out = QFileDialog::getSaveFileName(m_window, tr("Export Picture"), name + ".png", filter);
-    if (out.isEmpty()) return;
+    if (out.isEmpty() || refused(out)) return;
     QString error;
     if (!exportPanel(p, out, QSize(width->value(), height->value()), scale->value(), &error)) QMessageBox::warning(m_window, tr("Export Picture"), error);
     else emit message(tr("Wrote %1").arg(out));
@@ -245,6 +254,12 @@ void ExportController::exportCsv() {
 void ExportController::exportCsvTo(const QString& dir) {
     auto loaded = m_window->currentRunShared();
     if (!loaded) return;
+    try {
+        checkCsvTablesOutput(dir.toStdString(), {loaded->path.toStdString()}, true);
+    } catch (const Error& e) {
+        emit message(QString::fromStdString(e.what()));
+        return;
+    }
     runInBackground(this, [loaded, dir] { writeCsvTables(loaded->run, readIncidentNotes(loaded->path.toStdString()), dir.toStdString()); },
                     [this, dir](const QString& error) {
                         emit message(error.isEmpty() ? tr("Wrote incidents.csv, goodput_per_day.csv and stragglers.csv into %1").arg(dir) : error);
@@ -259,7 +274,7 @@ void ExportController::exportPerfetto() {
 
 void ExportController::exportPerfettoTo(const QString& out) {
     auto loaded = m_window->currentRunShared();
-    if (!loaded) return;
+    if (!loaded || refused(out)) return;
     runInBackground(this, [loaded, out] { writePerfettoTraceFile(loaded->run, out.toStdString()); },
                     [this, out](const QString& error) { emit message(error.isEmpty() ? tr("Wrote %1").arg(out) : error); });
 }

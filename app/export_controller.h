@@ -45,6 +45,9 @@ signals:
 
 private:
     QWidget* panel(const QString& name) const;
+    // Whether `out` may not be written (the run shown is never overwritten, nor a FIFO or a
+    // device; the file dialog has asked before replacing anything else): says why if so.
+    bool refused(const QString& out);
     bool haveRun();
     MainWindow* m_window;
 };

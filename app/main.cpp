@@ -5,6 +5,7 @@
 #include "compare_snapshot.h"
 #include "compare_window.h"
 #include "exports/export_options.h"
+#include "exports/image_file.h"
 #include "main_window.h"
 #include "panel_snapshot.h"
 #include "sample_run.h"
@@ -79,7 +80,8 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
     const QCommandLineOption camera("camera", "The camera of --bench-replay: whole (the whole cluster, default) or close (one zone, near enough that every GPU is drawn on its own).",
                                     "VIEW", "whole");
     const QCommandLineOption viewpoint("viewpoint", "The camera for --screenshot and --record: a viewpoint saved in the run's review (View > Viewpoints).", "NAME");
-    parser.addOptions({help, version, screenshot, view, at, step, size, benchReplay, gpus, compare, camera, viewpoint});
+    const QCommandLineOption force("force", "Replace an existing output file that is not of the kind written (never a run given as input).");
+    parser.addOptions({help, version, screenshot, view, at, step, size, benchReplay, gpus, compare, camera, viewpoint, force});
     faultline::addExportOptions(parser);
 
     if (!parser.parse(QCoreApplication::arguments())) return usageError(parser.errorText());
@@ -138,6 +140,14 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
         return usageError("a comparison is snapshotted whole: --view, --report and --record take one run");
     if (!parser.isSet(screenshot) && (parser.isSet(at) || parser.isSet(step) || parser.isSet(view)))
         return usageError("--at, --step and --view go with --screenshot");
+    // Evidence first: an output is never one of the runs read, nor a file of another kind.
+    for (const QString& out : {o.screenshot, o.exports.report.out, o.exports.video.out}) {
+        if (out.isEmpty()) continue;
+        if (const QString why = faultline::outputRefusal(out, o.positional, parser.isSet(force)); !why.isEmpty()) {
+            std::fprintf(stderr, "faultline: %s\n", qPrintable(why));
+            return 1;
+        }
+    }
     return o;
 }
 

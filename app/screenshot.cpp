@@ -1,5 +1,6 @@
 #include "screenshot.h"
 
+#include "exports/image_file.h"
 #include "main_window.h"
 #include "model/format.h"
 #include "model/replay_state.h"
@@ -48,9 +49,13 @@ void arrangeScreenshot(MainWindow& window, const ScreenshotRequest& request) {
         }
         panel->setTime(t);
         QTimer::singleShot(0, &window, [&window, out = request.out] {
-            const bool ok = window.grab().save(out);
-            if (!ok) std::fprintf(stderr, "faultline: cannot write %s\n", qPrintable(out));
-            QApplication::exit(ok ? 0 : 1);
+            try {
+                saveImageFile(window.grab().toImage(), out);
+                QApplication::exit(0);
+            } catch (const std::exception& e) {
+                std::fprintf(stderr, "faultline: %s\n", e.what());
+                QApplication::exit(1);
+            }
         });
     });
     QObject::connect(&window, &MainWindow::runFailed, &window, fail);

@@ -1,6 +1,7 @@
 #include "cli/args.h"
 
 #include "model/format.h"
+#include "model/output_guard.h"
 
 #include <charconv>
 
@@ -12,9 +13,14 @@ Args::Args(const std::vector<std::string>& args, const CommandSpec& spec) {
         options[o.name] = &o;
         if (!o.shortName.empty()) options[o.shortName] = &o;
     }
+    bool optionsEnded = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         std::string arg = args[i];
-        if (arg.size() < 2 || arg[0] != '-') {
+        if (arg == "--" && !optionsEnded) {  // what follows is files, even "-o" or "--x"
+            optionsEnded = true;
+            continue;
+        }
+        if (optionsEnded || arg.size() < 2 || arg[0] != '-') {
             m_positional.push_back(arg);
             continue;
         }
@@ -35,6 +41,13 @@ Args::Args(const std::vector<std::string>& args, const CommandSpec& spec) {
             throw UsageError("option " + arg + " takes no value");
         }
     }
+}
+
+std::string Args::output(const std::string& name, OutputKind kind, const std::vector<std::string>& inputs) const {
+    const auto path = value(name);
+    if (!path) throw UsageError("option " + name + " is required");
+    checkOutput(*path, kind, inputs, flag("--force"));
+    return *path;
 }
 
 std::optional<std::string> Args::value(const std::string& name) const {

@@ -1,8 +1,9 @@
 #pragma once
 // The arguments of one faultline-cli command: "--name value", "--name=value", "-o value",
-// flags, and positional arguments, as its CommandSpec declares them. Unknown options and
+// flags, and positional arguments ("--" ends the options), as its CommandSpec declares them. Unknown options and
 // malformed values are UsageErrors, named in the message.
 #include "cli/spec.h"
+#include "model/output_guard.h"
 
 #include <cstdint>
 #include <map>
@@ -21,6 +22,9 @@ public:
     std::optional<std::string> value(const std::string& name) const;
     bool flag(const std::string& name) const { return m_flags.count(name) > 0; }
     const std::vector<std::string>& positional() const { return m_positional; }
+    // The file option `name` names, checked as an output of `kind` for a command reading
+    // `inputs` (model/output_guard.h; --force where the command has it). Throws Error.
+    std::string output(const std::string& name, OutputKind kind, const std::vector<std::string>& inputs) const;
 
     // Typed readers: throw UsageError naming the option and what it expected.
     std::optional<long long> integer(const std::string& name) const;

@@ -26,7 +26,7 @@ const CommandSpec& exportSpec() {
         "'incidents --csv', 'summary --csv' and 'stragglers --csv' print).",
         {{"--perfetto", "", "OUT.json", "write the run as a Chrome / Perfetto trace"},
          {"--csv", "", "DIR", "write the run's tables as CSV files into DIR (made if missing)"},
-         kQuietOption}};
+         kForceOption, kQuietOption}};
     return spec;
 }
 
@@ -37,6 +37,8 @@ int exportCommand(const CommandArgs& argv) {
     const auto csv = args.value("--csv");
     if (!perfetto && !csv) throw UsageError("export needs --perfetto OUT.json or --csv DIR");
     const std::string runPath = args.positional().front();
+    if (perfetto) args.output("--perfetto", OutputKind::Json, {runPath});
+    if (csv) checkCsvTablesOutput(*csv, {runPath}, args.flag("--force"));
     const Run run = readRunFile(runPath);
     const bool quiet = args.flag("--quiet");
     if (perfetto) {

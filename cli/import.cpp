@@ -42,6 +42,7 @@ const CommandSpec& importSpec() {
         "formats: " + formatNames(),
         {
             {"--output", "-o", "RUN.faultline", "the run file to write (required)"},
+            kForceOption,
             {"--format", "", "NAME", "read every file in this format instead of detecting each file's"},
             {"--rank-map", "", "FILE", "lines of \"rank host [local_gpu]\" for traces that do not say where a rank ran"},
             {"--name", "", "NAME", "the run's name (default: the training job's name and id, else the folder the files are in)"},
@@ -78,6 +79,9 @@ int importCommand(const CommandArgs& argv) {
     const auto output = args.value("--output");
     if (args.positional().empty()) throw UsageError("import needs files or folders to read");
     if (!output) throw UsageError("import needs an output file: -o RUN.faultline");
+    std::vector<std::string> inputs = args.positional();
+    if (auto rankMap = args.value("--rank-map")) inputs.push_back(*rankMap);
+    args.output("--output", args.value("--shard") ? OutputKind::ShardFile : OutputKind::RunFile, inputs);
     ImportOptions options;
     options.format = args.value("--format").value_or("");
     options.rankMapPath = args.value("--rank-map").value_or("");

@@ -23,6 +23,7 @@ const CommandSpec& mergeSpec() {
         "the shards as a Slurm job array and this merge as a job that depends on it.",
         {
             {"--output", "-o", "RUN.faultline", "the run file to write (required)"},
+            kForceOption,
             {"--rank-map", "", "FILE", "lines of \"rank host [local_gpu]\" for traces that do not say where a rank ran"},
             {"--name", "", "NAME", "the run's name (default: as the shards' import named it)"},
             kJobOption,
@@ -39,6 +40,7 @@ int mergeCommand(const CommandArgs& argv) {
     const auto output = args.value("--output");
     if (args.positional().empty()) throw UsageError("merge needs the shard files to join");
     if (!output) throw UsageError("merge needs an output file: -o RUN.faultline");
+    args.output("--output", OutputKind::RunFile, args.positional());
     ImportOptions options;
     options.rankMapPath = args.value("--rank-map").value_or("");
     options.runName = args.value("--name").value_or("");

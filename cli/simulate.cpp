@@ -33,6 +33,7 @@ const CommandSpec& simulateSpec() {
              "llama3-405b (default: 16,384 GPUs, 54 days, failures at the rate and root-cause mix Meta reported for Llama 3) "
              "or tiny (256 GPUs, 2 days, failure-dense)"},
             {"--output", "-o", "RUN.faultline", "the run file to write (required unless --emit-logs is given)"},
+            kForceOption,
             {"--emit-logs", "", "DIR", "also write the files a real cluster would have left for the run: sacct (text and --json), "
                                       "kernel logs of the nodes that failed, the training job's stdout per job, topology.conf"},
             {"--seed", "", "N", "the random seed (default 1)"},
@@ -57,6 +58,7 @@ int simulateCommand(const CommandArgs& argv) {
     const auto emitLogs = args.value("--emit-logs");
     if (!output && !emitLogs) throw UsageError("simulate needs an output file: -o RUN.faultline (or --emit-logs DIR)");
     if (!args.positional().empty()) throw UsageError("simulate takes no file arguments; write the output with -o");
+    if (output) args.output("--output", OutputKind::RunFile, {});
 
     const std::string preset = args.value("--preset").value_or("llama3-405b");
     const std::vector<std::string> presets = simulationPresetNames();

@@ -35,6 +35,10 @@ struct CommandSpec {
     std::vector<OptionSpec> options;  // without --help, which every command has
 };
 
+// The option of every command that writes a file: replace an existing file of another kind.
+inline const OptionSpec kForceOption{"--force", "", "",
+                                     "replace an existing output file that is not of the kind written (never an input)"};
+
 // "usage: faultline-cli simulate --preset NAME -o RUN.faultline [OPTIONS]"
 std::string usageLine(const CommandSpec& spec);
 // The usage line, the description, every option with what it does, and the exit statuses.

@@ -25,7 +25,8 @@ const CommandSpec& whatIfSpec() {
          {"--detection", "", "DURATION", "from failure to detection (default: as measured at each incident)"},
          {"--restart", "", "DURATION", "from detection to the relaunched job's start (default: as measured)"},
          {"--reload", "", "DURATION", "loading the checkpoint (default: as measured)"},
-         {"--output", "-o", "B.faultline", "the run file to write (required)"}}};
+         {"--output", "-o", "B.faultline", "the run file to write (required)"},
+         kForceOption}};
     return spec;
 }
 
@@ -34,6 +35,7 @@ int whatIfCommand(const CommandArgs& argv) {
     if (args.positional().size() != 1) throw UsageError("whatif takes one run file");
     const auto output = args.value("--output");
     if (!output) throw UsageError("whatif needs an output file: -o B.faultline");
+    args.output("--output", OutputKind::RunFile, args.positional());
     RecoveryPolicy policy;
     const auto interval = args.duration("--checkpoint-interval");
     if (!interval) throw UsageError("whatif needs --checkpoint-interval DURATION (e.g. 5m)");

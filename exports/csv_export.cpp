@@ -1,8 +1,12 @@
 #include "exports/csv_export.h"
 
 #include "model/error.h"
+#include "model/output_guard.h"
+#include "model/partial_file.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -32,17 +36,36 @@ std::string row(const std::vector<std::string>& fields) {
 }
 
 void writeText(const std::string& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) throw Error(path + ": cannot write");
+    writeThroughPartial(path, [&](const std::string& partial) {
+        std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+        out << text;
+        out.flush();
+        if (!out) throw Error(path + ": cannot write");
+    });
 }
 
 std::string optionalStep(const std::optional<std::int64_t>& step) { return step ? std::to_string(*step) : ""; }
 
+// A number as a spreadsheet reads one ("-12", "+0.5", "1e-3"): left as it is.
+bool isPlainNumber(const std::string& text) {
+    if (text.empty()) return false;
+    char* end = nullptr;
+    std::strtod(text.c_str(), &end);
+    return end == text.c_str() + text.size() && text.find_first_of("xXnN") == std::string::npos;  // no hex, inf or nan
+}
+
 }  // namespace
 
-std::string csvField(const std::string& text) {
+std::string neutraliseFormula(const std::string& text) {
+    // OWASP's advice on CSV injection: a cell a spreadsheet would run as a formula starts
+    // with a quote, which makes it text. A reviewer's note "=HYPERLINK(...)" stays readable.
+    if (text.empty() || std::string_view("=+-@\t\r").find(text[0]) == std::string_view::npos) return text;
+    if (isPlainNumber(text)) return text;
+    return "'" + text;
+}
+
+std::string csvField(const std::string& raw) {
+    const std::string text = neutraliseFormula(raw);
     if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
     std::string out = "\"";
     for (char c : text) {
@@ -132,6 +155,14 @@ std::string stragglersToCsv(const StragglerReport& collectives, const StepTimeRe
                     line.stepped ? ratio(line.stepped->meanRatio) : ""});
     }
     return out;
+}
+
+void checkCsvTablesOutput(const std::string& dir, const std::vector<std::string>& inputs, bool force) {
+    std::error_code ec;
+    if (std::filesystem::is_symlink(dir, ec) && !force)
+        throw Error(dir + " is a symbolic link: the tables are not written through it; name the folder itself");
+    if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec)) throw Error(dir + " exists and is not a folder");
+    for (const char* name : kCsvTableFiles) checkOutput((std::filesystem::path(dir) / name).string(), OutputKind::Csv, inputs, force);
 }
 
 void writeCsvTables(const Run& run, const std::map<Nanos, IncidentNote>& notes, const std::string& dir) {

@@ -17,6 +17,9 @@ namespace faultline {
 
 // One field, quoted when it has to be.
 std::string csvField(const std::string& text);
+// `text` made safe to open in a spreadsheet: a cell starting with =, +, -, @, tab or CR that is
+// not a number gets a leading quote, so it is shown, never run as a formula (OWASP).
+std::string neutraliseFormula(const std::string& text);
 
 // One row per incident, with what the reviewer wrote about it (notes keyed by the
 // incident's first symptom, as IncidentNotesStore keeps them).
@@ -31,6 +34,11 @@ std::string goodputLedgerToCsv(const GoodputLedger& ledger, const RunInfo& info)
 std::string stragglersToCsv(const StragglerReport& collectives, const StepTimeReport& steps, const Run& run);
 
 // incidents.csv, goodput_per_day.csv and stragglers.csv in `dir` (made if missing).
+// The files writeCsvTables writes into its folder.
+inline constexpr const char* kCsvTableFiles[] = {"incidents.csv", "goodput_per_day.csv", "stragglers.csv"};
+// Throws Error when the tables may not be written into `dir` (model/output_guard.h: never an
+// input, never through a link, never over a file that is not a table, unless `force`).
+void checkCsvTablesOutput(const std::string& dir, const std::vector<std::string>& inputs, bool force);
 void writeCsvTables(const Run& run, const std::map<Nanos, IncidentNote>& notes, const std::string& dir);
 
 // "2024-03-04T15:02:11.250Z"

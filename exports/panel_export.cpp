@@ -1,5 +1,8 @@
 #include "exports/panel_export.h"
 
+#include "exports/image_file.h"
+#include "model/error.h"
+#include "model/partial_file.h"
 #include "exports/offscreen_renderer.h"
 #include "views/fabric_view.h"
 #include "widgets/vtk_render_widget.h"
@@ -97,27 +100,31 @@ bool exportPanel(QWidget* panel, const QString& path, QSize size, double scale, 
             *error = QString("the 3D view is a rendered picture: write it as PNG, not SVG");
             return false;
         }
-        QSvgGenerator svg;
-        svg.setFileName(path);
-        svg.setSize(size);
-        svg.setViewBox(QRect(QPoint(0, 0), size));
-        svg.setTitle(panel->windowTitle().isEmpty() ? panel->objectName() : panel->windowTitle());
-        svg.setDescription("Faultline");
-        QPainter painter;
-        if (!painter.begin(&svg)) {
-            *error = QString("cannot write %1").arg(path);
-            return false;
-        }
-        paintPanel(panel, painter, size);
-        painter.end();
-        if (!QFileInfo(path).exists() || QFileInfo(path).size() == 0) {
-            *error = QString("cannot write %1").arg(path);
+        try {
+            writeThroughPartial(path.toStdString(), [&](const std::string& partialPath) {
+                const QString partial = QString::fromStdString(partialPath);
+                QSvgGenerator svg;
+                svg.setFileName(partial);
+                svg.setSize(size);
+                svg.setViewBox(QRect(QPoint(0, 0), size));
+                svg.setTitle(panel->windowTitle().isEmpty() ? panel->objectName() : panel->windowTitle());
+                svg.setDescription("Faultline");
+                QPainter painter;
+                if (!painter.begin(&svg)) throw Error(path.toStdString() + ": cannot write");
+                paintPanel(panel, painter, size);
+                painter.end();
+                if (QFileInfo(partial).size() == 0) throw Error(path.toStdString() + ": cannot write");
+            });
+        } catch (const Error& e) {
+            *error = QString::fromStdString(e.what());
             return false;
         }
         return true;
     }
-    if (!panelImage(panel, size, scale).save(path)) {
-        *error = QString("cannot write %1").arg(path);
+    try {
+        saveImageFile(panelImage(panel, size, scale), path);
+    } catch (const Error& e) {
+        *error = QString::fromStdString(e.what());
         return false;
     }
     return true;

@@ -2,6 +2,7 @@
 
 #include "analysis/incidents.h"
 #include "model/error.h"
+#include "model/partial_file.h"
 #include "model/format.h"
 
 #include <nlohmann/json.hpp>
@@ -178,22 +179,14 @@ PerfettoStats writePerfettoTrace(const Run& run, std::ostream& out, const std::a
 }
 
 PerfettoStats writePerfettoTraceFile(const Run& run, const std::string& path, const std::atomic<bool>* cancel) {
-    const std::string partial = path + ".partial";
     PerfettoStats stats;
-    {
+    writeThroughPartial(path, [&](const std::string& partial) {
         std::ofstream out(partial, std::ios::binary | std::ios::trunc);
         if (!out) throw Error(path + ": cannot write");
-        try {
-            stats = writePerfettoTrace(run, out, cancel);
-        } catch (...) {
-            out.close();
-            std::filesystem::remove(partial);
-            throw;
-        }
+        stats = writePerfettoTrace(run, out, cancel);
         out.flush();
         if (!out) throw Error(path + ": write failed (disk full?)");
-    }
-    std::filesystem::rename(partial, path);
+    });
     return stats;
 }
 

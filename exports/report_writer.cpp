@@ -1,5 +1,7 @@
 #include "exports/report_writer.h"
 
+#include "model/partial_file.h"
+
 #include "exports/csv_export.h"
 #include "model/error.h"
 #include "model/format.h"
@@ -82,9 +84,12 @@ bool isHtmlReport(const QString& path) {
     return suffix == "html" || suffix == "htm";
 }
 
-int writePdfReport(const ReportContent& c, const ReportFigures& figures, const ReportOptions& options) {
+namespace {
+
+// The report's pages into the PDF at `path`; returns how many.
+int writePdfPages(const ReportContent& c, const ReportFigures& figures, const ReportOptions& options, const QString& path) {
     const RunInfo& info = c.run->info;
-    PdfLayout pdf(options.out, options.page, q("Run review: " + info.name), q("Faultline · " + info.name + " · generated " + formatWallTime(c.generatedEpochNs, 0)));
+    PdfLayout pdf(path, options.page, q("Run review: " + info.name), q("Faultline · " + info.name + " · generated " + formatWallTime(c.generatedEpochNs, 0)));
     if (!pdf.ok()) throw Error(options.out.toStdString() + ": cannot write");
 
     pdf.title(q("Run review: " + info.name),
@@ -132,6 +137,16 @@ int writePdfReport(const ReportContent& c, const ReportFigures& figures, const R
     pdf.table({"Day", "Date", "ETTR", "Productive h", "Down h", "Lost work h", "Ckpt save h", "Planned h"}, days,
               {0.07, 0.17, 0.11, 0.13, 0.12, 0.14, 0.13, 0.13}, {true, false, true, true, true, true, true, true});
     return pdf.finish();
+}
+
+}  // namespace
+
+int writePdfReport(const ReportContent& c, const ReportFigures& figures, const ReportOptions& options) {
+    int pages = 0;
+    writeThroughPartial(options.out.toStdString(), [&](const std::string& partial) {
+        pages = writePdfPages(c, figures, options, QString::fromStdString(partial));
+    });
+    return pages;
 }
 
 }  // namespace faultline

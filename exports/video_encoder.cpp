@@ -1,5 +1,7 @@
 #include "exports/video_encoder.h"
 
+#include "model/partial_file.h"
+
 #include "model/error.h"
 
 #include <cstring>
@@ -67,6 +69,7 @@ struct VideoEncoder::Impl {
 VideoEncoder::VideoEncoder(const std::string& path, int width, int height, int fps)
     : m_impl(std::make_unique<Impl>()), m_path(path), m_width(width), m_height(height) {
     if (width % 2 || height % 2) throw Error("video size must be even, not " + std::to_string(width) + "x" + std::to_string(height));
+    m_partial = std::make_unique<PartialFile>(path);
     Impl& d = *m_impl;
     av_log_set_level(AV_LOG_ERROR);  // libx264's statistics are not for the terminal
     if (avformat_alloc_output_context2(&d.format, nullptr, "mp4", path.c_str()) < 0 || !d.format)
@@ -89,7 +92,7 @@ VideoEncoder::VideoEncoder(const std::string& path, int width, int height, int f
     if (int rc = avcodec_open2(d.codec, h264, nullptr); rc < 0) throw Error(path + ": cannot open the H.264 encoder: " + averror(rc));
     avcodec_parameters_from_context(d.stream->codecpar, d.codec);
     d.stream->time_base = d.codec->time_base;
-    if (int rc = avio_open(&d.format->pb, path.c_str(), AVIO_FLAG_WRITE); rc < 0) throw Error(path + ": cannot write: " + averror(rc));
+    if (int rc = avio_open(&d.format->pb, m_partial->path().c_str(), AVIO_FLAG_WRITE); rc < 0) throw Error(path + ": cannot write: " + averror(rc));
     if (int rc = avformat_write_header(d.format, nullptr); rc < 0) throw Error(path + ": cannot write: " + averror(rc));
     d.headerWritten = true;
     d.frame = av_frame_alloc();
@@ -111,9 +114,7 @@ VideoEncoder::~VideoEncoder() {
         }
         m_changed.notify_all();
         m_thread.join();
-        m_impl.reset();
-        std::error_code ec;
-        std::filesystem::remove(m_path, ec);  // unfinished: no half-written video left behind
+        m_impl.reset();  // unfinished: the partial file goes with m_partial, the target untouched
     }
 }
 
@@ -172,7 +173,8 @@ void VideoEncoder::finish() {
     Impl& d = *m_impl;
     d.encode(nullptr, m_path);  // flush the frames the encoder holds back
     if (int rc = av_write_trailer(d.format); rc < 0) throw Error(m_path + ": cannot finish: " + averror(rc));
-    m_impl.reset();
+    m_impl.reset();  // closes the file
+    m_partial->commit();
 }
 
 }  // namespace faultline

@@ -14,6 +14,8 @@
 
 namespace faultline {
 
+class PartialFile;
+
 class VideoEncoder {
 public:
     // Opens `path` for writing; throws faultline::Error naming what failed. Width and
@@ -34,6 +36,7 @@ private:
     void encodeLoop();
     std::unique_ptr<Impl> m_impl;
     std::string m_path;
+    std::unique_ptr<PartialFile> m_partial;  // written there, renamed over m_path when finished
     int m_width, m_height;
     std::int64_t m_submitted = 0;
     std::mutex m_mutex;

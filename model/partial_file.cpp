@@ -112,6 +112,11 @@ void writeThroughPartial(const std::string& target, const std::function<void(con
     const std::filesystem::path folder = std::filesystem::absolute(target).parent_path();
     std::error_code ec;
     if (!std::filesystem::is_directory(folder, ec)) throw Error("cannot write " + target + ": there is no folder " + folder.string());
+    // The last guard before a rename: whatever a caller checked, a FIFO, a device or a folder
+    // is never replaced.
+    const auto status = std::filesystem::symlink_status(target, ec);
+    if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status) && !std::filesystem::is_symlink(status))
+        throw Error("cannot write " + target + ": it is not a regular file");
     PartialFile partial(target);
     try {
         write(partial.path());

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <pty.h>
 #include <regex>
@@ -231,6 +232,28 @@ TEST(CommandLine, AppAnswersHelpVersionAndUsageErrorsWithoutADisplay) {
 }
 
 // What pressing Tab after a partial word completes to, from the installed completion script.
+TEST(CommandLine, AppNeverWritesOverTheRunItReads) {
+    // ../shared/repro/gui-screenshot-truncates-input.sh: the run was left at 0 bytes.
+    test::ScratchDir dir;
+    const std::string run = dir.file("run.faultline"), notes = dir.file("notes.png");
+    ASSERT_EQ(cli("simulate --preset tiny -q -o " + run).status, 0);
+    std::ofstream(notes) << "not a picture\n";
+    const std::string before = readFile(run);
+    const std::string noDisplay = "env -u DISPLAY -u WAYLAND_DISPLAY QT_QPA_PLATFORM= ";
+    for (const std::string& args : {"--screenshot " + run + " " + run, "--report " + run + " " + run, "--record " + run + " " + run,
+                                   "--screenshot " + dir.file("x/../run.faultline") + " --view charts " + run}) {
+        std::filesystem::create_directories(dir.path() / "x");
+        const CommandResult r = test::runCommand(noDisplay + kApp + " " + args);
+        EXPECT_EQ(r.status, 1) << args << "\n" << r.output;
+        EXPECT_NE(r.output.find("of this command: writing it would destroy what is read"), std::string::npos) << args << "\n" << r.output;
+    }
+    EXPECT_EQ(readFile(run), before);
+    const CommandResult other = test::runCommand(noDisplay + kApp + " --screenshot " + notes + " " + run);
+    EXPECT_EQ(other.status, 1);
+    EXPECT_NE(other.output.find("is not a PNG picture"), std::string::npos) << other.output;
+    EXPECT_EQ(readFile(notes), "not a picture\n");
+}
+
 std::string complete(const std::string& line) {
     const std::string script = std::string(FAULTLINE_SOURCE_DIR) + "/packaging/faultline-cli.bash-completion";
     const std::string bin = std::filesystem::path(kCli).parent_path().string();

@@ -1,0 +1,23 @@
+#pragma once
+// Pictures written whole or not at all: into a file beside the target, renamed over it once
+// complete (model/partial_file.h), in the format the target's name asks for (PNG by default).
+#include "model/output_guard.h"
+
+#include <QImage>
+#include <QString>
+#include <QStringList>
+
+namespace faultline {
+
+// Writes `image` to `path`; throws Error naming the path.
+void saveImageFile(const QImage& image, const QString& path);
+
+// The kind of file a path names by its extension: .png, .svg, .pdf, .html, .mp4, .csv,
+// .json, .faultline; PNG for anything else (what a picture is saved as).
+OutputKind outputKindOfPath(const QString& path);
+
+// checkOutput (model/output_guard.h) for the app's writers: the kind from the path's
+// extension. Empty when `path` may be written, else why not.
+QString outputRefusal(const QString& path, const QStringList& inputs, bool force = false);
+
+}  // namespace faultline

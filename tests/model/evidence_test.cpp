@@ -1,0 +1,175 @@
+// No command destroys evidence: an output is never an input, never a FIFO or a device, never
+// written through a link, and replaces only a file of its own kind unless forced. The CLI's
+// writers run as a user runs them (the shapes of ../shared/repro/overwrite-input.sh,
+// dashdash.sh and export-csv-follows-symlink.sh); the guard itself is tested beside them.
+#include "test_runs.h"
+
+#include "analysis/incidents.h"
+#include "exports/csv_export.h"
+#include "model/error.h"
+#include "model/incident_notes.h"
+#include "model/output_guard.h"
+#include "model/run_file.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+
+namespace faultline {
+namespace {
+
+namespace fs = std::filesystem;
+using test::ScratchDir;
+
+test::CommandResult runCli(const std::string& args) { return test::runCommand(std::string(FAULTLINE_CLI) + " " + args); }
+
+std::string bytesOf(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+void writeText(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+
+std::string kernelLog() { return std::string(FAULTLINE_MODEL_TESTDATA) + "/repro/xid_journal.log"; }
+
+// What the guard says about `target`, or "" when it may be written.
+std::string refusal(const std::string& target, OutputKind kind, const std::vector<std::string>& inputs, bool force = false) {
+    try {
+        checkOutput(target, kind, inputs, force);
+        return "";
+    } catch (const Error& e) {
+        return e.what();
+    }
+}
+
+TEST(OutputGuard, AnInputIsRefusedHoweverThePathReachesIt) {
+    ScratchDir dir;
+    const std::string run = dir.file("run.faultline");
+    writeRunFile(test::tinyRun(), run);
+    fs::create_directory(dir.path() / "sub");
+    fs::create_symlink(run, dir.file("link.faultline"));
+    fs::create_hard_link(run, dir.file("hard.faultline"));
+    for (const std::string& target : {run, dir.file("sub/../run.faultline"), dir.file("link.faultline"), dir.file("hard.faultline")})
+        EXPECT_NE(refusal(target, OutputKind::RunFile, {run}, true).find("of this command: writing it would destroy"), std::string::npos) << target;
+    // A file inside a folder given as input is an input too.
+    writeText(dir.file("sub/k.log"), "log\n");
+    EXPECT_NE(refusal(dir.file("sub/k.log"), OutputKind::RunFile, {(dir.path() / "sub").string()}, true).find("input"), std::string::npos);
+}
+
+TEST(OutputGuard, OnlyAFileOfItsOwnKindIsReplacedUnlessForced) {
+    ScratchDir dir;
+    const std::string run = dir.file("old.faultline"), notes = dir.file("notes.txt"), empty = dir.file("empty.faultline");
+    writeRunFile(test::tinyRun(), run);
+    writeText(notes, "my notes\n");
+    writeText(empty, "");
+    EXPECT_EQ(refusal(run, OutputKind::RunFile, {}), "");
+    EXPECT_EQ(refusal(empty, OutputKind::RunFile, {}), "");  // nothing in it to lose
+    EXPECT_EQ(refusal(dir.file("new.faultline"), OutputKind::RunFile, {}), "");
+    EXPECT_NE(refusal(notes, OutputKind::RunFile, {}).find("is not a Faultline run file"), std::string::npos);
+    EXPECT_NE(refusal(run, OutputKind::Png, {}).find("is not a PNG picture"), std::string::npos);
+    EXPECT_EQ(refusal(notes, OutputKind::RunFile, {}, true), "");
+    fs::permissions(run, fs::perms::owner_read | fs::perms::group_read);
+    EXPECT_NE(refusal(run, OutputKind::RunFile, {}).find("read-only"), std::string::npos);
+}
+
+TEST(OutputGuard, FifosFoldersAndLinksAreNeverWrittenThrough) {
+    ScratchDir dir;
+    ASSERT_EQ(::mkfifo(dir.file("out.fifo").c_str(), 0644), 0);
+    EXPECT_NE(refusal(dir.file("out.fifo"), OutputKind::RunFile, {}, true).find("is a FIFO"), std::string::npos);
+    EXPECT_NE(refusal(dir.path().string(), OutputKind::RunFile, {}, true).find("is a folder"), std::string::npos);
+    writeText(dir.file("victim.txt"), "victim\n");
+    fs::create_symlink(dir.file("victim.txt"), dir.file("planted.csv"));
+    EXPECT_NE(refusal(dir.file("planted.csv"), OutputKind::Csv, {}).find("symbolic link"), std::string::npos);
+    EXPECT_NE(refusal("/dev/null", OutputKind::RunFile, {}, true).find("character device"), std::string::npos);
+}
+
+TEST(Evidence, NoCliWriterReplacesItsInput) {
+    ScratchDir dir;
+    const std::string log = dir.file("k.log"), run = dir.file("run.faultline"), shard = dir.file("s1.faultline");
+    fs::copy_file(kernelLog(), log);
+    fs::create_directory(dir.path() / "x");
+    ASSERT_EQ(runCli("simulate --preset tiny -q -o " + run).status, 0);
+    ASSERT_EQ(runCli("import " + log + " --shard 1/1 -q -o " + shard).status, 0);
+    const std::string logBytes = bytesOf(log), runBytes = bytesOf(run), shardBytes = bytesOf(shard);
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"import " + log + " -o " + log, log},
+        {"import " + log + " --force -o " + log, log},
+        {"whatif " + run + " --checkpoint-interval 30m -o " + run, run},
+        {"whatif " + run + " --checkpoint-interval 30m -o " + dir.file("x/../run.faultline"), run},
+        {"merge " + shard + " -o " + shard, shard},
+        {"export " + run + " --perfetto " + run, run},
+    };
+    for (const auto& [command, input] : cases) {
+        const test::CommandResult r = runCli(command);
+        EXPECT_EQ(r.status, 1) << command << "\n" << r.output;
+        EXPECT_NE(r.output.find("of this command: writing it would destroy"), std::string::npos) << command << "\n" << r.output;
+    }
+    EXPECT_EQ(bytesOf(log), logBytes);
+    EXPECT_EQ(bytesOf(run), runBytes);
+    EXPECT_EQ(bytesOf(shard), shardBytes);
+}
+
+TEST(Evidence, AnUnrelatedFileIsReplacedOnlyWithForce) {
+    ScratchDir dir;
+    const std::string notes = dir.file("notes.txt");
+    writeText(notes, "my notes\n");
+    const test::CommandResult refused = runCli("import " + kernelLog() + " -q -o " + notes);
+    EXPECT_EQ(refused.status, 1);
+    EXPECT_NE(refused.output.find("notes.txt exists and is not a Faultline run file"), std::string::npos) << refused.output;
+    EXPECT_EQ(bytesOf(notes), "my notes\n");
+    ASSERT_EQ(runCli("import " + kernelLog() + " -q --force -o " + notes).status, 0);
+    EXPECT_NO_THROW(readRunFile(notes));
+
+    ASSERT_EQ(::mkfifo(dir.file("out.fifo").c_str(), 0644), 0);
+    const test::CommandResult fifo = runCli("simulate --preset tiny -q --force -o " + dir.file("out.fifo"));
+    EXPECT_EQ(fifo.status, 1);
+    EXPECT_NE(fifo.output.find("is a FIFO"), std::string::npos) << fifo.output;
+    EXPECT_TRUE(fs::is_fifo(dir.file("out.fifo")));
+}
+
+TEST(Evidence, CsvExportDoesNotWriteThroughAPlantedLink) {
+    ScratchDir dir;
+    const std::string run = dir.file("run.faultline");
+    writeRunFile(test::tinyRun(), run);
+    fs::create_directory(dir.path() / "out");
+    writeText(dir.file("victim.txt"), "victim\n");
+    fs::create_symlink("../victim.txt", dir.file("out/incidents.csv"));
+    const test::CommandResult r = runCli("export " + run + " --csv " + dir.file("out"));
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.output.find("symbolic link"), std::string::npos) << r.output;
+    EXPECT_EQ(bytesOf(dir.file("victim.txt")), "victim\n");
+}
+
+TEST(Evidence, DoubleDashEndsTheOptions) {
+    ScratchDir dir;
+    fs::copy_file(kernelLog(), dir.file("-weird.log"));
+    const test::CommandResult r =
+        test::runCommand("cd " + dir.path().string() + " && " + FAULTLINE_CLI + " import -q -o out.faultline -- -weird.log");
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_FALSE(readRunFile(dir.file("out.faultline")).failures.empty());
+}
+
+TEST(Evidence, CsvCellsThatASpreadsheetWouldRunAreNeutralised) {
+    EXPECT_EQ(neutraliseFormula("=HYPERLINK(\"http://x\",\"y\")"), "'=HYPERLINK(\"http://x\",\"y\")");
+    for (const char* risky : {"+1+cmd", "-2+3", "@SUM(A1)", "\tx", "\rx"}) EXPECT_EQ(neutraliseFormula(risky)[0], '\'') << risky;
+    for (const char* number : {"-12", "+0.5", "-1.5e-3", "42", "reseated"}) EXPECT_EQ(neutraliseFormula(number), number);
+
+    ScratchDir dir;
+    const std::string run = dir.file("run.faultline");
+    writeRunFile(test::tinyRun(), run);
+    const Nanos begin = buildIncidents(test::tinyRun()).front().begin;
+    IncidentNotesStore(run).save({begin, "=cmd|' /C calc'!A0", std::nullopt, {"@risky"}, 0});
+    const test::CommandResult r = runCli("incidents --csv " + run);
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("'=cmd|' /C calc'!A0"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("'@risky"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find(",=cmd"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace faultline
