@@ -67,6 +67,8 @@ std::vector<Incident> buildIncidents(const Run& run) {
             inc.begin = std::min(inc.begin, f.time);
             inc.xid = f.xid;
             inc.gpus = f.gpus;
+            inc.reportingRanks = f.ranks;
+            inc.suspectRanks = f.suspectRanks;
             inc.hardware = describeHardware(run.topology, f);
             inc.chain.push_back({f.time, "first symptom: " + f.detail});
         }
@@ -120,6 +122,8 @@ std::vector<Incident> buildIncidents(const Run& run) {
         inc.begin = f.time;
         inc.xid = f.xid;
         inc.gpus = f.gpus;
+        inc.reportingRanks = f.ranks;
+        inc.suspectRanks = f.suspectRanks;
         inc.hardware = describeHardware(run.topology, f);
         inc.chain.push_back({f.time, "symptom: " + f.detail});
         out.push_back(std::move(inc));

@@ -28,6 +28,9 @@ struct Incident {
     std::int32_t xid = 0;
     std::string hardware;        // "r0412-h1-gpu3 (0000:5d:00.0)", "rtsw-r0412 (16 GPUs)", ...
     std::vector<std::int32_t> gpus;
+    // Who, from the logs: the ranks that reported it and the ranks it points at (see Failure).
+    std::vector<std::int32_t> reportingRanks;
+    std::vector<std::int32_t> suspectRanks;
     Nanos detection = 0;         // symptom to detection
     Nanos restart = 0;           // detection to relaunched job
     Nanos reload = 0;            // checkpoint load
@@ -41,6 +44,8 @@ struct Incident {
 
 std::vector<Incident> buildIncidents(const Run& run);
 std::string describeHardware(const Topology& topology, const Failure& failure);
+// "0-6,8": ranks in order, runs collapsed; "" for none.
+std::string rankRanges(std::vector<std::int32_t> ranks);
 
 nlohmann::json incidentsToJson(const std::vector<Incident>& incidents, const RunInfo& info);
 std::string incidentsToText(const std::vector<Incident>& incidents, const RunInfo& info);

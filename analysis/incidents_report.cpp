@@ -4,9 +4,23 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace faultline {
+
+std::string rankRanges(std::vector<std::int32_t> ranks) {
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    std::string out;
+    for (std::size_t i = 0; i < ranks.size();) {
+        std::size_t j = i;
+        while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+        out += (out.empty() ? "" : ",") + std::to_string(ranks[i]) + (j > i ? "-" + std::to_string(ranks[j]) : std::string());
+        i = j + 1;
+    }
+    return out;
+}
 
 nlohmann::json incidentsToJson(const std::vector<Incident>& incidents, const RunInfo& info) {
     nlohmann::json out = nlohmann::json::array();
@@ -21,6 +35,8 @@ nlohmann::json incidentsToJson(const std::vector<Incident>& incidents, const Run
             {"wall_time", formatWallTime(info.startEpochNs, inc.begin)},
             {"hardware", inc.hardware},
             {"gpus", inc.gpus},
+            {"reporting_ranks", inc.reportingRanks},
+            {"suspect_ranks", inc.suspectRanks},
             {"xid", inc.xid},
             {"detection_s", toSeconds(inc.detection)},
             {"restart_s", toSeconds(inc.restart)},
@@ -40,14 +56,16 @@ nlohmann::json incidentsToJson(const std::vector<Incident>& incidents, const Run
 std::string incidentsToText(const std::vector<Incident>& incidents, const RunInfo& info) {
     std::string out;
     char buf[512];
-    std::snprintf(buf, sizeof buf, "%5s  %-23s  %-30s  %-34s  %14s  %14s\n", "#", "time", "cause", "hardware", "to recover", "lost work");
+    std::snprintf(buf, sizeof buf, "%5s  %-23s  %-30s  %-34s  %14s  %14s  %s\n", "#", "time", "cause", "hardware", "to recover", "lost work", "suspect ranks");
     out += buf;
     for (const Incident& inc : incidents) {
         std::string cause(rootCauseLabel(inc.cause));
         if (inc.xid) cause += " (Xid " + std::to_string(inc.xid) + ")";
-        std::snprintf(buf, sizeof buf, "%5d  %-23s  %-30.30s  %-34.34s  %14s  %14s\n", inc.id,
+        const std::string suspects = rankRanges(inc.suspectRanks);
+        std::snprintf(buf, sizeof buf, "%5d  %-23s  %-30.30s  %-34.34s  %14s  %14s  %.60s\n", inc.id,
                       formatWallTime(info.startEpochNs, inc.begin).c_str(), cause.c_str(), inc.hardware.c_str(),
-                      inc.end ? formatDuration(inc.timeToRecover).c_str() : "-", formatDuration(inc.lostWork).c_str());
+                      inc.end ? formatDuration(inc.timeToRecover).c_str() : "-", formatDuration(inc.lostWork).c_str(),
+                      suspects.empty() ? "-" : suspects.c_str());
         out += buf;
     }
     return out;
@@ -55,6 +73,8 @@ std::string incidentsToText(const std::vector<Incident>& incidents, const RunInf
 
 std::string incidentChainToText(const Incident& inc, const RunInfo& info) {
     std::string out = "Incident " + std::to_string(inc.id) + ": " + inc.headline + "\n";
+    if (!inc.reportingRanks.empty()) out += "  reported by ranks " + rankRanges(inc.reportingRanks) + "\n";
+    if (!inc.suspectRanks.empty()) out += "  suspect ranks " + rankRanges(inc.suspectRanks) + "\n";
     for (const IncidentEvent& e : inc.chain) out += "  " + formatWallTime(info.startEpochNs, e.time) + "  " + e.what + "\n";
     return out;
 }

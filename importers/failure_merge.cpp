@@ -54,11 +54,17 @@ std::vector<Failure> mergeDuplicateFailures(const std::vector<FailureRecord>& re
             // The hardware's own record says more than the scheduler's: it leads, at the earlier time.
             Failure specific = r.failure;
             specific.time = std::min(match->failure.time, r.failure.time);
+            if (specific.ranks.empty()) specific.ranks = match->failure.ranks;
+            if (specific.suspectRanks.empty()) specific.suspectRanks = match->failure.suspectRanks;
             specific.detail = evidence(r) + "; also " + match->failure.detail;
             match->failure = std::move(specific);
             match->fromJob = false;
         } else {
             match->failure.detail += "; also " + evidence(r);
+            // Who reported it and whom it points at, from every record of the event.
+            for (std::int32_t rank : r.failure.ranks)
+                if (std::find(match->failure.ranks.begin(), match->failure.ranks.end(), rank) == match->failure.ranks.end()) match->failure.ranks.push_back(rank);
+            if (match->failure.suspectRanks.empty()) match->failure.suspectRanks = r.failure.suspectRanks;
         }
     }
     std::vector<Failure> out;

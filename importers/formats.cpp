@@ -1,7 +1,10 @@
 #include "formats.h"
 
+#include "console_catalogue.h"
+#include "console_line.h"
 #include "input_file.h"
 #include "kernel_log_line.h"
+#include "line_reader.h"
 #include "pickle_reader.h"
 #include "text_parse.h"
 
@@ -13,7 +16,7 @@ const std::vector<FormatInfo>& formats() {
         {"flight-recorder", "PyTorch NCCL Flight Recorder dump (pickle, read without running any of it)", importFlightRecorder},
         {"flight-recorder-json", "PyTorch NCCL Flight Recorder dump, JSON variant", importFlightRecorderJson},
         {"kernel-log", "kernel log with NVIDIA Xid lines (dmesg -T, dmesg --time-format iso, /dev/kmsg, journalctl)", importKernelLog},
-        {"training-log", "training log: Megatron-LM / torchtitan steps and checkpoints, PyTorch DCP and NVRx async checkpoints, NCCL watchdog timeouts", importTrainingLog},
+        {"training-log", "console log of a training job, behind any launcher's prefixes (srun, torchrun, mpirun, pdsh, Ray, collectors): NCCL, CUDA, out-of-memory, launcher, Slurm and Python errors, progress and checkpoints of Megatron-LM, DeepSpeed, torchtitan, HF Trainer, Lightning, NeMo", importTrainingLog},
         {"slurm-topology", "Slurm topology.conf, tree (SwitchName=) or block (BlockName=) form", importSlurmTopology},
         {"ibnetdiscover", "InfiniBand ibnetdiscover output", importIbnetdiscover},
         {"faultline-topology", "Faultline topology JSON", importFaultlineTopology},
@@ -55,7 +58,46 @@ const FormatInfo* detectJson(std::string_view head) {
     return nullptr;
 }
 
-const FormatInfo* detectText(std::string_view head) {
+// Console logs are told by their content, not their first lines: any line, its wrappers
+// peeled, that the console catalogue knows.
+class ConsoleSniffer {
+public:
+    bool line(std::string_view raw) {
+        m_peeler.split(raw, m_lines);
+        for (const ConsoleLine& l : m_lines)
+            if (!l.text.empty() && recogniseConsoleLine(l.text)) return true;
+        return false;
+    }
+
+private:
+    YearResolver m_years{2000, std::nullopt};
+    ConsoleLinePeeler m_peeler{m_years};
+    std::vector<ConsoleLine> m_lines;
+};
+
+bool consoleLineIn(std::string_view text) {
+    ConsoleSniffer sniffer;
+    while (!text.empty()) {
+        const std::size_t nl = text.find('\n');
+        if (sniffer.line(text.substr(0, nl))) return true;
+        if (nl == std::string_view::npos) break;
+        text.remove_prefix(nl + 1);
+    }
+    return false;
+}
+
+// A console log whose first megabyte is shell trace, configuration and data loading: the rest
+// of the file, until its first line the catalogue knows.
+bool consoleLineAfterHead(const std::string& path) {
+    LineReader in(path);
+    ConsoleSniffer sniffer;
+    std::string_view line;
+    while (in.next(line))
+        if (sniffer.line(line)) return true;
+    return false;
+}
+
+const FormatInfo* detectText(std::string_view head, bool console) {
     const std::string_view all = head;
     std::vector<std::string_view> lines;
     while (!head.empty() && lines.size() < 40) {
@@ -80,20 +122,27 @@ const FormatInfo* detectText(std::string_view head) {
         ++candidates;
         if (parseKernelLogLine(l, 2000)) ++kernel;
     }
-    if (candidates > 0 && kernel * 2 > candidates) return findFormat("kernel-log");
+    if (candidates > 0 && kernel * 2 > candidates) {
+        // A job's console behind a collector's ISO timestamps also reads as "dmesg --time-format
+        // iso"; a kernel log says so by its kernel's words.
+        bool kernelWords = false;
+        for (std::string_view l : lines) {
+            const auto entry = parseKernelLogLine(l, 2000);
+            if (!entry) continue;
+            if (entry->form != KernelLogForm::DmesgIso || contains(l, "NVRM") || contains(l, "kernel") || rootCauseForKernelMessage(entry->message) ||
+                contains(entry->message, "pci ") || startsWith(l, "kern"))
+                kernelWords = true;
+        }
+        if (kernelWords || !console || !consoleLineIn(all)) return findFormat("kernel-log");
+        return findFormat("training-log");
+    }
     for (std::string_view l : lines) {
         const std::string_view t = trim(l);
         if (t.front() == '#') continue;
         if (startsWith(t, "SwitchName=") || startsWith(t, "BlockName=")) return findFormat("slurm-topology");
         break;
     }
-    if (contains(all, "elapsed time per iteration (ms)") || contains(all, " - INFO - step:") ||
-        contains(all, "Watchdog caught collective operation timeout") || contains(all, "Finished saving the checkpoint") ||
-        contains(all, "successfully saved checkpoint") || contains(all, "using world size:") ||
-        contains(all, "Received async checkpoint request with id=") || contains(all, "'func_name': '") ||
-        contains(all, "to schedule async ckpt") || contains(all, " NCCL INFO comm 0x") ||
-        contains(all, "will restart worker group") || contains(all, "Joining cluster restart"))
-        return findFormat("training-log");
+    if (console && consoleLineIn(all)) return findFormat("training-log");
     return nullptr;
 }
 
@@ -111,7 +160,14 @@ const FormatInfo* detectFormat(const std::string& path) {
     if (looksLikePickle(head)) return findFormat("flight-recorder");
     // Binary content is no text format: a NUL byte in the head settles it.
     if (head.find('\0') != std::string::npos) return nullptr;
-    return detectText(head);
+    // A folder's README and licence quote log lines; they are documentation, not a job's console.
+    const std::string name = path.substr(path.find_last_of('/') + 1);
+    const bool documentation = startsWith(name, "README") || startsWith(name, "LICENSE") || startsWith(name, "LICENCE") ||
+                               (name.size() > 3 && name.compare(name.size() - 3, 3, ".md") == 0);
+    if (const FormatInfo* text = detectText(head, !documentation)) return text;
+    // Only a head that is all text and was cut short may have a console line further on.
+    if (!documentation && head.size() >= kHead && consoleLineAfterHead(path)) return findFormat("training-log");
+    return nullptr;
 }
 
 }  // namespace faultline

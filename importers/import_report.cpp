@@ -57,6 +57,16 @@ std::string importSummaryToText(const ImportSummary& summary) {
         for (const auto& [kind, n] : f.counts) out += "  " + kind + ": " + std::to_string(n) + "\n";
         if (f.first != 0) out += "  time: " + formatEpochNs(f.first) + " .. " + formatEpochNs(f.last) + "\n";
         if (!f.ranks.empty()) out += "  ranks: " + rankList(f.ranks) + "\n";
+        if (f.linesRead > 0) {
+            out += "  lines: " + std::to_string(f.linesRead) + " read, " + std::to_string(f.linesUnderstood) + " understood (" +
+                   std::to_string(f.linesUnderstood * 100 / f.linesRead) + "%)";
+            std::string kinds;
+            for (const auto& [kind, n] : f.understoodByKind) kinds += (kinds.empty() ? "" : ", ") + kind + " " + std::to_string(n);
+            out += (kinds.empty() ? std::string() : ": " + kinds) + "\n";
+            if (!f.unrecognised.empty()) out += "  not recognised (first " + std::to_string(f.unrecognised.size()) + "):\n";
+            for (const std::string& u : f.unrecognised) out += "    " + u + "\n";
+        }
+        for (const std::string& n : f.notes) out += "  note: " + n + "\n";
         if (f.skippedLines > 0) out += "  skipped " + std::to_string(f.skippedLines) + " bad line(s)\n";
         for (const std::string& w : f.warnings) out += "  ! " + w + "\n";
     }
@@ -86,6 +96,13 @@ nlohmann::json importSummaryToJson(const ImportSummary& summary) {
         j["ranks"] = std::vector<std::int32_t>(f.ranks.begin(), f.ranks.end());
         j["skipped_lines"] = f.skippedLines;
         j["warnings"] = f.warnings;
+        if (f.linesRead > 0) {
+            j["lines_read"] = f.linesRead;
+            j["lines_understood"] = f.linesUnderstood;
+            j["understood_by_kind"] = f.understoodByKind;
+            j["unrecognised_lines"] = f.unrecognised;
+        }
+        if (!f.notes.empty()) j["notes"] = f.notes;
         files.push_back(std::move(j));
     }
     return {{"files", files},

@@ -23,6 +23,13 @@ struct FileReport {
     std::set<std::int32_t> ranks;
     std::int64_t skippedLines = 0;
     std::vector<std::string> warnings;           // the first few skipped lines, explained
+    // Line-oriented logs: how many lines (not blank) were read, how many a catalogue entry
+    // understood, and which kinds; the first few it did not, as "FILE:LINE: text".
+    std::int64_t linesRead = 0;
+    std::int64_t linesUnderstood = 0;
+    std::map<std::string, std::int64_t> understoodByKind;
+    std::vector<std::string> unrecognised;
+    std::vector<std::string> notes;              // what the import assumed ("times without a year took 2025 ...")
 
     void count(const std::string& kind, std::int64_t n = 1) { counts[kind] += n; }
     void seen(EpochNs t);

@@ -42,7 +42,14 @@ struct ImportedFailure {
     std::int32_t xid = 0;
     GpuLocator where;
     std::vector<std::string> hosts;  // a job failure takes out these hosts (sacct NodeList)
-    std::vector<std::int32_t> ranks;  // ranks that reported it (NCCL watchdog timeouts)
+    std::vector<std::int32_t> ranks;  // ranks that reported it (NCCL watchdog timeouts, every rank's copy of an error)
+    // The ranks it points at: those of a timed-out collective's group that did not report it or
+    // whose counters show them behind; a crash's root-cause rank (torchrun's summary, or the
+    // first to report). Empty when the evidence names none.
+    std::vector<std::int32_t> suspectRanks;
+    std::int32_t world = 0;  // the ranks of the job (or group) the reporters were judged against; 0: unknown
+    // The line had no time of its own: it took the last time seen before it (or the first after).
+    bool timeInferred = false;
     std::string detail;
     std::string job;  // sacct: the Slurm job whose end state this is; a chain's jobs say it themselves
     // Says why a job ended, but is no interruption on its own (a process's segfault: the

@@ -4,6 +4,7 @@
 #include "kernel_log_line.h"
 #include "line_reader.h"
 #include "text_parse.h"
+#include "year_resolver.h"
 
 #include <ctime>
 #include <map>
@@ -62,7 +63,13 @@ std::optional<std::string> enumeratedGpu(std::string_view m) {
 void hostEvent(RootCause cause, const std::string& host, const KernelLogLine& entry, const std::string& where,
                OpenFailures& open, ImportContext& ctx) {
     const bool crash = cause == RootCause::SoftwareBug;
-    ctx.report.count(crash ? "segfault lines" : "hardware lines");
+    const bool hung = cause == RootCause::Unknown;
+    ctx.report.count(crash ? "segfault lines" : hung ? "hung task lines" : "hardware lines");
+    // A training process dying in NCCL (or any of the job's Python processes) ended the job;
+    // another process's segfault says only why a job may have ended.
+    const bool jobCrash = crash && contains(entry.message, "segfault") &&
+                          (contains(entry.message, "libnccl") || contains(entry.message, "pt_main_thread") || contains(entry.message, "python") ||
+                           contains(entry.message, "libcuda") || contains(entry.message, "libtorch"));
     EpochNs t = entry.time;
     bool sinceBoot = entry.sinceBoot;
     if (sinceBoot && ctx.options.bootTime) {
@@ -80,19 +87,22 @@ void hostEvent(RootCause cause, const std::string& host, const KernelLogLine& en
     f.cause = cause;
     f.where.host = host;
     f.where.pciBusId = pci;
-    f.detail = std::string(rootCauseLabel(cause)) + " on " + host + ": " + std::string(trim(entry.message.substr(0, 240)));
+    f.detail = std::string(hung ? "Hung task" : rootCauseLabel(cause)) + " on " + host + ": " + std::string(trim(entry.message.substr(0, 240)));
     f.source = where;
-    f.evidenceOnly = crash;
+    f.evidenceOnly = crash && !jobCrash;
+    const bool counted = !f.evidenceOnly;
     open[key] = ctx.events.failures.size();
     ctx.events.failures.push_back(std::move(f));
-    if (!crash) ctx.report.count("failures");
+    if (counted) ctx.report.count("failures");
 }
 
 }  // namespace
 
 void importKernelLog(const std::string& path, ImportContext& ctx) {
     LineReader in(path);
-    const int year = ctx.options.year > 0 ? ctx.options.year : currentUtcYear();
+    // Journal dates have no year: the one that puts them at or before the file's last write.
+    const std::optional<EpochNs> written = fileModificationTime(path);
+    const int year = ctx.options.year > 0 ? ctx.options.year : written ? utcYearOf(*written) : currentUtcYear();
     const std::string fallbackHost = !ctx.options.host.empty() ? ctx.options.host : hostFromFileName(path);
     // (host, bus id, xid) -> index of the failure a new line may belong to.
     OpenFailures open;
@@ -102,13 +112,17 @@ void importKernelLog(const std::string& path, ImportContext& ctx) {
     while (in.next(line)) {
         if ((in.lineNumber() & 0xfff) == 0) ctx.tick(in.progress());
         if (trim(line).empty() || line.front() == ' ' || line.front() == '\t') continue;  // kmsg continuation lines
-        const auto entry = [&] {
+        auto entry = [&](int y) {
             try {
-                return parseKernelLogLine(line, year);
+                return parseKernelLogLine(line, y);
             } catch (const TimeOutOfRange& e) {
                 in.fail(e.what());
             }
-        }();
+        }(year);
+        if (entry && entry->form == KernelLogForm::Journal && ctx.options.year <= 0 && written && entry->time > *written) {
+            entry = parseKernelLogLine(line, year - 1);  // written last year: never a date after the file's last write
+            if (!warnedYear) ctx.report.notes.push_back("journal dates after the file's last write took the year before, " + std::to_string(year - 1));
+        }
         if (!entry) {
             ctx.report.skip(in.where() + ": not a kernel log line (expected a dmesg, /dev/kmsg or journal timestamp)");
             continue;
@@ -120,10 +134,21 @@ void importKernelLog(const std::string& path, ImportContext& ctx) {
         }
         if (entry->form == KernelLogForm::Journal && ctx.options.year <= 0 && !warnedYear) {
             warnedYear = true;
-            ctx.report.warnings.push_back(in.where() + ": the journal's dates have no year; took " + std::to_string(year) + " (pass --year)");
+            ctx.report.notes.push_back(in.where() + ": the journal's dates have no year; took " + std::to_string(year) +
+                                       (written ? " (at or before the file's modification time " + formatEpochNs(*written) + ")" : std::string()) +
+                                       " (pass --year)");
         }
+        // The run spans every line the log dates, not only its failures.
+        if (!entry->sinceBoot || ctx.options.bootTime) ctx.report.seen(entry->sinceBoot ? entry->time + *ctx.options.bootTime : entry->time);
         const auto xid = parseXidMessage(entry->message);
         if (!xid) {
+            // "INFO: task python:280058 blocked for more than 120 seconds": the process hung in
+            // the kernel (a file system, a driver): the job stops making progress.
+            if (startsWith(entry->message, "INFO: task ") && contains(entry->message, "blocked for more than")) {
+                const std::string host = entry->host.empty() ? fallbackHost : std::string(entry->host);
+                hostEvent(RootCause::Unknown, host, *entry, in.where(), open, ctx);
+                continue;
+            }
             if (const auto gpu = enumeratedGpu(entry->message)) {
                 ctx.events.gpuBusIds.emplace_back(entry->host.empty() ? fallbackHost : std::string(entry->host), *gpu);
                 ctx.report.count("gpus enumerated");

@@ -209,6 +209,8 @@ BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>
         r.cause = f.cause;
         r.xid = f.xid;
         r.detail = f.detail;
+        r.ranks = f.ranks;
+        r.suspectRanks = f.suspectRanks;
         if (const std::int32_t g = resolve(f.where); g >= 0) {
             r.component = {ComponentKind::Gpu, g};
             r.gpus = {g};

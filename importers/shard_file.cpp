@@ -36,7 +36,9 @@ CREATE TABLE placements(id INTEGER PRIMARY KEY, file INTEGER NOT NULL, rank INTE
 
 nlohmann::json reportToJson(const FileReport& r) {
     return {{"path", r.path}, {"format", r.format}, {"counts", r.counts}, {"first", r.first}, {"last", r.last},
-            {"ranks", r.ranks}, {"skipped", r.skippedLines}, {"warnings", r.warnings}};
+            {"ranks", r.ranks}, {"skipped", r.skippedLines}, {"warnings", r.warnings},
+            {"lines_read", r.linesRead}, {"lines_understood", r.linesUnderstood}, {"understood_by_kind", r.understoodByKind},
+            {"unrecognised", r.unrecognised}, {"notes", r.notes}};
 }
 
 FileReport reportFromJson(const nlohmann::json& j) {
@@ -49,6 +51,12 @@ FileReport reportFromJson(const nlohmann::json& j) {
     r.ranks = j.at("ranks").get<std::set<std::int32_t>>();
     r.skippedLines = j.at("skipped").get<std::int64_t>();
     r.warnings = j.at("warnings").get<std::vector<std::string>>();
+    // Shards written before line counts were kept lack these.
+    r.linesRead = j.value("lines_read", std::int64_t{0});
+    r.linesUnderstood = j.value("lines_understood", std::int64_t{0});
+    r.understoodByKind = j.value("understood_by_kind", std::map<std::string, std::int64_t>{});
+    r.unrecognised = j.value("unrecognised", std::vector<std::string>{});
+    r.notes = j.value("notes", std::vector<std::string>{});
     return r;
 }
 
@@ -86,7 +94,8 @@ nlohmann::json failureToJson(const ImportedFailure& f) {
     return {{"time", f.time},     {"since_boot", f.sinceBoot}, {"cause", rootCauseKey(f.cause)}, {"xid", f.xid},
             {"host", f.where.host}, {"pci_bus_id", f.where.pciBusId}, {"local_gpu", f.where.localGpu}, {"rank", f.where.rank},
             {"hosts", f.hosts},   {"ranks", f.ranks},          {"detail", f.detail},             {"job", f.job},
-            {"evidence_only", f.evidenceOnly}, {"source", f.source}};
+            {"evidence_only", f.evidenceOnly}, {"source", f.source}, {"suspect_ranks", f.suspectRanks}, {"world", f.world},
+            {"time_inferred", f.timeInferred}};
 }
 
 ImportedFailure failureFromJson(const nlohmann::json& j) {
@@ -99,6 +108,9 @@ ImportedFailure failureFromJson(const nlohmann::json& j) {
                j.at("rank").get<std::int32_t>()};
     f.hosts = j.at("hosts").get<std::vector<std::string>>();
     f.ranks = j.at("ranks").get<std::vector<std::int32_t>>();
+    f.suspectRanks = j.value("suspect_ranks", std::vector<std::int32_t>{});
+    f.world = j.value("world", std::int32_t{0});
+    f.timeInferred = j.value("time_inferred", false);
     f.detail = j.at("detail").get<std::string>();
     f.job = j.at("job").get<std::string>();
     f.evidenceOnly = j.at("evidence_only").get<bool>();

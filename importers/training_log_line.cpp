@@ -119,6 +119,18 @@ constexpr CheckpointPhrase kCheckpointPhrases[] = {
     // NVIDIA Resiliency Extension's async checkpointing: scheduled, then finalised.
     {"to schedule async ckpt", CheckpointEvent::SaveBegin, {}, {}},
     {"finalize took ", CheckpointEvent::SaveEnd, {}, {}},
+    // Hugging Face Trainer (and LlamaFactory, which runs it), DeepSpeed's engine.
+    {"Saving model checkpoint to ", CheckpointEvent::SaveBegin, {}, {}, true},
+    {"Saving model checkpoint: ", CheckpointEvent::SaveBegin, {}, {}, true},
+    {"Loading model from ", CheckpointEvent::LoadBegin, {}, {}, true},
+    {"Model weights saved in ", CheckpointEvent::SaveEnd, {}, {}, true},
+    // Lightning's ModelCheckpoint (NeMo trains with it) says so once the file is written;
+    // NeMo's async save: scheduled, then finalised.
+    {"saving model to ", CheckpointEvent::SaveEnd, {}, {}, true},
+    {"Scheduled async checkpoint save for ", CheckpointEvent::SaveBegin, {}, {}, true},
+    {"Async checkpoint save for step", CheckpointEvent::SaveEnd, "step", {}},
+    {"Restoring states from the checkpoint path at ", CheckpointEvent::LoadBegin, {}, {}, true},
+    {"Restored all states from the checkpoint", CheckpointEvent::LoadEnd, {}, {}},
 };
 
 // The text of a Python repr'd string field: key "'name': '" -> value. Looked up on every

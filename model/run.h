@@ -34,6 +34,10 @@ struct Failure {
     std::int32_t xid = 0;             // NVIDIA Xid code, 0 when none is known
     std::vector<std::int32_t> gpus;   // the GPUs it took out of the job
     std::string detail;               // the evidence, as a person would read it
+    // Who, as the logs tell it: the ranks that reported it, and the ranks it points at (a
+    // timed-out collective's silent or lagging ranks, a crash's root-cause rank). Empty when unsaid.
+    std::vector<std::int32_t> ranks{};
+    std::vector<std::int32_t> suspectRanks{};
 };
 
 // One interruption of the job, from stop to training resumed. A restart is the moment the
@@ -102,7 +106,7 @@ struct StragglerEpisode {
 
 struct ProcessGroup {
     std::string name;
-    std::vector<std::int32_t> ranks;
+    std::vector<std::int32_t> ranks{};
 };
 
 // One rank's part in one collective: ranks of a group share `seq` for the same collective.

@@ -1,6 +1,7 @@
 #pragma once
 // The SQL schema of run files, version kRunFileSchemaVersion. docs/run-file.md describes it.
 // Version 2 added `jobs` and `downtimes.job`; version-1 files are read as having neither.
+// Version 3 added `failures.ranks` and `failures.suspect_ranks`; older files read with none.
 #include "error.h"
 
 #include <array>
@@ -48,7 +49,7 @@ inline constexpr const char* kTables = R"sql(
 CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
 CREATE TABLE failures(id INTEGER PRIMARY KEY, time_ns INTEGER NOT NULL, cause TEXT NOT NULL,
                       component_kind TEXT NOT NULL, component_index INTEGER NOT NULL,
-                      xid INTEGER NOT NULL, gpus BLOB, detail TEXT);
+                      xid INTEGER NOT NULL, gpus BLOB, detail TEXT, ranks BLOB, suspect_ranks BLOB);
 CREATE TABLE downtimes(id INTEGER PRIMARY KEY, begin_ns INTEGER NOT NULL, detected_ns INTEGER NOT NULL,
                        restarted_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL,
                        lost_work_ns INTEGER NOT NULL, planned INTEGER NOT NULL,

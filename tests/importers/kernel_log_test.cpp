@@ -54,7 +54,10 @@ TEST(KernelLog, GpudNcclSegfaultLogHasNoXid) {
     EXPECT_EQ(r.summary.files[0].format, "kernel-log");
     EXPECT_EQ(r.summary.files[0].counts.at("kernel log lines"), 2);
     EXPECT_EQ(r.summary.files[0].counts.count("xid lines"), 0u);
-    EXPECT_TRUE(r.run.failures.empty());
+    // A training process segfaulting in libnccl ended its job: a failure, and the run spans the log.
+    ASSERT_EQ(r.run.failures.size(), 1u);
+    EXPECT_EQ(r.run.failures[0].cause, RootCause::SoftwareBug);
+    EXPECT_NE(r.summary.files[0].first, 0);
 }
 
 TEST(KernelLog, DmesgCtimeMapsXid79AndMemoryXidsToTheirCauses) {

@@ -154,7 +154,26 @@ TEST(RunFile, NewerSchemaIsRefusedByName) {
     const std::string path = dir.file("future.faultline");
     writeRunFile(tinyRun(), path);
     runSql(path, "PRAGMA user_version=7");
-    EXPECT_EQ(errorOf(path), path + " was written by a newer Faultline (run file schema 7; this build reads schema 2 and older)");
+    EXPECT_EQ(errorOf(path), path + " was written by a newer Faultline (run file schema 7; this build reads schema 3 and older)");
+}
+
+// Schema 3 keeps who reported a failure and whom it points at; a schema-2 file reads with none.
+TEST(RunFile, FailureRanksAndSuspectsRoundTripAndOlderFilesReadWithout) {
+    ScratchDir dir;
+    const std::string path = dir.file("who.faultline");
+    faultline::Run run = tinyRun();
+    ASSERT_FALSE(run.failures.empty());
+    run.failures[0].ranks = {0, 1, 2};
+    run.failures[0].suspectRanks = {3};
+    writeRunFile(run, path);
+    const faultline::Run back = readRunFile(path);
+    EXPECT_EQ(back.failures[0].ranks, (std::vector<std::int32_t>{0, 1, 2}));
+    EXPECT_EQ(back.failures[0].suspectRanks, (std::vector<std::int32_t>{3}));
+    runSql(path, "ALTER TABLE failures DROP COLUMN ranks; ALTER TABLE failures DROP COLUMN suspect_ranks; PRAGMA user_version=2");
+    const faultline::Run old = readRunFile(path);
+    ASSERT_EQ(old.failures.size(), run.failures.size());
+    EXPECT_TRUE(old.failures[0].ranks.empty());
+    EXPECT_TRUE(old.failures[0].suspectRanks.empty());
 }
 
 TEST(RunFile, TruncatedFileIsCorrupt) {

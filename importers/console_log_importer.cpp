@@ -1,96 +1,208 @@
-// Training logs (stdout of the job): Megatron-LM iteration and checkpoint lines, torchtitan
-// step and checkpoint lines, NCCL watchdog timeouts, slurmstepd cancellations. Lines of any
-// other kind are the bulk of such logs and are passed over silently.
+// Console logs of jobs: whatever a training job printed, behind whatever wrapped its lines.
+// Each line is peeled of its wrappers (console_line.h) and matched against the one catalogue
+// of events (console_catalogue.h); steps, checkpoints and the job's shape are read here,
+// failures are assembled by ConsoleFailures. Lines no entry knows are counted, and the first
+// few are shown in the import report.
+#include "console_catalogue.h"
+#include "console_failures.h"
+#include "console_line.h"
 #include "formats.h"
 #include "hostlist.h"
 #include "job_banner.h"
 #include "line_reader.h"
 #include "text_parse.h"
 #include "training_log_line.h"
+#include "year_resolver.h"
 
 #include <cmath>
-#include <map>
 #include <ctime>
+#include <map>
 
 namespace faultline {
 
 namespace {
 
-// Every rank of a hung collective reports its own watchdog timeout within seconds: one
-// failure, with all the ranks that reported it.
-constexpr EpochNs kWatchdogBurst = 60'000'000'000;
 // Other ranks, or an async save's writer after its caller, report a checkpoint done within
 // minutes of the first report; a stepless end later than this is a checkpoint of its own.
 constexpr EpochNs kLateReport = 30LL * 60 * 1'000'000'000;
+// Lines before the log's first date are timed from here, and moved when a date comes.
+constexpr EpochNs kProvisionalOrigin = 1'000'000'000'000'000'000;
+constexpr std::size_t kShownUnrecognised = 5;
 
-int yearOf(EpochNs t) {
-    const std::time_t secs = static_cast<std::time_t>(t / 1'000'000'000);
-    std::tm tm{};
-    gmtime_r(&secs, &tm);
-    return tm.tm_year + 1900;
-}
-
-class TrainingLogReader {
+class ConsoleLogReader {
 public:
-    TrainingLogReader(const std::string& path, ImportContext& ctx) : m_in(path), m_ctx(ctx) {}
+    ConsoleLogReader(const std::string& path, ImportContext& ctx)
+        : m_in(path), m_ctx(ctx), m_years(ctx.options.year, fileModificationTime(path)), m_peeler(m_years), m_failures(ctx) {}
 
     void run() {
-        std::string_view line;
-        while (m_in.next(line)) {
+        std::string_view raw;
+        std::vector<ConsoleLine> lines;
+        while (m_in.next(raw)) {
             if ((m_in.lineNumber() & 0xfff) == 0) m_ctx.tick(m_in.progress());
             try {
-                handle(line);
+                m_peeler.split(raw, lines);
+                for (const ConsoleLine& line : lines) handle(line);
             } catch (const TimeOutOfRange& e) {
                 m_in.fail(e.what());
             }
         }
+        if (m_ctx.report.linesUnderstood == 0)
+            throw Error(m_in.path() +
+                        ": this file does not look like a training log: no line is one the console log catalogue knows (NCCL, CUDA, "
+                        "out-of-memory, launcher, Slurm, Python traceback, training progress or checkpoint lines)" +
+                        (m_ctx.report.unrecognised.empty() ? std::string() : "; first line: " + m_ctx.report.unrecognised.front()));
+        if (m_provisional) {
+            // No line has a date: what was read is placed at the file's last write.
+            const auto written = fileModificationTime(m_in.path());
+            const EpochNs anchor = written ? *written : static_cast<EpochNs>(std::time(nullptr)) * 1'000'000'000;
+            shiftProvisional(anchor - *m_clock);
+            m_ctx.report.notes.push_back("no line has a date: events are placed at the file's modification time, " + formatEpochNs(anchor) +
+                                         ", and their times are marked inferred");
+        }
         if (m_save) closeCheckpoint(m_save, m_clock.value_or(m_save->end), CheckpointKind::Save);
         placeRanks();
         closeJob();
-        if (m_ctx.report.counts.empty())
-            throw Error(m_in.path() +
-                        ": this file does not look like a training log: no line is a training step, checkpoint, NCCL watchdog or "
-                        "Slurm cancel line or NCCL communicator init (expected Megatron-LM, torchtitan, PyTorch Distributed Checkpoint or NVIDIA Resiliency "
-                        "Extension output)" +
-                        (m_ctx.report.warnings.empty() ? std::string() : "; first problem: " + m_ctx.report.warnings.front()));
+        m_failures.noteWorld(m_ctx.events.worldSize);
+        m_failures.finish();
+        if (const std::string years = m_years.describe(); !years.empty()) m_ctx.report.notes.push_back(years);
+        for (std::size_t k = 0; k < kConsoleKindCount; ++k)
+            if (m_understood[k] > 0) m_ctx.report.understoodByKind[std::string(consoleKindName(static_cast<ConsoleKind>(k)))] += m_understood[k];
     }
 
 private:
-    void handle(std::string_view line) {
-        const std::optional<EpochNs> stamp = timeInLine(line);
+    // The log's clock: the last time a line stated. Before the first, a provisional origin
+    // that the first date (or the file's modification time) moves into place.
+    EpochNs now() {
+        if (!m_clock) {
+            m_clock = kProvisionalOrigin;
+            m_provisional = true;
+        }
+        return *m_clock;
+    }
+
+    void shiftProvisional(EpochNs by) {
+        m_provisional = false;
+        ImportedEvents& e = m_ctx.events;
+        for (ImportedStep& s : e.steps) s.end += by;
+        for (ImportedCheckpoint& c : e.checkpoints) c.begin += by, c.end += by;
+        for (ImportedFailure& f : e.failures)
+            if (!f.sinceBoot) f.time += by;
+        for (InJobRestart& r : e.inJobRestarts) r.time += by;
+        for (std::optional<ImportedCheckpoint>* open : {&m_save, &m_load})
+            if (*open) (*open)->begin += by, (*open)->end += by;
+        for (auto& [rank, last] : m_lastTitan)
+            if (last) last->second += by;
+        if (m_ctx.report.first != 0) m_ctx.report.first += by, m_ctx.report.last += by;
+        m_failures.shift(by);
+        *m_clock += by;
+    }
+
+    void understood(ConsoleKind kind) {
+        ++m_ctx.report.linesUnderstood;
+        ++m_understood[static_cast<std::size_t>(kind)];
+    }
+
+    void handle(const ConsoleLine& line) {
+        const std::string_view text = line.text;
+        if (trim(text).empty()) return;
+        ++m_ctx.report.linesRead;
+        std::optional<EpochNs> stamp = line.time;
+        if (!stamp) stamp = timeInLine(text);
         if (stamp) {
+            if (m_provisional) shiftProvisional(*stamp - *m_clock);
             m_clock = *stamp;
+            m_years.noteDated(*stamp);
             if (m_firstDated == 0) m_firstDated = *stamp;
             if (m_job && m_job->firstLogLine == 0) m_job->firstLogLine = *stamp;
         }
-        m_rank = -1;
         // Only a global rank numbers a rank's own steps: srun merges every node's "[default0]:"
         // into one stdout, so a local rank does not say which rank a line is from.
-        if (auto r = rankPrefix(line); r && !r->local) {
-            m_rank = r->rank;
-            m_ctx.report.ranks.insert(r->rank);
+        m_rank = line.rank;
+        if (m_rank >= 0 && m_rank != m_lastRankNoted) {
+            // Ranks interleave line by line: a set insert per line is a tree walk per line.
+            if (static_cast<std::size_t>(m_rank) >= m_rankNoted.size()) m_rankNoted.resize(static_cast<std::size_t>(m_rank) + 1);
+            if (!m_rankNoted[static_cast<std::size_t>(m_rank)]) {
+                m_rankNoted[static_cast<std::size_t>(m_rank)] = true;
+                m_ctx.report.ranks.insert(m_rank);
+            }
+            m_lastRankNoted = m_rank;
         }
-        if (auto v = parseSlurmVariable(line)) return slurmVariable(*v);
-        if (auto p = parseParallelSizes(line)) return parallelSizes(*p);
-        // Step lines are the bulk of a log: they are looked for before the rarer kinds.
-        bool bad = false;
-        if (auto it = parseMegatronIteration(line, bad)) return iteration(*it, stamp.has_value());
-        if (bad) return m_ctx.report.skip(m_in.where() + ": expected \"iteration N/ M | ... | elapsed time per iteration (ms): T\"");
-        if (auto step = parseTitanStep(line)) return titanStep(*step, stamp);
-        if (auto n = parseNcclCommInit(line)) return commInit(std::move(*n));
-        if (auto s = parseTorchrunShape(line)) {
+
+        std::optional<ConsoleEvent> event;
+        const ConsoleKinds kinds = text.front() == '#' ? ConsoleKinds() : matchConsoleKinds(text);
+        for (std::size_t k = 0; kinds.any() && k < kConsoleKindCount && !event; ++k)
+            if (kinds.test(k)) event = parseConsoleEvent(static_cast<ConsoleKind>(k), text);
+        const LineOrigin origin{line.rank, line.localRank, line.host, now(), !stamp.has_value(), &m_in};
+        if (!event) {
+            if (m_failures.other(text, origin)) return understood(ConsoleKind::Traceback);
+            // A launch script's command, or a comment (`set -v` echoes them; annotated logs carry
+            // them): neither understood nor a surprise.
+            if (line.shellTrace || text.front() == '#') return;
+            if (m_ctx.report.unrecognised.size() < kShownUnrecognised)
+                m_ctx.report.unrecognised.push_back(m_in.where() + ": " + std::string(trim(text).substr(0, 160)));
+            return;
+        }
+        understood(event->kind);
+        dispatch(*event, text, stamp, origin);
+    }
+
+    void dispatch(const ConsoleEvent& e, std::string_view text, std::optional<EpochNs> stamp, const LineOrigin& origin) {
+        switch (e.kind) {
+            case ConsoleKind::Step: return step(e, text, stamp);
+            case ConsoleKind::CheckpointTimer: {
+                bool isSave = false;
+                if (auto ms = parseCheckpointTimer(text, isSave)) timer(*ms, isSave);
+                return;
+            }
+            case ConsoleKind::Checkpoint:
+                if (auto cp = parseCheckpointLine(text)) checkpoint(*cp, stamp);
+                return;
+            case ConsoleKind::CommInit:
+                if (auto n = parseNcclCommInit(text)) commInit(std::move(*n));
+                return;
+            case ConsoleKind::JobShape: return jobShape(e, text);
+            case ConsoleKind::NcclInfo:
+            case ConsoleKind::StackFrame: return;
+            case ConsoleKind::WorkerGroupRestart: return inJobRestart(e.what, origin.time);
+            case ConsoleKind::SlurmCancel:
+                cancelledJob(e);
+                break;
+            default: break;
+        }
+        if (e.kind == ConsoleKind::CollectiveTimeout) m_ctx.report.count("watchdog timeouts");
+        m_failures.add(e, text, origin);
+    }
+
+    void jobShape(const ConsoleEvent& e, std::string_view text) {
+        if (auto v = parseSlurmVariable(text)) return slurmVariable(*v);
+        if (auto p = parseParallelSizes(text)) return parallelSizes(*p);
+        if (auto s = parseTorchrunShape(text)) {
             if (s->procsPerNode > 0 && m_ctx.events.gpusPerNode == 0) m_ctx.events.gpusPerNode = s->procsPerNode;
             m_ctx.events.worldSize = std::max(m_ctx.events.worldSize, s->worldSize);
             m_ctx.report.count("torchrun shape lines");
             return;
         }
-        if (auto w = parseWatchdogTimeout(line)) return watchdog(*w, line, stamp);
-        if (auto c = parseSlurmCancel(line)) return cancel(*c);
-        if (auto r = parseWorkerGroupRestart(line)) return inJobRestart(*r, line, stamp);
-        if (auto cp = parseCheckpointLine(line)) return checkpoint(*cp, stamp);
-        bool isSave = false;
-        if (auto ms = parseCheckpointTimer(line, isSave)) return timer(*ms, isSave);
-        if (auto cause = rootCauseForLogLine(line)) return logError(*cause, line, stamp);
+        if (e.world > 0) m_ctx.events.worldSize = std::max(m_ctx.events.worldSize, e.world);
+    }
+
+    void step(const ConsoleEvent& e, std::string_view text, std::optional<EpochNs> stamp) {
+        if (e.malformed) return m_ctx.report.skip(m_in.where() + ": expected \"iteration N/ M | ... | elapsed time per iteration (ms): T\"");
+        if (text.find("elapsed time per iteration (") != std::string_view::npos)
+            return iteration(MegatronIteration{e.stepNumber, e.stepSeconds * 1000}, stamp.has_value());
+        if (auto titan = parseTitanStep(text); titan && stamp) return titanStep(*titan, stamp);
+        if (e.stepNumber < 0) {
+            m_ctx.report.count("progress lines");  // a loss dict: progress without a step number
+            return;
+        }
+        // A tqdm bar is redrawn many times per step, and every rank draws its own: a step is
+        // taken when the bar passes it.
+        const bool bar = text.find('|') != std::string_view::npos && (text.find("it/s") != std::string_view::npos || text.find("s/it") != std::string_view::npos);
+        auto [last, first] = m_lastProgress.try_emplace(m_rank, -1);
+        if (bar ? e.stepNumber <= last->second : e.stepNumber == last->second) return;
+        last->second = e.stepNumber;
+        if (e.stepNumber == 0) return;  // "0/16", DeepSpeed's "step=0": no step is done yet
+        m_lastIteration = e.stepNumber;
+        addStep(e.stepNumber, now(), e.stepSeconds > 0 ? static_cast<Nanos>(std::llround(e.stepSeconds * 1e9)) : 0);
     }
 
     // NCCL's communicator inits say where each rank ran; only the world's communicator (the
@@ -179,28 +291,6 @@ private:
         m_lastOfKind[1].reset();
     }
 
-    // An error the training process printed (a traceback, a NaN check, a lost dependency):
-    // evidence of why the job ended. One failure per burst, as every rank prints its own.
-    void logError(RootCause cause, std::string_view line, std::optional<EpochNs> stamp) {
-        if (cause == RootCause::NcclWatchdogTimeout || !m_clock) return;
-        const EpochNs t = stamp ? *stamp : *m_clock;
-        if (m_lastError && m_ctx.events.failures[*m_lastError].cause == cause && t - m_ctx.events.failures[*m_lastError].time <= kWatchdogBurst) return;
-        ImportedFailure f;
-        f.time = t;
-        f.cause = cause;
-        f.detail = std::string(trim(line.substr(0, 300)));
-        f.source = m_in.where();
-        m_lastError = m_ctx.events.failures.size();
-        m_ctx.events.failures.push_back(std::move(f));
-        m_ctx.report.count("error lines");
-    }
-
-    bool placed(const char* what) {
-        if (m_clock) return true;
-        m_ctx.report.skip(m_in.where() + ": " + what + " before any dated line; cannot place it in time (expected a timestamp such as Megatron's \"datetime: 2021-05-23 08:23:57\")");
-        return false;
-    }
-
     void addStep(std::int64_t step, EpochNs end, Nanos duration) {
         m_lastOfKind[1].reset();  // training went on: a load of the same step again is a new one
         m_ctx.events.steps.push_back({m_rank, step, end, duration});
@@ -212,7 +302,7 @@ private:
     // Megatron prints one line per log interval with the mean time per iteration: the clock
     // advances by the iterations since the last line times that mean.
     void iteration(const MegatronIteration& it, bool dated) {
-        if (!placed("an iteration line")) return;
+        now();
         const Nanos perIteration = static_cast<Nanos>(std::llround(it.elapsedMs * 1e6));
         if (!dated) *m_clock += (it.iteration > m_lastIteration ? it.iteration - m_lastIteration : 1) * perIteration;
         m_lastIteration = it.iteration;
@@ -231,8 +321,7 @@ private:
     }
 
     void checkpoint(const CheckpointLine& c, std::optional<EpochNs> stamp) {
-        if (c.at == 0 && !placed("a checkpoint line")) return;
-        const EpochNs now = c.at > 0 ? c.at : *m_clock;
+        const EpochNs now = c.at > 0 ? c.at : this->now();
         const std::int64_t step = c.step >= 0 ? c.step : m_lastIteration;
         const bool save = c.event == CheckpointEvent::SaveBegin || c.event == CheckpointEvent::SaveEnd || c.event == CheckpointEvent::SaveFailed;
         const CheckpointKind kind = save ? CheckpointKind::Save : CheckpointKind::Load;
@@ -314,67 +403,31 @@ private:
         m_lastClosed.reset();
     }
 
-    void watchdog(const WatchdogTimeout& w, std::string_view line, std::optional<EpochNs> stamp) {
-        if (!stamp) {
-            const int year = m_ctx.options.year > 0 ? m_ctx.options.year : m_clock ? yearOf(*m_clock) : currentUtcYear();
-            stamp = glogTime(line, year);
-        }
-        if (!stamp && !placed("an NCCL watchdog timeout")) return;
-        const EpochNs t = stamp ? *stamp : *m_clock;
-        m_ctx.report.count("watchdog timeouts");
-        m_ctx.report.seen(t);
-        if (w.rank >= 0) m_ctx.report.ranks.insert(w.rank);
-        if (m_lastWatchdog && t - m_ctx.events.failures[*m_lastWatchdog].time <= kWatchdogBurst) {
-            ImportedFailure& f = m_ctx.events.failures[*m_lastWatchdog];
-            if (w.rank >= 0) f.ranks.push_back(w.rank);
-            return;
-        }
-        ImportedFailure f;
-        f.time = t;
-        f.cause = RootCause::NcclWatchdogTimeout;
-        f.source = m_in.where();
-        if (w.rank >= 0) f.ranks.push_back(w.rank);
-        f.detail = "NCCL watchdog timeout" + (w.op.empty() ? std::string() : " in " + w.op) +
-                   (w.seq >= 0 ? " (SeqNum " + std::to_string(w.seq) + ")" : std::string()) +
-                   (w.timeoutMs > 0 ? " after " + std::to_string(w.timeoutMs / 1000) + " s" : std::string()) +
-                   (w.rank >= 0 ? ", first reported by rank " + std::to_string(w.rank) : std::string());
-        m_lastWatchdog = m_ctx.events.failures.size();
-        m_ctx.events.failures.push_back(std::move(f));
-        m_ctx.report.count("failures");
-    }
-
-    void inJobRestart(std::string_view what, std::string_view line, std::optional<EpochNs> stamp) {
-        if (!stamp) {  // torch's own logger: "[I804 09:11:05.480000 ...]"
-            const int year = m_ctx.options.year > 0 ? m_ctx.options.year : m_clock ? yearOf(*m_clock) : currentUtcYear();
-            stamp = glogTime(line, year);
-        }
-        if (!stamp && !placed("a worker group restart")) return;
-        const EpochNs t = stamp ? *stamp : *m_clock;
+    void inJobRestart(std::string_view what, EpochNs t) {
         m_ctx.events.inJobRestarts.push_back({t, std::string(what), m_in.where()});
         m_ctx.report.count("in-job restarts");
         m_ctx.report.seen(t);
     }
 
-    void cancel(const SlurmCancel& c) {
-        // A log without a SLURM_* banner still names its job when slurmstepd cancels it.
-        if (!m_job || m_job->id.empty()) {
-            if (!m_job) m_job = ImportedJob{};
-            m_job->id = c.job;
-            m_job->fromLog = true;
-            if (m_job->firstLogLine == 0) m_job->firstLogLine = m_firstDated;
-        }
-        ImportedFailure f;
-        f.time = c.time;
-        f.hosts = {c.host};
-        f.job = c.job;  // the scheduler's word on how the job ended, as sacct's state is
-        f.detail = "Slurm job " + c.job + " cancelled on " + c.host + (c.reason.empty() ? std::string() : " " + c.reason);
-        m_ctx.events.failures.push_back(std::move(f));
-        m_ctx.report.count("failures");
-        m_ctx.report.seen(c.time);
+    // A log without a SLURM_* banner still names its job when slurmstepd cancels it.
+    void cancelledJob(const ConsoleEvent& e) {
+        if (e.step || (m_job && !m_job->id.empty())) return;
+        if (!m_job) m_job = ImportedJob{};
+        m_job->id = std::string(e.job);
+        m_job->fromLog = true;
+        if (m_job->firstLogLine == 0) m_job->firstLogLine = m_firstDated;
     }
 
     LineReader m_in;
     ImportContext& m_ctx;
+    YearResolver m_years;
+    ConsoleLinePeeler m_peeler;
+    ConsoleFailures m_failures;
+    bool m_provisional = false;
+    std::map<std::int32_t, std::int64_t> m_lastProgress;  // by rank: the last step a progress line showed
+    std::int64_t m_understood[kConsoleKindCount] = {};
+    std::vector<bool> m_rankNoted;
+    std::int32_t m_lastRankNoted = -1;
     std::optional<EpochNs> m_clock;
     std::int64_t m_lastIteration = 0;
     std::map<std::int32_t, std::optional<std::pair<std::int64_t, EpochNs>>> m_lastTitan;  // by rank
@@ -384,8 +437,6 @@ private:
     std::optional<ImportedCheckpoint> m_load;
     std::optional<std::size_t> m_lastClosed;
     std::optional<std::size_t> m_lastOfKind[2];  // the last save and load closed
-    std::optional<std::size_t> m_lastWatchdog;
-    std::optional<std::size_t> m_lastError;
     std::optional<ImportedJob> m_job;  // the job whose output this part of the log is
     bool m_sawRestartCount = false;
     EpochNs m_firstDated = 0;
@@ -394,7 +445,7 @@ private:
 }  // namespace
 
 void importTrainingLog(const std::string& path, ImportContext& ctx) {
-    TrainingLogReader reader(path, ctx);
+    ConsoleLogReader reader(path, ctx);
     reader.run();
 }
 

@@ -1,0 +1,376 @@
+#include "console_failures.h"
+
+#include "import_report.h"
+#include "text_parse.h"
+
+#include <algorithm>
+#include <set>
+
+namespace faultline {
+
+namespace {
+
+// Every rank prints its own copy of an error within seconds; a burst is one event.
+constexpr EpochNs kBurst = 60'000'000'000;
+
+bool has(std::string_view s, std::string_view what) { return s.find(what) != std::string_view::npos; }
+
+std::string rankList(std::vector<std::int32_t> ranks) {
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    std::string out;
+    for (std::size_t i = 0; i < ranks.size();) {
+        std::size_t j = i;
+        while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+        out += (out.empty() ? "" : ",") + std::to_string(ranks[i]) + (j > i ? "-" + std::to_string(ranks[j]) : std::string());
+        i = j + 1;
+    }
+    return out;
+}
+
+std::string_view signalName(int n) {
+    switch (n) {
+        case 1: return "SIGHUP";
+        case 2: return "SIGINT";
+        case 4: return "SIGILL";
+        case 6: return "SIGABRT";
+        case 7: return "SIGBUS";
+        case 9: return "SIGKILL";
+        case 11: return "SIGSEGV";
+        case 15: return "SIGTERM";
+        default: return "";
+    }
+}
+
+// How much a kind says about why the job died: the most specific event of a burst names its cause.
+int specificityOf(const ConsoleEvent& e) {
+    switch (e.kind) {
+        case ConsoleKind::CollectiveTimeout: return 5;
+        case ConsoleKind::WatchdogException: return 4;
+        case ConsoleKind::HeartbeatTimeout: return 3;
+        case ConsoleKind::NcclAbort: return 2;
+        case ConsoleKind::NcclWorkCounters: return 2;  // "Timeout at NCCL work: N": a timeout of its own
+        case ConsoleKind::CudaError: return has(e.what, "ECC") ? 9 : 8;
+        case ConsoleKind::CudaOom: return 7;
+        case ConsoleKind::HostOom: return 6;
+        case ConsoleKind::NcclError: return 5;
+        case ConsoleKind::ProcessCrash: return 4;
+        case ConsoleKind::CppTerminate: return 3;
+        case ConsoleKind::ElasticFailure:
+        case ConsoleKind::ElasticSummary: return 2;
+        case ConsoleKind::SlurmNodeFailure: return 9;
+        case ConsoleKind::SlurmCancel: return e.step ? 5 : 6;  // the job's own cancel says more than its step's
+        case ConsoleKind::SlurmTaskExit: return 3;
+        case ConsoleKind::SlurmStepAborted: return 1;  // the consequence of a stop, not its cause
+        default: return 1;
+    }
+}
+
+RootCause causeOf(const ConsoleEvent& e, std::string_view text) {
+    switch (e.kind) {
+        case ConsoleKind::CollectiveTimeout:
+        case ConsoleKind::WatchdogException:
+        case ConsoleKind::NcclWorkCounters:
+        case ConsoleKind::HeartbeatTimeout:
+        case ConsoleKind::NcclAbort: return RootCause::NcclWatchdogTimeout;
+        case ConsoleKind::CudaError:
+            if (has(text, "ECC")) return RootCause::GpuHbm3Memory;
+            if (has(text, "unknown error") || has(text, "launch failure") || has(text, "fallen off") || has(text, "GPU is lost")) return RootCause::FaultyGpu;
+            return RootCause::SoftwareBug;
+        case ConsoleKind::NcclError:
+            if (has(text, "completion with error") || has(text, "socket") || has(text, "Connection") || has(text, "NET/IB")) return RootCause::NetworkSwitchCable;
+            return RootCause::SoftwareBug;
+        case ConsoleKind::SlurmNodeFailure: return RootCause::HostMaintenance;
+        case ConsoleKind::SlurmCancel:
+            return has(e.reason, "NODE FAIL") ? RootCause::HostMaintenance : RootCause::Unknown;  // a time limit or an operator: no fault
+        case ConsoleKind::SlurmTaskExit:
+        case ConsoleKind::SlurmStepAborted:
+        case ConsoleKind::Signal: return RootCause::Unknown;
+        default: return rootCauseForLogLine(text).value_or(RootCause::SoftwareBug);
+    }
+}
+
+std::string describe(const ConsoleEvent& e) {
+    switch (e.kind) {
+        case ConsoleKind::CollectiveTimeout:
+            return "NCCL watchdog timeout" + (e.op.empty() ? std::string() : " in " + std::string(e.op)) +
+                   (e.seq >= 0 ? " (SeqNum " + std::to_string(e.seq) + ")" : std::string()) +
+                   (e.timeoutMs > 0 ? " after " + std::to_string(e.timeoutMs / 1000) + " s" : std::string()) +
+                   (e.numel >= 0 ? ", " + std::to_string(e.numel) + " elements" : std::string()) +
+                   (e.group.empty() ? std::string() : ", process group " + std::string(e.group)) +
+                   (e.rank >= 0 ? ", first reported by rank " + std::to_string(e.rank) : std::string());
+        case ConsoleKind::SlurmCancel:
+            return std::string("Slurm ") + (e.step ? "step " : "job ") + std::string(e.job) + " cancelled on " + std::string(e.host) +
+                   (e.reason.empty() ? std::string() : " " + std::string(e.reason));
+        case ConsoleKind::SlurmNodeFailure: return "Slurm: node failure on " + std::string(e.host);
+        case ConsoleKind::SlurmTaskExit: return "Slurm task " + (e.rank >= 0 ? std::to_string(e.rank) + " " : std::string()) + "on " + std::string(e.host) + ": " + std::string(e.what);
+        default: return std::string(e.what);
+    }
+}
+
+}  // namespace
+
+std::uint64_t ConsoleFailures::streamKey(const LineOrigin& at) const {
+    std::uint64_t key = static_cast<std::uint64_t>(static_cast<std::uint32_t>(at.rank + 1)) << 32 |
+                        static_cast<std::uint32_t>(at.localRank + 1);
+    for (char c : at.host) key = key * 131 + static_cast<unsigned char>(c);
+    return key;
+}
+
+ImportedFailure& ConsoleFailures::failureFor(Family family, const LineOrigin& at, bool& created) {
+    created = false;
+    auto it = m_open.find(family);
+    if (it != m_open.end() && at.time - it->second.last <= kBurst) {
+        it->second.last = std::max(it->second.last, at.time);
+        return m_ctx.events.failures[it->second.failure];
+    }
+    created = true;
+    ImportedFailure f;
+    f.time = at.time;
+    f.timeInferred = at.inferred;
+    f.source = at.where();
+    f.cause = RootCause::Unknown;
+    Open open;
+    open.failure = m_ctx.events.failures.size();
+    open.last = at.time;
+    m_open[family] = open;
+    m_ctx.events.failures.push_back(std::move(f));
+    m_ctx.report.count("failures");
+    return m_ctx.events.failures.back();
+}
+
+void ConsoleFailures::report(ImportedFailure& f, const ConsoleEvent& e, const LineOrigin& at) {
+    const std::int32_t rank = e.rank >= 0 && e.kind != ConsoleKind::SlurmTaskExit ? e.rank : at.rank;
+    if (rank >= 0) {
+        if (std::find(f.ranks.begin(), f.ranks.end(), rank) == f.ranks.end()) f.ranks.push_back(rank);
+        const std::size_t index = static_cast<std::size_t>(&f - m_ctx.events.failures.data());
+        m_firstReporter.try_emplace(index, rank);
+        m_ctx.report.ranks.insert(rank);
+    }
+    m_ctx.report.seen(at.time);
+}
+
+void ConsoleFailures::add(const ConsoleEvent& e, std::string_view text, const LineOrigin& at) {
+    if (e.kind == ConsoleKind::Traceback) {
+        m_tracebacks[streamKey(at)] = at.time;
+        return;
+    }
+    m_tracebacks.erase(streamKey(at));  // an error line ends a traceback: it is the exception
+    if (e.kind == ConsoleKind::ElasticSummary) return elastic(e, at);
+    Family family = Family::Crash;
+    switch (e.kind) {
+        case ConsoleKind::CollectiveTimeout:
+        case ConsoleKind::WatchdogException:
+        case ConsoleKind::NcclWorkCounters:
+        case ConsoleKind::HeartbeatTimeout:
+        case ConsoleKind::NcclAbort: family = Family::Collective; break;
+        case ConsoleKind::SlurmCancel:
+        case ConsoleKind::SlurmNodeFailure:
+        case ConsoleKind::SlurmTaskExit:
+        case ConsoleKind::SlurmStepAborted:
+        case ConsoleKind::Signal: family = Family::Scheduler; break;
+        default: break;
+    }
+    // A signal that follows a crash is the launcher tearing the job down: evidence of the crash.
+    if (e.kind == ConsoleKind::Signal && !m_open.count(Family::Scheduler)) {
+        auto crash = m_open.find(Family::Crash);
+        if (crash != m_open.end() && at.time - crash->second.last <= kBurst) family = Family::Crash;
+    }
+    bool created = false;
+    ImportedFailure& f = failureFor(family, at, created);
+    Open& open = m_open[family];
+    const std::size_t index = open.failure;
+    report(f, e, at);
+    const int specificity = specificityOf(e);
+    if (specificity > open.specificity) {
+        // Signals and step aborts came first: the event they were the echo of sets the time.
+        if (open.specificity <= 1 && !at.inferred) {
+            f.time = at.time;
+            f.source = at.where();
+        }
+        open.specificity = specificity;
+        const RootCause cause = causeOf(e, text);
+        if (cause != RootCause::Unknown || f.cause == RootCause::Unknown) f.cause = cause;
+        f.detail = describe(e);
+        if (e.kind == ConsoleKind::SlurmNodeFailure || e.kind == ConsoleKind::SlurmCancel) {
+            f.hosts = {std::string(e.host)};
+            if (e.kind == ConsoleKind::SlurmCancel && !e.step) f.job = std::string(e.job);
+        }
+        if (e.kind == ConsoleKind::NcclError && !e.host.empty()) f.where.host = std::string(e.host);
+    } else if (e.kind == ConsoleKind::SlurmCancel && !e.step && f.job.empty()) {
+        f.job = std::string(e.job);  // the job's own cancel after its step's: the scheduler's record
+    }
+    // Signals alone are the launcher stopping workers: a symptom, not an interruption.
+    f.evidenceOnly = open.specificity <= 1;
+    if (e.kind == ConsoleKind::SlurmCancel && e.time) f.time = std::min(f.time, *e.time);
+    if (!at.inferred) f.timeInferred = false;
+    if (family == Family::Collective) {
+        const std::int32_t rank = e.rank >= 0 ? e.rank : at.rank;
+        if (rank >= 0) {
+            Counters& c = m_counters[index][rank];
+            if (e.lastEnqueued >= 0) c.enqueued = std::max(c.enqueued, e.lastEnqueued);
+            else if (e.kind == ConsoleKind::CollectiveTimeout && e.seq >= 0) c.enqueued = std::max(c.enqueued, e.seq);
+            if (e.lastCompleted >= 0) c.completed = std::max(c.completed, e.lastCompleted);
+        }
+    }
+    if (created) m_ctx.report.count(family == Family::Collective ? "collective timeouts" : family == Family::Crash ? "crashes" : "scheduler stops");
+}
+
+bool ConsoleFailures::other(std::string_view text, const LineOrigin& at) {
+    auto it = m_tracebacks.find(streamKey(at));
+    if (it == m_tracebacks.end()) return false;
+    if (text.empty() || text.front() == ' ' || text.front() == '\t' || text.front() == '^' || text.front() == '~') return true;  // frames, code, carets
+    m_tracebacks.erase(it);
+    // The exception: "RuntimeError: msg", "torch.distributed.DistBackendError: ...", "KeyboardInterrupt".
+    std::size_t i = 0;
+    while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_' || text[i] == '.')) ++i;
+    if (i == 0 || (i < text.size() && text[i] != ':')) return false;
+    ConsoleEvent e;
+    e.kind = ConsoleKind::CppTerminate;  // an uncaught exception ends the process as surely
+    e.what = trim(text).substr(0, 300);
+    crash(e, text, at);
+    return true;
+}
+
+void ConsoleFailures::crash(const ConsoleEvent& e, std::string_view text, const LineOrigin& at) {
+    bool created = false;
+    ImportedFailure& f = failureFor(Family::Crash, at, created);
+    Open& open = m_open[Family::Crash];
+    report(f, e, at);
+    if (3 > open.specificity) {
+        open.specificity = 3;
+        f.cause = rootCauseForLogLine(text).value_or(RootCause::SoftwareBug);
+        f.detail = "Python exception: " + std::string(e.what);
+    }
+    f.evidenceOnly = false;
+    if (created) m_ctx.report.count("crashes");
+}
+
+void ConsoleFailures::elastic(const ConsoleEvent& e, const LineOrigin& at) {
+    if (e.field == "header") {
+        m_summary = {};
+        if (!m_open.count(Family::Crash) || at.time - m_open[Family::Crash].last > 30 * kBurst) {
+            bool created = false;
+            ImportedFailure& f = failureFor(Family::Crash, at, created);
+            if (m_open[Family::Crash].specificity < 2) {
+                m_open[Family::Crash].specificity = 2;
+                f.cause = RootCause::SoftwareBug;
+                f.detail = "torchrun: " + std::string(e.what);
+            }
+            if (created) m_ctx.report.count("crashes");
+        }
+        m_summary.failure = m_open[Family::Crash].failure;
+        m_ctx.report.seen(at.time);
+        return;
+    }
+    if (e.field == "root") {
+        m_summary.inRoot = true;
+        return;
+    }
+    if (e.field == "failures") {
+        m_summary.inRoot = false;
+        return;
+    }
+    if (m_summary.failure == SIZE_MAX) {
+        // Fields without the header above them (a cut log): they still name a failed rank.
+        bool created = false;
+        ImportedFailure& f = failureFor(Family::Crash, at, created);
+        if (created) {
+            f.cause = RootCause::SoftwareBug;
+            f.detail = "torchrun: a worker failed";
+            m_ctx.report.count("crashes");
+        }
+        m_summary.failure = m_open[Family::Crash].failure;
+        m_summary.inRoot = true;
+    }
+    ImportedFailure& f = m_ctx.events.failures[m_summary.failure];
+    if (e.field == "rank" && e.rank >= 0) {
+        if (std::find(f.ranks.begin(), f.ranks.end(), e.rank) == f.ranks.end()) f.ranks.push_back(e.rank);
+        m_ctx.report.ranks.insert(e.rank);
+        if (!m_summary.inRoot) return;
+        m_summary.rank = e.rank;
+        m_summary.localRank = e.localRank;
+    }
+    if (!m_summary.inRoot) return;
+    if (e.field == "host") m_summary.host = std::string(e.host);
+    if (e.field == "exitcode") m_summary.exitCode = e.exitCode;
+    if (e.field == "traceback" && e.signal) m_summary.signal = e.signal;
+    if (e.field == "time" && e.time) {
+        m_summary.time = e.time;
+        if (f.timeInferred || *e.time < f.time) {
+            f.time = *e.time;
+            f.timeInferred = false;
+        }
+        m_ctx.report.seen(*e.time);
+    }
+    if (m_summary.rank >= 0) {
+        f.suspectRanks = {m_summary.rank};
+        f.where.rank = m_summary.rank;
+    }
+    if (!m_summary.host.empty()) {
+        f.where.host = m_summary.host;
+        f.where.localGpu = m_summary.localRank;
+    }
+    const int signal = m_summary.signal ? m_summary.signal : m_summary.exitCode < 0 ? -m_summary.exitCode : 0;
+    std::string root = "torchrun's root cause: rank " + (m_summary.rank >= 0 ? std::to_string(m_summary.rank) : std::string("?")) +
+                       (m_summary.host.empty() ? std::string() : " on " + m_summary.host) +
+                       (m_summary.exitCode != 0 ? ", exit code " + std::to_string(m_summary.exitCode) : std::string()) +
+                       (signal && !signalName(signal).empty() ? " (" + std::string(signalName(signal)) + ")" : std::string()) +
+                       (m_summary.time ? " at " + formatEpochNs(*m_summary.time) : std::string());
+    const std::size_t mark = f.detail.find("; torchrun's root cause:");
+    f.detail = (mark == std::string::npos ? f.detail : f.detail.substr(0, mark)) + "; " + root;
+}
+
+void ConsoleFailures::shift(EpochNs by) {
+    for (auto& [family, open] : m_open) open.last += by;
+    for (auto& [key, t] : m_tracebacks) t += by;
+}
+
+void ConsoleFailures::finish() {
+    for (std::size_t i = 0; i < m_ctx.events.failures.size(); ++i) {
+        ImportedFailure& f = m_ctx.events.failures[i];
+        if (f.job.empty() && f.hosts.empty() && f.cause == RootCause::NcclWatchdogTimeout) {
+            std::set<std::int32_t> reporters(f.ranks.begin(), f.ranks.end());
+            std::set<std::int32_t> suspects;
+            std::string why;
+            // Ranks of the group that said nothing: the one a collective waits for is often the
+            // one that never got there. Only when most of the group reported, or it says little.
+            const std::int32_t world = m_world;
+            f.world = world;
+            if (world > 0 && !reporters.empty() && static_cast<std::int32_t>(reporters.size()) < world &&
+                static_cast<std::int32_t>(reporters.size()) * 2 >= world) {
+                std::vector<std::int32_t> silent;
+                for (std::int32_t r = 0; r < world; ++r)
+                    if (!reporters.count(r)) silent.push_back(r);
+                suspects.insert(silent.begin(), silent.end());
+                why = "did not report";
+            }
+            // Ranks whose work counters lag the others' are behind.
+            if (auto c = m_counters.find(i); c != m_counters.end() && c->second.size() > 1) {
+                std::int64_t maxEnq = -1, maxDone = -1;
+                for (const auto& [rank, n] : c->second) maxEnq = std::max(maxEnq, n.enqueued), maxDone = std::max(maxDone, n.completed);
+                std::vector<std::int32_t> behind;
+                for (const auto& [rank, n] : c->second)
+                    if ((n.enqueued >= 0 && n.enqueued < maxEnq) || (n.completed >= 0 && n.completed < maxDone)) behind.push_back(rank);
+                if (!behind.empty() && behind.size() < c->second.size()) {
+                    suspects.insert(behind.begin(), behind.end());
+                    why += std::string(why.empty() ? "" : "; ") + "rank(s) " + rankList(behind) + " behind (last enqueued/completed work " +
+                           "lower than the others')";
+                }
+            }
+            f.suspectRanks.assign(suspects.begin(), suspects.end());
+            std::string who = "; reported by " + std::to_string(reporters.size()) + " rank(s)" +
+                              (reporters.empty() ? std::string() : " (" + rankList(f.ranks) + ")") +
+                              (world > 0 ? " of " + std::to_string(world) : std::string());
+            if (!suspects.empty()) who += "; suspect rank(s) " + rankList(f.suspectRanks) + " (" + why + ")";
+            f.detail += who;
+        } else if (f.suspectRanks.empty() && !f.ranks.empty() && f.job.empty() && f.hosts.empty()) {
+            // A crash: the first rank to report it, unless torchrun's summary said otherwise.
+            if (auto first = m_firstReporter.find(i); first != m_firstReporter.end()) f.suspectRanks = {first->second};
+            if (f.ranks.size() > 1) f.detail += "; reported by " + std::to_string(f.ranks.size()) + " ranks (" + rankList(f.ranks) + ")";
+        }
+        if (f.timeInferred) f.detail += " (time inferred from the lines around it)";
+    }
+}
+
+}  // namespace faultline

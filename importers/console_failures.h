@@ -1,0 +1,81 @@
+#pragma once
+// The failures a console log tells of, assembled from its catalogue events (console_catalogue.h):
+// one event printed by many ranks is one failure with every reporter as evidence; a crash
+// reported in several lines (terminate, what(), frames; a traceback and its exception;
+// torchrun's summary) is one failure with its most specific cause. At the end each failure
+// is told who: the ranks that reported it, the world they belong to, and the suspects.
+#include "console_catalogue.h"
+#include "import_context.h"
+#include "line_reader.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace faultline {
+
+// Where and when a console line was printed, as its wrappers and the log's clock say.
+struct LineOrigin {
+    std::int32_t rank = -1;       // global rank
+    std::int32_t localRank = -1;
+    std::string_view host;
+    EpochNs time = 0;
+    bool inferred = false;        // the line had no time of its own
+    const LineReader* in = nullptr;
+    // "FILE:LINE", built only for the few lines that become evidence.
+    std::string where() const { return in ? in->where() : std::string(); }
+};
+
+class ConsoleFailures {
+public:
+    explicit ConsoleFailures(ImportContext& ctx) : m_ctx(ctx) {}
+
+    // A failure kind's event (isFailureKind), torchrun's summary, a traceback's lines.
+    void add(const ConsoleEvent& e, std::string_view text, const LineOrigin& at);
+    // A line no entry recognised: while a traceback is open, its frames and its exception.
+    // True when it was part of one.
+    bool other(std::string_view text, const LineOrigin& at);
+    // The world the log states (launcher banner, communicator sizes, --world-size).
+    void noteWorld(std::int32_t world) { m_world = std::max(m_world, world); }
+    // Times given before the log's first date move with it (see ConsoleLogReader).
+    void shift(EpochNs by);
+    // Reporters, world and suspects into each failure's fields and detail.
+    void finish();
+
+private:
+    enum class Family : std::uint8_t { Collective, Crash, Scheduler };
+    struct Open {
+        std::size_t failure = 0;
+        EpochNs last = 0;
+        int specificity = 0;  // of the event that set its cause and detail
+        std::string_view group;
+        std::int64_t seq = -1;
+    };
+    struct Counters {
+        std::int64_t enqueued = -1, completed = -1;
+    };
+    struct RootCauseSummary {
+        std::int32_t rank = -1, localRank = -1, exitCode = 0, signal = 0;
+        std::string host;
+        std::optional<EpochNs> time;
+        bool inRoot = false;  // the fields being read are the root cause's (not "Failures:")
+        std::size_t failure = SIZE_MAX;
+    };
+
+    ImportedFailure& failureFor(Family family, const LineOrigin& at, bool& created);
+    void report(ImportedFailure& f, const ConsoleEvent& e, const LineOrigin& at);
+    void crash(const ConsoleEvent& e, std::string_view text, const LineOrigin& at);
+    void elastic(const ConsoleEvent& e, const LineOrigin& at);
+    std::uint64_t streamKey(const LineOrigin& at) const;
+
+    ImportContext& m_ctx;
+    std::map<Family, Open> m_open;
+    std::map<std::size_t, std::map<std::int32_t, Counters>> m_counters;  // failure -> rank -> counters
+    std::map<std::size_t, std::int32_t> m_firstReporter;                  // failure -> the first rank to report it
+    std::map<std::uint64_t, EpochNs> m_tracebacks;                      // open tracebacks by stream (rank / host)
+    RootCauseSummary m_summary;
+    std::int32_t m_world = 0;
+};
+
+}  // namespace faultline

@@ -1,0 +1,57 @@
+#pragma once
+// One line of a job's console output with what wraps it peeled off. Launchers, schedulers,
+// collectors and viewers each put their prefix before the line the program printed:
+//   srun -l            "12: "                       (task = global rank)
+//   torchrun           "[default3]:", "[rank12]:", "[default0]:[rank12]:"
+//   mpirun --tag       "[1,12]<stdout>:"            (rank 12)
+//   pdsh / clush       "node017: ", "10.1.2.3: "
+//   Ray                "(RayWorker pid=123, ip=10.0.0.2) "
+//   kubectl --prefix   "[pod/trainer-0/pytorch] "
+//   collectors         "2024-03-05T10:00:00.123Z ", "[2024-03-05 10:00:00] " (kubectl --timestamps,
+//                      Loki, CloudWatch, GitHub Actions)
+//   journald / syslog  "Mar  5 10:00:00 node017 python[1234]: "  (no year)
+//   glog / c10         "[E0610 03:10:05.123456 4242 ProcessGroupNCCL.cpp:616] " (no year)
+//   a viewer           "  123\t", "123 | "       (line numbers)
+//   set -x             "+ srun ...", "++ hostname"
+// plus ANSI colours anywhere (with the ESC byte or, pasted, without it) and progress bars
+// redrawn with '\r' or joined to the next line with nothing between.
+// The peeler remembers the rank, host and time the wrappers named.
+#include "imported_events.h"
+#include "year_resolver.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace faultline {
+
+struct ConsoleLine {
+    std::string_view text;         // what the program printed, wrappers removed
+    std::int32_t rank = -1;        // the global rank a wrapper named; -1: none
+    std::int32_t localRank = -1;   // torchrun's "[defaultN]:": the node-local rank
+    std::string_view host;         // the host a wrapper named; empty: none
+    std::optional<EpochNs> time;   // the time a wrapper (or the line itself, at its start) gave
+    bool shellTrace = false;       // a `set -x` trace line
+};
+
+class ConsoleLinePeeler {
+public:
+    explicit ConsoleLinePeeler(YearResolver& years) : m_years(years) {}
+
+    // The lines one physical line holds ('\r' redraws, a bar with the next line joined to it),
+    // each peeled. The views are valid until the next call.
+    void split(std::string_view raw, std::vector<ConsoleLine>& out);
+    // Peels one logical line.
+    ConsoleLine peel(std::string_view line);
+
+private:
+    std::string m_plain;  // the line without its colour codes, when it had any
+    YearResolver& m_years;
+};
+
+// `s` without ANSI colour codes ("\x1b[1;31m", or "[31m" where the ESC byte was lost);
+// `s` itself when it has none, else a view of `scratch`.
+std::string_view stripAnsi(std::string_view s, std::string& scratch);
+
+}  // namespace faultline
