@@ -9,18 +9,6 @@
 
 namespace faultline {
 
-namespace {
-
-std::string shortDuration(Nanos d) {
-    char buf[48];
-    if (d < kMillisecond) std::snprintf(buf, sizeof buf, "%.0f µs", static_cast<double>(d) / kMicrosecond);
-    else if (d < kSecond) std::snprintf(buf, sizeof buf, "%.2f ms", static_cast<double>(d) / kMillisecond);
-    else return formatDuration(d);
-    return buf;
-}
-
-}  // namespace
-
 std::vector<std::string> runHighlights(const Run& run, const RunSummary& summary, const StragglerReport& stragglers) {
     std::vector<std::string> out;
     if (!run.collectives.empty()) {
@@ -31,7 +19,7 @@ std::vector<std::string> runHighlights(const Run& run, const RunSummary& summary
             first = std::min(first, c.enter);
             last = std::max(last, c.exit);
         }
-        out.push_back(formatCount(static_cast<std::int64_t>(ranks.size())) + " ranks traced over " + shortDuration(last - first) + ": " +
+        out.push_back(formatCount(static_cast<std::int64_t>(ranks.size())) + " ranks traced over " + formatShortDuration(last - first) + ": " +
                       formatCount(static_cast<std::int64_t>(run.collectives.size())) + " collective calls in " +
                       std::to_string(run.processGroups.size()) + (run.processGroups.size() == 1 ? " process group, " : " process groups, ") +
                       formatCount(stragglers.instances) +
@@ -41,7 +29,7 @@ std::vector<std::string> runHighlights(const Run& run, const RunSummary& summary
         for (const RankStragglerScore& r : stragglers.ranks) {
             if (r.late == 0 || named >= 3) continue;
             late += std::string(named++ ? ", " : "") + "rank " + std::to_string(r.rank) + " (last at " + std::to_string(r.late) + " of " +
-                    std::to_string(r.collectives) + " collectives, others waited " + shortDuration(r.totalLateness) + ")";
+                    std::to_string(r.collectives) + " collectives, others waited " + formatShortDuration(r.totalLateness) + ")";
         }
         out.push_back(late.empty() ? "No rank arrived late at its collectives beyond the noise floor" : "Late ranks: " + late);
     }
@@ -63,7 +51,7 @@ std::vector<std::string> runHighlights(const Run& run, const RunSummary& summary
             if (fastest == 0 || mean < fastest) fastest = mean;
         }
         if (perRank.size() > 1 && fastest > 0)
-            out.push_back("Mean step time " + shortDuration(fastest) + " to " + shortDuration(slowest) + " across " +
+            out.push_back("Mean step time " + formatShortDuration(fastest) + " to " + formatShortDuration(slowest) + " across " +
                           std::to_string(perRank.size()) + " ranks (rank " + std::to_string(slowRank) + " slowest, " +
                           formatPercent(static_cast<double>(slowest - fastest) / static_cast<double>(fastest), 0) + " slower than the fastest)");
     }

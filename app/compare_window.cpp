@@ -1,5 +1,6 @@
 #include "compare_window.h"
 
+#include "widgets/run_in_background.h"
 #include "model/error.h"
 #include "model/format.h"
 #include "model/replay_state.h"
@@ -14,7 +15,6 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QShortcut>
@@ -22,7 +22,6 @@
 #include <QStandardItemModel>
 #include <QStatusBar>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 
 #include <algorithm>
@@ -200,24 +199,14 @@ QWidget* CompareWindow::makePane(FabricView* view, QLabel* status, const QString
 void CompareWindow::open(const QString& pathA, const QString& pathB) {
     const quint64 id = ++m_request;
     statusBar()->showMessage(tr("Opening %1 and %2...").arg(QFileInfo(pathA).fileName(), QFileInfo(pathB).fileName()));
-    using Result = std::variant<std::shared_ptr<const LoadedComparison>, QString>;
-    auto* watcher = new QFutureWatcher<Result>(this);
-    connect(watcher, &QFutureWatcher<Result>::finished, this, [this, watcher, id] {
-        const Result result = watcher->result();
-        watcher->deleteLater();
-        if (id != m_request) return;  // a newer request overtook this one
-        if (const auto* loaded = std::get_if<std::shared_ptr<const LoadedComparison>>(&result)) return showComparison(*loaded);
-        const QString message = std::get<QString>(result);
-        statusBar()->showMessage(message);
-        emit comparisonFailed(message);
-    });
-    watcher->setFuture(QtConcurrent::run([pathA, pathB]() -> Result {
-        try {
-            return loadComparison(pathA, pathB);
-        } catch (const std::exception& e) {
-            return QString::fromUtf8(e.what());
-        }
-    }));
+    runInBackground(this, [pathA, pathB] { return loadComparison(pathA, pathB); },
+                    [this, id](const BackgroundResult<std::shared_ptr<const LoadedComparison>>& result) {
+                        if (id != m_request) return;  // a newer request overtook this one
+                        if (const auto* loaded = std::get_if<0>(&result)) return showComparison(*loaded);
+                        const QString message = errorOf(result);
+                        statusBar()->showMessage(message);
+                        emit comparisonFailed(message);
+                    });
 }
 
 void CompareWindow::showComparison(std::shared_ptr<const LoadedComparison> loaded) {

@@ -2,6 +2,7 @@
 
 #include "exports/csv_export.h"
 #include "exports/image_file.h"
+#include "widgets/run_in_background.h"
 #include "model/error.h"
 #include "main_window.h"
 #include "model/incident_notes.h"
@@ -19,37 +20,17 @@
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
 #include <QProgressDialog>
 #include <QSpinBox>
-#include <QtConcurrent>
 
 #include <atomic>
 
 namespace faultline {
 
 namespace {
-
-// Runs `work` on a worker thread; `done(error)` back on the GUI thread (empty: success).
-template <typename Work>
-void runInBackground(QObject* owner, Work work, std::function<void(const QString&)> done) {
-    auto* watcher = new QFutureWatcher<QString>(owner);
-    QObject::connect(watcher, &QFutureWatcher<QString>::finished, owner, [watcher, done] {
-        done(watcher->result());
-        watcher->deleteLater();
-    });
-    watcher->setFuture(QtConcurrent::run([work]() -> QString {
-        try {
-            work();
-            return {};
-        } catch (const std::exception& e) {
-            return QString::fromUtf8(e.what());
-        }
-    }));
-}
 
 QSpinBox* spin(int min, int max, int value) {
     auto* s = new QSpinBox;
@@ -140,7 +121,10 @@ void ExportController::exportReportTo(const ReportOptions& options) {
     runInBackground(this, [content, figures, options] {
         if (isHtmlReport(options.out)) writeHtmlReport(*content, *figures, options);
         else writePdfReport(*content, *figures, options);
-    }, [this, out](const QString& error) { emit message(error.isEmpty() ? tr("Wrote %1").arg(out) : error); });
+    }, [this, out](const BackgroundResult<std::monostate>& result) {
+        const QString error = errorOf(result);
+        emit message(error.isEmpty() ? tr("Wrote %1").arg(out) : error);
+    });
 }
 
 void ExportController::exportVideo() {
@@ -261,7 +245,8 @@ void ExportController::exportCsvTo(const QString& dir) {
         return;
     }
     runInBackground(this, [loaded, dir] { writeCsvTables(loaded->run, readIncidentNotes(loaded->path.toStdString()), dir.toStdString()); },
-                    [this, dir](const QString& error) {
+                    [this, dir](const BackgroundResult<std::monostate>& result) {
+                        const QString error = errorOf(result);
                         emit message(error.isEmpty() ? tr("Wrote incidents.csv, goodput_per_day.csv and stragglers.csv into %1").arg(dir) : error);
                     });
 }
@@ -276,7 +261,10 @@ void ExportController::exportPerfettoTo(const QString& out) {
     auto loaded = m_window->currentRunShared();
     if (!loaded || refused(out)) return;
     runInBackground(this, [loaded, out] { writePerfettoTraceFile(loaded->run, out.toStdString()); },
-                    [this, out](const QString& error) { emit message(error.isEmpty() ? tr("Wrote %1").arg(out) : error); });
+                    [this, out](const BackgroundResult<std::monostate>& result) {
+                        const QString error = errorOf(result);
+                        emit message(error.isEmpty() ? tr("Wrote %1").arg(out) : error);
+                    });
 }
 
 }  // namespace faultline

@@ -1,5 +1,7 @@
 #include "import_controller.h"
 
+#include "widgets/run_in_background.h"
+#include "model/output_guard.h"
 #include "import_dialog.h"
 #include "importers/importer.h"
 #include "importers/time_span_check.h"
@@ -9,14 +11,12 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QInputDialog>
 #include <QLineEdit>
 #include <QMimeData>
 #include <QStandardPaths>
 #include <QTimer>
 #include <QWidget>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <variant>
 
@@ -124,11 +124,21 @@ void ImportController::importPaths(const QStringList& inputs, const QString& out
     std::vector<std::string> paths;
     for (const QString& p : inputs) paths.push_back(p.toStdString());
     const std::string out = output.toStdString();
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, timer, job, output] {
+    auto work = [job, paths, out, options]() -> Outcome {
+        try {
+            // The dialog asked before replacing a file; what is imported is never written over.
+            checkOutput(out, OutputKind::RunFile, paths, true);
+            const ProgressFn progress = [job](double f) { job->permille = static_cast<int>(f * 1000.0); };
+            return importToRunFile(paths, out, options, progress, &job->cancel);
+        } catch (const ImportCancelled&) {
+            return Cancelled{};
+        } catch (const DisjointSpans& e) {
+            return Disjoint{QString::fromStdString(e.what())};
+        }
+    };
+    runInBackground(this, std::move(work), [this, timer, job, output](const BackgroundResult<Outcome>& result) {
         timer->deleteLater();
-        const Outcome outcome = watcher->result();
-        watcher->deleteLater();
+        const Outcome outcome = std::holds_alternative<Outcome>(result) ? std::get<Outcome>(result) : Outcome(errorOf(result));
         if (m_job != job) return;  // stale: a newer import replaced it
         m_job.reset();
         if (const auto* summary = std::get_if<ImportSummary>(&outcome)) {
@@ -145,18 +155,6 @@ void ImportController::importPaths(const QStringList& inputs, const QString& out
             emit importCancelled();
         }
     });
-    watcher->setFuture(QtConcurrent::run([job, paths, out, options]() -> Outcome {
-        try {
-            const ProgressFn progress = [job](double f) { job->permille = static_cast<int>(f * 1000.0); };
-            return importToRunFile(paths, out, options, progress, &job->cancel);
-        } catch (const ImportCancelled&) {
-            return Cancelled{};
-        } catch (const DisjointSpans& e) {
-            return Disjoint{QString::fromStdString(e.what())};
-        } catch (const std::exception& e) {
-            return QString::fromStdString(e.what());
-        }
-    }));
 }
 
 bool ImportController::eventFilter(QObject* watched, QEvent* event) {

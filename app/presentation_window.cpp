@@ -101,7 +101,7 @@ void PresentationWindow::setTime(Nanos t) {
         if (e.time <= m_time) event = QString::fromStdString(e.what);
     QString note = QString("%1 of %2 · %3").arg(s.incident + 1).arg(m_content->selected.size()).arg(QString::fromStdString(incidentTitle(r.incident)));
     if (!event.isEmpty()) note += " · " + event;
-    if (r.note && !r.note->notes.empty()) note += " · Reviewer: " + QString::fromStdString(r.note->notes).section('\n', 0, 0);
+    if (r.note && !r.note->notes.empty()) note += " · Reviewer: " + QString::fromStdString(noteExcerpt(r.note->notes, 1000)).section('\n', 0, 0);
     c.note = note;
     m_caption->setCaption(c);
 }

@@ -1,5 +1,7 @@
 #include "what_if_dialog.h"
 
+#include "widgets/run_in_background.h"
+#include "model/output_guard.h"
 #include "model/error.h"
 #include "model/format.h"
 #include "model/run_file.h"
@@ -9,12 +11,10 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <optional>
 
@@ -104,26 +104,20 @@ void WhatIfDialog::start() {
     const QString out = outputPath();
     m_message->setText(tr("Replaying into %1...").arg(out));
     setEnabled(false);
-    auto* watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, out] {
-        const QString error = watcher->result();
-        watcher->deleteLater();
-        setEnabled(true);
-        if (!error.isEmpty()) {
-            m_message->setText(error);
-            return;
-        }
-        emit written(m_runPath, out);
-        accept();
-    });
-    watcher->setFuture(QtConcurrent::run([run = m_runPath, out, policy]() -> QString {
-        try {
+    runInBackground(this, [run = m_runPath, out, policy] {
+            // The dialog asked before replacing a file; the run replayed is never written over.
+            checkOutput(out.toStdString(), OutputKind::RunFile, {run.toStdString()}, true);
             writeRunFile(replayWithPolicy(readRunFile(run.toStdString()), policy), out.toStdString());
-            return {};
-        } catch (const std::exception& e) {
-            return QString::fromUtf8(e.what());
-        }
-    }));
+        },
+        [this, out](const BackgroundResult<std::monostate>& result) {
+            setEnabled(true);
+            if (const QString error = errorOf(result); !error.isEmpty()) {
+                m_message->setText(error);
+                return;
+            }
+            emit written(m_runPath, out);
+            accept();
+        });
 }
 
 }  // namespace faultline

@@ -74,7 +74,7 @@ void incidentSection(PdfLayout& pdf, const ReportContent& c, const ReportInciden
     review.emplace_back("Confirmed cause", r.note->confirmedCause ? q(rootCauseLabel(*r.note->confirmedCause)) : "not confirmed");
     review.emplace_back("Tags", r.note->tags.empty() ? "none" : q(joinTags(r.note->tags)));
     pdf.facts(review);
-    if (!r.note->notes.empty()) pdf.paragraph(q(r.note->notes));
+    if (!r.note->notes.empty()) pdf.paragraph(q(noteExcerpt(r.note->notes, 4000)));
 }
 
 }  // namespace

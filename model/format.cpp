@@ -75,4 +75,12 @@ std::optional<Nanos> parseDuration(std::string_view text) {
     return static_cast<Nanos>(value * scale);
 }
 
+std::string formatShortDuration(Nanos d) {
+    char buf[48];
+    if (d < kMillisecond) std::snprintf(buf, sizeof buf, "%.0f µs", static_cast<double>(d) / kMicrosecond);
+    else if (d < kSecond) std::snprintf(buf, sizeof buf, d < 10 * kMillisecond ? "%.2f ms" : "%.1f ms", static_cast<double>(d) / kMillisecond);
+    else return formatDuration(d);
+    return buf;
+}
+
 }  // namespace faultline

@@ -11,6 +11,9 @@ namespace faultline {
 
 // "54 d 3 h", "2 h 05 min", "4 min 10 s", "6.2 s", "850 ms"
 std::string formatDuration(Nanos d);
+// A duration that may be under a second (a collective, a lateness): "850 µs", "3.25 ms",
+// "12.5 ms", else as formatDuration.
+std::string formatShortDuration(Nanos d);
 // "92.4%"
 std::string formatPercent(double fraction, int decimals = 1);
 // "5.7 TB", "812 GB"

@@ -99,4 +99,11 @@ std::string joinTags(const std::vector<std::string>& tags) {
     return out;
 }
 
+std::string noteExcerpt(const std::string& notes, std::size_t maxBytes) {
+    if (notes.size() <= maxBytes) return notes;
+    std::size_t cut = maxBytes;
+    while (cut > 0 && (static_cast<unsigned char>(notes[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+    return notes.substr(0, cut) + "\n[... " + std::to_string(notes.size() - cut) + " more bytes in the review file]";
+}
+
 }  // namespace faultline

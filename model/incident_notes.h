@@ -48,6 +48,11 @@ std::map<Nanos, IncidentNote> readRunFileNotes(const std::string& runPath);
 void writeIncidentNotesTable(const std::string& path, const std::map<Nanos, IncidentNote>& notes);
 
 // "hbm, repeat offender" -> {"hbm", "repeat offender"}; and back.
+// A note as a page, a caption or an editor shows it: at most `maxBytes` (cut at a character
+// boundary), then how much more the review holds. A hostile review's 40 MB note stalls no view.
+inline constexpr std::size_t kNoteShownBytes = 64 * 1024;
+std::string noteExcerpt(const std::string& notes, std::size_t maxBytes = kNoteShownBytes);
+
 std::vector<std::string> splitTags(const std::string& text);
 std::string joinTags(const std::vector<std::string>& tags);
 

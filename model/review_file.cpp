@@ -69,6 +69,11 @@ std::string reviewSource(const std::string& runPath) {
     SqliteDb probe(review, SqliteDb::Mode::ReadOnly);
     if (probe.pragmaInt("application_id") != kReviewFileApplicationId)
         throw Error(review + " is not a Faultline review file (the review of " + runPath + " is expected there)");
+    // A newer Faultline may have changed what the tables mean: refused, never misread, and
+    // never written over (every save reads the review first).
+    if (const int version = probe.pragmaInt("user_version"); version > kReviewFileSchemaVersion)
+        throw Error(review + " was written by a newer Faultline (review format " + std::to_string(version) + "; this one reads format " +
+                    std::to_string(kReviewFileSchemaVersion) + "): not read and left as it is; open it with the newer version");
     return review;
 }
 

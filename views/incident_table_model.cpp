@@ -46,7 +46,10 @@ int IncidentTableModel::columnCount(const QModelIndex& parent) const { return pa
 QVariant IncidentTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid()) return {};
     const Incident& inc = incident(index.row());
-    const IncidentNote n = note(index.row());
+    // By reference: a cell is asked for many times a paint, and a note may be megabytes.
+    static const IncidentNote kNone;
+    const auto found = m_notes.find(inc.begin);
+    const IncidentNote& n = found != m_notes.end() ? found->second : kNone;
     if (role == Qt::TextAlignmentRole && (index.column() == Id || index.column() == Downtime || index.column() == LostWork))
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::UserRole) {  // what sorting compares

@@ -223,7 +223,10 @@ void IncidentView::showSelected() {
     for (const IncidentEvent& e : inc.chain)
         chain += QString::fromStdString(formatWallTime(m_run->info.startEpochNs, e.time) + "  " + e.what) + "\n";
     m_chain->setPlainText(chain);
-    m_notes->setPlainText(QString::fromStdString(note.notes));
+    // A note too long to edit is shown cut and kept whole: saving the cut text would lose the rest.
+    const bool tooLong = note.notes.size() > kNoteShownBytes;
+    m_notes->setPlainText(QString::fromStdString(noteExcerpt(note.notes)));
+    m_notes->setReadOnly(tooLong);
     const std::string_view key = note.confirmedCause ? rootCauseKey(*note.confirmedCause) : std::string_view();
     m_confirmed->setCurrentIndex(std::max(0, m_confirmed->findData(QString::fromUtf8(key.data(), static_cast<qsizetype>(key.size())))));
     m_tags->setText(QString::fromStdString(joinTags(note.tags)));
@@ -269,7 +272,7 @@ void IncidentView::saveNow() {
     m_saveTimer->stop();
     m_dirty = false;
     IncidentNote note = m_model->note(m_editingRow);
-    note.notes = m_notes->toPlainText().toStdString();
+    if (!m_notes->isReadOnly()) note.notes = m_notes->toPlainText().toStdString();
     note.confirmedCause = rootCauseFromKey(m_confirmed->currentData().toString().toStdString());
     note.tags = splitTags(m_tags->text().toStdString());
     try {

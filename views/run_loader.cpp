@@ -1,9 +1,8 @@
 #include "views/run_loader.h"
 
+#include "widgets/run_in_background.h"
 #include "model/run_file.h"
 
-#include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <variant>
 
@@ -27,25 +26,15 @@ void RunLoader::load(const QString& path) {
 }
 
 void RunLoader::prepareAndLoad(Job prepare) {
-    using Result = std::variant<std::shared_ptr<const LoadedRun>, QString>;
     const quint64 id = ++m_latest;
     ++m_running;
-    auto* watcher = new QFutureWatcher<Result>(this);
-    connect(watcher, &QFutureWatcher<Result>::finished, this, [this, watcher, id] {
-        --m_running;
-        const Result result = watcher->result();
-        watcher->deleteLater();
-        if (id != m_latest) return;  // stale: a newer request is on its way
-        if (auto* run = std::get_if<std::shared_ptr<const LoadedRun>>(&result)) emit loaded(*run);
-        else emit failed(std::get<QString>(result));
-    });
-    watcher->setFuture(QtConcurrent::run([prepare = std::move(prepare)]() -> Result {
-        try {
-            return loadRun(QString::fromStdString(prepare()));
-        } catch (const std::exception& e) {
-            return QString::fromStdString(e.what());
-        }
-    }));
+    runInBackground(this, [prepare = std::move(prepare)] { return loadRun(QString::fromStdString(prepare())); },
+                    [this, id](const BackgroundResult<std::shared_ptr<const LoadedRun>>& result) {
+                        --m_running;
+                        if (id != m_latest) return;  // stale: a newer request is on its way
+                        if (const auto* run = std::get_if<0>(&result)) emit loaded(*run);
+                        else emit failed(errorOf(result));
+                    });
 }
 
 }  // namespace faultline

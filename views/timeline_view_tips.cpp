@@ -73,11 +73,7 @@ QString causeText(RootCause cause) {
     return QString::fromUtf8(label.data(), static_cast<qsizetype>(label.size()));
 }
 
-QString shortDuration(Nanos d) {
-    if (d < kMillisecond) return QObject::tr("%1 µs").arg(static_cast<double>(d) / kMicrosecond, 0, 'f', 0);
-    if (d < kSecond) return QObject::tr("%1 ms").arg(static_cast<double>(d) / kMillisecond, 0, 'f', d < 10 * kMillisecond ? 2 : 1);
-    return QString::fromStdString(formatDuration(d));
-}
+QString shortDuration(Nanos d) { return QString::fromStdString(formatShortDuration(d)); }
 
 }  // namespace
 

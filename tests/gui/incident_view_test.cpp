@@ -68,7 +68,8 @@ TEST(IncidentView, NotesAreSavedBesideTheRunFileWhichStaysUnchangedAndComeBack) 
         QTest::keyClicks(notes, "Swapped the GPU.");
         view.findChild<QComboBox*>("confirmedCause")->setCurrentIndex(1 + static_cast<int>(RootCause::FaultyGpu));
         QTest::keyClicks(view.findChild<QLineEdit*>("incidentTags"), "gpu, swap");
-        QTest::qWait(600);  // the edit is written after a short pause in typing
+        // The edit is written after a short pause in typing: waited for, however busy the machine.
+        EXPECT_TRUE(QTest::qWaitFor([&] { return std::filesystem::exists(f.path + "-review"); }, 30000));
     }
     EXPECT_EQ(test::fileChecksum(f.path), checksum) << "typing notes changed the run file";
     EXPECT_TRUE(std::filesystem::exists(f.path + "-review"));

@@ -71,8 +71,9 @@ TEST(Presentation, KeysWalkThroughTheStoryAndEscLeaves) {
     QTest::keyClick(window, Qt::Key_PageDown);
     EXPECT_EQ(window->slide(), 1);
     EXPECT_FALSE(window->card()->isVisible());
-    QTest::qWait(2500);  // the camera flies, then the replay runs from before the symptom
-    EXPECT_GT(window->time(), content->selected.front().incident.begin - 10 * kMinute);
+    // The camera flies, then the replay runs from before the symptom.
+    EXPECT_TRUE(QTest::qWaitFor([&] { return window->time() > content->selected.front().incident.begin - 10 * kMinute; }, 30000))
+        << window->time();
     if (const QByteArray shots = qgetenv("FAULTLINE_TEST_SHOTS"); !shots.isEmpty()) {
         QTest::qWait(6000);  // into the incident
         window->grab().save(shots + "/presentation-incident.png");
@@ -85,8 +86,7 @@ TEST(Presentation, KeysWalkThroughTheStoryAndEscLeaves) {
     EXPECT_EQ(window->slide(), 3);
     QPointer<PresentationWindow> alive(window);
     QTest::keyClick(window, Qt::Key_Escape);
-    QTest::qWait(50);
-    EXPECT_TRUE(alive.isNull());  // closed and gone
+    EXPECT_TRUE(QTest::qWaitFor([&] { return alive.isNull(); }, 30000));  // closed and gone
 }
 
 // A story stop flies the camera as selecting the incident in the main window does: a failed
@@ -152,13 +152,11 @@ TEST(Presentation, ViewPresentIsF5AndGoesFullScreenAndEscReturns) {
     present->trigger();  // as F5 or View > Present does
     auto* presentation = window.findChild<PresentationWindow*>();
     ASSERT_NE(presentation, nullptr) << "View > Present opens the presentation";
-    QTest::qWait(300);
-    EXPECT_TRUE(presentation->isFullScreen());
+    EXPECT_TRUE(QTest::qWaitFor([&] { return presentation->isFullScreen(); }, 30000));
     EXPECT_EQ(presentation->slideCount(), 7);  // title, the 5 worst incidents, closing
     QPointer<PresentationWindow> alive(presentation);
     QTest::keyClick(presentation, Qt::Key_Escape);
-    QTest::qWait(50);
-    EXPECT_TRUE(alive.isNull());
+    EXPECT_TRUE(QTest::qWaitFor([&] { return alive.isNull(); }, 30000));
     EXPECT_TRUE(window.isVisible());
 }
 

@@ -4,11 +4,13 @@
 #include "model/incident_notes.h"
 #include "model/review_file.h"
 #include "model/run_file.h"
+#include "model/sqlite_db.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <cstdlib>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -171,6 +173,47 @@ TEST(IncidentNotes, Tags) {
     EXPECT_EQ(splitTags(" hbm, ,repeat offender ,"), (std::vector<std::string>{"hbm", "repeat offender"}));
     EXPECT_EQ(joinTags({"a", "b c"}), "a, b c");
     EXPECT_TRUE(splitTags("").empty());
+}
+
+}  // namespace
+}  // namespace faultline
+
+namespace faultline {
+namespace {
+
+TEST(ReviewFile, ANewerFormatIsRefusedNeverMisreadNorOverwritten) {
+    test::ScratchDir dir;
+    const std::string run = dir.file("run.faultline");
+    writeRunFile(test::tinyRun(), run);
+    const Nanos begin = test::tinyRun().downtimes.front().begin;
+    IncidentNotesStore store(run);
+    store.save({begin, "first look", std::nullopt, {}, 0});
+    {
+        SqliteDb db(store.reviewPath(), SqliteDb::Mode::ReadWrite);
+        db.exec("PRAGMA user_version=" + std::to_string(kReviewFileSchemaVersion + 1));
+    }
+    std::ifstream in(store.reviewPath(), std::ios::binary);
+    const std::string before((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    try {
+        readIncidentNotes(run);
+        FAIL() << "a review of a newer format was read";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("written by a newer Faultline"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(store.save({begin, "second look", std::nullopt, {}, 0}), Error);
+    std::ifstream again(store.reviewPath(), std::ios::binary);
+    EXPECT_EQ(std::string((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>()), before);
+}
+
+TEST(IncidentNotes, AHugeNoteIsShownCutWithWhatIsLeft) {
+    const std::string huge(40 * 1024 * 1024, 'x');
+    const std::string shown = noteExcerpt(huge);
+    EXPECT_LT(shown.size(), kNoteShownBytes + 100);
+    EXPECT_NE(shown.find("more bytes in the review file"), std::string::npos);
+    EXPECT_EQ(noteExcerpt("short"), "short");
+    // Never cut inside a UTF-8 character.
+    const std::string accents = std::string(kNoteShownBytes - 1, 'a') + "\xC3\xA9tait";
+    EXPECT_EQ(noteExcerpt(accents).substr(kNoteShownBytes - 1, 1), "\n");
 }
 
 }  // namespace
