@@ -2,6 +2,7 @@
 
 #include "formats.h"
 #include "hostlist.h"
+#include "parallel_files.h"
 #include "rank_map.h"
 #include "run_builder.h"
 #include "shard_file.h"
@@ -13,7 +14,6 @@
 #include <exception>
 #include <functional>
 #include <mutex>
-#include <thread>
 #include <filesystem>
 #include <system_error>
 
@@ -84,7 +84,6 @@ std::string jobRunName(const Run& run) {
 // the run is the same whichever worker read which file.
 struct FileImport {
     ShardedFile file;
-    std::exception_ptr error;
 };
 
 void readOne(const Input& f, const FormatInfo* forced, const ImportOptions& options, const std::atomic<bool>* cancel,
@@ -121,29 +120,13 @@ void readInParallel(const std::vector<Input>& files, const FormatInfo* forced, c
         progress(std::min(1.0, doneWeight / static_cast<double>(total)));
     };
 
-    std::atomic<std::size_t> next{0};
-    std::atomic<std::size_t> firstError{files.size()};
-    auto work = [&] {
-        for (std::size_t i; (i = next.fetch_add(1)) < files.size();) {
-            if (i > firstError.load()) break;
-            try {
-                if (cancel && cancel->load()) throw ImportCancelled();
-                readOne(files[i], forced, options, cancel, [&, i](double fraction) { report(i, fraction); }, out[i].file);
-                report(i, 1.0);
-            } catch (...) {
-                out[i].error = std::current_exception();
-                for (std::size_t seen = firstError.load(); i < seen && !firstError.compare_exchange_weak(seen, i);) {}
-            }
-        }
-    };
-    const std::size_t cores = options.workers > 0 ? static_cast<std::size_t>(options.workers) : std::max(1u, std::thread::hardware_concurrency());
-    const std::size_t workers = std::min(files.size(), cores);
-    std::vector<std::thread> threads;
-    for (std::size_t w = 1; w < workers; ++w) threads.emplace_back(work);
-    work();
-    for (std::thread& t : threads) t.join();
-    if (cancel && cancel->load()) throw ImportCancelled();
-    if (firstError.load() < files.size()) std::rethrow_exception(out[firstError.load()].error);
+    forEachFileInParallel(
+        files.size(), options.workers,
+        [&](std::size_t i) {
+            readOne(files[i], forced, options, cancel, [&, i](double fraction) { report(i, fraction); }, out[i].file);
+            report(i, 1.0);
+        },
+        cancel);
 }
 
 void mergeEvents(ImportedEvents& into, ImportedEvents&& from, const std::string& path) {

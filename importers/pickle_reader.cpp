@@ -5,47 +5,45 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <map>
-#include <memory>
-#include <variant>
+#include <unordered_map>
 #include <vector>
 
 namespace faultline {
 
 namespace {
 
-// Pickle values; containers are shared so that memo references (BINGET) are cheap and a
-// list filled after it was memoised is the same list wherever it is referenced.
-struct Node;
-using NodePtr = std::shared_ptr<Node>;
-struct Node {
-    enum class Kind : std::uint8_t { None, Bool, Int, Float, String, Bytes, List, Tuple, Dict, Set } kind = Kind::None;
-    bool b = false;
-    std::int64_t i = 0;
-    double f = 0;
-    std::string s;
-    std::vector<NodePtr> items;                       // List, Tuple, Set
-    std::vector<std::pair<NodePtr, NodePtr>> entries;  // Dict, in insertion order
-};
-
 constexpr std::size_t kMaxDepth = 200;
 constexpr std::size_t kMaxStack = 1u << 24;
+constexpr std::uint32_t kNoNode = UINT32_MAX;
+
+using Kind = PickleNode::Kind;
+
+}  // namespace
+
+// Values are 16-byte nodes in one vector, containers hold node ids, and strings are views of
+// the data: a dump of millions of values costs a few allocations per container, not one per
+// value. Containers are shared by id, so a list filled after it was memoised is the same list
+// wherever it is referenced.
+struct PickleData {
+    std::string_view data;
+    std::vector<PickleNode::Raw> nodes;
+    // A container's values (a dict's: key, value, key, value...) are items[begin, begin + count).
+    struct Span {
+        std::uint32_t begin = 0, count = 0;
+    };
+    std::vector<std::uint32_t> items;
+    std::vector<Span> spans;  // by container index
+    const std::uint32_t* childrenOf(std::uint32_t container) const { return items.data() + spans[container].begin; }
+    std::uint32_t root = kNoNode;
+};
+
+namespace {
 
 class Unpickler {
 public:
-    Unpickler(std::string_view data, const std::string& name) : m_data(data), m_name(name) {}
-    // A hostile pickle can make a list contain itself; emptying every container breaks such
-    // cycles so that shared ownership frees them.
-    ~Unpickler() {
-        for (const NodePtr& n : m_containers) {
-            n->items.clear();
-            n->entries.clear();
-        }
-    }
-    Unpickler(const Unpickler&) = delete;
-    Unpickler& operator=(const Unpickler&) = delete;
+    Unpickler(PickleData& doc, const std::string& name) : m_doc(doc), m_data(doc.data), m_name(name) {}
 
-    NodePtr run() {
+    std::uint32_t run() {
         for (;;) {
             if (m_pos >= m_data.size()) fail(m_pos, "the pickle ends before its STOP opcode (the file is cut short)");
             const std::size_t at = m_pos;
@@ -84,41 +82,52 @@ private:
         return v;
     }
 
-    NodePtr pop(std::size_t at) {
+    std::uint32_t pop(std::size_t at) {
         if (m_stack.empty() || (!m_marks.empty() && m_stack.size() == m_marks.back()))
             fail(at, "an opcode needs a value but the pickle stack is empty");
-        NodePtr v = std::move(m_stack.back());
+        const std::uint32_t v = m_stack.back();
         m_stack.pop_back();
         return v;
     }
-    NodePtr& top(std::size_t at) {
+    std::uint32_t top(std::size_t at) {
         if (m_stack.empty()) fail(at, "an opcode needs a value but the pickle stack is empty");
         return m_stack.back();
     }
-    std::vector<NodePtr> popToMark(std::size_t at) {
+    // The values above the last MARK, removed from the stack: [first, stack end).
+    std::size_t popMark(std::size_t at) {
         if (m_marks.empty()) fail(at, "an opcode needs a MARK but there is none");
         const std::size_t mark = m_marks.back();
         m_marks.pop_back();
-        std::vector<NodePtr> out(std::make_move_iterator(m_stack.begin() + static_cast<std::ptrdiff_t>(mark)), std::make_move_iterator(m_stack.end()));
-        m_stack.resize(mark);
-        return out;
+        return mark;
     }
-    NodePtr make(Node::Kind k) {
-        auto n = std::make_shared<Node>();
-        n->kind = k;
-        if (k == Node::Kind::List || k == Node::Kind::Tuple || k == Node::Kind::Dict || k == Node::Kind::Set) m_containers.push_back(n);
-        return n;
+    std::uint32_t make(Kind k) {
+        if (m_doc.nodes.size() >= kNoNode - 1) fail(m_pos, "more than 4 billion values");
+        PickleNode::Raw n;
+        n.kind = k;
+        if (k == Kind::List || k == Kind::Tuple || k == Kind::Dict || k == Kind::Set) {
+            n.a = static_cast<std::uint32_t>(m_chains.size());
+            m_chains.emplace_back();
+        }
+        m_doc.nodes.push_back(n);
+        return static_cast<std::uint32_t>(m_doc.nodes.size() - 1);
     }
-    void push(NodePtr n) { m_stack.push_back(std::move(n)); }
+    void push(std::uint32_t n) { m_stack.push_back(n); }
     void pushInt(std::int64_t v) {
-        NodePtr n = make(Node::Kind::Int);
-        n->i = v;
-        push(std::move(n));
+        const std::uint32_t n = make(Kind::Int);
+        m_doc.nodes[n].b = static_cast<std::uint64_t>(v);
+        push(n);
     }
-    void pushString(std::string_view s, Node::Kind k = Node::Kind::String) {
-        NodePtr n = make(k);
-        n->s.assign(s);
-        push(std::move(n));
+    void pushBool(bool b) {
+        const std::uint32_t n = make(Kind::Bool);
+        m_doc.nodes[n].b = b;
+        push(n);
+    }
+    void pushString(std::string_view s, Kind k = Kind::String) {
+        if (s.size() > UINT32_MAX) fail(m_pos, "a string longer than 4 GB");
+        const std::uint32_t n = make(k);
+        m_doc.nodes[n].a = static_cast<std::uint32_t>(s.size());
+        m_doc.nodes[n].b = static_cast<std::uint64_t>(s.data() - m_data.data());
+        push(n);
     }
     // Little-endian two's-complement integer of n bytes (LONG1 / LONG4).
     void pushLong(std::string_view b, std::size_t at) {
@@ -130,21 +139,80 @@ private:
         std::memcpy(&s, &v, sizeof s);
         pushInt(s);
     }
-    void memoPut(std::uint64_t key, std::size_t at) { m_memo[key] = top(at); }
+    // Memo keys are small and dense in every pickle Python writes; a hostile far-off key goes
+    // to the map instead of growing the vector to it.
+    void memoPut(std::uint64_t key, std::size_t at) {
+        const std::uint32_t v = top(at);
+        if (key < m_memo.size() + 4096) {
+            if (key >= m_memo.size()) m_memo.resize(key + 1, kNoNode);
+            m_memoCount += m_memo[key] == kNoNode;
+            m_memo[key] = v;
+        } else {
+            m_memoCount += m_farMemo.emplace(key, v).second;
+            m_farMemo[key] = v;
+        }
+    }
     void memoGet(std::uint64_t key, std::size_t at) {
-        auto it = m_memo.find(key);
-        if (it == m_memo.end()) fail(at, "a memo reference to an entry that was never stored");
-        push(it->second);
+        std::uint32_t v = kNoNode;
+        if (key < m_memo.size()) v = m_memo[key];
+        else if (auto it = m_farMemo.find(key); it != m_farMemo.end()) v = it->second;
+        if (v == kNoNode) fail(at, "a memo reference to an entry that was never stored");
+        push(v);
     }
-    void setItems(NodePtr& dict, std::vector<NodePtr>& kv, std::size_t at) {
-        if (dict->kind != Node::Kind::Dict) fail(at, "SETITEM(S) on something that is not a dict");
-        if (kv.size() % 2 != 0) fail(at, "SETITEMS with an odd number of values");
-        for (std::size_t k = 0; k < kv.size(); k += 2) dict->entries.emplace_back(std::move(kv[k]), std::move(kv[k + 1]));
+    // Moves the stack's values from `first` up into container node n. Values go to one shared
+    // array; a container filled in several batches (APPENDS of 1,000 at a time) gets a chain
+    // of segments, made contiguous once the whole pickle is read.
+    void moveIntoContainer(std::uint32_t n, std::size_t first, std::size_t at) {
+        const std::size_t count = m_stack.size() - first;
+        if (count == 0) return;
+        if (m_doc.items.size() + count > UINT32_MAX) fail(at, "more than 4 billion values");
+        Chain& c = m_chains[m_doc.nodes[n].a];
+        const auto begin = static_cast<std::uint32_t>(m_doc.items.size());
+        m_doc.items.insert(m_doc.items.end(), m_stack.begin() + static_cast<std::ptrdiff_t>(first), m_stack.end());
+        m_stack.resize(first);
+        c.count += static_cast<std::uint32_t>(count);
+        if (c.tail != kNoNode && m_segments[c.tail].begin + m_segments[c.tail].count == begin) {
+            m_segments[c.tail].count += static_cast<std::uint32_t>(count);  // nothing came between: the same segment
+            return;
+        }
+        m_segments.push_back({begin, static_cast<std::uint32_t>(count), kNoNode});
+        const auto segment = static_cast<std::uint32_t>(m_segments.size() - 1);
+        (c.tail == kNoNode ? c.head : m_segments[c.tail].next) = segment;
+        c.tail = segment;
     }
-    void appendItems(NodePtr& list, std::vector<NodePtr>& items, std::size_t at) {
-        if (list->kind != Node::Kind::List && list->kind != Node::Kind::Set) fail(at, "APPEND(S) on something that is not a list");
-        for (NodePtr& n : items) list->items.push_back(std::move(n));
+    void setItems(std::uint32_t dict, std::size_t first, std::size_t at) {
+        if (m_doc.nodes[dict].kind != Kind::Dict) fail(at, "SETITEM(S) on something that is not a dict");
+        if ((m_stack.size() - first) % 2 != 0) fail(at, "SETITEMS with an odd number of values");
+        moveIntoContainer(dict, first, at);
     }
+    void appendItems(std::uint32_t list, std::size_t first, std::size_t at) {
+        const Kind k = m_doc.nodes[list].kind;
+        if (k != Kind::List && k != Kind::Set) fail(at, "APPEND(S) on something that is not a list");
+        moveIntoContainer(list, first, at);
+    }
+
+public:
+    // Every container's values made one span of the array (copied to its end when they came
+    // in several batches): time linear in the values.
+    void finish() {
+        m_doc.spans.resize(m_chains.size());
+        for (std::size_t i = 0; i < m_chains.size(); ++i) {
+            const Chain& c = m_chains[i];
+            if (c.head == kNoNode) continue;
+            if (c.head == c.tail) {
+                m_doc.spans[i] = {m_segments[c.head].begin, c.count};
+                continue;
+            }
+            if (m_doc.items.size() + c.count > UINT32_MAX) fail(m_pos, "more than 4 billion values");
+            m_doc.spans[i] = {static_cast<std::uint32_t>(m_doc.items.size()), c.count};
+            for (std::uint32_t s = c.head; s != kNoNode; s = m_segments[s].next)
+                for (std::uint32_t k = 0; k < m_segments[s].count; ++k) m_doc.items.push_back(m_doc.items[m_segments[s].begin + k]);
+        }
+        m_chains = {};
+        m_segments = {};
+    }
+
+private:
 
     void step(unsigned char op, std::size_t at) {
         switch (op) {
@@ -156,15 +224,10 @@ private:
             case 0x95: le(8, at); return;  // FRAME: a length hint only
             case '(': m_marks.push_back(m_stack.size()); return;  // MARK
             case '0': pop(at); return;                           // POP
-            case '1': popToMark(at); return;                     // POP_MARK
+            case '1': m_stack.resize(popMark(at)); return;       // POP_MARK
             case '2': push(top(at)); return;                     // DUP
-            case 'N': push(make(Node::Kind::None)); return;
-            case 0x88: case 0x89: {  // NEWTRUE, NEWFALSE
-                NodePtr n = make(Node::Kind::Bool);
-                n->b = op == 0x88;
-                push(std::move(n));
-                return;
-            }
+            case 'N': push(make(Kind::None)); return;
+            case 0x88: case 0x89: pushBool(op == 0x88); return;  // NEWTRUE, NEWFALSE
             case 'J': {  // BININT
                 const auto v = static_cast<std::uint32_t>(le(4, at));
                 std::int32_t s = 0;
@@ -184,9 +247,7 @@ private:
                 std::string_view t = line(at);
                 if (!t.empty() && t.back() == 'L') t.remove_suffix(1);
                 if (t == "01" || t == "00") {
-                    NodePtr n = make(Node::Kind::Bool);
-                    n->b = t == "01";
-                    push(std::move(n));
+                    pushBool(t == "01");
                     return;
                 }
                 try {
@@ -203,87 +264,98 @@ private:
                 const std::string_view b = take(8, at);
                 std::uint64_t v = 0;
                 for (char c : b) v = (v << 8) | static_cast<unsigned char>(c);
-                NodePtr n = make(Node::Kind::Float);
-                std::memcpy(&n->f, &v, sizeof v);
-                push(std::move(n));
+                const std::uint32_t n = make(Kind::Float);
+                m_doc.nodes[n].b = v;
+                push(n);
                 return;
             }
             case 'F': {  // FLOAT (text)
                 const std::string t(line(at));
-                NodePtr n = make(Node::Kind::Float);
+                double f = 0;
                 try {
-                    n->f = std::stod(t);
+                    f = std::stod(t);
                 } catch (const std::exception&) {
                     fail(at, "FLOAT opcode with \"" + t.substr(0, 40) + "\", not a number");
                 }
-                push(std::move(n));
+                const std::uint32_t n = make(Kind::Float);
+                std::memcpy(&m_doc.nodes[n].b, &f, sizeof f);
+                push(n);
                 return;
             }
             case 'X': pushString(take(le(4, at), at)); return;     // BINUNICODE
             case 0x8c: pushString(take(le(1, at), at)); return;    // SHORT_BINUNICODE
             case 0x8d: pushString(take(le(8, at), at)); return;    // BINUNICODE8
             case 'V': pushString(line(at)); return;                // UNICODE (raw-unicode-escape; ASCII kept as is)
-            case 'T': pushString(take(le(4, at), at), Node::Kind::Bytes); return;  // BINSTRING
-            case 'U': pushString(take(le(1, at), at), Node::Kind::Bytes); return;  // SHORT_BINSTRING
-            case 'B': pushString(take(le(4, at), at), Node::Kind::Bytes); return;  // BINBYTES
-            case 'C': pushString(take(le(1, at), at), Node::Kind::Bytes); return;  // SHORT_BINBYTES
-            case 0x8e: pushString(take(le(8, at), at), Node::Kind::Bytes); return; // BINBYTES8
+            case 'T': pushString(take(le(4, at), at), Kind::Bytes); return;  // BINSTRING
+            case 'U': pushString(take(le(1, at), at), Kind::Bytes); return;  // SHORT_BINSTRING
+            case 'B': pushString(take(le(4, at), at), Kind::Bytes); return;  // BINBYTES
+            case 'C': pushString(take(le(1, at), at), Kind::Bytes); return;  // SHORT_BINBYTES
+            case 0x8e: pushString(take(le(8, at), at), Kind::Bytes); return; // BINBYTES8
             case 'S': {  // STRING (quoted text)
                 std::string_view t = line(at);
                 if (t.size() >= 2 && (t.front() == '\'' || t.front() == '"') && t.back() == t.front()) t = t.substr(1, t.size() - 2);
-                pushString(t, Node::Kind::Bytes);
+                pushString(t, Kind::Bytes);
                 return;
             }
-            case '}': push(make(Node::Kind::Dict)); return;   // EMPTY_DICT
-            case ']': push(make(Node::Kind::List)); return;   // EMPTY_LIST
-            case ')': push(make(Node::Kind::Tuple)); return;  // EMPTY_TUPLE
-            case 0x8f: push(make(Node::Kind::Set)); return;   // EMPTY_SET
+            case '}': push(make(Kind::Dict)); return;   // EMPTY_DICT
+            case ']': push(make(Kind::List)); return;   // EMPTY_LIST
+            case ')': push(make(Kind::Tuple)); return;  // EMPTY_TUPLE
+            case 0x8f: push(make(Kind::Set)); return;   // EMPTY_SET
             case 'd': {  // DICT
-                std::vector<NodePtr> kv = popToMark(at);
-                NodePtr d = make(Node::Kind::Dict);
-                setItems(d, kv, at);
-                push(std::move(d));
+                const std::size_t first = popMark(at);
+                const std::uint32_t d = make(Kind::Dict);
+                setItems(d, first, at);
+                push(d);
                 return;
             }
             case 'l': case 't': case 0x91: {  // LIST, TUPLE, FROZENSET
-                NodePtr n = make(op == 'l' ? Node::Kind::List : op == 't' ? Node::Kind::Tuple : Node::Kind::Set);
-                n->items = popToMark(at);
-                push(std::move(n));
+                const std::size_t first = popMark(at);
+                const std::uint32_t n = make(op == 'l' ? Kind::List : op == 't' ? Kind::Tuple : Kind::Set);
+                moveIntoContainer(n, first, at);
+                push(n);
                 return;
             }
             case 0x85: case 0x86: case 0x87: {  // TUPLE1..3
                 const std::size_t n = static_cast<std::size_t>(op - 0x84);
-                NodePtr t = make(Node::Kind::Tuple);
-                t->items.resize(n);
-                for (std::size_t k = n; k-- > 0;) t->items[k] = pop(at);
-                push(std::move(t));
+                std::uint32_t items[3];
+                for (std::size_t k = n; k-- > 0;) items[k] = pop(at);
+                const std::uint32_t t = make(Kind::Tuple);
+                const std::size_t first = m_stack.size();
+                m_stack.insert(m_stack.end(), items, items + n);
+                moveIntoContainer(t, first, at);
+                push(t);
                 return;
             }
             case 's': {  // SETITEM
-                NodePtr v = pop(at);
-                NodePtr k = pop(at);
-                std::vector<NodePtr> kv{std::move(k), std::move(v)};
-                setItems(top(at), kv, at);
+                const std::uint32_t v = pop(at), k = pop(at);
+                const std::uint32_t d = top(at);
+                push(k);
+                push(v);
+                setItems(d, m_stack.size() - 2, at);
                 return;
             }
             case 'u': {  // SETITEMS
-                std::vector<NodePtr> kv = popToMark(at);
-                setItems(top(at), kv, at);
+                const std::size_t first = popMark(at);
+                if (first == 0) fail(at, "an opcode needs a value but the pickle stack is empty");
+                setItems(m_stack[first - 1], first, at);
                 return;
             }
             case 'a': {  // APPEND
-                std::vector<NodePtr> v{pop(at)};
-                appendItems(top(at), v, at);
+                const std::uint32_t v = pop(at);
+                const std::uint32_t l = top(at);
+                push(v);
+                appendItems(l, m_stack.size() - 1, at);
                 return;
             }
             case 'e': case 0x90: {  // APPENDS, ADDITEMS
-                std::vector<NodePtr> v = popToMark(at);
-                appendItems(top(at), v, at);
+                const std::size_t first = popMark(at);
+                if (first == 0) fail(at, "an opcode needs a value but the pickle stack is empty");
+                appendItems(m_stack[first - 1], first, at);
                 return;
             }
             case 'q': memoPut(le(1, at), at); return;  // BINPUT
             case 'r': memoPut(le(4, at), at); return;  // LONG_BINPUT
-            case 0x94: memoPut(m_memo.size(), at); return;  // MEMOIZE
+            case 0x94: memoPut(m_memoCount, at); return;  // MEMOIZE (Python: at len(memo))
             case 'p': {                                // PUT
                 const std::string t(line(at));
                 try {
@@ -333,51 +405,86 @@ private:
         fail(at, std::string("refused pickle opcode ") + name + ": it " + what + "; a data dump never needs to, so the file is not read");
     }
 
+    PickleData& m_doc;
     std::string_view m_data;
     const std::string& m_name;
     std::size_t m_pos = 0;
-    std::vector<NodePtr> m_stack;
+    std::vector<std::uint32_t> m_stack;
     std::vector<std::size_t> m_marks;
-    std::map<std::uint64_t, NodePtr> m_memo;
-    std::vector<NodePtr> m_containers;
+    std::vector<std::uint32_t> m_memo;
+    std::unordered_map<std::uint64_t, std::uint32_t> m_farMemo;
+    std::uint64_t m_memoCount = 0;
+    struct Chain {
+        std::uint32_t head = kNoNode, tail = kNoNode, count = 0;
+    };
+    struct Segment {
+        std::uint32_t begin = 0, count = 0, next = kNoNode;
+    };
+    std::vector<Chain> m_chains;  // by container index
+    std::vector<Segment> m_segments;
 };
 
 // Memo references let a small pickle describe a huge tree (a list of two references to a
-// list of two references to ...); the budget stops that before it exhausts memory.
-struct Budget {
-    std::size_t left;
+// list of two references to ...), and a list can be made to contain itself. Every reader of
+// the document walks it as a tree, so the tree's expanded size is checked once here, each
+// shared node counted once per reference, in time linear in the nodes and references.
+class ExpansionCheck {
+public:
+    ExpansionCheck(const PickleData& doc, const std::string& name, std::uint64_t budget)
+        : m_doc(doc), m_name(name), m_budget(budget), m_size(doc.spans.size(), 0), m_state(doc.spans.size(), 0) {}
+    void run(std::uint32_t root) {
+        if (expanded(root, 0) > m_budget)
+            throw Error(m_name + ": the pickle expands to far more values than its size allows (memo references repeated over and over)");
+    }
+
+private:
+    // Only containers are remembered (by their children index): a scalar's size is at hand.
+    std::uint64_t expanded(std::uint32_t n, std::size_t depth) {
+        const PickleNode::Raw& node = m_doc.nodes[n];
+        if (node.kind != Kind::List && node.kind != Kind::Tuple && node.kind != Kind::Set && node.kind != Kind::Dict)
+            return 16 + (node.kind == Kind::String || node.kind == Kind::Bytes ? node.a : 0);
+        if (depth > kMaxDepth || m_state[node.a] == 1)
+            throw Error(m_name + ": the pickle nests deeper than " + std::to_string(kMaxDepth) + " levels (or refers to itself)");
+        if (m_state[node.a] == 2) return m_size[node.a];
+        m_state[node.a] = 1;
+        std::uint64_t size = 16;
+        const std::uint32_t* c = m_doc.childrenOf(node.a);
+        for (std::uint32_t k = 0; k < m_doc.spans[node.a].count; ++k) size = std::min(m_budget + 1, size + expanded(c[k], depth + 1));
+        m_state[node.a] = 2;
+        return m_size[node.a] = size;
+    }
+    const PickleData& m_doc;
+    const std::string& m_name;
+    std::uint64_t m_budget;
+    std::vector<std::uint64_t> m_size;
+    std::vector<std::uint8_t> m_state;  // 0 unseen, 1 being walked, 2 done
 };
 
-nlohmann::json toJson(const Node& n, std::size_t depth, const std::string& name, Budget& budget) {
-    const std::size_t cost = 16 + n.s.size();
-    if (budget.left < cost) throw Error(name + ": the pickle expands to far more values than its size allows (memo references repeated over and over)");
-    budget.left -= cost;
-    if (depth > kMaxDepth) throw Error(name + ": the pickle nests deeper than " + std::to_string(kMaxDepth) + " levels (or refers to itself)");
-    switch (n.kind) {
-        case Node::Kind::None: return nullptr;
-        case Node::Kind::Bool: return n.b;
-        case Node::Kind::Int: return n.i;
-        case Node::Kind::Float: return std::isfinite(n.f) ? nlohmann::json(n.f) : nlohmann::json(nullptr);
-        case Node::Kind::String:
-        case Node::Kind::Bytes: {
-            // nlohmann refuses invalid UTF-8 when dumping, not when storing; keep bytes as they are.
-            return n.s;
-        }
-        case Node::Kind::List:
-        case Node::Kind::Tuple:
-        case Node::Kind::Set: {
+nlohmann::json toJson(PickleNode n, const std::string& name) {
+    switch (n.kind()) {
+        case Kind::None: return nullptr;
+        case Kind::Bool: return n.boolean();
+        case Kind::Int: return n.integer();
+        case Kind::Float: return std::isfinite(n.real()) ? nlohmann::json(n.real()) : nlohmann::json(nullptr);
+        // nlohmann refuses invalid UTF-8 when dumping, not when storing; keep bytes as they are.
+        case Kind::String:
+        case Kind::Bytes: return std::string(n.text());
+        case Kind::List:
+        case Kind::Tuple:
+        case Kind::Set: {
             nlohmann::json a = nlohmann::json::array();
-            for (const NodePtr& c : n.items) a.push_back(toJson(*c, depth + 1, name, budget));
+            for (std::size_t i = 0; i < n.size(); ++i) a.push_back(toJson(n.item(i), name));
             return a;
         }
-        case Node::Kind::Dict: {
+        case Kind::Dict: {
             nlohmann::json o = nlohmann::json::object();
-            for (const auto& [k, v] : n.entries) {
+            for (std::size_t i = 0; i < n.size(); ++i) {
+                const PickleNode k = n.key(i);
                 std::string key;
-                if (k->kind == Node::Kind::String || k->kind == Node::Kind::Bytes) key = k->s;
-                else if (k->kind == Node::Kind::Int) key = std::to_string(k->i);
+                if (k.isText()) key = k.text();
+                else if (k.kind() == Kind::Int) key = std::to_string(k.integer());
                 else throw Error(name + ": a dict key that is not a string or integer");
-                o[key] = toJson(*v, depth + 1, name, budget);
+                o[key] = toJson(n.value(i), name);
             }
             return o;
         }
@@ -387,16 +494,66 @@ nlohmann::json toJson(const Node& n, std::size_t depth, const std::string& name,
 
 }  // namespace
 
+PickleDocument::PickleDocument(std::string_view data, const std::string& name) : m_impl(std::make_unique<PickleData>()) {
+    m_impl->data = data;
+    m_impl->nodes.reserve(data.size() / 4);
+    Unpickler u(*m_impl, name);
+    m_impl->root = u.run();
+    u.finish();
+    ExpansionCheck(*m_impl, name, 64 * data.size() + (16u << 20)).run(m_impl->root);  // bytes of values, roughly
+}
+
+PickleDocument::~PickleDocument() = default;
+PickleDocument::PickleDocument(PickleDocument&&) noexcept = default;
+
+PickleNode PickleDocument::root() const { return {m_impl.get(), m_impl->root}; }
+
+PickleNode::Kind PickleNode::kind() const { return m_doc && m_id != kNoNode ? m_doc->nodes[m_id].kind : Kind::None; }
+
+std::int64_t PickleNode::integer() const { return static_cast<std::int64_t>(m_doc->nodes[m_id].b); }
+
+bool PickleNode::boolean() const { return kind() == Kind::Bool && m_doc->nodes[m_id].b != 0; }
+
+double PickleNode::real() const {
+    double f = 0;
+    std::memcpy(&f, &m_doc->nodes[m_id].b, sizeof f);
+    return f;
+}
+
+std::string_view PickleNode::text() const {
+    const Raw& n = m_doc->nodes[m_id];
+    return m_doc->data.substr(static_cast<std::size_t>(n.b), n.a);
+}
+
+std::size_t PickleNode::size() const {
+    if (!isList() && kind() != Kind::Dict) return 0;
+    const std::size_t n = m_doc->spans[m_doc->nodes[m_id].a].count;
+    return kind() == Kind::Dict ? n / 2 : n;
+}
+
+PickleNode PickleNode::item(std::size_t i) const { return {m_doc, m_doc->childrenOf(m_doc->nodes[m_id].a)[i]}; }
+PickleNode PickleNode::key(std::size_t i) const { return {m_doc, m_doc->childrenOf(m_doc->nodes[m_id].a)[2 * i]}; }
+PickleNode PickleNode::value(std::size_t i) const { return {m_doc, m_doc->childrenOf(m_doc->nodes[m_id].a)[2 * i + 1]}; }
+
+PickleNode PickleNode::operator[](std::string_view name) const {
+    if (kind() != Kind::Dict) return {};
+    const std::uint32_t* c = m_doc->childrenOf(m_doc->nodes[m_id].a);
+    // The last value of a key wins, as in Python.
+    for (std::size_t i = m_doc->spans[m_doc->nodes[m_id].a].count; i >= 2; i -= 2) {
+        const PickleNode k{m_doc, c[i - 2]};
+        if (k.isText() && k.text() == name) return {m_doc, c[i - 1]};
+    }
+    return {};
+}
+
 bool looksLikePickle(std::string_view data) {
     return data.size() >= 2 && static_cast<unsigned char>(data[0]) == 0x80 && static_cast<unsigned char>(data[1]) >= 2 &&
            static_cast<unsigned char>(data[1]) <= 5;
 }
 
 nlohmann::json readPickle(std::string_view data, const std::string& name) {
-    Unpickler u(data, name);
-    const NodePtr root = u.run();
-    Budget budget{64 * data.size() + (16u << 20)};  // bytes of values, roughly
-    return toJson(*root, 0, name, budget);
+    const PickleDocument doc(data, name);
+    return toJson(doc.root(), name);
 }
 
 }  // namespace faultline

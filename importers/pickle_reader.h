@@ -3,16 +3,68 @@
 // numbers, None, booleans), as PyTorch writes its NCCL Flight Recorder dumps. Any opcode
 // that would import a module, call a function or build an object (GLOBAL, STACK_GLOBAL,
 // REDUCE, BUILD, INST, OBJ, NEWOBJ, EXT*, PERSID, ...) is refused with an Error naming the
-// byte offset, before anything is done with it. The result is JSON, so the pickle and the
-// JSON dump variant share one importer.
+// byte offset, before anything is done with it. A memo bomb (a tree far larger than the file)
+// and a container that contains itself are refused once the pickle is read, so every reader
+// of the document can walk it as a tree.
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
 namespace faultline {
 
-// `name` names the data in messages ("FILE: byte N: ...").
+struct PickleData;  // the values of one document
+
+// One value of a PickleDocument; cheap to copy. A missing value (a key a dict lacks) is None.
+class PickleNode {
+public:
+    enum class Kind : std::uint8_t { None, Bool, Int, Float, String, Bytes, List, Tuple, Dict, Set };
+    struct Raw {
+        Kind kind = Kind::None;
+        std::uint32_t a = 0;  // a string's length; a container's index into its children
+        std::uint64_t b = 0;  // an int's or float's bits; a string's offset in the data
+    };
+
+    Kind kind() const;
+    bool isNone() const { return kind() == Kind::None; }
+    bool isText() const { return kind() == Kind::String || kind() == Kind::Bytes; }
+    bool isList() const { return kind() == Kind::List || kind() == Kind::Tuple || kind() == Kind::Set; }
+    bool isDict() const { return kind() == Kind::Dict; }
+    std::int64_t integer() const;  // for Int (and Bool: 0/1)
+    bool boolean() const;          // false unless a Bool that is true
+    double real() const;
+    std::string_view text() const;  // a view of the pickle's data
+    std::size_t size() const;       // items of a list, pairs of a dict, else 0
+    PickleNode item(std::size_t i) const;
+    PickleNode key(std::size_t i) const;
+    PickleNode value(std::size_t i) const;
+    PickleNode operator[](std::string_view key) const;  // a dict's value for a text key
+
+    PickleNode() = default;
+    PickleNode(const PickleData* doc, std::uint32_t id) : m_doc(doc), m_id(id) {}
+
+private:
+    const PickleData* m_doc = nullptr;
+    std::uint32_t m_id = UINT32_MAX;
+};
+
+// A pickle read into values that point into `data`, which must outlive the document.
+// Throws Error ("NAME: byte N: ...") for anything that is not a data pickle.
+class PickleDocument {
+public:
+    PickleDocument(std::string_view data, const std::string& name);
+    ~PickleDocument();
+    PickleDocument(PickleDocument&&) noexcept;
+    PickleNode root() const;
+
+private:
+    std::unique_ptr<PickleData> m_impl;
+};
+
+// The whole pickle as JSON (dict keys that are integers become text). `name` names the data
+// in messages ("FILE: byte N: ...").
 nlohmann::json readPickle(std::string_view data, const std::string& name);
 
 // True when `data` starts like a pickle of protocol 2 or later (PROTO opcode).

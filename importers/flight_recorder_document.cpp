@@ -1,0 +1,124 @@
+#include "flight_recorder_document.h"
+
+#include "json_parse.h"
+#include "read_whole_file.h"
+
+#include "model/error.h"
+
+namespace faultline {
+
+namespace {
+
+using Kind = PickleNode::Kind;
+
+}  // namespace
+
+bool FlightRecorderValue::present() const { return m_isPickle ? !m_pickle.isNone() : m_json && !m_json->is_null(); }
+bool FlightRecorderValue::isText() const { return m_isPickle ? m_pickle.isText() : m_json && m_json->is_string(); }
+bool FlightRecorderValue::isInt() const { return m_isPickle ? m_pickle.kind() == Kind::Int : m_json && m_json->is_number_integer(); }
+bool FlightRecorderValue::isBool() const { return m_isPickle ? m_pickle.kind() == Kind::Bool : m_json && m_json->is_boolean(); }
+bool FlightRecorderValue::isList() const {
+    return m_isPickle ? m_pickle.kind() == Kind::List || m_pickle.kind() == Kind::Tuple : m_json && m_json->is_array();
+}
+bool FlightRecorderValue::isDict() const { return m_isPickle ? m_pickle.isDict() : m_json && m_json->is_object(); }
+
+std::int64_t FlightRecorderValue::integer() const {
+    if (m_isPickle) return m_pickle.integer();
+    if (m_json->is_boolean()) return m_json->get<bool>();
+    // Above INT64_MAX nlohmann keeps an unsigned: no field of a dump is that large.
+    if (m_json->is_number_unsigned() && m_json->get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX)) return INT64_MAX;
+    return m_json->get<std::int64_t>();
+}
+
+bool FlightRecorderValue::boolean() const { return m_isPickle ? m_pickle.boolean() : m_json && m_json->is_boolean() && m_json->get<bool>(); }
+
+std::string_view FlightRecorderValue::text() const {
+    if (m_isPickle) return m_pickle.text();
+    return m_json->get_ref<const std::string&>();
+}
+
+std::size_t FlightRecorderValue::size() const {
+    if (m_isPickle) return m_pickle.isList() || m_pickle.isDict() ? m_pickle.size() : 0;
+    return m_json && (m_json->is_array() || m_json->is_object()) ? m_json->size() : 0;
+}
+
+FlightRecorderValue FlightRecorderValue::item(std::size_t i) const {
+    if (m_isPickle) return FlightRecorderValue(m_pickle.item(i));
+    return FlightRecorderValue(&(*m_json)[i]);
+}
+
+std::string FlightRecorderValue::keyText(std::size_t i) const {
+    if (m_isPickle) {
+        const PickleNode k = m_pickle.key(i);
+        if (k.isText()) return std::string(k.text());
+        if (k.kind() == Kind::Int) return std::to_string(k.integer());
+        return "";
+    }
+    auto it = m_json->begin();
+    std::advance(it, static_cast<std::ptrdiff_t>(i));
+    return it.key();
+}
+
+FlightRecorderValue FlightRecorderValue::value(std::size_t i) const {
+    if (m_isPickle) return FlightRecorderValue(m_pickle.value(i));
+    auto it = m_json->begin();
+    std::advance(it, static_cast<std::ptrdiff_t>(i));
+    return FlightRecorderValue(&it.value());
+}
+
+FlightRecorderValue FlightRecorderValue::operator[](std::string_view key) const {
+    if (m_isPickle) return FlightRecorderValue(m_pickle[key]);
+    if (!m_json || !m_json->is_object()) return {};
+    auto it = m_json->find(key);
+    return it == m_json->end() ? FlightRecorderValue() : FlightRecorderValue(&*it);
+}
+
+std::string FlightRecorderValue::describe() const {
+    if (!present()) return "nothing";
+    if (isBool()) return boolean() ? "True" : "False";
+    if (isInt()) return "the number " + std::to_string(integer());
+    if (isText()) {
+        const std::string_view t = text();
+        return "text \"" + std::string(t.substr(0, 40)) + (t.size() > 40 ? "...\"" : "\"");
+    }
+    if (isList()) return "a list";
+    if (isDict()) return "a dict";
+    return "a number";
+}
+
+FlightRecorderEntryValues flightRecorderEntryValues(const FlightRecorderValue& entry) {
+    FlightRecorderEntryValues v;
+    entry.forEachMember([&v](std::string_view key, const FlightRecorderValue& value) {
+        FlightRecorderValue* slot = nullptr;
+        if (key == "process_group") slot = &v.processGroup;
+        else if (key == "pg_id") slot = &v.pgId;
+        else if (key == "collective_seq_id") slot = &v.collectiveSeqId;
+        else if (key == "p2p_seq_id") slot = &v.p2pSeqId;
+        else if (key == "is_p2p") slot = &v.isP2P;
+        else if (key == "profiling_name") slot = &v.profilingName;
+        else if (key == "input_sizes") slot = &v.inputSizes;
+        else if (key == "input_dtypes") slot = &v.inputDtypes;
+        else if (key == "output_sizes") slot = &v.outputSizes;
+        else if (key == "output_dtypes") slot = &v.outputDtypes;
+        else if (key == "state") slot = &v.state;
+        else if (key == "time_created_ns") slot = &v.timeCreated;
+        else if (key == "time_discovered_started_ns") slot = &v.timeStarted;
+        else if (key == "time_discovered_completed_ns") slot = &v.timeCompleted;
+        if (slot) *slot = value;  // a repeated key: the last one wins, as in Python
+    });
+    return v;
+}
+
+FlightRecorderDocument::FlightRecorderDocument(const std::string& path) : m_data(readWholeFile(path, std::size_t{512} << 20)) {
+    const std::size_t first = m_data.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos) throw Error(path + ": empty file, expected a Flight Recorder dump");
+    if (looksLikePickle(m_data)) m_pickle.emplace(m_data, path);
+    else if (m_data[first] == '{') m_json = parseJson(m_data, path, "a Flight Recorder dump");
+    else throw Error(path + ": not a Flight Recorder dump (expected a Python pickle, protocol 2 or later, or a JSON object)");
+}
+
+FlightRecorderValue FlightRecorderDocument::root() const {
+    return m_pickle ? FlightRecorderValue(m_pickle->root()) : FlightRecorderValue(&m_json);
+}
+
+}  // namespace faultline
