@@ -165,17 +165,15 @@ void fill(FlightRecorderDump& dump, const FlightRecorderValue& root, FlightRecor
             return x.isInt() ? x.integer() : x.present() ? Field{x, path, where}.integer(key) : fallback;
         };
         FlightRecorderEntry e;
-        std::string_view groupName, groupDesc;
         if (v.processGroup.present() && !v.processGroup.isList()) Field{v.processGroup, path, where}.expected("a (name, desc) pair", "process_group");
-        if (v.processGroup.size() >= 1) {
-            const FlightRecorderValue name = v.processGroup.item(0);
-            if (!name.isText()) Field{name, path, where}.expected("text", "process_group name");
-            groupName = name.text();
-        }
-        if (v.processGroup.size() >= 2) {
-            const FlightRecorderValue desc = v.processGroup.item(1);
-            if (!desc.isText()) Field{desc, path, where}.expected("text", "process_group desc");
-            groupDesc = desc.text();
+        // Text is read in place; a number (a group named 0) is spelt out.
+        std::string spelt[2];
+        std::string_view groupName, groupDesc;
+        for (std::size_t k = 0; k < 2 && k < v.processGroup.size(); ++k) {
+            const FlightRecorderValue part = v.processGroup.item(k);
+            std::string_view& into = k == 0 ? groupName : groupDesc;
+            if (part.isText()) into = part.text();
+            else into = spelt[k] = Field{part, path, where}.text(k == 0 ? "process_group name" : "process_group desc");
         }
         e.group = dump.internGroup(groupName, groupDesc, integer(v.pgId, "pg_id", -1));
         e.collectiveSeqId = integer(v.collectiveSeqId, "collective_seq_id", 0);
@@ -217,12 +215,20 @@ FlightRecorderDump readFlightRecorderDump(const std::string& path, FlightRecorde
 std::vector<FlightRecorderDump> readFlightRecorderDumps(const std::vector<std::string>& paths, int workers) {
     std::vector<std::string> files;
     for (const std::string& p : paths) {
-        if (!std::filesystem::is_directory(p)) {
-            files.push_back(p);
+        std::error_code ec;
+        if (!std::filesystem::is_directory(p, ec)) {
+            files.push_back(p);  // the reader says what it is if not a dump
             continue;
         }
-        for (const auto& entry : std::filesystem::directory_iterator(p))
-            if (entry.is_regular_file() && rankFromName(entry.path().string()) >= 0) files.push_back(entry.path().string());
+        // Links that loop or lead nowhere are not dumps; anything else that is not a regular
+        // file (a FIFO would block the reading forever) is refused by the reader, named.
+        for (auto it = std::filesystem::directory_iterator(p, ec); !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+            std::error_code entryError;
+            const auto status = it->status(entryError);
+            if (entryError || std::filesystem::is_directory(status) || !std::filesystem::exists(status)) continue;
+            if (rankFromName(it->path().string()) >= 0) files.push_back(it->path().string());
+        }
+        if (ec) throw Error(p + ": cannot list the folder: " + ec.message());
     }
     std::sort(files.begin(), files.end());
     if (files.empty()) throw Error("no Flight Recorder dumps found (files named <prefix><rank>)");
