@@ -89,21 +89,22 @@ std::string FlightRecorderValue::describe() const {
 FlightRecorderEntryValues flightRecorderEntryValues(const FlightRecorderValue& entry) {
     FlightRecorderEntryValues v;
     entry.forEachMember([&v](std::string_view key, const FlightRecorderValue& value) {
+        // By length first: an entry has twenty-odd keys, and this runs for every one of them.
         FlightRecorderValue* slot = nullptr;
-        if (key == "process_group") slot = &v.processGroup;
-        else if (key == "pg_id") slot = &v.pgId;
-        else if (key == "collective_seq_id") slot = &v.collectiveSeqId;
-        else if (key == "p2p_seq_id") slot = &v.p2pSeqId;
-        else if (key == "is_p2p") slot = &v.isP2P;
-        else if (key == "profiling_name") slot = &v.profilingName;
-        else if (key == "input_sizes") slot = &v.inputSizes;
-        else if (key == "input_dtypes") slot = &v.inputDtypes;
-        else if (key == "output_sizes") slot = &v.outputSizes;
-        else if (key == "output_dtypes") slot = &v.outputDtypes;
-        else if (key == "state") slot = &v.state;
-        else if (key == "time_created_ns") slot = &v.timeCreated;
-        else if (key == "time_discovered_started_ns") slot = &v.timeStarted;
-        else if (key == "time_discovered_completed_ns") slot = &v.timeCompleted;
+        switch (key.size()) {
+            case 5: slot = key == "state" ? &v.state : key == "pg_id" ? &v.pgId : nullptr; break;
+            case 6: slot = key == "is_p2p" ? &v.isP2P : nullptr; break;
+            case 10: slot = key == "p2p_seq_id" ? &v.p2pSeqId : nullptr; break;
+            case 11: slot = key == "input_sizes" ? &v.inputSizes : nullptr; break;
+            case 12: slot = key == "input_dtypes" ? &v.inputDtypes : key == "output_sizes" ? &v.outputSizes : nullptr; break;
+            case 13: slot = key == "process_group" ? &v.processGroup : key == "output_dtypes" ? &v.outputDtypes : nullptr; break;
+            case 14: slot = key == "profiling_name" ? &v.profilingName : nullptr; break;
+            case 15: slot = key == "time_created_ns" ? &v.timeCreated : nullptr; break;
+            case 17: slot = key == "collective_seq_id" ? &v.collectiveSeqId : nullptr; break;
+            case 26: slot = key == "time_discovered_started_ns" ? &v.timeStarted : nullptr; break;
+            case 28: slot = key == "time_discovered_completed_ns" ? &v.timeCompleted : nullptr; break;
+            default: break;
+        }
         if (slot) *slot = value;  // a repeated key: the last one wins, as in Python
     });
     return v;

@@ -45,10 +45,12 @@ namespace {
 struct Field {
     FlightRecorderValue v;
     const std::string& path;
-    std::string_view where;  // "entries[12]: " or ""
+    std::string_view where;                    // "pg_status \"3\" " or ""
+    std::size_t entry = std::string::npos;     // entries[entry], spelt out only in a message
 
     [[noreturn]] void expected(std::string_view what, std::string_view key) const {
-        throw Error(path + ": " + std::string(where) + std::string(key) + ": expected " + std::string(what) + ", found " + v.describe());
+        const std::string at = entry == std::string::npos ? std::string(where) : "entries[" + std::to_string(entry) + "]: ";
+        throw Error(path + ": " + at + std::string(key) + ": expected " + std::string(what) + ", found " + v.describe());
     }
     std::string text(std::string_view key) const {
         if (v.isText()) return std::string(v.text());
@@ -91,24 +93,82 @@ std::vector<std::int32_t> rankList(const Field& f, const std::string& group) {
     return out;
 }
 
-FlightRecorderTensors tensorsOf(const FlightRecorderEntryValues& entry, const std::string& path, const std::string& where) {
+FlightRecorderTensors tensorsOf(const FlightRecorderEntryValues& entry, const std::string& path, std::size_t where) {
     FlightRecorderTensors t;
-    const Field sizes{entry.inputSizes, path, where};
+    const Field sizes{entry.inputSizes, path, {}, where};
     if (sizes.v.present() && !sizes.v.isList()) sizes.expected("a list of tensor sizes", "input_sizes");
     for (std::size_t i = 0; i < sizes.v.size(); ++i) {
         const FlightRecorderValue tensor = sizes.v.item(i);
-        if (!tensor.isList()) Field{tensor, path, where}.expected("a list of dimensions", "input_sizes[" + std::to_string(i) + "]");
+        if (!tensor.isList()) Field{tensor, path, {}, where}.expected("a list of dimensions", "input_sizes[" + std::to_string(i) + "]");
         auto& dims = t.sizes.emplace_back();
         for (std::size_t k = 0; k < tensor.size(); ++k) {
             const FlightRecorderValue d = tensor.item(k);
-            dims.push_back(d.isInt() ? d.integer() : Field{d, path, where}.integer("input_sizes[" + std::to_string(i) + "]"));
+            dims.push_back(d.isInt() ? d.integer() : Field{d, path, {}, where}.integer("input_sizes[" + std::to_string(i) + "]"));
         }
     }
-    const Field dtypes{entry.inputDtypes, path, where};
+    const Field dtypes{entry.inputDtypes, path, {}, where};
     if (dtypes.v.present() && !dtypes.v.isList()) dtypes.expected("a list of dtypes", "input_dtypes");
-    for (std::size_t i = 0; i < dtypes.v.size(); ++i) t.dtypes.push_back(Field{dtypes.v.item(i), path, where}.text("input_dtypes"));
+    for (std::size_t i = 0; i < dtypes.v.size(); ++i) t.dtypes.push_back(Field{dtypes.v.item(i), path, {}, where}.text("input_dtypes"));
     return t;
 }
+
+// Most entries of a dump repeat a few dozen tensor shapes: each entry's shape is hashed and
+// compared where it lies, and only a new one is copied out. 0 when a value is not the plain
+// list of integer lists and list of texts expected (the slow path then says what is wrong).
+class TensorShapes {
+public:
+    std::uint32_t find(const FlightRecorderEntryValues& e, const FlightRecorderDump& dump) const {
+        const std::uint64_t h = hash(e);
+        if (h == 0) return kNone;
+        auto it = m_byHash.find(h);
+        if (it == m_byHash.end()) return kNone;
+        for (std::uint32_t i : it->second)
+            if (same(dump.tensors[i], e)) return i;
+        return kNone;
+    }
+    void keep(const FlightRecorderEntryValues& e, std::uint32_t index) {
+        if (const std::uint64_t h = hash(e)) m_byHash[h].push_back(index);
+    }
+    static constexpr std::uint32_t kNone = UINT32_MAX;
+
+private:
+    static std::uint64_t hash(const FlightRecorderEntryValues& e) {
+        std::uint64_t h = 0xcbf29ce484222325ull;
+        auto mix = [&h](std::uint64_t x) { h = (h ^ x) * 0x100000001b3ull; };
+        if (!e.inputSizes.isList() || !e.inputDtypes.isList()) return 0;
+        mix(e.inputSizes.size());
+        for (std::size_t i = 0; i < e.inputSizes.size(); ++i) {
+            const FlightRecorderValue t = e.inputSizes.item(i);
+            if (!t.isList()) return 0;
+            mix(t.size());
+            for (std::size_t k = 0; k < t.size(); ++k) {
+                const FlightRecorderValue d = t.item(k);
+                if (!d.isInt()) return 0;
+                mix(static_cast<std::uint64_t>(d.integer()));
+            }
+        }
+        mix(e.inputDtypes.size());
+        for (std::size_t i = 0; i < e.inputDtypes.size(); ++i) {
+            const FlightRecorderValue d = e.inputDtypes.item(i);
+            if (!d.isText()) return 0;
+            mix(std::hash<std::string_view>{}(d.text()));
+        }
+        return h == 0 ? 1 : h;
+    }
+    static bool same(const FlightRecorderTensors& t, const FlightRecorderEntryValues& e) {
+        if (t.sizes.size() != e.inputSizes.size() || t.dtypes.size() != e.inputDtypes.size()) return false;
+        for (std::size_t i = 0; i < t.sizes.size(); ++i) {
+            const FlightRecorderValue v = e.inputSizes.item(i);
+            if (v.size() != t.sizes[i].size()) return false;
+            for (std::size_t k = 0; k < v.size(); ++k)
+                if (v.item(k).integer() != t.sizes[i][k]) return false;
+        }
+        for (std::size_t i = 0; i < t.dtypes.size(); ++i)
+            if (e.inputDtypes.item(i).text() != t.dtypes[i]) return false;
+        return true;
+    }
+    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> m_byHash;
+};
 
 void fill(FlightRecorderDump& dump, const FlightRecorderValue& root, FlightRecorderGroupLists& lists) {
     const std::string& path = dump.path;
@@ -156,16 +216,16 @@ void fill(FlightRecorderDump& dump, const FlightRecorderValue& root, FlightRecor
     const FlightRecorderValue entries = root["entries"];
     if (entries.present() && !entries.isList()) Field{entries, path, {}}.expected("a list of entries", "entries");
     dump.entries.reserve(entries.size());
+    TensorShapes shapes;
     for (std::size_t i = 0; i < entries.size(); ++i) {
         const FlightRecorderValue node = entries.item(i);
-        const std::string where = "entries[" + std::to_string(i) + "]: ";
-        if (!node.isDict()) Field{node, path, where}.expected("an entry dict", "entry");
+        if (!node.isDict()) Field{node, path, {}, i}.expected("an entry dict", "entry");
         const FlightRecorderEntryValues v = flightRecorderEntryValues(node);
         auto integer = [&](const FlightRecorderValue& x, std::string_view key, std::int64_t fallback) {
-            return x.isInt() ? x.integer() : x.present() ? Field{x, path, where}.integer(key) : fallback;
+            return x.isInt() ? x.integer() : x.present() ? Field{x, path, {}, i}.integer(key) : fallback;
         };
         FlightRecorderEntry e;
-        if (v.processGroup.present() && !v.processGroup.isList()) Field{v.processGroup, path, where}.expected("a (name, desc) pair", "process_group");
+        if (v.processGroup.present() && !v.processGroup.isList()) Field{v.processGroup, path, {}, i}.expected("a (name, desc) pair", "process_group");
         // Text is read in place; a number (a group named 0) is spelt out.
         std::string spelt[2];
         std::string_view groupName, groupDesc;
@@ -173,15 +233,19 @@ void fill(FlightRecorderDump& dump, const FlightRecorderValue& root, FlightRecor
             const FlightRecorderValue part = v.processGroup.item(k);
             std::string_view& into = k == 0 ? groupName : groupDesc;
             if (part.isText()) into = part.text();
-            else into = spelt[k] = Field{part, path, where}.text(k == 0 ? "process_group name" : "process_group desc");
+            else into = spelt[k] = Field{part, path, {}, i}.text(k == 0 ? "process_group name" : "process_group desc");
         }
         e.group = dump.internGroup(groupName, groupDesc, integer(v.pgId, "pg_id", -1));
         e.collectiveSeqId = integer(v.collectiveSeqId, "collective_seq_id", 0);
         e.isP2P = v.isP2P.boolean();
-        if (v.profilingName.present() && !v.profilingName.isText()) Field{v.profilingName, path, where}.expected("text", "profiling_name");
+        if (v.profilingName.present() && !v.profilingName.isText()) Field{v.profilingName, path, {}, i}.expected("text", "profiling_name");
         e.op = dump.internOp(v.profilingName.isText() ? v.profilingName.text() : "");
-        e.input = dump.internTensors(tensorsOf(v, path, where));
-        if (v.state.present() && !v.state.isText()) Field{v.state, path, where}.expected("text", "state");
+        e.input = shapes.find(v, dump);
+        if (e.input == TensorShapes::kNone) {
+            e.input = dump.internTensors(tensorsOf(v, path, i));
+            shapes.keep(v, e.input);
+        }
+        if (v.state.present() && !v.state.isText()) Field{v.state, path, {}, i}.expected("text", "state");
         if (v.state.isText()) e.state = flightRecorderState(v.state.text());
         e.timeCreatedNs = integer(v.timeCreated, "time_created_ns", 0);
         dump.entries.push_back(e);
