@@ -13,38 +13,11 @@ using Kind = PickleNode::Kind;
 
 }  // namespace
 
-bool FlightRecorderValue::present() const { return m_isPickle ? !m_pickle.isNone() : m_json && !m_json->is_null(); }
-bool FlightRecorderValue::isText() const { return m_isPickle ? m_pickle.isText() : m_json && m_json->is_string(); }
-bool FlightRecorderValue::isInt() const { return m_isPickle ? m_pickle.kind() == Kind::Int : m_json && m_json->is_number_integer(); }
-bool FlightRecorderValue::isBool() const { return m_isPickle ? m_pickle.kind() == Kind::Bool : m_json && m_json->is_boolean(); }
-bool FlightRecorderValue::isList() const {
-    return m_isPickle ? m_pickle.kind() == Kind::List || m_pickle.kind() == Kind::Tuple : m_json && m_json->is_array();
-}
-bool FlightRecorderValue::isDict() const { return m_isPickle ? m_pickle.isDict() : m_json && m_json->is_object(); }
-
-std::int64_t FlightRecorderValue::integer() const {
-    if (m_isPickle) return m_pickle.integer();
+std::int64_t FlightRecorderValue::jsonInteger() const {
     if (m_json->is_boolean()) return m_json->get<bool>();
     // Above INT64_MAX nlohmann keeps an unsigned: no field of a dump is that large.
     if (m_json->is_number_unsigned() && m_json->get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX)) return INT64_MAX;
     return m_json->get<std::int64_t>();
-}
-
-bool FlightRecorderValue::boolean() const { return m_isPickle ? m_pickle.boolean() : m_json && m_json->is_boolean() && m_json->get<bool>(); }
-
-std::string_view FlightRecorderValue::text() const {
-    if (m_isPickle) return m_pickle.text();
-    return m_json->get_ref<const std::string&>();
-}
-
-std::size_t FlightRecorderValue::size() const {
-    if (m_isPickle) return m_pickle.isList() || m_pickle.isDict() ? m_pickle.size() : 0;
-    return m_json && (m_json->is_array() || m_json->is_object()) ? m_json->size() : 0;
-}
-
-FlightRecorderValue FlightRecorderValue::item(std::size_t i) const {
-    if (m_isPickle) return FlightRecorderValue(m_pickle.item(i));
-    return FlightRecorderValue(&(*m_json)[i]);
 }
 
 std::string FlightRecorderValue::keyText(std::size_t i) const {

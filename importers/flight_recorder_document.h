@@ -17,17 +17,23 @@ public:
     explicit FlightRecorderValue(PickleNode p) : m_pickle(p), m_isPickle(true) {}
     explicit FlightRecorderValue(const nlohmann::json* j) : m_json(j) {}
 
-    bool present() const;  // neither missing nor None / null
-    bool isText() const;
-    bool isInt() const;    // an integer (not a boolean)
-    bool isBool() const;
-    bool isList() const;   // list or tuple
-    bool isDict() const;
-    std::int64_t integer() const;  // isInt() or isBool()
-    bool boolean() const;          // false unless a true boolean
-    std::string_view text() const; // isText()
-    std::size_t size() const;      // items of a list or pairs of a dict
-    FlightRecorderValue item(std::size_t i) const;
+    // The pickle side inline: a dump's walk calls these millions of times.
+    bool present() const { return m_isPickle ? !m_pickle.isNone() : m_json && !m_json->is_null(); }  // neither missing nor None
+    bool isText() const { return m_isPickle ? m_pickle.isText() : m_json && m_json->is_string(); }
+    bool isInt() const { return m_isPickle ? m_pickle.kind() == PickleNode::Kind::Int : m_json && m_json->is_number_integer(); }  // not a boolean
+    bool isBool() const { return m_isPickle ? m_pickle.kind() == PickleNode::Kind::Bool : m_json && m_json->is_boolean(); }
+    bool isList() const {  // list or tuple
+        return m_isPickle ? m_pickle.kind() == PickleNode::Kind::List || m_pickle.kind() == PickleNode::Kind::Tuple : m_json && m_json->is_array();
+    }
+    bool isDict() const { return m_isPickle ? m_pickle.isDict() : m_json && m_json->is_object(); }
+    std::int64_t integer() const { return m_isPickle ? m_pickle.integer() : jsonInteger(); }  // isInt() or isBool()
+    bool boolean() const { return m_isPickle ? m_pickle.boolean() : m_json && m_json->is_boolean() && m_json->get<bool>(); }  // false unless true
+    std::string_view text() const { return m_isPickle ? m_pickle.text() : std::string_view(m_json->get_ref<const std::string&>()); }  // isText()
+    std::size_t size() const {  // items of a list or pairs of a dict
+        if (m_isPickle) return m_pickle.size();
+        return m_json && (m_json->is_array() || m_json->is_object()) ? m_json->size() : 0;
+    }
+    FlightRecorderValue item(std::size_t i) const { return m_isPickle ? FlightRecorderValue(m_pickle.item(i)) : FlightRecorderValue(&(*m_json)[i]); }
     std::string keyText(std::size_t i) const;  // a dict's i-th key as text (an integer key spelt out)
     FlightRecorderValue value(std::size_t i) const;
     FlightRecorderValue operator[](std::string_view key) const;
@@ -46,6 +52,7 @@ public:
     }
 
 private:
+    std::int64_t jsonInteger() const;
     PickleNode m_pickle;
     const nlohmann::json* m_json = nullptr;
     bool m_isPickle = false;

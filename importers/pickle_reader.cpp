@@ -18,24 +18,28 @@ constexpr std::uint32_t kNoNode = UINT32_MAX;
 
 using Kind = PickleNode::Kind;
 
-}  // namespace
+// The unpickler's stack of node ids: a plain array whose push is a store (a vector's
+// push_back stays a call inside the large opcode loop, and every opcode pushes).
+class IdStack {
+public:
+    std::size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    std::uint32_t back() const { return m_ids[m_size - 1]; }
+    void pop_back() { --m_size; }
+    void resize(std::size_t n) { m_size = n; }  // only ever shrinks
+    std::uint32_t operator[](std::size_t i) const { return m_ids[i]; }
+    [[gnu::always_inline]] void push_back(std::uint32_t id) {
+        if (m_size == m_ids.size()) grow();
+        m_ids[m_size++] = id;
+    }
 
-// Values are 16-byte nodes in one vector, containers hold node ids, and strings are views of
-// the data: a dump of millions of values costs a few allocations per container, not one per
-// value. Containers are shared by id, so a list filled after it was memoised is the same list
-// wherever it is referenced.
-struct PickleData {
-    std::string_view data;
-    std::vector<PickleNode::Raw> nodes;
-    // A container's values (a dict's: key, value, key, value...) are items[begin, begin + count).
-    struct Span {
-        std::uint32_t begin = 0, count = 0;
-    };
-    std::vector<std::uint32_t> items;
-    std::vector<Span> spans;  // by container index
-    const std::uint32_t* childrenOf(std::uint32_t container) const { return items.data() + spans[container].begin; }
-    std::uint32_t root = kNoNode;
+private:
+    [[gnu::noinline]] void grow() { m_ids.resize(m_ids.size() * 2 + 1024); }
+    std::vector<std::uint32_t> m_ids;
+    std::size_t m_size = 0;
 };
+
+}  // namespace
 
 namespace {
 
@@ -58,17 +62,17 @@ public:
     }
 
 private:
-    [[noreturn]] void fail(std::size_t at, const std::string& what) const {
+    [[noreturn, gnu::cold, gnu::noinline]] void fail(std::size_t at, const std::string& what) const {
         throw Error(m_name + ": byte " + std::to_string(at) + ": " + what);
     }
 
-    std::string_view take(std::size_t n, std::size_t at) {
+    [[gnu::always_inline]] inline std::string_view take(std::size_t n, std::size_t at) {
         if (n > m_data.size() - m_pos) fail(at, "the pickle ends inside an opcode's argument (the file is cut short)");
-        const std::string_view v = m_data.substr(m_pos, n);
+        const std::string_view v(m_data.data() + m_pos, n);
         m_pos += n;
         return v;
     }
-    std::uint64_t le(std::size_t n, std::size_t at) {
+    [[gnu::always_inline]] inline std::uint64_t le(std::size_t n, std::size_t at) {
         const std::string_view b = take(n, at);
         std::uint64_t v = 0;
         for (std::size_t k = 0; k < n; ++k) v |= static_cast<std::uint64_t>(static_cast<unsigned char>(b[k])) << (8 * k);
@@ -82,47 +86,48 @@ private:
         return v;
     }
 
-    std::uint32_t pop(std::size_t at) {
+    [[gnu::always_inline]] inline std::uint32_t pop(std::size_t at) {
         if (m_stack.empty() || (!m_marks.empty() && m_stack.size() == m_marks.back()))
             fail(at, "an opcode needs a value but the pickle stack is empty");
         const std::uint32_t v = m_stack.back();
         m_stack.pop_back();
         return v;
     }
-    std::uint32_t top(std::size_t at) {
+    [[gnu::always_inline]] inline std::uint32_t top(std::size_t at) {
         if (m_stack.empty()) fail(at, "an opcode needs a value but the pickle stack is empty");
         return m_stack.back();
     }
     // The values above the last MARK, removed from the stack: [first, stack end).
-    std::size_t popMark(std::size_t at) {
+    [[gnu::always_inline]] inline std::size_t popMark(std::size_t at) {
         if (m_marks.empty()) fail(at, "an opcode needs a MARK but there is none");
         const std::size_t mark = m_marks.back();
         m_marks.pop_back();
         return mark;
     }
-    std::uint32_t make(Kind k) {
-        if (m_doc.nodes.size() >= kNoNode - 1) fail(m_pos, "more than 4 billion values");
+    [[gnu::always_inline]] inline std::uint32_t make(Kind k) {
+        if (m_nodeCount >= kNoNode - 1) fail(m_pos, "more than 4 billion values");
         PickleNode::Raw n;
         n.kind = k;
         if (k == Kind::List || k == Kind::Tuple || k == Kind::Dict || k == Kind::Set) {
             n.a = static_cast<std::uint32_t>(m_chains.size());
             m_chains.emplace_back();
         }
-        m_doc.nodes.push_back(n);
-        return static_cast<std::uint32_t>(m_doc.nodes.size() - 1);
+        if (m_nodeCount == m_doc.nodes.size()) m_doc.nodes.resize(m_doc.nodes.size() * 2 + 1024);
+        m_doc.nodes[m_nodeCount] = n;
+        return static_cast<std::uint32_t>(m_nodeCount++);
     }
-    void push(std::uint32_t n) { m_stack.push_back(n); }
-    void pushInt(std::int64_t v) {
+    [[gnu::always_inline]] inline void push(std::uint32_t n) { m_stack.push_back(n); }
+    [[gnu::always_inline]] inline void pushInt(std::int64_t v) {
         const std::uint32_t n = make(Kind::Int);
         m_doc.nodes[n].b = static_cast<std::uint64_t>(v);
         push(n);
     }
-    void pushBool(bool b) {
+    [[gnu::always_inline]] inline void pushBool(bool b) {
         const std::uint32_t n = make(Kind::Bool);
         m_doc.nodes[n].b = b;
         push(n);
     }
-    void pushString(std::string_view s, Kind k = Kind::String) {
+    [[gnu::always_inline]] inline void pushString(std::string_view s, Kind k = Kind::String) {
         if (s.size() > UINT32_MAX) fail(m_pos, "a string longer than 4 GB");
         const std::uint32_t n = make(k);
         m_doc.nodes[n].a = static_cast<std::uint32_t>(s.size());
@@ -141,10 +146,11 @@ private:
     }
     // Memo keys are small and dense in every pickle Python writes; a hostile far-off key goes
     // to the map instead of growing the vector to it.
-    void memoPut(std::uint64_t key, std::size_t at) {
+    [[gnu::always_inline]] inline void memoPut(std::uint64_t key, std::size_t at) {
         const std::uint32_t v = top(at);
         if (key < m_memo.size() + 4096) {
-            if (key >= m_memo.size()) m_memo.resize(key + 1, kNoNode);
+            if (key == m_memo.size()) m_memo.push_back(kNoNode);
+            else if (key > m_memo.size()) m_memo.resize(key + 1, kNoNode);
             m_memoCount += m_memo[key] == kNoNode;
             m_memo[key] = v;
         } else {
@@ -152,7 +158,7 @@ private:
             m_farMemo[key] = v;
         }
     }
-    void memoGet(std::uint64_t key, std::size_t at) {
+    [[gnu::always_inline]] inline void memoGet(std::uint64_t key, std::size_t at) {
         std::uint32_t v = kNoNode;
         if (key < m_memo.size()) v = m_memo[key];
         else if (auto it = m_farMemo.find(key); it != m_farMemo.end()) v = it->second;
@@ -162,13 +168,15 @@ private:
     // Moves the stack's values from `first` up into container node n. Values go to one shared
     // array; a container filled in several batches (APPENDS of 1,000 at a time) gets a chain
     // of segments, made contiguous once the whole pickle is read.
-    void moveIntoContainer(std::uint32_t n, std::size_t first, std::size_t at) {
+    [[gnu::always_inline]] inline void moveIntoContainer(std::uint32_t n, std::size_t first, std::size_t at) {
         const std::size_t count = m_stack.size() - first;
         if (count == 0) return;
         if (m_doc.items.size() + count > UINT32_MAX) fail(at, "more than 4 billion values");
         Chain& c = m_chains[m_doc.nodes[n].a];
         const auto begin = static_cast<std::uint32_t>(m_doc.items.size());
-        m_doc.items.insert(m_doc.items.end(), m_stack.begin() + static_cast<std::ptrdiff_t>(first), m_stack.end());
+        m_doc.items.resize(begin + count);
+        std::uint32_t* into = m_doc.items.data() + begin;
+        for (std::size_t k = first; k < m_stack.size(); ++k) *into++ = m_stack[k];  // a few at a time: no memmove call
         m_stack.resize(first);
         c.count += static_cast<std::uint32_t>(count);
         if (c.tail != kNoNode && m_segments[c.tail].begin + m_segments[c.tail].count == begin) {
@@ -180,12 +188,12 @@ private:
         (c.tail == kNoNode ? c.head : m_segments[c.tail].next) = segment;
         c.tail = segment;
     }
-    void setItems(std::uint32_t dict, std::size_t first, std::size_t at) {
+    [[gnu::always_inline]] inline void setItems(std::uint32_t dict, std::size_t first, std::size_t at) {
         if (m_doc.nodes[dict].kind != Kind::Dict) fail(at, "SETITEM(S) on something that is not a dict");
         if ((m_stack.size() - first) % 2 != 0) fail(at, "SETITEMS with an odd number of values");
         moveIntoContainer(dict, first, at);
     }
-    void appendItems(std::uint32_t list, std::size_t first, std::size_t at) {
+    [[gnu::always_inline]] inline void appendItems(std::uint32_t list, std::size_t first, std::size_t at) {
         const Kind k = m_doc.nodes[list].kind;
         if (k != Kind::List && k != Kind::Set) fail(at, "APPEND(S) on something that is not a list");
         moveIntoContainer(list, first, at);
@@ -195,6 +203,7 @@ public:
     // Every container's values made one span of the array (copied to its end when they came
     // in several batches): time linear in the values.
     void finish() {
+        m_doc.nodes.resize(m_nodeCount);
         m_doc.spans.resize(m_chains.size());
         for (std::size_t i = 0; i < m_chains.size(); ++i) {
             const Chain& c = m_chains[i];
@@ -214,7 +223,8 @@ public:
 
 private:
 
-    void step(unsigned char op, std::size_t at) {
+    // Every opcode passes here: its helpers are inlined into it, messages kept out of line.
+    [[gnu::always_inline]] inline void step(unsigned char op, std::size_t at) {
         switch (op) {
             case 0x80: {  // PROTO
                 const auto v = le(1, at);
@@ -321,7 +331,7 @@ private:
                 for (std::size_t k = n; k-- > 0;) items[k] = pop(at);
                 const std::uint32_t t = make(Kind::Tuple);
                 const std::size_t first = m_stack.size();
-                m_stack.insert(m_stack.end(), items, items + n);
+                for (std::size_t k = 0; k < n; ++k) m_stack.push_back(items[k]);
                 moveIntoContainer(t, first, at);
                 push(t);
                 return;
@@ -401,7 +411,7 @@ private:
         }
     }
 
-    [[noreturn]] void refuse(std::size_t at, const char* name, const char* what) const {
+    [[noreturn, gnu::cold, gnu::noinline]] void refuse(std::size_t at, const char* name, const char* what) const {
         fail(at, std::string("refused pickle opcode ") + name + ": it " + what + "; a data dump never needs to, so the file is not read");
     }
 
@@ -409,7 +419,7 @@ private:
     std::string_view m_data;
     const std::string& m_name;
     std::size_t m_pos = 0;
-    std::vector<std::uint32_t> m_stack;
+    IdStack m_stack;
     std::vector<std::size_t> m_marks;
     std::vector<std::uint32_t> m_memo;
     std::unordered_map<std::uint64_t, std::uint32_t> m_farMemo;
@@ -421,6 +431,7 @@ private:
         std::uint32_t begin = 0, count = 0, next = kNoNode;
     };
     std::vector<Chain> m_chains;  // by container index
+    std::size_t m_nodeCount = 0;  // nodes in use: m_doc.nodes grows ahead, cut to this at the end
     std::vector<Segment> m_segments;
 };
 
@@ -449,7 +460,12 @@ private:
         m_state[node.a] = 1;
         std::uint64_t size = 16;
         const std::uint32_t* c = m_doc.childrenOf(node.a);
-        for (std::uint32_t k = 0; k < m_doc.spans[node.a].count; ++k) size = std::min(m_budget + 1, size + expanded(c[k], depth + 1));
+        for (std::uint32_t k = 0; k < m_doc.spans[node.a].count; ++k) {
+            const PickleNode::Raw& child = m_doc.nodes[c[k]];
+            const bool container = child.kind == Kind::List || child.kind == Kind::Tuple || child.kind == Kind::Set || child.kind == Kind::Dict;
+            size += container ? expanded(c[k], depth + 1) : 16 + (child.kind == Kind::String || child.kind == Kind::Bytes ? child.a : 0);
+            size = std::min(m_budget + 1, size);
+        }
         m_state[node.a] = 2;
         return m_size[node.a] = size;
     }
@@ -496,7 +512,6 @@ nlohmann::json toJson(PickleNode n, const std::string& name) {
 
 PickleDocument::PickleDocument(std::string_view data, const std::string& name) : m_impl(std::make_unique<PickleData>()) {
     m_impl->data = data;
-    m_impl->nodes.reserve(data.size() / 4);
     Unpickler u(*m_impl, name);
     m_impl->root = u.run();
     u.finish();
@@ -507,33 +522,6 @@ PickleDocument::~PickleDocument() = default;
 PickleDocument::PickleDocument(PickleDocument&&) noexcept = default;
 
 PickleNode PickleDocument::root() const { return {m_impl.get(), m_impl->root}; }
-
-PickleNode::Kind PickleNode::kind() const { return m_doc && m_id != kNoNode ? m_doc->nodes[m_id].kind : Kind::None; }
-
-std::int64_t PickleNode::integer() const { return static_cast<std::int64_t>(m_doc->nodes[m_id].b); }
-
-bool PickleNode::boolean() const { return kind() == Kind::Bool && m_doc->nodes[m_id].b != 0; }
-
-double PickleNode::real() const {
-    double f = 0;
-    std::memcpy(&f, &m_doc->nodes[m_id].b, sizeof f);
-    return f;
-}
-
-std::string_view PickleNode::text() const {
-    const Raw& n = m_doc->nodes[m_id];
-    return m_doc->data.substr(static_cast<std::size_t>(n.b), n.a);
-}
-
-std::size_t PickleNode::size() const {
-    if (!isList() && kind() != Kind::Dict) return 0;
-    const std::size_t n = m_doc->spans[m_doc->nodes[m_id].a].count;
-    return kind() == Kind::Dict ? n / 2 : n;
-}
-
-PickleNode PickleNode::item(std::size_t i) const { return {m_doc, m_doc->childrenOf(m_doc->nodes[m_id].a)[i]}; }
-PickleNode PickleNode::key(std::size_t i) const { return {m_doc, m_doc->childrenOf(m_doc->nodes[m_id].a)[2 * i]}; }
-PickleNode PickleNode::value(std::size_t i) const { return {m_doc, m_doc->childrenOf(m_doc->nodes[m_id].a)[2 * i + 1]}; }
 
 PickleNode PickleNode::operator[](std::string_view name) const {
     if (kind() != Kind::Dict) return {};
