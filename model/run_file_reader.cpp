@@ -24,6 +24,8 @@ void checkIsSqlite(const std::string& path) {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) throw Error(path + ": no such file");
     if (std::filesystem::is_directory(path, ec)) throw Error(path + " is a folder, not a Faultline run file");
+    // A FIFO or device would block or never end the read below.
+    if (!std::filesystem::is_regular_file(path, ec)) throw Error(path + " is not a regular file (a FIFO, socket or device), not a Faultline run file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error("cannot read " + path + ": " + std::strerror(errno));
     char header[16] = {};

@@ -111,6 +111,14 @@ TEST(RunFile, ARunNoReaderWouldOpenIsNotWritten) {
     EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
 }
 
+// A FIFO named as a run file blocked the reader forever.
+TEST(RunFile, AFifoIsNotARunFileAndDoesNotBlock) {
+    ScratchDir dir;
+    const std::string path = dir.file("run.faultline");
+    ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+    EXPECT_EQ(errorReading(path), path + " is not a regular file (a FIFO, socket or device), not a Faultline run file");
+}
+
 TEST(RunFile, TheLongestAllowedRunSummarisesWithoutOverflow) {
     // Ten years, the most a run file may hold: the figures must still come out finite.
     faultline::Run run = tinyRun();
