@@ -6,37 +6,70 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 namespace faultline {
 
 namespace {
 
+// One dump's entries bucketed by process group name, built in one pass over the entries:
+// every later question about a (rank, group) reads only that group's entries.
+struct DumpIndex {
+    const FlightRecorderDump* dump = nullptr;
+    std::vector<std::uint32_t> order;                 // entry indices, grouped by name
+    std::map<std::string_view, std::pair<std::uint32_t, std::uint32_t>> byName;  // name -> [begin, end) of order
+};
+
+DumpIndex indexOf(const FlightRecorderDump& dump) {
+    DumpIndex x;
+    x.dump = &dump;
+    // Entry groups with the same name (a different desc or pg_id) share a bucket.
+    std::vector<std::uint32_t> bucketOfGroup(dump.entryGroups.size());
+    std::map<std::string_view, std::uint32_t> bucketOfName;
+    for (std::size_t g = 0; g < dump.entryGroups.size(); ++g)
+        bucketOfGroup[g] = bucketOfName.try_emplace(dump.entryGroups[g].name, static_cast<std::uint32_t>(bucketOfName.size())).first->second;
+    std::vector<std::uint32_t> start(bucketOfName.size() + 1, 0);
+    for (const FlightRecorderEntry& e : dump.entries)
+        if (!e.isP2P) ++start[bucketOfGroup[e.group] + 1];
+    for (std::size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
+    x.order.resize(start.back());
+    std::vector<std::uint32_t> fillAt(start.begin(), start.end() - 1);
+    for (std::size_t i = 0; i < dump.entries.size(); ++i)
+        if (!dump.entries[i].isP2P) x.order[fillAt[bucketOfGroup[dump.entries[i].group]]++] = static_cast<std::uint32_t>(i);
+    for (const auto& [name, b] : bucketOfName) x.byName[name] = {start[b], start[b + 1]};
+    return x;
+}
+
 // What one rank's dump says about one process group.
 struct RankView {
     const FlightRecorderDump* dump = nullptr;
-    std::vector<const FlightRecorderEntry*> entries;  // collectives of the group, in order
+    const std::uint32_t* begin = nullptr;  // the group's collectives, in order (indices into dump->entries)
+    const std::uint32_t* end = nullptr;
     std::optional<std::int64_t> lastEnqueued;
     std::optional<std::int64_t> lastCompleted;
     bool recordedNothing = false;  // a dump with no entries at all: the rank never got going
 };
 
-RankView viewOf(const FlightRecorderDump* dump, const std::string& group) {
+RankView viewOf(const DumpIndex* index, const std::string& group) {
     RankView v;
-    v.dump = dump;
-    if (!dump) return v;
+    if (!index) return v;
+    const FlightRecorderDump* dump = v.dump = index->dump;
     v.recordedNothing = dump->entries.empty();
-    for (const FlightRecorderEntry& e : dump->entries)
-        if (e.processGroup == group && !e.isP2P) v.entries.push_back(&e);
-    if (v.entries.empty()) return v;
+    auto bucket = index->byName.find(group);
+    if (bucket == index->byName.end() || bucket->second.first == bucket->second.second) return v;
+    v.begin = index->order.data() + bucket->second.first;
+    v.end = index->order.data() + bucket->second.second;
     // The group's counters are kept under the rank-local id the entries carry.
-    if (auto it = dump->groupStatus.find(std::to_string(v.entries.back()->pgId)); it != dump->groupStatus.end()) {
+    const FlightRecorderEntry& last = dump->entries[*(v.end - 1)];
+    if (auto it = dump->groupStatus.find(std::to_string(dump->groupOf(last).pgId)); it != dump->groupStatus.end()) {
         v.lastEnqueued = it->second.lastEnqueued;
         v.lastCompleted = it->second.lastCompleted;
     }
     std::int64_t maxSeq = 0, maxDone = -1;
-    for (const FlightRecorderEntry* e : v.entries) {
-        maxSeq = std::max(maxSeq, e->collectiveSeqId);
-        if (e->state == "completed") maxDone = std::max(maxDone, e->collectiveSeqId);
+    for (const std::uint32_t* i = v.begin; i != v.end; ++i) {
+        const FlightRecorderEntry& e = dump->entries[*i];
+        maxSeq = std::max(maxSeq, e.collectiveSeqId);
+        if (e.state == FlightRecorderState::Completed) maxDone = std::max(maxDone, e.collectiveSeqId);
     }
     v.lastEnqueued = std::max(v.lastEnqueued.value_or(maxSeq), maxSeq);
     if (!v.lastCompleted) v.lastCompleted = maxDone;
@@ -56,7 +89,7 @@ bool sizesMustAgree(const std::string& op) {
     return false;
 }
 
-std::optional<HangFinding> findDivergence(const FlightRecorderGroup& group, const std::map<std::int32_t, RankView>& views) {
+std::optional<HangFinding> findDivergence(const FlightRecorderGroup& group, const std::vector<std::pair<std::int32_t, RankView>>& views) {
     std::optional<std::int64_t> top;
     for (const auto& [rank, v] : views)
         if (v.lastEnqueued) top = std::max(top.value_or(*v.lastEnqueued), *v.lastEnqueued);
@@ -74,9 +107,10 @@ std::optional<HangFinding> findDivergence(const FlightRecorderGroup& group, cons
     HangFinding f;
     f.processGroup = group.name;
     f.processGroupDesc = group.desc;
-    f.groupRanks = group.ranks;
+    f.groupRanks = *group.ranks;
     f.seq = *seq;
     const FlightRecorderEntry* reference = nullptr;
+    const FlightRecorderDump* referenceDump = nullptr;
     std::int32_t referenceRank = -1;
     for (const auto& [rank, v] : views) {
         const bool noRecord = !v.dump || v.recordedNothing;
@@ -86,32 +120,38 @@ std::optional<HangFinding> findDivergence(const FlightRecorderGroup& group, cons
             continue;
         }
         if (v.lastEnqueued && v.lastCompleted && *v.lastCompleted < *seq) f.stuck.push_back(rank);
-        for (const FlightRecorderEntry* e : v.entries) {
+        for (const std::uint32_t* i = v.begin; i != v.end; ++i) {
+            const FlightRecorderEntry* e = &v.dump->entries[*i];
             if (e->collectiveSeqId != *seq) continue;
             if (!reference) {
                 reference = e;
+                referenceDump = v.dump;
                 referenceRank = rank;
                 f.enqueuedNs = e->timeCreatedNs;
                 continue;
             }
             f.enqueuedNs = std::min(f.enqueuedNs, e->timeCreatedNs);
-            if (e->profilingName != reference->profilingName)
-                f.mismatches.push_back("rank " + std::to_string(rank) + " runs " + e->profilingName + " where rank " +
-                                       std::to_string(referenceRank) + " runs " + reference->profilingName);
-            else if (e->inputDtypes != reference->inputDtypes)
-                f.mismatches.push_back("rank " + std::to_string(rank) + " sends " + (e->inputDtypes.empty() ? "nothing" : e->inputDtypes.front()) +
+            const std::string& op = v.dump->opOf(*e);
+            const std::string& refOp = referenceDump->opOf(*reference);
+            const FlightRecorderTensors& in = v.dump->inputOf(*e);
+            const FlightRecorderTensors& refIn = referenceDump->inputOf(*reference);
+            if (op != refOp)
+                f.mismatches.push_back("rank " + std::to_string(rank) + " runs " + op + " where rank " + std::to_string(referenceRank) + " runs " + refOp);
+            else if (in.dtypes != refIn.dtypes)
+                f.mismatches.push_back("rank " + std::to_string(rank) + " sends " + (in.dtypes.empty() ? "nothing" : in.dtypes.front()) +
                                        " where rank " + std::to_string(referenceRank) + " sends " +
-                                       (reference->inputDtypes.empty() ? "nothing" : reference->inputDtypes.front()));
-            else if (sizesMustAgree(e->profilingName) && e->inputSizes != reference->inputSizes)
-                f.mismatches.push_back("rank " + std::to_string(rank) + " sends " + joinSizes(e->inputSizes) + " where rank " +
-                                       std::to_string(referenceRank) + " sends " + joinSizes(reference->inputSizes));
+                                       (refIn.dtypes.empty() ? "nothing" : refIn.dtypes.front()));
+            else if (sizesMustAgree(op) && in.sizes != refIn.sizes)
+                f.mismatches.push_back("rank " + std::to_string(rank) + " sends " + joinSizes(in.sizes) + " where rank " +
+                                       std::to_string(referenceRank) + " sends " + joinSizes(refIn.sizes));
         }
     }
     if (f.missing.empty() && f.stuck.empty() && f.mismatches.empty()) return std::nullopt;
     if (reference) {
-        f.op = reference->profilingName;
-        f.size = joinSizes(reference->inputSizes);
-        f.dtype = reference->inputDtypes.empty() ? "N/A" : reference->inputDtypes.front();
+        const FlightRecorderTensors& in = referenceDump->inputOf(*reference);
+        f.op = referenceDump->opOf(*reference);
+        f.size = joinSizes(in.sizes);
+        f.dtype = in.dtypes.empty() ? "N/A" : in.dtypes.front();
     } else {
         f.op = "unknown";
         f.size = f.dtype = "N/A";
@@ -155,30 +195,45 @@ void findOrigins(HangReport& report) {
 HangReport analyzeHang(const std::vector<FlightRecorderDump>& dumps) {
     HangReport report;
     report.dumps = static_cast<int>(dumps.size());
-    std::map<std::int32_t, const FlightRecorderDump*> byRank;
+    std::vector<DumpIndex> indexes(dumps.size());
+    std::unordered_map<std::int32_t, const DumpIndex*> byRank;
     std::map<std::string, FlightRecorderGroup> groups;
-    for (const FlightRecorderDump& d : dumps) {
-        byRank[d.rank] = &d;
-        for (const auto& [name, g] : d.groups) {
+    for (std::size_t d = 0; d < dumps.size(); ++d) {
+        indexes[d] = indexOf(dumps[d]);
+        byRank[dumps[d].rank] = &indexes[d];
+        for (const auto& [name, g] : dumps[d].groups) {
+            if (!g.ranks) continue;
             FlightRecorderGroup& merged = groups[name];
-            if (merged.name.empty()) merged = g;
-            std::set<std::int32_t> ranks(merged.ranks.begin(), merged.ranks.end());
-            ranks.insert(g.ranks.begin(), g.ranks.end());
-            merged.ranks.assign(ranks.begin(), ranks.end());
+            if (!merged.ranks) {
+                merged = g;
+                if (!std::is_sorted(g.ranks->begin(), g.ranks->end()) || std::adjacent_find(g.ranks->begin(), g.ranks->end()) != g.ranks->end()) {
+                    const std::set<std::int32_t> sorted(g.ranks->begin(), g.ranks->end());
+                    merged.ranks = std::make_shared<const std::vector<std::int32_t>>(sorted.begin(), sorted.end());
+                }
+                continue;
+            }
+            // Dumps read together share one list per distinct group: the union is rarely needed.
+            if (merged.ranks == g.ranks || *merged.ranks == *g.ranks) continue;
+            std::set<std::int32_t> ranks(merged.ranks->begin(), merged.ranks->end());
+            ranks.insert(g.ranks->begin(), g.ranks->end());
+            merged.ranks = std::make_shared<const std::vector<std::int32_t>>(ranks.begin(), ranks.end());
         }
     }
     std::set<std::int32_t> allRanks;
-    for (const auto& [name, g] : groups) allRanks.insert(g.ranks.begin(), g.ranks.end());
+    for (const auto& [name, g] : groups) allRanks.insert(g.ranks->begin(), g.ranks->end());
     for (std::int32_t r : allRanks)
         if (!byRank.count(r)) report.ranksWithoutDump.push_back(r);
 
     for (const auto& [name, group] : groups) {
-        if (group.ranks.size() < 2) continue;
-        std::map<std::int32_t, RankView> views;
-        for (std::int32_t r : group.ranks) {
+        if (group.ranks->size() < 2) continue;
+        std::vector<std::pair<std::int32_t, RankView>> views;
+        views.reserve(group.ranks->size());
+        for (std::int32_t r : *group.ranks) {
             auto it = byRank.find(r);
-            views[r] = viewOf(it == byRank.end() ? nullptr : it->second, name);
+            views.emplace_back(r, viewOf(it == byRank.end() ? nullptr : it->second, name));
         }
+        std::sort(views.begin(), views.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        views.erase(std::unique(views.begin(), views.end(), [](const auto& a, const auto& b) { return a.first == b.first; }), views.end());
         if (auto finding = findDivergence(group, views)) report.findings.push_back(std::move(*finding));
     }
     // A rank that never arrived is a cause; ranks waiting inside a collective that everyone

@@ -2,8 +2,11 @@
 // format name, the run-file reader ("run-file") or the pickle reader ("pickle"). Input that
 // is merely bad must end in faultline::Error, the one exception users see as a message; any
 // other exception, crash, leak, hang or undefined behaviour is a defect libFuzzer reports.
+// What import writes, every reader reads: an input that imports must make a run that is
+// written, re-opened and summarised; an Error there is a defect too.
 #include "importers/import_context.h"
 #include "importers/importer.h"
+#include "analysis/summary.h"
 #include "importers/pickle_reader.h"
 #include "model/error.h"
 #include "model/run_file.h"
@@ -20,6 +23,23 @@ namespace {
 const std::string& scratchFile() {
     static const std::string path = "/tmp/faultline-fuzz-" + std::to_string(::getpid()) + "-" FAULTLINE_FUZZ_TARGET;
     return path;
+}
+
+const std::string& scratchRunFile() {
+    static const std::string path = scratchFile() + ".faultline";
+    return path;
+}
+
+// The run of an input that imported must come back from its run file and summarise.
+void reopenAndSummarise(const faultline::Run& run) {
+    try {
+        faultline::writeRunFile(run, scratchRunFile());
+        const faultline::Run back = faultline::readRunFile(scratchRunFile());
+        (void)faultline::summaryToText(faultline::summarize(back));
+    } catch (const faultline::Error& e) {
+        std::fprintf(stderr, "an input that imported made a run that does not re-open: %s\n", e.what());
+        std::abort();
+    }
 }
 
 void writeScratch(const std::uint8_t* data, std::size_t size) {
@@ -45,7 +65,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             options.format = std::string(target);
             options.workers = 1;
             options.year = 2025;  // syslog dates: the same result whatever today is
-            faultline::importFiles({scratchFile()}, options);
+            reopenAndSummarise(faultline::importFiles({scratchFile()}, options).run);
         }
     } catch (const faultline::Error&) {
         // A clear refusal is the right answer to bad input.

@@ -17,6 +17,30 @@ std::string str(const nlohmann::json& o, const char* key, const std::string& whe
     return it->get<std::string>();
 }
 
+std::string kindOf(const nlohmann::json& v) {
+    if (v.is_string()) return "text " + v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    if (v.is_number()) return "the number " + v.dump();
+    if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+    if (v.is_array()) return "a list";
+    if (v.is_object()) return "an object";
+    return "null";
+}
+
+std::string textOr(const nlohmann::json& o, const char* key, const std::string& fallback, const std::string& where) {
+    auto it = o.find(key);
+    if (it == o.end()) return fallback;
+    if (!it->is_string()) throw Error(where + ": expected \"" + key + "\" to be text, found " + kindOf(*it));
+    return it->get<std::string>();
+}
+
+std::int64_t integerOr(const nlohmann::json& o, const char* key, std::int64_t fallback, const std::string& where) {
+    auto it = o.find(key);
+    if (it == o.end()) return fallback;
+    if (!it->is_number_integer() || (it->is_number_unsigned() && it->get<std::uint64_t>() > INT64_MAX))
+        throw Error(where + ": expected \"" + key + "\" to be a whole number, found " + kindOf(*it));
+    return it->get<std::int64_t>();
+}
+
 SwitchTier tierFrom(const std::string& s, const std::string& where) {
     if (s == "RTSW" || s == "rack") return SwitchTier::Rack;
     if (s == "CTSW" || s == "cluster") return SwitchTier::Cluster;
@@ -28,9 +52,10 @@ SwitchTier tierFrom(const std::string& s, const std::string& where) {
 
 void importFaultlineTopology(const std::string& path, ImportContext& ctx) {
     const nlohmann::json doc = parseJson(readWholeFile(path, std::size_t{1} << 30), path, "a Faultline topology");
-    if (!doc.is_object() || doc.value("format", "") != "faultline-topology")
+    if (!doc.is_object() || textOr(doc, "format", "", path) != "faultline-topology")
         throw Error(path + ": expected an object with \"format\": \"faultline-topology\"");
-    if (doc.value("version", 0) != 1) throw Error(path + ": topology version " + doc.value("version", nlohmann::json(0)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + " (expected 1)");
+    if (const std::int64_t version = integerOr(doc, "version", 0, path); version != 1)
+        throw Error(path + ": topology version " + std::to_string(version) + " (expected 1)");
     TopologyBuilder b;
     auto array = [&](const char* key) -> const nlohmann::json& {
         static const nlohmann::json empty = nlohmann::json::array();
@@ -47,7 +72,7 @@ void importFaultlineTopology(const std::string& path, ImportContext& ctx) {
     }
     if (zones.empty()) zones["zone0"] = b.zone("zone0");
     auto zoneNamed = [&](const nlohmann::json& o, const std::string& where) {
-        const std::string z = o.value("zone", zones.begin()->first);
+        const std::string z = textOr(o, "zone", zones.begin()->first, where);
         auto it = zones.find(z);
         if (it == zones.end()) throw Error(where + ": zone \"" + z + "\" is not in \"zones\"");
         return it->second;
@@ -63,9 +88,9 @@ void importFaultlineTopology(const std::string& path, ImportContext& ctx) {
         const std::string where = path + ": hosts[" + std::to_string(i) + "]";
         const std::string rack = str(h, "rack", where);
         if (!racks.count(rack)) throw Error(where + ": rack \"" + rack + "\" is not in \"racks\"");
-        const int gpus = h.value("gpus", 8), nics = h.value("nics", gpus);
+        const std::int64_t gpus = integerOr(h, "gpus", 8, where), nics = integerOr(h, "nics", gpus, where);
         if (gpus < 0 || gpus > 1024 || nics < 0 || nics > 1024) throw Error(where + ": gpus and nics must be 0..1024");
-        const std::int32_t index = b.host(str(h, "name", where), racks[rack], gpus, nics);
+        const std::int32_t index = b.host(str(h, "name", where), racks[rack], static_cast<int>(gpus), static_cast<int>(nics));
         if (auto ids = h.find("pci_bus_ids"); ids != h.end()) {
             if (!ids->is_array()) throw Error(where + ": pci_bus_ids must be a list of strings");
             std::vector<std::string> list;

@@ -1,14 +1,12 @@
 // PyTorch NCCL Flight Recorder dumps, one per rank: the pickle PyTorch writes (read by our
 // safe unpickler) and the JSON variant. Both hold pg_config, pg_status and entries.
-#include "json_parse.h"
 #include "collective_names.h"
+#include "flight_recorder_document.h"
 #include "formats.h"
-#include "pickle_reader.h"
-#include "read_whole_file.h"
 #include "model/time.h"
 #include "text_parse.h"
 
-#include <nlohmann/json.hpp>
+#include <map>
 
 namespace faultline {
 
@@ -25,42 +23,38 @@ std::optional<std::int32_t> rankFromFileName(const std::string& path) {
     return static_cast<std::int32_t>(std::stol(name.substr(i)));
 }
 
-std::int64_t numberOr(const nlohmann::json& o, const char* key, std::int64_t fallback) {
-    auto it = o.find(key);
-    return it != o.end() && it->is_number_integer() ? it->get<std::int64_t>() : fallback;
-}
-
-std::string stringOr(const nlohmann::json& o, const char* key) {
-    auto it = o.find(key);
-    return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 // Bytes of all tensors of one side: sum over tensors of (product of dims) x element size.
-std::int64_t tensorBytes(const nlohmann::json& sizes, const nlohmann::json& dtypes) {
-    if (!sizes.is_array()) return 0;
+std::int64_t tensorBytes(const FlightRecorderValue& sizes, const FlightRecorderValue& dtypes) {
+    if (!sizes.isList()) return 0;
     std::int64_t total = 0;
     for (std::size_t i = 0; i < sizes.size(); ++i) {
-        if (!sizes[i].is_array()) continue;
+        const FlightRecorderValue tensor = sizes.item(i);
+        if (!tensor.isList()) continue;
         std::int64_t elems = 1;
-        for (const auto& d : sizes[i]) {
-            const std::int64_t dim = d.is_number_integer() ? d.get<std::int64_t>() : 0;
+        for (std::size_t k = 0; k < tensor.size(); ++k) {
+            const FlightRecorderValue d = tensor.item(k);
+            const std::int64_t dim = d.isInt() ? d.integer() : 0;
             if (dim < 0 || __builtin_mul_overflow(elems, dim, &elems)) return 0;  // no tensor is that large: size unknown
         }
-        const std::string dtype = dtypes.is_array() && i < dtypes.size() && dtypes[i].is_string() ? dtypes[i].get<std::string>() : "";
+        const FlightRecorderValue dtype = dtypes.isList() && i < dtypes.size() ? dtypes.item(i) : FlightRecorderValue();
         std::int64_t bytes = 0;
-        if (__builtin_mul_overflow(elems, dtypeBytes(dtype), &bytes) || __builtin_add_overflow(total, bytes, &total)) return 0;
+        if (__builtin_mul_overflow(elems, dtypeBytes(dtype.isText() ? std::string(dtype.text()) : std::string()), &bytes) ||
+            __builtin_add_overflow(total, bytes, &total))
+            return 0;
     }
     return total;
 }
 
-void importDump(const nlohmann::json& dump, const std::string& path, ImportContext& ctx) {
-    if (!dump.is_object() || !dump.contains("entries") || !dump["entries"].is_array())
-        throw Error(path + ": expected a Flight Recorder dump: a dict with an \"entries\" list (and pg_config, pg_status)");
+void importDump(const FlightRecorderValue& dump, const std::string& path, ImportContext& ctx) {
+    const FlightRecorderValue entries = dump["entries"];
+    if (!dump.isDict() || !entries.isList())
+        throw Error(path + ": expected a Flight Recorder dump: a dict with an \"entries\" list (and pg_config, pg_status), found " +
+                    (dump.isDict() ? "\"entries\" holding " + entries.describe() : dump.describe()));
     std::optional<std::int32_t> rank;
-    if (auto it = dump.find("rank"); it != dump.end() && it->is_number_integer()) {
-        const std::int64_t r = it->get<std::int64_t>();
-        if (r < 0 || r > kMaxRank) throw Error(path + ": rank " + std::to_string(r) + " is not a rank (expected 0 to " + std::to_string(kMaxRank) + ")");
-        rank = static_cast<std::int32_t>(r);
+    if (const FlightRecorderValue r = dump["rank"]; r.isInt()) {
+        if (r.integer() < 0 || r.integer() > kMaxRank)
+            throw Error(path + ": rank " + std::to_string(r.integer()) + " is not a rank (expected 0 to " + std::to_string(kMaxRank) + ")");
+        rank = static_cast<std::int32_t>(r.integer());
     }
     if (!rank) rank = rankFromFileName(path);
     if (!rank) {
@@ -71,12 +65,13 @@ void importDump(const nlohmann::json& dump, const std::string& path, ImportConte
     ctx.events.worldSize = std::max(ctx.events.worldSize, *rank + 1);
 
     // Process groups: name -> global ranks.
-    std::map<std::string, std::vector<std::int32_t>> groups;
-    if (auto pg = dump.find("pg_config"); pg != dump.end() && pg->is_object()) {
-        for (const auto& [key, cfg] : pg->items()) {
-            if (!cfg.is_object()) continue;
-            const std::string name = cfg.contains("name") && cfg["name"].is_string() ? cfg["name"].get<std::string>() : key;
-            const std::string& group = key;  // a lambda may not capture a structured binding (clang)
+    std::map<std::string, std::vector<std::int32_t>, std::less<>> groups;
+    if (const FlightRecorderValue pg = dump["pg_config"]; pg.isDict()) {
+        for (std::size_t i = 0; i < pg.size(); ++i) {
+            const FlightRecorderValue cfg = pg.value(i);
+            if (!cfg.isDict()) continue;
+            const std::string group = pg.keyText(i);
+            const std::string name = cfg["name"].isText() ? std::string(cfg["name"].text()) : group;
             std::vector<std::int32_t> ranks;
             auto add = [&](std::int64_t x, const std::string& text) {
                 if (x < 0 || x > kMaxRank)
@@ -85,49 +80,47 @@ void importDump(const nlohmann::json& dump, const std::string& path, ImportConte
                 ranks.push_back(static_cast<std::int32_t>(x));
                 ctx.events.worldSize = std::max(ctx.events.worldSize, static_cast<std::int32_t>(x + 1));
             };
-            if (auto r = cfg.find("ranks"); r != cfg.end()) {
-                if (r->is_string())
-                    for (std::int32_t x : parseRankList(r->get<std::string>())) add(x, std::to_string(x));
-                else if (r->is_array())
-                    for (const auto& x : *r) {
-                        if (x.is_number_unsigned()) add(x.get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxRank) ? -1 : x.get<std::int64_t>(), x.dump());
-                        else if (x.is_number_integer()) add(x.get<std::int64_t>(), x.dump());
-                    }
-            }
+            if (const FlightRecorderValue r = cfg["ranks"]; r.isText())
+                for (std::int32_t x : parseRankList(std::string(r.text()))) add(x, std::to_string(x));
+            else if (r.isList())
+                for (std::size_t k = 0; k < r.size(); ++k)
+                    if (const FlightRecorderValue x = r.item(k); x.isInt()) add(x.integer(), std::to_string(x.integer()));
             groups[name] = std::move(ranks);
         }
-        ctx.report.count("process groups", static_cast<std::int64_t>(pg->size()));
+        ctx.report.count("process groups", static_cast<std::int64_t>(pg.size()));
     }
 
-    std::size_t index = 0;
-    for (const nlohmann::json& e : dump["entries"]) {
-        const std::string where = path + ": entries[" + std::to_string(index++) + "]";
-        if (!e.is_object()) {
-            ctx.report.skip(where + ": expected an entry dict");
+    for (std::size_t index = 0; index < entries.size(); ++index) {
+        const FlightRecorderValue e = entries.item(index);
+        auto where = [&] { return path + ": entries[" + std::to_string(index) + "]"; };
+        if (!e.isDict()) {
+            ctx.report.skip(where() + ": expected an entry dict, found " + e.describe());
             continue;
         }
+        const FlightRecorderEntryValues v = flightRecorderEntryValues(e);
+        auto number = [](const FlightRecorderValue& x, std::int64_t fallback) { return x.isInt() ? x.integer() : fallback; };
         ImportedCollective c;
         c.rank = *rank;
-        std::string name = stringOr(e, "profiling_name");
-        if (startsWith(name, "nccl:")) name.erase(0, 5);
+        std::string_view name = v.profilingName.isText() ? v.profilingName.text() : std::string_view();
+        if (name.substr(0, 5) == "nccl:") name.remove_prefix(5);
         // "send 0->3", "recv 3<-0": the peers are in the group; the op is the first word.
-        c.op = name.substr(0, name.find(' '));
+        c.op = std::string(name.substr(0, name.find(' ')));
         if (c.op.empty()) {
-            ctx.report.skip(where + ": expected a profiling_name such as \"nccl:all_reduce\"");
+            ctx.report.skip(where() + ": expected a profiling_name such as \"nccl:all_reduce\"");
             continue;
         }
-        if (auto pg = e.find("process_group"); pg != e.end() && pg->is_array() && !pg->empty() && (*pg)[0].is_string())
-            c.group = (*pg)[0].get<std::string>();
+        if (v.processGroup.isList() && v.processGroup.size() > 0 && v.processGroup.item(0).isText())
+            c.group = std::string(v.processGroup.item(0).text());
         else
-            c.group = std::to_string(numberOr(e, "pg_id", -1));
+            c.group = std::to_string(number(v.pgId, -1));
         if (auto g = groups.find(c.group); g != groups.end()) c.groupRanks = g->second;
-        const bool p2p = e.value("is_p2p", false);
-        c.seq = numberOr(e, p2p ? "p2p_seq_id" : "collective_seq_id", -1);
-        const std::int64_t created = numberOr(e, "time_created_ns", 0);
-        const std::int64_t started = numberOr(e, "time_discovered_started_ns", 0);
-        const std::int64_t completed = numberOr(e, "time_discovered_completed_ns", 0);
+        const bool p2p = v.isP2P.boolean();
+        c.seq = number(p2p ? v.p2pSeqId : v.collectiveSeqId, -1);
+        const std::int64_t created = number(v.timeCreated, 0);
+        const std::int64_t started = number(v.timeStarted, 0);
+        const std::int64_t completed = number(v.timeCompleted, 0);
         if (created <= 0 && started <= 0) {
-            ctx.report.skip(where + ": expected time_created_ns");
+            ctx.report.skip(where() + ": expected time_created_ns");
             continue;
         }
         // A collective that never completed (the hang Flight Recorder exists to show) ends
@@ -135,15 +128,13 @@ void importDump(const nlohmann::json& dump, const std::string& path, ImportConte
         c.enter = started > 0 ? started : created;
         c.exit = completed > 0 ? completed : c.enter;
         if (c.exit < c.enter || c.exit - c.enter > kDay) {
-            ctx.report.skip(where + ": expected time_discovered_completed_ns from its start to a day after it (no collective runs longer)");
+            ctx.report.skip(where() + ": expected time_discovered_completed_ns from its start to a day after it (no collective runs longer)");
             continue;
         }
-        const nlohmann::json none;
-        c.bytes = std::max(tensorBytes(e.value("input_sizes", none), e.value("input_dtypes", none)),
-                           tensorBytes(e.value("output_sizes", none), e.value("output_dtypes", none)));
-        if (auto d = e.find("input_dtypes"); d != e.end() && d->is_array() && !d->empty() && (*d)[0].is_string()) c.dtype = (*d)[0].get<std::string>();
-        const std::string state = stringOr(e, "state");
-        ctx.report.count("collectives " + (state.empty() ? std::string("without state") : state));
+        c.bytes = std::max(tensorBytes(v.inputSizes, v.inputDtypes), tensorBytes(v.outputSizes, v.outputDtypes));
+        if (v.inputDtypes.isList() && v.inputDtypes.size() > 0 && v.inputDtypes.item(0).isText()) c.dtype = std::string(v.inputDtypes.item(0).text());
+        const std::string_view state = v.state.isText() ? v.state.text() : std::string_view();
+        ctx.report.count(state.empty() ? std::string("collectives without state") : "collectives " + std::string(state));
         ctx.report.count("collectives");
         ctx.report.seen(c.enter);
         ctx.report.seen(c.exit);
@@ -155,15 +146,16 @@ void importDump(const nlohmann::json& dump, const std::string& path, ImportConte
 
 void importFlightRecorder(const std::string& path, ImportContext& ctx) {
     // Dumps are small (a ring buffer of the last few thousand entries): read whole.
-    const std::string data = readWholeFile(path, std::size_t{512} << 20);
-    if (!looksLikePickle(data)) throw Error(path + ": byte 0: expected a pickle (protocol 2 or later), as PyTorch writes Flight Recorder dumps");
+    const FlightRecorderDocument doc(path);
+    if (!doc.isPickle()) throw Error(path + ": byte 0: expected a pickle (protocol 2 or later), as PyTorch writes Flight Recorder dumps");
     ctx.tick(0.5);
-    importDump(readPickle(data, path), path, ctx);
+    importDump(doc.root(), path, ctx);
 }
 
 void importFlightRecorderJson(const std::string& path, ImportContext& ctx) {
-    const std::string data = readWholeFile(path, std::size_t{512} << 20);
-    importDump(parseJson(data, path, "a Flight Recorder JSON dump"), path, ctx);
+    const FlightRecorderDocument doc(path);
+    if (doc.isPickle()) throw Error(path + ": a pickle, not the JSON variant of a Flight Recorder dump (import it as flight-recorder)");
+    importDump(doc.root(), path, ctx);
 }
 
 }  // namespace faultline

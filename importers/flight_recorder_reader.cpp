@@ -1,131 +1,254 @@
-#include "json_parse.h"
 #include "flight_recorder_reader.h"
 
-#include "model/error.h"
-#include "pickle_reader.h"
-#include "read_whole_file.h"
+#include "flight_recorder_document.h"
+#include "parallel_files.h"
 
-#include <nlohmann/json.hpp>
+#include "model/error.h"
 
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
 
 namespace faultline {
 
+// pg_config lists every group's ranks in every dump: a job of 16,384 ranks writes the
+// default group's 16,384 ranks into each of its 16,384 dumps. Each distinct list is parsed
+// and kept once.
+class FlightRecorderGroupLists {
+public:
+    std::shared_ptr<const std::vector<std::int32_t>> find(std::string_view text) {
+        std::lock_guard lock(m_mutex);
+        auto it = m_lists.find(text);
+        return it == m_lists.end() ? nullptr : it->second;
+    }
+    std::shared_ptr<const std::vector<std::int32_t>> keep(std::string_view text, std::vector<std::int32_t> ranks) {
+        auto list = std::make_shared<const std::vector<std::int32_t>>(std::move(ranks));
+        std::lock_guard lock(m_mutex);
+        return m_lists.try_emplace(std::string(text), list).first->second;
+    }
+
+private:
+    struct Hash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
+    std::mutex m_mutex;
+    std::unordered_map<std::string, std::shared_ptr<const std::vector<std::int32_t>>, Hash, std::equal_to<>> m_lists;
+};
+
 namespace {
 
-// The dump as a JSON document, whether it came as JSON or as a pickle.
-struct JsonNode {
-    const nlohmann::json* v;
+// One field of the dump, with the file's name for messages.
+struct Field {
+    FlightRecorderValue v;
     const std::string& path;
+    std::string_view where;                    // "pg_status \"3\" " or ""
+    std::size_t entry = std::string::npos;     // entries[entry], spelt out only in a message
 
-    JsonNode at(std::string_view key) const {
-        if (!v || !v->is_object()) return {nullptr, path};
-        auto it = v->find(key);
-        return {it == v->end() ? nullptr : &*it, path};
+    [[noreturn]] void expected(std::string_view what, std::string_view key) const {
+        const std::string at = entry == std::string::npos ? std::string(where) : "entries[" + std::to_string(entry) + "]: ";
+        throw Error(path + ": " + at + std::string(key) + ": expected " + std::string(what) + ", found " + v.describe());
     }
-    bool present() const { return v && !v->is_null(); }
-    std::string str(std::string_view what) const {
-        if (v && v->is_string()) return v->get<std::string>();
-        if (v && v->is_number_integer()) return std::to_string(v->get<std::int64_t>());
-        throw Error(path + ": expected text for " + std::string(what));
+    std::string text(std::string_view key) const {
+        if (v.isText()) return std::string(v.text());
+        if (v.isInt()) return std::to_string(v.integer());
+        expected("text", key);
     }
-    std::int64_t integer(std::string_view what) const {
-        if (v && (v->is_number_integer() || v->is_boolean())) return v->is_boolean() ? v->get<bool>() : v->get<std::int64_t>();
-        throw Error(path + ": expected a number for " + std::string(what));
-    }
-    bool boolean() const { return v && v->is_boolean() && v->get<bool>(); }
-    std::vector<JsonNode> items() const {
-        std::vector<JsonNode> out;
-        if (v && v->is_array())
-            for (const auto& e : *v) out.push_back({&e, path});
-        return out;
-    }
-    std::vector<std::pair<std::string, JsonNode>> members() const {
-        std::vector<std::pair<std::string, JsonNode>> out;
-        if (v && v->is_object())
-            for (auto it = v->begin(); it != v->end(); ++it) out.emplace_back(it.key(), JsonNode{&it.value(), path});
-        return out;
+    std::int64_t integer(std::string_view key) const {
+        if (v.isInt() || v.isBool()) return v.integer();
+        expected("an integer", key);
     }
 };
 
+Field at(const FlightRecorderValue& node, std::string_view key, const std::string& path, std::string_view where = {}) {
+    return {node[key], path, where};
+}
+
 // "[0, 1, 2]" as pg_config writes it, or a real list.
-template <typename Node>
-std::vector<std::int32_t> rankList(const Node& node) {
+std::vector<std::int32_t> rankList(const Field& f, const std::string& group) {
     std::vector<std::int32_t> out;
-    if (auto items = node.items(); !items.empty()) {
-        for (const auto& i : items) out.push_back(static_cast<std::int32_t>(i.integer("a rank")));
+    auto add = [&](std::int64_t r) {
+        if (r < 0 || r > INT32_MAX)
+            throw Error(f.path + ": pg_config \"" + group + "\" lists rank " + std::to_string(r) + ", not a rank");
+        out.push_back(static_cast<std::int32_t>(r));
+    };
+    if (f.v.isList()) {
+        for (std::size_t i = 0; i < f.v.size(); ++i) add(Field{f.v.item(i), f.path, {}}.integer("pg_config \"" + group + "\" ranks[" + std::to_string(i) + "]"));
         return out;
     }
-    const std::string text = node.present() ? node.str("ranks") : "";
+    if (!f.v.present()) return out;
+    const std::string_view text = f.v.isText() ? f.v.text() : (f.expected("a list of ranks", "pg_config \"" + group + "\" ranks"), "");
     for (std::size_t i = 0; i < text.size();) {
-        if (!std::isdigit(static_cast<unsigned char>(text[i]))) { ++i; continue; }
-        std::size_t end = i;
-        while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
-        out.push_back(std::stoi(text.substr(i, end - i)));
-        i = end;
+        if (text[i] < '0' || text[i] > '9') {
+            ++i;
+            continue;
+        }
+        std::int64_t r = 0;
+        for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) r = std::min<std::int64_t>(r * 10 + (text[i] - '0'), std::int64_t{1} << 40);
+        add(r);
     }
     return out;
 }
 
-template <typename Node>
-std::vector<std::vector<std::int64_t>> sizesOf(const Node& node) {
-    std::vector<std::vector<std::int64_t>> out;
-    for (const auto& tensor : node.items()) {
-        out.emplace_back();
-        for (const auto& d : tensor.items()) out.back().push_back(d.integer("a tensor size"));
+FlightRecorderTensors tensorsOf(const FlightRecorderEntryValues& entry, const std::string& path, std::size_t where) {
+    FlightRecorderTensors t;
+    const Field sizes{entry.inputSizes, path, {}, where};
+    if (sizes.v.present() && !sizes.v.isList()) sizes.expected("a list of tensor sizes", "input_sizes");
+    for (std::size_t i = 0; i < sizes.v.size(); ++i) {
+        const FlightRecorderValue tensor = sizes.v.item(i);
+        if (!tensor.isList()) Field{tensor, path, {}, where}.expected("a list of dimensions", "input_sizes[" + std::to_string(i) + "]");
+        auto& dims = t.sizes.emplace_back();
+        for (std::size_t k = 0; k < tensor.size(); ++k) {
+            const FlightRecorderValue d = tensor.item(k);
+            dims.push_back(d.isInt() ? d.integer() : Field{d, path, {}, where}.integer("input_sizes[" + std::to_string(i) + "]"));
+        }
     }
-    return out;
+    const Field dtypes{entry.inputDtypes, path, {}, where};
+    if (dtypes.v.present() && !dtypes.v.isList()) dtypes.expected("a list of dtypes", "input_dtypes");
+    for (std::size_t i = 0; i < dtypes.v.size(); ++i) t.dtypes.push_back(Field{dtypes.v.item(i), path, {}, where}.text("input_dtypes"));
+    return t;
 }
 
-template <typename Node>
-std::vector<std::string> stringsOf(const Node& node) {
-    std::vector<std::string> out;
-    for (const auto& s : node.items()) out.push_back(s.str("a dtype"));
-    return out;
-}
+// Most entries of a dump repeat a few dozen tensor shapes: each entry's shape is hashed and
+// compared where it lies, and only a new one is copied out. 0 when a value is not the plain
+// list of integer lists and list of texts expected (the slow path then says what is wrong).
+class TensorShapes {
+public:
+    std::uint32_t find(const FlightRecorderEntryValues& e, const FlightRecorderDump& dump) const {
+        const std::uint64_t h = hash(e);
+        if (h == 0) return kNone;
+        auto it = m_byHash.find(h);
+        if (it == m_byHash.end()) return kNone;
+        for (std::uint32_t i : it->second)
+            if (same(dump.tensors[i], e)) return i;
+        return kNone;
+    }
+    void keep(const FlightRecorderEntryValues& e, std::uint32_t index) {
+        if (const std::uint64_t h = hash(e)) m_byHash[h].push_back(index);
+    }
+    static constexpr std::uint32_t kNone = UINT32_MAX;
 
-template <typename Node>
-void fill(FlightRecorderDump& dump, const Node& root) {
-    if (!root.at("entries").present() && !root.at("pg_config").present())
-        throw Error(dump.path + ": not a Flight Recorder dump (no \"entries\" or \"pg_config\")");
-    if (root.at("version").present()) dump.version = root.at("version").str("version");
-    if (root.at("nccl_version").present()) dump.ncclVersion = root.at("nccl_version").str("nccl_version");
-    if (root.at("rank").present()) dump.rank = static_cast<std::int32_t>(root.at("rank").integer("rank"));
-    for (const auto& [name, cfg] : root.at("pg_config").members())
-        dump.groups[name] = {cfg.at("name").present() ? cfg.at("name").str("pg name") : name,
-                             cfg.at("desc").present() ? cfg.at("desc").str("pg desc") : "", rankList(cfg.at("ranks"))};
-    for (const auto& [id, st] : root.at("pg_status").members()) {
+private:
+    static std::uint64_t hash(const FlightRecorderEntryValues& e) {
+        std::uint64_t h = 0xcbf29ce484222325ull;
+        auto mix = [&h](std::uint64_t x) { h = (h ^ x) * 0x100000001b3ull; };
+        if (!e.inputSizes.isList() || !e.inputDtypes.isList()) return 0;
+        mix(e.inputSizes.size());
+        for (std::size_t i = 0; i < e.inputSizes.size(); ++i) {
+            const FlightRecorderValue t = e.inputSizes.item(i);
+            if (!t.isList()) return 0;
+            mix(t.size());
+            for (std::size_t k = 0; k < t.size(); ++k) {
+                const FlightRecorderValue d = t.item(k);
+                if (!d.isInt()) return 0;
+                mix(static_cast<std::uint64_t>(d.integer()));
+            }
+        }
+        mix(e.inputDtypes.size());
+        for (std::size_t i = 0; i < e.inputDtypes.size(); ++i) {
+            const FlightRecorderValue d = e.inputDtypes.item(i);
+            if (!d.isText()) return 0;
+            mix(std::hash<std::string_view>{}(d.text()));
+        }
+        return h == 0 ? 1 : h;
+    }
+    static bool same(const FlightRecorderTensors& t, const FlightRecorderEntryValues& e) {
+        if (t.sizes.size() != e.inputSizes.size() || t.dtypes.size() != e.inputDtypes.size()) return false;
+        for (std::size_t i = 0; i < t.sizes.size(); ++i) {
+            const FlightRecorderValue v = e.inputSizes.item(i);
+            if (v.size() != t.sizes[i].size()) return false;
+            for (std::size_t k = 0; k < v.size(); ++k)
+                if (v.item(k).integer() != t.sizes[i][k]) return false;
+        }
+        for (std::size_t i = 0; i < t.dtypes.size(); ++i)
+            if (e.inputDtypes.item(i).text() != t.dtypes[i]) return false;
+        return true;
+    }
+    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> m_byHash;
+};
+
+void fill(FlightRecorderDump& dump, const FlightRecorderValue& root, FlightRecorderGroupLists& lists) {
+    const std::string& path = dump.path;
+    if (!root.isDict()) throw Error(path + ": expected a Flight Recorder dump (a dict with \"entries\" and \"pg_config\"), found " + root.describe());
+    if (!root["entries"].present() && !root["pg_config"].present())
+        throw Error(path + ": not a Flight Recorder dump (no \"entries\" or \"pg_config\")");
+    if (root["version"].present()) dump.version = at(root, "version", path).text("version");
+    if (root["nccl_version"].present()) dump.ncclVersion = at(root, "nccl_version", path).text("nccl_version");
+    if (root["rank"].present()) {
+        const std::int64_t r = at(root, "rank", path).integer("rank");
+        if (r < 0 || r > INT32_MAX) throw Error(path + ": rank " + std::to_string(r) + " is not a rank");
+        dump.rank = static_cast<std::int32_t>(r);
+    }
+    const FlightRecorderValue config = root["pg_config"];
+    if (config.present() && !config.isDict()) Field{config, path, {}}.expected("a dict of process groups", "pg_config");
+    for (std::size_t i = 0; i < config.size(); ++i) {
+        const std::string key = config.keyText(i);
+        const FlightRecorderValue cfg = config.value(i);
+        if (!cfg.isDict()) Field{cfg, path, {}}.expected("a dict (name, desc, ranks)", "pg_config \"" + key + "\"");
+        FlightRecorderGroup g;
+        g.name = cfg["name"].present() ? at(cfg, "name", path).text("pg_config \"" + key + "\" name") : key;
+        g.desc = cfg["desc"].present() ? at(cfg, "desc", path).text("pg_config \"" + key + "\" desc") : "";
+        const Field ranks = at(cfg, "ranks", path);
+        if (ranks.v.isText()) {
+            g.ranks = lists.find(ranks.v.text());
+            if (!g.ranks) g.ranks = lists.keep(ranks.v.text(), rankList(ranks, key));
+        } else {
+            g.ranks = std::make_shared<const std::vector<std::int32_t>>(rankList(ranks, key));
+        }
+        dump.groups[key] = std::move(g);
+    }
+    const FlightRecorderValue status = root["pg_status"];
+    if (status.present() && !status.isDict()) Field{status, path, {}}.expected("a dict of group counters", "pg_status");
+    for (std::size_t i = 0; i < status.size(); ++i) {
+        const std::string id = status.keyText(i);
+        const FlightRecorderValue st = status.value(i);
+        const std::string where = "pg_status \"" + id + "\" ";
         FlightRecorderGroupStatus s;
-        if (st.at("last_enqueued_collective").present()) s.lastEnqueued = st.at("last_enqueued_collective").integer("last_enqueued_collective");
-        if (st.at("last_started_collective").present()) s.lastStarted = st.at("last_started_collective").integer("last_started_collective");
-        if (st.at("last_completed_collective").present()) s.lastCompleted = st.at("last_completed_collective").integer("last_completed_collective");
+        if (st["last_enqueued_collective"].present()) s.lastEnqueued = at(st, "last_enqueued_collective", path, where).integer("last_enqueued_collective");
+        if (st["last_started_collective"].present()) s.lastStarted = at(st, "last_started_collective", path, where).integer("last_started_collective");
+        if (st["last_completed_collective"].present())
+            s.lastCompleted = at(st, "last_completed_collective", path, where).integer("last_completed_collective");
         dump.groupStatus[id] = s;
     }
-    for (const auto& node : root.at("entries").items()) {
+    const FlightRecorderValue entries = root["entries"];
+    if (entries.present() && !entries.isList()) Field{entries, path, {}}.expected("a list of entries", "entries");
+    dump.entries.reserve(entries.size());
+    TensorShapes shapes;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        const FlightRecorderValue node = entries.item(i);
+        if (!node.isDict()) Field{node, path, {}, i}.expected("an entry dict", "entry");
+        const FlightRecorderEntryValues v = flightRecorderEntryValues(node);
+        auto integer = [&](const FlightRecorderValue& x, std::string_view key, std::int64_t fallback) {
+            return x.isInt() ? x.integer() : x.present() ? Field{x, path, {}, i}.integer(key) : fallback;
+        };
         FlightRecorderEntry e;
-        if (node.at("record_id").present()) e.recordId = node.at("record_id").integer("record_id");
-        const auto group = node.at("process_group").items();
-        if (group.size() >= 1) e.processGroup = group[0].str("process_group name");
-        if (group.size() >= 2) e.processGroupDesc = group[1].str("process_group desc");
-        if (node.at("pg_id").present()) e.pgId = node.at("pg_id").integer("pg_id");
-        if (node.at("collective_seq_id").present()) e.collectiveSeqId = node.at("collective_seq_id").integer("collective_seq_id");
-        if (node.at("p2p_seq_id").present()) e.p2pSeqId = node.at("p2p_seq_id").integer("p2p_seq_id");
-        e.isP2P = node.at("is_p2p").boolean();
-        if (node.at("profiling_name").present()) e.profilingName = node.at("profiling_name").str("profiling_name");
-        e.inputSizes = sizesOf(node.at("input_sizes"));
-        e.outputSizes = sizesOf(node.at("output_sizes"));
-        e.inputDtypes = stringsOf(node.at("input_dtypes"));
-        e.outputDtypes = stringsOf(node.at("output_dtypes"));
-        if (node.at("state").present()) e.state = node.at("state").str("state");
-        e.retired = node.at("retired").boolean();
-        if (node.at("time_created_ns").present()) e.timeCreatedNs = node.at("time_created_ns").integer("time_created_ns");
-        if (node.at("time_discovered_started_ns").present()) e.timeStartedNs = node.at("time_discovered_started_ns").integer("time_discovered_started_ns");
-        if (node.at("time_discovered_completed_ns").present())
-            e.timeCompletedNs = node.at("time_discovered_completed_ns").integer("time_discovered_completed_ns");
-        if (node.at("timeout_ms").present()) e.timeoutMs = node.at("timeout_ms").integer("timeout_ms");
-        dump.entries.push_back(std::move(e));
+        if (v.processGroup.present() && !v.processGroup.isList()) Field{v.processGroup, path, {}, i}.expected("a (name, desc) pair", "process_group");
+        // Text is read in place; a number (a group named 0) is spelt out.
+        std::string spelt[2];
+        std::string_view groupName, groupDesc;
+        for (std::size_t k = 0; k < 2 && k < v.processGroup.size(); ++k) {
+            const FlightRecorderValue part = v.processGroup.item(k);
+            std::string_view& into = k == 0 ? groupName : groupDesc;
+            if (part.isText()) into = part.text();
+            else into = spelt[k] = Field{part, path, {}, i}.text(k == 0 ? "process_group name" : "process_group desc");
+        }
+        e.group = dump.internGroup(groupName, groupDesc, integer(v.pgId, "pg_id", -1));
+        e.collectiveSeqId = integer(v.collectiveSeqId, "collective_seq_id", 0);
+        e.isP2P = v.isP2P.boolean();
+        if (v.profilingName.present() && !v.profilingName.isText()) Field{v.profilingName, path, {}, i}.expected("text", "profiling_name");
+        e.op = dump.internOp(v.profilingName.isText() ? v.profilingName.text() : "");
+        e.input = shapes.find(v, dump);
+        if (e.input == TensorShapes::kNone) {
+            e.input = dump.internTensors(tensorsOf(v, path, i));
+            shapes.keep(v, e.input);
+        }
+        if (v.state.present() && !v.state.isText()) Field{v.state, path, {}, i}.expected("text", "state");
+        if (v.state.isText()) e.state = flightRecorderState(v.state.text());
+        e.timeCreatedNs = integer(v.timeCreated, "time_created_ns", 0);
+        dump.entries.push_back(e);
     }
 }
 
@@ -142,40 +265,40 @@ std::int32_t rankFromName(const std::string& path) {
 
 }  // namespace
 
-FlightRecorderDump readFlightRecorderDump(const std::string& path) {
+FlightRecorderDump readFlightRecorderDump(const std::string& path, FlightRecorderGroupLists* lists) {
+    FlightRecorderGroupLists own;
     FlightRecorderDump dump;
     dump.path = path;
-    const std::string data = readWholeFile(path, std::size_t{512} << 20);
-    const std::size_t first = data.find_first_not_of(" \t\r\n");
-    if (first == std::string::npos) throw Error(path + ": empty file, expected a Flight Recorder dump");
-    if (looksLikePickle(data)) {
-        const nlohmann::json root = readPickle(data, path);
-        fill(dump, JsonNode{&root, path});
-    } else if (data[first] == '{') {
-        const nlohmann::json root = parseJson(data, path, "a Flight Recorder dump");
-        fill(dump, JsonNode{&root, path});
-    } else {
-        throw Error(path + ": not a Flight Recorder dump (expected a Python pickle or a JSON object)");
-    }
+    const FlightRecorderDocument doc(path);
+    fill(dump, doc.root(), lists ? *lists : own);
     if (dump.rank < 0) dump.rank = rankFromName(path);
     if (dump.rank < 0) throw Error(path + ": cannot tell which rank wrote this dump (no \"rank\" field and no rank number ending the name)");
     return dump;
 }
 
-std::vector<FlightRecorderDump> readFlightRecorderDumps(const std::vector<std::string>& paths) {
+std::vector<FlightRecorderDump> readFlightRecorderDumps(const std::vector<std::string>& paths, int workers) {
     std::vector<std::string> files;
     for (const std::string& p : paths) {
-        if (!std::filesystem::is_directory(p)) {
-            files.push_back(p);
+        std::error_code ec;
+        if (!std::filesystem::is_directory(p, ec)) {
+            files.push_back(p);  // the reader says what it is if not a dump
             continue;
         }
-        for (const auto& entry : std::filesystem::directory_iterator(p))
-            if (entry.is_regular_file() && rankFromName(entry.path().string()) >= 0) files.push_back(entry.path().string());
+        // Links that loop or lead nowhere are not dumps; anything else that is not a regular
+        // file (a FIFO would block the reading forever) is refused by the reader, named.
+        for (auto it = std::filesystem::directory_iterator(p, ec); !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+            std::error_code entryError;
+            const auto status = it->status(entryError);
+            if (entryError || std::filesystem::is_directory(status) || !std::filesystem::exists(status)) continue;
+            if (rankFromName(it->path().string()) >= 0) files.push_back(it->path().string());
+        }
+        if (ec) throw Error(p + ": cannot list the folder: " + ec.message());
     }
     std::sort(files.begin(), files.end());
     if (files.empty()) throw Error("no Flight Recorder dumps found (files named <prefix><rank>)");
-    std::vector<FlightRecorderDump> dumps;
-    for (const std::string& f : files) dumps.push_back(readFlightRecorderDump(f));
+    std::vector<FlightRecorderDump> dumps(files.size());
+    FlightRecorderGroupLists lists;
+    forEachFileInParallel(files.size(), workers, [&](std::size_t i) { dumps[i] = readFlightRecorderDump(files[i], &lists); });
     return dumps;
 }
 

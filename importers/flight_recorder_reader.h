@@ -9,9 +9,13 @@
 
 namespace faultline {
 
-// Throws Error naming the file and what was expected.
-FlightRecorderDump readFlightRecorderDump(const std::string& path);
-// Every dump in a folder (files whose name ends in a rank number), or the one file given.
-std::vector<FlightRecorderDump> readFlightRecorderDumps(const std::vector<std::string>& paths);
+class FlightRecorderGroupLists;
+
+// Throws Error naming the file and what was expected. Groups' rank lists come from `lists`
+// when given, so that dumps read together share them.
+FlightRecorderDump readFlightRecorderDump(const std::string& path, FlightRecorderGroupLists* lists = nullptr);
+// Every dump in a folder (files whose name ends in a rank number), or the one file given,
+// read on every core (`workers` threads; 0: one per core), in file name order.
+std::vector<FlightRecorderDump> readFlightRecorderDumps(const std::vector<std::string>& paths, int workers = 0);
 
 }  // namespace faultline

@@ -2,20 +2,24 @@
 
 #include "formats.h"
 #include "hostlist.h"
+#include "input_file.h"
+#include "parallel_files.h"
 #include "rank_map.h"
 #include "run_builder.h"
 #include "shard_file.h"
 #include "time_span_check.h"
 
 #include "model/run_file.h"
+#include "model/run_validity.h"
 
 #include <algorithm>
 #include <exception>
 #include <functional>
 #include <mutex>
-#include <thread>
 #include <filesystem>
 #include <system_error>
+#include <cerrno>
+#include <sys/stat.h>
 
 namespace faultline {
 
@@ -23,31 +27,58 @@ namespace {
 
 namespace fs = std::filesystem;
 
+mode_t modeOf(const std::string& path) {
+    struct stat st{};
+    return ::stat(path.c_str(), &st) == 0 ? st.st_mode : 0;
+}
+
 struct Input {
     std::string path;
     bool fromFolder = false;
     std::uint64_t size = 0;
 };
 
-std::vector<Input> expandInputs(const std::vector<std::string>& inputs) {
+// The files named and those in the folders named. Anything that is not a regular file (a
+// FIFO would block the import forever, a device never ends) is refused, named; a link that
+// loops, or leads nowhere, inside a folder is skipped with a warning.
+std::vector<Input> expandInputs(const std::vector<std::string>& inputs, std::vector<std::string>& warnings) {
     std::vector<Input> out;
     for (const std::string& p : inputs) {
         std::error_code ec;
         const auto status = fs::status(p, ec);
+        if (ec.value() == ELOOP) throw Error(p + ": a symbolic link that loops (too many levels of symbolic links)");
         if (ec || !fs::exists(status)) throw Error(p + ": no such file or folder");
         if (!fs::is_directory(status)) {
+            if (!fs::is_regular_file(status)) throw Error(p + ": " + notRegularFileText(static_cast<unsigned>(modeOf(p))));
             out.push_back({p, false, fs::file_size(p, ec)});
             continue;
         }
         std::vector<Input> found;
         for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
              !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+            const std::string path = it->path().string();
             const std::string name = it->path().filename().string();
-            if (!name.empty() && name.front() == '.') {
-                if (it->is_directory()) it.disable_recursion_pending();
+            std::error_code entryError;
+            const fs::file_status entry = it->status(entryError);
+            if (entryError) {
+                const int err = entryError.value();
+                warnings.push_back(path + ": skipped: " +
+                                   (err == ELOOP ? std::string("a symbolic link that loops") : err == ENOENT ? std::string("a symbolic link to nothing")
+                                                                                                             : std::string("cannot be examined")) +
+                                   " (" + entryError.message() + ")");
                 continue;
             }
-            if (it->is_regular_file()) found.push_back({it->path().string(), true, it->file_size()});
+            if (!name.empty() && name.front() == '.') {
+                if (fs::is_directory(entry)) it.disable_recursion_pending();
+                continue;
+            }
+            if (fs::is_directory(entry)) continue;
+            if (!fs::exists(entry)) {
+                warnings.push_back(path + ": skipped: a symbolic link to nothing");
+                continue;
+            }
+            if (!fs::is_regular_file(entry)) throw Error(path + ": " + notRegularFileText(static_cast<unsigned>(modeOf(path))));
+            found.push_back({path, true, it->file_size(entryError)});
         }
         if (ec) throw Error(p + ": cannot list the folder: " + ec.message());
         std::sort(found.begin(), found.end(), [](const Input& a, const Input& b) { return naturalLess(a.path, b.path); });
@@ -84,7 +115,6 @@ std::string jobRunName(const Run& run) {
 // the run is the same whichever worker read which file.
 struct FileImport {
     ShardedFile file;
-    std::exception_ptr error;
 };
 
 void readOne(const Input& f, const FormatInfo* forced, const ImportOptions& options, const std::atomic<bool>* cancel,
@@ -99,7 +129,17 @@ void readOne(const Input& f, const FormatInfo* forced, const ImportOptions& opti
     }
     out.report.format = std::string(format->name);
     ImportContext ctx{options, out.events, out.report, cancel, fileProgress};
-    format->import(f.path, ctx);
+    try {
+        format->import(f.path, ctx);
+    } catch (const Error&) {
+        throw;
+    } catch (const std::bad_alloc&) {
+        throw Error(f.path + ": not enough memory to read it as " + std::string(format->name));
+    } catch (const std::exception& e) {
+        // A reader's slip (a library's type error, an index out of range) still names the
+        // file; the library's words follow for whoever fixes the reader.
+        throw Error(f.path + ": cannot be read as " + std::string(format->name) + " (unexpected content: " + e.what() + ")");
+    }
 }
 
 // Reads the files on every core, each worker taking the next file in turn; memory stays at a
@@ -121,29 +161,13 @@ void readInParallel(const std::vector<Input>& files, const FormatInfo* forced, c
         progress(std::min(1.0, doneWeight / static_cast<double>(total)));
     };
 
-    std::atomic<std::size_t> next{0};
-    std::atomic<std::size_t> firstError{files.size()};
-    auto work = [&] {
-        for (std::size_t i; (i = next.fetch_add(1)) < files.size();) {
-            if (i > firstError.load()) break;
-            try {
-                if (cancel && cancel->load()) throw ImportCancelled();
-                readOne(files[i], forced, options, cancel, [&, i](double fraction) { report(i, fraction); }, out[i].file);
-                report(i, 1.0);
-            } catch (...) {
-                out[i].error = std::current_exception();
-                for (std::size_t seen = firstError.load(); i < seen && !firstError.compare_exchange_weak(seen, i);) {}
-            }
-        }
-    };
-    const std::size_t cores = options.workers > 0 ? static_cast<std::size_t>(options.workers) : std::max(1u, std::thread::hardware_concurrency());
-    const std::size_t workers = std::min(files.size(), cores);
-    std::vector<std::thread> threads;
-    for (std::size_t w = 1; w < workers; ++w) threads.emplace_back(work);
-    work();
-    for (std::thread& t : threads) t.join();
-    if (cancel && cancel->load()) throw ImportCancelled();
-    if (firstError.load() < files.size()) std::rethrow_exception(out[firstError.load()].error);
+    forEachFileInParallel(
+        files.size(), options.workers,
+        [&](std::size_t i) {
+            readOne(files[i], forced, options, cancel, [&, i](double fraction) { report(i, fraction); }, out[i].file);
+            report(i, 1.0);
+        },
+        cancel);
 }
 
 void mergeEvents(ImportedEvents& into, ImportedEvents&& from, const std::string& path) {
@@ -195,6 +219,45 @@ std::vector<ShardedFile> readFiles(const std::vector<Input>& files, const std::v
     return out;
 }
 
+// The inputs a broken rule came from: for the run's span, the files that reach furthest
+// back and forward (with their spans); for a table, the files that gave rows of its kind.
+std::string blamedInputs(const RunViolation& violation, const std::vector<FileReport>& files) {
+    std::vector<const FileReport*> blamed;
+    if (violation.table == "meta") {
+        const FileReport* earliest = nullptr;
+        const FileReport* latest = nullptr;
+        for (const FileReport& f : files) {
+            if (f.first == 0 && f.last == 0) continue;
+            if (!earliest || f.first < earliest->first) earliest = &f;
+            if (!latest || f.last > latest->last) latest = &f;
+        }
+        if (earliest) blamed.push_back(earliest);
+        if (latest && latest != earliest) blamed.push_back(latest);
+    } else {
+        const std::string table = violation.table;
+        const std::string kind = table == "steps" || table == "rank_steps" ? "steps"
+                                 : table == "checkpoints"                   ? "checkpoint"
+                                 : table == "failures"                      ? "failures"
+                                 : table == "jobs" || table == "downtimes"  ? "jobs"
+                                                                            : "collectives";
+        for (const FileReport& f : files)
+            for (const auto& [name, n] : f.counts)
+                if (n > 0 && name.find(kind) != std::string::npos) {
+                    blamed.push_back(&f);
+                    break;
+                }
+    }
+    if (blamed.empty())
+        for (const FileReport& f : files)
+            if (f.format != "unknown") blamed.push_back(&f);
+    std::string out;
+    for (const FileReport* f : blamed) {
+        out += (out.empty() ? "" : ", ") + f->path;
+        if (violation.table == "meta" && (f->first != 0 || f->last != 0)) out += " (events from " + formatEpochNs(f->first) + " to " + formatEpochNs(f->last) + ")";
+    }
+    return out;
+}
+
 // The run from every input file as read, in input order.
 ImportResult buildImport(std::vector<ShardedFile> files, const ImportOptions& options, const std::string& runName, const std::string& inputsLabel) {
     std::sort(files.begin(), files.end(), [](const ShardedFile& a, const ShardedFile& b) { return a.order < b.order; });
@@ -218,6 +281,9 @@ ImportResult buildImport(std::vector<ShardedFile> files, const ImportOptions& op
     result.run = std::move(built.run);
     if (options.runName.empty())
         if (const std::string job = jobRunName(result.run); !job.empty()) result.run.info.name = job;
+    if (const auto violation = findRunViolation(result.run))
+        throw Error(blamedInputs(*violation, result.summary.files) + ": cannot import: the run made of it would break a rule every reader of run files checks (" +
+                    violation->text() + ")");
     result.summary.derivedTopology = built.derivedTopology;
     result.summary.hosts = result.run.topology.hosts.size();
     result.summary.gpus = result.run.topology.gpus.size();
@@ -240,10 +306,14 @@ ImportResult importFiles(const std::vector<std::string>& inputs, const ImportOpt
                          const std::atomic<bool>* cancel) {
     if (inputs.empty()) throw Error("nothing to import: name files or folders");
     forcedFormat(options);
-    const std::vector<Input> files = expandInputs(inputs);
+    std::vector<std::string> warnings;
+    const std::vector<Input> files = expandInputs(inputs, warnings);
     std::vector<std::size_t> orders(files.size());
     for (std::size_t i = 0; i < orders.size(); ++i) orders[i] = i;
-    return buildImport(readFiles(files, orders, options, progress, cancel), options, runNameFor(options, inputs), inputsLabel(inputs));
+    ImportResult result = buildImport(readFiles(files, orders, options, progress, cancel), options, runNameFor(options, inputs), inputsLabel(inputs));
+    if (!result.summary.files.empty())
+        result.summary.files.front().warnings.insert(result.summary.files.front().warnings.begin(), warnings.begin(), warnings.end());
+    return result;
 }
 
 ImportShard importShard(const std::vector<std::string>& inputs, const ImportOptions& options, int index, int count,
@@ -251,7 +321,8 @@ ImportShard importShard(const std::vector<std::string>& inputs, const ImportOpti
     if (inputs.empty()) throw Error("nothing to import: name files or folders");
     if (count < 1 || index < 0 || index >= count) throw Error("shard " + std::to_string(index + 1) + " of " + std::to_string(count) + " does not exist");
     forcedFormat(options);
-    const std::vector<Input> all = expandInputs(inputs);
+    std::vector<std::string> warnings;
+    const std::vector<Input> all = expandInputs(inputs, warnings);
     // Every count-th file from the index-th: rank files in natural order spread evenly.
     std::vector<Input> mine;
     std::vector<std::size_t> orders;
@@ -265,6 +336,9 @@ ImportShard importShard(const std::vector<std::string>& inputs, const ImportOpti
     shard.inputs = all.size();
     shard.runName = runNameFor(options, inputs);
     shard.files = readFiles(mine, orders, options, progress, cancel);
+    // What was skipped while listing the folders is said once, by the shard with the first file.
+    if (index == 0 && !shard.files.empty())
+        shard.files.front().report.warnings.insert(shard.files.front().report.warnings.begin(), warnings.begin(), warnings.end());
     return shard;
 }
 

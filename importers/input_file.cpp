@@ -4,9 +4,13 @@
 
 #include <zlib.h>
 
+#include <cerrno>
 #include <climits>
 #include <cstdio>
+#include <cstring>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace faultline {
 
@@ -14,20 +18,41 @@ namespace {
 gzFile asGz(void* p) { return static_cast<gzFile>(p); }
 }  // namespace
 
+std::string notRegularFileText(unsigned mode) {
+    const char* kind = S_ISFIFO(mode)  ? "a FIFO (named pipe)"
+                       : S_ISSOCK(mode) ? "a socket"
+                       : S_ISCHR(mode)  ? "a character device"
+                       : S_ISBLK(mode)  ? "a block device"
+                                        : "not a file";
+    return std::string("is ") + kind + ", not a regular file: Faultline imports files a cluster wrote (copy the data into a file first)";
+}
+
 InputFile::InputFile(std::string path) : m_path(std::move(path)) {
-    struct stat st{};
-    if (::stat(m_path.c_str(), &st) != 0) throw Error(m_path + ": cannot open: no such file");
-    if (S_ISDIR(st.st_mode)) throw Error(m_path + ": is a folder, not a file");
-    m_size = static_cast<std::uint64_t>(st.st_size);
-    if (std::FILE* f = std::fopen(m_path.c_str(), "rb")) {
-        unsigned char magic[2] = {0, 0};
-        m_compressed = std::fread(magic, 1, 2, f) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
-        std::fclose(f);
-    } else {
-        throw Error(m_path + ": cannot open: permission denied or unreadable");
+    // Opened without blocking and checked on the descriptor itself: a FIFO with no writer
+    // would block open() forever, and a file swapped for one after a stat() would too.
+    const int fd = ::open(m_path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        const int err = errno;
+        if (err == ENOENT) throw Error(m_path + ": cannot open: no such file");
+        if (err == ELOOP) throw Error(m_path + ": cannot open: a symbolic link that loops (too many levels of symbolic links)");
+        if (err == EACCES) throw Error(m_path + ": cannot open: permission denied");
+        throw Error(m_path + ": cannot open: " + std::strerror(err));
     }
-    m_gz = gzopen(m_path.c_str(), "rb");
-    if (!m_gz) throw Error(m_path + ": cannot open");
+    struct stat st{};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        if (S_ISDIR(st.st_mode)) throw Error(m_path + ": is a folder, not a file");
+        throw Error(m_path + ": " + notRegularFileText(st.st_mode));
+    }
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    m_size = static_cast<std::uint64_t>(st.st_size);
+    unsigned char magic[2] = {0, 0};
+    m_compressed = ::pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+    m_gz = gzdopen(fd, "rb");
+    if (!m_gz) {
+        ::close(fd);
+        throw Error(m_path + ": cannot open");
+    }
     gzbuffer(asGz(m_gz), 1 << 20);
 }
 

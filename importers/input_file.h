@@ -32,6 +32,10 @@ private:
     bool m_compressed = false;
 };
 
+// "is a FIFO (named pipe), not a regular file: ..." for a stat() mode that is not a regular
+// file: what an input that would block or never end is told.
+std::string notRegularFileText(unsigned mode);
+
 // The first `n` decompressed bytes of a file (fewer if it is shorter), for format detection.
 std::string readHead(const std::string& path, std::size_t n);
 

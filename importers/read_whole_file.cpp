@@ -3,15 +3,20 @@
 #include "input_file.h"
 #include "model/error.h"
 
+#include <algorithm>
+
 namespace faultline {
 
 std::string readWholeFile(const std::string& path, std::size_t limitBytes) {
     InputFile in(path);
     std::string out;
     std::size_t have = 0;
+    // A plain file is read in one go into a buffer of its size (plus one byte to see the
+    // end): thousands of small dumps must not each grow a buffer megabyte by megabyte.
+    const std::size_t step = in.compressed() ? std::size_t{1} << 20 : static_cast<std::size_t>(std::min<std::uint64_t>(in.size(), limitBytes)) + 1;
     for (;;) {
-        out.resize(have + (1 << 20));
-        const std::size_t got = in.read(out.data() + have, 1 << 20);
+        out.resize(have + step);
+        const std::size_t got = in.read(out.data() + have, step);
         have += got;
         if (got == 0) break;
         if (have > limitBytes)

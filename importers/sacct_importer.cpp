@@ -156,10 +156,14 @@ void importSacct(const std::string& path, ImportContext& ctx) {
         job.id = std::string(fullId.substr(0, dot));
         const std::string_view state = trim(fields[static_cast<std::size_t>(col.state)]);
         job.state = std::string(state.substr(0, state.find(' ')));
-        readJobDetails(fields, col, job);
+        try {
+            readJobDetails(fields, col, job);
+            if (col.start >= 0) job.start = sacctTime(fields[static_cast<std::size_t>(col.start)]);
+            if (col.end >= 0) job.end = sacctTime(fields[static_cast<std::size_t>(col.end)]);
+        } catch (const TimeOutOfRange& e) {
+            throw Error(path + ":" + std::to_string(lineNo) + ": " + e.what());
+        }
         if (col.name >= 0 && !isStep) job.name = std::string(trim(fields[static_cast<std::size_t>(col.name)]));
-        if (col.start >= 0) job.start = sacctTime(fields[static_cast<std::size_t>(col.start)]);
-        if (col.end >= 0) job.end = sacctTime(fields[static_cast<std::size_t>(col.end)]);
         if (col.nodes >= 0) {
             try {
                 job.nodes = expandHostList(fields[static_cast<std::size_t>(col.nodes)]);

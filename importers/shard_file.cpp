@@ -1,5 +1,7 @@
 #include "shard_file.h"
 
+#include "input_file.h"
+
 #include "model/error.h"
 #include "model/partial_file.h"
 #include "model/run_file_schema.h"
@@ -7,6 +9,8 @@
 #include "model/topology_tables.h"
 
 #include <nlohmann/json.hpp>
+
+#include <sys/stat.h>
 
 #include <fstream>
 #include <map>
@@ -239,6 +243,9 @@ void writeShardFile(const ImportShard& shard, const std::string& path) {
 
 ImportShard readShardFile(const std::string& path) {
     {
+        // A FIFO would block the read below forever.
+        if (struct stat st{}; ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+            throw Error(path + ": " + notRegularFileText(st.st_mode));
         std::ifstream in(path, std::ios::binary);
         if (!in) throw Error("cannot read " + path + ": no such file or not readable");
         char header[16] = {};

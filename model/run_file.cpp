@@ -3,6 +3,7 @@
 #include "error.h"
 #include "partial_file.h"
 #include "run_file_schema.h"
+#include "run_validity.h"
 #include "topology_tables.h"
 #include "sqlite_db.h"
 
@@ -112,6 +113,9 @@ void writeEvents(SqliteDb& db, const Run& run) {
 }  // namespace
 
 void writeRunFile(const Run& run, const std::string& path) {
+    // A run every reader would refuse as corrupt is not written at all.
+    if (const auto violation = findRunViolation(run))
+        throw Error("cannot write " + path + ": the run breaks a rule every reader checks (" + violation->text() + ")");
     writeThroughPartial(path, [&](const std::string& partial) {
         SqliteDb db(partial, SqliteDb::Mode::Create);
         // The temporary file is thrown away if anything fails, so no journal is needed.

@@ -1,6 +1,7 @@
 #include "error.h"
 #include "run_file.h"
 #include "run_file_schema.h"
+#include "run_validity.h"
 #include "topology_tables.h"
 #include "sqlite_db.h"
 
@@ -8,7 +9,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <limits>
 
 namespace faultline {
 
@@ -24,6 +24,8 @@ void checkIsSqlite(const std::string& path) {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) throw Error(path + ": no such file");
     if (std::filesystem::is_directory(path, ec)) throw Error(path + " is a folder, not a Faultline run file");
+    // A FIFO or device would block or never end the read below.
+    if (!std::filesystem::is_regular_file(path, ec)) throw Error(path + " is not a regular file (a FIFO, socket or device), not a Faultline run file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error("cannot read " + path + ": " + std::strerror(errno));
     char header[16] = {};
@@ -117,74 +119,6 @@ void readEvents(SqliteDb& db, Run& run, std::int64_t version) {
     for (SqliteStatement s(db, "SELECT gpu FROM rank_map ORDER BY rank"); s.next();) run.rankToGpu.push_back(s.int32(0));
 }
 
-// Times must be ones a run can hold, or the figures computed from them would overflow or
-// make no sense ("mean save 401 d"). No training run lasts ten years; events may lie up to
-// that far outside it (evidence from before the first step), and no further.
-constexpr Nanos kLongestRun = 10LL * 365 * 24 * 3600 * kSecond;
-
-void checkTimes(const Run& run) {
-    auto inRun = [](Nanos t) { return t >= -kLongestRun && t <= 2 * kLongestRun; };
-    const RunInfo& info = run.info;
-    if (info.duration < 0) throw Error("the run's duration is negative (" + std::to_string(info.duration) + " ns)");
-    if (info.duration > kLongestRun) throw Error("the run's duration (" + std::to_string(info.duration) + " ns) is longer than ten years");
-    if (info.startEpochNs < 0) throw Error("the run starts before 1970");
-    if (info.startEpochNs > std::numeric_limits<std::int64_t>::max() - 2 * kLongestRun) throw Error("the run starts after 2242, too close to 2262, the last year a run can hold");
-    for (std::size_t i = 0; i < run.failures.size(); ++i)
-        if (!inRun(run.failures[i].time)) throw Error("failure " + std::to_string(i) + " lies years outside the run");
-    for (std::size_t i = 0; i < run.downtimes.size(); ++i) {
-        const Downtime& d = run.downtimes[i];
-        if (!inRun(d.begin) || !inRun(d.end) || d.lostWork < 0 || d.lostWork > kLongestRun)
-            throw Error("downtime " + std::to_string(i) + " has times outside the run or negative lost work");
-    }
-    for (std::size_t i = 0; i < run.checkpoints.size(); ++i) {
-        const Checkpoint& c = run.checkpoints[i];
-        if (!inRun(c.begin) || !inRun(c.end) || c.end < c.begin)
-            throw Error("checkpoint " + std::to_string(i) + " ends before it begins or lies outside the run");
-    }
-    for (const Step& s : run.steps)
-        if (!inRun(s.time) || s.duration < 0 || s.duration > kLongestRun) throw Error("step " + std::to_string(s.step) + " has a negative or absurd time");
-    for (const RankStep& s : run.rankSteps)
-        if (!inRun(s.time) || s.duration < 0 || s.duration > kLongestRun)
-            throw Error("rank " + std::to_string(s.rank) + "'s step " + std::to_string(s.step) + " has a negative or absurd time");
-    for (const StragglerEpisode& e : run.stragglers)
-        if (!inRun(e.begin) || !inRun(e.end) || e.end < e.begin) throw Error("a straggler episode ends before it begins or lies outside the run");
-    for (const CollectiveRecord& c : run.collectives)
-        if (!inRun(c.enter) || !inRun(c.exit) || c.exit < c.enter) throw Error("a collective ends before it begins or lies outside the run");
-}
-
-// References between tables must hold, or views would index out of range later.
-void checkReferences(const Run& run) {
-    const auto gpuCount = run.topology.gpus.size();
-    auto isGpu = [gpuCount](std::int32_t g) { return g >= 0 && static_cast<std::size_t>(g) < gpuCount; };
-    for (std::size_t i = 0; i < run.failures.size(); ++i)
-        for (std::int32_t g : run.failures[i].gpus)
-            if (!isGpu(g)) throw Error("failure " + std::to_string(i) + " names GPU " + std::to_string(g) + ", which does not exist");
-    for (std::size_t i = 0; i < run.downtimes.size(); ++i) {
-        const Downtime& d = run.downtimes[i];
-        if (d.failure >= static_cast<std::int32_t>(run.failures.size()) || d.failure < -1)
-            throw Error("downtime " + std::to_string(i) + " names a failure that does not exist");
-        if (d.job >= static_cast<std::int32_t>(run.jobs.size()) || d.job < -1)
-            throw Error("downtime " + std::to_string(i) + " names a job that does not exist");
-        if (!(d.begin <= d.detected && d.detected <= d.restarted && d.restarted <= d.end))
-            throw Error("downtime " + std::to_string(i) + " has its phases out of order");
-    }
-    for (std::size_t i = 0; i < run.jobs.size(); ++i) {
-        const Job& j = run.jobs[i];
-        if (j.parent >= static_cast<std::int32_t>(i) || j.parent < -1) throw Error("job " + j.id + " names a parent job that does not exist");
-        for (std::int32_t h : j.hosts)
-            if (h < 0 || static_cast<std::size_t>(h) >= run.topology.hosts.size())
-                throw Error("job " + j.id + " names host " + std::to_string(h) + ", which does not exist");
-    }
-    for (const StragglerEpisode& e : run.stragglers)
-        if (!isGpu(e.gpu)) throw Error("a straggler episode names GPU " + std::to_string(e.gpu) + ", which does not exist");
-    for (const CollectiveRecord& c : run.collectives)
-        if (c.group < 0 || static_cast<std::size_t>(c.group) >= run.processGroups.size() || c.op < 0 ||
-            static_cast<std::size_t>(c.op) >= run.collectiveOps.size())
-            throw Error("a collective names a process group or op that does not exist");
-    for (std::int32_t g : run.rankToGpu)
-        if (!isGpu(g)) throw Error("the rank map names GPU " + std::to_string(g) + ", which does not exist");
-}
-
 }  // namespace
 
 Run readRunFile(const std::string& path) {
@@ -198,8 +132,7 @@ Run readRunFile(const std::string& path) {
         run.topology = readTopologyTables(db);
         readEvents(db, run, version);
         db.exec("COMMIT");
-        checkTimes(run);
-        checkReferences(run);
+        if (const auto violation = findRunViolation(run)) throw Error(violation->text());
         return run;
     } catch (const Error& e) {
         std::string message = e.what();

@@ -86,36 +86,34 @@ TEST(RealHangs, ReadsTheDumpFields) {
     EXPECT_EQ(d.ncclVersion, "2.27.3");
     ASSERT_EQ(d.groups.count("74"), 1u);
     EXPECT_EQ(d.groups.at("74").desc, "EXPERT_MODEL_PARALLEL_GROUP");
-    EXPECT_EQ(d.groups.at("74").ranks, (std::vector<std::int32_t>{12, 13, 14, 15}));
+    EXPECT_EQ(*d.groups.at("74").ranks, (std::vector<std::int32_t>{12, 13, 14, 15}));
     const FlightRecorderEntry& last = d.entries.back();
-    EXPECT_EQ(last.processGroup, "74");
+    EXPECT_EQ(d.groupOf(last).name, "74");
     EXPECT_EQ(last.collectiveSeqId, 20536);
-    EXPECT_EQ(last.profilingName, "nccl:all_to_all");
-    EXPECT_EQ(last.inputSizes, (std::vector<std::vector<std::int64_t>>{{4096, 5120}}));
-    EXPECT_EQ(last.state, "scheduled");
+    EXPECT_EQ(d.opOf(last), "nccl:all_to_all");
+    EXPECT_EQ(d.inputOf(last).sizes, (std::vector<std::vector<std::int64_t>>{{4096, 5120}}));
+    EXPECT_EQ(last.state, FlightRecorderState::Scheduled);
     EXPECT_EQ(last.timeCreatedNs, 1758610505924024825);
-    EXPECT_FALSE(last.timeCompletedNs.has_value());
-    EXPECT_EQ(d.groupStatus.at(std::to_string(last.pgId)).lastEnqueued, 20536);
+    EXPECT_EQ(d.groupStatus.at(std::to_string(d.groupOf(last).pgId)).lastEnqueued, 20536);
 }
 
 // Synthetic dumps for what the real sets lack: a dtype mismatch, and no hang at all.
 FlightRecorderDump syntheticDump(std::int32_t rank, std::int64_t lastSeq, const std::string& dtype) {
     FlightRecorderDump d;
     d.rank = rank;
-    d.groups["0"] = {"0", "default_pg", {0, 1}};
+    d.groups["0"] = flightRecorderGroup("0", "default_pg", {0, 1});
     d.groupStatus["0"] = {lastSeq, lastSeq, lastSeq - 1};
     for (std::int64_t seq = lastSeq - 2; seq <= lastSeq; ++seq) {
-        FlightRecorderEntry e;
+        FlightRecorderEntryText e;
         e.processGroup = "0";
         e.processGroupDesc = "default_pg";
         e.pgId = 0;
         e.collectiveSeqId = seq;
         e.profilingName = "nccl:all_reduce";
-        e.inputSizes = {{1024}};
-        e.inputDtypes = {seq == lastSeq ? dtype : "Float"};
+        e.input = {{{1024}}, {seq == lastSeq ? dtype : "Float"}};
         e.state = seq == lastSeq ? "started" : "completed";
         e.timeCreatedNs = 1'000 * seq + rank;
-        d.entries.push_back(e);
+        d.add(e);
     }
     return d;
 }
@@ -135,7 +133,7 @@ TEST(HangAnalysis, MissingDumpAndBehindRank) {
     FlightRecorderDump behind = syntheticDump(1, 8, "Float");
     behind.groupStatus["0"].lastCompleted = 8;
     FlightRecorderDump ahead = syntheticDump(0, 10, "Float");
-    ahead.groups["0"].ranks = {0, 1, 2};
+    ahead.groups["0"] = flightRecorderGroup("0", "default_pg", {0, 1, 2});
     const HangReport report = analyzeHang({ahead, behind});
     EXPECT_EQ(report.ranksWithoutDump, (std::vector<std::int32_t>{2}));
     ASSERT_FALSE(report.findings.empty());
@@ -161,19 +159,18 @@ FlightRecorderDump multiGroupDump(std::int32_t rank, const std::vector<GroupProg
     d.rank = rank;
     for (std::size_t id = 0; id < groups.size(); ++id) {
         const GroupProgress& g = groups[id];
-        d.groups[g.name] = {g.name, g.name == "dp" ? "DATA_PARALLEL_GROUP" : "EXPERT_MODEL_PARALLEL_GROUP", g.ranks};
+        d.groups[g.name] = flightRecorderGroup(g.name, g.name == "dp" ? "DATA_PARALLEL_GROUP" : "EXPERT_MODEL_PARALLEL_GROUP", g.ranks);
         d.groupStatus[std::to_string(id)] = {g.lastEnqueued, g.lastEnqueued, g.lastCompleted};
         for (std::int64_t seq = g.lastEnqueued - 2; seq <= g.lastEnqueued; ++seq) {
-            FlightRecorderEntry e;
+            FlightRecorderEntryText e;
             e.processGroup = g.name;
             e.pgId = static_cast<std::int64_t>(id);
             e.collectiveSeqId = seq;
             e.profilingName = "nccl:all_to_all";
-            e.inputSizes = {{4096, 5120}};
-            e.inputDtypes = {"BFloat16"};
+            e.input = {{{4096, 5120}}, {"BFloat16"}};
             e.state = seq <= g.lastCompleted ? "completed" : "started";
             e.timeCreatedNs = g.enqueuedAt + seq;
-            d.entries.push_back(e);
+            d.add(e);
         }
     }
     return d;
@@ -232,7 +229,7 @@ TEST(HangAnalysis, NoHang) {
     FlightRecorderDump a = syntheticDump(0, 10, "Float"), b = syntheticDump(1, 10, "Float");
     for (FlightRecorderDump* d : {&a, &b}) {
         d->groupStatus["0"].lastCompleted = 10;
-        d->entries.back().state = "completed";
+        d->entries.back().state = FlightRecorderState::Completed;
     }
     const HangReport report = analyzeHang({a, b});
     EXPECT_TRUE(report.findings.empty());

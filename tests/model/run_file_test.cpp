@@ -199,7 +199,7 @@ TEST(RunFile, DanglingReferenceIsCorrupt) {
     const std::string path = dir.file("dangling.faultline");
     writeRunFile(tinyRun(), path);
     runSql(path, "UPDATE stragglers SET gpu = 999999 WHERE id = 0");
-    EXPECT_EQ(errorOf(path), path + " is corrupt: a straggler episode names GPU 999999, which does not exist");
+    EXPECT_EQ(errorOf(path), path + " is corrupt: stragglers row 0: the episode names GPU 999999, which does not exist (the run has 256 GPUs)");
 }
 
 TEST(RunFile, UnwritableFolderGivesErrorAndNoFile) {
@@ -313,7 +313,7 @@ TEST(RunFile, DowntimeNamingAMissingJobIsCorrupt) {
     const std::string path = dir.file("bad.faultline");
     writeRunFile(tinyRun(), path);
     runSql(path, "UPDATE downtimes SET job = 7 WHERE id = 0");
-    EXPECT_EQ(errorOf(path), path + " is corrupt: downtime 0 names a job that does not exist");
+    EXPECT_EQ(errorOf(path), path + " is corrupt: downtimes row 0: job 7 does not exist");
 }
 
 }  // namespace
