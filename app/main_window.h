@@ -3,9 +3,13 @@
 
 #include <QMainWindow>
 
+#include <functional>
 #include <memory>
+#include <vector>
 
+class QDockWidget;
 class QLabel;
+class QMenu;
 class QProgressBar;
 class QStackedWidget;
 
@@ -13,6 +17,7 @@ namespace faultline {
 
 class ReplayPanel;
 class ChartsView;
+class ImportController;
 class IncidentView;
 class JobsView;
 class SummaryView;
@@ -42,6 +47,18 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    // The constructor's parts, in the order it calls them.
+    void createPages();
+    void createDocks();
+    void connectPanels();
+    ImportController* createDropTargets();
+    void createMenus(ImportController* importer);
+    void createIncidentShortcuts();
+    void createBusyIndicator();
+    // A checkable action whose state is remembered in QSettings under `key`; `apply` puts
+    // each state into effect, from the menu and again from restoreLayout().
+    QAction* addRememberedToggle(QMenu* menu, const QString& text, const char* name, const char* key, std::function<void(bool)> apply);
+
     void chooseAndOpen();
     void chooseAndCompare();
     template <typename Window, typename Make>
@@ -49,6 +66,21 @@ private:
     void showRun(std::shared_ptr<const LoadedRun> run);
     void showError(const QString& message);
     void showMessage(const QString& message);
+    void saveReviewIntoRunFile();
+    void presentWorstIncidents();
+    void openWhatIf();
+
+    struct Docks {
+        QDockWidget* summary = nullptr;
+        QDockWidget* charts = nullptr;
+        QDockWidget* incidents = nullptr;
+        QDockWidget* timeline = nullptr;
+        QDockWidget* jobs = nullptr;
+    };
+    struct RememberedToggle {
+        const char* key;
+        std::function<void(bool)> apply;
+    };
 
     RunLoader* m_loader;
     QStackedWidget* m_pages;
@@ -60,6 +92,8 @@ private:
     TimelineView* m_timeline = nullptr;
     JobsView* m_jobs = nullptr;
     QProgressBar* m_busy = nullptr;
+    Docks m_docks;
+    std::vector<RememberedToggle> m_rememberedToggles;
     std::shared_ptr<const LoadedRun> m_run;
 };
 
