@@ -15,7 +15,7 @@
 #include "analysis/run_highlights.h"
 #include "views/charts_view.h"
 #include "views/fabric_view.h"
-#include "views/gpu_palette.h"
+#include "views/state_palette.h"
 #include "views/incident_camera.h"
 #include "views/incident_view.h"
 #include "views/inspector_view.h"
@@ -227,7 +227,7 @@ void MainWindow::createMenus(ImportController* importer) {
          }},
         // GPU states in Okabe & Ito's colours, told apart with any colour blindness (docs/colours.md).
         {.menu = Menu::View, .text = tr("&Colour-Blind-Safe Colours"), .name = "colourBlindSafeAction", .setting = "colourBlindSafe",
-         .toggled = [this](bool on) { showStatePalette(on); }},
+         .toggled = [](bool on) { setStatePalette(on ? StatePaletteKind::ColourBlindSafe : StatePaletteKind::Standard); }},
         // FXAA: smooth edges for a GPU-driven display; too slow for software rendering, so off first.
         {.menu = Menu::View, .text = tr("Smooth &Edges (Anti-Aliasing)"), .name = "smoothEdgesAction", .setting = "smoothEdges",
          .toggled = [this](bool on) { m_replay->fabricView()->setSmoothEdges(on); }},
@@ -349,13 +349,6 @@ void MainWindow::restoreLayout() {
     if (restoreState(settings.value("window/state").toByteArray())) keepRestoredDocks(*this);
     applyTheme(themeFromName(settings.value("theme").toString()));
     for (const RememberedToggle& toggle : m_rememberedToggles) toggle.apply(settings.value(toggle.key).toBool());
-}
-
-void MainWindow::showStatePalette(bool colourBlindSafe) {
-    activeStatePaletteKind() = colourBlindSafe ? StatePaletteKind::ColourBlindSafe : StatePaletteKind::Standard;
-    m_replay->refreshStateColours();
-    m_charts->refreshStateColours();
-    m_timeline->update();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

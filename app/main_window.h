@@ -32,8 +32,6 @@ public:
     void openSampleRun();
     // The panels' arrangement, sizes and theme as the user last left them.
     void restoreLayout();
-    // The GPU state colours everywhere: the standard set or the colour-blind-safe one.
-    void showStatePalette(bool colourBlindSafe);
     const LoadedRun* currentRun() const { return m_run.get(); }
     std::shared_ptr<const LoadedRun> currentRunShared() const { return m_run; }
     bool isLoading() const { return m_loader->busy(); }

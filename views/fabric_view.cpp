@@ -8,6 +8,7 @@
 #include "scene_legend.h"
 #include "scene_passes.h"
 #include "state_legend.h"
+#include "state_palette.h"
 #include "widgets/vtk_render_widget.h"
 
 #include <QEvent>
@@ -45,6 +46,7 @@ FabricView::FabricView(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_render);
     refreshColours();
+    connect(&StatePaletteChoice::instance(), &StatePaletteChoice::changed, this, &FabricView::refreshColours);
     connect(m_render, &VtkRenderWidget::aboutToRender, this, &FabricView::refreshBeforeRender);
     connect(m_render, &VtkRenderWidget::cameraMovedByUser, this, [this] {
         m_flight->stop();  // the user's move stands: no later frame of a flight undoes it

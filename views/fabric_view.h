@@ -92,7 +92,7 @@ public:
     // off-screen renderer, which still passes FAULTLINE_BENCH_DETAIL as it reads it.
     void pinDetail(const QString& name);
     // Draws again in the theme's hall colours (dark floor in the dark theme) and the active
-    // state palette (gpu_palette.h); a theme change calls it by itself.
+    // state palette (state_palette.h); a change of either calls it by itself.
     void refreshColours();
     // Anti-aliased edges (VTK's FXAA pass). Off by default: on a software rasteriser
     // (llvmpipe) it takes a frame from about 35-58 ms to about 330 ms; on a GPU it is cheap.
