@@ -15,7 +15,7 @@
 #include "analysis/run_highlights.h"
 #include "views/charts_view.h"
 #include "views/fabric_view.h"
-#include "views/gpu_palette.h"
+#include "views/state_palette.h"
 #include "views/incident_camera.h"
 #include "views/incident_view.h"
 #include "views/inspector_view.h"
@@ -34,12 +34,15 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QScrollArea>
 #include <QStackedWidget>
 #include <QStatusBar>
+
+#include <array>
 
 namespace faultline {
 
@@ -51,6 +54,23 @@ ComponentRef failedPartAt(const LoadedRun* run, Nanos t) {
         if (incident.begin == t) return failedPart(run->run, incident);
     return {};
 }
+
+enum class Menu { File, View, Tools, Help };
+
+// One row of the menu bar: an action (its text, shortcut, object name and what it does), a
+// separator (no text), or what another object puts in the menu itself (`add`).
+struct MenuItem {
+    Menu menu;
+    QString text = {};
+    QKeySequence shortcut = {};
+    const char* name = "";  // what tests and the shortcuts window find it by
+    std::function<void()> triggered = {};
+    // Checkable, its state remembered in QSettings under this key; `toggled` puts it into effect.
+    const char* setting = nullptr;
+    std::function<void(bool)> toggled = {};
+    std::function<void(QMenu*)> add = {};
+    QAction::MenuRole role = QAction::TextHeuristicRole;
+};
 }  // namespace
 
 
@@ -63,6 +83,16 @@ MainWindow::MainWindow(QWidget* parent)
       m_replay(new ReplayPanel(this)) {
     setObjectName("mainWindow");
     setWindowTitle("Faultline");
+    createPages();
+    createDocks();
+    connectPanels();
+    placeFirstWindow(*this);  // restoreLayout() puts back what the user arranged since
+    createMenus(createDropTargets());
+    createIncidentShortcuts();
+    createBusyIndicator();
+}
+
+void MainWindow::createPages() {
     m_placeholder->setObjectName("placeholder");
     m_placeholder->setAlignment(Qt::AlignCenter);
     m_placeholder->setText(tr("Open a run with File > Open."));
@@ -70,48 +100,49 @@ MainWindow::MainWindow(QWidget* parent)
     // The run replayed on its cluster fills the window; the summary sits beside it.
     m_pages->addWidget(m_replay);
     setCentralWidget(m_pages);
-    auto* summaryDock = new QDockWidget(tr("Summary"), this);
-    summaryDock->setObjectName("summaryDock");
-    // In a small window the summary scrolls rather than making the window taller than the screen.
-    auto* summaryScroll = new QScrollArea(summaryDock);
-    summaryScroll->setWidget(m_summary);
-    summaryScroll->setWidgetResizable(true);
-    summaryScroll->setFrameShape(QFrame::NoFrame);
-    summaryDock->setWidget(summaryScroll);
-    addDockWidget(Qt::RightDockWidgetArea, summaryDock);
+}
+
+void MainWindow::createDocks() {
+    auto dock = [this](const QString& title, const char* name, QWidget* panel) {
+        auto* made = new QDockWidget(title, this);
+        made->setObjectName(name);
+        made->setWidget(panel);
+        return made;
+    };
+    // In a small window a tall panel scrolls rather than making the window taller than the screen.
+    auto scrolled = [](QWidget* panel) {
+        auto* scroll = new QScrollArea;  // the dock it is set in takes it
+        scroll->setWidget(panel);
+        scroll->setWidgetResizable(true);
+        scroll->setFrameShape(QFrame::NoFrame);
+        return scroll;
+    };
+    m_docks.summary = dock(tr("Summary"), "summaryDock", scrolled(m_summary));
+    addDockWidget(Qt::RightDockWidgetArea, m_docks.summary);
     // The incidents under the replay; the charts beside the summary. Each moves the replay.
     m_incidents = new IncidentView(this);
-    auto* incidentsDock = new QDockWidget(tr("Incidents"), this);
-    incidentsDock->setObjectName("incidentsDock");
-    incidentsDock->setWidget(m_incidents);
-    addDockWidget(Qt::BottomDockWidgetArea, incidentsDock);
+    m_docks.incidents = dock(tr("Incidents"), "incidentsDock", m_incidents);
+    addDockWidget(Qt::BottomDockWidgetArea, m_docks.incidents);
     m_charts = new ChartsView(this);
-    auto* chartsDock = new QDockWidget(tr("Charts"), this);
-    chartsDock->setObjectName("chartsDock");
     // The charts keep a readable size (whole labels, round ticks) and scroll in a small dock.
     m_charts->setMinimumSize(520, 900);
-    auto* chartsScroll = new QScrollArea(chartsDock);
-    chartsScroll->setWidget(m_charts);
-    chartsScroll->setWidgetResizable(true);
-    chartsScroll->setFrameShape(QFrame::NoFrame);
-    chartsDock->setWidget(chartsScroll);
-    addDockWidget(Qt::RightDockWidgetArea, chartsDock);
-    tabifyDockWidget(summaryDock, chartsDock);
-    summaryDock->raise();
+    m_docks.charts = dock(tr("Charts"), "chartsDock", scrolled(m_charts));
+    addDockWidget(Qt::RightDockWidgetArea, m_docks.charts);
+    tabifyDockWidget(m_docks.summary, m_docks.charts);
+    m_docks.summary->raise();
     m_timeline = new TimelineView(this);
-    auto* timelineDock = new QDockWidget(tr("Timeline"), this);
-    timelineDock->setObjectName("timelineDock");
-    timelineDock->setWidget(m_timeline);
-    addDockWidget(Qt::BottomDockWidgetArea, timelineDock);
-    tabifyDockWidget(incidentsDock, timelineDock);
+    m_docks.timeline = dock(tr("Timeline"), "timelineDock", m_timeline);
+    addDockWidget(Qt::BottomDockWidgetArea, m_docks.timeline);
+    tabifyDockWidget(m_docks.incidents, m_docks.timeline);
     // The scheduler jobs that trained the run, beside the incidents; a job moves the replay to its start.
     m_jobs = new JobsView(this);
-    auto* jobsDock = new QDockWidget(tr("Jobs"), this);
-    jobsDock->setObjectName("jobsDock");
-    jobsDock->setWidget(m_jobs);
-    addDockWidget(Qt::BottomDockWidgetArea, jobsDock);
-    tabifyDockWidget(timelineDock, jobsDock);
-    incidentsDock->raise();
+    m_docks.jobs = dock(tr("Jobs"), "jobsDock", m_jobs);
+    addDockWidget(Qt::BottomDockWidgetArea, m_docks.jobs);
+    tabifyDockWidget(m_docks.timeline, m_docks.jobs);
+    m_docks.incidents->raise();
+}
+
+void MainWindow::connectPanels() {
     connect(m_jobs, &JobsView::timeRequested, m_replay, &ReplayPanel::setTime);
     connect(m_timeline, &TimelineView::timeRequested, m_replay, &ReplayPanel::setTime);
     connect(m_replay, &ReplayPanel::timeChanged, m_timeline, &TimelineView::setTime);
@@ -126,11 +157,11 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_charts, &ChartsView::timeRequested, m_replay, &ReplayPanel::setTime);
     // A root cause's bar lists its incidents and marks them on the timeline; the chip in the
     // incident list clears both.
-    connect(m_charts, &ChartsView::causeClicked, this, [this, incidentsDock](std::optional<RootCause> cause) {
+    connect(m_charts, &ChartsView::causeClicked, this, [this](std::optional<RootCause> cause) {
         m_incidents->setCauseFilter(cause);
         m_timeline->setHighlightedCause(cause);
         m_replay->fabricView()->markCause(cause);
-        if (cause) incidentsDock->raise();
+        if (cause) m_docks.incidents->raise();
     });
     connect(m_incidents, &IncidentView::causeFilterChanged, this, [this](std::optional<RootCause> cause) {
         m_charts->setHighlightedCause(cause);
@@ -139,113 +170,134 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_incidents, &IncidentView::chainEventClicked, m_replay, &ReplayPanel::setTime);
     connect(m_replay, &ReplayPanel::timeChanged, m_charts, &ChartsView::setTime);
-    placeFirstWindow(*this);  // restoreLayout() puts back what the user arranged since
+}
 
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open Run..."), QKeySequence::Open, this, &MainWindow::chooseAndOpen);
-    file->addAction(tr("Open &Sample Run"), this, &MainWindow::openSampleRun);
-    // File > Import (and files dropped on the window): import, then open the run written.
+// Files dropped on the window are imported (as File > Import does), then the run written is
+// opened; a run file dropped with Ctrl held is compared with the open run.
+ImportController* MainWindow::createDropTargets() {
     auto* importer = new ImportController(this);
-    file->addAction(tr("&Import Files..."), importer, &ImportController::chooseFilesAndImport);
-    file->addAction(tr("Import &Folder..."), importer, &ImportController::chooseFolderAndImport);
     connect(importer, &ImportController::imported, this, &MainWindow::openRun);
-    // Comparing: the open run beside another (also a run file dropped with Ctrl held).
-    file->addSeparator();
-    QAction* compare = file->addAction(tr("&Compare With..."), this, &MainWindow::chooseAndCompare);
-    compare->setObjectName("compareAction");
     installCompareDrop(this, [this](const QString& other) {
         if (m_run) openComparison(m_run->path, other, this);
     });
-    file->addSeparator();
-    // Viewing never writes the run file: notes go to its review file until asked for here.
-    file->addAction(tr("Save Review into &Run File"), m_incidents, [this] {
-        if (m_incidents->saveReviewIntoRunFile()) statusBar()->showMessage(tr("Saved the review into %1").arg(m_run ? m_run->path : QString()));
-    })->setObjectName("saveReviewIntoRunAction");
-    auto* exports = new ExportController(this);  // report, video, pictures, data
-    exports->addActions(file);
-    connect(exports, &ExportController::message, this, [this](const QString& text) { statusBar()->showMessage(text); });
-    file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
-    QMenu* view = menuBar()->addMenu(tr("&View"));
-    for (QDockWidget* dock : {summaryDock, chartsDock, incidentsDock, timelineDock, jobsDock}) view->addAction(dock->toggleViewAction());
-    view->addSeparator();
-    // Presenting: the story of the run full screen (presentation_window.h).
-    view->addAction(tr("&Present"), QKeySequence(Qt::Key_F5), this, [this] { if (m_run) presentRun(this, m_run, 5); });
-    view->addAction(tr("Present &Worst Incidents..."), this, [this] {
-        bool ok = false;
-        const int n = QInputDialog::getInt(this, tr("Present"), tr("Incidents to walk through, worst by downtime first:"), 5, 0, 100, 1, &ok);
-        if (ok && m_run) presentRun(this, m_run, n);
-    });
-    view->addSeparator();
-    auto* themes = new QActionGroup(this);
-    for (Theme theme : {Theme::Light, Theme::Dark}) {
-        QAction* action = view->addAction(theme == Theme::Light ? tr("&Light Theme") : tr("&Dark Theme"), this, [theme] {
-            applyTheme(theme);
-            QSettings().setValue("theme", themeName(theme));
-        });
-        action->setCheckable(true);
-        action->setChecked(themeFromName(QSettings().value("theme").toString()) == theme);
-        themes->addAction(action);
+    return importer;
+}
+
+void MainWindow::createMenus(ImportController* importer) {
+    auto message = [this](const QString& text) { statusBar()->showMessage(text); };
+    const std::vector<MenuItem> items{
+        {Menu::File, tr("&Open Run..."), QKeySequence::Open, "", [this] { chooseAndOpen(); }},
+        {Menu::File, tr("Open &Sample Run"), {}, "", [this] { openSampleRun(); }},
+        {Menu::File, tr("&Import Files..."), {}, "", [importer] { importer->chooseFilesAndImport(); }},
+        {Menu::File, tr("Import &Folder..."), {}, "", [importer] { importer->chooseFolderAndImport(); }},
+        // Comparing: the open run beside another (also a run file dropped with Ctrl held).
+        {Menu::File},
+        {Menu::File, tr("&Compare With..."), {}, "compareAction", [this] { chooseAndCompare(); }},
+        {Menu::File},
+        // Viewing never writes the run file: notes go to its review file until asked for here.
+        {Menu::File, tr("Save Review into &Run File"), {}, "saveReviewIntoRunAction", [this] { saveReviewIntoRunFile(); }},
+        {.menu = Menu::File, .add = [this, message](QMenu* file) {
+             auto* exports = new ExportController(this);  // report, video, pictures, data
+             exports->addActions(file);
+             connect(exports, &ExportController::message, this, message);
+         }},
+        {Menu::File},
+        {Menu::File, tr("&Quit"), QKeySequence::Quit, "", [] { QApplication::closeAllWindows(); }},
+
+        {.menu = Menu::View, .add = [this](QMenu* view) {
+             for (QDockWidget* dock : {m_docks.summary, m_docks.charts, m_docks.incidents, m_docks.timeline, m_docks.jobs})
+                 view->addAction(dock->toggleViewAction());
+         }},
+        {Menu::View},
+        // Presenting: the story of the run full screen (presentation_window.h).
+        {Menu::View, tr("&Present"), QKeySequence(Qt::Key_F5), "", [this] { if (m_run) presentRun(this, m_run, 5); }},
+        {Menu::View, tr("Present &Worst Incidents..."), {}, "", [this] { presentWorstIncidents(); }},
+        {Menu::View},
+        {.menu = Menu::View, .add = [this](QMenu* view) {
+             auto* themes = new QActionGroup(this);
+             for (Theme theme : {Theme::Light, Theme::Dark}) {
+                 QAction* action = view->addAction(theme == Theme::Light ? tr("&Light Theme") : tr("&Dark Theme"), this, [theme] {
+                     applyTheme(theme);
+                     QSettings().setValue("theme", themeName(theme));
+                 });
+                 action->setCheckable(true);
+                 action->setChecked(themeFromName(QSettings().value("theme").toString()) == theme);
+                 themes->addAction(action);
+             }
+         }},
+        // GPU states in Okabe & Ito's colours, told apart with any colour blindness (docs/colours.md).
+        {.menu = Menu::View, .text = tr("&Colour-Blind-Safe Colours"), .name = "colourBlindSafeAction", .setting = "colourBlindSafe",
+         .toggled = [](bool on) { setStatePalette(on ? StatePaletteKind::ColourBlindSafe : StatePaletteKind::Standard); }},
+        // FXAA: smooth edges for a GPU-driven display; too slow for software rendering, so off first.
+        {.menu = Menu::View, .text = tr("Smooth &Edges (Anti-Aliasing)"), .name = "smoothEdgesAction", .setting = "smoothEdges",
+         .toggled = [this](bool on) { m_replay->fabricView()->setSmoothEdges(on); }},
+        // SSAO: creases darken, the hall reads as solid; it costs frames on software rendering.
+        {.menu = Menu::View, .text = tr("&Ambient Occlusion"), .name = "ambientOcclusionAction", .setting = "ambientOcclusion",
+         .toggled = [this](bool on) { m_replay->fabricView()->setAmbientOcclusion(on); }},
+        // Cameras saved under a name in the run's review (viewpoint_menu.h).
+        {Menu::View},
+        {.menu = Menu::View, .add = [this, message](QMenu* view) {
+             auto* viewpoints = new ViewpointMenu(*this, *m_replay->fabricView());
+             view->addMenu(viewpoints);
+             connect(viewpoints, &ViewpointMenu::message, this, message);
+         }},
+
+        {Menu::Tools, tr("&What If..."), {}, "whatIfAction", [this] { openWhatIf(); }},
+
+        {Menu::Help, tr("&Documentation"), QKeySequence::HelpContents, "documentationAction", [this] {
+             showHelpWindow<DocumentationWindow>("documentationWindow", [this] { return new DocumentationWindow(documentationDir(), this); });
+         }},
+        {Menu::Help, tr("&Keyboard Shortcuts"), QKeySequence(Qt::CTRL | Qt::Key_Slash), "shortcutsAction", [this] {
+             showHelpWindow<ShortcutsWindow>("shortcutsWindow", [this] { return new ShortcutsWindow(*this, this); });
+         }},
+        {Menu::Help},
+        {.menu = Menu::Help, .text = tr("&About Faultline"), .name = "aboutAction",
+         .triggered = [this] { showHelpWindow<AboutDialog>("aboutDialog", [this] { return new AboutDialog(this); }); },
+         .role = QAction::AboutRole},
+    };
+
+    const std::array<QMenu*, 4> menus{menuBar()->addMenu(tr("&File")), menuBar()->addMenu(tr("&View")), menuBar()->addMenu(tr("&Tools")),
+                                      menuBar()->addMenu(tr("&Help"))};
+    for (const MenuItem& item : items) {
+        QMenu* menu = menus[static_cast<std::size_t>(item.menu)];
+        if (item.add) {
+            item.add(menu);
+            continue;
+        }
+        if (item.text.isEmpty()) {
+            menu->addSeparator();
+            continue;
+        }
+        QAction* action = item.setting ? addRememberedToggle(menu, item.text, item.name, item.setting, item.toggled) : menu->addAction(item.text);
+        if (!item.shortcut.isEmpty()) action->setShortcut(item.shortcut);
+        if (*item.name) action->setObjectName(item.name);
+        if (item.triggered) connect(action, &QAction::triggered, this, item.triggered);
+        action->setMenuRole(item.role);
     }
-    // GPU states in Okabe & Ito's colours, told apart with any colour blindness (docs/colours.md).
-    QAction* safeColours = view->addAction(tr("&Colour-Blind-Safe Colours"), this, [this](bool on) {
-        QSettings().setValue("colourBlindSafe", on);
-        showStatePalette(on);
+}
+
+QAction* MainWindow::addRememberedToggle(QMenu* menu, const QString& text, const char* name, const char* key, std::function<void(bool)> apply) {
+    QAction* action = menu->addAction(text);
+    action->setObjectName(name);
+    action->setCheckable(true);
+    action->setChecked(QSettings().value(key).toBool());
+    connect(action, &QAction::triggered, this, [key, apply](bool on) {
+        QSettings().setValue(key, on);
+        apply(on);
     });
-    safeColours->setObjectName("colourBlindSafeAction");
-    safeColours->setCheckable(true);
-    safeColours->setChecked(QSettings().value("colourBlindSafe").toBool());
-    // FXAA: smooth edges for a GPU-driven display; too slow for software rendering, so off first.
-    QAction* smooth = view->addAction(tr("Smooth &Edges (Anti-Aliasing)"), this, [this](bool on) {
-        QSettings().setValue("smoothEdges", on);
-        m_replay->fabricView()->setSmoothEdges(on);
-    });
-    smooth->setObjectName("smoothEdgesAction");
-    smooth->setCheckable(true);
-    smooth->setChecked(QSettings().value("smoothEdges").toBool());
-    // SSAO: creases darken, the hall reads as solid; it costs frames on software rendering.
-    QAction* occlusion = view->addAction(tr("&Ambient Occlusion"), this, [this](bool on) {
-        QSettings().setValue("ambientOcclusion", on);
-        m_replay->fabricView()->setAmbientOcclusion(on);
-    });
-    occlusion->setObjectName("ambientOcclusionAction");
-    occlusion->setCheckable(true);
-    occlusion->setChecked(QSettings().value("ambientOcclusion").toBool());
-    // Cameras saved under a name in the run's review (viewpoint_menu.h).
-    view->addSeparator();
-    auto* viewpoints = new ViewpointMenu(*this, *m_replay->fabricView());
-    view->addMenu(viewpoints);
-    connect(viewpoints, &ViewpointMenu::message, this, [this](const QString& text) { statusBar()->showMessage(text); });
+    m_rememberedToggles.push_back({key, std::move(apply)});
+    return action;
+}
+
+void MainWindow::createIncidentShortcuts() {
     // N and P walk the incidents, wherever the focus is.
     auto* nextIncident = new QShortcut(QKeySequence(Qt::Key_N), this);
     connect(nextIncident, &QShortcut::activated, m_replay, [this] { m_replay->jump(ReplayControls::Jump::NextIncident); });
     auto* previousIncident = new QShortcut(QKeySequence(Qt::Key_P), this);
     connect(previousIncident, &QShortcut::activated, m_replay, [this] { m_replay->jump(ReplayControls::Jump::PreviousIncident); });
-    QMenu* tools = menuBar()->addMenu(tr("&Tools"));
-    QAction* whatIf = tools->addAction(tr("&What If..."), this, [this] {
-        if (!m_run) return;
-        auto* dialog = new WhatIfDialog(m_run->path, this);
-        dialog->setAttribute(Qt::WA_DeleteOnClose);
-        connect(dialog, &WhatIfDialog::written, this, [this](const QString& run, const QString& replayed) { openComparison(run, replayed, this); });
-        dialog->open();
-    });
-    whatIf->setObjectName("whatIfAction");
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    QAction* docs = help->addAction(tr("&Documentation"), QKeySequence::HelpContents, this, [this] {
-        showHelpWindow<DocumentationWindow>("documentationWindow", [this] { return new DocumentationWindow(documentationDir(), this); });
-    });
-    docs->setObjectName("documentationAction");
-    QAction* keys = help->addAction(tr("&Keyboard Shortcuts"), QKeySequence(Qt::CTRL | Qt::Key_Slash), this, [this] {
-        showHelpWindow<ShortcutsWindow>("shortcutsWindow", [this] { return new ShortcutsWindow(*this, this); });
-    });
-    keys->setObjectName("shortcutsAction");
-    help->addSeparator();
-    QAction* about = help->addAction(tr("&About Faultline"), this, [this] {
-        showHelpWindow<AboutDialog>("aboutDialog", [this] { return new AboutDialog(this); });
-    });
-    about->setObjectName("aboutAction");
-    about->setMenuRole(QAction::AboutRole);
+}
 
+void MainWindow::createBusyIndicator() {
     // Opening (and, at first start, simulating the sample) runs in the background: a busy
     // bar in the status bar says so until it is done.
     m_busy = new QProgressBar(this);
@@ -258,6 +310,24 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_loader, &RunLoader::failed, this, &MainWindow::showError);
     connect(m_loader, &RunLoader::loaded, m_busy, [this] { m_busy->setVisible(m_loader->busy()); });
     connect(m_loader, &RunLoader::failed, m_busy, [this] { m_busy->setVisible(m_loader->busy()); });
+}
+
+void MainWindow::saveReviewIntoRunFile() {
+    if (m_incidents->saveReviewIntoRunFile()) statusBar()->showMessage(tr("Saved the review into %1").arg(m_run ? m_run->path : QString()));
+}
+
+void MainWindow::presentWorstIncidents() {
+    bool ok = false;
+    const int n = QInputDialog::getInt(this, tr("Present"), tr("Incidents to walk through, worst by downtime first:"), 5, 0, 100, 1, &ok);
+    if (ok && m_run) presentRun(this, m_run, n);
+}
+
+void MainWindow::openWhatIf() {
+    if (!m_run) return;
+    auto* dialog = new WhatIfDialog(m_run->path, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &WhatIfDialog::written, this, [this](const QString& run, const QString& replayed) { openComparison(run, replayed, this); });
+    dialog->open();
 }
 
 // One window of each kind: asking again raises the one already open.
@@ -278,16 +348,7 @@ void MainWindow::restoreLayout() {
     restoreGeometry(settings.value("window/geometry").toByteArray());
     if (restoreState(settings.value("window/state").toByteArray())) keepRestoredDocks(*this);
     applyTheme(themeFromName(settings.value("theme").toString()));
-    showStatePalette(settings.value("colourBlindSafe").toBool());
-    m_replay->fabricView()->setSmoothEdges(settings.value("smoothEdges").toBool());
-    m_replay->fabricView()->setAmbientOcclusion(settings.value("ambientOcclusion").toBool());
-}
-
-void MainWindow::showStatePalette(bool colourBlindSafe) {
-    activeStatePaletteKind() = colourBlindSafe ? StatePaletteKind::ColourBlindSafe : StatePaletteKind::Standard;
-    m_replay->refreshStateColours();
-    m_charts->refreshStateColours();
-    m_timeline->update();
+    for (const RememberedToggle& toggle : m_rememberedToggles) toggle.apply(settings.value(toggle.key).toBool());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -3,9 +3,13 @@
 
 #include <QMainWindow>
 
+#include <functional>
 #include <memory>
+#include <vector>
 
+class QDockWidget;
 class QLabel;
+class QMenu;
 class QProgressBar;
 class QStackedWidget;
 
@@ -13,6 +17,7 @@ namespace faultline {
 
 class ReplayPanel;
 class ChartsView;
+class ImportController;
 class IncidentView;
 class JobsView;
 class SummaryView;
@@ -27,8 +32,6 @@ public:
     void openSampleRun();
     // The panels' arrangement, sizes and theme as the user last left them.
     void restoreLayout();
-    // The GPU state colours everywhere: the standard set or the colour-blind-safe one.
-    void showStatePalette(bool colourBlindSafe);
     const LoadedRun* currentRun() const { return m_run.get(); }
     std::shared_ptr<const LoadedRun> currentRunShared() const { return m_run; }
     bool isLoading() const { return m_loader->busy(); }
@@ -42,6 +45,18 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    // The constructor's parts, in the order it calls them.
+    void createPages();
+    void createDocks();
+    void connectPanels();
+    ImportController* createDropTargets();
+    void createMenus(ImportController* importer);
+    void createIncidentShortcuts();
+    void createBusyIndicator();
+    // A checkable action whose state is remembered in QSettings under `key`; `apply` puts
+    // each state into effect, from the menu and again from restoreLayout().
+    QAction* addRememberedToggle(QMenu* menu, const QString& text, const char* name, const char* key, std::function<void(bool)> apply);
+
     void chooseAndOpen();
     void chooseAndCompare();
     template <typename Window, typename Make>
@@ -49,6 +64,21 @@ private:
     void showRun(std::shared_ptr<const LoadedRun> run);
     void showError(const QString& message);
     void showMessage(const QString& message);
+    void saveReviewIntoRunFile();
+    void presentWorstIncidents();
+    void openWhatIf();
+
+    struct Docks {
+        QDockWidget* summary = nullptr;
+        QDockWidget* charts = nullptr;
+        QDockWidget* incidents = nullptr;
+        QDockWidget* timeline = nullptr;
+        QDockWidget* jobs = nullptr;
+    };
+    struct RememberedToggle {
+        const char* key;
+        std::function<void(bool)> apply;
+    };
 
     RunLoader* m_loader;
     QStackedWidget* m_pages;
@@ -60,6 +90,8 @@ private:
     TimelineView* m_timeline = nullptr;
     JobsView* m_jobs = nullptr;
     QProgressBar* m_busy = nullptr;
+    Docks m_docks;
+    std::vector<RememberedToggle> m_rememberedToggles;
     std::shared_ptr<const LoadedRun> m_run;
 };
 

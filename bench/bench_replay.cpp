@@ -49,7 +49,7 @@ int runReplayBenchmark(int gpus, QSize size, bool closeCamera) {
     view.setRun(run);
     // FAULTLINE_BENCH_DETAIL=boxes|rows|hall pins the level of detail; by default the view
     // picks it from the camera, as it does for a user.
-    if (const QByteArray detail = qgetenv("FAULTLINE_BENCH_DETAIL"); !detail.isEmpty()) view.pinDetail(QString::fromUtf8(detail));
+    view.pinDetail(pinnedDetailFromEnvironment());
     // FAULTLINE_BENCH_AO=1: with View > Ambient Occlusion on, to price it.
     view.setAmbientOcclusion(qgetenv("FAULTLINE_BENCH_AO") == "1");
     view.show();

@@ -1,7 +1,7 @@
 #include "charts_view.h"
 
 #include "chart_palette.h"
-#include "gpu_palette.h"
+#include "state_palette.h"
 
 #include "analysis/goodput.h"
 #include "analysis/summary.h"
@@ -90,6 +90,7 @@ ChartsView::ChartsView(QWidget* parent)
     m_stragglerMarks->setObjectName("stragglerMarks");
     m_stragglerMarks->setMarkerSize(7);
     refreshStateColours();
+    connect(&StatePaletteChoice::instance(), &StatePaletteChoice::changed, this, &ChartsView::refreshStateColours);
     m_stepTime->addTimeSeries(m_stepSeries, "s");
     m_stepTime->addTimeSeries(m_stragglerMarks, "s");
     m_causes->setObjectName("causesChart");

@@ -4,6 +4,7 @@
 // FabricView drives it for the current instant.
 #include "box_mesh.h"
 #include "chunked_box_mesh.h"
+#include "fabric_detail.h"
 #include "row_mesh.h"
 #include "fabric_layout.h"
 #include "scene_labels.h"
@@ -23,12 +24,6 @@ class vtkProp;
 class vtkRenderer;
 
 namespace faultline {
-
-// How much of each GPU a view draws. Close up each GPU is a box on its host's tray in its
-// cabinet. Further away each row of racks is one block whose front pictures every GPU as a
-// patch of texels in its colour and whose lids take their worst GPU's colour: Rows with the
-// rack switches on top, Hall (the farthest) without them, where they would be specks.
-enum class FabricDetail : std::uint8_t { Boxes, Rows, Hall };
 
 struct HallColours;
 

@@ -8,6 +8,7 @@
 #include "scene_legend.h"
 #include "scene_passes.h"
 #include "state_legend.h"
+#include "state_palette.h"
 #include "widgets/vtk_render_widget.h"
 
 #include <QEvent>
@@ -45,6 +46,7 @@ FabricView::FabricView(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_render);
     refreshColours();
+    connect(&StatePaletteChoice::instance(), &StatePaletteChoice::changed, this, &FabricView::refreshColours);
     connect(m_render, &VtkRenderWidget::aboutToRender, this, &FabricView::refreshBeforeRender);
     connect(m_render, &VtkRenderWidget::cameraMovedByUser, this, [this] {
         m_flight->stop();  // the user's move stands: no later frame of a flight undoes it
@@ -133,9 +135,7 @@ void FabricView::refreshBeforeRender() {
 }
 
 void FabricView::chooseLevelOfDetail() {
-    if (m_pinnedDetail == "boxes") return m_scene->setDetail(FabricDetail::Boxes);
-    if (m_pinnedDetail == "rows") return m_scene->setDetail(FabricDetail::Rows);
-    if (m_pinnedDetail == "hall") return m_scene->setDetail(FabricDetail::Hall);
+    if (m_pinnedDetail) return m_scene->setDetail(*m_pinnedDetail);
     vtkCamera* camera = m_render->renderer()->GetActiveCamera();
     const double height = std::max(1, m_render->renderWindowHeight());
     const double pitch = m_scene->layout().gpuPitch;
@@ -161,22 +161,16 @@ void FabricView::chooseLevelOfDetail() {
     });
 }
 
-void FabricView::pinDetail(const QString& name) {
-    m_pinnedDetail = name;
+void FabricView::pinDetail(std::optional<FabricDetail> detail) {
+    m_pinnedDetail = detail;
     update();
 }
 
+void FabricView::pinDetail(const QString& name) { pinDetail(fabricDetailFromName(name.toStdString())); }
+
 bool FabricView::racksAsBlocks() const { return m_scene && m_scene->detail() != FabricDetail::Boxes; }
 
-const char* FabricView::detailName() const {
-    if (!m_scene) return "none";
-    switch (m_scene->detail()) {
-        case FabricDetail::Boxes: return "boxes";
-        case FabricDetail::Rows: return "rows";
-        case FabricDetail::Hall: return "hall";
-    }
-    return "?";
-}
+const char* FabricView::detailName() const { return m_scene ? fabricDetailName(m_scene->detail()) : "none"; }
 
 void FabricView::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
@@ -219,7 +213,7 @@ void FabricView::refreshColours() {
 }
 
 void FabricView::fitAll() {
-    m_flight->stop();  // a preset asked for now wins over a flight under way
+    stopFlightForPreset();
     if (!m_scene) return;
     m_framing = Framing::All;
     const Box3& b = m_scene->layout().bounds;
@@ -234,7 +228,7 @@ void FabricView::fitAll() {
 }
 
 void FabricView::topView() {
-    m_flight->stop();  // a preset asked for now wins over a flight under way
+    stopFlightForPreset();
     if (!m_scene) return;
     m_framing = Framing::Top;
     const Box3& b = m_scene->layout().bounds;
@@ -249,7 +243,7 @@ void FabricView::topView() {
 }
 
 void FabricView::zoomTo(const ComponentRef& part) {
-    m_flight->stop();  // a preset asked for now wins over a flight under way
+    stopFlightForPreset();
     if (!m_scene) return;
     m_framing = Framing::None;
     auto box = m_scene->boxOf(part);
@@ -262,6 +256,8 @@ void FabricView::zoomTo(const ComponentRef& part) {
     fitBounds({box->min[0] - 2, box->max[0] + 2, box->min[1] - 2, box->max[1] + 2, box->min[2], box->max[2] + 1});
 }
 
+void FabricView::stopFlightForPreset() { m_flight->stop(); }
+
 void FabricView::flyTo(const std::function<void()>& aim, int ms) { m_flight->flyTo(aim, ms); }
 
 bool FabricView::flying() const { return m_flight->flying(); }
@@ -269,7 +265,7 @@ bool FabricView::flying() const { return m_flight->flying(); }
 CameraPose FabricView::cameraPose() const { return poseOf(*m_render->renderer()->GetActiveCamera()); }
 
 void FabricView::setCameraPose(const CameraPose& pose) {
-    m_flight->stop();
+    stopFlightForPreset();
     m_framing = Framing::None;
     applyPose(*m_render->renderer()->GetActiveCamera(), pose);
     m_render->renderer()->ResetCameraClippingRange();
@@ -277,7 +273,7 @@ void FabricView::setCameraPose(const CameraPose& pose) {
 }
 
 void FabricView::frameParts(const std::vector<ComponentRef>& parts) {
-    m_flight->stop();  // a preset asked for now wins over a flight under way
+    stopFlightForPreset();
     if (!m_scene) return;
     m_framing = Framing::None;
     std::array<double, 6> b{1e30, -1e30, 1e30, -1e30, 1e30, -1e30};
@@ -364,7 +360,7 @@ void FabricView::showBlastRadius(const ComponentRef& part) {
 QString FabricView::blastLabel() const { return m_blast ? QString::fromStdString(m_blast->label()) : QString(); }
 
 void FabricView::frameBlastRadius() {
-    m_flight->stop();  // a preset asked for now wins over a flight under way
+    stopFlightForPreset();
     if (!m_blast || m_blastRadius.part.kind == ComponentKind::None) return;
     m_framing = Framing::None;
     std::array<double, 6> b{1e30, -1e30, 1e30, -1e30, 1e30, -1e30};

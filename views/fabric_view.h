@@ -4,6 +4,7 @@
 // (the replay panel). Click to pick a GPU, host or switch.
 #include "analysis/blast_radius.h"
 #include "camera_pose.h"
+#include "fabric_detail.h"
 #include "model/replay_state.h"
 #include "model/run.h"
 
@@ -12,6 +13,7 @@
 #include <array>
 #include <functional>
 #include <memory>
+#include <optional>
 
 class QImage;
 
@@ -82,12 +84,15 @@ public:
     QImage renderImage();
     VtkRenderWidget* renderWidget() const { return m_render; }
     bool racksAsBlocks() const;
-    const char* detailName() const;  // "boxes", "rows" or "hall"
-    // Pins the level of detail ("boxes", "rows", "hall") instead of choosing it from the
-    // camera distance; an empty name unpins it. For benchmarks.
+    const char* detailName() const;  // "boxes", "rows" or "hall" (fabric_detail.h), "none" without a run
+    // Pins the level of detail instead of choosing it from the camera distance; nullopt
+    // unpins it. For benchmarks (pinnedDetailFromEnvironment() reads the one they ask for).
+    void pinDetail(std::optional<FabricDetail> detail);
+    // The same by name (fabricDetailFromName: any other name unpins it). Kept for the
+    // off-screen renderer, which still passes FAULTLINE_BENCH_DETAIL as it reads it.
     void pinDetail(const QString& name);
     // Draws again in the theme's hall colours (dark floor in the dark theme) and the active
-    // state palette (gpu_palette.h); a theme change calls it by itself.
+    // state palette (state_palette.h); a change of either calls it by itself.
     void refreshColours();
     // Anti-aliased edges (VTK's FXAA pass). Off by default: on a software rasteriser
     // (llvmpipe) it takes a frame from about 35-58 ms to about 330 ms; on a GPU it is cheap.
@@ -115,10 +120,12 @@ private:
     // Lays the legend out for the window's size now; the height it takes from the bottom.
     double layoutLegend();
     void chooseLevelOfDetail();
-    QString m_pinnedDetail;
+    std::optional<FabricDetail> m_pinnedDetail;
     // Points the camera so that the box fills the view, keeping the direction it looks in.
     // `marginPixels` more are kept free on every side (for labels centred on a switch).
     void fitBounds(const std::array<double, 6>& bounds, double marginPixels = 0);
+    // Every camera preset starts here: the camera it asks for now wins over a flight under way.
+    void stopFlightForPreset();
 
     VtkRenderWidget* m_render;
     std::unique_ptr<SceneLegend> m_legend;

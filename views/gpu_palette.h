@@ -38,14 +38,9 @@ inline constexpr StatePalette kOkabeItoStates{kTrainingColour, {213, 94, 0}, {24
 
 enum class StatePaletteKind { Standard, ColourBlindSafe };
 
-// The set every view draws with now (View > Colour-Blind-Safe Colours chooses it).
-inline StatePaletteKind& activeStatePaletteKind() {
-    static StatePaletteKind kind = StatePaletteKind::Standard;
-    return kind;
-}
-inline const StatePalette& activeStatePalette() {
-    return activeStatePaletteKind() == StatePaletteKind::ColourBlindSafe ? kOkabeItoStates : kStandardStates;
-}
+// The set every view draws with now (View > Colour-Blind-Safe Colours chooses it; it is kept,
+// and its changes announced, by StatePaletteChoice in state_palette.h).
+const StatePalette& activeStatePalette();
 
 inline Rgb gpuColour(const GpuVisual& v, const StatePalette& palette) {
     switch (v.state) {

@@ -96,10 +96,6 @@ void ReplayPanel::setRun(std::shared_ptr<const Run> run) {
     showTime();
 }
 
-void ReplayPanel::refreshStateColours() {
-    m_view->refreshColours();
-}
-
 Nanos ReplayPanel::time() const { return m_view->time(); }
 
 void ReplayPanel::setTime(Nanos t) {

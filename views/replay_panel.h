@@ -35,8 +35,6 @@ public:
     ReplayControls* controls() const { return m_controls; }
     InspectorView* inspector() const { return m_inspector; }
     QString statusText() const;
-    // The 3D view and its legend in the active state palette, after it changed.
-    void refreshStateColours();
 
 signals:
     void timeChanged(faultline::Nanos t);

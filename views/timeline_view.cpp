@@ -1,6 +1,6 @@
 #include "timeline_view.h"
 
-#include "gpu_palette.h"
+#include "state_palette.h"
 #include "model/format.h"
 #include "timeline_ticks.h"
 
@@ -47,6 +47,8 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     setMinimumSize(200, 110);
     setMouseTracking(false);
     setAttribute(Qt::WA_OpaquePaintEvent);
+    // Failures and checkpoints are drawn in the state colours of the 3D view.
+    connect(&StatePaletteChoice::instance(), &StatePaletteChoice::changed, this, [this] { update(); });
 }
 
 void TimelineView::setRun(std::shared_ptr<const Run> run) {

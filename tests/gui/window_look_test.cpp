@@ -13,6 +13,7 @@
 #include "views/charts_view.h"
 #include "views/fabric_view.h"
 #include "views/gpu_palette.h"
+#include "views/state_palette.h"
 #include "views/incident_view.h"
 #include "views/inspector_view.h"
 #include "views/replay_panel.h"
@@ -25,6 +26,7 @@
 #include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QTest>
 #include <QToolButton>
 #include <QtCharts/QChartView>
 
@@ -222,6 +224,29 @@ TEST(WindowLook, TheColourBlindSafePaletteRecoloursTheGpusAndIsRemembered) {
     EXPECT_EQ(legendColour(legend, "failed"), QColor(220, 30, 30));
     EXPECT_EQ(gpuColour(failed), kFailedColour);
     EXPECT_FALSE(QSettings().value("colourBlindSafe").toBool());
+}
+
+TEST(WindowLook, TheColourBlindSafePaletteReachesAFabricViewOutsideTheMainWindow) {
+    // A comparison or presentation window's 3D view is no panel of the main window: it
+    // follows the palette by itself (state_palette.h), as every view that draws states does.
+    OpenWindow w;
+    FabricView other;
+    other.resize(600, 400);
+    other.setRun(std::make_shared<const faultline::Run>(test::tinyRun()));
+    other.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&other));
+    auto* action = w.window.findChild<QAction*>("colourBlindSafeAction");
+    ASSERT_TRUE(action);
+    EXPECT_EQ(legendColour(other, "failed"), QColor(220, 30, 30));
+    QSignalSpy changed(&StatePaletteChoice::instance(), &StatePaletteChoice::changed);
+    action->trigger();
+    EXPECT_EQ(changed.count(), 1);
+    EXPECT_EQ(StatePaletteChoice::instance().kind(), StatePaletteKind::ColourBlindSafe);
+    EXPECT_EQ(legendColour(other, "failed"), QColor(213, 94, 0));
+    action->trigger();
+    EXPECT_EQ(legendColour(other, "failed"), QColor(220, 30, 30));
+    setStatePalette(StatePaletteKind::Standard);
+    EXPECT_EQ(changed.count(), 2) << "choosing the palette in use changes nothing";
 }
 
 TEST(WindowLook, SmoothEdgesSoftenTheRacksEdgesAndAreRemembered) {

@@ -231,6 +231,32 @@ TEST(FabricRender, TheClusterStaysFramedWhenTheViewGrowsUntilTheUserMovesTheCame
     EXPECT_LE(framed, 1.0);
 }
 
+TEST(FabricRender, APinnedLevelOfDetailHoldsWhateverTheCameraUntilUnpinned) {
+    // Benchmarks name the level they price (FAULTLINE_BENCH_DETAIL); one spelling each.
+    for (FabricDetail d : {FabricDetail::Boxes, FabricDetail::Rows, FabricDetail::Hall})
+        EXPECT_EQ(fabricDetailFromName(fabricDetailName(d)), d) << fabricDetailName(d);
+    EXPECT_EQ(fabricDetailFromName("Hall"), std::nullopt) << "names are exact";
+    EXPECT_EQ(fabricDetailFromName(""), std::nullopt);
+
+    faultline::Run run;
+    FabricShape shape;
+    shape.gpus = 256;
+    run.topology = buildFabric(shape);
+    run.info.duration = kHour;
+    test::ShownFabric shown(run, {800, 600});
+    ASSERT_TRUE(shown.exposed());
+    shown.renderAt(0);
+    const std::string chosen = shown.view().detailName();
+    // Another level than the camera chose, pinned, stays whatever the camera.
+    const FabricDetail pinned = chosen == "boxes" ? FabricDetail::Hall : FabricDetail::Boxes;
+    shown.view().pinDetail(pinned);
+    shown.renderAt(0);
+    EXPECT_STREQ(shown.view().detailName(), fabricDetailName(pinned));
+    shown.view().pinDetail(std::nullopt);
+    shown.renderAt(0);
+    EXPECT_EQ(shown.view().detailName(), chosen) << "unpinned, the camera chooses again";
+}
+
 TEST(FabricRender, SeenWholeEachGpuIsStillItsOwnPatchOfColour) {
     // 16,384 GPUs in a 1600x1000 view: the farthest level of detail, where rows of racks are
     // textured blocks. A failed GPU is red where it is drawn, and its neighbour on the same
