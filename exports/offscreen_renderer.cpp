@@ -18,7 +18,7 @@ OffscreenRenderer::OffscreenRenderer(std::shared_ptr<const Run> run, QSize size,
     QApplication::processEvents();
     m_view->setRun(m_run);
     // As for --bench-replay: FAULTLINE_BENCH_DETAIL=boxes|rows|hall pins the level of detail.
-    if (const QByteArray detail = qgetenv("FAULTLINE_BENCH_DETAIL"); !detail.isEmpty()) m_view->pinDetail(QString::fromUtf8(detail));
+    m_view->pinDetail(pinnedDetailFromEnvironment());
     // The view fits the cluster at its first paint: have that paint now, so a camera set
     // by the caller (zoomTo an incident's rack) is not undone at the first frame.
     m_view->renderImage();

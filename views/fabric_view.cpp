@@ -166,8 +166,6 @@ void FabricView::pinDetail(std::optional<FabricDetail> detail) {
     update();
 }
 
-void FabricView::pinDetail(const QString& name) { pinDetail(fabricDetailFromName(name.toStdString())); }
-
 bool FabricView::racksAsBlocks() const { return m_scene && m_scene->detail() != FabricDetail::Boxes; }
 
 const char* FabricView::detailName() const { return m_scene ? fabricDetailName(m_scene->detail()) : "none"; }

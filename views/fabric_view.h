@@ -88,9 +88,6 @@ public:
     // Pins the level of detail instead of choosing it from the camera distance; nullopt
     // unpins it. For benchmarks (pinnedDetailFromEnvironment() reads the one they ask for).
     void pinDetail(std::optional<FabricDetail> detail);
-    // The same by name (fabricDetailFromName: any other name unpins it). Kept for the
-    // off-screen renderer, which still passes FAULTLINE_BENCH_DETAIL as it reads it.
-    void pinDetail(const QString& name);
     // Draws again in the theme's hall colours (dark floor in the dark theme) and the active
     // state palette (state_palette.h); a change of either calls it by itself.
     void refreshColours();
