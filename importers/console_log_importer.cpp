@@ -4,12 +4,12 @@
 // failures are assembled by ConsoleFailures. Lines no entry knows are counted, and the first
 // few are shown in the import report.
 #include "console_catalogue.h"
+#include "console_chunks.h"
 #include "console_failures.h"
 #include "console_line.h"
 #include "formats.h"
 #include "hostlist.h"
 #include "job_banner.h"
-#include "line_reader.h"
 #include "text_parse.h"
 #include "training_log_line.h"
 #include "year_resolver.h"
@@ -32,28 +32,43 @@ constexpr std::size_t kShownUnrecognised = 5;
 class ConsoleLogReader {
 public:
     ConsoleLogReader(const std::string& path, ImportContext& ctx)
-        : m_in(path), m_ctx(ctx), m_years(ctx.options.year, fileModificationTime(path)), m_peeler(m_years), m_failures(ctx) {}
+        : m_path(path), m_ctx(ctx), m_years(ctx.options.year, fileModificationTime(path)), m_failures(ctx) {}
 
     void run() {
-        std::string_view raw;
-        std::vector<ConsoleLine> lines;
-        while (m_in.next(raw)) {
-            if ((m_in.lineNumber() & 0xfff) == 0) m_ctx.tick(m_in.progress());
-            try {
-                m_peeler.split(raw, lines);
-                for (const ConsoleLine& line : lines) handle(line);
-            } catch (const TimeOutOfRange& e) {
-                m_in.fail(e.what());
+        // Peeling and matching run on every core, chunk by chunk (console_chunks.h); what
+        // depends on the lines before is kept here, in one pass over the lines in order.
+        ConsoleChunks chunks(m_path, m_ctx.options.workers, m_ctx.options.consoleChunkBytes);
+        std::int64_t firstOfChunk = 1;
+        while (PreparedChunk* chunk = chunks.next()) {
+            m_ctx.tick(chunk->progress);
+            std::vector<PreparedLine>& lines = chunk->lines;
+            for (std::size_t i = 0; i < lines.size();) {
+                std::size_t end = i + 1;
+                while (end < lines.size() && lines[end].physical == lines[i].physical) ++end;
+                m_lineNumber = firstOfChunk + lines[i].physical;
+                try {
+                    // The lines a physical line holds are all peeled, their years resolved,
+                    // before the first of them is handled.
+                    for (std::size_t k = i; k < end; ++k) {
+                        if (lines[k].error >= 0) fail(chunk->errors[static_cast<std::size_t>(lines[k].error)]);
+                        resolveYear(lines[k].line, m_years);
+                    }
+                    for (std::size_t k = i; k < end; ++k) handle(lines[k], *chunk);
+                } catch (const TimeOutOfRange& e) {
+                    fail(e.what());
+                }
+                i = end;
             }
+            firstOfChunk += chunk->physicalLines;
         }
         if (m_ctx.report.linesUnderstood == 0)
-            throw Error(m_in.path() +
+            throw Error(m_path +
                         ": this file does not look like a training log: no line is one the console log catalogue knows (NCCL, CUDA, "
                         "out-of-memory, launcher, Slurm, Python traceback, training progress or checkpoint lines)" +
                         (m_ctx.report.unrecognised.empty() ? std::string() : "; first line: " + m_ctx.report.unrecognised.front()));
         if (m_provisional) {
             // No line has a date: what was read is placed at the file's last write.
-            const auto written = fileModificationTime(m_in.path());
+            const auto written = fileModificationTime(m_path);
             const EpochNs anchor = written ? *written : static_cast<EpochNs>(std::time(nullptr)) * 1'000'000'000;
             shiftProvisional(anchor - *m_clock);
             m_ctx.report.notes.push_back("no line has a date: events are placed at the file's modification time, " + formatEpochNs(anchor) +
@@ -102,12 +117,17 @@ private:
         ++m_understood[static_cast<std::size_t>(kind)];
     }
 
-    void handle(const ConsoleLine& line) {
+    [[noreturn]] void fail(const std::string& what) const { throw Error(where() + ": " + what); }
+    // "FILE:LINE" of the line being handled.
+    std::string where() const { return m_path + ":" + std::to_string(m_lineNumber); }
+
+    void handle(const PreparedLine& prepared, const PreparedChunk& chunk) {
+        if (prepared.blank) return;
+        const ConsoleLine& line = prepared.line;
         const std::string_view text = line.text;
-        if (trim(text).empty()) return;
         ++m_ctx.report.linesRead;
         std::optional<EpochNs> stamp = line.time;
-        if (!stamp) stamp = timeInLine(text);
+        if (!stamp) stamp = prepared.timeInText;
         if (stamp) {
             if (m_provisional) shiftProvisional(*stamp - *m_clock);
             m_clock = *stamp;
@@ -128,18 +148,15 @@ private:
             m_lastRankNoted = m_rank;
         }
 
-        std::optional<ConsoleEvent> event;
-        const ConsoleKinds kinds = text.front() == '#' ? ConsoleKinds() : matchConsoleKinds(text);
-        for (std::size_t k = 0; kinds.any() && k < kConsoleKindCount && !event; ++k)
-            if (kinds.test(k)) event = parseConsoleEvent(static_cast<ConsoleKind>(k), text);
-        const LineOrigin origin{line.rank, line.localRank, line.host, now(), !stamp.has_value(), &m_in};
+        const ConsoleEvent* event = prepared.event >= 0 ? &chunk.events[static_cast<std::size_t>(prepared.event)] : nullptr;
+        const LineOrigin origin{line.rank, line.localRank, line.host, now(), !stamp.has_value(), &m_path, m_lineNumber};
         if (!event) {
             if (m_failures.other(text, origin)) return understood(ConsoleKind::Traceback);
             // A launch script's command, or a comment (`set -v` echoes them; annotated logs carry
             // them): neither understood nor a surprise.
             if (line.shellTrace || text.front() == '#') return;
             if (m_ctx.report.unrecognised.size() < kShownUnrecognised)
-                m_ctx.report.unrecognised.push_back(m_in.where() + ": " + std::string(trim(text).substr(0, 160)));
+                m_ctx.report.unrecognised.push_back(where() + ": " + std::string(trim(text).substr(0, 160)));
             return;
         }
         understood(event->kind);
@@ -186,7 +203,7 @@ private:
     }
 
     void step(const ConsoleEvent& e, std::string_view text, std::optional<EpochNs> stamp) {
-        if (e.malformed) return m_ctx.report.skip(m_in.where() + ": expected \"iteration N/ M | ... | elapsed time per iteration (ms): T\"");
+        if (e.malformed) return m_ctx.report.skip(where() + ": expected \"iteration N/ M | ... | elapsed time per iteration (ms): T\"");
         if (text.find("elapsed time per iteration (") != std::string_view::npos)
             return iteration(MegatronIteration{e.stepNumber, e.stepSeconds * 1000}, stamp.has_value());
         if (auto titan = parseTitanStep(text); titan && stamp) return titanStep(*titan, stamp);
@@ -265,7 +282,7 @@ private:
             try {
                 m_job->nodes = expandHostList(v.value);
             } catch (const Error& e) {
-                m_ctx.report.skip(m_in.where() + ": " + std::string(v.name) + ": " + e.what());
+                m_ctx.report.skip(where() + ": " + std::string(v.name) + ": " + e.what());
             }
         }
     }
@@ -404,7 +421,7 @@ private:
     }
 
     void inJobRestart(std::string_view what, EpochNs t) {
-        m_ctx.events.inJobRestarts.push_back({t, std::string(what), m_in.where()});
+        m_ctx.events.inJobRestarts.push_back({t, std::string(what), where()});
         m_ctx.report.count("in-job restarts");
         m_ctx.report.seen(t);
     }
@@ -418,10 +435,10 @@ private:
         if (m_job->firstLogLine == 0) m_job->firstLogLine = m_firstDated;
     }
 
-    LineReader m_in;
+    std::string m_path;
+    std::int64_t m_lineNumber = 0;  // of the line being handled
     ImportContext& m_ctx;
     YearResolver m_years;
-    ConsoleLinePeeler m_peeler;
     ConsoleFailures m_failures;
     bool m_provisional = false;
     std::map<std::int32_t, std::int64_t> m_lastProgress;  // by rank: the last step a progress line showed
