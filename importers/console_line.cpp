@@ -45,6 +45,7 @@ std::int32_t smallInt(std::string_view digits) {
 // The progress bars tqdm draws end "...it/s]" or "...s/it]" (with postfixes: "it/s, loss=2.3]");
 // the position after the bar's closing ']' when more text follows it on the line.
 std::size_t afterJoinedBar(std::string_view s) {
+    if (s.find('|') == std::string_view::npos) return 0;  // no bar; most lines
     for (std::string_view rate : {std::string_view("it/s"), std::string_view("s/it")}) {
         const std::size_t at = s.find(rate);
         if (at == std::string_view::npos || s.find('|') > at) continue;
