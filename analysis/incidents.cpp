@@ -69,6 +69,7 @@ std::vector<Incident> buildIncidents(const Run& run) {
             inc.gpus = f.gpus;
             inc.reportingRanks = f.ranks;
             inc.suspectRanks = f.suspectRanks;
+            inc.suspectReason = suspectReasonOf(f);
             inc.hardware = describeHardware(run.topology, f);
             inc.chain.push_back({f.time, "first symptom: " + f.detail});
         }
@@ -124,6 +125,7 @@ std::vector<Incident> buildIncidents(const Run& run) {
         inc.gpus = f.gpus;
         inc.reportingRanks = f.ranks;
         inc.suspectRanks = f.suspectRanks;
+        inc.suspectReason = suspectReasonOf(f);
         inc.hardware = describeHardware(run.topology, f);
         inc.chain.push_back({f.time, "symptom: " + f.detail});
         out.push_back(std::move(inc));

@@ -31,6 +31,7 @@ struct Incident {
     // Who, from the logs: the ranks that reported it and the ranks it points at (see Failure).
     std::vector<std::int32_t> reportingRanks;
     std::vector<std::int32_t> suspectRanks;
+    std::string suspectReason;   // why the logs point at them (see suspectReasonOf); "" when unsaid
     Nanos detection = 0;         // symptom to detection
     Nanos restart = 0;           // detection to relaunched job
     Nanos reload = 0;            // checkpoint load
@@ -46,6 +47,14 @@ std::vector<Incident> buildIncidents(const Run& run);
 std::string describeHardware(const Topology& topology, const Failure& failure);
 // "0-6,8": ranks in order, runs collapsed; "" for none.
 std::string rankRanges(std::vector<std::int32_t> ranks);
+// Why a failure's suspects are suspected, from the evidence the importer wrote: torchrun's root
+// cause ("rank 3 on node7, exit code -6 (SIGABRT) at ...": its host and exit code), or a timed-out
+// collective's silent and lagging ranks ("did not report"); "" when the evidence does not say.
+std::string suspectReasonOf(const Failure& failure);
+// "reported by ranks 0-4,6,7; suspect rank 5 (did not report)", or "" when the logs named no
+// rank: the line the CLI's incident chain, the inspector and the report print.
+std::string ranksOfFailureText(const std::vector<std::int32_t>& reporting, const std::vector<std::int32_t>& suspects,
+                               const std::string& reason);
 
 nlohmann::json incidentsToJson(const std::vector<Incident>& incidents, const RunInfo& info);
 std::string incidentsToText(const std::vector<Incident>& incidents, const RunInfo& info);

@@ -22,6 +22,37 @@ std::string rankRanges(std::vector<std::int32_t> ranks) {
     return out;
 }
 
+std::string suspectReasonOf(const Failure& failure) {
+    // The importer's own words (importers/console_failures.cpp); the time-inferred note that
+    // may follow them is about the failure, not its suspects.
+    std::string_view d = failure.detail;
+    constexpr std::string_view kInferred = " (time inferred from the lines around it)";
+    if (d.size() >= kInferred.size() && d.substr(d.size() - kInferred.size()) == kInferred) d.remove_suffix(kInferred.size());
+    constexpr std::string_view kRoot = "torchrun's root cause: ";
+    if (const std::size_t at = d.find(kRoot); at != std::string_view::npos) {
+        const std::string_view root = d.substr(at + kRoot.size());
+        return std::string(root.substr(0, root.find("; ")));
+    }
+    constexpr std::string_view kSuspects = "; suspect rank(s) ";
+    if (const std::size_t at = d.find(kSuspects); at != std::string_view::npos) {
+        std::string_view why = d.substr(at + kSuspects.size());
+        const std::size_t open = why.find(" (");  // after the list of ranks
+        if (open == std::string_view::npos || why.back() != ')') return {};
+        return std::string(why.substr(open + 2, why.size() - open - 3));
+    }
+    return {};
+}
+
+std::string ranksOfFailureText(const std::vector<std::int32_t>& reporting, const std::vector<std::int32_t>& suspects, const std::string& reason) {
+    std::string out;
+    if (!reporting.empty()) out = "reported by rank" + std::string(reporting.size() > 1 ? "s " : " ") + rankRanges(reporting);
+    if (!suspects.empty()) {
+        out += std::string(out.empty() ? "" : "; ") + "suspect rank" + (suspects.size() > 1 ? "s " : " ") + rankRanges(suspects);
+        if (!reason.empty()) out += " (" + reason + ")";
+    }
+    return out;
+}
+
 nlohmann::json incidentsToJson(const std::vector<Incident>& incidents, const RunInfo& info) {
     nlohmann::json out = nlohmann::json::array();
     for (const Incident& inc : incidents) {
@@ -74,7 +105,8 @@ std::string incidentsToText(const std::vector<Incident>& incidents, const RunInf
 std::string incidentChainToText(const Incident& inc, const RunInfo& info) {
     std::string out = "Incident " + std::to_string(inc.id) + ": " + inc.headline + "\n";
     if (!inc.reportingRanks.empty()) out += "  reported by ranks " + rankRanges(inc.reportingRanks) + "\n";
-    if (!inc.suspectRanks.empty()) out += "  suspect ranks " + rankRanges(inc.suspectRanks) + "\n";
+    if (!inc.suspectRanks.empty())
+        out += "  suspect ranks " + rankRanges(inc.suspectRanks) + (inc.suspectReason.empty() ? "" : " (" + inc.suspectReason + ")") + "\n";
     for (const IncidentEvent& e : inc.chain) out += "  " + formatWallTime(info.startEpochNs, e.time) + "  " + e.what + "\n";
     return out;
 }

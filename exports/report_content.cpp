@@ -51,6 +51,10 @@ std::vector<std::pair<std::string, std::string>> incidentFacts(const Incident& i
         f.emplace_back("Steps", "failed at " + formatCount(*inc.stepAtFailure) +
                                     (inc.resumedFromStep ? ", resumed from " + formatCount(*inc.resumedFromStep) : std::string()));
     f.emplace_back("GPUs taken out", formatCount(static_cast<std::int64_t>(inc.gpus.size())));
+    // Who, as the logs tell it (the CLI's incident chain prints the same).
+    if (!inc.reportingRanks.empty()) f.emplace_back("Reported by ranks", rankRanges(inc.reportingRanks));
+    if (!inc.suspectRanks.empty())
+        f.emplace_back("Suspect ranks", rankRanges(inc.suspectRanks) + (inc.suspectReason.empty() ? "" : " (" + inc.suspectReason + ")"));
     return f;
 }
 

@@ -6,7 +6,6 @@
 // is told who: the ranks that reported it, the world they belong to, and the suspects.
 #include "console_catalogue.h"
 #include "import_context.h"
-#include "line_reader.h"
 
 #include <map>
 #include <optional>
@@ -22,9 +21,10 @@ struct LineOrigin {
     std::string_view host;
     EpochNs time = 0;
     bool inferred = false;        // the line had no time of its own
-    const LineReader* in = nullptr;
+    const std::string* file = nullptr;
+    std::int64_t line = 0;
     // "FILE:LINE", built only for the few lines that become evidence.
-    std::string where() const { return in ? in->where() : std::string(); }
+    std::string where() const { return file ? *file + ":" + std::to_string(line) : std::string(); }
 };
 
 class ConsoleFailures {

@@ -2,6 +2,7 @@
 
 #include "text_parse.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace faultline {
@@ -44,6 +45,7 @@ std::int32_t smallInt(std::string_view digits) {
 // The progress bars tqdm draws end "...it/s]" or "...s/it]" (with postfixes: "it/s, loss=2.3]");
 // the position after the bar's closing ']' when more text follows it on the line.
 std::size_t afterJoinedBar(std::string_view s) {
+    if (s.find('|') == std::string_view::npos) return 0;  // no bar; most lines
     for (std::string_view rate : {std::string_view("it/s"), std::string_view("s/it")}) {
         const std::size_t at = s.find(rate);
         if (at == std::string_view::npos || s.find('|') > at) continue;
@@ -56,14 +58,23 @@ std::size_t afterJoinedBar(std::string_view s) {
 }  // namespace
 
 std::string_view stripAnsi(std::string_view s, std::string& scratch) {
-    // Most lines have no colour: look for a candidate before copying anything.
-    // (A loop of our own: find_first_of calls memchr once per byte of the line.)
+    // Most lines have no colour: look for a candidate before copying anything. A code starts
+    // at an ESC or a '[': memchr finds each kind (find_first_of would call memchr once per byte
+    // of the line, and a loop over every byte is a fifth of reading a big log).
+    const auto nextOf = [s](char c, std::size_t from) {
+        const void* p = from < s.size() ? std::memchr(s.data() + from, c, s.size() - from) : nullptr;
+        return p ? static_cast<std::size_t>(static_cast<const char*>(p) - s.data()) : std::string_view::npos;
+    };
     std::size_t first = std::string_view::npos;
-    for (std::size_t i = 0; i < s.size(); ++i)
-        if ((s[i] == '\x1b' || s[i] == '[') && ansiAt(s, i) > 0) {
+    for (std::size_t esc = nextOf('\x1b', 0), bracket = nextOf('[', 0); esc != bracket;) {  // equal only when both are npos
+        const std::size_t i = std::min(esc, bracket);
+        if (ansiAt(s, i) > 0) {
             first = i;
             break;
         }
+        if (i == esc) esc = nextOf('\x1b', i + 1);
+        else bracket = nextOf('[', i + 1);
+    }
     if (first == std::string_view::npos) return s;
     scratch.assign(s.data(), first);
     for (std::size_t i = first; i < s.size();) {
@@ -78,9 +89,22 @@ std::string_view stripAnsi(std::string_view s, std::string& scratch) {
     return scratch;
 }
 
-void ConsoleLinePeeler::split(std::string_view raw, std::vector<ConsoleLine>& out) {
+void resolveYear(ConsoleLine& line, YearResolver& years) {
+    // A peel resolves its yearless time before any full date it notes: a full date before it
+    // would have been the line's time, and no yearless time is resolved once a line has one.
+    if (line.yearless) {
+        const ConsoleLine::Yearless& y = *line.yearless;
+        line.time = years.resolve(y.month, y.day, y.secondOfDay, y.fracNs);
+        line.yearless.reset();
+    }
+    if (line.dated) years.noteDated(*line.dated);
+    line.dated.reset();
+}
+
+void ConsoleLinePeeler::split(std::string_view raw, std::vector<ConsoleLine>& out) { splitPlain(stripAnsi(raw, m_plain), out); }
+
+void ConsoleLinePeeler::splitPlain(std::string_view plain, std::vector<ConsoleLine>& out) {
     out.clear();
-    const std::string_view plain = stripAnsi(raw, m_plain);
     std::string_view rest = plain;
     while (true) {
         const std::size_t cr = rest.find('\r');
@@ -100,6 +124,7 @@ void ConsoleLinePeeler::split(std::string_view raw, std::vector<ConsoleLine>& ou
 
 ConsoleLine ConsoleLinePeeler::peel(std::string_view s) {
     ConsoleLine out;
+    const auto hasTime = [&out] { return out.time || out.yearless; };
     // Wrappers nest in any order (pdsh around srun around torchrun): peel until none is left.
     for (int round = 0; round < 12 && !s.empty(); ++round) {
         const char c = s.front();
@@ -140,8 +165,8 @@ ConsoleLine ConsoleLinePeeler::peel(std::string_view s) {
             if (s.size() > 20 && isDigit(s[1])) {
                 std::size_t used = 0;
                 if (auto t = parseIsoTime(s.substr(1), &used); t && 1 + used < s.size() && s[1 + used] == ']') {
-                    if (!out.time) out.time = *t;
-                    m_years.noteDated(*t);
+                    if (!hasTime()) out.time = *t;
+                    out.dated = *t;
                     s.remove_prefix(2 + used);
                     if (!s.empty() && s.front() == ' ') s.remove_prefix(1);
                     continue;
@@ -164,7 +189,7 @@ ConsoleLine ConsoleLinePeeler::peel(std::string_view s) {
                         std::int64_t frac = 0, scale = 100'000'000;
                         for (std::size_t j = clockAt + 9; clockAt + 8 < s.size() && s[clockAt + 8] == '.' && j < s.size() && isDigit(s[j]); ++j, scale /= 10)
                             frac += (s[j] - '0') * scale;
-                        if (!out.time) out.time = m_years.resolve(month, day, *clock, frac);
+                        if (!hasTime()) out.yearless = ConsoleLine::Yearless{month, day, *clock, frac};
                         s.remove_prefix(close + 2);
                         continue;
                     }
@@ -175,8 +200,8 @@ ConsoleLine ConsoleLinePeeler::peel(std::string_view s) {
         if (isDigit(c) && s.size() > 19 && s[4] == '-') {
             std::size_t used = 0;
             if (auto t = parseIsoTime(s, &used); t && (used == s.size() || s[used] == ' ' || s[used] == '\t')) {
-                if (!out.time) out.time = *t;
-                m_years.noteDated(*t);
+                if (!hasTime()) out.time = *t;
+                out.dated = *t;
                 s.remove_prefix(std::min(used + 1, s.size()));
                 // "-o short-iso": "node017 python[1234]: msg"
                 const std::size_t sp = s.find(' ');
@@ -199,8 +224,8 @@ ConsoleLine ConsoleLinePeeler::peel(std::string_view s) {
             const std::int32_t year = smallInt(s.substr(20, 4));
             if (month && clock && day >= 1 && day <= 31 && year >= 1970) {
                 const EpochNs t = epochFromCivil(year, *month, static_cast<unsigned>(day), *clock);
-                if (!out.time) out.time = t;
-                m_years.noteDated(t);
+                if (!hasTime()) out.time = t;
+                out.dated = t;
                 s.remove_prefix(24);
                 if (!s.empty() && s.front() == ' ') s.remove_prefix(1);
                 continue;
@@ -224,7 +249,7 @@ ConsoleLine ConsoleLinePeeler::peel(std::string_view s) {
                     const std::size_t sp = rest.find(' ');
                     const std::size_t tag = sp == std::string_view::npos ? sp : rest.find(": ", sp);
                     if (tag != std::string_view::npos && tag < sp + 48 && rest.substr(sp + 1, tag - sp - 1).find(' ') == std::string_view::npos) {
-                        if (!out.time) out.time = m_years.resolve(*month, static_cast<unsigned>(day), *clock, frac);
+                        if (!hasTime()) out.yearless = ConsoleLine::Yearless{*month, static_cast<unsigned>(day), *clock, frac};
                         out.host = rest.substr(0, sp);
                         s = rest.substr(tag + 2);
                         continue;
@@ -300,6 +325,7 @@ ConsoleLine ConsoleLinePeeler::peel(std::string_view s) {
     // peeled above; a time later in the line ("[INFO|trainer.py:1143] 2021-05-25 06:38:26,284 >>",
     // Megatron's "datetime: 2021-05-23 08:23:57") is the line's time too.
     out.text = s;
+    if (m_years) resolveYear(out, *m_years);
     return out;
 }
 

@@ -15,7 +15,10 @@
 //   set -x             "+ srun ...", "++ hostname"
 // plus ANSI colours anywhere (with the ESC byte or, pasted, without it) and progress bars
 // redrawn with '\r' or joined to the next line with nothing between.
-// The peeler remembers the rank, host and time the wrappers named.
+// The peeler remembers the rank, host and time the wrappers named. A time without its year
+// depends on the lines before it (the year nearest the log's last date): a peeler without a
+// YearResolver leaves it to resolveYear, so that lines can be peeled out of order (in chunks,
+// on several threads) and their years resolved in order afterwards.
 #include "imported_events.h"
 #include "year_resolver.h"
 
@@ -33,21 +36,38 @@ struct ConsoleLine {
     std::string_view host;         // the host a wrapper named; empty: none
     std::optional<EpochNs> time;   // the time a wrapper (or the line itself, at its start) gave
     bool shellTrace = false;       // a `set -x` trace line
+    // Left for resolveYear by a deferring peeler: the yearless time that is the line's time,
+    // and the last full date its wrappers gave (which later yearless times are placed near).
+    struct Yearless {
+        unsigned month = 0, day = 0;
+        std::int64_t secondOfDay = 0, fracNs = 0;
+    };
+    std::optional<Yearless> yearless;
+    std::optional<EpochNs> dated;
 };
+
+// Gives a line peeled by a deferring peeler its time, as a resolving peeler would have at
+// this point of the log: lines must come here in the log's order.
+void resolveYear(ConsoleLine& line, YearResolver& years);
 
 class ConsoleLinePeeler {
 public:
-    explicit ConsoleLinePeeler(YearResolver& years) : m_years(years) {}
+    // Resolves yearless times as it peels: lines must be peeled in the log's order.
+    explicit ConsoleLinePeeler(YearResolver& years) : m_years(&years) {}
+    // Leaves yearless times to resolveYear: lines may be peeled in any order.
+    ConsoleLinePeeler() = default;
 
     // The lines one physical line holds ('\r' redraws, a bar with the next line joined to it),
     // each peeled. The views are valid until the next call.
     void split(std::string_view raw, std::vector<ConsoleLine>& out);
+    // The same for a line already without colour codes (stripAnsi): the views are into `plain`.
+    void splitPlain(std::string_view plain, std::vector<ConsoleLine>& out);
     // Peels one logical line.
     ConsoleLine peel(std::string_view line);
 
 private:
     std::string m_plain;  // the line without its colour codes, when it had any
-    YearResolver& m_years;
+    YearResolver* m_years = nullptr;
 };
 
 // `s` without ANSI colour codes ("\x1b[1;31m", or "[31m" where the ESC byte was lost);

@@ -34,8 +34,12 @@ struct ImportOptions {
     // Merge files whose time spans lie far apart into one run anyway (--allow-disjoint, or
     // the user confirmed it); otherwise such an import throws DisjointSpans.
     bool allowDisjoint = false;
-    // Threads reading files at once; 0: one per core. The run is the same for any number.
+    // Threads reading files at once, and reading one console log in chunks; 0: one per core.
+    // The run is the same for any number.
     int workers = 0;
+    // The size of the chunks a console log is read in; 0: the default. The run is the same
+    // for any size (tests make it tiny, so that chunk ends fall inside every shape of line).
+    std::size_t consoleChunkBytes = 0;
 };
 
 // Thrown when the user cancels: the import stops and writes nothing.

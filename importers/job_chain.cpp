@@ -270,8 +270,12 @@ private:
             if (b) aEnd = std::min(aEnd, std::max(a.end, nextSign));
         }
         const std::optional<EpochNs> progress = m_progress.last(a.start, aEnd);
-        // Evidence from the next job's own life (its first line on) is that job's story.
-        const auto ev = evidence(a, progress ? *progress - kSecond : a.start, std::min(aEnd > INT64_MAX - kAfterEnd ? INT64_MAX : aEnd + kAfterEnd, nextSign - 1));
+        // Evidence from the next job's own life (its first line on) is that job's story. A job
+        // the scheduler says COMPLETED did its work and exited 0: a fault during its life (a
+        // process the OOM killer took, a segfault) did not end it, however near.
+        const bool completed = (a.stateText.empty() ? a.state : a.stateText).rfind("COMPLETED", 0) == 0;
+        const auto ev = completed ? std::nullopt
+                                  : evidence(a, progress ? *progress - kSecond : a.start, std::min(aEnd > INT64_MAX - kAfterEnd ? INT64_MAX : aEnd + kAfterEnd, nextSign - 1));
         const ImportedFailure* f = ev ? &m_events.failures[*ev] : nullptr;
 
         ChainDowntime d;

@@ -7,6 +7,7 @@
 #include "year_resolver.h"
 
 #include <ctime>
+#include <limits>
 #include <map>
 #include <tuple>
 
@@ -96,6 +97,50 @@ void hostEvent(RootCause cause, const std::string& host, const KernelLogLine& en
     if (counted) ctx.report.count("failures");
 }
 
+// The kernel's OOM killer: "Out of memory: Killed process 28123 (python) ...", "Memory cgroup out
+// of memory: Killed process ...", "python invoked oom-killer: gfp_mask=...", "oom-kill:...,task=python,pid=..."
+// ("oom_reaper: reaped process" comes after a kill already counted).
+bool oomKillerLine(std::string_view m) {
+    return contains(m, "invoked oom-killer") || contains(m, "out of memory: Kill") || contains(m, "Out of memory: Kill") || startsWith(m, "oom-kill:");
+}
+
+// The host ran out of memory: a failure of the host when the killer took (or was set off by) a
+// training process, as the job then died with it; another process's kill is evidence only.
+void hostOutOfMemory(const std::string& host, const KernelLogLine& entry, const std::string& where, OpenFailures& open, ImportContext& ctx) {
+    ctx.report.count("oom-killer lines");
+    const std::string_view m = entry.message;
+    const bool training = contains(m, "python") || contains(m, "pt_main_thread") || contains(m, "torchrun");
+    EpochNs t = entry.time;
+    bool sinceBoot = entry.sinceBoot;
+    if (sinceBoot && ctx.options.bootTime) {
+        t += *ctx.options.bootTime;
+        sinceBoot = false;
+    }
+    // One event of the killer is several lines (invoked, the kill, the summary, the reaper).
+    const auto key = std::make_tuple(host, std::string(), std::numeric_limits<int>::min());
+    if (auto it = open.find(key); it != open.end() && t - ctx.events.failures[it->second].time <= kBurst) {
+        ImportedFailure& f = ctx.events.failures[it->second];
+        if (training && f.evidenceOnly) {
+            f.evidenceOnly = false;
+            f.detail = "Host out of memory on " + host + ": " + std::string(trim(m.substr(0, 240)));
+            f.source = where;
+            ctx.report.count("failures");
+        }
+        return;
+    }
+    ImportedFailure f;
+    f.time = t;
+    f.sinceBoot = sinceBoot;
+    f.cause = RootCause::SoftwareBug;  // the job outgrew the host's memory (sacct's OUT_OF_MEMORY too)
+    f.where.host = host;
+    f.detail = "Host out of memory on " + host + ": " + std::string(trim(m.substr(0, 240)));
+    f.source = where;
+    f.evidenceOnly = !training;
+    open[key] = ctx.events.failures.size();
+    ctx.events.failures.push_back(std::move(f));
+    if (training) ctx.report.count("failures");
+}
+
 }  // namespace
 
 void importKernelLog(const std::string& path, ImportContext& ctx) {
@@ -152,6 +197,10 @@ void importKernelLog(const std::string& path, ImportContext& ctx) {
             if (const auto gpu = enumeratedGpu(entry->message)) {
                 ctx.events.gpuBusIds.emplace_back(entry->host.empty() ? fallbackHost : std::string(entry->host), *gpu);
                 ctx.report.count("gpus enumerated");
+                continue;
+            }
+            if (oomKillerLine(entry->message)) {
+                hostOutOfMemory(entry->host.empty() ? fallbackHost : std::string(entry->host), *entry, in.where(), open, ctx);
                 continue;
             }
             if (const auto cause = rootCauseForKernelMessage(entry->message)) {

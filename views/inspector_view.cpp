@@ -1,6 +1,7 @@
 #include "inspector_view.h"
 
 #include "analysis/blast_radius.h"
+#include "analysis/incidents.h"
 #include "model/format.h"
 
 #include <QLabel>
@@ -253,9 +254,10 @@ void InspectorView::fill() {
     for (const Failure& f : m_run->failures) {
         const bool mine = (m_part.kind == ComponentKind::Switch || m_part.kind == ComponentKind::Link) ? f.component == m_part : touches(f, gpus);
         if (!mine) continue;
-        auto* item = new QListWidgetItem(tr("%1  failed: %2 — %3")
-                                             .arg(q(formatWallTime(start, f.time)), q(std::string(rootCauseLabel(f.cause))), q(f.detail)),
-                                         m_history);
+        QString text = tr("%1  failed: %2 — %3").arg(q(formatWallTime(start, f.time)), q(std::string(rootCauseLabel(f.cause))), q(f.detail));
+        // Who, on a line of its own: in the evidence it is buried at the end of a long line.
+        if (const std::string who = ranksOfFailureText(f.ranks, f.suspectRanks, suspectReasonOf(f)); !who.empty()) text += "\n    " + q(who);
+        auto* item = new QListWidgetItem(text, m_history);
         item->setData(Qt::UserRole, QVariant::fromValue<Nanos>(f.time));
     }
     for (const StragglerEpisode& s : m_run->stragglers) {

@@ -328,5 +328,32 @@ TEST(ExportPicture, FileMenuHasTheExportsAndCopyPutsThePanelOnTheClipboard) {
     EXPECT_EQ(copied.size(), QSize(700, 200));
 }
 
+// An incident's section names who reported it and whom the logs suspect, with torchrun's
+// root-cause host and exit code: the facts the PDF and the HTML both print.
+TEST(ExportReport, AnIncidentNamesItsReportersAndSuspects) {
+    faultline::Run tiny = test::tinyRun();
+    const auto before = buildIncidents(tiny);
+    const auto withFailure = std::find_if(before.begin(), before.end(), [](const Incident& i) { return i.failure >= 0; });
+    ASSERT_NE(withFailure, before.end());
+    Failure& f = tiny.failures[static_cast<std::size_t>(withFailure->failure)];
+    f.ranks = {0, 1, 2, 4};
+    f.suspectRanks = {3};
+    f.detail += "; torchrun's root cause: rank 3 on r0000-h1, exit code 1";
+    const auto incidents = buildIncidents(tiny);
+    const Incident& inc = incidents[static_cast<std::size_t>(withFailure - before.begin())];
+    const auto facts = incidentFacts(inc, tiny.info);
+    const auto fact = [&](const std::string& name) {
+        for (const auto& [k, v] : facts)
+            if (k == name) return v;
+        return std::string("(none)");
+    };
+    EXPECT_EQ(fact("Reported by ranks"), "0-2,4");
+    EXPECT_EQ(fact("Suspect ranks"), "3 (rank 3 on r0000-h1, exit code 1)");
+    // An incident whose logs named no rank says nothing of ranks.
+    const auto other = std::find_if(incidents.begin(), incidents.end(), [](const Incident& i) { return i.reportingRanks.empty(); });
+    ASSERT_NE(other, incidents.end());
+    for (const auto& [k, v] : incidentFacts(*other, tiny.info)) EXPECT_NE(k, "Suspect ranks");
+}
+
 }  // namespace
 }  // namespace faultline

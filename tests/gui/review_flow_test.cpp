@@ -12,6 +12,7 @@
 #include "analysis/summary.h"
 #include "app/main_window.h"
 #include "importers/importer.h"
+#include "model/replay_state.h"
 #include "model/run_file.h"
 #include "views/charts_view.h"
 #include "views/fabric_view.h"
@@ -436,6 +437,28 @@ TEST(ReviewFlow, ATraceOnlyRunReadsInMillisecondsWithRankLabelsAndMessages) {
     controls.setDuration(run->info.duration, {});
     EXPECT_LT(controls.speed(), 1.0) << "a run of milliseconds replays slower than real time";
     EXPECT_GT(controls.speed(), 0.0);
+}
+
+// A failure in the inspector's history says who reported it and whom the logs suspect, with
+// torchrun's root-cause host and exit code, as `faultline-cli incidents` does.
+TEST(ReviewFlow, InspectorNamesAFailuresReportersAndSuspects) {
+    test::guiApp();
+    auto run = std::make_shared<faultline::Run>(test::tinyRun());
+    const auto f = std::find_if(run->failures.begin(), run->failures.end(), [](const Failure& x) { return !x.gpus.empty(); });
+    ASSERT_NE(f, run->failures.end());
+    f->ranks = {0, 1, 2, 4};
+    f->suspectRanks = {3};
+    f->detail += "; torchrun's root cause: rank 3 on r0000-h1, exit code -6 (SIGABRT)";
+    const ReplayIndex replay(*run);
+    InspectorView inspector;
+    inspector.setRun(run, &replay);
+    inspector.showPart({ComponentKind::Gpu, f->gpus.front()});
+    auto* history = inspector.findChild<QListWidget*>("inspectorHistory");
+    ASSERT_NE(history, nullptr);
+    QStringList shown;
+    for (int i = 0; i < history->count(); ++i) shown << history->item(i)->text();
+    EXPECT_TRUE(shown.join("\n").contains("reported by ranks 0-2,4; suspect rank 3 (rank 3 on r0000-h1, exit code -6 (SIGABRT))"))
+        << shown.join("\n").toStdString();
 }
 
 }  // namespace

@@ -25,8 +25,14 @@ TEST(KernelLog, GpudIsoDecodeLogGivesItsXidsAsTwoFailuresOnOneGpu) {
     EXPECT_EQ(f.counts.at("kernel log lines"), 24);  // 17 Xid 13/43 lines and 7 OOM lines
     EXPECT_EQ(f.counts.at("xid lines"), 17);
     // The 16 Xid 13 lines of one burst and the Xid 43 4 ms after them on the same GPU are one
-    // event: one failure, its first symptom leading, the Xid 43 among its evidence.
-    ASSERT_EQ(r.run.failures.size(), 1u);
+    // event: one failure, its first symptom leading, the Xid 43 among its evidence. The OOM
+    // killer taking a python process at 08:44:30 is the host's failure; its kills of httpd and
+    // of a container's "node" are evidence only.
+    ASSERT_EQ(r.run.failures.size(), 2u);
+    const Failure& oom = r.run.failures[1];
+    EXPECT_EQ(r.run.info.startEpochNs + oom.time, *parseIsoTime("2025-01-21T08:44:30.287197Z"));
+    EXPECT_NE(oom.detail.find("Host out of memory on gpu-host-a: Out of memory: Kill process 456 (python)"), std::string::npos) << oom.detail;
+    EXPECT_EQ(f.counts.at("oom-killer lines"), 6);  // the reaper's line follows a kill
     const Failure& first = r.run.failures[0];
     EXPECT_EQ(first.xid, 13);
     EXPECT_EQ(first.cause, RootCause::SoftwareBug);

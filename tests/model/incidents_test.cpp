@@ -91,5 +91,29 @@ TEST(Incidents, EverySimulatedInterruptionIsAnIncident) {
     EXPECT_TRUE(j[0].contains("chain"));
 }
 
+// Who, as a console log tells it: reporters and suspects of a failure, with why they are
+// suspected (torchrun's root-cause host and exit code; the ranks of a collective that said nothing).
+TEST(Incidents, SuspectsComeWithWhyTheyAreSuspected) {
+    faultline::Run run = oneFailureRun();
+    Failure& f = run.failures[0];
+    f.ranks = {0, 1, 2, 4};
+    f.suspectRanks = {3};
+    f.detail = "CUDA error: an illegal memory access was encountered; torchrun's root cause: rank 3 on node7, exit code -6 (SIGABRT) at "
+               "2024-03-05T10:00:00Z (time inferred from the lines around it)";
+    EXPECT_EQ(suspectReasonOf(f), "rank 3 on node7, exit code -6 (SIGABRT) at 2024-03-05T10:00:00Z");
+    const auto incidents = buildIncidents(run);
+    ASSERT_EQ(incidents.size(), 1u);
+    EXPECT_EQ(incidents[0].suspectReason, suspectReasonOf(f));
+    EXPECT_NE(incidentChainToText(incidents[0], run.info).find("  suspect ranks 3 (rank 3 on node7, exit code -6 (SIGABRT)"), std::string::npos);
+    EXPECT_EQ(ranksOfFailureText(f.ranks, f.suspectRanks, suspectReasonOf(f)),
+              "reported by ranks 0-2,4; suspect rank 3 (rank 3 on node7, exit code -6 (SIGABRT) at 2024-03-05T10:00:00Z)");
+
+    f.detail = "collective ALLREDUCE timed out; reported by 7 rank(s) (0-4,6,7) of 8; suspect rank(s) 5 (did not report)";
+    EXPECT_EQ(suspectReasonOf(f), "did not report");
+    f.detail = "Xid 48";
+    EXPECT_EQ(suspectReasonOf(f), "");
+    EXPECT_EQ(ranksOfFailureText({}, {}, ""), "");
+}
+
 }  // namespace
 }  // namespace faultline
