@@ -83,7 +83,9 @@ FlightRecorderEntryValues flightRecorderEntryValues(const FlightRecorderValue& e
     return v;
 }
 
-FlightRecorderDocument::FlightRecorderDocument(const std::string& path) : m_data(readWholeFile(path, std::size_t{512} << 20)) {
+std::string readFlightRecorderFile(const std::string& path) { return readWholeFile(path, std::size_t{512} << 20); }
+
+FlightRecorderDocument::FlightRecorderDocument(const std::string& path, std::string data) : m_data(std::move(data)) {
     const std::size_t first = m_data.find_first_not_of(" \t\r\n");
     if (first == std::string::npos) throw Error(path + ": empty file, expected a Flight Recorder dump");
     if (looksLikePickle(m_data)) m_pickle.emplace(m_data, path);
