@@ -134,15 +134,17 @@ std::uint32_t bit(Key k) { return 1u << static_cast<unsigned>(k); }
 class Scanner {
 public:
     Scanner(std::string_view data, FlightRecorderDump& dump, FlightRecorderGroupLists& lists)
-        : m_data(data), m_dump(dump), m_lists(lists), m_stack(1024) {
+        : m_data(data), m_dump(dump), m_lists(lists), m_p(data.data()), m_end(data.data() + data.size()), m_store(1024) {
+        m_base = m_top = m_store.data();
+        m_cap = m_base + m_store.size();
         m_boxes.reserve(data.size() / 16);
         m_memo.reserve(4096);
     }
 
     void run() {
         for (;;) {
-            if (m_pos >= m_data.size()) giveUp();
-            const auto op = static_cast<unsigned char>(m_data[m_pos++]);
+            if (m_p >= m_end) giveUp();
+            const auto op = static_cast<unsigned char>(*m_p++);
             switch (op) {
                 case 'h': memoGet(le<1>()); break;  // BINGET
                 case 'j': memoGet(le<4>()); break;  // LONG_BINGET
@@ -173,35 +175,35 @@ public:
                 case 'N': pushScalar(Kind::None, 0); break;
                 case 0x88: pushScalar(Kind::Bool, 1); break;
                 case 0x89: pushScalar(Kind::Bool, 0); break;
-                case '(': m_marks.push_back(m_size); break;  // MARK
+                case '(': m_marks.push_back(size()); break;  // MARK
                 case '}': newBox(Shape::Dict); break;
                 case ']': newBox(Shape::List); break;
                 case ')': newBox(Shape::Tuple); break;
                 case 'u': {  // SETITEMS
                     const std::size_t first = popMark();
-                    if (first == 0 || (m_size - first) % 2 != 0) giveUp();
-                    place(target(first - 1, Shape::Dict), &m_stack[first], m_size - first);
-                    m_size = first;
+                    if (first == 0 || (size() - first) % 2 != 0) giveUp();
+                    place(target(first - 1, Shape::Dict), m_base + first, size() - first);
+                    m_top = m_base + first;
                     break;
                 }
                 case 'e': {  // APPENDS
                     const std::size_t first = popMark();
                     if (first == 0) giveUp();
-                    place(target(first - 1, Shape::List), &m_stack[first], m_size - first);
-                    m_size = first;
+                    place(target(first - 1, Shape::List), m_base + first, size() - first);
+                    m_top = m_base + first;
                     break;
                 }
                 case 's': {  // SETITEM
                     const Val v = pop(), k = pop();
-                    if (m_size == 0) giveUp();
+                    if (size() == 0) giveUp();
                     const Val pair[2] = {k, v};
-                    place(target(m_size - 1, Shape::Dict), pair, 2);
+                    place(target(size() - 1, Shape::Dict), pair, 2);
                     break;
                 }
                 case 'a': {  // APPEND
                     const Val v = pop();
-                    if (m_size == 0) giveUp();
-                    place(target(m_size - 1, Shape::List), &v, 1);
+                    if (size() == 0) giveUp();
+                    place(target(size() - 1, Shape::List), &v, 1);
                     break;
                 }
                 case 0x85: case 0x86: case 0x87: {  // TUPLE1..3
@@ -213,21 +215,21 @@ public:
                 }
                 case 't': case 'l': case 'd': {  // TUPLE, LIST, DICT: the values above the MARK
                     const std::size_t first = popMark();
-                    const std::size_t n = m_size - first;
+                    const std::size_t n = size() - first;
                     if (op == 'd' && n % 2 != 0) giveUp();
-                    m_items.assign(m_stack.begin() + static_cast<std::ptrdiff_t>(first), m_stack.begin() + static_cast<std::ptrdiff_t>(m_size));
-                    m_size = first;
+                    m_items.assign(m_base + first, m_top);
+                    m_top = m_base + first;
                     fromItems(op == 't' ? Shape::Tuple : op == 'l' ? Shape::List : Shape::Dict, m_items.data(), n);
                     break;
                 }
                 case '0': pop(); break;               // POP
-                case '1': m_size = popMark(); break;  // POP_MARK
+                case '1': m_top = m_base + popMark(); break;  // POP_MARK
                 case 0x80:                            // PROTO
                     if (le<1>() > 5) giveUp();
                     break;
                 case 0x95: le<8>(); break;  // FRAME
                 case '.':                 // STOP
-                    if (m_size != 1) giveUp();
+                    if (size() != 1) giveUp();
                     finish();
                     return;
                 default: giveUp();  // the full reader takes it from here (or refuses the file)
@@ -238,16 +240,16 @@ public:
 private:
     // ---- reading the opcodes' arguments
     std::string_view take(std::size_t n) {
-        if (n > m_data.size() - m_pos) giveUp();
-        const std::string_view v(m_data.data() + m_pos, n);
-        m_pos += n;
+        if (n > static_cast<std::size_t>(m_end - m_p)) giveUp();
+        const std::string_view v(m_p, n);
+        m_p += n;
         return v;
     }
     template <std::size_t N>
     [[gnu::always_inline]] std::uint64_t le() {
-        if (N > m_data.size() - m_pos) giveUp();
-        const auto* b = reinterpret_cast<const unsigned char*>(m_data.data() + m_pos);
-        m_pos += N;
+        if (N > static_cast<std::size_t>(m_end - m_p)) giveUp();
+        const auto* b = reinterpret_cast<const unsigned char*>(m_p);
+        m_p += N;
         std::uint64_t v = 0;
         for (std::size_t k = 0; k < N; ++k) v |= static_cast<std::uint64_t>(b[k]) << (8 * k);
         return v;
@@ -258,19 +260,24 @@ private:
     // the full reader's expansion check would count is at most 17 bytes a byte of data, plus
     // the texts pushed again from the memo.
     [[gnu::always_inline]] void push(const Val& v) {
-        if (m_size == m_stack.size()) [[unlikely]]
+        if (m_top == m_cap) [[unlikely]]
             grow();
-        m_stack[m_size++] = v;
+        *m_top++ = v;
     }
     [[gnu::noinline]] void grow() {
-        if (m_size >= kMaxStack) giveUp();
-        m_stack.resize(m_stack.size() * 2);
+        const std::size_t n = size();
+        if (n >= kMaxStack) giveUp();
+        m_store.resize(m_store.size() * 2);
+        m_base = m_store.data();
+        m_top = m_base + n;
+        m_cap = m_base + m_store.size();
     }
+    std::size_t size() const { return static_cast<std::size_t>(m_top - m_base); }
     [[gnu::always_inline]] void pushScalar(Kind kind, std::uint64_t v) { push({kind, Key::Unknown, 0, v}); }
     [[gnu::always_inline]] void pushText(std::uint64_t n) {
-        if (n > m_data.size() - m_pos) giveUp();
-        push({Kind::Text, Key::Unknown, static_cast<std::uint32_t>(n), m_pos});
-        m_pos += n;
+        if (n > static_cast<std::size_t>(m_end - m_p)) giveUp();
+        push({Kind::Text, Key::Unknown, static_cast<std::uint32_t>(n), static_cast<std::uint64_t>(m_p - m_data.data())});
+        m_p += n;
     }
     void pushLong(std::uint64_t n) {  // little-endian two's complement
         if (n > 8) giveUp();
@@ -281,8 +288,8 @@ private:
         pushScalar(Kind::Int, v);
     }
     Val pop() {
-        if (m_size == 0 || (!m_marks.empty() && m_size == m_marks.back())) giveUp();
-        return m_stack[--m_size];
+        if (m_top == m_base || (!m_marks.empty() && size() == m_marks.back())) giveUp();
+        return *--m_top;
     }
     std::size_t popMark() {
         if (m_marks.empty()) giveUp();
@@ -292,13 +299,13 @@ private:
     }
     // The container at stack[i], which must be a dict (SETITEMS) or a list (APPENDS).
     std::uint32_t target(std::size_t i, Shape shape) const {
-        const Val& t = m_stack[i];
+        const Val& t = m_base[i];
         if (t.kind != Kind::Box || m_boxes[t.len].shape != shape) giveUp();
         return t.len;
     }
     [[gnu::always_inline]] void memoPut(std::uint64_t key) {
-        if (m_size == 0) giveUp();
-        Val& v = m_stack[m_size - 1];
+        if (m_top == m_base) giveUp();
+        Val& v = m_top[-1];
         if (v.kind == Kind::Text && v.key == Key::Unknown) v.key = classify(text(v));
         if (key == m_memo.size()) [[likely]] {  // as every pickler numbers them
             m_memo.push_back(v);
@@ -336,22 +343,23 @@ private:
     void newBox(Shape shape) {
         std::uint32_t parent = kNone;
         Key key = Key::Other;
-        const std::size_t size = m_size;
+        const std::size_t size = this->size();
+        Val* const stack = m_base;
         const std::size_t floor = m_marks.empty() ? 0 : m_marks.back();  // values from here lie above the last MARK
         bool found = false;
-        if (!m_marks.empty() && floor >= 1 && m_stack[floor - 1].kind == Kind::Box) {
-            const std::uint32_t p = m_stack[floor - 1].len;
+        if (!m_marks.empty() && floor >= 1 && stack[floor - 1].kind == Kind::Box) {
+            const std::uint32_t p = stack[floor - 1].len;
             if (m_boxes[p].shape == Shape::Dict && (size - floor) % 2 == 1) {
-                parent = p, key = keyOf(m_stack[size - 1]), found = true;
+                parent = p, key = keyOf(stack[size - 1]), found = true;
             } else if (m_boxes[p].shape == Shape::List) {
                 parent = p, found = true;
             }
         }
-        if (!found && size >= 1 && size - 1 >= floor && m_stack[size - 1].kind == Kind::Box && m_boxes[m_stack[size - 1].len].shape == Shape::List) {
-            parent = m_stack[size - 1].len, found = true;  // APPEND of one value
-        } else if (!found && size >= 2 && size - 2 >= floor && m_stack[size - 2].kind == Kind::Box &&
-                   m_boxes[m_stack[size - 2].len].shape == Shape::Dict) {
-            parent = m_stack[size - 2].len, key = keyOf(m_stack[size - 1]), found = true;  // SETITEM of one pair
+        if (!found && size >= 1 && size - 1 >= floor && stack[size - 1].kind == Kind::Box && m_boxes[stack[size - 1].len].shape == Shape::List) {
+            parent = stack[size - 1].len, found = true;  // APPEND of one value
+        } else if (!found && size >= 2 && size - 2 >= floor && stack[size - 2].kind == Kind::Box &&
+                   m_boxes[stack[size - 2].len].shape == Shape::Dict) {
+            parent = stack[size - 2].len, key = keyOf(stack[size - 1]), found = true;  // SETITEM of one pair
         }
         Box b;
         b.shape = shape;
@@ -415,7 +423,7 @@ private:
         for (std::size_t k = 0; k < n; ++k)
             if (items[k].kind == Kind::Box) giveUp();
         newBox(shape);
-        place(m_stack[m_size - 1].len, items, n);
+        place(m_top[-1].len, items, n);
     }
 
     // ---- values placed into a container: read by the container's role
@@ -715,7 +723,7 @@ private:
 
     // ---- STOP: the dump's own fields, as the full reader checks them
     void finish() {
-        if (m_stack[0].kind != Kind::Box || m_stack[0].len != m_root || m_boxes[m_root].shape != Shape::Dict) giveUp();
+        if (m_base[0].kind != Kind::Box || m_base[0].len != m_root || m_boxes[m_root].shape != Shape::Dict) giveUp();
         if (m_memoText > 47 * m_data.size() + (16u << 20)) giveUp();  // the full reader's budget: 64 bytes a byte + 16 MB
         // A pg_config, pg_status or entries read but never placed in the dump would have been read in vain.
         if ((m_pgConfig != kNone && !(m_rootHas & bit(Key::PgConfig))) || (m_pgStatus != kNone && !(m_rootHas & bit(Key::PgStatus))) ||
@@ -734,9 +742,13 @@ private:
     std::string_view m_data;
     FlightRecorderDump& m_dump;
     FlightRecorderGroupLists& m_lists;
-    std::size_t m_pos = 0;
-    std::size_t m_size = 0;
-    std::vector<Val> m_stack;
+    // Pointers, not indices: the stack's 64-bit stores could alias an index, never a pointer.
+    const char* m_p;
+    const char* m_end;
+    std::vector<Val> m_store;  // the stack: m_base .. m_top, room to m_cap
+    Val* m_base = nullptr;
+    Val* m_top = nullptr;
+    Val* m_cap = nullptr;
     std::vector<std::size_t> m_marks;
     std::vector<Val> m_memo;
     std::uint64_t m_memoCount = 0;
