@@ -137,8 +137,10 @@ public:
         : m_data(data), m_dump(dump), m_lists(lists), m_p(data.data()), m_end(data.data() + data.size()), m_store(1024) {
         m_base = m_top = m_store.data();
         m_cap = m_base + m_store.size();
+        // Sized once from the data (a few bytes of opcodes for each): growing them copies
+        // them again and again, which showed in profiles as much as the reading itself.
         m_boxes.reserve(data.size() / 16);
-        m_memo.reserve(4096);
+        m_memo.reserve(data.size() / 16);
     }
 
     void run() {
@@ -382,7 +384,15 @@ private:
             case Role::Entries: claim(m_entriesBox, id); break;
             case Role::PgConfigGroup: b.slot = add(m_groups); break;
             case Role::PgStatusGroup: b.slot = add(m_statuses); break;
-            case Role::Entry: b.slot = add(m_entries); break;
+            case Role::Entry:  // a slot freed by an entry already kept, if any: a batch of entries at a time
+                if (m_freeEntries.empty()) {
+                    b.slot = add(m_entries);
+                } else {
+                    b.slot = m_freeEntries.back();
+                    m_freeEntries.pop_back();
+                    m_entries[b.slot] = EntryScratch();
+                }
+                break;
             case Role::ProcessGroup: b.slot = add(m_processGroups); break;
             case Role::InputSizes: b.slot = add(m_sizeLists, m_tensors.size()); break;
             case Role::Tensor: b.slot = add(m_tensors, m_dims.size()); break;
@@ -634,6 +644,7 @@ private:
                 const Box& entry = boxOf(v, Role::Entry);
                 if (entry.shape != Shape::Dict) giveUp();
                 addEntry(m_entries[entry.slot]);
+                m_freeEntries.push_back(entry.slot);  // placed: nothing reaches it again
                 return;
             }
             default: giveUp();  // a dict role made a list
@@ -762,6 +773,7 @@ private:
     std::vector<GroupScratch> m_groups;
     std::vector<StatusScratch> m_statuses;
     std::vector<EntryScratch> m_entries;
+    std::vector<std::uint32_t> m_freeEntries;
     std::vector<std::array<Val, 2>> m_processGroups;
     std::vector<Span> m_sizeLists;  // an input_sizes: its tensors in m_tensors
     std::vector<Span> m_tensors;    // a tensor: its dimensions in m_dims
