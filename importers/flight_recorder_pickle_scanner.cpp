@@ -442,21 +442,33 @@ private:
         const Box b = box;
         box.count += static_cast<std::uint32_t>(n);
         if (b.shape == Shape::Dict) {
-            for (std::size_t k = 0; k < n; k += 2)
-                if (items[k].kind == Kind::Box || (items[k + 1].kind == Kind::Box && m_boxes[items[k + 1].len].parent != into)) giveUp();
-            if (b.role == Role::Entry) {  // most of a dump: read here, without a call a pair
+            if (b.role == Role::Entry) {  // most of a dump: read here, in one pass, without a call a pair
                 EntryScratch& e = m_entries[b.slot];
                 for (std::size_t k = 0; k < n; k += 2) {
                     Val key = items[k];
-                    if (key.kind == Kind::Text) entryItem(e, keyOf(key), items[k + 1]);
+                    const Val& v = items[k + 1];
+                    if (key.kind == Kind::Box || (v.kind == Kind::Box && m_boxes[v.len].parent != into)) giveUp();
+                    if (key.kind == Kind::Text) entryItem(e, keyOf(key), v);
                 }
                 return;
             }
+            for (std::size_t k = 0; k < n; k += 2)
+                if (items[k].kind == Kind::Box || (items[k + 1].kind == Kind::Box && m_boxes[items[k + 1].len].parent != into)) giveUp();
             if (b.role == Role::Ignored) return;
             for (std::size_t k = 0; k < n; k += 2) {
                 Val key = items[k];
                 setItem(b, key, items[k + 1]);
             }
+            return;
+        }
+        if (b.role == Role::Tensor) {  // dimensions: integers alone
+            Span& t = m_tensors[b.slot];
+            if (t.begin + t.count != m_dims.size()) giveUp();
+            for (std::size_t k = 0; k < n; ++k) {
+                if (!isInteger(items[k])) giveUp();
+                m_dims.push_back(integer(items[k]));
+            }
+            t.count += static_cast<std::uint32_t>(n);
             return;
         }
         for (std::size_t k = 0; k < n; ++k)
@@ -610,15 +622,7 @@ private:
 
     void appendItem(const Box& b, std::uint32_t index, const Val& v) {
         switch (b.role) {
-            case Role::Ignored: return;
-            case Role::Tensor: {
-                if (!isInteger(v)) giveUp();
-                Span& t = m_tensors[b.slot];
-                if (t.begin + t.count != m_dims.size()) giveUp();
-                m_dims.push_back(integer(v));
-                ++t.count;
-                return;
-            }
+            case Role::Ignored: return;  // (a tensor's dimensions are read in place())
             case Role::InputSizes: {
                 const Box& tensor = boxOf(v, Role::Tensor);
                 if (!isList(tensor.shape)) giveUp();
