@@ -5,6 +5,11 @@
 
 #include "model/error.h"
 
+#include <cerrno>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace faultline {
 
 namespace {
@@ -83,7 +88,39 @@ FlightRecorderEntryValues flightRecorderEntryValues(const FlightRecorderValue& e
     return v;
 }
 
-FlightRecorderDocument::FlightRecorderDocument(const std::string& path) : m_data(readWholeFile(path, std::size_t{512} << 20)) {
+std::string readFlightRecorderFile(const std::string& path) {
+    // A plain regular file is read straight into its buffer: zlib's transparent reading
+    // copies every byte once more, a tenth of the time of reading a dump (perf, 4,096 dumps).
+    // Anything else (gzip, not a regular file, too large, an error) is left to readWholeFile,
+    // which reads it or says what is wrong.
+    constexpr std::size_t kLimit = std::size_t{512} << 20;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return readWholeFile(path, kLimit);
+    std::string data;
+    struct stat st {};
+    bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 2 && static_cast<std::uint64_t>(st.st_size) <= kLimit;
+    if (ok) {
+        data.resize(static_cast<std::size_t>(st.st_size) + 1);  // one byte more, to see the end
+        std::size_t have = 0;
+        for (;;) {
+            const ssize_t got = ::read(fd, data.data() + have, data.size() - have);
+            if (got < 0 && errno == EINTR) continue;
+            if (got <= 0) {
+                ok = got == 0;
+                break;
+            }
+            have += static_cast<std::size_t>(got);
+            if (have == data.size()) break;  // it grew meanwhile
+        }
+        ok = ok && have == static_cast<std::size_t>(st.st_size) &&
+             !(static_cast<unsigned char>(data[0]) == 0x1f && static_cast<unsigned char>(data[1]) == 0x8b);  // gzip
+        data.resize(have);
+    }
+    ::close(fd);
+    return ok ? data : readWholeFile(path, kLimit);
+}
+
+FlightRecorderDocument::FlightRecorderDocument(const std::string& path, std::string data) : m_data(std::move(data)) {
     const std::size_t first = m_data.find_first_not_of(" \t\r\n");
     if (first == std::string::npos) throw Error(path + ": empty file, expected a Flight Recorder dump");
     if (looksLikePickle(m_data)) m_pickle.emplace(m_data, path);

@@ -66,10 +66,14 @@ struct FlightRecorderEntryValues {
 };
 FlightRecorderEntryValues flightRecorderEntryValues(const FlightRecorderValue& entry);
 
+// A dump file's bytes, read whole (with the size limit every reader of dumps applies).
+std::string readFlightRecorderFile(const std::string& path);
+
 // The file read whole and parsed; throws Error naming the file and what was expected.
 class FlightRecorderDocument {
 public:
-    explicit FlightRecorderDocument(const std::string& path);
+    explicit FlightRecorderDocument(const std::string& path) : FlightRecorderDocument(path, readFlightRecorderFile(path)) {}
+    FlightRecorderDocument(const std::string& path, std::string data);  // the file's bytes, already read
     FlightRecorderValue root() const;
     bool isPickle() const { return m_pickle.has_value(); }
 

@@ -1,6 +1,8 @@
 #include "flight_recorder_reader.h"
 
 #include "flight_recorder_document.h"
+#include "flight_recorder_group_lists.h"
+#include "flight_recorder_pickle_scanner.h"
 #include "parallel_files.h"
 
 #include "model/error.h"
@@ -9,35 +11,8 @@
 #include <cctype>
 #include <filesystem>
 #include <memory>
-#include <mutex>
-#include <unordered_map>
 
 namespace faultline {
-
-// pg_config lists every group's ranks in every dump: a job of 16,384 ranks writes the
-// default group's 16,384 ranks into each of its 16,384 dumps. Each distinct list is parsed
-// and kept once.
-class FlightRecorderGroupLists {
-public:
-    std::shared_ptr<const std::vector<std::int32_t>> find(std::string_view text) {
-        std::lock_guard lock(m_mutex);
-        auto it = m_lists.find(text);
-        return it == m_lists.end() ? nullptr : it->second;
-    }
-    std::shared_ptr<const std::vector<std::int32_t>> keep(std::string_view text, std::vector<std::int32_t> ranks) {
-        auto list = std::make_shared<const std::vector<std::int32_t>>(std::move(ranks));
-        std::lock_guard lock(m_mutex);
-        return m_lists.try_emplace(std::string(text), list).first->second;
-    }
-
-private:
-    struct Hash {
-        using is_transparent = void;
-        std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-    };
-    std::mutex m_mutex;
-    std::unordered_map<std::string, std::shared_ptr<const std::vector<std::int32_t>>, Hash, std::equal_to<>> m_lists;
-};
 
 namespace {
 
@@ -80,17 +55,8 @@ std::vector<std::int32_t> rankList(const Field& f, const std::string& group) {
         return out;
     }
     if (!f.v.present()) return out;
-    const std::string_view text = f.v.isText() ? f.v.text() : (f.expected("a list of ranks", "pg_config \"" + group + "\" ranks"), "");
-    for (std::size_t i = 0; i < text.size();) {
-        if (text[i] < '0' || text[i] > '9') {
-            ++i;
-            continue;
-        }
-        std::int64_t r = 0;
-        for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) r = std::min<std::int64_t>(r * 10 + (text[i] - '0'), std::int64_t{1} << 40);
-        add(r);
-    }
-    return out;
+    if (!f.v.isText()) f.expected("a list of ranks", "pg_config \"" + group + "\" ranks");
+    return flightRecorderRanksFromText(f.v.text(), f.path, group);
 }
 
 FlightRecorderTensors tensorsOf(const FlightRecorderEntryValues& entry, const std::string& path, std::size_t where) {
@@ -265,12 +231,18 @@ std::int32_t rankFromName(const std::string& path) {
 
 }  // namespace
 
-FlightRecorderDump readFlightRecorderDump(const std::string& path, FlightRecorderGroupLists* lists) {
+FlightRecorderDump readFlightRecorderDump(const std::string& path, FlightRecorderGroupLists* lists, bool wholeDocument) {
     FlightRecorderGroupLists own;
+    FlightRecorderGroupLists& shared = lists ? *lists : own;
     FlightRecorderDump dump;
     dump.path = path;
-    const FlightRecorderDocument doc(path);
-    fill(dump, doc.root(), lists ? *lists : own);
+    std::string data = readFlightRecorderFile(path);
+    if (wholeDocument || !looksLikePickle(data) || !scanFlightRecorderPickle(data, dump, shared)) {
+        dump = FlightRecorderDump();
+        dump.path = path;
+        const FlightRecorderDocument doc(path, std::move(data));
+        fill(dump, doc.root(), shared);
+    }
     if (dump.rank < 0) dump.rank = rankFromName(path);
     if (dump.rank < 0) throw Error(path + ": cannot tell which rank wrote this dump (no \"rank\" field and no rank number ending the name)");
     return dump;

@@ -12,8 +12,10 @@ namespace faultline {
 class FlightRecorderGroupLists;
 
 // Throws Error naming the file and what was expected. Groups' rank lists come from `lists`
-// when given, so that dumps read together share them.
-FlightRecorderDump readFlightRecorderDump(const std::string& path, FlightRecorderGroupLists* lists = nullptr);
+// when given, so that dumps read together share them. A pickle is read by the fast scan
+// (flight_recorder_pickle_scanner.h) unless it gives up or `wholeDocument` asks for the
+// reference reading, through the document's tree (tests compare the two).
+FlightRecorderDump readFlightRecorderDump(const std::string& path, FlightRecorderGroupLists* lists = nullptr, bool wholeDocument = false);
 // Every dump in a folder (files whose name ends in a rank number), or the one file given,
 // read on every core (`workers` threads; 0: one per core), in file name order.
 std::vector<FlightRecorderDump> readFlightRecorderDumps(const std::vector<std::string>& paths, int workers = 0);

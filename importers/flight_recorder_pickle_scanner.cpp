@@ -1,0 +1,816 @@
+// How the scan works. A pickle builds each container (EMPTY_DICT, EMPTY_LIST) before its
+// contents, while the container it will end up in already lies on the stack: below the last
+// MARK (with the key on top when that is a dict), or, for a SETITEM or APPEND of one value,
+// just below. So a container's place, and with it its role (pg_config, an entry, an entry's
+// input_sizes, or nothing Faultline reads), is foreseen when it is created. When values move
+// into a container (SETITEMS, APPENDS, TUPLE2 ...), every container among them must go where
+// it was foreseen, else the scan gives up. A container stays on the stack until it is placed,
+// and afterwards could only be reached through the memo, which the scan refuses for
+// containers: once placed it is final, and its parent reads it then. What is read under a
+// role is therefore exactly what the full reader's tree holds there.
+//
+// The full reader's other refusals are kept or made stricter: the same stack limit, nesting
+// under half its limit, and the expansion budget counted over every value pushed (a bound on
+// the tree it would measure, as no container is shared).
+#include "flight_recorder_pickle_scanner.h"
+
+#include "flight_recorder_group_lists.h"
+
+#include "model/error.h"
+
+#include <array>
+#include <cstring>
+#include <unordered_map>
+#include <vector>
+
+namespace faultline {
+
+namespace {
+
+constexpr std::uint32_t kNone = UINT32_MAX;
+constexpr std::size_t kMaxStack = 1u << 24;  // the full reader's limit
+constexpr std::uint16_t kMaxDepth = 100;     // the full reader refuses past 200
+
+struct GiveUp {};
+
+[[noreturn, gnu::cold, gnu::noinline]] void giveUp() { throw GiveUp{}; }
+
+enum class Kind : std::uint8_t { None, Bool, Int, Float, Text, Box, Unset };  // Unset: a memo slot never stored
+
+// The keys Faultline reads, wherever they appear; worked out once for a memoised string.
+enum class Key : std::uint8_t {
+    Unknown,
+    Other,
+    Version,
+    NcclVersion,
+    Rank,
+    PgConfig,
+    PgStatus,
+    Entries,
+    Name,
+    Desc,
+    Ranks,
+    LastEnqueued,
+    LastStarted,
+    LastCompleted,
+    ProcessGroup,
+    PgId,
+    CollectiveSeqId,
+    IsP2P,
+    ProfilingName,
+    InputSizes,
+    InputDtypes,
+    State,
+    TimeCreated,
+};
+
+Key classify(std::string_view k) {
+    switch (k.size()) {
+        case 4: return k == "name" ? Key::Name : k == "desc" ? Key::Desc : k == "rank" ? Key::Rank : Key::Other;
+        case 5: return k == "state" ? Key::State : k == "pg_id" ? Key::PgId : k == "ranks" ? Key::Ranks : Key::Other;
+        case 6: return k == "is_p2p" ? Key::IsP2P : Key::Other;
+        case 7: return k == "version" ? Key::Version : k == "entries" ? Key::Entries : Key::Other;
+        case 9: return k == "pg_config" ? Key::PgConfig : k == "pg_status" ? Key::PgStatus : Key::Other;
+        case 11: return k == "input_sizes" ? Key::InputSizes : Key::Other;
+        case 12: return k == "input_dtypes" ? Key::InputDtypes : k == "nccl_version" ? Key::NcclVersion : Key::Other;
+        case 13: return k == "process_group" ? Key::ProcessGroup : Key::Other;
+        case 14: return k == "profiling_name" ? Key::ProfilingName : Key::Other;
+        case 15: return k == "time_created_ns" ? Key::TimeCreated : Key::Other;
+        case 17: return k == "collective_seq_id" ? Key::CollectiveSeqId : Key::Other;
+        case 23: return k == "last_started_collective" ? Key::LastStarted : Key::Other;
+        case 24: return k == "last_enqueued_collective" ? Key::LastEnqueued : Key::Other;
+        case 25: return k == "last_completed_collective" ? Key::LastCompleted : Key::Other;
+        default: return Key::Other;
+    }
+}
+
+// A value on the stack or in the memo: 16 bytes, no allocation.
+struct Val {
+    Kind kind = Kind::None;
+    Key key = Key::Unknown;  // a text's meaning as a key, once looked at
+    std::uint32_t len = 0;   // a text's length; a container's box
+    std::uint64_t v = 0;     // an integer (a bool: 0/1); a text's offset in the data
+};
+
+
+enum class Role : std::uint8_t { Ignored, Root, PgConfig, PgConfigGroup, PgStatus, PgStatusGroup, Entries, Entry, ProcessGroup, InputSizes, Tensor, InputDtypes };
+enum class Shape : std::uint8_t { Dict, List, Tuple };
+
+// A container: where it was foreseen to go, and what it is there.
+struct Box {
+    std::uint32_t parent = kNone;
+    std::uint32_t slot = kNone;  // its scratch, by role
+    std::uint32_t count = 0;     // values placed in it so far (a dict's keys and values)
+    Role role = Role::Ignored;
+    Shape shape = Shape::Dict;
+    std::uint16_t depth = 0;
+};
+
+struct Span {
+    std::uint32_t begin = 0, count = 0;
+};
+
+struct GroupScratch {  // one group of pg_config
+    Val name, desc, ranks;
+    std::uint32_t seen = 0;
+};
+
+struct StatusScratch {  // one group of pg_status
+    FlightRecorderGroupStatus status;
+    std::uint32_t seen = 0;
+};
+
+struct EntryScratch {
+    Val groupName, groupDesc, profilingName, state;
+    std::int64_t pgId = -1, seq = 0, created = 0;
+    std::uint32_t sizes = kNone, dtypes = kNone;  // into m_sizeLists, m_dtypeLists
+    std::uint32_t seen = 0;
+    bool p2p = false;
+};
+
+bool isList(Shape s) { return s == Shape::List || s == Shape::Tuple; }
+std::uint32_t bit(Key k) { return 1u << static_cast<unsigned>(k); }
+
+class Scanner {
+public:
+    Scanner(std::string_view data, FlightRecorderDump& dump, FlightRecorderGroupLists& lists)
+        : m_data(data), m_dump(dump), m_lists(lists), m_p(data.data()), m_end(data.data() + data.size()), m_store(1024) {
+        m_base = m_top = m_store.data();
+        m_cap = m_base + m_store.size();
+        // Sized once from the data (a few bytes of opcodes for each): growing them copies
+        // them again and again, which showed in profiles as much as the reading itself.
+        m_boxes.reserve(data.size() / 16);
+        m_memo.reserve(data.size() / 16);
+    }
+
+    void run() {
+        for (;;) {
+            if (m_p >= m_end) giveUp();
+            const auto op = static_cast<unsigned char>(*m_p++);
+            switch (op) {
+                case 'h': memoGet(le<1>()); break;  // BINGET
+                case 'j': memoGet(le<4>()); break;  // LONG_BINGET
+                case 'q': memoPut(le<1>()); break;  // BINPUT
+                case 'r': memoPut(le<4>()); break;  // LONG_BINPUT
+                case 0x94: memoPut(m_memoCount); break;  // MEMOIZE
+                case 'X': pushText(le<4>()); break;      // BINUNICODE
+                case 0x8c: pushText(le<1>()); break;     // SHORT_BINUNICODE
+                case 0x8d: pushText(le<8>()); break;     // BINUNICODE8
+                case 'T': case 'B': pushText(le<4>()); break;  // BINSTRING, BINBYTES
+                case 'U': case 'C': pushText(le<1>()); break;  // SHORT_BINSTRING, SHORT_BINBYTES
+                case 0x8e: pushText(le<8>()); break;           // BINBYTES8
+                case 'K': pushScalar(Kind::Int, le<1>()); break;  // BININT1
+                case 'M': pushScalar(Kind::Int, le<2>()); break;  // BININT2
+                case 'J': {                                       // BININT
+                    const auto u = static_cast<std::uint32_t>(le<4>());
+                    std::int32_t s = 0;
+                    std::memcpy(&s, &u, sizeof s);
+                    pushScalar(Kind::Int, static_cast<std::uint64_t>(static_cast<std::int64_t>(s)));
+                    break;
+                }
+                case 0x8a: pushLong(le<1>()); break;  // LONG1
+                case 0x8b: pushLong(le<4>()); break;  // LONG4
+                case 'G':  // BINFLOAT: no float is read
+                    take(8);
+                    pushScalar(Kind::Float, 0);
+                    break;
+                case 'N': pushScalar(Kind::None, 0); break;
+                case 0x88: pushScalar(Kind::Bool, 1); break;
+                case 0x89: pushScalar(Kind::Bool, 0); break;
+                case '(': m_marks.push_back(size()); break;  // MARK
+                case '}': newBox(Shape::Dict); break;
+                case ']': newBox(Shape::List); break;
+                case ')': newBox(Shape::Tuple); break;
+                case 'u': {  // SETITEMS
+                    const std::size_t first = popMark();
+                    if (first == 0 || (size() - first) % 2 != 0) giveUp();
+                    place(target(first - 1, Shape::Dict), m_base + first, size() - first);
+                    m_top = m_base + first;
+                    break;
+                }
+                case 'e': {  // APPENDS
+                    const std::size_t first = popMark();
+                    if (first == 0) giveUp();
+                    place(target(first - 1, Shape::List), m_base + first, size() - first);
+                    m_top = m_base + first;
+                    break;
+                }
+                case 's': {  // SETITEM
+                    const Val v = pop(), k = pop();
+                    if (size() == 0) giveUp();
+                    const Val pair[2] = {k, v};
+                    place(target(size() - 1, Shape::Dict), pair, 2);
+                    break;
+                }
+                case 'a': {  // APPEND
+                    const Val v = pop();
+                    if (size() == 0) giveUp();
+                    place(target(size() - 1, Shape::List), &v, 1);
+                    break;
+                }
+                case 0x85: case 0x86: case 0x87: {  // TUPLE1..3
+                    Val items[3];
+                    const std::size_t n = static_cast<std::size_t>(op - 0x84);
+                    for (std::size_t k = n; k-- > 0;) items[k] = pop();
+                    fromItems(Shape::Tuple, items, n);
+                    break;
+                }
+                case 't': case 'l': case 'd': {  // TUPLE, LIST, DICT: the values above the MARK
+                    const std::size_t first = popMark();
+                    const std::size_t n = size() - first;
+                    if (op == 'd' && n % 2 != 0) giveUp();
+                    m_items.assign(m_base + first, m_top);
+                    m_top = m_base + first;
+                    fromItems(op == 't' ? Shape::Tuple : op == 'l' ? Shape::List : Shape::Dict, m_items.data(), n);
+                    break;
+                }
+                case '0': pop(); break;               // POP
+                case '1': m_top = m_base + popMark(); break;  // POP_MARK
+                case 0x80:                            // PROTO
+                    if (le<1>() > 5) giveUp();
+                    break;
+                case 0x95: le<8>(); break;  // FRAME
+                case '.':                 // STOP
+                    if (size() != 1) giveUp();
+                    finish();
+                    return;
+                default: giveUp();  // the full reader takes it from here (or refuses the file)
+            }
+        }
+    }
+
+private:
+    // ---- reading the opcodes' arguments
+    std::string_view take(std::size_t n) {
+        if (n > static_cast<std::size_t>(m_end - m_p)) giveUp();
+        const std::string_view v(m_p, n);
+        m_p += n;
+        return v;
+    }
+    template <std::size_t N>
+    [[gnu::always_inline]] std::uint64_t le() {
+        if (N > static_cast<std::size_t>(m_end - m_p)) giveUp();
+        const auto* b = reinterpret_cast<const unsigned char*>(m_p);
+        m_p += N;
+        std::uint64_t v = 0;
+        for (std::size_t k = 0; k < N; ++k) v |= static_cast<std::uint64_t>(b[k]) << (8 * k);
+        return v;
+    }
+
+    // ---- the stack
+    // Every opcode pushes one value at most, and a text pushed afresh lies in the data: what
+    // the full reader's expansion check would count is at most 17 bytes a byte of data, plus
+    // the texts pushed again from the memo.
+    [[gnu::always_inline]] void push(const Val& v) {
+        if (m_top == m_cap) [[unlikely]]
+            grow();
+        *m_top++ = v;
+    }
+    [[gnu::noinline]] void grow() {
+        const std::size_t n = size();
+        if (n >= kMaxStack) giveUp();
+        m_store.resize(m_store.size() * 2);
+        m_base = m_store.data();
+        m_top = m_base + n;
+        m_cap = m_base + m_store.size();
+    }
+    std::size_t size() const { return static_cast<std::size_t>(m_top - m_base); }
+    [[gnu::always_inline]] void pushScalar(Kind kind, std::uint64_t v) { push({kind, Key::Unknown, 0, v}); }
+    [[gnu::always_inline]] void pushText(std::uint64_t n) {
+        if (n > static_cast<std::size_t>(m_end - m_p)) giveUp();
+        push({Kind::Text, Key::Unknown, static_cast<std::uint32_t>(n), static_cast<std::uint64_t>(m_p - m_data.data())});
+        m_p += n;
+    }
+    void pushLong(std::uint64_t n) {  // little-endian two's complement
+        if (n > 8) giveUp();
+        const std::string_view b = take(static_cast<std::size_t>(n));
+        std::uint64_t v = 0;
+        for (std::size_t k = 0; k < b.size(); ++k) v |= static_cast<std::uint64_t>(static_cast<unsigned char>(b[k])) << (8 * k);
+        if (!b.empty() && b.size() < 8 && (static_cast<unsigned char>(b.back()) & 0x80)) v |= ~std::uint64_t{0} << (8 * b.size());
+        pushScalar(Kind::Int, v);
+    }
+    Val pop() {
+        if (m_top == m_base || (!m_marks.empty() && size() == m_marks.back())) giveUp();
+        return *--m_top;
+    }
+    std::size_t popMark() {
+        if (m_marks.empty()) giveUp();
+        const std::size_t mark = m_marks.back();
+        m_marks.pop_back();
+        return mark;
+    }
+    // The container at stack[i], which must be a dict (SETITEMS) or a list (APPENDS).
+    std::uint32_t target(std::size_t i, Shape shape) const {
+        const Val& t = m_base[i];
+        if (t.kind != Kind::Box || m_boxes[t.len].shape != shape) giveUp();
+        return t.len;
+    }
+    [[gnu::always_inline]] void memoPut(std::uint64_t key) {
+        if (m_top == m_base) giveUp();
+        Val& v = m_top[-1];
+        if (v.kind == Kind::Text && v.key == Key::Unknown) v.key = classify(text(v));
+        if (key == m_memo.size()) [[likely]] {  // as every pickler numbers them
+            m_memo.push_back(v);
+            ++m_memoCount;
+            return;
+        }
+        if (key >= m_memo.size() + 4096) giveUp();  // a far-off key: the full reader's map
+        if (key > m_memo.size()) m_memo.resize(key + 1, Val{Kind::Unset});
+        Val& slot = m_memo[key];
+        m_memoCount += slot.kind == Kind::Unset;
+        slot = v;
+    }
+    [[gnu::always_inline]] void memoGet(std::uint64_t key) {
+        if (key >= m_memo.size()) giveUp();
+        const Val& v = m_memo[key];
+        if (v.kind >= Kind::Box) giveUp();  // a shared container, or never stored
+        if (v.kind == Kind::Text) m_memoText += v.len;
+        push(v);
+    }
+
+    std::string_view text(const Val& v) const { return m_data.substr(static_cast<std::size_t>(v.v), v.len); }
+    [[gnu::always_inline]] Key keyOf(Val& v) const {
+        if (v.kind != Kind::Text) return Key::Other;
+        if (v.key == Key::Unknown) v.key = classify(text(v));
+        return v.key;
+    }
+    // Text as the full reader's Field::text gives it: text as is, an integer spelt out.
+    std::string_view textOf(const Val& v, std::string& spelt) const {
+        if (v.kind == Kind::Text) return text(v);
+        if (v.kind == Kind::Int) return spelt = std::to_string(static_cast<std::int64_t>(v.v));
+        return {};
+    }
+
+    // ---- containers
+    void newBox(Shape shape) {
+        std::uint32_t parent = kNone;
+        Key key = Key::Other;
+        const std::size_t size = this->size();
+        Val* const stack = m_base;
+        const std::size_t floor = m_marks.empty() ? 0 : m_marks.back();  // values from here lie above the last MARK
+        bool found = false;
+        if (!m_marks.empty() && floor >= 1 && stack[floor - 1].kind == Kind::Box) {
+            const std::uint32_t p = stack[floor - 1].len;
+            if (m_boxes[p].shape == Shape::Dict && (size - floor) % 2 == 1) {
+                parent = p, key = keyOf(stack[size - 1]), found = true;
+            } else if (m_boxes[p].shape == Shape::List) {
+                parent = p, found = true;
+            }
+        }
+        if (!found && size >= 1 && size - 1 >= floor && stack[size - 1].kind == Kind::Box && m_boxes[stack[size - 1].len].shape == Shape::List) {
+            parent = stack[size - 1].len, found = true;  // APPEND of one value
+        } else if (!found && size >= 2 && size - 2 >= floor && stack[size - 2].kind == Kind::Box &&
+                   m_boxes[stack[size - 2].len].shape == Shape::Dict) {
+            parent = stack[size - 2].len, key = keyOf(stack[size - 1]), found = true;  // SETITEM of one pair
+        }
+        Box b;
+        b.shape = shape;
+        if (found) {
+            const Box& p = m_boxes[parent];
+            b.parent = parent;
+            b.depth = static_cast<std::uint16_t>(p.depth + 1);
+            b.role = childRole(p.role, key);
+        } else if (size == 0 && m_marks.empty() && m_root == kNone) {
+            b.role = Role::Root;
+        } else {
+            giveUp();
+        }
+        if (b.depth > kMaxDepth) giveUp();
+        const auto id = static_cast<std::uint32_t>(m_boxes.size());
+        switch (b.role) {
+            case Role::Root: m_root = id; break;
+            case Role::PgConfig: claim(m_pgConfig, id); break;
+            case Role::PgStatus: claim(m_pgStatus, id); break;
+            case Role::Entries: claim(m_entriesBox, id); break;
+            case Role::PgConfigGroup: b.slot = add(m_groups); break;
+            case Role::PgStatusGroup: b.slot = add(m_statuses); break;
+            case Role::Entry:  // a slot freed by an entry already kept, if any: a batch of entries at a time
+                if (m_freeEntries.empty()) {
+                    b.slot = add(m_entries);
+                } else {
+                    b.slot = m_freeEntries.back();
+                    m_freeEntries.pop_back();
+                    m_entries[b.slot] = EntryScratch();
+                }
+                break;
+            case Role::ProcessGroup: b.slot = add(m_processGroups); break;
+            case Role::InputSizes: b.slot = add(m_sizeLists, m_tensors.size()); break;
+            case Role::Tensor: b.slot = add(m_tensors, m_dims.size()); break;
+            case Role::InputDtypes: b.slot = add(m_dtypeLists, m_dtypes.size()); break;
+            case Role::Ignored: break;
+        }
+        m_boxes.push_back(b);
+        push({Kind::Box, Key::Unknown, id, 0});
+    }
+    template <typename T>
+    static std::uint32_t add(std::vector<T>& v) {
+        v.emplace_back();
+        return static_cast<std::uint32_t>(v.size() - 1);
+    }
+    static std::uint32_t add(std::vector<Span>& v, std::size_t begin) {  // a list whose items will follow at `begin`
+        v.push_back({static_cast<std::uint32_t>(begin), 0});
+        return static_cast<std::uint32_t>(v.size() - 1);
+    }
+    static void claim(std::uint32_t& holder, std::uint32_t id) {
+        if (holder != kNone) giveUp();  // a second pg_config (a repeated key): the last one would win
+        holder = id;
+    }
+    static Role childRole(Role parent, Key key) {
+        switch (parent) {
+            case Role::Root: return key == Key::PgConfig ? Role::PgConfig : key == Key::PgStatus ? Role::PgStatus : key == Key::Entries ? Role::Entries : Role::Ignored;
+            case Role::PgConfig: return Role::PgConfigGroup;
+            case Role::PgStatus: return Role::PgStatusGroup;
+            case Role::Entries: return Role::Entry;
+            case Role::Entry:
+                return key == Key::ProcessGroup ? Role::ProcessGroup : key == Key::InputSizes ? Role::InputSizes : key == Key::InputDtypes ? Role::InputDtypes : Role::Ignored;
+            case Role::InputSizes: return Role::Tensor;
+            default: return Role::Ignored;
+        }
+    }
+    // A container made from values already on the stack (TUPLE2, LIST ...): none of them may
+    // be a container, which was foreseen to go elsewhere.
+    void fromItems(Shape shape, const Val* items, std::size_t n) {
+        for (std::size_t k = 0; k < n; ++k)
+            if (items[k].kind == Kind::Box) giveUp();
+        newBox(shape);
+        place(m_top[-1].len, items, n);
+    }
+
+    // ---- values placed into a container: read by the container's role
+    void place(std::uint32_t into, const Val* items, std::size_t n) {
+        Box& box = m_boxes[into];
+        const Box b = box;
+        box.count += static_cast<std::uint32_t>(n);
+        if (b.shape == Shape::Dict) {
+            if (b.role == Role::Entry) {  // most of a dump: read here, in one pass, without a call a pair
+                EntryScratch& e = m_entries[b.slot];
+                for (std::size_t k = 0; k < n; k += 2) {
+                    Val key = items[k];
+                    const Val& v = items[k + 1];
+                    if (key.kind == Kind::Box || (v.kind == Kind::Box && m_boxes[v.len].parent != into)) giveUp();
+                    if (key.kind == Kind::Text) entryItem(e, keyOf(key), v);
+                }
+                return;
+            }
+            for (std::size_t k = 0; k < n; k += 2)
+                if (items[k].kind == Kind::Box || (items[k + 1].kind == Kind::Box && m_boxes[items[k + 1].len].parent != into)) giveUp();
+            if (b.role == Role::Ignored) return;
+            for (std::size_t k = 0; k < n; k += 2) {
+                Val key = items[k];
+                setItem(b, key, items[k + 1]);
+            }
+            return;
+        }
+        if (b.role == Role::Tensor) {  // dimensions: integers alone
+            Span& t = m_tensors[b.slot];
+            if (t.begin + t.count != m_dims.size()) giveUp();
+            for (std::size_t k = 0; k < n; ++k) {
+                if (!isInteger(items[k])) giveUp();
+                m_dims.push_back(integer(items[k]));
+            }
+            t.count += static_cast<std::uint32_t>(n);
+            return;
+        }
+        for (std::size_t k = 0; k < n; ++k)
+            if (items[k].kind == Kind::Box && m_boxes[items[k].len].parent != into) giveUp();
+        if (b.role == Role::Ignored) return;
+        for (std::size_t k = 0; k < n; ++k) appendItem(b, b.count + static_cast<std::uint32_t>(k), items[k]);
+    }
+
+    static std::int64_t integer(const Val& v) { return static_cast<std::int64_t>(v.v); }
+    static bool isInteger(const Val& v) { return v.kind == Kind::Int || v.kind == Kind::Bool; }  // Field::integer takes both
+    const Box& boxOf(const Val& v, Role role) const {
+        if (v.kind != Kind::Box || m_boxes[v.len].role != role) giveUp();
+        return m_boxes[v.len];
+    }
+    static void once(std::uint32_t& seen, Key k) {  // a repeated key: the last would win, left to the full reader
+        if (seen & bit(k)) giveUp();
+        seen |= bit(k);
+    }
+
+    void setItem(const Box& b, Val& k, const Val& v) {
+        switch (b.role) {
+            case Role::Ignored: return;
+            case Role::Entry: return entryItem(m_entries[b.slot], keyOf(k), v);
+            case Role::Root: return rootItem(keyOf(k), v);
+            case Role::PgConfig: return configGroup(k, v);
+            case Role::PgStatus: return statusGroup(k, v);
+            case Role::PgConfigGroup: {
+                GroupScratch& g = m_groups[b.slot];
+                const Key key = keyOf(k);
+                if (key != Key::Name && key != Key::Desc && key != Key::Ranks) return;
+                once(g.seen, key);
+                if (key == Key::Ranks ? v.kind != Kind::Text && v.kind != Kind::None : v.kind != Kind::Text && v.kind != Kind::Int && v.kind != Kind::None)
+                    giveUp();
+                (key == Key::Name ? g.name : key == Key::Desc ? g.desc : g.ranks) = v;
+                return;
+            }
+            case Role::PgStatusGroup: {
+                StatusScratch& s = m_statuses[b.slot];
+                const Key key = keyOf(k);
+                if (key != Key::LastEnqueued && key != Key::LastStarted && key != Key::LastCompleted) return;
+                once(s.seen, key);
+                if (v.kind == Kind::None) return;
+                if (!isInteger(v)) giveUp();
+                (key == Key::LastEnqueued ? s.status.lastEnqueued : key == Key::LastStarted ? s.status.lastStarted : s.status.lastCompleted) = integer(v);
+                return;
+            }
+            default: giveUp();  // a list role made a dict
+        }
+    }
+
+    [[gnu::always_inline]] void entryItem(EntryScratch& e, Key key, const Val& v) {
+        auto number = [&](std::int64_t& into) {
+            once(e.seen, key);
+            if (isInteger(v)) into = integer(v);
+            else if (v.kind != Kind::None) giveUp();
+        };
+        switch (key) {
+            case Key::PgId: return number(e.pgId);
+            case Key::CollectiveSeqId: return number(e.seq);
+            case Key::TimeCreated: return number(e.created);
+            case Key::IsP2P:
+                once(e.seen, key);
+                e.p2p = v.kind == Kind::Bool && v.v != 0;
+                return;
+            case Key::ProfilingName:
+            case Key::State:
+                once(e.seen, key);
+                if (v.kind != Kind::Text && v.kind != Kind::None) giveUp();
+                (key == Key::State ? e.state : e.profilingName) = v;
+                return;
+            case Key::ProcessGroup: {
+                once(e.seen, key);
+                if (v.kind == Kind::None) return;
+                const Box& pg = boxOf(v, Role::ProcessGroup);
+                if (!isList(pg.shape)) giveUp();
+                e.groupName = m_processGroups[pg.slot][0];
+                e.groupDesc = m_processGroups[pg.slot][1];
+                return;
+            }
+            case Key::InputSizes:
+            case Key::InputDtypes: {
+                once(e.seen, key);
+                if (v.kind == Kind::None) return;
+                const Box& list = boxOf(v, key == Key::InputSizes ? Role::InputSizes : Role::InputDtypes);
+                if (!isList(list.shape)) giveUp();
+                (key == Key::InputSizes ? e.sizes : e.dtypes) = list.slot;
+                return;
+            }
+            default: return;
+        }
+    }
+
+    void rootItem(Key key, const Val& v) {
+        switch (key) {
+            case Key::Version:
+            case Key::NcclVersion:
+                once(m_rootSeen, key);
+                if (v.kind != Kind::Text && v.kind != Kind::Int && v.kind != Kind::None) giveUp();
+                (key == Key::Version ? m_version : m_ncclVersion) = v;
+                return;
+            case Key::Rank:
+                once(m_rootSeen, key);
+                if (v.kind != Kind::None && !isInteger(v)) giveUp();
+                m_rank = v;
+                return;
+            case Key::PgConfig:
+            case Key::PgStatus:
+            case Key::Entries: {
+                once(m_rootSeen, key);
+                if (v.kind == Kind::None) return;
+                const Box& box = boxOf(v, key == Key::PgConfig ? Role::PgConfig : key == Key::PgStatus ? Role::PgStatus : Role::Entries);
+                if (box.shape != (key == Key::Entries ? Shape::List : Shape::Dict)) giveUp();
+                m_rootHas |= bit(key);
+                return;
+            }
+            default: return;
+        }
+    }
+
+    std::string groupKey(const Val& k) const {
+        if (k.kind == Kind::Text) return std::string(text(k));
+        if (k.kind == Kind::Int) return std::to_string(integer(k));
+        giveUp();
+    }
+
+    void configGroup(const Val& k, const Val& v) {
+        const std::string key = groupKey(k);
+        const Box& box = boxOf(v, Role::PgConfigGroup);
+        if (box.shape != Shape::Dict) giveUp();
+        const GroupScratch& g = m_groups[box.slot];
+        std::string spelt;
+        FlightRecorderGroup out;
+        out.name = g.name.kind == Kind::None ? key : std::string(textOf(g.name, spelt));
+        out.desc = std::string(textOf(g.desc, spelt));
+        if (g.ranks.kind == Kind::Text) {
+            const std::string_view ranks = text(g.ranks);
+            out.ranks = m_lists.find(ranks);
+            if (!out.ranks) out.ranks = m_lists.keep(ranks, flightRecorderRanksFromText(ranks, m_dump.path, key));
+        } else {
+            out.ranks = std::make_shared<const std::vector<std::int32_t>>();
+        }
+        m_dump.groups[key] = std::move(out);
+    }
+
+    void statusGroup(const Val& k, const Val& v) {
+        const std::string key = groupKey(k);
+        const Box& box = boxOf(v, Role::PgStatusGroup);
+        if (box.shape != Shape::Dict) giveUp();
+        m_dump.groupStatus[key] = m_statuses[box.slot].status;
+    }
+
+    void appendItem(const Box& b, std::uint32_t index, const Val& v) {
+        switch (b.role) {
+            case Role::Ignored: return;  // (a tensor's dimensions are read in place())
+            case Role::InputSizes: {
+                const Box& tensor = boxOf(v, Role::Tensor);
+                if (!isList(tensor.shape)) giveUp();
+                Span& s = m_sizeLists[b.slot];
+                if (tensor.slot != s.begin + s.count) giveUp();
+                ++s.count;
+                return;
+            }
+            case Role::InputDtypes: {
+                if (v.kind != Kind::Text && v.kind != Kind::Int) giveUp();
+                Span& s = m_dtypeLists[b.slot];
+                if (s.begin + s.count != m_dtypes.size()) giveUp();
+                m_dtypes.push_back(v);
+                ++s.count;
+                return;
+            }
+            case Role::ProcessGroup:
+                if (index >= 2) return;  // the full reader reads the name and description alone
+                if (v.kind != Kind::Text && v.kind != Kind::Int) giveUp();
+                m_processGroups[b.slot][index] = v;
+                return;
+            case Role::Entries: {
+                const Box& entry = boxOf(v, Role::Entry);
+                if (entry.shape != Shape::Dict) giveUp();
+                addEntry(m_entries[entry.slot]);
+                m_freeEntries.push_back(entry.slot);  // placed: nothing reaches it again
+                return;
+            }
+            default: giveUp();  // a dict role made a list
+        }
+    }
+
+    // ---- an entry as the full reader keeps it
+    void addEntry(const EntryScratch& s) {
+        FlightRecorderEntry e;
+        e.group = internGroup(s);
+        e.collectiveSeqId = s.seq;
+        e.isP2P = s.p2p;
+        e.op = internOp(s.profilingName);
+        e.input = internShapes(s);
+        if (s.state.kind == Kind::Text) e.state = flightRecorderState(text(s.state));
+        e.timeCreatedNs = s.created;
+        m_dump.entries.push_back(e);
+    }
+
+    // The dump's own interning decides; a cache keyed by where the texts lie in the data
+    // (a memoised string lies in one place) spares most of its string comparisons.
+    std::uint32_t internGroup(const EntryScratch& s) {
+        const bool cacheable = s.groupName.kind != Kind::Int && s.groupDesc.kind != Kind::Int;
+        GroupCache* c = nullptr;
+        if (cacheable) {
+            c = &m_groupCache[(s.groupName.v * 31 + s.groupDesc.v * 7 + static_cast<std::uint64_t>(s.pgId)) % m_groupCache.size()];
+            if (c->index != kNone && c->name == s.groupName.v && c->nameLen == s.groupName.len && c->desc == s.groupDesc.v &&
+                c->descLen == s.groupDesc.len && c->pgId == s.pgId && c->nameKind == s.groupName.kind && c->descKind == s.groupDesc.kind)
+                return c->index;
+        }
+        std::string spelt[2];
+        const std::uint32_t index = m_dump.internGroup(textOf(s.groupName, spelt[0]), textOf(s.groupDesc, spelt[1]), s.pgId);
+        if (c) *c = {s.groupName.v, s.groupDesc.v, s.pgId, s.groupName.len, s.groupDesc.len, index, s.groupName.kind, s.groupDesc.kind};
+        return index;
+    }
+    std::uint32_t internOp(const Val& name) {
+        if (name.kind != Kind::Text) return m_dump.internOp("");
+        OpCache& c = m_opCache[name.v % m_opCache.size()];
+        if (c.index != kNone && c.offset == name.v && c.len == name.len) return c.index;
+        c = {name.v, name.len, m_dump.internOp(text(name))};
+        return c.index;
+    }
+    std::uint32_t internShapes(const EntryScratch& s) {
+        std::uint64_t h = 0xcbf29ce484222325ull;
+        auto mix = [&h](std::uint64_t x) { h = (h ^ x) * 0x100000001b3ull; };
+        const Span sizes = s.sizes == kNone ? Span{} : m_sizeLists[s.sizes];
+        const Span dtypes = s.dtypes == kNone ? Span{} : m_dtypeLists[s.dtypes];
+        bool spelt = false;
+        mix(sizes.count);
+        for (std::uint32_t i = 0; i < sizes.count; ++i) {
+            const Span& t = m_tensors[sizes.begin + i];
+            mix(t.count);
+            for (std::uint32_t k = 0; k < t.count; ++k) mix(static_cast<std::uint64_t>(m_dims[t.begin + k]));
+        }
+        mix(dtypes.count);
+        for (std::uint32_t i = 0; i < dtypes.count; ++i) {
+            const Val& d = m_dtypes[dtypes.begin + i];
+            spelt |= d.kind != Kind::Text;
+            mix(d.kind == Kind::Text ? std::hash<std::string_view>{}(text(d)) : d.v);
+        }
+        if (!spelt) {
+            auto it = m_shapes.find(h);
+            if (it != m_shapes.end() && same(m_dump.tensors[it->second], sizes, dtypes)) return it->second;
+        }
+        FlightRecorderTensors t;
+        t.sizes.reserve(sizes.count);
+        for (std::uint32_t i = 0; i < sizes.count; ++i) {
+            const Span& d = m_tensors[sizes.begin + i];
+            t.sizes.emplace_back(m_dims.begin() + d.begin, m_dims.begin() + d.begin + d.count);
+        }
+        std::string number;
+        for (std::uint32_t i = 0; i < dtypes.count; ++i) t.dtypes.emplace_back(textOf(m_dtypes[dtypes.begin + i], number));
+        const std::uint32_t index = m_dump.internTensors(std::move(t));
+        if (!spelt) m_shapes.try_emplace(h, index);
+        return index;
+    }
+    bool same(const FlightRecorderTensors& t, Span sizes, Span dtypes) const {
+        if (t.sizes.size() != sizes.count || t.dtypes.size() != dtypes.count) return false;
+        for (std::uint32_t i = 0; i < sizes.count; ++i) {
+            const Span& d = m_tensors[sizes.begin + i];
+            if (t.sizes[i].size() != d.count || !std::equal(t.sizes[i].begin(), t.sizes[i].end(), m_dims.begin() + d.begin)) return false;
+        }
+        for (std::uint32_t i = 0; i < dtypes.count; ++i)
+            if (t.dtypes[i] != text(m_dtypes[dtypes.begin + i])) return false;
+        return true;
+    }
+
+    // ---- STOP: the dump's own fields, as the full reader checks them
+    void finish() {
+        if (m_base[0].kind != Kind::Box || m_base[0].len != m_root || m_boxes[m_root].shape != Shape::Dict) giveUp();
+        if (m_memoText > 47 * m_data.size() + (16u << 20)) giveUp();  // the full reader's budget: 64 bytes a byte + 16 MB
+        // A pg_config, pg_status or entries read but never placed in the dump would have been read in vain.
+        if ((m_pgConfig != kNone && !(m_rootHas & bit(Key::PgConfig))) || (m_pgStatus != kNone && !(m_rootHas & bit(Key::PgStatus))) ||
+            (m_entriesBox != kNone && !(m_rootHas & bit(Key::Entries))))
+            giveUp();
+        if (!(m_rootHas & (bit(Key::Entries) | bit(Key::PgConfig)))) giveUp();  // not a dump: the full reader says so
+        std::string spelt;
+        if (m_version.kind != Kind::None) m_dump.version = std::string(textOf(m_version, spelt));
+        if (m_ncclVersion.kind != Kind::None) m_dump.ncclVersion = std::string(textOf(m_ncclVersion, spelt));
+        if (m_rank.kind != Kind::None) {
+            if (integer(m_rank) < 0 || integer(m_rank) > INT32_MAX) giveUp();
+            m_dump.rank = static_cast<std::int32_t>(integer(m_rank));
+        }
+    }
+
+    std::string_view m_data;
+    FlightRecorderDump& m_dump;
+    FlightRecorderGroupLists& m_lists;
+    // Pointers, not indices: the stack's 64-bit stores could alias an index, never a pointer.
+    const char* m_p;
+    const char* m_end;
+    std::vector<Val> m_store;  // the stack: m_base .. m_top, room to m_cap
+    Val* m_base = nullptr;
+    Val* m_top = nullptr;
+    Val* m_cap = nullptr;
+    std::vector<std::size_t> m_marks;
+    std::vector<Val> m_memo;
+    std::uint64_t m_memoCount = 0;
+    std::vector<Val> m_items;
+    std::uint64_t m_memoText = 0;  // bytes of texts pushed again from the memo
+
+    std::vector<Box> m_boxes;
+    std::uint32_t m_root = kNone, m_pgConfig = kNone, m_pgStatus = kNone, m_entriesBox = kNone;
+    std::uint32_t m_rootSeen = 0, m_rootHas = 0;
+    Val m_version, m_ncclVersion, m_rank;
+    std::vector<GroupScratch> m_groups;
+    std::vector<StatusScratch> m_statuses;
+    std::vector<EntryScratch> m_entries;
+    std::vector<std::uint32_t> m_freeEntries;
+    std::vector<std::array<Val, 2>> m_processGroups;
+    std::vector<Span> m_sizeLists;  // an input_sizes: its tensors in m_tensors
+    std::vector<Span> m_tensors;    // a tensor: its dimensions in m_dims
+    std::vector<std::int64_t> m_dims;
+    std::vector<Span> m_dtypeLists;  // an input_dtypes: its texts in m_dtypes
+    std::vector<Val> m_dtypes;
+
+    struct GroupCache {
+        std::uint64_t name = 0, desc = 0;
+        std::int64_t pgId = 0;
+        std::uint32_t nameLen = 0, descLen = 0, index = kNone;
+        Kind nameKind = Kind::None, descKind = Kind::None;
+    };
+    struct OpCache {
+        std::uint64_t offset = 0;
+        std::uint32_t len = 0, index = kNone;
+    };
+    std::array<GroupCache, 64> m_groupCache{};
+    std::array<OpCache, 64> m_opCache{};
+    std::unordered_map<std::uint64_t, std::uint32_t> m_shapes;  // hash of a shape -> the first index kept with it
+};
+
+}  // namespace
+
+bool scanFlightRecorderPickle(std::string_view data, FlightRecorderDump& dump, FlightRecorderGroupLists& lists) {
+    try {
+        Scanner(data, dump, lists).run();
+        return true;
+    } catch (const GiveUp&) {
+        return false;
+    } catch (const Error&) {  // a rank list with a number too large: the full reader names it
+        return false;
+    }
+}
+
+}  // namespace faultline
