@@ -222,6 +222,9 @@ void IncidentView::showSelected() {
     QString chain;
     for (const IncidentEvent& e : inc.chain)
         chain += QString::fromStdString(formatWallTime(m_run->info.startEpochNs, e.time) + "  " + e.what) + "\n";
+    // Who, as the CLI's chain and the inspector say it: the ranks that reported it and the suspects.
+    if (const std::string who = ranksOfFailureText(inc.reportingRanks, inc.suspectRanks, inc.suspectReason); !who.empty())
+        chain += QString::fromStdString(who) + "\n";
     m_chain->setPlainText(chain);
     // A note too long to edit is shown cut and kept whole: saving the cut text would lose the rest.
     const bool tooLong = note.notes.size() > kNoteShownBytes;

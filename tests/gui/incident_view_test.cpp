@@ -16,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 namespace faultline {
@@ -52,6 +53,22 @@ TEST(IncidentView, ClickingAnIncidentMovesTheReplayThere) {
     EXPECT_EQ(selected.at(0).at(0).value<Nanos>(), incidents[3].begin);
     EXPECT_EQ(view.selectedIncidentId(), 4);
     EXPECT_TRUE(view.findChild<QPlainTextEdit*>("incidentChain")->toPlainText().contains(QString::fromStdString(incidents[3].chain.back().what)));
+}
+
+TEST(IncidentView, TheChainNamesWhoReportedAFailureAndWhoIsSuspected) {
+    test::guiApp();
+    auto run = std::make_shared<faultline::Run>(test::tinyRun());
+    const auto incidents = buildIncidents(*run);
+    const auto withFailure = std::find_if(incidents.begin(), incidents.end(), [](const Incident& i) { return i.failure >= 0; });
+    ASSERT_NE(withFailure, incidents.end());
+    Failure& f = run->failures.at(static_cast<std::size_t>(withFailure->failure));
+    f.ranks = {0, 1, 2, 4};
+    f.suspectRanks = {3};
+    IncidentView view;
+    view.setRun(run, QString());
+    ASSERT_TRUE(view.selectIncident(withFailure->id));
+    EXPECT_TRUE(view.findChild<QPlainTextEdit*>("incidentChain")->toPlainText().contains("reported by ranks 0-2,4; suspect rank 3"))
+        << view.findChild<QPlainTextEdit*>("incidentChain")->toPlainText().toStdString();
 }
 
 TEST(IncidentView, NotesAreSavedBesideTheRunFileWhichStaysUnchangedAndComeBack) {
