@@ -292,7 +292,7 @@ TEST(CompareWindow, ARunFileDroppedWithCtrlIsCompared) {
     QDropEvent withCtrl(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::ControlModifier);
     QApplication::sendEvent(&window, &withCtrl);
     EXPECT_TRUE(withCtrl.isAccepted());
-    QTest::qWait(20);
+    EXPECT_TRUE(QTest::qWaitFor([&] { return !compared.isEmpty(); }, 30000));  // the drop is answered after the event
     EXPECT_EQ(compared, "/runs/b.faultline");
 
     MainWindow main;  // and the menus offer the comparison and the what-if
