@@ -1,6 +1,5 @@
 #include "compare_snapshot.h"
 
-#include "exports/image_file.h"
 #include "compare_window.h"
 #include "screenshot.h"
 #include "views/fabric_view.h"
@@ -33,15 +32,7 @@ void arrangeComparisonScreenshot(CompareWindow& window, const CompareScreenshotR
             t = *at;
         }
         window.setClock(window.alignment()->clockForA(t));
-        QTimer::singleShot(0, &window, [&window, out = request.out] {
-            try {
-                saveImageFile(window.grab().toImage(), out);
-                QApplication::exit(0);
-            } catch (const std::exception& e) {
-                std::fprintf(stderr, "faultline: %s\n", e.what());
-                QApplication::exit(1);
-            }
-        });
+        QTimer::singleShot(0, &window, [&window, out = request.out] { saveWindowAndQuit(window, out); });
     });
     QObject::connect(&window, &CompareWindow::comparisonFailed, &window, fail);
 }

@@ -17,6 +17,16 @@
 
 namespace faultline {
 
+void saveWindowAndQuit(QWidget& window, const QString& out) {
+    try {
+        saveImageFile(window.grab().toImage(), out);
+        QApplication::exit(0);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "faultline: %s\n", e.what());
+        QApplication::exit(1);
+    }
+}
+
 void arrangeScreenshot(MainWindow& window, const ScreenshotRequest& request) {
     // The picture is the fabric view: the docks (summary, incidents, charts) stay out of it.
     // Hidden before the resize, whose size their minimum sizes would otherwise bound.
@@ -48,15 +58,7 @@ void arrangeScreenshot(MainWindow& window, const ScreenshotRequest& request) {
             goToViewpoint(*panel->fabricView(), *viewpoint, 0);
         }
         panel->setTime(t);
-        QTimer::singleShot(0, &window, [&window, out = request.out] {
-            try {
-                saveImageFile(window.grab().toImage(), out);
-                QApplication::exit(0);
-            } catch (const std::exception& e) {
-                std::fprintf(stderr, "faultline: %s\n", e.what());
-                QApplication::exit(1);
-            }
-        });
+        QTimer::singleShot(0, &window, [&window, out = request.out] { saveWindowAndQuit(window, out); });
     });
     QObject::connect(&window, &MainWindow::runFailed, &window, fail);
 }

@@ -6,6 +6,8 @@
 #include <QSize>
 #include <QString>
 
+class QWidget;
+
 #include <optional>
 
 namespace faultline {
@@ -19,6 +21,10 @@ struct ScreenshotRequest {
     std::optional<std::int64_t> step;  // the first time the run completed this step
     QString viewpoint = {};            // a viewpoint saved in the run's review; empty: the whole cluster
 };
+
+// Saves `window` as it looks now into `out` and ends the app: 0 when written, 1 (after saying
+// why on stderr) when not. Shared by the screenshots of the main and comparison windows.
+void saveWindowAndQuit(QWidget& window, const QString& out);
 
 // Arranges for the window to save itself as requested once its run is shown, then exit.
 void arrangeScreenshot(MainWindow& window, const ScreenshotRequest& request);

@@ -5,7 +5,6 @@
 #include "model/error.h"
 
 #include <cstring>
-#include <filesystem>
 
 extern "C" {
 #include <libavcodec/avcodec.h>

@@ -3,6 +3,8 @@
 #include "import_report.h"
 #include "text_parse.h"
 
+#include "analysis/incidents.h"
+
 #include <algorithm>
 #include <set>
 
@@ -14,19 +16,6 @@ namespace {
 constexpr EpochNs kBurst = 60'000'000'000;
 
 bool has(std::string_view s, std::string_view what) { return s.find(what) != std::string_view::npos; }
-
-std::string rankList(std::vector<std::int32_t> ranks) {
-    std::sort(ranks.begin(), ranks.end());
-    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
-    std::string out;
-    for (std::size_t i = 0; i < ranks.size();) {
-        std::size_t j = i;
-        while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
-        out += (out.empty() ? "" : ",") + std::to_string(ranks[i]) + (j > i ? "-" + std::to_string(ranks[j]) : std::string());
-        i = j + 1;
-    }
-    return out;
-}
 
 std::string_view signalName(int n) {
     switch (n) {
@@ -354,20 +343,20 @@ void ConsoleFailures::finish() {
                     if ((n.enqueued >= 0 && n.enqueued < maxEnq) || (n.completed >= 0 && n.completed < maxDone)) behind.push_back(rank);
                 if (!behind.empty() && behind.size() < c->second.size()) {
                     suspects.insert(behind.begin(), behind.end());
-                    why += std::string(why.empty() ? "" : "; ") + "rank(s) " + rankList(behind) + " behind (last enqueued/completed work " +
+                    why += std::string(why.empty() ? "" : "; ") + "rank(s) " + rankRanges(behind) + " behind (last enqueued/completed work " +
                            "lower than the others')";
                 }
             }
             f.suspectRanks.assign(suspects.begin(), suspects.end());
             std::string who = "; reported by " + std::to_string(reporters.size()) + " rank(s)" +
-                              (reporters.empty() ? std::string() : " (" + rankList(f.ranks) + ")") +
+                              (reporters.empty() ? std::string() : " (" + rankRanges(f.ranks) + ")") +
                               (world > 0 ? " of " + std::to_string(world) : std::string());
-            if (!suspects.empty()) who += "; suspect rank(s) " + rankList(f.suspectRanks) + " (" + why + ")";
+            if (!suspects.empty()) who += "; suspect rank(s) " + rankRanges(f.suspectRanks) + " (" + why + ")";
             f.detail += who;
         } else if (f.suspectRanks.empty() && !f.ranks.empty() && f.job.empty() && f.hosts.empty()) {
             // A crash: the first rank to report it, unless torchrun's summary said otherwise.
             if (auto first = m_firstReporter.find(i); first != m_firstReporter.end()) f.suspectRanks = {first->second};
-            if (f.ranks.size() > 1) f.detail += "; reported by " + std::to_string(f.ranks.size()) + " ranks (" + rankList(f.ranks) + ")";
+            if (f.ranks.size() > 1) f.detail += "; reported by " + std::to_string(f.ranks.size()) + " ranks (" + rankRanges(f.ranks) + ")";
         }
         if (f.timeInferred) f.detail += " (time inferred from the lines around it)";
     }
