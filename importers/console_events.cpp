@@ -26,16 +26,6 @@ std::optional<std::int64_t> intAfter(std::string_view s, std::string_view key, s
     return parseInt(s.substr(start, i - start));
 }
 
-std::optional<double> numberAfter(std::string_view s, std::string_view key) {
-    const std::size_t at = s.find(key);
-    if (at == std::string_view::npos) return std::nullopt;
-    std::size_t i = at + key.size();
-    while (i < s.size() && s[i] == ' ') ++i;
-    const std::size_t start = i;
-    while (i < s.size() && (isDigit(s[i]) || s[i] == '.' || s[i] == 'e' || s[i] == 'E' || s[i] == '+' || s[i] == '-')) ++i;
-    return parseDouble(s.substr(start, i - start));
-}
-
 std::string_view tokenAfter(std::string_view s, std::string_view key, std::string_view stops = " ,;)]*") {
     const std::size_t at = s.find(key);
     if (at == std::string_view::npos) return {};

@@ -14,7 +14,7 @@ constexpr std::array<std::string_view, 9> kVariables = {
     "SLURM_NNODES", "SLURM_NTASKS",   "SLURM_GPUS_ON_NODE",  "WORLD_SIZE"};
 
 // The number after `key` (and optional spaces and a colon), or nullopt.
-std::optional<std::int32_t> numberAfter(std::string_view line, std::string_view key) {
+std::optional<std::int32_t> countAfter(std::string_view line, std::string_view key) {
     const std::size_t at = line.find(key);
     if (at == std::string_view::npos) return std::nullopt;
     std::size_t i = at + key.size();
@@ -51,11 +51,11 @@ std::optional<SlurmVariable> parseSlurmVariable(std::string_view line) {
 std::optional<ParallelSizes> parseParallelSizes(std::string_view line) {
     if (!contains(line, "using world size")) return std::nullopt;
     ParallelSizes p;
-    p.world = numberAfter(line, "using world size").value_or(0);
+    p.world = countAfter(line, "using world size").value_or(0);
     if (p.world == 0) return std::nullopt;
-    p.data = numberAfter(line, "data-parallel-size").value_or(numberAfter(line, "data-parallel size").value_or(0));
-    p.tensor = numberAfter(line, "tensor-model-parallel size").value_or(0);
-    p.pipeline = numberAfter(line, "pipeline-model-parallel size").value_or(0);
+    p.data = countAfter(line, "data-parallel-size").value_or(countAfter(line, "data-parallel size").value_or(0));
+    p.tensor = countAfter(line, "tensor-model-parallel size").value_or(0);
+    p.pipeline = countAfter(line, "pipeline-model-parallel size").value_or(0);
     return p;
 }
 

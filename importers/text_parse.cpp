@@ -162,4 +162,15 @@ int currentUtcYear() {
     return tm.tm_year + 1900;
 }
 
+std::optional<double> numberAfter(std::string_view s, std::string_view key) {
+    const std::size_t at = s.find(key);
+    if (at == std::string_view::npos) return std::nullopt;
+    std::size_t i = at + key.size();
+    while (i < s.size() && s[i] == ' ') ++i;
+    const std::size_t start = i;
+    auto partOfNumber = [](char c) { return (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-'; };
+    while (i < s.size() && partOfNumber(s[i])) ++i;
+    return parseDouble(s.substr(start, i - start));
+}
+
 }  // namespace faultline

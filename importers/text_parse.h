@@ -20,6 +20,8 @@ void splitBy(std::string_view s, std::string_view delim, std::vector<std::string
 
 std::optional<std::int64_t> parseInt(std::string_view s);
 std::optional<double> parseDouble(std::string_view s);
+// The number written after the first `key` in `s` ("iter time (s): 1.25" -> 1.25), spaces skipped.
+std::optional<double> numberAfter(std::string_view s, std::string_view key);
 
 // Days since 1970-01-01 of a proleptic Gregorian date.
 std::int64_t daysFromCivil(std::int64_t y, unsigned m, unsigned d);

@@ -24,16 +24,6 @@ std::optional<std::int64_t> intAfter(std::string_view line, std::string_view key
     return parseInt(line.substr(start, i - start));
 }
 
-std::optional<double> numberAfter(std::string_view line, std::string_view key) {
-    const std::size_t at = line.find(key);
-    if (at == std::string_view::npos) return std::nullopt;
-    std::size_t i = at + key.size();
-    while (i < line.size() && line[i] == ' ') ++i;
-    const std::size_t start = i;
-    while (i < line.size() && (isDigit(line[i]) || line[i] == '.' || line[i] == 'e' || line[i] == 'E' || line[i] == '+' || line[i] == '-')) ++i;
-    return parseDouble(line.substr(start, i - start));
-}
-
 }  // namespace
 
 std::optional<EpochNs> timeInLine(std::string_view line) {
