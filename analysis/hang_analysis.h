@@ -11,6 +11,7 @@
 // the groups' sizes): each dump's entries are bucketed by group once, and each (rank, group)
 // reads only its own bucket. Memory beyond the dumps: 4 bytes an entry plus O(M).
 #include "model/flight_recorder.h"
+#include "model/hang.h"
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -18,35 +19,6 @@
 #include <vector>
 
 namespace faultline {
-
-struct HangFinding {
-    std::string processGroup;      // the group's name ("74")
-    std::string processGroupDesc;  // "EXPERT_MODEL_PARALLEL_GROUP"
-    std::vector<std::int32_t> groupRanks;
-    std::int64_t seq = 0;          // the collective where the ranks diverged
-    std::string op;                // "nccl:all_to_all"
-    std::string size;              // "4027x5120": the first input of the lowest rank that has it
-    std::string dtype;             // "BFloat16"
-    std::int64_t enqueuedNs = 0;   // when the first rank enqueued it (epoch ns)
-    std::vector<std::int32_t> missing;  // never enqueued it (or left no record at all)
-    std::vector<std::int32_t> stuck;    // enqueued it, never completed it
-    std::vector<std::string> mismatches;  // ranks that disagree on op, dtype or size
-};
-
-// Where one independent hang began: the culprits' earliest divergent collective.
-struct HangOrigin {
-    std::size_t finding = 0;              // index into HangReport::findings
-    std::vector<std::int32_t> culprits;   // ranks that never joined it and wait on nobody
-    std::vector<std::int32_t> waiting;    // ranks stuck in it, waiting for the culprits
-};
-
-struct HangReport {
-    int dumps = 0;
-    std::vector<std::int32_t> ranksWithoutDump;
-    std::vector<HangFinding> findings;    // missing ranks first, then earliest first
-    std::vector<HangOrigin> origins;      // each independent hang, earliest first
-    std::vector<std::int32_t> culprits;   // every origin's culprits, ascending
-};
 
 HangReport analyzeHang(const std::vector<FlightRecorderDump>& dumps);
 

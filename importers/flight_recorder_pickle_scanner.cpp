@@ -60,8 +60,13 @@ enum class Key : std::uint8_t {
     ProfilingName,
     InputSizes,
     InputDtypes,
+    OutputSizes,
+    OutputDtypes,
     State,
     TimeCreated,
+    TimeStarted,
+    TimeCompleted,
+    P2PSeqId,
 };
 
 Key classify(std::string_view k) {
@@ -71,15 +76,18 @@ Key classify(std::string_view k) {
         case 6: return k == "is_p2p" ? Key::IsP2P : Key::Other;
         case 7: return k == "version" ? Key::Version : k == "entries" ? Key::Entries : Key::Other;
         case 9: return k == "pg_config" ? Key::PgConfig : k == "pg_status" ? Key::PgStatus : Key::Other;
+        case 10: return k == "p2p_seq_id" ? Key::P2PSeqId : Key::Other;
         case 11: return k == "input_sizes" ? Key::InputSizes : Key::Other;
-        case 12: return k == "input_dtypes" ? Key::InputDtypes : k == "nccl_version" ? Key::NcclVersion : Key::Other;
-        case 13: return k == "process_group" ? Key::ProcessGroup : Key::Other;
+        case 12: return k == "input_dtypes" ? Key::InputDtypes : k == "nccl_version" ? Key::NcclVersion : k == "output_sizes" ? Key::OutputSizes : Key::Other;
+        case 13: return k == "process_group" ? Key::ProcessGroup : k == "output_dtypes" ? Key::OutputDtypes : Key::Other;
         case 14: return k == "profiling_name" ? Key::ProfilingName : Key::Other;
         case 15: return k == "time_created_ns" ? Key::TimeCreated : Key::Other;
         case 17: return k == "collective_seq_id" ? Key::CollectiveSeqId : Key::Other;
         case 23: return k == "last_started_collective" ? Key::LastStarted : Key::Other;
         case 24: return k == "last_enqueued_collective" ? Key::LastEnqueued : Key::Other;
         case 25: return k == "last_completed_collective" ? Key::LastCompleted : Key::Other;
+        case 26: return k == "time_discovered_started_ns" ? Key::TimeStarted : Key::Other;
+        case 28: return k == "time_discovered_completed_ns" ? Key::TimeCompleted : Key::Other;
         default: return Key::Other;
     }
 }
@@ -122,8 +130,9 @@ struct StatusScratch {  // one group of pg_status
 
 struct EntryScratch {
     Val groupName, groupDesc, profilingName, state;
-    std::int64_t pgId = -1, seq = 0, created = 0;
+    std::int64_t pgId = -1, seq = 0, p2pSeq = 0, created = 0, started = 0, completed = 0;
     std::uint32_t sizes = kNone, dtypes = kNone;  // into m_sizeLists, m_dtypeLists
+    std::uint32_t outputSizes = kNone, outputDtypes = kNone;
     std::uint32_t seen = 0;
     bool p2p = false;
 };
@@ -422,7 +431,10 @@ private:
             case Role::PgStatus: return Role::PgStatusGroup;
             case Role::Entries: return Role::Entry;
             case Role::Entry:
-                return key == Key::ProcessGroup ? Role::ProcessGroup : key == Key::InputSizes ? Role::InputSizes : key == Key::InputDtypes ? Role::InputDtypes : Role::Ignored;
+                return key == Key::ProcessGroup                                ? Role::ProcessGroup
+                       : key == Key::InputSizes || key == Key::OutputSizes   ? Role::InputSizes
+                       : key == Key::InputDtypes || key == Key::OutputDtypes ? Role::InputDtypes
+                                                                             : Role::Ignored;
             case Role::InputSizes: return Role::Tensor;
             default: return Role::Ignored;
         }
@@ -529,6 +541,9 @@ private:
             case Key::PgId: return number(e.pgId);
             case Key::CollectiveSeqId: return number(e.seq);
             case Key::TimeCreated: return number(e.created);
+            case Key::TimeStarted: return number(e.started);
+            case Key::TimeCompleted: return number(e.completed);
+            case Key::P2PSeqId: return number(e.p2pSeq);
             case Key::IsP2P:
                 once(e.seen, key);
                 e.p2p = v.kind == Kind::Bool && v.v != 0;
@@ -549,12 +564,15 @@ private:
                 return;
             }
             case Key::InputSizes:
-            case Key::InputDtypes: {
+            case Key::InputDtypes:
+            case Key::OutputSizes:
+            case Key::OutputDtypes: {
                 once(e.seen, key);
                 if (v.kind == Kind::None) return;
-                const Box& list = boxOf(v, key == Key::InputSizes ? Role::InputSizes : Role::InputDtypes);
+                const bool sizes = key == Key::InputSizes || key == Key::OutputSizes;
+                const Box& list = boxOf(v, sizes ? Role::InputSizes : Role::InputDtypes);
                 if (!isList(list.shape)) giveUp();
-                (key == Key::InputSizes ? e.sizes : e.dtypes) = list.slot;
+                (key == Key::InputSizes ? e.sizes : key == Key::InputDtypes ? e.dtypes : key == Key::OutputSizes ? e.outputSizes : e.outputDtypes) = list.slot;
                 return;
             }
             default: return;
@@ -662,9 +680,13 @@ private:
         e.collectiveSeqId = s.seq;
         e.isP2P = s.p2p;
         e.op = internOp(s.profilingName);
-        e.input = internShapes(s);
+        e.input = internShapes(s.sizes, s.dtypes);
+        e.output = internShapes(s.outputSizes, s.outputDtypes);
         if (s.state.kind == Kind::Text) e.state = flightRecorderState(text(s.state));
+        e.p2pSeqId = s.p2pSeq;
         e.timeCreatedNs = s.created;
+        e.timeStartedNs = s.started;
+        e.timeCompletedNs = s.completed;
         m_dump.entries.push_back(e);
     }
 
@@ -691,11 +713,11 @@ private:
         c = {name.v, name.len, m_dump.internOp(text(name))};
         return c.index;
     }
-    std::uint32_t internShapes(const EntryScratch& s) {
+    std::uint32_t internShapes(std::uint32_t sizeList, std::uint32_t dtypeList) {
         std::uint64_t h = 0xcbf29ce484222325ull;
         auto mix = [&h](std::uint64_t x) { h = (h ^ x) * 0x100000001b3ull; };
-        const Span sizes = s.sizes == kNone ? Span{} : m_sizeLists[s.sizes];
-        const Span dtypes = s.dtypes == kNone ? Span{} : m_dtypeLists[s.dtypes];
+        const Span sizes = sizeList == kNone ? Span{} : m_sizeLists[sizeList];
+        const Span dtypes = dtypeList == kNone ? Span{} : m_dtypeLists[dtypeList];
         bool spelt = false;
         mix(sizes.count);
         for (std::uint32_t i = 0; i < sizes.count; ++i) {

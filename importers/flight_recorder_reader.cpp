@@ -7,6 +7,8 @@
 
 #include "model/error.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -59,22 +61,26 @@ std::vector<std::int32_t> rankList(const Field& f, const std::string& group) {
     return flightRecorderRanksFromText(f.v.text(), f.path, group);
 }
 
-FlightRecorderTensors tensorsOf(const FlightRecorderEntryValues& entry, const std::string& path, std::size_t where) {
+// One side's tensors: `side` is "input" or "output", naming the fields read.
+FlightRecorderTensors tensorsOf(const FlightRecorderValue& sizeList, const FlightRecorderValue& dtypeList, std::string_view side,
+                                const std::string& path, std::size_t where) {
+    const std::string sizesKey = std::string(side) + "_sizes";
+    const std::string dtypesKey = std::string(side) + "_dtypes";
     FlightRecorderTensors t;
-    const Field sizes{entry.inputSizes, path, {}, where};
-    if (sizes.v.present() && !sizes.v.isList()) sizes.expected("a list of tensor sizes", "input_sizes");
+    const Field sizes{sizeList, path, {}, where};
+    if (sizes.v.present() && !sizes.v.isList()) sizes.expected("a list of tensor sizes", sizesKey);
     for (std::size_t i = 0; i < sizes.v.size(); ++i) {
         const FlightRecorderValue tensor = sizes.v.item(i);
-        if (!tensor.isList()) Field{tensor, path, {}, where}.expected("a list of dimensions", "input_sizes[" + std::to_string(i) + "]");
+        if (!tensor.isList()) Field{tensor, path, {}, where}.expected("a list of dimensions", sizesKey + "[" + std::to_string(i) + "]");
         auto& dims = t.sizes.emplace_back();
         for (std::size_t k = 0; k < tensor.size(); ++k) {
             const FlightRecorderValue d = tensor.item(k);
-            dims.push_back(d.isInt() ? d.integer() : Field{d, path, {}, where}.integer("input_sizes[" + std::to_string(i) + "]"));
+            dims.push_back(d.isInt() ? d.integer() : Field{d, path, {}, where}.integer(sizesKey + "[" + std::to_string(i) + "]"));
         }
     }
-    const Field dtypes{entry.inputDtypes, path, {}, where};
-    if (dtypes.v.present() && !dtypes.v.isList()) dtypes.expected("a list of dtypes", "input_dtypes");
-    for (std::size_t i = 0; i < dtypes.v.size(); ++i) t.dtypes.push_back(Field{dtypes.v.item(i), path, {}, where}.text("input_dtypes"));
+    const Field dtypes{dtypeList, path, {}, where};
+    if (dtypes.v.present() && !dtypes.v.isList()) dtypes.expected("a list of dtypes", dtypesKey);
+    for (std::size_t i = 0; i < dtypes.v.size(); ++i) t.dtypes.push_back(Field{dtypes.v.item(i), path, {}, where}.text(dtypesKey));
     return t;
 }
 
@@ -208,12 +214,16 @@ void fill(FlightRecorderDump& dump, const FlightRecorderValue& root, FlightRecor
         e.op = dump.internOp(v.profilingName.isText() ? v.profilingName.text() : "");
         e.input = shapes.find(v, dump);
         if (e.input == TensorShapes::kNone) {
-            e.input = dump.internTensors(tensorsOf(v, path, i));
+            e.input = dump.internTensors(tensorsOf(v.inputSizes, v.inputDtypes, "input", path, i));
             shapes.keep(v, e.input);
         }
         if (v.state.present() && !v.state.isText()) Field{v.state, path, {}, i}.expected("text", "state");
         if (v.state.isText()) e.state = flightRecorderState(v.state.text());
+        e.output = dump.internTensors(tensorsOf(v.outputSizes, v.outputDtypes, "output", path, i));
+        e.p2pSeqId = integer(v.p2pSeqId, "p2p_seq_id", 0);
         e.timeCreatedNs = integer(v.timeCreated, "time_created_ns", 0);
+        e.timeStartedNs = integer(v.timeStarted, "time_discovered_started_ns", 0);
+        e.timeCompletedNs = integer(v.timeCompleted, "time_discovered_completed_ns", 0);
         dump.entries.push_back(e);
     }
 }
@@ -232,11 +242,14 @@ std::int32_t rankFromName(const std::string& path) {
 }  // namespace
 
 FlightRecorderDump readFlightRecorderDump(const std::string& path, FlightRecorderGroupLists* lists, bool wholeDocument) {
+    return readFlightRecorderDump(path, readFlightRecorderFile(path), lists, wholeDocument);
+}
+
+FlightRecorderDump readFlightRecorderDump(const std::string& path, std::string data, FlightRecorderGroupLists* lists, bool wholeDocument) {
     FlightRecorderGroupLists own;
     FlightRecorderGroupLists& shared = lists ? *lists : own;
     FlightRecorderDump dump;
     dump.path = path;
-    std::string data = readFlightRecorderFile(path);
     if (wholeDocument || !looksLikePickle(data) || !scanFlightRecorderPickle(data, dump, shared)) {
         dump = FlightRecorderDump();
         dump.path = path;
@@ -246,6 +259,32 @@ FlightRecorderDump readFlightRecorderDump(const std::string& path, FlightRecorde
     if (dump.rank < 0) dump.rank = rankFromName(path);
     if (dump.rank < 0) throw Error(path + ": cannot tell which rank wrote this dump (no \"rank\" field and no rank number ending the name)");
     return dump;
+}
+
+std::string flightRecorderDumpToJson(const FlightRecorderDump& dump) {
+    using nlohmann::json;
+    json config = json::object();
+    for (const auto& [key, g] : dump.groups) config[key] = {{"name", g.name}, {"desc", g.desc}, {"ranks", g.ranks ? *g.ranks : std::vector<std::int32_t>()}};
+    json status = json::object();
+    for (const auto& [id, s] : dump.groupStatus)
+        status[id] = {{"last_enqueued_collective", s.lastEnqueued}, {"last_started_collective", s.lastStarted}, {"last_completed_collective", s.lastCompleted}};
+    auto time = [](std::int64_t ns) { return ns == 0 ? json(nullptr) : json(ns); };
+    json entries = json::array();
+    for (const FlightRecorderEntry& e : dump.entries) {
+        const FlightRecorderEntryGroup& g = dump.groupOf(e);
+        const FlightRecorderTensors& in = dump.inputOf(e);
+        const FlightRecorderTensors& out = dump.tensors[e.output];
+        json entry = {{"process_group", {g.name, g.desc}}, {"pg_id", g.pgId}, {"collective_seq_id", e.collectiveSeqId}, {"p2p_seq_id", e.p2pSeqId},
+                      {"is_p2p", e.isP2P}, {"profiling_name", dump.opOf(e)}, {"input_sizes", in.sizes}, {"input_dtypes", in.dtypes},
+                      {"output_sizes", out.sizes}, {"output_dtypes", out.dtypes}, {"time_created_ns", e.timeCreatedNs},
+                      {"time_discovered_started_ns", time(e.timeStartedNs)}, {"time_discovered_completed_ns", time(e.timeCompletedNs)}};
+        if (e.state != FlightRecorderState::Unknown) entry["state"] = flightRecorderStateText(e.state);
+        entries.push_back(std::move(entry));
+    }
+    json root = {{"rank", dump.rank}, {"pg_config", config}, {"pg_status", status}, {"entries", entries}};
+    if (!dump.version.empty()) root["version"] = dump.version;
+    if (!dump.ncclVersion.empty()) root["nccl_version"] = dump.ncclVersion;
+    return root.dump();
 }
 
 std::vector<FlightRecorderDump> readFlightRecorderDumps(const std::vector<std::string>& paths, int workers) {

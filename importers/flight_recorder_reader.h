@@ -16,6 +16,13 @@ class FlightRecorderGroupLists;
 // (flight_recorder_pickle_scanner.h) unless it gives up or `wholeDocument` asks for the
 // reference reading, through the document's tree (tests compare the two).
 FlightRecorderDump readFlightRecorderDump(const std::string& path, FlightRecorderGroupLists* lists = nullptr, bool wholeDocument = false);
+// The same, from the file's bytes already read.
+FlightRecorderDump readFlightRecorderDump(const std::string& path, std::string data, FlightRecorderGroupLists* lists = nullptr,
+                                          bool wholeDocument = false);
+// The dump as the JSON variant of a Flight Recorder dump holding just what the reader keeps:
+// readFlightRecorderDump gives the same dump back (import shards carry dumps this way).
+std::string flightRecorderDumpToJson(const FlightRecorderDump& dump);
+
 // Every dump in a folder (files whose name ends in a rank number), or the one file given,
 // read on every core (`workers` threads; 0: one per core), in file name order.
 std::vector<FlightRecorderDump> readFlightRecorderDumps(const std::vector<std::string>& paths, int workers = 0);

@@ -14,6 +14,8 @@
 
 namespace faultline {
 
+class FlightRecorderGroupLists;
+
 struct ImportOptions {
     std::string format;       // force this format for every file; empty: detect each file's
     std::string rankMapPath;  // "rank host [local_gpu]" lines, for traces that do not say
@@ -56,6 +58,9 @@ struct ImportContext {
     FileReport& report;
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(double)> fileProgress;  // 0..1 of this file
+    // Shared by every file of the import, so that dumps of one job keep each group's rank
+    // list once; null: each dump keeps its own.
+    FlightRecorderGroupLists* flightRecorderGroupLists = nullptr;
 
     void checkCancel() const {
         if (cancel && cancel->load(std::memory_order_relaxed)) throw ImportCancelled();

@@ -2,6 +2,7 @@
 // What the importers read, before it is placed on a topology: every time is absolute (Unix
 // epoch nanoseconds, UTC) and every place is named the way the file names it (a host name,
 // a PCI bus id, a rank). The run builder turns these into a Run.
+#include "model/flight_recorder.h"
 #include "model/root_cause.h"
 #include "model/run.h"
 
@@ -118,6 +119,9 @@ struct RankPlacement {
 struct ImportedEvents {
     std::vector<ImportedFailure> failures;
     std::vector<ImportedCollective> collectives;
+    // Flight Recorder dumps, whole: their entries become collectives (flight_recorder_collectives.h)
+    // and together they say who hung the job.
+    std::vector<FlightRecorderDump> flightRecorderDumps;
     std::vector<ImportedStep> steps;
     std::vector<ImportedCheckpoint> checkpoints;
     std::vector<ImportedJob> jobs;

@@ -1,6 +1,8 @@
 #include "importer.h"
 
+#include "flight_recorder_group_lists.h"
 #include "formats.h"
+#include "hang_incident.h"
 #include "hostlist.h"
 #include "input_file.h"
 #include "parallel_files.h"
@@ -9,6 +11,7 @@
 #include "shard_file.h"
 #include "time_span_check.h"
 
+#include "analysis/hang_analysis.h"
 #include "model/run_file.h"
 #include "model/run_validity.h"
 
@@ -118,7 +121,7 @@ struct FileImport {
 };
 
 void readOne(const Input& f, const FormatInfo* forced, const ImportOptions& options, const std::atomic<bool>* cancel,
-             const std::function<void(double)>& fileProgress, ShardedFile& out) {
+             const std::function<void(double)>& fileProgress, FlightRecorderGroupLists& groupLists, ShardedFile& out) {
     out.report.path = f.path;
     const FormatInfo* format = forced ? forced : detectFormat(f.path);
     if (!format) {
@@ -128,7 +131,7 @@ void readOne(const Input& f, const FormatInfo* forced, const ImportOptions& opti
         return;
     }
     out.report.format = std::string(format->name);
-    ImportContext ctx{options, out.events, out.report, cancel, fileProgress};
+    ImportContext ctx{options, out.events, out.report, cancel, fileProgress, &groupLists};
     try {
         format->import(f.path, ctx);
     } catch (const Error&) {
@@ -161,10 +164,11 @@ void readInParallel(const std::vector<Input>& files, const FormatInfo* forced, c
         progress(std::min(1.0, doneWeight / static_cast<double>(total)));
     };
 
+    FlightRecorderGroupLists groupLists;
     forEachFileInParallel(
         files.size(), options.workers,
         [&](std::size_t i) {
-            readOne(files[i], forced, options, cancel, [&, i](double fraction) { report(i, fraction); }, out[i].file);
+            readOne(files[i], forced, options, cancel, [&, i](double fraction) { report(i, fraction); }, groupLists, out[i].file);
             report(i, 1.0);
         },
         cancel);
@@ -174,6 +178,7 @@ void mergeEvents(ImportedEvents& into, ImportedEvents&& from, const std::string&
     auto append = [](auto& a, auto& b) { a.insert(a.end(), std::make_move_iterator(b.begin()), std::make_move_iterator(b.end())); };
     append(into.failures, from.failures);
     append(into.collectives, from.collectives);
+    append(into.flightRecorderDumps, from.flightRecorderDumps);
     append(into.steps, from.steps);
     append(into.inJobRestarts, from.inJobRestarts);
     append(into.checkpoints, from.checkpoints);
@@ -279,6 +284,10 @@ ImportResult buildImport(std::vector<ShardedFile> files, const ImportOptions& op
 
     BuildResult built = buildRun(events, events.topology, runName, {options.jobIds, options.jobName});
     result.run = std::move(built.run);
+    if (!events.flightRecorderDumps.empty()) {
+        result.run.hang = analyzeHang(events.flightRecorderDumps);
+        addHangIncident(result.run);
+    }
     if (options.runName.empty())
         if (const std::string job = jobRunName(result.run); !job.empty()) result.run.info.name = job;
     if (const auto violation = findRunViolation(result.run))

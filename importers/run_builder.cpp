@@ -2,6 +2,7 @@
 
 #include "failure_merge.h"
 #include "hostlist.h"
+#include "run_collectives.h"
 #include "run_jobs.h"
 #include "model/error.h"
 #include "analysis/step_time_stragglers.h"
@@ -30,7 +31,7 @@ EpochNs earliestTime(const ImportedEvents& e) {
     };
     for (const auto& f : e.failures)
         if (!f.sinceBoot) see(f.time);
-    for (const auto& c : e.collectives) see(c.enter);
+    see(collectiveSpan(e).first);
     for (const auto& s : e.steps) see(s.end - s.duration);
     for (const auto& c : e.checkpoints) see(c.begin);
     for (const auto& j : e.jobs) see(j.start);
@@ -43,6 +44,7 @@ std::int32_t rankCount(const ImportedEvents& e) {
         n = std::max(n, c.rank + 1);
         for (std::int32_t r : c.groupRanks) n = std::max(n, r + 1);
     }
+    for (const FlightRecorderDump& d : e.flightRecorderDumps) n = std::max(n, d.rank + 1);  // their groups are in worldSize
     for (const auto& s : e.steps) n = std::max(n, s.rank + 1);
     for (const auto& p : e.placements) n = std::max(n, p.rank + 1);
     for (const auto& f : e.failures) {
@@ -269,36 +271,8 @@ BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>
         if (unexplained > 1) out.warnings.push_back(std::to_string(unexplained) + " symptoms in all stopped no job of the run");
     }
 
-    // Collectives: ops and process groups become tables, records point into them.
-    std::map<std::string, std::int32_t> opIndex;
-    std::map<std::pair<std::string, std::vector<std::int32_t>>, std::int32_t> groupIndex;
-    std::vector<std::size_t> order(events.collectives.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return events.collectives[a].enter < events.collectives[b].enter;
-    });
-    std::map<std::pair<std::int32_t, std::int32_t>, std::int64_t> nextSeq;  // (rank, group) -> seq
-    run.collectives.reserve(order.size());
-    for (std::size_t i : order) {
-        const ImportedCollective& c = events.collectives[i];
-        auto [op, newOp] = opIndex.try_emplace(c.op, static_cast<std::int32_t>(run.collectiveOps.size()));
-        if (newOp) run.collectiveOps.push_back(c.op);
-        auto [grp, newGroup] = groupIndex.try_emplace({c.group, c.groupRanks}, static_cast<std::int32_t>(run.processGroups.size()));
-        if (newGroup) run.processGroups.push_back({c.group, c.groupRanks});
-        CollectiveRecord r;
-        r.rank = c.rank;
-        r.group = grp->second;
-        r.op = op->second;
-        // Without the file's own sequence number, a rank's n-th collective in a group is
-        // taken to be every member's n-th: true when all ranks' traces cover the same steps.
-        std::int64_t& seq = nextSeq[{c.rank, r.group}];
-        r.seq = c.seq >= 0 ? c.seq : seq;
-        seq = r.seq + 1;
-        r.enter = toRun(c.enter);
-        r.exit = toRun(c.exit);
-        r.bytes = c.bytes;
-        run.collectives.push_back(r);
-    }
+    addCollectives(events, base, run);
+    if (const CollectiveSpan span = collectiveSpan(events); span.last > 0) toRun(span.last);
 
     // Steps are the job's: with several ranks reporting, the lowest rank speaks for all.
     std::int32_t stepRank = INT32_MAX;

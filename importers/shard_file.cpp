@@ -1,5 +1,7 @@
 #include "shard_file.h"
 
+#include "flight_recorder_group_lists.h"
+#include "flight_recorder_reader.h"
 #include "input_file.h"
 
 #include "model/error.h"
@@ -36,6 +38,7 @@ CREATE TABLE checkpoints(id INTEGER PRIMARY KEY, file INTEGER NOT NULL, begin_ns
 CREATE TABLE jobs(id INTEGER PRIMARY KEY, file INTEGER NOT NULL, job TEXT NOT NULL);
 CREATE TABLE placements(id INTEGER PRIMARY KEY, file INTEGER NOT NULL, rank INTEGER NOT NULL,
                         host TEXT NOT NULL, local_gpu INTEGER NOT NULL);
+CREATE TABLE flight_recorder_dumps(id INTEGER PRIMARY KEY, file INTEGER NOT NULL, path TEXT NOT NULL, dump TEXT NOT NULL);
 )sql";
 
 nlohmann::json reportToJson(const FileReport& r) {
@@ -204,6 +207,12 @@ void writeFile(SqliteDb& db, const ShardedFile& f, Interner& intern) {
         for (const ImportedJob& x : e.jobs) s.bind(1, file).bind(2, std::string_view(dumpJson(jobToJson(x)))).execute();
     }
     {
+        // Whole, so that the merge analyses the hang as an import of all the dumps would.
+        SqliteStatement s(db, "INSERT INTO flight_recorder_dumps(file, path, dump) VALUES(?, ?, ?)");
+        for (const FlightRecorderDump& d : e.flightRecorderDumps)
+            s.bind(1, file).bind(2, std::string_view(d.path)).bind(3, std::string_view(flightRecorderDumpToJson(d))).execute();
+    }
+    {
         SqliteStatement s(db, "INSERT INTO placements(file, rank, host, local_gpu) VALUES(?, ?, ?, ?)");
         for (const RankPlacement& x : e.placements)
             s.bind(1, file).bind(2, std::int64_t{x.rank}).bind(3, std::string_view(x.host)).bind(4, std::int64_t{x.localGpu}).execute();
@@ -256,7 +265,8 @@ ImportShard readShardFile(const std::string& path) {
     SqliteDb db(path, SqliteDb::Mode::ReadOnly);
     if (db.pragmaInt("application_id") != kShardFileApplicationId)
         throw Error(path + " is not a Faultline import shard (expected one written by faultline-cli import --shard)");
-    if (db.pragmaInt("user_version") > kShardFileVersion) throw Error(path + " was written by a newer Faultline");
+    const std::int64_t version = db.pragmaInt("user_version");
+    if (version > kShardFileVersion) throw Error(path + " was written by a newer Faultline");
     try {
         ImportShard shard;
         std::map<std::string, std::string> meta;
@@ -308,6 +318,11 @@ ImportShard readShardFile(const std::string& path) {
             eventsOf(s.int64(0)).jobs.push_back(jobFromJson(nlohmann::json::parse(s.text(1))));
         for (SqliteStatement s(db, "SELECT file, rank, host, local_gpu FROM placements ORDER BY id"); s.next();)
             eventsOf(s.int64(0)).placements.push_back({s.int32(1), s.text(2), s.int32(3)});
+        if (version >= 2) {
+            FlightRecorderGroupLists lists;
+            for (SqliteStatement s(db, "SELECT file, path, dump FROM flight_recorder_dumps ORDER BY id"); s.next();)
+                eventsOf(s.int64(0)).flightRecorderDumps.push_back(readFlightRecorderDump(s.text(1), s.text(2), &lists));
+        }
         return shard;
     } catch (const std::exception& e) {
         throw Error(path + " is a damaged import shard: " + e.what());

@@ -16,7 +16,7 @@
 namespace faultline {
 
 inline constexpr std::int32_t kShardFileApplicationId = 0x46544C53;  // "FTLS"
-inline constexpr int kShardFileVersion = 1;
+inline constexpr int kShardFileVersion = 2;  // 2 added flight_recorder_dumps
 
 // One input file as read: where it stood among all inputs, its report, its events.
 struct ShardedFile {

@@ -3,7 +3,7 @@
 // process group enqueued on one rank, and where each group's counters stood.
 //
 // A job of 16,384 ranks leaves 16,384 dumps of a few thousand entries each, and the hang
-// analysis needs all of them at once: an entry is 32 bytes, its texts (group, op, tensor
+// analysis needs all of them at once: an entry is 64 bytes, its texts (group, op, tensor
 // shapes) kept once per dump, and a group's rank list once per job (shared between dumps).
 #include <cstdint>
 #include <map>
@@ -36,10 +36,14 @@ struct FlightRecorderTensors {
 
 struct FlightRecorderEntry {
     std::int64_t collectiveSeqId = 0;
-    std::int64_t timeCreatedNs = 0;  // Unix epoch nanoseconds
-    std::uint32_t group = 0;         // index into FlightRecorderDump::entryGroups
-    std::uint32_t op = 0;            // index into FlightRecorderDump::ops ("nccl:all_to_all")
-    std::uint32_t input = 0;         // index into FlightRecorderDump::tensors
+    std::int64_t p2pSeqId = 0;         // a send or receive's own counter
+    std::int64_t timeCreatedNs = 0;    // Unix epoch nanoseconds
+    std::int64_t timeStartedNs = 0;    // when the watchdog saw it start; 0 when it did not
+    std::int64_t timeCompletedNs = 0;  // when the watchdog saw it complete; 0 when it did not
+    std::uint32_t group = 0;           // index into FlightRecorderDump::entryGroups
+    std::uint32_t op = 0;              // index into FlightRecorderDump::ops ("nccl:all_to_all")
+    std::uint32_t input = 0;           // index into FlightRecorderDump::tensors
+    std::uint32_t output = 0;          // index into FlightRecorderDump::tensors
     FlightRecorderState state = FlightRecorderState::Unknown;
     bool isP2P = false;
 };
@@ -55,6 +59,10 @@ struct FlightRecorderEntryText {
     FlightRecorderTensors input;
     std::string state;
     std::int64_t timeCreatedNs = 0;
+    std::int64_t timeStartedNs = 0;
+    std::int64_t timeCompletedNs = 0;
+    FlightRecorderTensors output{};
+    std::int64_t p2pSeqId = 0;
 };
 
 struct FlightRecorderGroup {

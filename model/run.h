@@ -1,6 +1,7 @@
 #pragma once
 // A run: the cluster it trained on and what happened over time. Every time is Nanos since
 // the run's start; events are kept sorted by time so that any instant is a binary search.
+#include "hang.h"
 #include "root_cause.h"
 #include "time.h"
 #include "topology.h"
@@ -134,6 +135,8 @@ struct Run {
     std::vector<ProcessGroup> processGroups;
     std::vector<CollectiveRecord> collectives;
     std::vector<std::int32_t> rankToGpu;  // rank r ran on GPU rankToGpu[r]
+    // Who hung the job, from its Flight Recorder dumps; unset when the run has none.
+    std::optional<HangReport> hang;
 };
 
 // The stretches between downtimes, when the job was up.

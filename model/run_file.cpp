@@ -1,5 +1,6 @@
 #include "run_file.h"
 
+#include "collective_chunks.h"
 #include "error.h"
 #include "partial_file.h"
 #include "run_file_schema.h"
@@ -96,17 +97,36 @@ void writeEvents(SqliteDb& db, const Run& run) {
         }
     }
     {
-        SqliteStatement s(db, "INSERT INTO collectives VALUES(?, ?, ?, ?, ?, ?, ?, ?)");
-        for (std::size_t i = 0; i < run.collectives.size(); ++i) {
-            const CollectiveRecord& c = run.collectives[i];
-            s.bind(1, static_cast<std::int64_t>(i)).bind(2, std::int64_t{c.rank}).bind(3, std::int64_t{c.group});
-            s.bind(4, std::int64_t{c.op}).bind(5, c.seq).bind(6, c.enter).bind(7, c.exit).bind(8, c.bytes).execute();
+        SqliteStatement s(db, "INSERT INTO collective_chunks VALUES(?, ?, ?)");
+        const std::span<const CollectiveRecord> all(run.collectives);
+        for (std::size_t begin = 0, id = 0; begin < all.size(); begin += kCollectivesPerChunk, ++id) {
+            const auto chunk = all.subspan(begin, std::min(kCollectivesPerChunk, all.size() - begin));
+            s.bind(1, static_cast<std::int64_t>(id)).bind(2, static_cast<std::int64_t>(chunk.size())).bindBytes(3, encodeCollectiveChunk(chunk)).execute();
         }
     }
     {
         SqliteStatement s(db, "INSERT INTO rank_map VALUES(?, ?)");
         for (std::size_t r = 0; r < run.rankToGpu.size(); ++r)
             s.bind(1, static_cast<std::int64_t>(r)).bind(2, std::int64_t{run.rankToGpu[r]}).execute();
+    }
+}
+
+void writeHang(SqliteDb& db, const HangReport& hang) {
+    SqliteStatement(db, "INSERT INTO hangs VALUES(0, ?, ?, ?)").bind(1, std::int64_t{hang.dumps}).bindBlob(2, hang.ranksWithoutDump).bindBlob(3, hang.culprits).execute();
+    SqliteStatement findings(db, "INSERT INTO hang_findings VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    for (std::size_t i = 0; i < hang.findings.size(); ++i) {
+        const HangFinding& f = hang.findings[i];
+        std::string mismatches;
+        for (const std::string& m : f.mismatches) mismatches += (mismatches.empty() ? "" : "\n") + m;
+        findings.bind(1, static_cast<std::int64_t>(i)).bind(2, std::string_view(f.processGroup)).bind(3, std::string_view(f.processGroupDesc));
+        findings.bindBlob(4, f.groupRanks).bind(5, f.seq).bind(6, std::string_view(f.op)).bind(7, std::string_view(f.size));
+        findings.bind(8, std::string_view(f.dtype)).bind(9, f.enqueuedNs).bindBlob(10, f.missing).bindBlob(11, f.stuck);
+        findings.bind(12, std::string_view(mismatches)).execute();
+    }
+    SqliteStatement origins(db, "INSERT INTO hang_origins VALUES(?, ?, ?, ?)");
+    for (std::size_t i = 0; i < hang.origins.size(); ++i) {
+        const HangOrigin& o = hang.origins[i];
+        origins.bind(1, static_cast<std::int64_t>(i)).bind(2, static_cast<std::int64_t>(o.finding)).bindBlob(3, o.culprits).bindBlob(4, o.waiting).execute();
     }
 }
 
@@ -127,6 +147,7 @@ void writeRunFile(const Run& run, const std::string& path) {
         writeMeta(db, run.info);
         writeTopologyTables(db, run.topology);
         writeEvents(db, run);
+        if (run.hang) writeHang(db, *run.hang);
         db.exec(schema::kIndexes);
         db.exec("COMMIT");
     });

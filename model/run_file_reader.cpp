@@ -1,3 +1,4 @@
+#include "collective_chunks.h"
 #include "error.h"
 #include "run_file.h"
 #include "run_file_schema.h"
@@ -85,6 +86,70 @@ void readJobs(SqliteDb& db, Run& run, std::int64_t version) {
     }
 }
 
+// Version 4 keeps them in chunks (collective_chunks.h), older versions a row each.
+void readCollectives(SqliteDb& db, Run& run, std::int64_t version) {
+    if (version < 4) {
+        for (SqliteStatement s(db, "SELECT rank, grp, op, seq, enter_ns, exit_ns, bytes FROM collectives ORDER BY id"); s.next();)
+            run.collectives.push_back({s.int32(0), s.int32(1), s.int32(2), s.int64(3), s.int64(4), s.int64(5), s.int64(6)});
+        return;
+    }
+    {
+        SqliteStatement total(db, "SELECT sum(count) FROM collective_chunks");
+        if (total.next()) {
+            const std::int64_t n = total.int64(0);
+            if (n < 0 || n > (std::int64_t{1} << 36)) throw Error("collective_chunks: " + std::to_string(n) + " records in all is not a count");
+            run.collectives.reserve(static_cast<std::size_t>(n));
+        }
+    }
+    for (SqliteStatement s(db, "SELECT id, count, records FROM collective_chunks ORDER BY id"); s.next();) {
+        try {
+            const std::int64_t count = s.int64(1);
+            if (count < 0 || static_cast<std::uint64_t>(count) > s.bytes(2).size()) throw Error("a count of " + std::to_string(count) + " records does not fit the chunk");
+            decodeCollectiveChunk(s.bytes(2), static_cast<std::size_t>(count), run.collectives);
+        } catch (const Error& e) {
+            throw Error("collective_chunks row " + std::to_string(s.int64(0)) + ": " + e.what());
+        }
+    }
+}
+
+// Version 4 added the hang analysis; older runs have none.
+void readHang(SqliteDb& db, Run& run, std::int64_t version) {
+    if (version < 4) return;
+    SqliteStatement head(db, "SELECT dumps, ranks_without_dump, culprits FROM hangs ORDER BY id LIMIT 1");
+    if (!head.next()) return;
+    HangReport& hang = run.hang.emplace();
+    hang.dumps = head.int32(0);
+    hang.ranksWithoutDump = head.int32Blob(1);
+    hang.culprits = head.int32Blob(2);
+    for (SqliteStatement s(db, "SELECT process_group, process_group_desc, group_ranks, seq, op, size, dtype, enqueued_ns, missing, stuck, mismatches "
+                               "FROM hang_findings ORDER BY id");
+         s.next();) {
+        HangFinding& f = hang.findings.emplace_back();
+        f.processGroup = s.text(0);
+        f.processGroupDesc = s.text(1);
+        f.groupRanks = s.int32Blob(2);
+        f.seq = s.int64(3);
+        f.op = s.text(4);
+        f.size = s.text(5);
+        f.dtype = s.text(6);
+        f.enqueuedNs = s.int64(7);
+        f.missing = s.int32Blob(8);
+        f.stuck = s.int32Blob(9);
+        const std::string mismatches = s.text(10);
+        for (std::size_t begin = 0; begin < mismatches.size();) {
+            const std::size_t end = std::min(mismatches.find('\n', begin), mismatches.size());
+            f.mismatches.push_back(mismatches.substr(begin, end - begin));
+            begin = end + 1;
+        }
+    }
+    for (SqliteStatement s(db, "SELECT finding, culprits, waiting FROM hang_origins ORDER BY id"); s.next();) {
+        const std::int64_t finding = s.int64(0);
+        if (finding < 0 || finding >= static_cast<std::int64_t>(hang.findings.size()))
+            throw Error("hang_origins row " + std::to_string(hang.origins.size()) + ": finding " + std::to_string(finding) + " does not exist");
+        hang.origins.push_back({static_cast<std::size_t>(finding), s.int32Blob(1), s.int32Blob(2)});
+    }
+}
+
 void readEvents(SqliteDb& db, Run& run, std::int64_t version) {
     const char* failures = version < 3 ? "SELECT time_ns, cause, component_kind, component_index, xid, gpus, detail, NULL, NULL FROM failures ORDER BY id"
                                        : "SELECT time_ns, cause, component_kind, component_index, xid, gpus, detail, ranks, suspect_ranks FROM failures ORDER BY id";
@@ -114,9 +179,9 @@ void readEvents(SqliteDb& db, Run& run, std::int64_t version) {
     for (SqliteStatement s(db, "SELECT name FROM collective_ops ORDER BY id"); s.next();) run.collectiveOps.push_back(s.text(0));
     for (SqliteStatement s(db, "SELECT name, ranks FROM process_groups ORDER BY id"); s.next();)
         run.processGroups.push_back({s.text(0), s.int32Blob(1)});
-    for (SqliteStatement s(db, "SELECT rank, grp, op, seq, enter_ns, exit_ns, bytes FROM collectives ORDER BY id"); s.next();)
-        run.collectives.push_back({s.int32(0), s.int32(1), s.int32(2), s.int64(3), s.int64(4), s.int64(5), s.int64(6)});
+    readCollectives(db, run, version);
     for (SqliteStatement s(db, "SELECT gpu FROM rank_map ORDER BY rank"); s.next();) run.rankToGpu.push_back(s.int32(0));
+    readHang(db, run, version);
 }
 
 }  // namespace

@@ -2,6 +2,9 @@
 // The SQL schema of run files, version kRunFileSchemaVersion. docs/run-file.md describes it.
 // Version 2 added `jobs` and `downtimes.job`; version-1 files are read as having neither.
 // Version 3 added `failures.ranks` and `failures.suspect_ranks`; older files read with none.
+// Version 4 keeps collectives in `collective_chunks` (collective_chunks.h) instead of a row
+// each in `collectives`, and adds the Flight Recorder hang analysis (`hangs`, `hang_findings`,
+// `hang_origins`); older files are read from `collectives`, with no hang.
 #include "error.h"
 
 #include <array>
@@ -68,9 +71,13 @@ CREATE TABLE stragglers(id INTEGER PRIMARY KEY, gpu INTEGER NOT NULL, begin_ns I
                         end_ns INTEGER NOT NULL, slowdown REAL NOT NULL, cause TEXT);
 CREATE TABLE collective_ops(id INTEGER PRIMARY KEY, name TEXT NOT NULL);
 CREATE TABLE process_groups(id INTEGER PRIMARY KEY, name TEXT NOT NULL, ranks BLOB);
-CREATE TABLE collectives(id INTEGER PRIMARY KEY, rank INTEGER NOT NULL, grp INTEGER NOT NULL,
-                         op INTEGER NOT NULL, seq INTEGER NOT NULL, enter_ns INTEGER NOT NULL,
-                         exit_ns INTEGER NOT NULL, bytes INTEGER NOT NULL);
+CREATE TABLE collective_chunks(id INTEGER PRIMARY KEY, count INTEGER NOT NULL, records BLOB NOT NULL);
+CREATE TABLE hangs(id INTEGER PRIMARY KEY, dumps INTEGER NOT NULL, ranks_without_dump BLOB, culprits BLOB);
+CREATE TABLE hang_findings(id INTEGER PRIMARY KEY, process_group TEXT NOT NULL, process_group_desc TEXT NOT NULL,
+                           group_ranks BLOB, seq INTEGER NOT NULL, op TEXT NOT NULL, size TEXT NOT NULL,
+                           dtype TEXT NOT NULL, enqueued_ns INTEGER NOT NULL, missing BLOB, stuck BLOB,
+                           mismatches TEXT NOT NULL);
+CREATE TABLE hang_origins(id INTEGER PRIMARY KEY, finding INTEGER NOT NULL, culprits BLOB, waiting BLOB);
 CREATE TABLE rank_map(rank INTEGER PRIMARY KEY, gpu INTEGER NOT NULL);
 )sql";
 
@@ -83,8 +90,6 @@ CREATE INDEX steps_time ON steps(time_ns);
 CREATE INDEX rank_steps_rank ON rank_steps(rank, step);
 CREATE INDEX stragglers_time ON stragglers(begin_ns, end_ns);
 CREATE INDEX stragglers_gpu ON stragglers(gpu);
-CREATE INDEX collectives_time ON collectives(enter_ns);
-CREATE INDEX collectives_group_seq ON collectives(grp, seq);
 )sql";
 
 }  // namespace faultline::schema

@@ -14,6 +14,30 @@ Found violation(std::string table, std::size_t row, std::string what) { return R
 
 bool inRun(Nanos t) { return t >= -kLongestRun && t <= 2 * kLongestRun; }
 
+// Every rank a hang names is one of the run's, and every origin is one of its findings.
+template <typename NotARank>
+Found checkHang(const HangReport& hang, const NotARank& notARank, std::size_t ranks) {
+    auto badRank = [&](const std::vector<std::int32_t>& list) -> std::optional<std::int32_t> {
+        for (std::int32_t r : list)
+            if (r < 0 || static_cast<std::size_t>(r) >= ranks) return r;
+        return std::nullopt;
+    };
+    if (auto r = badRank(hang.culprits)) return violation("hangs", 0, notARank(*r));
+    if (auto r = badRank(hang.ranksWithoutDump)) return violation("hangs", 0, notARank(*r));
+    for (std::size_t i = 0; i < hang.findings.size(); ++i) {
+        const HangFinding& f = hang.findings[i];
+        for (const auto* list : {&f.groupRanks, &f.missing, &f.stuck})
+            if (auto r = badRank(*list)) return violation("hang_findings", i, notARank(*r));
+    }
+    for (std::size_t i = 0; i < hang.origins.size(); ++i) {
+        const HangOrigin& o = hang.origins[i];
+        if (o.finding >= hang.findings.size()) return violation("hang_origins", i, "finding " + std::to_string(o.finding) + " does not exist");
+        for (const auto* list : {&o.culprits, &o.waiting})
+            if (auto r = badRank(*list)) return violation("hang_origins", i, notARank(*r));
+    }
+    return std::nullopt;
+}
+
 // Times must be ones a run can hold, or the figures computed from them would overflow or
 // make no sense ("mean save 401 d").
 Found checkTimes(const Run& run) {
@@ -128,6 +152,7 @@ Found checkReferences(const Run& run) {
     }
     for (std::size_t i = 0; i < run.rankSteps.size(); ++i)
         if (run.rankSteps[i].rank < 0) return violation("rank_steps", i, notARank(run.rankSteps[i].rank));
+    if (run.hang) return checkHang(*run.hang, notARank, ranks);
     return std::nullopt;
 }
 

@@ -68,6 +68,11 @@ SqliteStatement& SqliteStatement::bindBlob(int index, std::span<const std::int32
     return *this;
 }
 
+SqliteStatement& SqliteStatement::bindBytes(int index, std::string_view bytes) {
+    sqlite3_bind_blob(m_stmt, index, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT);
+    return *this;
+}
+
 SqliteStatement& SqliteStatement::bindOptional(int index, std::optional<std::int64_t> value) {
     if (value) return bind(index, *value);
     sqlite3_bind_null(m_stmt, index);
@@ -107,6 +112,12 @@ std::vector<std::int32_t> SqliteStatement::int32Blob(int column) const {
     std::vector<std::int32_t> out(bytes / sizeof(std::int32_t));
     if (p && !out.empty()) std::memcpy(out.data(), p, out.size() * sizeof(std::int32_t));
     return out;
+}
+
+std::string_view SqliteStatement::bytes(int column) const {
+    const void* p = sqlite3_column_blob(m_stmt, column);
+    const auto n = static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, column));
+    return p ? std::string_view(static_cast<const char*>(p), n) : std::string_view();
 }
 
 }  // namespace faultline

@@ -26,6 +26,7 @@ public:
     SqliteStatement& bind(int index, double value);
     SqliteStatement& bind(int index, std::string_view text);
     SqliteStatement& bindBlob(int index, std::span<const std::int32_t> values);
+    SqliteStatement& bindBytes(int index, std::string_view bytes);  // a BLOB of these bytes
     SqliteStatement& bindOptional(int index, std::optional<std::int64_t> value);  // NULL when unset
     // Runs a statement that returns no rows, then resets it for the next bindings.
     void execute();
@@ -38,6 +39,7 @@ public:
     double real(int column) const;
     std::string text(int column) const;
     std::vector<std::int32_t> int32Blob(int column) const;
+    std::string_view bytes(int column) const;  // a BLOB's bytes, valid until the next step
     std::optional<std::int64_t> optionalInt64(int column) const;  // unset for NULL
 
 private:

@@ -87,3 +87,40 @@ TEST(CliImport, MissingOutputIsAUsageError) {
 
 }  // namespace
 }  // namespace faultline
+
+namespace faultline {
+namespace {
+
+using test::realData;
+using Result = test::CommandResult;
+
+Result runHangCli(const std::string& args, bool withStderr = true) {
+    return test::runCommand(std::string(FAULTLINE_CLI) + " " + args, withStderr);
+}
+
+// One truth: the hang the import stores is the one `hang` finds in the dumps, and the run
+// file gives it back to `hang` (it refused run files: "not a Flight Recorder dump").
+TEST(CliImport, AnImportedHangIsTheOneHangFindsInTheDumps) {
+    FAULTLINE_REQUIRE_REALDATA();
+    test::ScratchDir dir;
+    const std::string dumps = realData("flight_recorder/nvidia-resiliency-ext/tests/attribution/unit/fr_traces/gpu_error_1st");
+    const std::string out = dir.file("fr.faultline");
+    ASSERT_EQ(runHangCli("import " + dumps + " -o " + out).status, 0);
+    const Result fromDumps = runHangCli("hang " + dumps, false);
+    const Result fromRun = runHangCli("hang " + out, false);
+    EXPECT_EQ(fromDumps.status, 0);
+    EXPECT_EQ(fromRun.status, 0);
+    EXPECT_NE(fromDumps.output.find("Culprit ranks: 12\n"), std::string::npos) << fromDumps.output;
+    EXPECT_EQ(fromRun.output, fromDumps.output);
+    EXPECT_EQ(runHangCli("hang --json " + out, false).output, runHangCli("hang --json " + dumps, false).output);
+
+    // A run imported from other files has no hang to give.
+    const std::string kineto = dir.file("k.faultline");
+    ASSERT_EQ(runHangCli("import " + realData("kineto/HolisticTraceAnalysis/tests/data/trace_filter") + " -o " + kineto).status, 0);
+    const Result none = runHangCli("hang " + kineto);
+    EXPECT_EQ(none.status, 1);
+    EXPECT_NE(none.output.find(kineto + ": the run holds no hang analysis"), std::string::npos) << none.output;
+}
+
+}  // namespace
+}  // namespace faultline

@@ -2,7 +2,9 @@
 // and hostile pickles that try to run code.
 #include "import_test_util.h"
 
+#include "analysis/hang_analysis.h"
 #include "importers/pickle_reader.h"
+#include "model/run_file.h"
 #include "importers/read_whole_file.h"
 
 #include <filesystem>
@@ -110,6 +112,49 @@ TEST(SafePickle, DataOpcodesDecode) {
     const nlohmann::json j = readPickle(p, "p");
     EXPECT_EQ(j["a"], nlohmann::json::parse(R"([1, -2, 3.5, null, true, ["x", "y"]])"));
     EXPECT_EQ(j["7"], 300000000000LL);
+}
+
+}  // namespace
+}  // namespace faultline
+
+namespace faultline {
+namespace {
+
+// The hang is an incident of the run: rank 12's GPU failed at the all_to_all it never
+// joined, ranks 13-15 wait in it, and the run is down from then to its end.
+TEST(FlightRecorder, AnImportedHangIsAnIncidentThatEndsTraining) {
+    FAULTLINE_REQUIRE_REALDATA();
+    const ImportResult r = importPaths({realData(kFr + "gpu_error_1st")});
+    ASSERT_TRUE(r.run.hang);
+    EXPECT_EQ(r.run.hang->culprits, (std::vector<std::int32_t>{12}));
+    EXPECT_EQ(r.run.hang->dumps, 16);
+    ASSERT_EQ(r.run.failures.size(), 1u);
+    const Failure& f = r.run.failures[0];
+    EXPECT_EQ(f.cause, RootCause::NcclWatchdogTimeout);
+    EXPECT_EQ(f.suspectRanks, (std::vector<std::int32_t>{12}));
+    EXPECT_EQ(f.ranks, (std::vector<std::int32_t>{13, 14, 15}));
+    EXPECT_EQ(f.gpus, (std::vector<std::int32_t>{r.run.rankToGpu[12]}));
+    EXPECT_EQ(f.detail, "NCCL hang (Flight Recorder): rank 12 never joined all_to_all #20537 in process group 74 "
+                        "(EXPERT_MODEL_PARALLEL_GROUP); ranks 13-15 wait in it");
+    const HangFinding& origin = r.run.hang->findings[r.run.hang->origins.at(0).finding];
+    EXPECT_EQ(f.time, origin.enqueuedNs - r.run.info.startEpochNs);
+    ASSERT_EQ(r.run.downtimes.size(), 1u);
+    const Downtime& d = r.run.downtimes[0];
+    EXPECT_EQ(d.failure, 0);
+    EXPECT_FALSE(d.planned);
+    EXPECT_EQ(d.begin, f.time);
+    EXPECT_EQ(d.end, r.run.info.duration);
+    EXPECT_LT(d.begin, d.end);
+
+    // Written and read back, the run keeps the same analysis.
+    test::ScratchDir dir;
+    const std::string path = dir.file("fr.faultline");
+    writeRunFile(r.run, path);
+    const faultline::Run back = readRunFile(path);
+    ASSERT_TRUE(back.hang);
+    EXPECT_EQ(hangToText(*back.hang), hangToText(*r.run.hang));
+    EXPECT_EQ(back.collectives.size(), r.run.collectives.size());
+    EXPECT_EQ(back.failures.at(0).detail, f.detail);
 }
 
 }  // namespace

@@ -94,7 +94,7 @@ TEST(HostileInput, ProcessGroupRanksBeyondAnyRankAreRefused) {
                             R"(}}, "entries": [{"profiling_name": "nccl:all_reduce", "process_group": ["0", ""], "collective_seq_id": 1}]})");
         const std::string message = errorOf([&] { importPaths({path}, forced("flight-recorder-json")); });
         EXPECT_NE(message.find(path + ": pg_config \"0\" lists rank "), std::string::npos) << ranks << ": " << message;
-        EXPECT_NE(message.find("not a rank (expected 0 to 10000000)"), std::string::npos) << ranks << ": " << message;
+        EXPECT_NE(message.find(", not a rank"), std::string::npos) << ranks << ": " << message;
     }
 }
 

@@ -3,6 +3,7 @@
 #include "import_test_util.h"
 #include "../model/collective_event.h"
 
+#include "analysis/hang_analysis.h"
 #include "analysis/straggler_analysis.h"
 #include "analysis/summary.h"
 #include "model/run_file.h"
@@ -79,6 +80,29 @@ TEST(ShardedImport, RealKinetoTracesMergeToTheSingleImport) {
                                              realData("xid_kernel_logs/gpud/components/memory/testdata/dmesg.decode.iso.log")};
     const std::string expected = figures(importPaths(inputs, mixedYears()).run);
     for (int shards : {1, 2, 3, 8}) EXPECT_EQ(mergedFigures(inputs, shards, dir, "real"), expected) << shards << " shards";
+}
+
+// Flight Recorder dumps travel whole in the shards: the merged run has the hang, the incident
+// and the collectives the single import has.
+TEST(ShardedImport, FlightRecorderDumpsMergeToTheSameHang) {
+    FAULTLINE_REQUIRE_REALDATA();
+    ScratchDir dir;
+    const std::vector<std::string> inputs = {realData("flight_recorder/nvidia-resiliency-ext/tests/attribution/unit/fr_traces/gpu_error_1st")};
+    const ImportResult single = importPaths(inputs);
+    ASSERT_TRUE(single.run.hang);
+    const std::string expected = figures(single.run) + hangToText(*single.run.hang);
+    for (int shards : {1, 3}) {
+        std::vector<std::string> parts;
+        for (int i = 0; i < shards; ++i) {
+            parts.push_back(dir.file("fr-" + std::to_string(i) + "-of-" + std::to_string(shards) + ".shard"));
+            writeShardFile(importShard(inputs, {}, i, shards), parts.back());
+        }
+        const ImportResult merged = mergeShards(parts, {});
+        ASSERT_TRUE(merged.run.hang) << shards;
+        EXPECT_EQ(figures(merged.run) + hangToText(*merged.run.hang), expected) << shards << " shards";
+        EXPECT_EQ(merged.run.collectives.size(), single.run.collectives.size());
+        EXPECT_EQ(merged.run.failures.at(0).detail, single.run.failures.at(0).detail);
+    }
 }
 
 TEST(ShardedImport, AClustersOwnFilesMergeToTheSingleImport) {

@@ -3,6 +3,7 @@
 #include "test_runs.h"
 
 #include "analysis/summary.h"
+#include "model/collective_chunks.h"
 #include "model/error.h"
 #include "model/partial_file.h"
 #include "model/run_file.h"
@@ -12,6 +13,7 @@
 
 #include <csignal>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -80,16 +82,91 @@ TEST_P(BrokenIndexes, AreCorruptNamingTheFileTableAndRow) {
 
 INSTANTIATE_TEST_SUITE_P(
     RunFile, BrokenIndexes,
-    ::testing::Values(std::make_pair("UPDATE collectives SET rank = 1000000", "collectives row 0: rank 1000000 is not one of the run's ranks (0 to 255)"),
-                      std::make_pair("UPDATE collectives SET rank = 2147483647 WHERE id = (SELECT min(id) FROM collectives) + 5",
-                                     "collectives row 5: rank 2147483647 is not one of the run's ranks"),
-                      std::make_pair("UPDATE collectives SET grp = 99999 WHERE id = (SELECT max(id) FROM collectives)", "process group 99999 does not exist"),
-                      std::make_pair("UPDATE failures SET component_index = 2147483647 WHERE id = 2",
+    ::testing::Values(std::make_pair("UPDATE failures SET component_index = 2147483647 WHERE id = 2",
                                      "failures row 2: component_index 2147483647 names a"),
                       std::make_pair("UPDATE failures SET component_index = -7 WHERE component_kind = 'gpu'", ": component_index -7 names a GPU, which does not exist"),
                       std::make_pair("UPDATE process_groups SET ranks = X'40420f00' WHERE id = 0", "process_groups row 0: rank 1000000"),
                       std::make_pair("UPDATE rank_map SET gpu = 100000 WHERE rank = 3", "rank_map row 3: rank 3 names GPU 100000"),
                       std::make_pair("UPDATE downtimes SET job = 5000 WHERE id = 1", "downtimes row 1: job 5000 does not exist")));
+
+// Collectives are kept in chunks of packed records (collective_chunks.h): a record whose
+// index points nowhere, or a chunk cut short or padded, is corruption naming the chunk or
+// the record, never a crash or gigabytes allocated.
+void replaceChunk(const std::string& path, const std::string& bytes, std::int64_t count) {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    sqlite3_stmt* s = nullptr;
+    ASSERT_EQ(sqlite3_prepare_v2(db, "UPDATE collective_chunks SET records = ?, count = ? WHERE id = 0", -1, &s, nullptr), SQLITE_OK);
+    sqlite3_bind_blob(s, 1, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT);
+    sqlite3_bind_int64(s, 2, count);
+    EXPECT_EQ(sqlite3_step(s), SQLITE_DONE);
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+}
+
+TEST(RunFile, CollectiveChunksWithBrokenRecordsAreCorrupt) {
+    ScratchDir dir;
+    const std::string path = dir.file("run.faultline");
+    const faultline::Run run = test::tracedTinyRun();
+    ASSERT_GT(run.collectives.size(), 6u);
+    struct Case {
+        std::function<void(std::vector<CollectiveRecord>&)> damage;
+        const char* expected;
+    };
+    const Case cases[] = {
+        {[](auto& c) { c[0].rank = 1'000'000; }, "collectives row 0: rank 1000000 is not one of the run's ranks (0 to 255)"},
+        {[](auto& c) { c[5].rank = 2'147'483'647; }, "collectives row 5: rank 2147483647 is not one of the run's ranks"},
+        {[](auto& c) { c.back().group = 99999; }, "process group 99999 does not exist"},
+    };
+    for (const Case& c : cases) {
+        writeRunFile(run, path);
+        std::vector<CollectiveRecord> records = run.collectives;
+        c.damage(records);
+        replaceChunk(path, encodeCollectiveChunk(records), static_cast<std::int64_t>(records.size()));
+        const std::string message = errorReading(path);
+        EXPECT_EQ(message.rfind(path + " is corrupt: ", 0), 0u) << message;
+        EXPECT_NE(message.find(c.expected), std::string::npos) << message;
+    }
+    const std::string whole = encodeCollectiveChunk(run.collectives);
+    const auto n = static_cast<std::int64_t>(run.collectives.size());
+    writeRunFile(run, path);
+    replaceChunk(path, whole.substr(0, whole.size() - 1), n);
+    EXPECT_EQ(errorReading(path), path + " is corrupt: collective_chunks row 0: the chunk ends inside a record");
+    replaceChunk(path, whole, n - 1);
+    EXPECT_EQ(errorReading(path), path + " is corrupt: collective_chunks row 0: the chunk holds more than its " + std::to_string(n - 1) + " records");
+    replaceChunk(path, whole, 1LL << 40);
+    const std::string tooMany = errorReading(path);
+    EXPECT_EQ(tooMany.rfind(path + " is corrupt: collective_chunks: 10995", 0), 0u) << tooMany;
+    EXPECT_NE(tooMany.find(" records in all is not a count"), std::string::npos) << tooMany;
+    replaceChunk(path, std::string(12, '\xff'), 1);
+    EXPECT_EQ(errorReading(path), path + " is corrupt: collective_chunks row 0: a number in the chunk runs over 64 bits");
+}
+
+// Any record survives the packing: extreme values, negative steps back in time, empty chunks.
+TEST(RunFile, CollectiveChunksRoundTripEveryValue) {
+    const std::vector<CollectiveRecord> records = {
+        {0, 0, 0, 0, 0, 0, 0},
+        {INT32_MAX, INT32_MAX, INT32_MAX, INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX},
+        {INT32_MIN, INT32_MIN, INT32_MIN, INT64_MIN, INT64_MIN, INT64_MAX, INT64_MIN},
+        {7, 3, 2, 41, 1'000'000'000, 999'999'999, -1},
+        {8, 3, 2, 42, -5, 12, 1LL << 40},
+    };
+    std::vector<CollectiveRecord> back;
+    decodeCollectiveChunk(encodeCollectiveChunk(records), records.size(), back);
+    ASSERT_EQ(back.size(), records.size());
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        EXPECT_EQ(back[i].rank, records[i].rank) << i;
+        EXPECT_EQ(back[i].group, records[i].group) << i;
+        EXPECT_EQ(back[i].op, records[i].op) << i;
+        EXPECT_EQ(back[i].seq, records[i].seq) << i;
+        EXPECT_EQ(back[i].enter, records[i].enter) << i;
+        EXPECT_EQ(back[i].exit, records[i].exit) << i;
+        EXPECT_EQ(back[i].bytes, records[i].bytes) << i;
+    }
+    back.clear();
+    decodeCollectiveChunk(encodeCollectiveChunk({}), 0, back);
+    EXPECT_TRUE(back.empty());
+}
 
 // The writer checks the same rules before it renames a run into place: a run no reader
 // would open is never written, and nothing is left where it would have gone.

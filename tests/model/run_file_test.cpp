@@ -154,7 +154,46 @@ TEST(RunFile, NewerSchemaIsRefusedByName) {
     const std::string path = dir.file("future.faultline");
     writeRunFile(tinyRun(), path);
     runSql(path, "PRAGMA user_version=7");
-    EXPECT_EQ(errorOf(path), path + " was written by a newer Faultline (run file schema 7; this build reads schema 3 and older)");
+    EXPECT_EQ(errorOf(path), path + " was written by a newer Faultline (run file schema 7; this build reads schema " + std::to_string(kRunFileSchemaVersion) + " and older)");
+}
+
+// Before schema 4 every collective was a row of `collectives`.
+#define kSchema3Collectives                                                                                       \
+    "DROP TABLE collective_chunks; DROP TABLE hangs; DROP TABLE hang_findings; DROP TABLE hang_origins; "        \
+    "CREATE TABLE collectives(id INTEGER PRIMARY KEY, rank INTEGER NOT NULL, grp INTEGER NOT NULL, op INTEGER NOT " \
+    "NULL, seq INTEGER NOT NULL, enter_ns INTEGER NOT NULL, exit_ns INTEGER NOT NULL, bytes INTEGER NOT NULL); "
+
+// A schema-3 file, collectives in rows, reads with the same collectives and no hang.
+TEST(RunFile, Schema3CollectivesInRowsReadTheSame) {
+    ScratchDir dir;
+    const std::string path = dir.file("v3.faultline");
+    const faultline::Run& run = test::tracedTinyRun();
+    ASSERT_FALSE(run.collectives.empty());
+    writeRunFile(run, path);
+    runSql(path, kSchema3Collectives "PRAGMA user_version=3");
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr);
+    sqlite3_stmt* s = nullptr;
+    ASSERT_EQ(sqlite3_prepare_v2(db, "INSERT INTO collectives VALUES(?, ?, ?, ?, ?, ?, ?, ?)", -1, &s, nullptr), SQLITE_OK);
+    for (std::size_t i = 0; i < run.collectives.size(); ++i) {
+        const CollectiveRecord& c = run.collectives[i];
+        const std::int64_t values[] = {static_cast<std::int64_t>(i), c.rank, c.group, c.op, c.seq, c.enter, c.exit, c.bytes};
+        for (int k = 0; k < 8; ++k) sqlite3_bind_int64(s, k + 1, values[k]);
+        ASSERT_EQ(sqlite3_step(s), SQLITE_DONE);
+        sqlite3_reset(s);
+    }
+    sqlite3_finalize(s);
+    sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    const faultline::Run back = readRunFile(path);
+    ASSERT_EQ(back.collectives.size(), run.collectives.size());
+    for (std::size_t i = 0; i < run.collectives.size(); i += 997) {
+        EXPECT_EQ(back.collectives[i].rank, run.collectives[i].rank) << i;
+        EXPECT_EQ(back.collectives[i].enter, run.collectives[i].enter) << i;
+        EXPECT_EQ(back.collectives[i].bytes, run.collectives[i].bytes) << i;
+    }
+    EXPECT_FALSE(back.hang);
 }
 
 // Schema 3 keeps who reported a failure and whom it points at; a schema-2 file reads with none.
@@ -169,7 +208,7 @@ TEST(RunFile, FailureRanksAndSuspectsRoundTripAndOlderFilesReadWithout) {
     const faultline::Run back = readRunFile(path);
     EXPECT_EQ(back.failures[0].ranks, (std::vector<std::int32_t>{0, 1, 2}));
     EXPECT_EQ(back.failures[0].suspectRanks, (std::vector<std::int32_t>{3}));
-    runSql(path, "ALTER TABLE failures DROP COLUMN ranks; ALTER TABLE failures DROP COLUMN suspect_ranks; PRAGMA user_version=2");
+    runSql(path, "ALTER TABLE failures DROP COLUMN ranks; ALTER TABLE failures DROP COLUMN suspect_ranks; " kSchema3Collectives "PRAGMA user_version=2");
     const faultline::Run old = readRunFile(path);
     ASSERT_EQ(old.failures.size(), run.failures.size());
     EXPECT_TRUE(old.failures[0].ranks.empty());
