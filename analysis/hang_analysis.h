@@ -22,6 +22,10 @@ namespace faultline {
 
 HangReport analyzeHang(const std::vector<FlightRecorderDump>& dumps);
 
+// "rank 12 never joined all_to_all #20537 in process group 74 (EXPERT_MODEL_PARALLEL_GROUP);
+// ranks 13-15 wait in it": one origin as every view words it.
+std::string hangOriginText(const HangReport& hang, const HangOrigin& origin);
+
 nlohmann::json hangToJson(const HangReport& report);
 std::string hangToText(const HangReport& report);
 

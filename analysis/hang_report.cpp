@@ -1,6 +1,8 @@
 // How a hang analysis reads in the CLI and in exports.
 #include "hang_analysis.h"
 
+#include "incidents.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -15,7 +17,22 @@ std::string joinRanks(const std::vector<std::int32_t>& ranks) {
     return out.empty() ? "-" : out;
 }
 
+std::string ranksText(const std::vector<std::int32_t>& ranks) {
+    return (ranks.size() == 1 ? "rank " : "ranks ") + rankRanges(ranks);
+}
+
 }  // namespace
+
+std::string hangOriginText(const HangReport& hang, const HangOrigin& origin) {
+    const HangFinding& f = hang.findings[origin.finding];
+    std::string op = f.op;
+    if (op.rfind("nccl:", 0) == 0) op.erase(0, 5);
+    std::string text = ranksText(origin.culprits) + " never joined " + op + " #" +
+                       std::to_string(f.seq) + " in process group " + f.processGroup;
+    if (!f.processGroupDesc.empty()) text += " (" + f.processGroupDesc + ")";
+    if (!origin.waiting.empty()) text += "; " + ranksText(origin.waiting) + (origin.waiting.size() == 1 ? " waits" : " wait") + " in it";
+    return text;
+}
 
 nlohmann::json hangToJson(const HangReport& report) {
     nlohmann::json findings = nlohmann::json::array();

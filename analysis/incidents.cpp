@@ -3,6 +3,8 @@
 #include "model/format.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 namespace faultline {
 
@@ -42,6 +44,14 @@ std::string describeHardware(const Topology& t, const Failure& f) {
     }
     if (f.gpus.size() == 1) return t.gpuName(f.gpus.front());
     return f.gpus.empty() ? "" : std::to_string(f.gpus.size()) + " GPUs";
+}
+
+std::string gpuHoursText(const std::optional<double>& gpuHours) {
+    if (!gpuHours) return "unknown";
+    if (*gpuHours >= 10) return formatCount(std::llround(*gpuHours));
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", *gpuHours);
+    return buf;
 }
 
 std::vector<Incident> buildIncidents(const Run& run) {
@@ -110,7 +120,13 @@ std::vector<Incident> buildIncidents(const Run& run) {
             inc.chain.push_back({d.end, "training resumed"});
             inc.end = d.end;
         }
-        if (inc.end) inc.timeToRecover = *inc.end - inc.begin;
+        if (inc.end) {
+            inc.timeToRecover = *inc.end - inc.begin;
+            // A synchronous job idles all its GPUs: the job's when the files say, else the cluster's.
+            const std::int32_t jobGpus = d.job >= 0 ? run.jobs[static_cast<std::size_t>(d.job)].gpus : 0;
+            const double gpus = static_cast<double>(jobGpus > 0 ? static_cast<std::size_t>(jobGpus) : run.topology.gpus.size());
+            inc.gpuHoursLost = gpus * static_cast<double>(inc.timeToRecover + inc.lostWork) / static_cast<double>(kHour);
+        }
         out.push_back(std::move(inc));
     }
     // Failures that stopped no job we know of (e.g. a kernel log without the job's record).

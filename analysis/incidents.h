@@ -37,6 +37,9 @@ struct Incident {
     Nanos reload = 0;            // checkpoint load
     Nanos lostWork = 0;
     Nanos timeToRecover = 0;     // symptom to training resumed
+    // What it cost: every GPU of the job idle from the symptom to training resumed, plus the
+    // work redone on all of them. Unknown (unset) when the run does not say when it resumed.
+    std::optional<double> gpuHoursLost;
     std::optional<std::int64_t> stepAtFailure;
     std::optional<std::int64_t> resumedFromStep;
     std::vector<IncidentEvent> chain;
@@ -47,6 +50,8 @@ std::vector<Incident> buildIncidents(const Run& run);
 std::string describeHardware(const Topology& topology, const Failure& failure);
 // "0-6,8": ranks in order, runs collapsed; "" for none.
 std::string rankRanges(std::vector<std::int32_t> ranks);
+// "1,234", "3.6", "unknown": an incident's GPU-hours lost as every table shows them.
+std::string gpuHoursText(const std::optional<double>& gpuHours);
 // Why a failure's suspects are suspected, from the evidence the importer wrote: torchrun's root
 // cause ("rank 3 on node7, exit code -6 (SIGABRT) at ...": its host and exit code), or a timed-out
 // collective's silent and lagging ranks ("did not report"); "" when the evidence does not say.

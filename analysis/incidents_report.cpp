@@ -74,6 +74,7 @@ nlohmann::json incidentsToJson(const std::vector<Incident>& incidents, const Run
             {"reload_s", toSeconds(inc.reload)},
             {"lost_work_s", toSeconds(inc.lostWork)},
             {"time_to_recover_s", inc.end ? nlohmann::json(toSeconds(inc.timeToRecover)) : nlohmann::json()},
+            {"gpu_hours_lost", inc.gpuHoursLost ? nlohmann::json(*inc.gpuHoursLost) : nlohmann::json()},
             {"step_at_failure", inc.stepAtFailure ? nlohmann::json(*inc.stepAtFailure) : nlohmann::json()},
             {"resumed_from_step", inc.resumedFromStep ? nlohmann::json(*inc.resumedFromStep) : nlohmann::json()},
             {"headline", inc.headline},
@@ -87,16 +88,17 @@ nlohmann::json incidentsToJson(const std::vector<Incident>& incidents, const Run
 std::string incidentsToText(const std::vector<Incident>& incidents, const RunInfo& info) {
     std::string out;
     char buf[512];
-    std::snprintf(buf, sizeof buf, "%5s  %-23s  %-30s  %-34s  %14s  %14s  %s\n", "#", "time", "cause", "hardware", "to recover", "lost work", "suspect ranks");
+    std::snprintf(buf, sizeof buf, "%5s  %-23s  %-30s  %-34s  %14s  %14s  %12s  %s\n", "#", "time", "cause", "hardware", "to recover", "lost work",
+                  "GPU-h lost", "suspect ranks");
     out += buf;
     for (const Incident& inc : incidents) {
         std::string cause(rootCauseLabel(inc.cause));
         if (inc.xid) cause += " (Xid " + std::to_string(inc.xid) + ")";
         const std::string suspects = rankRanges(inc.suspectRanks);
-        std::snprintf(buf, sizeof buf, "%5d  %-23s  %-30.30s  %-34.34s  %14s  %14s  %.60s\n", inc.id,
+        std::snprintf(buf, sizeof buf, "%5d  %-23s  %-30.30s  %-34.34s  %14s  %14s  %12s  %.60s\n", inc.id,
                       formatWallTime(info.startEpochNs, inc.begin).c_str(), cause.c_str(), inc.hardware.c_str(),
                       inc.end ? formatDuration(inc.timeToRecover).c_str() : "-", formatDuration(inc.lostWork).c_str(),
-                      suspects.empty() ? "-" : suspects.c_str());
+                      gpuHoursText(inc.gpuHoursLost).c_str(), suspects.empty() ? "-" : suspects.c_str());
         out += buf;
     }
     return out;

@@ -122,6 +122,7 @@ RunComparison compareRuns(const Run& a, const Run& b) {
     }
     std::stable_sort(c.causes.begin(), c.causes.end(),
                      [](const CauseComparison& x, const CauseComparison& y) { return x.a + x.b > y.a + y.b; });
+    c.verdict = judgeComparison(a, c.a, b, c.b);
     return c;
 }
 
@@ -168,9 +169,10 @@ std::optional<double> KpiRow::relativeDelta() const {
 int KpiRow::verdict() const {
     const auto d = delta();
     if (!d || better == Better::Neither) return 0;
-    // Differences below a part in ten thousand are noise, not a change.
+    // Differences under 1% of the figure are within a run's own noise (a what-if of another
+    // seed moves every figure that much): neither better nor worse.
     const double scale = std::max({std::abs(*a), std::abs(*b), 1e-12});
-    if (std::abs(*d) <= 1e-4 * scale) return 0;
+    if (std::abs(*d) < kEvenShare * scale) return 0;
     const bool up = *d > 0;
     return (up == (better == Better::Higher)) ? 1 : -1;
 }
@@ -269,6 +271,7 @@ nlohmann::json comparisonToJson(const RunComparison& c) {
           {"ratio_mean", bothSteps ? orNull(ratio(c.stepsB.mean, c.stepsA.mean)) : nlohmann::json()},
           {"ratio_median", bothSteps ? orNull(ratio(c.stepsB.median, c.stepsA.median)) : nlohmann::json()}}},
         {"causes", causes},
+        {"verdict", verdictToJson(c.verdict)},
     };
 }
 
@@ -279,12 +282,14 @@ std::string comparisonToText(const RunComparison& c) {
                   formatCount(static_cast<std::int64_t>(c.a.gpus)).c_str(), formatDuration(c.a.duration).c_str(), c.b.name.c_str(),
                   formatCount(static_cast<std::int64_t>(c.b.gpus)).c_str(), formatDuration(c.b.duration).c_str());
     out += buf;
+    out += c.verdict.headline + "\n\n";
     std::snprintf(buf, sizeof buf, "%-34s %16s %16s %16s %10s\n", "", "A", "B", "B - A", "change");
     out += buf;
     for (const KpiRow& row : c.rows()) {
         auto cell = [&row](const std::optional<double>& v, bool sign) { return v ? formatKpiValue(row, *v, sign) : std::string("-"); };
         std::string change = "-";
-        if (const auto r = row.relativeDelta()) {
+        // A change of a percentage is its difference in points, already in the delta column.
+        if (const auto r = row.unit == Unit::Fraction ? std::nullopt : row.relativeDelta()) {
             char pct[32];
             std::snprintf(pct, sizeof pct, "%+.1f%%", 100.0 * *r);
             change = pct;

@@ -3,6 +3,7 @@
 // `summary` prints), their differences, step-time statistics and root-cause rates per
 // 1,000 GPU-days so runs of different size compare fairly. `faultline-cli compare` prints
 // it; the app's comparison window shows the same rows.
+#include "comparison_verdict.h"
 #include "summary.h"
 
 #include <nlohmann/json_fwd.hpp>
@@ -60,6 +61,7 @@ struct RunComparison {
     StepTimeStats stepsA, stepsB;
     CollectiveComparison collectives;
     std::vector<CauseComparison> causes;  // every cause either run saw, most frequent (A+B) first
+    ComparisonVerdict verdict;            // which run lost fewer GPU-hours, and why
     std::vector<KpiRow> rows() const;
 };
 

@@ -88,6 +88,7 @@ CompareWindow::CompareWindow(QWidget* parent)
       m_viewB(new FabricView(this)),
       m_statusA(new QLabel(this)),
       m_statusB(new QLabel(this)),
+      m_verdict(new QLabel(this)),
       m_views(new QSplitter(Qt::Horizontal, this)),
       m_controls(new ReplayControls(this)),
       m_kpis(new KpiDiffView(this)),
@@ -104,6 +105,13 @@ CompareWindow::CompareWindow(QWidget* parent)
     m_viewB->setObjectName("fabricViewB");
     m_statusA->setObjectName("compareStatusA");
     m_statusB->setObjectName("compareStatusB");
+    m_verdict->setObjectName("compareVerdict");
+    m_verdict->setWordWrap(true);
+    m_verdict->setContentsMargins(8, 6, 8, 2);
+    QFont headline = m_verdict->font();
+    headline.setPointSizeF(headline.pointSizeF() * 1.25);
+    headline.setBold(true);
+    m_verdict->setFont(headline);
     m_alignMode->setObjectName("alignMode");
     m_alignMode->addItems({tr("time since start"), tr("training step"), tr("incident")});
     m_incidentA->setObjectName("incidentA");
@@ -129,6 +137,7 @@ CompareWindow::CompareWindow(QWidget* parent)
     auto* topColumn = new QVBoxLayout(top);
     topColumn->setContentsMargins(0, 0, 0, 0);
     topColumn->setSpacing(0);
+    topColumn->addWidget(m_verdict);
     topColumn->addLayout(bar);
     topColumn->addWidget(m_views, 1);
     topColumn->addWidget(m_controls);
@@ -217,6 +226,7 @@ void CompareWindow::showComparison(std::shared_ptr<const LoadedComparison> loade
     m_viewA->setRun(m_loaded->a);
     m_viewB->setRun(m_loaded->b);
     m_kpis->setComparison(m_loaded->comparison);
+    m_verdict->setText(q(m_loaded->comparison.verdict.headline));
     m_charts->setRuns(*m_loaded->a, *m_loaded->b, m_loaded->comparison);
     fillIncidentLists();
     setWindowTitle(tr("%1 vs %2 — Faultline").arg(q(m_loaded->a->info.name), q(m_loaded->b->info.name)));

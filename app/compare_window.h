@@ -87,6 +87,7 @@ private:
     FabricView* m_viewB;
     QLabel* m_statusA;
     QLabel* m_statusB;
+    QLabel* m_verdict;  // which run lost fewer GPU-hours, and why: the first thing a reviewer reads
     QSplitter* m_views;
     ReplayControls* m_controls;
     KpiDiffView* m_kpis;

@@ -5,6 +5,7 @@
 #include "export_controller.h"
 #include "first_window.h"
 #include "presentation_window.h"
+#include "hang_window.h"
 #include "help_windows.h"
 #include "import_controller.h"
 #include "sample_run.h"
@@ -169,6 +170,8 @@ void MainWindow::connectPanels() {
         m_replay->fabricView()->markCause(cause);
     });
     connect(m_incidents, &IncidentView::chainEventClicked, m_replay, &ReplayPanel::setTime);
+    connect(m_incidents, &IncidentView::hangRequested, this, [this](std::int32_t rank) { showHang(rank); });
+    connect(m_replay->inspector(), &InspectorView::hangRequested, this, [this](std::int32_t rank) { showHang(rank); });
     connect(m_replay, &ReplayPanel::timeChanged, m_charts, &ChartsView::setTime);
 }
 
@@ -212,6 +215,9 @@ void MainWindow::createMenus(ImportController* importer) {
         // Presenting: the story of the run full screen (presentation_window.h).
         {Menu::View, tr("&Present"), QKeySequence(Qt::Key_F5), "", [this] { if (m_run) presentRun(this, m_run, 5); }},
         {Menu::View, tr("Present &Worst Incidents..."), {}, "", [this] { presentWorstIncidents(); }},
+        {Menu::View},
+        // Who hung the job, when the run was imported from Flight Recorder dumps (hang_window.h).
+        {Menu::View, tr("&Hang (Flight Recorder)..."), {}, "hangAction", [this] { showHang(); }},
         {Menu::View},
         {.menu = Menu::View, .add = [this](QMenu* view) {
              auto* themes = new QActionGroup(this);
@@ -322,6 +328,24 @@ void MainWindow::presentWorstIncidents() {
     if (ok && m_run) presentRun(this, m_run, n);
 }
 
+void MainWindow::showHang(std::optional<std::int32_t> rank) {
+    if (!m_run) return;
+    auto* window = findChild<HangWindow*>("hangWindow", Qt::FindDirectChildrenOnly);
+    if (window && window->property("runPath").toString() != m_run->path) {
+        window->close();  // another run's hang
+        window = nullptr;
+    }
+    if (!window) {
+        window = new HangWindow(m_run, this);
+        window->setAttribute(Qt::WA_DeleteOnClose);
+        window->setProperty("runPath", m_run->path);
+    }
+    if (rank) window->showRank(*rank);
+    window->show();
+    window->raise();
+    window->activateWindow();
+}
+
 void MainWindow::openWhatIf() {
     if (!m_run) return;
     auto* dialog = new WhatIfDialog(m_run->path, this);
@@ -395,6 +419,7 @@ void MainWindow::showRun(std::shared_ptr<const LoadedRun> run) {
     m_replay->inspector()->setIncidents(m_run->incidents);
     m_jobs->setRun(std::shared_ptr<const Run>(m_run, &m_run->run));
     m_pages->setCurrentWidget(m_replay);
+    if (auto* hang = findChild<QAction*>("hangAction")) hang->setEnabled(m_run->run.hang.has_value());
     setWindowTitle(tr("%1 — Faultline").arg(QString::fromStdString(m_run->summary.name)));
     statusBar()->showMessage(tr("Opened %1. %2").arg(m_run->path, m_incidents->notesLocation()));
     emit runShown();

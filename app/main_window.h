@@ -67,6 +67,8 @@ private:
     void saveReviewIntoRunFile();
     void presentWorstIncidents();
     void openWhatIf();
+    // The hang window of the open run (one at a time), showing `rank`'s part when given.
+    void showHang(std::optional<std::int32_t> rank = std::nullopt);
 
     struct Docks {
         QDockWidget* summary = nullptr;

@@ -5,6 +5,7 @@
 #include "model/error.h"
 #include "analysis/blast_radius.h"
 #include "analysis/incidents.h"
+#include "analysis/repeat_offenders.h"
 #include "model/run_file.h"
 #include "model/json_text.h"
 
@@ -18,12 +19,14 @@ namespace faultline::cli {
 const CommandSpec& incidentsSpec() {
     static const CommandSpec spec{
         "incidents",
-        "RUN.faultline [--id N] [--json | --csv]",
+        "RUN.faultline [--id N | --repeat] [--json | --csv]",
         "list a run's interruptions, or one as a chain of events",
         "Lists every interruption of the run with its time, root cause, component and downtime; with --id, one incident "
         "as the chain of events from first symptom to training resumed and, for a failed switch, cable, NIC or host, its blast "
         "radius: the GPUs and cables it cut off and its path up the fabric.",
-        {{"--id", "", "N", "show incident N as a chain of events, with the blast radius of the failed part"}, {"--json", "", "", "print the incidents as JSON"},
+        {{"--id", "", "N", "show incident N as a chain of events, with the blast radius of the failed part"},
+         {"--repeat", "", "", "list the repeat offenders: GPUs, hosts, racks and switches that failed more than once, and the time between"},
+         {"--json", "", "", "print the incidents as JSON"},
          {"--csv", "", "", "print the incidents as CSV, with the reviewer's notes, confirmed cause and tags"}}};
     return spec;
 }
@@ -61,6 +64,13 @@ int incidentsCommand(const CommandArgs& argv) {
     if (args.positional().size() != 1) throw UsageError("incidents takes one run file");
     const std::optional<long long> id = args.integer("--id");
     const Run run = readRunFile(args.positional().front());
+    if (args.flag("--repeat")) {
+        if (id || args.flag("--csv")) throw UsageError("--repeat lists parts, not incidents: it takes --json alone");
+        const std::vector<RepeatOffender> offenders = findRepeatOffenders(run);
+        const std::string text = args.flag("--json") ? jsonText(repeatOffendersToJson(offenders, run)) : repeatOffendersToText(offenders, run);
+        std::fputs(text.c_str(), stdout);
+        return 0;
+    }
     std::vector<Incident> incidents = buildIncidents(run);
     if (id) {
         auto it = std::find_if(incidents.begin(), incidents.end(), [&](const Incident& i) { return i.id == *id; });

@@ -88,11 +88,21 @@ std::string isoUtc(std::int64_t startEpochNs, Nanos t) {
     return buf;
 }
 
+namespace {
+
+std::string gpuHoursCell(double h) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f", h);
+    return buf;
+}
+
+}  // namespace
+
 std::string incidentsToCsv(const std::vector<Incident>& incidents, const RunInfo& info, const std::map<Nanos, IncidentNote>& notes) {
     std::string out = row({"id", "planned", "begin_utc", "begin_s", "end_utc", "cause", "cause_label", "confirmed_cause",
                            "xid", "hardware", "gpus", "time_to_recover_s", "detection_s", "restart_s", "reload_s",
                            "lost_work_s", "step_at_failure", "resumed_from_step", "headline", "tags", "notes", "reporting_ranks",
-                           "suspect_ranks"});
+                           "suspect_ranks", "gpu_hours_lost"});
     for (const Incident& inc : incidents) {
         const auto note = notes.find(inc.begin);
         const IncidentNote* n = note == notes.end() ? nullptr : &note->second;
@@ -103,7 +113,8 @@ std::string incidentsToCsv(const std::vector<Incident>& incidents, const RunInfo
                     inc.xid ? std::to_string(inc.xid) : "", inc.hardware, std::to_string(inc.gpus.size()),
                     seconds(inc.timeToRecover), seconds(inc.detection), seconds(inc.restart), seconds(inc.reload),
                     seconds(inc.lostWork), optionalStep(inc.stepAtFailure), optionalStep(inc.resumedFromStep), inc.headline,
-                    n ? joinTags(n->tags) : "", n ? n->notes : "", rankRanges(inc.reportingRanks), rankRanges(inc.suspectRanks)});
+                    n ? joinTags(n->tags) : "", n ? n->notes : "", rankRanges(inc.reportingRanks), rankRanges(inc.suspectRanks),
+                    inc.gpuHoursLost ? gpuHoursCell(*inc.gpuHoursLost) : ""});
     }
     return out;
 }

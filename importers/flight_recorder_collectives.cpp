@@ -38,17 +38,18 @@ FlightRecorderCollectives::FlightRecorderCollectives(const FlightRecorderDump& d
 
 std::variant<FlightRecorderCollective, std::string> FlightRecorderCollectives::at(std::size_t index) const {
     const FlightRecorderEntry& e = m_dump.entries[index];
+    const FlightRecorderTiming t = index < m_dump.timings.size() ? m_dump.timings[index] : FlightRecorderTiming{};
     if (opOf(e).empty()) return std::string("expected a profiling_name such as \"nccl:all_reduce\"");
-    if (e.timeCreatedNs <= 0 && e.timeStartedNs <= 0) return std::string("expected time_created_ns");
+    if (e.timeCreatedNs <= 0 && t.startedNs <= 0) return std::string("expected time_created_ns");
     FlightRecorderCollective c;
     // A collective that never completed (the hang Flight Recorder exists to show) ends where
     // it began: the model has no "still running" state.
-    c.enter = e.timeStartedNs > 0 ? e.timeStartedNs : e.timeCreatedNs;
-    c.exit = e.timeCompletedNs > 0 ? e.timeCompletedNs : c.enter;
+    c.enter = t.startedNs > 0 ? t.startedNs : e.timeCreatedNs;
+    c.exit = t.completedNs > 0 ? t.completedNs : c.enter;
     if (c.exit < c.enter || c.exit - c.enter > kDay)
         return std::string("expected time_discovered_completed_ns from its start to a day after it (no collective runs longer)");
-    c.bytes = std::max(m_tensorBytes[e.input], m_tensorBytes[e.output]);
-    c.seq = e.isP2P ? e.p2pSeqId : e.collectiveSeqId;
+    c.bytes = std::max(m_tensorBytes[e.input], index < m_dump.timings.size() ? m_tensorBytes[t.output] : 0);
+    c.seq = e.collectiveSeqId;
     return c;
 }
 

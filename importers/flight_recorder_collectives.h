@@ -17,6 +17,8 @@ struct FlightRecorderCollective {
     std::int64_t seq = -1;   // collective_seq_id, or p2p_seq_id for a send or receive
 };
 
+// Reads the dump's timings (FlightRecorderReading::timings); without them a collective is
+// taken to start when enqueued and to end there.
 class FlightRecorderCollectives {
 public:
     explicit FlightRecorderCollectives(const FlightRecorderDump& dump);

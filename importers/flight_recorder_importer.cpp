@@ -14,7 +14,7 @@ namespace {
 
 void importDump(const std::string& path, std::string data, ImportContext& ctx) {
     ctx.tick(0.0);
-    FlightRecorderDump dump = readFlightRecorderDump(path, std::move(data), ctx.flightRecorderGroupLists);
+    FlightRecorderDump dump = readFlightRecorderDump(path, std::move(data), FlightRecorderReading{.lists = ctx.flightRecorderGroupLists, .timings = true});
     ctx.tick(0.5);
     if (dump.rank > kMaxRank)
         throw Error(path + ": rank " + std::to_string(dump.rank) + " is not a rank (expected 0 to " + std::to_string(kMaxRank) + ")");

@@ -142,8 +142,8 @@ std::uint32_t bit(Key k) { return 1u << static_cast<unsigned>(k); }
 
 class Scanner {
 public:
-    Scanner(std::string_view data, FlightRecorderDump& dump, FlightRecorderGroupLists& lists)
-        : m_data(data), m_dump(dump), m_lists(lists), m_p(data.data()), m_end(data.data() + data.size()), m_store(1024) {
+    Scanner(std::string_view data, FlightRecorderDump& dump, FlightRecorderGroupLists& lists, bool timings)
+        : m_data(data), m_dump(dump), m_lists(lists), m_timings(timings), m_p(data.data()), m_end(data.data() + data.size()), m_store(1024) {
         m_base = m_top = m_store.data();
         m_cap = m_base + m_store.size();
         // Sized once from the data (a few bytes of opcodes for each): growing them copies
@@ -677,16 +677,13 @@ private:
     void addEntry(const EntryScratch& s) {
         FlightRecorderEntry e;
         e.group = internGroup(s);
-        e.collectiveSeqId = s.seq;
+        e.collectiveSeqId = s.p2p ? s.p2pSeq : s.seq;
         e.isP2P = s.p2p;
         e.op = internOp(s.profilingName);
         e.input = internShapes(s.sizes, s.dtypes);
-        e.output = internShapes(s.outputSizes, s.outputDtypes);
         if (s.state.kind == Kind::Text) e.state = flightRecorderState(text(s.state));
-        e.p2pSeqId = s.p2pSeq;
         e.timeCreatedNs = s.created;
-        e.timeStartedNs = s.started;
-        e.timeCompletedNs = s.completed;
+        if (m_timings) m_dump.timings.push_back({s.started, s.completed, internShapes(s.outputSizes, s.outputDtypes)});
         m_dump.entries.push_back(e);
     }
 
@@ -779,6 +776,7 @@ private:
     std::string_view m_data;
     FlightRecorderDump& m_dump;
     FlightRecorderGroupLists& m_lists;
+    bool m_timings;
     // Pointers, not indices: the stack's 64-bit stores could alias an index, never a pointer.
     const char* m_p;
     const char* m_end;
@@ -824,9 +822,9 @@ private:
 
 }  // namespace
 
-bool scanFlightRecorderPickle(std::string_view data, FlightRecorderDump& dump, FlightRecorderGroupLists& lists) {
+bool scanFlightRecorderPickle(std::string_view data, FlightRecorderDump& dump, FlightRecorderGroupLists& lists, bool timings) {
     try {
-        Scanner(data, dump, lists).run();
+        Scanner(data, dump, lists, timings).run();
         return true;
     } catch (const GiveUp&) {
         return false;

@@ -18,6 +18,7 @@ class FlightRecorderGroupLists;
 
 // Fills `dump` (path and rank aside: the caller's) from `data`, a pickle, and returns true;
 // false, with `dump` in any state, when the full reader must read it.
-bool scanFlightRecorderPickle(std::string_view data, FlightRecorderDump& dump, FlightRecorderGroupLists& lists);
+// With `timings`, also fills dump.timings (what the run's collectives need).
+bool scanFlightRecorderPickle(std::string_view data, FlightRecorderDump& dump, FlightRecorderGroupLists& lists, bool timings = false);
 
 }  // namespace faultline

@@ -142,7 +142,7 @@ private:
     std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> m_byHash;
 };
 
-void fill(FlightRecorderDump& dump, const FlightRecorderValue& root, FlightRecorderGroupLists& lists) {
+void fill(FlightRecorderDump& dump, const FlightRecorderValue& root, FlightRecorderGroupLists& lists, bool timings) {
     const std::string& path = dump.path;
     if (!root.isDict()) throw Error(path + ": expected a Flight Recorder dump (a dict with \"entries\" and \"pg_config\"), found " + root.describe());
     if (!root["entries"].present() && !root["pg_config"].present())
@@ -208,8 +208,8 @@ void fill(FlightRecorderDump& dump, const FlightRecorderValue& root, FlightRecor
             else into = spelt[k] = Field{part, path, {}, i}.text(k == 0 ? "process_group name" : "process_group desc");
         }
         e.group = dump.internGroup(groupName, groupDesc, integer(v.pgId, "pg_id", -1));
-        e.collectiveSeqId = integer(v.collectiveSeqId, "collective_seq_id", 0);
         e.isP2P = v.isP2P.boolean();
+        e.collectiveSeqId = e.isP2P ? integer(v.p2pSeqId, "p2p_seq_id", 0) : integer(v.collectiveSeqId, "collective_seq_id", 0);
         if (v.profilingName.present() && !v.profilingName.isText()) Field{v.profilingName, path, {}, i}.expected("text", "profiling_name");
         e.op = dump.internOp(v.profilingName.isText() ? v.profilingName.text() : "");
         e.input = shapes.find(v, dump);
@@ -219,12 +219,11 @@ void fill(FlightRecorderDump& dump, const FlightRecorderValue& root, FlightRecor
         }
         if (v.state.present() && !v.state.isText()) Field{v.state, path, {}, i}.expected("text", "state");
         if (v.state.isText()) e.state = flightRecorderState(v.state.text());
-        e.output = dump.internTensors(tensorsOf(v.outputSizes, v.outputDtypes, "output", path, i));
-        e.p2pSeqId = integer(v.p2pSeqId, "p2p_seq_id", 0);
         e.timeCreatedNs = integer(v.timeCreated, "time_created_ns", 0);
-        e.timeStartedNs = integer(v.timeStarted, "time_discovered_started_ns", 0);
-        e.timeCompletedNs = integer(v.timeCompleted, "time_discovered_completed_ns", 0);
         dump.entries.push_back(e);
+        if (timings)
+            dump.timings.push_back({integer(v.timeStarted, "time_discovered_started_ns", 0), integer(v.timeCompleted, "time_discovered_completed_ns", 0),
+                                    dump.internTensors(tensorsOf(v.outputSizes, v.outputDtypes, "output", path, i))});
     }
 }
 
@@ -241,20 +240,20 @@ std::int32_t rankFromName(const std::string& path) {
 
 }  // namespace
 
-FlightRecorderDump readFlightRecorderDump(const std::string& path, FlightRecorderGroupLists* lists, bool wholeDocument) {
-    return readFlightRecorderDump(path, readFlightRecorderFile(path), lists, wholeDocument);
+FlightRecorderDump readFlightRecorderDump(const std::string& path, const FlightRecorderReading& how) {
+    return readFlightRecorderDump(path, readFlightRecorderFile(path), how);
 }
 
-FlightRecorderDump readFlightRecorderDump(const std::string& path, std::string data, FlightRecorderGroupLists* lists, bool wholeDocument) {
+FlightRecorderDump readFlightRecorderDump(const std::string& path, std::string data, const FlightRecorderReading& how) {
     FlightRecorderGroupLists own;
-    FlightRecorderGroupLists& shared = lists ? *lists : own;
+    FlightRecorderGroupLists& shared = how.lists ? *how.lists : own;
     FlightRecorderDump dump;
     dump.path = path;
-    if (wholeDocument || !looksLikePickle(data) || !scanFlightRecorderPickle(data, dump, shared)) {
+    if (how.wholeDocument || !looksLikePickle(data) || !scanFlightRecorderPickle(data, dump, shared, how.timings)) {
         dump = FlightRecorderDump();
         dump.path = path;
         const FlightRecorderDocument doc(path, std::move(data));
-        fill(dump, doc.root(), shared);
+        fill(dump, doc.root(), shared, how.timings);
     }
     if (dump.rank < 0) dump.rank = rankFromName(path);
     if (dump.rank < 0) throw Error(path + ": cannot tell which rank wrote this dump (no \"rank\" field and no rank number ending the name)");
@@ -273,11 +272,17 @@ std::string flightRecorderDumpToJson(const FlightRecorderDump& dump) {
     for (const FlightRecorderEntry& e : dump.entries) {
         const FlightRecorderEntryGroup& g = dump.groupOf(e);
         const FlightRecorderTensors& in = dump.inputOf(e);
-        const FlightRecorderTensors& out = dump.tensors[e.output];
-        json entry = {{"process_group", {g.name, g.desc}}, {"pg_id", g.pgId}, {"collective_seq_id", e.collectiveSeqId}, {"p2p_seq_id", e.p2pSeqId},
+        json entry = {{"process_group", {g.name, g.desc}}, {"pg_id", g.pgId}, {e.isP2P ? "p2p_seq_id" : "collective_seq_id", e.collectiveSeqId},
                       {"is_p2p", e.isP2P}, {"profiling_name", dump.opOf(e)}, {"input_sizes", in.sizes}, {"input_dtypes", in.dtypes},
-                      {"output_sizes", out.sizes}, {"output_dtypes", out.dtypes}, {"time_created_ns", e.timeCreatedNs},
-                      {"time_discovered_started_ns", time(e.timeStartedNs)}, {"time_discovered_completed_ns", time(e.timeCompletedNs)}};
+                      {"time_created_ns", e.timeCreatedNs}};
+        if (!dump.timings.empty()) {
+            const FlightRecorderTiming& t = dump.timings[static_cast<std::size_t>(&e - dump.entries.data())];
+            const FlightRecorderTensors& out = dump.tensors[t.output];
+            entry["output_sizes"] = out.sizes;
+            entry["output_dtypes"] = out.dtypes;
+            entry["time_discovered_started_ns"] = time(t.startedNs);
+            entry["time_discovered_completed_ns"] = time(t.completedNs);
+        }
         if (e.state != FlightRecorderState::Unknown) entry["state"] = flightRecorderStateText(e.state);
         entries.push_back(std::move(entry));
     }
@@ -309,7 +314,7 @@ std::vector<FlightRecorderDump> readFlightRecorderDumps(const std::vector<std::s
     if (files.empty()) throw Error("no Flight Recorder dumps found (files named <prefix><rank>)");
     std::vector<FlightRecorderDump> dumps(files.size());
     FlightRecorderGroupLists lists;
-    forEachFileInParallel(files.size(), workers, [&](std::size_t i) { dumps[i] = readFlightRecorderDump(files[i], &lists); });
+    forEachFileInParallel(files.size(), workers, [&](std::size_t i) { dumps[i] = readFlightRecorderDump(files[i], FlightRecorderReading{.lists = &lists}); });
     return dumps;
 }
 

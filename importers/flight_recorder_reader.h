@@ -11,14 +11,20 @@ namespace faultline {
 
 class FlightRecorderGroupLists;
 
-// Throws Error naming the file and what was expected. Groups' rank lists come from `lists`
-// when given, so that dumps read together share them. A pickle is read by the fast scan
-// (flight_recorder_pickle_scanner.h) unless it gives up or `wholeDocument` asks for the
-// reference reading, through the document's tree (tests compare the two).
-FlightRecorderDump readFlightRecorderDump(const std::string& path, FlightRecorderGroupLists* lists = nullptr, bool wholeDocument = false);
+struct FlightRecorderReading {
+    // Groups' rank lists are kept here when given, so that dumps read together share them.
+    FlightRecorderGroupLists* lists = nullptr;
+    // A pickle is read by the fast scan (flight_recorder_pickle_scanner.h) unless it gives up
+    // or this asks for the reference reading, through the document's tree (tests compare the two).
+    bool wholeDocument = false;
+    // Also read what the run's collectives need (FlightRecorderDump::timings): an import does.
+    bool timings = false;
+};
+
+// Throws Error naming the file and what was expected.
+FlightRecorderDump readFlightRecorderDump(const std::string& path, const FlightRecorderReading& how = {});
 // The same, from the file's bytes already read.
-FlightRecorderDump readFlightRecorderDump(const std::string& path, std::string data, FlightRecorderGroupLists* lists = nullptr,
-                                          bool wholeDocument = false);
+FlightRecorderDump readFlightRecorderDump(const std::string& path, std::string data, const FlightRecorderReading& how = {});
 // The dump as the JSON variant of a Flight Recorder dump holding just what the reader keeps:
 // readFlightRecorderDump gives the same dump back (import shards carry dumps this way).
 std::string flightRecorderDumpToJson(const FlightRecorderDump& dump);

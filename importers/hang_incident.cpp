@@ -1,16 +1,12 @@
 #include "hang_incident.h"
 
-#include "analysis/incidents.h"
+#include "analysis/hang_analysis.h"
 
 #include <algorithm>
 
 namespace faultline {
 
 namespace {
-
-std::string ranksText(const std::vector<std::int32_t>& ranks) {
-    return (ranks.size() == 1 ? "rank " : "ranks ") + rankRanges(ranks);
-}
 
 // Inserts `f` among the failures in time order and returns its index; downtimes keep
 // pointing at the failures they pointed at.
@@ -33,17 +29,6 @@ Downtime* downtimeAt(Run& run, Nanos t) {
 }
 
 }  // namespace
-
-std::string hangOriginText(const HangReport& hang, const HangOrigin& origin) {
-    const HangFinding& f = hang.findings[origin.finding];
-    std::string op = f.op;
-    if (op.rfind("nccl:", 0) == 0) op.erase(0, 5);
-    std::string text = ranksText(origin.culprits) + " never joined " + op + " #" +
-                       std::to_string(f.seq) + " in process group " + f.processGroup;
-    if (!f.processGroupDesc.empty()) text += " (" + f.processGroupDesc + ")";
-    if (!origin.waiting.empty()) text += "; " + ranksText(origin.waiting) + (origin.waiting.size() == 1 ? " waits" : " wait") + " in it";
-    return text;
-}
 
 void addHangIncident(Run& run) {
     if (!run.hang || run.hang->origins.empty()) return;

@@ -16,8 +16,4 @@ namespace faultline {
 // and downtimes in time order.
 void addHangIncident(Run& run);
 
-// "rank 12 never joined all_to_all #20533 in process group 74 (EXPERT_MODEL_PARALLEL_GROUP);
-// ranks 13-15 wait in it": one origin as every view words it.
-std::string hangOriginText(const HangReport& hang, const HangOrigin& origin);
-
 }  // namespace faultline

@@ -321,7 +321,7 @@ ImportShard readShardFile(const std::string& path) {
         if (version >= 2) {
             FlightRecorderGroupLists lists;
             for (SqliteStatement s(db, "SELECT file, path, dump FROM flight_recorder_dumps ORDER BY id"); s.next();)
-                eventsOf(s.int64(0)).flightRecorderDumps.push_back(readFlightRecorderDump(s.text(1), s.text(2), &lists));
+                eventsOf(s.int64(0)).flightRecorderDumps.push_back(readFlightRecorderDump(s.text(1), s.text(2), FlightRecorderReading{.lists = &lists, .timings = true}));
         }
         return shard;
     } catch (const std::exception& e) {

@@ -53,14 +53,10 @@ std::uint32_t FlightRecorderDump::internTensors(FlightRecorderTensors&& t) {
 void FlightRecorderDump::add(const FlightRecorderEntryText& e) {
     FlightRecorderEntry out;
     out.collectiveSeqId = e.collectiveSeqId;
-    out.p2pSeqId = e.p2pSeqId;
     out.timeCreatedNs = e.timeCreatedNs;
-    out.timeStartedNs = e.timeStartedNs;
-    out.timeCompletedNs = e.timeCompletedNs;
     out.group = internGroup(e.processGroup, e.processGroupDesc, e.pgId);
     out.op = internOp(e.profilingName);
     out.input = internTensors(FlightRecorderTensors(e.input));
-    out.output = internTensors(FlightRecorderTensors(e.output));
     out.state = flightRecorderState(e.state);
     out.isP2P = e.isP2P;
     entries.push_back(out);

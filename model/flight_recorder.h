@@ -3,7 +3,7 @@
 // process group enqueued on one rank, and where each group's counters stood.
 //
 // A job of 16,384 ranks leaves 16,384 dumps of a few thousand entries each, and the hang
-// analysis needs all of them at once: an entry is 64 bytes, its texts (group, op, tensor
+// analysis needs all of them at once: an entry is 32 bytes, its texts (group, op, tensor
 // shapes) kept once per dump, and a group's rank list once per job (shared between dumps).
 #include <cstdint>
 #include <map>
@@ -35,17 +35,24 @@ struct FlightRecorderTensors {
 };
 
 struct FlightRecorderEntry {
+    // collective_seq_id; for a send or receive (isP2P), its own counter p2p_seq_id (the hang
+    // analysis reads collectives alone, the run's collectives take a send's own number).
     std::int64_t collectiveSeqId = 0;
-    std::int64_t p2pSeqId = 0;         // a send or receive's own counter
-    std::int64_t timeCreatedNs = 0;    // Unix epoch nanoseconds
-    std::int64_t timeStartedNs = 0;    // when the watchdog saw it start; 0 when it did not
-    std::int64_t timeCompletedNs = 0;  // when the watchdog saw it complete; 0 when it did not
-    std::uint32_t group = 0;           // index into FlightRecorderDump::entryGroups
-    std::uint32_t op = 0;              // index into FlightRecorderDump::ops ("nccl:all_to_all")
-    std::uint32_t input = 0;           // index into FlightRecorderDump::tensors
-    std::uint32_t output = 0;          // index into FlightRecorderDump::tensors
+    std::int64_t timeCreatedNs = 0;  // Unix epoch nanoseconds
+    std::uint32_t group = 0;         // index into FlightRecorderDump::entryGroups
+    std::uint32_t op = 0;            // index into FlightRecorderDump::ops ("nccl:all_to_all")
+    std::uint32_t input = 0;         // index into FlightRecorderDump::tensors
     FlightRecorderState state = FlightRecorderState::Unknown;
     bool isP2P = false;
+};
+
+// What the run's collectives need of an entry beyond the hang analysis: read only when asked
+// (an import), so that `hang` keeps 32 bytes an entry.
+struct FlightRecorderTiming {
+    std::int64_t startedNs = 0;    // when the watchdog saw it start; 0 when it did not
+    std::int64_t completedNs = 0;  // when the watchdog saw it complete; 0 when it did not
+    std::uint32_t output = 0;      // index into FlightRecorderDump::tensors
+    bool operator==(const FlightRecorderTiming&) const = default;
 };
 
 // An entry with its texts, to add to a dump (readers and tests build dumps this way).
@@ -59,10 +66,6 @@ struct FlightRecorderEntryText {
     FlightRecorderTensors input;
     std::string state;
     std::int64_t timeCreatedNs = 0;
-    std::int64_t timeStartedNs = 0;
-    std::int64_t timeCompletedNs = 0;
-    FlightRecorderTensors output{};
-    std::int64_t p2pSeqId = 0;
 };
 
 struct FlightRecorderGroup {
@@ -89,6 +92,7 @@ struct FlightRecorderDump {
     std::vector<std::string> ops;
     std::vector<FlightRecorderTensors> tensors;
     std::vector<FlightRecorderEntry> entries;
+    std::vector<FlightRecorderTiming> timings;  // one an entry when read with timings, else empty
 
     void add(const FlightRecorderEntryText& e);
     const FlightRecorderEntryGroup& groupOf(const FlightRecorderEntry& e) const { return entryGroups[e.group]; }

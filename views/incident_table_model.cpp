@@ -56,8 +56,10 @@ QVariant IncidentTableModel::data(const QModelIndex& index, int role) const {
         switch (index.column()) {
             case Id: return inc.id;
             case Time: return QVariant::fromValue<qlonglong>(inc.begin);
-            case Downtime: return QVariant::fromValue<qlonglong>(inc.end ? inc.timeToRecover : -1);
+            // Unknowns are an invalid value: the proxy sorts them last, whichever way.
+            case Downtime: return inc.end ? QVariant::fromValue<qlonglong>(inc.timeToRecover) : QVariant();
             case LostWork: return QVariant::fromValue<qlonglong>(inc.lostWork);
+            case GpuHoursLost: return inc.gpuHoursLost ? QVariant(*inc.gpuHoursLost) : QVariant();
             default: break;
         }
         role = Qt::DisplayRole;
@@ -70,6 +72,7 @@ QVariant IncidentTableModel::data(const QModelIndex& index, int role) const {
         case Hardware: return QString::fromStdString(inc.hardware);
         case Downtime: return inc.end ? QString::fromStdString(formatDuration(inc.timeToRecover)) : QString("-");
         case LostWork: return QString::fromStdString(formatDuration(inc.lostWork));
+        case GpuHoursLost: return QString::fromStdString(gpuHoursText(inc.gpuHoursLost));
         case Confirmed: return n.confirmedCause ? q(rootCauseLabel(*n.confirmedCause)) : QString();
         case Tags: return QString::fromStdString(joinTags(n.tags));
         default: return {};
@@ -78,7 +81,7 @@ QVariant IncidentTableModel::data(const QModelIndex& index, int role) const {
 
 QVariant IncidentTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    static const char* kHeaders[] = {"#", "Time", "Cause", "Hardware", "To recover", "Lost work", "Confirmed cause", "Tags"};
+    static const char* kHeaders[] = {"#", "Time", "Cause", "Hardware", "To recover", "Lost work", "GPU-h lost", "Confirmed cause", "Tags"};
     return section >= 0 && section < ColumnCount ? tr(kHeaders[section]) : QVariant();
 }
 

@@ -13,7 +13,7 @@ namespace faultline {
 class IncidentTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Id, Time, Cause, Hardware, Downtime, LostWork, Confirmed, Tags, ColumnCount };
+    enum Column { Id, Time, Cause, Hardware, Downtime, LostWork, GpuHoursLost, Confirmed, Tags, ColumnCount };
 
     explicit IncidentTableModel(QObject* parent = nullptr);
     void setIncidents(std::vector<Incident> incidents, std::map<Nanos, IncidentNote> notes, std::int64_t startEpochNs);

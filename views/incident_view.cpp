@@ -12,6 +12,8 @@
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
+
+#include <algorithm>
 #include <QLineEdit>
 #include <QMouseEvent>
 #include <QPlainTextEdit>
@@ -36,6 +38,7 @@ IncidentView::IncidentView(QWidget* parent)
       m_headline(new QLabel(this)),
       m_notesWhere(new QLabel(this)),
       m_chain(new QPlainTextEdit(this)),
+      m_showHang(new QPushButton(tr("Show the Hang..."), this)),
       m_notes(new QPlainTextEdit(this)),
       m_confirmed(new QComboBox(this)),
       m_tags(new QLineEdit(this)),
@@ -84,6 +87,14 @@ IncidentView::IncidentView(QWidget* parent)
     m_chain->setToolTip(tr("Click a line to move the replay to that moment"));
     m_chain->viewport()->setCursor(Qt::PointingHandCursor);
     m_chain->viewport()->installEventFilter(this);
+    m_showHang->setObjectName("showHangButton");
+    m_showHang->setToolTip(tr("Who hung the job: every rank's collectives around the hang, and whom each waiting rank waited for"));
+    m_showHang->hide();
+    connect(m_showHang, &QPushButton::clicked, this, [this] {
+        if (m_editingRow < 0) return;
+        const Incident& inc = m_model->incident(m_editingRow);
+        if (!inc.suspectRanks.empty()) emit hangRequested(inc.suspectRanks.front());
+    });
     m_notes->setObjectName("incidentNotes");
     m_notes->setPlaceholderText(tr("What was learned: findings, actions, follow-ups"));
     m_notes->setMinimumHeight(40);
@@ -112,6 +123,7 @@ IncidentView::IncidentView(QWidget* parent)
     auto* form = new QFormLayout(detail);
     form->addRow(m_headline);
     form->addRow(m_chain);
+    form->addRow(m_showHang);
     form->addRow(tr("Notes"), m_notes);
     form->addRow(tr("Confirmed cause"), m_confirmed);
     form->addRow(tr("Tags"), m_tags);
@@ -131,6 +143,15 @@ IncidentView::IncidentView(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     auto* filters = new QHBoxLayout;
     filters->addWidget(m_filterEdit, 1);
+    // Unexpected interruptions are what a review is about; planned work is listed on request.
+    auto* kind = new QComboBox(this);
+    kind->setObjectName("incidentKind");
+    kind->addItems({tr("All"), tr("Unexpected"), tr("Planned")});
+    kind->setToolTip(tr("List every incident, only the unexpected interruptions, or only planned maintenance"));
+    connect(kind, &QComboBox::currentIndexChanged, this, [this](int i) {
+        m_filter->setPlanned(i == 0 ? std::nullopt : std::optional<bool>(i == 2));
+    });
+    filters->addWidget(kind);
     filters->addWidget(m_causeChip);
     layout->addLayout(filters);
     layout->addWidget(split, 1);
@@ -210,6 +231,7 @@ void IncidentView::showSelected() {
     if (!has) {
         m_headline->setText(m_model->rowCount() ? tr("Select an incident to review it.") : tr("No incidents in this run."));
         m_chain->clear();
+        m_showHang->hide();
         m_notes->clear();
         m_confirmed->setCurrentIndex(0);
         m_tags->clear();
@@ -226,6 +248,11 @@ void IncidentView::showSelected() {
     if (const std::string who = ranksOfFailureText(inc.reportingRanks, inc.suspectRanks, inc.suspectReason); !who.empty())
         chain += QString::fromStdString(who) + "\n";
     m_chain->setPlainText(chain);
+    // The Flight Recorder dumps name this incident's suspects as the hang's culprits.
+    const bool hangIncident = m_run->hang && std::any_of(inc.suspectRanks.begin(), inc.suspectRanks.end(), [&](std::int32_t r) {
+        return std::find(m_run->hang->culprits.begin(), m_run->hang->culprits.end(), r) != m_run->hang->culprits.end();
+    });
+    m_showHang->setVisible(hangIncident);
     // A note too long to edit is shown cut and kept whole: saving the cut text would lose the rest.
     const bool tooLong = note.notes.size() > kNoteShownBytes;
     m_notes->setPlainText(QString::fromStdString(noteExcerpt(note.notes)));

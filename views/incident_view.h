@@ -59,6 +59,8 @@ signals:
     // The cause filter was cleared (or set) here.
     void causeFilterChanged(std::optional<faultline::RootCause> cause);
     void noteSaveFailed(const QString& message);
+    // "Show the hang" was clicked for an incident the Flight Recorder dumps explain: `rank` is its culprit.
+    void hangRequested(std::int32_t rank);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -76,6 +78,7 @@ private:
     QLabel* m_notesWhere;
     QString m_runPath;
     QPlainTextEdit* m_chain;
+    QPushButton* m_showHang;  // for an incident whose suspects are the hang's culprits
     QPlainTextEdit* m_notes;
     QComboBox* m_confirmed;
     QLineEdit* m_tags;

@@ -1,6 +1,7 @@
 #include "inspector_view.h"
 
 #include "analysis/blast_radius.h"
+#include "analysis/hang_analysis.h"
 #include "analysis/incidents.h"
 #include "model/format.h"
 
@@ -53,7 +54,7 @@ std::optional<ComponentRef> findPart(const Topology& topology, const std::string
 
 InspectorView::InspectorView(QWidget* parent)
     : QWidget(parent), m_find(new QLineEdit(this)), m_title(new QLabel(this)), m_details(new QLabel(this)),
-      m_now(new QLabel(this)), m_blast(new QLabel(this)), m_history(new QListWidget(this)), m_completer(new QCompleter(this)),
+      m_now(new QLabel(this)), m_blast(new QLabel(this)), m_hang(new QLabel(this)), m_history(new QListWidget(this)), m_completer(new QCompleter(this)),
       m_completions(new QStringListModel(this)) {
     setObjectName("inspector");
     m_find->setObjectName("findPart");
@@ -80,6 +81,11 @@ InspectorView::InspectorView(QWidget* parent)
     m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_now->setObjectName("inspectorNow");
     m_now->setWordWrap(true);
+    m_hang->setObjectName("inspectorHang");
+    m_hang->setWordWrap(true);
+    m_hang->setTextFormat(Qt::RichText);
+    m_hang->hide();
+    connect(m_hang, &QLabel::linkActivated, this, [this](const QString& link) { emit hangRequested(link.toInt()); });
     m_blast->setObjectName("inspectorBlastRadius");
     m_blast->setTextFormat(Qt::PlainText);
     m_blast->setWordWrap(true);
@@ -102,6 +108,7 @@ InspectorView::InspectorView(QWidget* parent)
     layout->addWidget(m_details);
     layout->addWidget(m_now);
     layout->addWidget(m_blast);
+    layout->addWidget(m_hang);
     layout->addWidget(m_history, 1);
     layout->addStretch(0);  // holds the hint at the top while the history is hidden
     connect(m_find, &QLineEdit::returnPressed, this, &InspectorView::search);
@@ -222,6 +229,7 @@ void InspectorView::fill() {
         m_now->clear();
         m_blast->clear();
         m_blast->hide();
+        m_hang->hide();
         m_history->hide();
         return;
     }
@@ -234,7 +242,7 @@ void InspectorView::fill() {
         const Host& h = t.hosts[static_cast<std::size_t>(g.host)];
         m_title->setText(q(t.gpuName(m_part.index)));
         m_details->setText(tr("GPU %1 of host %2<br>%3<br>PCI bus id %4")
-                               .arg(g.index).arg(q(h.name)).arg(rackPlace(t, h.rack)).arg(q(g.pciBusId)));
+                               .arg(g.index).arg(q(h.name)).arg(rackPlace(t, h.rack)).arg(g.pciBusId.empty() ? tr("unknown") : q(g.pciBusId)));
         gpus = {m_part.index};
     } else if (m_part.kind == ComponentKind::Host) {
         const Host& h = t.hosts[i];
@@ -272,6 +280,27 @@ void InspectorView::fill() {
     if (m_history->count() == 0) m_history->addItem(tr("No failures or straggler episodes in this run."));
     fillNow();
     fillBlastRadius();
+    fillHang();
+}
+
+void InspectorView::fillHang() {
+    m_hang->hide();
+    if (!m_run || !m_run->hang || m_part.kind != ComponentKind::Gpu) return;
+    const auto& ranks = m_run->rankToGpu;
+    const auto it = std::find(ranks.begin(), ranks.end(), m_part.index);
+    if (it == ranks.end()) return;
+    const auto rank = static_cast<std::int32_t>(it - ranks.begin());
+    for (const HangOrigin& o : m_run->hang->origins) {
+        const bool culprit = std::find(o.culprits.begin(), o.culprits.end(), rank) != o.culprits.end();
+        const bool waiting = std::find(o.waiting.begin(), o.waiting.end(), rank) != o.waiting.end();
+        if (!culprit && !waiting) continue;
+        m_hang->setText(tr("Rank %1 %2 in the hang: %3. <a href=\"%1\">Show the hang</a>")
+                            .arg(rank)
+                            .arg(culprit ? tr("is the culprit") : tr("waits"))
+                            .arg(q(hangOriginText(*m_run->hang, o)).toHtmlEscaped()));
+        m_hang->show();
+        return;
+    }
 }
 
 void InspectorView::fillBlastRadius() {

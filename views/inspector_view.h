@@ -46,6 +46,8 @@ signals:
     void found(const faultline::ComponentRef& part);
     // A history entry or an incident found: the replay goes to its time.
     void timeRequested(faultline::Nanos t);
+    // "Show the hang" was clicked for a GPU whose rank took part in the run's hang.
+    void hangRequested(std::int32_t rank);
 
 private:
     void search();
@@ -53,6 +55,7 @@ private:
     void go(const SearchHit& hit);
     void fill();
     void fillNow();
+    void fillHang();
     void fillBlastRadius();
 
     std::shared_ptr<const Run> m_run;
@@ -64,6 +67,7 @@ private:
     QLabel* m_details;
     QLabel* m_now;
     QLabel* m_blast;  // what a switch, cable or host cuts off when it fails
+    QLabel* m_hang;   // this GPU's rank's part in the run's hang, with a link to it
     QListWidget* m_history;
     QCompleter* m_completer;
     QStringListModel* m_completions;

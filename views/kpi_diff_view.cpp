@@ -34,7 +34,8 @@ void KpiDiffView::setComparison(const RunComparison& comparison) {
     for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
         const KpiRow& row = rows[static_cast<std::size_t>(r)];
         QString change = QStringLiteral("–");
-        if (const auto rel = row.relativeDelta()) change = QString::asprintf("%+.1f%%", 100.0 * *rel);
+        // A change of a percentage is its difference in points, already in the delta column.
+        if (const auto rel = row.unit == KpiRow::Unit::Fraction ? std::nullopt : row.relativeDelta()) change = QString::asprintf("%+.1f%%", 100.0 * *rel);
         const QString texts[5] = {QString::fromStdString(row.label), cell(row, row.a, false), cell(row, row.b, false),
                                   cell(row, row.delta(), true), change};
         const int verdict = row.verdict();

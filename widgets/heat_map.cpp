@@ -35,12 +35,25 @@ void HeatMap::setData(std::vector<std::vector<double>> values, QStringList rowLa
     m_rowLabels = std::move(rowLabels);
     m_columns = 0;
     for (const auto& row : m_values) m_columns = std::max(m_columns, static_cast<int>(row.size()));
+    m_low = 1;
+    m_high = 0;
+    for (const auto& row : m_values)
+        for (double v : row) {
+            m_low = std::min(m_low, v);
+            m_high = std::max(m_high, v);
+        }
+    if (m_high <= m_low) {  // nothing, or one value everywhere: the whole 0..100% scale
+        m_low = 0;
+        m_high = std::max(1e-9, std::max(m_high, 1.0));
+    }
     m_image = QImage(std::max(1, m_columns), std::max(1, rows()), QImage::Format_RGB32);
-    m_image.fill(colourFor(0));
+    m_image.fill(colourOfValue(m_low));
     for (int r = 0; r < rows(); ++r)
-        for (int c = 0; c < static_cast<int>(m_values[static_cast<std::size_t>(r)].size()); ++c) m_image.setPixel(c, r, colourFor(value(r, c)));
+        for (int c = 0; c < static_cast<int>(m_values[static_cast<std::size_t>(r)].size()); ++c) m_image.setPixel(c, r, colourOfValue(value(r, c)));
     update();
 }
+
+QRgb HeatMap::colourOfValue(double v) const { return colourFor(std::clamp((v - m_low) / (m_high - m_low), 0.0, 1.0)); }
 
 void HeatMap::setMarkerColumn(int column) {
     if (column == m_marker) return;
@@ -101,9 +114,13 @@ void HeatMap::drawScale(QPainter& p, const QRect& g) {
     p.drawRect(bar.adjusted(0, 0, -1, -1));
     p.setPen(palette().text().color());
     const int fh = fontMetrics().height();
-    p.drawText(QRect(bar.right() + 3, bar.top() - 2, kScaleWidth, fh), Qt::AlignLeft | Qt::AlignTop, "100%");
-    if (bar.height() > 3 * fh) p.drawText(QRect(bar.right() + 3, bar.center().y() - fh / 2, kScaleWidth, fh), Qt::AlignLeft | Qt::AlignVCenter, "50%");
-    p.drawText(QRect(bar.right() + 3, bar.bottom() - fh + 2, kScaleWidth, fh), Qt::AlignLeft | Qt::AlignBottom, "0%");
+    // As precise as the span needs: "11.2%" .. "11.6%" for ranks that all wait about as long.
+    const int decimals = m_high - m_low < 0.05 ? 1 : 0;
+    auto percent = [decimals](double v) { return QString::number(100.0 * v, 'f', decimals) + "%"; };
+    p.drawText(QRect(bar.right() + 3, bar.top() - 2, kScaleWidth, fh), Qt::AlignLeft | Qt::AlignTop, percent(m_high));
+    if (bar.height() > 3 * fh)
+        p.drawText(QRect(bar.right() + 3, bar.center().y() - fh / 2, kScaleWidth, fh), Qt::AlignLeft | Qt::AlignVCenter, percent((m_low + m_high) / 2));
+    p.drawText(QRect(bar.right() + 3, bar.bottom() - fh + 2, kScaleWidth, fh), Qt::AlignLeft | Qt::AlignBottom, percent(m_low));
 }
 
 QPoint HeatMap::cellAt(const QPoint& pos) const {
@@ -144,7 +161,10 @@ void HeatMap::mouseMoveEvent(QMouseEvent* event) {
         // The colour scale explains itself.
         const QRect g = gridRect();
         if (event->position().x() > g.right() && !m_scaleTitle.isEmpty())
-            QToolTip::showText(event->globalPosition().toPoint(), tr("Colour: %1, from 0% (pale) to 100% (deep orange)").arg(m_scaleTitle), this);
+            QToolTip::showText(event->globalPosition().toPoint(), tr("Colour: %1, from %2% (pale) to %3% (deep orange): the values shown")
+                                                                     .arg(m_scaleTitle)
+                                                                     .arg(100.0 * m_low, 0, 'f', 1)
+                                                                     .arg(100.0 * m_high, 0, 'f', 1), this);
         return;
     }
     const double v = value(cell.y(), cell.x());

@@ -1,6 +1,8 @@
 #pragma once
 // A rows x columns grid of values in [0, 1] drawn as colours, for what Qt Charts has no
-// series for (e.g. ranks x time). Hover names the cell; a click reports its column.
+// series for (e.g. ranks x time). The colours span the values shown, lowest pale to highest
+// deep (ranks that all wait ~11% still differ on screen), and the scale beside says which
+// values those are. Hover names the cell; a click reports its column.
 #include <QImage>
 #include <QStringList>
 #include <QWidget>
@@ -19,7 +21,7 @@ public:
     // Labels the columns along the bottom with round values from `from` to `to` (the start of
     // the first column, the end of the last), titled `title`.
     void setColumnAxis(double from, double to, const QString& title);
-    // The colour scale's title, beside the scale from 0 to 100%.
+    // The colour scale's title, beside the scale from the lowest value shown to the highest.
     void setScaleTitle(const QString& title);
     // The marker column (e.g. the replay's current time), -1 for none.
     void setMarkerColumn(int column);
@@ -28,7 +30,12 @@ public:
     int columns() const { return m_columns; }
     // The cell under a point of the widget, or (-1, -1).
     QPoint cellAt(const QPoint& pos) const;
-    static QRgb colourFor(double value);
+    static QRgb colourFor(double value);  // 0 pale .. 1 deep
+    // The values the palest and the deepest colour stand for.
+    double scaleLow() const { return m_low; }
+    double scaleHigh() const { return m_high; }
+    // The colour a value is drawn in, on this map's scale.
+    QRgb colourOfValue(double value) const;
 
 signals:
     void columnClicked(int column);
@@ -52,6 +59,7 @@ private:
     double m_axisFrom = 0, m_axisTo = 0;
     QString m_axisTitle;
     QString m_scaleTitle;
+    double m_low = 0, m_high = 1;  // the scale: the values shown
 };
 
 }  // namespace faultline

@@ -92,6 +92,29 @@ TEST(ChartsView, HeatMapShowsTheLateRanks) {
     EXPECT_DOUBLE_EQ(heat->value(0, 10), report.ranks.front().timeline[10]);
 }
 
+// Ranks that all waited about 11% of the time (11.2%, 11.4%, 11.6%) were one flat colour:
+// the scale now spans the values shown, so the three rows differ and the scale says 11.2 to 11.6%.
+TEST(HeatMap, ColoursSpanTheValuesShown) {
+    test::guiApp();
+    HeatMap heat;
+    heat.resize(400, 200);
+    heat.setData({std::vector<double>(10, 0.112), std::vector<double>(10, 0.114), std::vector<double>(10, 0.116)}, {"rank 0", "rank 1", "rank 2"});
+    EXPECT_DOUBLE_EQ(heat.scaleLow(), 0.112);
+    EXPECT_DOUBLE_EQ(heat.scaleHigh(), 0.116);
+    EXPECT_EQ(heat.colourOfValue(0.112), HeatMap::colourFor(0.0));
+    EXPECT_EQ(heat.colourOfValue(0.116), HeatMap::colourFor(1.0));
+    const QImage shot = heat.grab().toImage();
+    auto colourOfRow = [&](int row) {
+        const QPoint cell(heat.width() / 2, 0);
+        for (int y = 0; y < shot.height(); ++y)
+            if (heat.cellAt({cell.x(), y}).y() == row) return shot.pixel(cell.x(), y + 2);
+        return QRgb(0);
+    };
+    EXPECT_NE(colourOfRow(0), colourOfRow(1));
+    EXPECT_NE(colourOfRow(1), colourOfRow(2));
+    EXPECT_NE(colourOfRow(0), colourOfRow(2));
+}
+
 TEST(ChartsView, ClickingAChartMovesTheReplayAndTheCursorFollows) {
     test::guiApp();
     ChartsView view;

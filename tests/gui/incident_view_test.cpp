@@ -4,6 +4,7 @@
 #include "model/incident_notes.h"
 #include "analysis/incidents.h"
 #include "model/run_file.h"
+#include "views/incident_table_model.h"
 #include "views/incident_view.h"
 
 #include <QComboBox>
@@ -102,7 +103,7 @@ TEST(IncidentView, NotesAreSavedBesideTheRunFileWhichStaysUnchangedAndComeBack) 
     EXPECT_EQ(again.findChild<QPlainTextEdit*>("incidentNotes")->toPlainText(), "Swapped the GPU.");
     EXPECT_EQ(again.findChild<QLineEdit*>("incidentTags")->text(), "gpu, swap");
     auto* table = again.findChild<QTableView*>("incidentTable");
-    EXPECT_EQ(table->model()->index(1, 7).data().toString(), "gpu, swap");
+    EXPECT_EQ(table->model()->index(1, IncidentTableModel::Tags).data().toString(), "gpu, swap");
 }
 
 TEST(IncidentView, WriteProtectedRunSaysWhereNotesGoAndSavesIntoItOnlyWhenAsked) {
@@ -144,16 +145,53 @@ TEST(IncidentView, FilterNarrowsTheList) {
     EXPECT_LT(planned, all);
 }
 
+// Triage: the costliest incident first, whichever column; what is unknown (a recovery the
+// run does not show ending) last, ascending or descending; planned work apart on request.
+TEST(IncidentView, SortsUnknownsLastAndFiltersPlannedWork) {
+    Fixture f;
+    IncidentView view;
+    view.setRun(f.run, QString::fromStdString(f.path));
+    auto* table = view.findChild<QTableView*>("incidentTable");
+    const auto incidents = buildIncidents(*f.run);
+    for (int column : {int(IncidentTableModel::Downtime), int(IncidentTableModel::GpuHoursLost)})
+        for (Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
+            table->sortByColumn(column, order);
+            const int rows = table->model()->rowCount();
+            bool seenUnknown = false;
+            for (int r = 0; r < rows; ++r) {
+                const bool known = table->model()->index(r, column).data(Qt::UserRole).isValid();
+                EXPECT_FALSE(known && seenUnknown) << "column " << column << " order " << order << ": a known value after an unknown one";
+                seenUnknown |= !known;
+            }
+            if (order == Qt::DescendingOrder && column == IncidentTableModel::GpuHoursLost) {
+                double most = 0;
+                for (const Incident& i : incidents) most = std::max(most, i.gpuHoursLost.value_or(0.0));
+                EXPECT_DOUBLE_EQ(table->model()->index(0, column).data(Qt::UserRole).toDouble(), most);
+                EXPECT_EQ(table->model()->index(0, column).data().toString().toStdString(), gpuHoursText(most));
+            }
+        }
+    auto* kind = view.findChild<QComboBox*>("incidentKind");
+    ASSERT_TRUE(kind);
+    const int all = table->model()->rowCount();
+    kind->setCurrentIndex(2);  // planned
+    const int planned = table->model()->rowCount();
+    EXPECT_EQ(planned, static_cast<int>(std::count_if(incidents.begin(), incidents.end(), [](const Incident& i) { return i.planned; })));
+    kind->setCurrentIndex(1);  // unexpected
+    EXPECT_EQ(table->model()->rowCount(), all - planned);
+    kind->setCurrentIndex(0);
+    EXPECT_EQ(table->model()->rowCount(), all);
+}
+
 TEST(IncidentView, SortsByLostWork) {
     Fixture f;
     IncidentView view;
     view.setRun(f.run, QString::fromStdString(f.path));
     auto* table = view.findChild<QTableView*>("incidentTable");
-    table->sortByColumn(5, Qt::DescendingOrder);
+    table->sortByColumn(IncidentTableModel::LostWork, Qt::DescendingOrder);
     const auto incidents = buildIncidents(*f.run);
     Nanos most = 0;
     for (const Incident& i : incidents) most = std::max(most, i.lostWork);
-    EXPECT_EQ(table->model()->index(0, 5).data(Qt::UserRole).toLongLong(), most);
+    EXPECT_EQ(table->model()->index(0, IncidentTableModel::LostWork).data(Qt::UserRole).toLongLong(), most);
 }
 
 }  // namespace

@@ -79,7 +79,13 @@ TEST(FlightRecorderScan, EveryRealDumpScansToTheSameDumpAsTheWholeDocument) {
             if (file.path().filename().string().rfind("_dump_", 0) != 0) continue;
             SCOPED_TRACE(path);
             EXPECT_TRUE(scans(path));
-            expectSameDump(readFlightRecorderDump(path), readFlightRecorderDump(path, nullptr, true));
+            expectSameDump(readFlightRecorderDump(path), readFlightRecorderDump(path, FlightRecorderReading{.wholeDocument = true}));
+            // With what an import reads too: start and completion times, output shapes.
+            const FlightRecorderDump fast = readFlightRecorderDump(path, FlightRecorderReading{.timings = true});
+            const FlightRecorderDump full = readFlightRecorderDump(path, FlightRecorderReading{.wholeDocument = true, .timings = true});
+            expectSameDump(fast, full);
+            ASSERT_EQ(fast.timings.size(), fast.entries.size());
+            EXPECT_TRUE(fast.timings == full.timings);
             ++dumps;
         }
     }
@@ -94,8 +100,8 @@ TEST(FlightRecorderScan, PythonsOwnPicklerIsScannedToo) {
         SCOPED_TRACE(name);
         EXPECT_TRUE(scans(fixture(name)));
         const FlightRecorderDump fast = readFlightRecorderDump(fixture(name));
-        expectSameDump(fast, readFlightRecorderDump(fixture(name), nullptr, true));
-        expectSameDump(fast, readFlightRecorderDump(realData(kTraces + "/gpu_error_1st/_dump_7"), nullptr, true));
+        expectSameDump(fast, readFlightRecorderDump(fixture(name), FlightRecorderReading{.wholeDocument = true}));
+        expectSameDump(fast, readFlightRecorderDump(realData(kTraces + "/gpu_error_1st/_dump_7"), FlightRecorderReading{.wholeDocument = true}));
     }
 }
 
@@ -104,7 +110,7 @@ TEST(FlightRecorderScan, ASharedContainerIsLeftToTheFullReader) {
     const std::string path = fixture("fr_shared_input_sizes_7");
     EXPECT_FALSE(scans(path));
     const FlightRecorderDump dump = readFlightRecorderDump(path);
-    expectSameDump(dump, readFlightRecorderDump(path, nullptr, true));
+    expectSameDump(dump, readFlightRecorderDump(path, FlightRecorderReading{.wholeDocument = true}));
     ASSERT_FALSE(dump.entries.empty());
     EXPECT_EQ(dump.inputOf(dump.entries.back()).sizes, (std::vector<std::vector<std::int64_t>>{{4096, 1, 5120}}));
 }

@@ -1,6 +1,7 @@
 #include "test_runs.h"
 
 #include "analysis/incidents.h"
+#include "analysis/repeat_offenders.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -48,6 +49,41 @@ TEST(Incidents, ChainFromSymptomToResume) {
     };
     EXPECT_EQ(chain, expected);
     EXPECT_EQ(inc.headline, "GPU HBM3 Memory (Xid 48) on r0000-h1-gpu3 (0000:5d:00.0): down 7 min 0 s, 9 min 0 s of work lost");
+    // Its cost: every GPU of the cluster idle 7 minutes, and 9 minutes of their work redone.
+    const double gpus = static_cast<double>(oneFailureRun().topology.gpus.size());
+    ASSERT_TRUE(inc.gpuHoursLost);
+    EXPECT_DOUBLE_EQ(*inc.gpuHoursLost, gpus * 16.0 / 60.0);
+    EXPECT_NE(incidentsToText(incidents, oneFailureRun().info).find("GPU-h lost"), std::string::npos);
+    EXPECT_EQ(incidentsToJson(incidents, oneFailureRun().info)[0]["gpu_hours_lost"], *inc.gpuHoursLost);
+}
+
+// GPU 11 failed three times (at 1 h, 3 h and 3 h 30), GPU 2 of the other host in its rack
+// once: GPU 11 and its host are repeat offenders, and so is the rack (two hosts hit); GPU 2
+// is not. A failure of a whole host names each of its GPUs, none of which it blames.
+TEST(Incidents, RepeatOffendersAreThePartsThatFailAgain) {
+    faultline::Run run = oneFailureRun();
+    const Failure again{0, RootCause::FaultyGpu, {ComponentKind::Gpu, 11}, 79, {11}, "Xid 79"};
+    run.downtimes.clear();
+    run.failures = {again, again, again, {0, RootCause::GpuSramMemory, {ComponentKind::Gpu, 2}, 94, {2}, "Xid 94"}};
+    run.failures[0].time = kHour;
+    run.failures[1].time = 3 * kHour;
+    run.failures[2].time = 3 * kHour + 30 * kMinute;
+    run.failures[3].time = 4 * kHour;
+    const std::vector<RepeatOffender> offenders = findRepeatOffenders(run);
+    ASSERT_EQ(offenders.size(), 3u);
+    EXPECT_EQ(offenders[0].level, OffenderLevel::Rack);  // four failures, the shortest gap 30 min
+    EXPECT_EQ(offenders[0].failures.size(), 4u);
+    EXPECT_EQ(offenders[1].level, OffenderLevel::Gpu);
+    EXPECT_EQ(offenders[1].name, run.topology.gpuName(11));
+    EXPECT_EQ(offenders[1].failures, (std::vector<std::int32_t>{0, 1, 2}));
+    EXPECT_EQ(offenders[1].shortestGap, 30 * kMinute);
+    EXPECT_EQ(offenders[1].meanGap, (2 * kHour + 30 * kMinute) / 2);
+    EXPECT_EQ(offenders[2].level, OffenderLevel::Host);
+    EXPECT_EQ(offenders[2].name, run.topology.hosts[static_cast<std::size_t>(run.topology.gpus[11].host)].name);
+    const std::string text = repeatOffendersToText(offenders, run);
+    EXPECT_NE(text.find("Faulty GPU x3"), std::string::npos) << text;
+    EXPECT_EQ(repeatOffendersToJson(offenders, run)[1]["shortest_gap_s"], 1800.0);
+    EXPECT_EQ(repeatOffendersToText({}, run), "No GPU, host, rack or switch failed more than once in this run.\n");
 }
 
 TEST(Incidents, FailureWithoutDowntimeIsASymptomOnly) {

@@ -101,6 +101,46 @@ TEST(RunComparison, RowsSayWhichRunIsBetter) {
     EXPECT_FALSE(row(rows, "Checkpoint save (mean)").delta().has_value());
 }
 
+// The answer first: A lost 3.6 GPU-hours (13 min down on 16 GPUs, 30 s of saves), B 17.1
+// (two 16-minute losses on 32 GPUs): A lost fewer, mostly because B had a software bug.
+TEST(RunComparison, TheVerdictSaysWhichRunLostFewerGpuHoursAndWhy) {
+    const RunComparison c = compareRuns(runA(), runB());
+    EXPECT_NEAR(c.verdict.lostA, 13.0 / 60 * 16 + 30.0 / 3600 * 16, 1e-9);
+    EXPECT_NEAR(c.verdict.lostB, 32.0 / 60 * 32, 1e-9);
+    EXPECT_FALSE(c.verdict.even);
+    ASSERT_EQ(c.verdict.drivers.size(), 2u);
+    EXPECT_EQ(c.verdict.drivers[0].part, "Software Bug");
+    EXPECT_EQ(c.verdict.drivers[1].part, "Faulty GPU");
+    EXPECT_EQ(c.verdict.headline,
+              "A lost 13 fewer GPU-hours than B (3.6 vs 17, 78.9% less): mostly Software Bug (+8.5 GPU-h in B) and Faulty GPU (+5.1 GPU-h).");
+    EXPECT_EQ(comparisonToText(c).find("A lost 13 fewer GPU-hours than B"), comparisonToText(c).find('\n', comparisonToText(c).find("B  B (")) + 2)
+        << "the text leads with the verdict, after the runs' names";
+    EXPECT_EQ(comparisonToJson(c)["verdict"]["headline"], c.verdict.headline);
+}
+
+// A run against itself: nothing differs, nothing is coloured, and the verdict calls it even.
+TEST(RunComparison, IdenticalRunsHaveZeroDeltasAndAnEvenVerdict) {
+    const RunComparison c = compareRuns(runA(), runA());
+    for (const KpiRow& r : c.rows()) {
+        if (r.delta()) {
+            EXPECT_EQ(*r.delta(), 0.0) << r.label;
+        }
+        EXPECT_EQ(r.verdict(), 0) << r.label;
+    }
+    EXPECT_TRUE(c.verdict.even);
+    EXPECT_EQ(c.verdict.headline, "A and B lost about the same: 3.6 and 3.6 GPU-hours (within 1%).");
+}
+
+// A difference within a run's own noise (under 1% of the figure) is neither better nor worse.
+TEST(RunComparison, DifferencesUnderOnePercentAreNeutral) {
+    KpiRow ettr{"ETTR", KpiRow::Unit::Fraction, KpiRow::Better::Higher, 0.9000, 0.9014};
+    EXPECT_EQ(ettr.verdict(), 0);
+    KpiRow step{"Step time (mean)", KpiRow::Unit::Duration, KpiRow::Better::Lower, 10.000, 10.012};
+    EXPECT_EQ(step.verdict(), 0);
+    KpiRow worse{"Step time (mean)", KpiRow::Unit::Duration, KpiRow::Better::Lower, 10.0, 10.5};
+    EXPECT_EQ(worse.verdict(), -1);
+}
+
 TEST(RunComparison, TextNamesBothRunsAndMarksChanges) {
     const std::string text = comparisonToText(compareRuns(runA(), runB()));
     EXPECT_NE(text.find("A  A (16 GPUs"), std::string::npos) << text;
@@ -119,7 +159,7 @@ TEST(RunComparison, CliJsonHasTheDocumentedKeys) {
     const nlohmann::json j = nlohmann::json::parse(r.output);
     std::vector<std::string> keys;
     for (const auto& [k, v] : j.items()) keys.push_back(k);
-    EXPECT_EQ(keys, (std::vector<std::string>{"a", "b", "causes", "delta", "step_time_s"}));
+    EXPECT_EQ(keys, (std::vector<std::string>{"a", "b", "causes", "delta", "step_time_s", "verdict"}));
     EXPECT_EQ(j["a"]["gpus"], 16);
     EXPECT_EQ(j["b"]["gpus"], 32);
     const nlohmann::json& d = j["delta"];

@@ -1,0 +1,65 @@
+#include "hang_window.h"
+
+#include "analysis/hang_analysis.h"
+#include "analysis/incidents.h"
+#include "views/hang_view.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace faultline {
+
+HangWindow::HangWindow(std::shared_ptr<const LoadedRun> run, QWidget* parent)
+    : QWidget(parent, Qt::Window), m_run(std::move(run)), m_headline(new QLabel(this)), m_origins(new QComboBox(this)), m_view(new HangView(this)) {
+    setObjectName("hangWindow");
+    setWindowTitle(tr("Hang — %1").arg(QString::fromStdString(m_run->summary.name)));
+    resize(1100, 640);
+    m_headline->setObjectName("hangHeadline");
+    m_headline->setWordWrap(true);
+    m_origins->setObjectName("hangOrigins");
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_headline);
+    layout->addWidget(m_origins);
+    layout->addWidget(m_view, 1);
+    const std::optional<HangReport>& hang = m_run->run.hang;
+    if (hang)
+        for (std::size_t i = 0; i < hang->origins.size(); ++i)
+            m_origins->addItem(tr("Hang %1 of %2: %3").arg(i + 1).arg(hang->origins.size()).arg(QString::fromStdString(hangOriginText(*hang, hang->origins[i]))));
+    m_origins->setVisible(m_origins->count() > 1);  // one hang needs no choice
+    connect(m_origins, &QComboBox::currentIndexChanged, this, [this](int i) { showOrigin(i); });
+    showOrigin(0);
+}
+
+void HangWindow::showOrigin(int origin) {
+    const std::optional<HangReport>& hang = m_run->run.hang;
+    m_view->setRun(std::shared_ptr<const Run>(m_run, &m_run->run), m_run->lanes, static_cast<std::size_t>(std::max(0, origin)));
+    if (!hang || hang->origins.empty()) {
+        m_headline->setText(tr("No hang in this run: it was imported from no NCCL Flight Recorder dumps, or they show every rank in step."));
+        return;
+    }
+    const HangOrigin& o = hang->origins[static_cast<std::size_t>(std::clamp<int>(origin, 0, static_cast<int>(hang->origins.size()) - 1))];
+    m_headline->setText(tr("<b>%1.</b> The arrows run from the collective each waiting rank is stuck in to the last one the culprit "
+                           "joined; the dashed line is when the first rank entered the collective the culprit never joined. "
+                           "From %2 Flight Recorder dumps.")
+                            .arg(QString::fromStdString(hangOriginText(*hang, o)).toHtmlEscaped())
+                            .arg(hang->dumps));
+}
+
+void HangWindow::showRank(std::int32_t rank) {
+    const std::optional<HangReport>& hang = m_run->run.hang;
+    if (!hang) return;
+    for (std::size_t i = 0; i < hang->origins.size(); ++i) {
+        const HangOrigin& o = hang->origins[i];
+        const bool inIt = std::count(o.culprits.begin(), o.culprits.end(), rank) + std::count(o.waiting.begin(), o.waiting.end(), rank) > 0;
+        if (!inIt) continue;
+        m_origins->setCurrentIndex(static_cast<int>(i));
+        showOrigin(static_cast<int>(i));
+        break;
+    }
+    if (const int lane = m_view->laneOfRank(rank); lane >= 0) m_view->scrollToLane(std::max(0, lane - 3));
+}
+
+}  // namespace faultline
