@@ -71,6 +71,10 @@ std::optional<TorchrunShape> parseTorchrunShape(std::string_view line) {
     TorchrunShape out;
     if (startsWith(t, "nproc_per_node ") || startsWith(t, "nproc_per_node:")) out.procsPerNode = numberAfter(14);
     else if (startsWith(t, "global_world_sizes=[")) out.worldSize = numberAfter(19);
+    // The launcher's own command line, as the job script ran it (often echoed by `set -x`):
+    // "python -m torch.distributed.launch --nproc_per_node 4 --nnodes 8", "torchrun --nproc-per-node=8".
+    else if (const auto n = countAfter(t, "--nproc_per_node")) out.procsPerNode = *n;
+    else if (const auto m = countAfter(t, "--nproc-per-node")) out.procsPerNode = *m;
     if (out.procsPerNode <= 0 && out.worldSize <= 0) return std::nullopt;
     return out;
 }

@@ -382,9 +382,10 @@ JobChain findJobChain(const ImportedEvents& events, const JobSelection& selectio
     // One log naming its own job, with no scheduler record of it, is no chain to follow:
     // what the log says stands as it is.
     // Unless its launcher restarted the workers inside it: those are the run's downtimes.
+    out.runJobs = out.chain;
     if (selection.ids.empty() && selection.name.empty() && out.chain.size() == 1 && out.jobs[out.chain.front()].fromLog &&
         events.inJobRestarts.empty()) {
-        out.chain.clear();
+        out.chain.clear();  // a job's own stdout is still that job: it stays the run's
         return out;
     }
     for (std::size_t i = 0; i < events.failures.size(); ++i)

@@ -32,6 +32,9 @@ struct JobChain {
     // names; steps follow their job.
     std::vector<ImportedJob> jobs;
     std::vector<std::size_t> chain;  // indices into `jobs`, in start order; empty: no run chain
+    // The jobs that trained the run: the chain's, or the one job a lone training log is the
+    // stdout of (no chain to follow, but still the run's job).
+    std::vector<std::size_t> runJobs;
     std::vector<ChainDowntime> downtimes;
     // Per events.failures: true where it is part of the chain's story (evidence of a downtime,
     // or the end state of a job); with a chain, the others stopped no job of the run.

@@ -9,7 +9,7 @@ namespace faultline {
 void addJobs(const JobChain& chain, const std::function<std::int32_t(const std::string&)>& findHost,
              const std::function<Nanos(EpochNs)>& toRun, Run& run) {
     std::map<std::string, std::int32_t> lastById;
-    std::set<std::size_t> inRun(chain.chain.begin(), chain.chain.end());
+    std::set<std::size_t> inRun(chain.runJobs.begin(), chain.runJobs.end());
     const Topology& topo = run.topology;
     for (std::size_t i = 0; i < chain.jobs.size(); ++i) {
         const ImportedJob& in = chain.jobs[i];
@@ -68,7 +68,7 @@ void namePciBusIds(const ImportedEvents& e, Topology& t) {
 std::int32_t placeRanksOnJobNodes(const ImportedEvents& e, const JobChain& chain, std::int32_t ranks,
                                   std::map<std::int32_t, RankPlacement>& placement, std::int32_t defaultGpusPerHost) {
     std::vector<std::string> hosts = e.rankHosts;
-    if (hosts.empty() && !chain.chain.empty()) hosts = chain.jobs[chain.chain.front()].nodes;
+    if (hosts.empty() && !chain.runJobs.empty()) hosts = chain.jobs[chain.runJobs.front()].nodes;
     if (hosts.empty() || ranks <= 0) return e.gpusPerNode > 0 ? e.gpusPerNode : defaultGpusPerHost;
     const auto nodes = static_cast<std::int32_t>(hosts.size());
     std::int32_t perNode = e.gpusPerNode;
