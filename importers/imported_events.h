@@ -4,6 +4,7 @@
 // a PCI bus id, a rank). The run builder turns these into a Run.
 #include "model/root_cause.h"
 #include "model/run.h"
+#include "telemetry_accumulator.h"
 
 #include <cstdint>
 #include <optional>
@@ -132,6 +133,7 @@ struct ImportedEvents {
     // 0x030200"): (host, bus id as "0000:18:00"); with all of them the bus order is exact.
     std::vector<std::pair<std::string, std::string>> gpuBusIds;
     std::optional<Topology> topology;  // from a topology file, when one was imported
+    ImportedTelemetry telemetry;       // GPU metrics (DCGM, Prometheus, nvidia-smi), summarised as read
     std::string topologySource;
 };
 

@@ -2,6 +2,7 @@
 // A run: the cluster it trained on and what happened over time. Every time is Nanos since
 // the run's start; events are kept sorted by time so that any instant is a binary search.
 #include "root_cause.h"
+#include "telemetry.h"
 #include "time.h"
 #include "topology.h"
 
@@ -134,6 +135,7 @@ struct Run {
     std::vector<ProcessGroup> processGroups;
     std::vector<CollectiveRecord> collectives;
     std::vector<std::int32_t> rankToGpu;  // rank r ran on GPU rankToGpu[r]
+    Telemetry telemetry;                  // GPU metrics over time (telemetry.h)
 };
 
 // The stretches between downtimes, when the job was up.

@@ -4,6 +4,7 @@
 #include "partial_file.h"
 #include "run_file_schema.h"
 #include "run_validity.h"
+#include "telemetry_tables.h"
 #include "topology_tables.h"
 #include "sqlite_db.h"
 
@@ -127,6 +128,7 @@ void writeRunFile(const Run& run, const std::string& path) {
         writeMeta(db, run.info);
         writeTopologyTables(db, run.topology);
         writeEvents(db, run);
+        writeTelemetryTables(db, run.telemetry);
         db.exec(schema::kIndexes);
         db.exec("COMMIT");
     });

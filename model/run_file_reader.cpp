@@ -1,6 +1,7 @@
 #include "error.h"
 #include "run_file.h"
 #include "run_file_schema.h"
+#include "telemetry_tables.h"
 #include "run_validity.h"
 #include "topology_tables.h"
 #include "sqlite_db.h"
@@ -131,6 +132,7 @@ Run readRunFile(const std::string& path) {
         run.info = readMeta(db);
         run.topology = readTopologyTables(db);
         readEvents(db, run, version);
+        run.telemetry = readTelemetryTables(db, version);
         db.exec("COMMIT");
         if (const auto violation = findRunViolation(run)) throw Error(violation->text());
         return run;

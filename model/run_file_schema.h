@@ -2,6 +2,7 @@
 // The SQL schema of run files, version kRunFileSchemaVersion. docs/run-file.md describes it.
 // Version 2 added `jobs` and `downtimes.job`; version-1 files are read as having neither.
 // Version 3 added `failures.ranks` and `failures.suspect_ranks`; older files read with none.
+// Version 4 added the telemetry tables (kTelemetryTables); older files read with no telemetry.
 #include "error.h"
 
 #include <array>
@@ -72,6 +73,23 @@ CREATE TABLE collectives(id INTEGER PRIMARY KEY, rank INTEGER NOT NULL, grp INTE
                          op INTEGER NOT NULL, seq INTEGER NOT NULL, enter_ns INTEGER NOT NULL,
                          exit_ns INTEGER NOT NULL, bytes INTEGER NOT NULL);
 CREATE TABLE rank_map(rank INTEGER PRIMARY KEY, gpu INTEGER NOT NULL);
+)sql";
+
+// GPU telemetry (model/telemetry.h, model/telemetry_tables.h), since version 4. Arrays are
+// little-endian blobs: buckets and times int64, values float32.
+inline constexpr int kTelemetrySchemaVersion = 4;
+inline constexpr const char* kTelemetryTables = R"sql(
+CREATE TABLE telemetry_metrics(id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE telemetry_levels(level INTEGER PRIMARY KEY, bucket_ns INTEGER NOT NULL);
+CREATE TABLE telemetry_summary(id INTEGER PRIMARY KEY, level INTEGER NOT NULL, metric INTEGER NOT NULL,
+                               gpu INTEGER NOT NULL, buckets BLOB NOT NULL, min BLOB NOT NULL,
+                               mean BLOB NOT NULL, max BLOB NOT NULL);
+CREATE TABLE telemetry_raw(id INTEGER PRIMARY KEY, metric INTEGER NOT NULL, gpu INTEGER NOT NULL,
+                           times BLOB NOT NULL, samples BLOB NOT NULL);
+)sql";
+inline constexpr const char* kTelemetryIndexes = R"sql(
+CREATE INDEX telemetry_summary_series ON telemetry_summary(level, metric, gpu);
+CREATE INDEX telemetry_raw_series ON telemetry_raw(metric, gpu);
 )sql";
 
 // Created after the rows are in: one sort per index instead of a b-tree insert per row.

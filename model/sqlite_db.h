@@ -27,6 +27,8 @@ public:
     SqliteStatement& bind(int index, std::string_view text);
     SqliteStatement& bindBlob(int index, std::span<const std::int32_t> values);
     SqliteStatement& bindOptional(int index, std::optional<std::int64_t> value);  // NULL when unset
+    // Any array of plain numbers, as their little-endian bytes.
+    SqliteStatement& bindBytes(int index, const void* data, std::size_t bytes);
     // Runs a statement that returns no rows, then resets it for the next bindings.
     void execute();
     // Steps to the next row; false when done.
@@ -39,6 +41,8 @@ public:
     std::string text(int column) const;
     std::vector<std::int32_t> int32Blob(int column) const;
     std::optional<std::int64_t> optionalInt64(int column) const;  // unset for NULL
+    // A blob's bytes, valid until the next step.
+    std::span<const std::byte> bytes(int column) const;
 
 private:
     SqliteDb& m_db;

@@ -154,7 +154,7 @@ TEST(RunFile, NewerSchemaIsRefusedByName) {
     const std::string path = dir.file("future.faultline");
     writeRunFile(tinyRun(), path);
     runSql(path, "PRAGMA user_version=7");
-    EXPECT_EQ(errorOf(path), path + " was written by a newer Faultline (run file schema 7; this build reads schema 3 and older)");
+    EXPECT_EQ(errorOf(path), path + " was written by a newer Faultline (run file schema 7; this build reads schema 4 and older)");
 }
 
 // Schema 3 keeps who reported a failure and whom it points at; a schema-2 file reads with none.
