@@ -131,6 +131,7 @@ void readOne(const Input& f, const FormatInfo* forced, const ImportOptions& opti
     ImportContext ctx{options, out.events, out.report, cancel, fileProgress};
     try {
         format->import(f.path, ctx);
+        out.events.telemetry.shrink();
     } catch (const Error&) {
         throw;
     } catch (const std::bad_alloc&) {

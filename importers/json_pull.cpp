@@ -58,11 +58,12 @@ JsonPull::Token JsonPull::next() {
             }
             break;
         }
-        if (m_pos == m_end && !fill()) {
+        if (m_pos < m_end) break;
+        // Separators ran to the end of the buffer: read on, and skip any at the new data's front.
+        if (!fill()) {
             if (m_depth != 0) fail("the file ends inside an object or array: it is cut short");
             return Token::End;
         }
-        if (m_pos < m_end) break;
     }
     const char c = m_buf[m_pos];
     switch (c) {

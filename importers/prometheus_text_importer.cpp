@@ -61,7 +61,8 @@ std::optional<double> sampleValue(std::string_view t) {
 // Prometheus writes milliseconds, OpenMetrics seconds (with a fraction, or a number of
 // seconds too small to be milliseconds of any date after 1973).
 std::optional<EpochNs> sampleTime(std::string_view t) {
-    if (t.find_first_of(".eE") != std::string_view::npos) return epochFromDecimalSeconds(t);
+    for (char c : t)
+        if (c == '.' || c == 'e' || c == 'E') return epochFromDecimalSeconds(t);
     const auto n = parseInt(t);
     if (!n || *n < 0) return std::nullopt;
     if (*n < 100'000'000'000) return *n > 9'200'000'000 ? std::nullopt : std::optional<EpochNs>(*n * 1'000'000'000);
@@ -76,8 +77,12 @@ void importPrometheusText(const std::string& path, ImportContext& ctx) {
     ImportedTelemetry& telemetry = ctx.events.telemetry;
     const EpochNs written = fileModifiedTime(path);
     const std::string host = hostOfUnnamedFile(path, ctx.options.host);
-    // Series seen before, by their text up to the value: a scrape repeats the same series.
-    std::unordered_map<std::string, std::int32_t> known;
+    // Series seen before, by their text up to the value, in the order first seen: a scrape
+    // repeats the series of the one before in the same order, so the next line is nearly
+    // always the one after the last (a compare, no hash); else the map finds it.
+    std::vector<std::pair<std::string, std::int32_t>> seen;
+    std::unordered_map<std::string, std::size_t> known;
+    std::size_t cursor = 0;
     std::string key;
     Labels labels;
     std::int64_t samples = 0, untimed = 0, noGpu = 0, gpuSeries = 0;
@@ -112,28 +117,40 @@ void importPrometheusText(const std::string& path, ImportContext& ctx) {
             }
             ++end;
         }
-        key.assign(t.substr(0, end));
-        auto it = known.find(key);
-        if (it == known.end()) {
+        const std::string_view series = t.substr(0, end);
+        std::int32_t id = -1;
+        if (cursor < seen.size() && seen[cursor].first == series) {
+            id = seen[cursor++].second;
+        } else if (auto it = known.find(key.assign(series)); it != known.end()) {
+            cursor = it->second + 1;
+            id = seen[it->second].second;
+        } else {
             labels.clear();
             if (i < t.size() && t[i] == '{' && parseLabels(t, i, labels) != end) {
                 ctx.report.skip(in.where() + ": labels are not `label=\"value\"` pairs");
                 continue;
             }
-            const auto gpu = gpuFromLabels(labels);
-            std::int32_t id = -1;
-            if (gpu) {
+            if (const auto gpu = gpuFromLabels(labels)) {
                 TelemetryGpu g = *gpu;
                 if (g.host.empty()) g.host = host;
                 id = telemetry.series(g, metricFromLabels(t.substr(0, i), labels));
+                ++gpuSeries;
             }
-            it = known.emplace(key, id).first;
-            if (id >= 0) ++gpuSeries;
+            known.emplace(key, seen.size());
+            seen.emplace_back(key, id);
+            cursor = seen.size();
         }
-        std::string_view rest = trim(t.substr(end));
-        const std::size_t space = rest.find_first_of(" \t");
-        const std::string_view valueText = rest.substr(0, space);
-        const std::string_view timeText = space == std::string_view::npos ? std::string_view() : trim(rest.substr(space));
+        // Plain loops: std::string_view::find_first_of costs a memchr per byte.
+        std::size_t v = end;
+        while (v < t.size() && (t[v] == ' ' || t[v] == '\t')) ++v;
+        std::size_t ve = v;
+        while (ve < t.size() && t[ve] != ' ' && t[ve] != '\t') ++ve;
+        std::size_t ts = ve;
+        while (ts < t.size() && (t[ts] == ' ' || t[ts] == '\t')) ++ts;
+        std::size_t te = ts;
+        while (te < t.size() && t[te] != ' ' && t[te] != '\t') ++te;
+        const std::string_view valueText = t.substr(v, ve - v);
+        const std::string_view timeText = t.substr(ts, te - ts);
         const auto value = sampleValue(valueText);
         if (!value) {
             if (valueText.empty() || (valueText != "NaN" && valueText != "+Inf" && valueText != "-Inf"))
@@ -142,7 +159,7 @@ void importPrometheusText(const std::string& path, ImportContext& ctx) {
         }
         EpochNs time = written;
         if (!timeText.empty()) {
-            const auto at = sampleTime(timeText.substr(0, timeText.find_first_of(" \t")));
+            const auto at = sampleTime(timeText);
             if (!at) {
                 ctx.report.skip(in.where() + ": expected a timestamp (milliseconds, or OpenMetrics seconds), found \"" +
                                 std::string(timeText.substr(0, 40)) + "\"");
@@ -152,11 +169,11 @@ void importPrometheusText(const std::string& path, ImportContext& ctx) {
         } else {
             ++untimed;
         }
-        if (it->second < 0) {
+        if (id < 0) {
             ++noGpu;
             continue;
         }
-        telemetry.add(it->second, time, *value);
+        telemetry.add(id, time, *value);
         ctx.report.seen(time);
         ++samples;
     }

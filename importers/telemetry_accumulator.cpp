@@ -40,24 +40,69 @@ void ImportedTelemetry::add(std::int32_t id, EpochNs time, double value) {
         s.rawValues.push_back(v);
         ++m_raw;
     }
-    for (std::size_t l = 0; l < kTelemetryLevels; ++l) {
-        if (m_levelDropped[l]) continue;
-        const std::int64_t bucket = floorDiv(time, kTelemetryBucketSizes[l]);
-        std::vector<TelemetryCell>& cells = s.cells[l];
-        // Samples mostly come in time order: the open bucket is the last one. Any other
-        // order makes a second cell for the same bucket, merged when the run is built.
-        if (!cells.empty() && cells.back().bucket == bucket) {
-            TelemetryCell& c = cells.back();
-            c.sum += value;
-            c.min = std::min(c.min, v);
-            c.max = std::max(c.max, v);
-            ++c.count;
-        } else {
-            cells.push_back({bucket, value, v, v, 1});
-            ++m_cells;
-        }
+    const Nanos size = kTelemetryBucketSizes[m_level];
+    std::vector<TelemetryCell>& cells = s.cells;
+    // Samples mostly come in time order: the open bucket is the last one (a multiply tells;
+    // a division per sample would cost more than the parsing). Any other order makes a
+    // second cell for the same bucket, merged when the run is built.
+    if (!cells.empty() && static_cast<std::uint64_t>(time - cells.back().bucket * size) < static_cast<std::uint64_t>(size)) {
+        TelemetryCell& c = cells.back();
+        c.sum += value;
+        c.min = std::min(c.min, v);
+        c.max = std::max(c.max, v);
+        ++c.count;
+    } else {
+        cells.push_back({static_cast<std::int32_t>(floorDiv(time, size)), 1, value, v, v});
+        ++m_cells;
     }
     if (m_raw > kMaxRawSamples || m_cells > kMaxTelemetryCells) enforceBudgets();
+}
+
+void mergeCells(std::vector<TelemetryCell>& cells) {
+    if (!std::is_sorted(cells.begin(), cells.end(), [](const TelemetryCell& a, const TelemetryCell& b) { return a.bucket < b.bucket; }))
+        std::stable_sort(cells.begin(), cells.end(), [](const TelemetryCell& a, const TelemetryCell& b) { return a.bucket < b.bucket; });
+    std::size_t out = 0;
+    for (std::size_t k = 0; k < cells.size(); ++k) {
+        if (out > 0 && cells[out - 1].bucket == cells[k].bucket) {
+            TelemetryCell& m = cells[out - 1];
+            m.sum += cells[k].sum;
+            m.count += cells[k].count;
+            m.min = std::min(m.min, cells[k].min);
+            m.max = std::max(m.max, cells[k].max);
+        } else {
+            cells[out++] = cells[k];
+        }
+    }
+    cells.resize(out);
+}
+
+std::vector<TelemetryCell> rollUpCells(const std::vector<TelemetryCell>& cells, std::size_t fromLevel, std::size_t toLevel) {
+    const std::int64_t ratio = kTelemetryBucketSizes[toLevel] / kTelemetryBucketSizes[fromLevel];
+    std::vector<TelemetryCell> out;
+    for (const TelemetryCell& c : cells) {
+        const auto bucket = static_cast<std::int32_t>(floorDiv(c.bucket, ratio));
+        if (!out.empty() && out.back().bucket == bucket) {
+            TelemetryCell& m = out.back();
+            m.sum += c.sum;
+            m.count += c.count;
+            m.min = std::min(m.min, c.min);
+            m.max = std::max(m.max, c.max);
+        } else {
+            out.push_back({bucket, c.count, c.sum, c.min, c.max});
+        }
+    }
+    mergeCells(out);
+    return out;
+}
+
+void ImportedTelemetry::rollUpTo(std::size_t level) {
+    if (level <= m_level) return;
+    m_cells = 0;
+    for (ImportedSeries& s : m_series) {
+        s.cells = rollUpCells(s.cells, m_level, level);
+        m_cells += s.cells.size();
+    }
+    m_level = level;
 }
 
 void ImportedTelemetry::enforceBudgets() {
@@ -69,14 +114,15 @@ void ImportedTelemetry::enforceBudgets() {
         }
         m_raw = 0;
     }
-    // The coarsest level is never dropped: a day's cells of every series always fit.
-    for (std::size_t l = 0; l + 1 < kTelemetryLevels && m_cells > kMaxTelemetryCells; ++l) {
-        if (m_levelDropped[l]) continue;
-        m_levelDropped[l] = true;
-        for (ImportedSeries& s : m_series) {
-            m_cells -= s.cells[l].size();
-            std::vector<TelemetryCell>().swap(s.cells[l]);
-        }
+    // The coarsest level is always kept: a day's cells of every series fit.
+    while (m_cells > kMaxTelemetryCells && m_level + 1 < kTelemetryLevels) rollUpTo(m_level + 1);
+}
+
+void ImportedTelemetry::shrink() {
+    for (ImportedSeries& s : m_series) {
+        s.rawTimes.shrink_to_fit();
+        s.rawValues.shrink_to_fit();
+        s.cells.shrink_to_fit();
     }
 }
 
@@ -86,11 +132,12 @@ void ImportedTelemetry::append(ImportedTelemetry&& other) {
     if (m_samples == 0 || (other.m_samples > 0 && other.m_latest > m_latest)) m_latest = other.m_latest;
     m_samples += other.m_samples;
     m_rawDropped = m_rawDropped || other.m_rawDropped;
-    for (std::size_t l = 0; l < kTelemetryLevels; ++l) m_levelDropped[l] = m_levelDropped[l] || other.m_levelDropped[l];
+    const std::size_t level = std::max(m_level, other.m_level);
+    rollUpTo(level);
+    other.rollUpTo(level);
     for (ImportedSeries& s : other.m_series) {
         // The same GPU and metric in two files stays two series here; the run builder merges them.
-        const auto id = static_cast<std::int32_t>(m_series.size());
-        m_index.try_emplace(keyOf(s.gpu, s.metric), id);
+        m_index.try_emplace(keyOf(s.gpu, s.metric), static_cast<std::int32_t>(m_series.size()));
         m_series.push_back(std::move(s));
     }
     m_raw = 0;
@@ -101,10 +148,7 @@ void ImportedTelemetry::append(ImportedTelemetry&& other) {
             std::vector<float>().swap(s.rawValues);
         }
         m_raw += s.rawTimes.size();
-        for (std::size_t l = 0; l < kTelemetryLevels; ++l) {
-            if (m_levelDropped[l]) std::vector<TelemetryCell>().swap(s.cells[l]);
-            m_cells += s.cells[l].size();
-        }
+        m_cells += s.cells.size();
     }
     other = ImportedTelemetry();
     enforceBudgets();

@@ -71,35 +71,33 @@ Telemetry buildTelemetry(const ImportedTelemetry& imported, const std::function<
         out.raw.push_back(std::move(raw));
     }
 
-    for (std::size_t l = 0; l < kTelemetryLevels; ++l) {
-        if (!imported.levelKept(l)) continue;
-        TelemetryLevel level;
-        level.bucket = kTelemetryBucketSizes[l];
-        std::vector<TelemetryCell> cells;
-        for (const auto& [key, parts] : groups) {
-            cells.clear();
-            for (std::size_t i : parts) {
-                const auto& c = imported.series()[i].cells[l];
-                cells.insert(cells.end(), c.begin(), c.end());
-            }
-            std::stable_sort(cells.begin(), cells.end(), [](const TelemetryCell& a, const TelemetryCell& b) { return a.bucket < b.bucket; });
-            TelemetrySummarySeries s{key.first, key.second, {}, {}, {}, {}};
-            for (std::size_t k = 0; k < cells.size();) {
-                TelemetryCell merged = cells[k];
-                for (++k; k < cells.size() && cells[k].bucket == merged.bucket; ++k) {
-                    merged.sum += cells[k].sum;
-                    merged.count += cells[k].count;
-                    merged.min = std::min(merged.min, cells[k].min);
-                    merged.max = std::max(merged.max, cells[k].max);
-                }
-                s.buckets.push_back(merged.bucket);
-                s.min.push_back(merged.min);
-                s.mean.push_back(static_cast<float>(merged.sum / merged.count));
-                s.max.push_back(merged.max);
-            }
-            level.series.push_back(std::move(s));
+    // The finest level kept, merged across the files that hold a series, then each coarser
+    // level rolled up from the one below it.
+    const std::size_t finest = imported.finestLevel();
+    for (std::size_t l = finest; l < kTelemetryLevels; ++l) out.levels.push_back({kTelemetryBucketSizes[l], {}});
+    std::vector<TelemetryCell> cells;
+    for (const auto& [key, parts] : groups) {
+        cells.clear();
+        for (std::size_t i : parts) {
+            const auto& c = imported.series()[i].cells;
+            cells.insert(cells.end(), c.begin(), c.end());
         }
-        out.levels.push_back(std::move(level));
+        mergeCells(cells);
+        for (std::size_t l = finest; l < kTelemetryLevels; ++l) {
+            if (l > finest) cells = rollUpCells(cells, l - 1, l);
+            TelemetrySummarySeries s{key.first, key.second, {}, {}, {}, {}};
+            s.buckets.reserve(cells.size());
+            s.min.reserve(cells.size());
+            s.mean.reserve(cells.size());
+            s.max.reserve(cells.size());
+            for (const TelemetryCell& c : cells) {
+                s.buckets.push_back(c.bucket);
+                s.min.push_back(c.min);
+                s.mean.push_back(static_cast<float>(c.sum / c.count));
+                s.max.push_back(c.max);
+            }
+            out.levels[l - finest].series.push_back(std::move(s));
+        }
     }
     return out;
 }

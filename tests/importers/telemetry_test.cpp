@@ -337,6 +337,42 @@ TEST(Telemetry, RunFileKeepsTheSamplesAndSummaries) {
     }
 }
 
+// Past its budget an import keeps coarser cells: rolled up, a minute holds what its six
+// 10-second buckets held, whatever order they came in.
+TEST(Telemetry, CellsRolledUpKeepMinMeanMaxOfWhatTheyHeld) {
+    ImportedTelemetry t;
+    const std::int32_t id = t.series(TelemetryGpu{"h", "", "", 0}, kPowerMetric);
+    const EpochNs minute = 1735689600'000'000'000;
+    for (int k = 11; k >= 0; --k) t.add(id, minute + k * 10 * kSecond, 100.0 + k);  // two minutes, backwards
+    EXPECT_EQ(t.finestLevel(), 0u);
+    const std::vector<TelemetryCell> minutes = rollUpCells(t.series()[0].cells, 0, 1);
+    ASSERT_EQ(minutes.size(), 2u);
+    EXPECT_EQ(minutes[0].bucket, 1735689600 / 60);
+    EXPECT_EQ(minutes[0].count, 6u);
+    EXPECT_FLOAT_EQ(minutes[0].min, 100.f);
+    EXPECT_FLOAT_EQ(minutes[0].max, 105.f);
+    EXPECT_DOUBLE_EQ(minutes[0].sum / minutes[0].count, 102.5);
+    EXPECT_FLOAT_EQ(minutes[1].max, 111.f);
+}
+
+// The JSON is read in 1 MB chunks: a separator, a string or a number cut by a chunk's end
+// reads the same as anywhere else.
+TEST(Telemetry, JsonTokensCutByTheReadChunkReadTheSame) {
+    test::ScratchDir dir;
+    const std::string head = R"({"status":"success","data":{"resultType":"matrix","result":[{"metric":{"__name__":"DCGM_FI_DEV_GPU_TEMP","gpu":"0","Hostname":"a","pad":")";
+    for (int shift = -3; shift <= 3; ++shift) {
+        // The metric's '}' is the chunk's last byte (shift 0), or a few bytes either side.
+        const std::size_t padding = (1u << 20) - head.size() - 2 + static_cast<std::size_t>(shift + 3) - 3;
+        const std::string text = head + std::string(padding, 'x') + R"("},"values":[[1735689600,"61"],[1735689615,"62.5"]]}]}})";
+        const std::string path = writeFile(dir, "chunk" + std::to_string(shift + 3) + ".json", text);
+        const ImportResult r = importPaths({path});
+        const TelemetryRawSeries* temp = rawOf(r.run, kTemperatureMetric, "a", 0);
+        ASSERT_NE(temp, nullptr) << shift;
+        ASSERT_EQ(temp->values.size(), 2u) << shift;
+        EXPECT_FLOAT_EQ(temp->values[1], 62.5f) << shift;
+    }
+}
+
 TEST(Telemetry, BrokenJsonNamesTheFileAndByte) {
     test::ScratchDir dir;
     const std::string cut = writeFile(dir, "cut.json", R"({"status":"success","data":{"resultType":"matrix","result":[{"metric":{"__name__":"DCGM_FI_DEV_GPU_TEMP","gpu":"0","Hostname":"a"},"values":[[1735689600,"61"],[17356)");
