@@ -3,6 +3,7 @@
 // run (../shared/realdata/telemetry), and fixtures for the spellings they lack.
 #include "import_test_util.h"
 
+#include "analysis/cluster_power.h"
 #include "importers/text_parse.h"
 #include "model/run_file.h"
 
@@ -335,6 +336,32 @@ TEST(Telemetry, RunFileKeepsTheSamplesAndSummaries) {
             EXPECT_EQ(back.telemetry.levels[l].series[s].mean, r.run.telemetry.levels[l].series[s].mean);
         }
     }
+}
+
+// Two GPUs' scrapes summed: 690.5 + 455.25 W in the first 10 s, 701.5 + 440.75 W in the next.
+TEST(Telemetry, ClusterPowerSumsTheGpusPowerPerBucket) {
+    const ImportResult r = importPaths({fixture("telemetry/dcgm_scrapes.prom")});
+    const ClusterPower p = clusterPower(r.run);
+    EXPECT_TRUE(p.fromTelemetry);
+    EXPECT_EQ(p.gpus, 2);
+    ASSERT_EQ(p.curve.size(), 2u);
+    EXPECT_DOUBLE_EQ(p.curve[0].megawatts, 1145.75e-6);
+    EXPECT_DOUBLE_EQ(p.curve[1].megawatts, 1142.25e-6);
+    EXPECT_EQ(p.curve[1].time - p.curve[0].time, 10 * kSecond);
+    ASSERT_EQ(p.largestSwings.size(), 1u);
+    EXPECT_NEAR(p.largestSwings[0].megawattsPerSecond, -3.5e-6 / 10, 1e-12);
+}
+
+TEST(Telemetry, PowerCommandPrintsTheCurveAsCsv) {
+    test::ScratchDir dir;
+    const std::string run = dir.file("p.faultline");
+    const auto imported = test::runCommand(std::string(FAULTLINE_CLI) + " import -q -o " + run + " " + fixture("telemetry/dcgm_scrapes.prom"));
+    ASSERT_EQ(imported.status, 0) << imported.output;
+    const auto csv = test::runCommand(std::string(FAULTLINE_CLI) + " power --csv " + run);
+    ASSERT_EQ(csv.status, 0) << csv.output;
+    EXPECT_EQ(csv.output, "time_s,utc,megawatts\n0.000,2025-01-01 00:00:00 UTC,0.001146\n10.000,2025-01-01 00:00:10 UTC,0.001142\n");
+    const auto text = test::runCommand(std::string(FAULTLINE_CLI) + " power " + run);
+    EXPECT_NE(text.output.find("peak 1.146 kW"), std::string::npos) << text.output;
 }
 
 // Past its budget an import keeps coarser cells: rolled up, a minute holds what its six
