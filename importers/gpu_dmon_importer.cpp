@@ -8,6 +8,7 @@
 #include "telemetry_labels.h"
 #include "text_parse.h"
 
+#include <algorithm>
 #include <map>
 
 namespace faultline {
@@ -63,7 +64,11 @@ std::optional<EpochNs> dmonTime(std::string_view date, std::string_view time) {
     const auto y = parseInt(date.substr(0, 4)), m = parseInt(date.substr(4, 2)), d = parseInt(date.substr(6, 2));
     const auto clock = parseClock(time);
     if (!y || !m || !d || !clock || *m < 1 || *m > 12 || *d < 1 || *d > 31) return std::nullopt;
-    return epochFromCivil(*y, static_cast<unsigned>(*m), static_cast<unsigned>(*d), *clock);
+    try {
+        return epochFromCivil(*y, static_cast<unsigned>(*m), static_cast<unsigned>(*d), *clock);
+    } catch (const TimeOutOfRange&) {
+        return std::nullopt;  // the line is skipped, named
+    }
 }
 
 }  // namespace
@@ -114,7 +119,8 @@ void importGpuDmon(const std::string& path, ImportContext& ctx) {
         const std::string_view t = trim(line);
         if (t.empty() || t.front() == '#' || startsWith(t, "ID") || startsWith(t, "Id")) continue;
         splitWords(t, words);
-        const std::size_t needed = layout->metrics.empty() ? 0 : layout->metrics.back().first + 1;
+        const std::size_t needed = std::max({layout->metrics.back().first + 1, static_cast<std::size_t>(layout->gpu) + 1,
+                                             static_cast<std::size_t>(std::max(layout->date, layout->time) + 1)});
         if (words.size() < needed || (layout->dcgmi && words.front() != "GPU")) {
             if (!layout->dcgmi || words.front() == "GPU") ctx.report.skip(in.where() + ": expected " + std::to_string(needed) + " columns as the header names them");
             continue;

@@ -31,7 +31,11 @@ std::optional<EpochNs> smiTime(std::string_view s) {
         frac = *n;
         for (std::size_t i = digits.size(); i < 9; ++i) frac *= 10;
     }
-    return epochFromCivil(*y, static_cast<unsigned>(*mo), static_cast<unsigned>(*d), *clock, frac);
+    try {
+        return epochFromCivil(*y, static_cast<unsigned>(*mo), static_cast<unsigned>(*d), *clock, frac);
+    } catch (const TimeOutOfRange&) {
+        return std::nullopt;  // the line is skipped, named
+    }
 }
 
 // "power.draw [W]" -> "power.draw"

@@ -400,6 +400,21 @@ TEST(Telemetry, JsonTokensCutByTheReadChunkReadTheSame) {
     }
 }
 
+TEST(Telemetry, OddDmonHeadersAndImpossibleDatesAreSkippedByLine) {
+    test::ScratchDir dir;
+    ImportOptions options;
+    options.format = "gpu-dmon";
+    // The index after the metrics: a short row is skipped, named, not read past its end.
+    const std::string odd = writeFile(dir, "odd.dmon", "# pwr gpu\n# W Idx\n 69\n 70 0\n");
+    const ImportResult r = importPaths({odd}, options);
+    EXPECT_EQ(r.summary.files.at(0).skippedLines, 1);
+    options.format = "nvidia-smi-csv";
+    const std::string year = writeFile(dir, "year.csv", "timestamp, index, power.draw [W]\n0000/01/01 00:00:00.000, 0, 70 W\n2025/01/01 00:00:00.000, 0, 71 W\n");
+    const ImportResult y = importPaths({year}, options);
+    EXPECT_EQ(y.summary.files.at(0).skippedLines, 1);
+    EXPECT_NE(y.summary.files.at(0).warnings.at(0).find("year.csv:2: expected a timestamp"), std::string::npos) << y.summary.files.at(0).warnings.at(0);
+}
+
 TEST(Telemetry, BrokenJsonNamesTheFileAndByte) {
     test::ScratchDir dir;
     const std::string cut = writeFile(dir, "cut.json", R"({"status":"success","data":{"resultType":"matrix","result":[{"metric":{"__name__":"DCGM_FI_DEV_GPU_TEMP","gpu":"0","Hostname":"a"},"values":[[1735689600,"61"],[17356)");
