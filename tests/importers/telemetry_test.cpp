@@ -4,6 +4,7 @@
 #include "import_test_util.h"
 
 #include "analysis/cluster_power.h"
+#include "analysis/incidents.h"
 #include "importers/text_parse.h"
 #include "model/run_file.h"
 
@@ -362,6 +363,35 @@ TEST(Telemetry, PowerCommandPrintsTheCurveAsCsv) {
     EXPECT_EQ(csv.output, "time_s,utc,megawatts\n0.000,2025-01-01 00:00:00 UTC,0.001146\n10.000,2025-01-01 00:00:10 UTC,0.001142\n");
     const auto text = test::runCommand(std::string(FAULTLINE_CLI) + " power " + run);
     EXPECT_NE(text.output.find("peak 1.146 kW"), std::string::npos) << text.output;
+}
+
+// node01's gpu 0 counted 3 correctable ECC errors, then 9 fifteen seconds later: a failure of
+// that GPU at 20 s lists the rise as its early warning; its neighbour's failure does not.
+TEST(Telemetry, RisingEccCountersBeforeAFailureAreItsEarlyWarning) {
+    ImportResult r = importPaths({fixture("telemetry/dcgm_scrapes.prom")});
+    faultline::Run& run = r.run;
+    const std::int32_t gpu0 = run.topology.hosts[static_cast<std::size_t>(*run.topology.findHost("node01"))].firstGpu;
+    for (std::int32_t gpu : {gpu0, gpu0 + 1}) {
+        Failure f;
+        f.time = 20 * kSecond;
+        f.cause = RootCause::GpuHbm3Memory;
+        f.component = {ComponentKind::Gpu, gpu};
+        f.gpus = {gpu};
+        f.detail = "Xid 48";
+        run.failures = {f};
+        run.downtimes = {{20 * kSecond, 21 * kSecond, 22 * kSecond, 23 * kSecond, 0, false, RootCause::GpuHbm3Memory, 0, -1}};
+        run.info.duration = 30 * kSecond;
+        const std::vector<Incident> incidents = buildIncidents(run);
+        ASSERT_EQ(incidents.size(), 1u);
+        std::string warning;
+        for (const IncidentEvent& e : incidents[0].chain)
+            if (e.what.find("early warning") != std::string::npos) warning = e.what;
+        if (gpu == gpu0) {
+            EXPECT_EQ(warning, "early warning on node01-gpu0: correctable ECC errors (volatile) rose from 3 to 9 in the hour before");
+        } else {
+            EXPECT_EQ(warning, "");
+        }
+    }
 }
 
 // Past its budget an import keeps coarser cells: rolled up, a minute holds what its six
