@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
+#include <utility>
 
 namespace faultline {
 
@@ -66,6 +68,86 @@ std::vector<EarlyWarning> earlyWarnings(const Run& run, const std::vector<std::i
         out.push_back(warning(s.buckets[a] * level.bucket - run.info.startEpochNs, s.gpu, tm.metrics[static_cast<std::size_t>(s.metric)], s.min[a], s.max[b],
                               window));
     }
+    return out;
+}
+
+std::string throttleReasons(std::uint64_t mask) {
+    static constexpr std::pair<std::uint64_t, const char*> kBits[] = {
+        {0x4, "SW power cap"}, {0x8, "HW slowdown"}, {0x10, "sync boost"}, {0x20, "SW thermal slowdown"},
+        {0x40, "HW thermal slowdown"}, {0x80, "HW power brake"}, {0x100, "display clock setting"}};
+    std::string out;
+    for (const auto& [bit, name] : kBits)
+        if (mask & bit) out += (out.empty() ? "" : ", ") + std::string(name);
+    return out;
+}
+
+namespace {
+
+// The GPU's mean (and max) over the window, and the median of its peers' means (NaN without
+// peers, so no comparison holds); nullopt when the GPU has no reading then.
+struct Comparison {
+    double mine = 0, peers = 0, mineMax = 0;
+};
+
+std::optional<Comparison> compare(const Run& run, const TelemetryLevel& level, std::int32_t metric, std::int32_t gpu, Nanos begin, Nanos end) {
+    std::vector<double> peerMeans;
+    std::optional<Comparison> out;
+    for (const TelemetrySummarySeries& s : level.series) {
+        if (s.metric != metric) continue;
+        double sum = 0, top = 0;
+        int n = 0;
+        for (std::size_t k = 0; k < s.buckets.size(); ++k) {
+            const Nanos start = s.buckets[k] * level.bucket - run.info.startEpochNs;
+            if (start + level.bucket <= begin || start > end) continue;
+            sum += s.mean[k];
+            top = n == 0 ? s.max[k] : std::max(top, static_cast<double>(s.max[k]));
+            ++n;
+        }
+        if (n == 0) continue;
+        if (s.gpu == gpu) out = Comparison{sum / n, 0, top};
+        else peerMeans.push_back(sum / n);
+    }
+    if (!out) return std::nullopt;
+    if (peerMeans.empty()) {
+        out->peers = std::nan("");  // no peers to compare with: only the GPU's own readings count
+        return out;
+    }
+    std::nth_element(peerMeans.begin(), peerMeans.begin() + static_cast<std::ptrdiff_t>(peerMeans.size() / 2), peerMeans.end());
+    out->peers = peerMeans[peerMeans.size() / 2];
+    return out;
+}
+
+std::string grouped(double v) {
+    const auto n = static_cast<long long>(std::llround(v));
+    std::string digits = std::to_string(n < 0 ? -n : n), out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return (n < 0 ? "-" : "") + out;
+}
+
+}  // namespace
+
+std::string stragglerEvidence(const Run& run, std::int32_t gpu, Nanos begin, Nanos end) {
+    const Telemetry& tm = run.telemetry;
+    if (tm.levels.empty()) return "";
+    const TelemetryLevel& level = tm.levels.front();
+    std::vector<std::string> said;
+    if (const auto m = tm.metricIndex(kSmClockMetric))
+        if (const auto c = compare(run, level, *m, gpu, begin, end); c && c->mine < 0.97 * c->peers)
+            said.push_back("SM clock " + grouped(c->mine) + " MHz vs peers " + grouped(c->peers));
+    if (const auto m = tm.metricIndex("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS"))
+        if (const auto c = compare(run, level, *m, gpu, begin, end))
+            if (const std::string reasons = throttleReasons(static_cast<std::uint64_t>(c->mineMax)); !reasons.empty()) said.push_back(reasons);
+    if (const auto m = tm.metricIndex(kTemperatureMetric))
+        if (const auto c = compare(run, level, *m, gpu, begin, end); c && c->mine > c->peers + 5)
+            said.push_back(grouped(c->mine) + " °C vs peers " + grouped(c->peers));
+    if (const auto m = tm.metricIndex(kPowerMetric))
+        if (const auto c = compare(run, level, *m, gpu, begin, end); c && c->mine < 0.9 * c->peers)
+            said.push_back("power " + grouped(c->mine) + " W vs peers " + grouped(c->peers));
+    std::string out;
+    for (const std::string& s : said) out += (out.empty() ? "" : "; ") + s;
     return out;
 }
 

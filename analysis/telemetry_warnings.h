@@ -25,4 +25,14 @@ bool isErrorCounter(const std::string& metric);
 // run keeps them, else by the finest summary level (first bucket's min to last bucket's max).
 std::vector<EarlyWarning> earlyWarnings(const Run& run, const std::vector<std::int32_t>& gpus, Nanos before, Nanos window = kHour);
 
+// What a slow GPU's telemetry says during [begin, end] against its peers (every other GPU
+// with the same metric then), at the finest summary level kept: "SM clock 1,403 MHz vs peers
+// 1,980; SW thermal slowdown; 87 °C vs peers 70; power 448 W vs peers 696". Only what stands
+// out is said; "" when nothing does, or the run has no telemetry then.
+std::string stragglerEvidence(const Run& run, std::int32_t gpu, Nanos begin, Nanos end);
+
+// The reasons a DCGM / nvidia-smi clock throttle bitmask names ("SW thermal slowdown, HW power
+// brake"), leaving out idle and application clock settings, which slow nothing down.
+std::string throttleReasons(std::uint64_t mask);
+
 }  // namespace faultline

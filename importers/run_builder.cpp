@@ -7,6 +7,7 @@
 #include "model/error.h"
 #include "analysis/step_time_stragglers.h"
 #include "analysis/straggler_analysis.h"
+#include "analysis/telemetry_warnings.h"
 
 #include <algorithm>
 #include <map>
@@ -329,6 +330,10 @@ BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>
     appendDetectedStragglers(run, analyzeStragglers(run));
     for (StragglerEpisode& e : stepTimeEpisodesOnGpus(analyzeStepTimes(run.rankSteps), run)) run.stragglers.push_back(std::move(e));
     std::stable_sort(run.stragglers.begin(), run.stragglers.end(), [](const auto& a, const auto& b) { return a.begin < b.begin; });
+    // What the slow GPU's clocks, throttle reasons, temperature and power said meanwhile.
+    for (StragglerEpisode& e : run.stragglers)
+        if (const std::string evidence = stragglerEvidence(run, e.gpu, e.begin, e.end); !evidence.empty())
+            e.cause += (e.cause.empty() ? "" : "; ") + evidence;
     return out;
 }
 

@@ -5,6 +5,7 @@
 
 #include "analysis/cluster_power.h"
 #include "analysis/incidents.h"
+#include "analysis/telemetry_warnings.h"
 #include "importers/text_parse.h"
 #include "model/run_file.h"
 
@@ -392,6 +393,16 @@ TEST(Telemetry, RisingEccCountersBeforeAFailureAreItsEarlyWarning) {
             EXPECT_EQ(warning, "");
         }
     }
+}
+
+// node01's gpu 1 ran at 1,410 and 1,395 MHz with SW thermal slowdown (0x20) while gpu 0 held
+// 1,980: a straggler episode of gpu 1 then says so; gpu 0's says nothing.
+TEST(Telemetry, SlowGpusClockAndThrottleReasonExplainItsStragglerEpisode) {
+    const ImportResult r = importPaths({fixture("telemetry/dcgm_scrapes.prom")});
+    const std::int32_t gpu0 = r.run.topology.hosts[static_cast<std::size_t>(*r.run.topology.findHost("node01"))].firstGpu;
+    EXPECT_EQ(stragglerEvidence(r.run, gpu0 + 1, 0, 20 * kSecond), "SM clock 1,403 MHz vs peers 1,980; SW thermal slowdown; power 448 W vs peers 696");
+    EXPECT_EQ(stragglerEvidence(r.run, gpu0, 0, 20 * kSecond), "");
+    EXPECT_EQ(throttleReasons(0x1 | 0x2 | 0x80), "HW power brake");
 }
 
 // Past its budget an import keeps coarser cells: rolled up, a minute holds what its six
