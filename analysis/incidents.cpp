@@ -1,4 +1,5 @@
 #include "incidents.h"
+#include "telemetry_warnings.h"
 
 #include "model/format.h"
 
@@ -81,6 +82,9 @@ std::vector<Incident> buildIncidents(const Run& run) {
             inc.suspectRanks = f.suspectRanks;
             inc.suspectReason = suspectReasonOf(f);
             inc.hardware = describeHardware(run.topology, f);
+            // What the GPU's error counters said in the hour before (telemetry_warnings.h).
+            for (const EarlyWarning& w : earlyWarnings(run, f.gpus, f.time))
+                inc.chain.push_back({w.time, "early warning on " + run.topology.gpuName(w.gpu) + ": " + w.text});
             inc.chain.push_back({f.time, "first symptom: " + f.detail});
         }
         if (d.job >= 0 && static_cast<std::size_t>(d.job) < run.jobs.size()) {

@@ -46,10 +46,11 @@ const CommandSpec& importSpec() {
             {"--format", "", "NAME", "read every file in this format instead of detecting each file's"},
             {"--rank-map", "", "FILE", "lines of \"rank host [local_gpu]\" for traces that do not say where a rank ran"},
             {"--name", "", "NAME", "the run's name (default: the training job's name and id, else the folder the files are in)"},
-            {"--host", "", "NAME", "the host of kernel logs that do not name one (dmesg)"},
+            {"--host", "", "NAME", "the host of files that do not name one: kernel logs (dmesg), nvidia-smi and dmon logs"},
             {"--boot-time", "", "ISO", "when the host booted, for raw /dev/kmsg times (2025-01-21T00:00:00Z)"},
             {"--year", "", "YYYY", "the year of syslog dates, which carry none (default: this year)"},
             {"--sacct-fields", "", "LIST", "the columns of sacct output written with --noheader, as given to sacct --format"},
+            {"--query-gpu", "", "LIST", "the fields of an nvidia-smi --query-gpu log written with noheader, as given to --query-gpu"},
             kAllowDisjointOption,
             {"--shard", "", "I/N", "read only every N-th input from the I-th (1-based) and write an import shard to merge later"},
             kJobOption,
@@ -88,6 +89,7 @@ int importCommand(const CommandArgs& argv) {
     options.runName = args.value("--name").value_or("");
     options.host = args.value("--host").value_or("");
     options.sacctFields = args.value("--sacct-fields").value_or("");
+    options.queryGpuFields = args.value("--query-gpu").value_or("");
     options.allowDisjoint = args.flag("--allow-disjoint");
     readRunChainOptions(args, options);
     if (auto boot = args.value("--boot-time")) {

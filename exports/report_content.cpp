@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 
 namespace faultline {
 
@@ -23,6 +24,7 @@ std::vector<Incident> worstIncidents(const std::vector<Incident>& incidents, int
 ReportContent buildReportContent(std::shared_ptr<const Run> run, const std::map<Nanos, IncidentNote>& notes, int incidentCount) {
     ReportContent c;
     c.summary = summarize(*run);
+    c.power = clusterPower(*run);
     c.incidents = buildIncidents(*run);
     for (const Incident& inc : worstIncidents(c.incidents, incidentCount)) {
         ReportIncident r{inc, std::nullopt};
@@ -32,6 +34,31 @@ ReportContent buildReportContent(std::shared_ptr<const Run> run, const std::map<
     c.generatedEpochNs = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
     c.run = std::move(run);
     return c;
+}
+
+std::vector<std::pair<std::string, std::string>> powerFacts(const ClusterPower& p) {
+    char b[96];
+    std::vector<std::pair<std::string, std::string>> f;
+    f.emplace_back("Source", p.source);
+    std::snprintf(b, sizeof b, "%.3f MW", p.peakMegawatts);
+    f.emplace_back("Peak draw", b);
+    std::snprintf(b, sizeof b, "%.3f MW", p.meanMegawatts);
+    f.emplace_back("Mean draw", b);
+    std::snprintf(b, sizeof b, "%.1f MWh", p.energyMegawattHours);
+    f.emplace_back("Energy", b);
+    return f;
+}
+
+std::vector<std::vector<std::string>> powerSwingRows(const ClusterPower& p, const RunInfo& info) {
+    std::vector<std::vector<std::string>> rows;
+    char from[32], to[32], rate[32];
+    for (const PowerSwing& s : p.largestSwings) {
+        std::snprintf(from, sizeof from, "%.3f MW", s.fromMegawatts);
+        std::snprintf(to, sizeof to, "%.3f MW", s.toMegawatts);
+        std::snprintf(rate, sizeof rate, "%+.3f", s.megawattsPerSecond);
+        rows.push_back({formatWallTime(info.startEpochNs, s.time), from, to, rate, s.cause.empty() ? "-" : s.cause});
+    }
+    return rows;
 }
 
 std::string incidentTitle(const Incident& incident) {

@@ -2,6 +2,7 @@
 // What an incident report says, worked out once and shared by the PDF and the HTML writers:
 // the run's figures, the incidents chosen for a section each, and the reviewer's notes.
 #include "analysis/incidents.h"
+#include "analysis/cluster_power.h"
 #include "analysis/summary.h"
 #include "model/incident_notes.h"
 #include "model/run.h"
@@ -22,6 +23,7 @@ struct ReportIncident {
 struct ReportContent {
     std::shared_ptr<const Run> run;
     RunSummary summary;
+    ClusterPower power;                    // the cluster's draw in MW (analysis/cluster_power.h)
     std::vector<Incident> incidents;       // all of them, in time order
     std::vector<ReportIncident> selected;  // a section each, worst first
     std::int64_t generatedEpochNs = 0;
@@ -41,5 +43,9 @@ std::string incidentTitle(const Incident& incident);                      // "In
 std::vector<std::pair<std::string, std::string>> incidentFacts(const Incident& incident, const RunInfo& info);
 std::string sinceSymptom(Nanos offset);  // "+4 min 10 s", "-4.9 s" (before it)
 std::vector<std::pair<std::string, std::string>> headlineFigures(const RunSummary& summary);
+// The "Cluster power" section: where the figures come from, peak, mean, energy; and the
+// largest swings as rows of when (UTC), from, to, MW/s, at.
+std::vector<std::pair<std::string, std::string>> powerFacts(const ClusterPower& power);
+std::vector<std::vector<std::string>> powerSwingRows(const ClusterPower& power, const RunInfo& info);
 
 }  // namespace faultline

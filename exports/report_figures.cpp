@@ -47,14 +47,15 @@ bool renderReportFigures(const ReportContent& content, ReportFigures& out, const
         ChartsView charts;
         charts.setAttribute(Qt::WA_DontShowOnScreen);
         charts.setRun(content.run, content.summary, analyzeStragglers(*content.run));
-        charts.resize(kChartSize.width(), kChartSize.height() * 3);
+        charts.resize(kChartSize.width(), kChartSize.height() * 4);
         charts.show();
         QApplication::processEvents();
         const std::pair<const char*, QString> panels[] = {{"ettrChart", QObject::tr("Effective training time per day")},
                                                           {"stepTimeChart", QObject::tr("Step time and straggler episodes")},
                                                           {"causesChart", QObject::tr("Interruptions by root cause")},
                                                           {"waterfallChart", QObject::tr("Where the downtime went")},
-                                                          {"stragglerHeatMap", QObject::tr("Straggler scores, ranks x time")}};
+                                                          {"stragglerHeatMap", QObject::tr("Straggler scores, ranks x time")},
+                                                          {"powerChart", QObject::tr("Cluster power draw")}};
         for (const auto& [name, title] : panels) {
             auto* panel = charts.findChild<QWidget*>(name);
             if (!panel) continue;

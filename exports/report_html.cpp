@@ -76,7 +76,15 @@ void writeHtmlReport(const ReportContent& c, const ReportFigures& figures, const
     for (const CauseCount& cc : c.summary.causes)
         html += "<tr><td>" + h(rootCauseLabel(cc.cause)) + "</td><td>" + QString::number(cc.count) + "</td><td>" +
                 QString::number(cc.percent, 'f', 1) + "%</td></tr>";
-    html += "</table>\n<pre>" + h(goodputToText(c.summary.ledger)) + "</pre>\n<h2>Charts</h2>\n";
+    html += "</table>\n<pre>" + h(goodputToText(c.summary.ledger)) + "</pre>\n<h2>Cluster power</h2><table class=facts>";
+    for (const auto& [k, v] : powerFacts(c.power)) html += "<tr><th>" + h(k) + "</th><td>" + h(v) + "</td></tr>";
+    html += "</table><table class=grid><tr><th>Largest swings (UTC)</th><th>From</th><th>To</th><th>MW/s</th><th>At</th></tr>";
+    for (const auto& row : powerSwingRows(c.power, info)) {
+        html += "<tr>";
+        for (const std::string& cell : row) html += "<td>" + h(cell) + "</td>";
+        html += "</tr>";
+    }
+    html += "</table>\n<h2>Charts</h2>\n";
     for (const ReportFigure& f : figures.charts) html += "<figure><figcaption>" + h(f.title) + "</figcaption>" + svgOf(f) + "</figure>\n";
     html += "<h2>Incidents by downtime</h2>\n";
     for (std::size_t i = 0; i < c.selected.size(); ++i) {

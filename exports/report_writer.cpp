@@ -53,6 +53,19 @@ void causesSection(PdfLayout& pdf, const ReportContent& c) {
     else pdf.table({"Root cause", "Count", "Share", "Hours lost"}, rows, {0.49, 0.15, 0.16, 0.2}, {false, true, true, true});
 }
 
+void powerSection(PdfLayout& pdf, const ReportContent& c) {
+    pdf.heading("Cluster power", 2);
+    pdf.facts(qPairs(powerFacts(c.power)));
+    std::vector<QStringList> rows;
+    for (const auto& r : powerSwingRows(c.power, c.run->info)) {
+        QStringList row;
+        for (const std::string& cell : r) row << q(cell);
+        rows.push_back(row);
+    }
+    if (rows.empty()) pdf.paragraph("No swings: the draw is flat over the run.");
+    else pdf.table({"Largest swings (UTC)", "From", "To", "MW/s", "At"}, rows, {0.3, 0.16, 0.16, 0.12, 0.26}, {false, true, true, true, false});
+}
+
 void incidentSection(PdfLayout& pdf, const ReportContent& c, const ReportIncident& r, const QImage& snapshot, int rank) {
     const Incident& inc = r.incident;
     pdf.newPage();
@@ -107,6 +120,7 @@ int writePdfPages(const ReportContent& c, const ReportFigures& figures, const Re
     pdf.facts(qPairs(headlineFigures(c.summary)));
     ledgerSection(pdf, c.summary);
     causesSection(pdf, c);
+    powerSection(pdf, c);
 
     pdf.newPage();
     pdf.heading("Charts");

@@ -31,12 +31,13 @@ seeds() {
     faultline-events) echo "$fx" ;;
     sacct) echo "$r/slurm/gcm $r/slurm/slurm-jobinfo $fx" ;;
     sacct-json) echo "$r/slurm/SARC" ;;
+    prometheus-text | prometheus-json | nvidia-smi-csv | gpu-dmon) echo "$r/telemetry $fx/telemetry" ;;
     run-file) echo "fuzz/seeds/run-file" ;;
   esac
 }
 dictionary() {
   case $1 in
-    kineto | sacct-json | faultline-topology | flight-recorder-json | faultline-events) echo fuzz/dict/json.dict ;;
+    kineto | sacct-json | faultline-topology | flight-recorder-json | faultline-events | prometheus-json) echo fuzz/dict/json.dict ;;
     kernel-log) echo fuzz/dict/kernel-log.dict ;;
     training-log) echo fuzz/dict/training-log.dict ;;
     sacct) echo fuzz/dict/sacct.dict ;;

@@ -1,5 +1,7 @@
 #include "formats.h"
 
+#include <cctype>
+
 #include "console_catalogue.h"
 #include "console_line.h"
 #include "input_file.h"
@@ -23,6 +25,10 @@ const std::vector<FormatInfo>& formats() {
         {"faultline-events", "Faultline events: JSON Lines or CSV (failure, collective, step, checkpoint, placement)", importNativeEvents},
         {"sacct", "Slurm sacct --parsable output with a header (any delimiter)", importSacct},
         {"sacct-json", "Slurm sacct --json output (Slurm 21.08 and later)", importSacctJson},
+        {"prometheus-text", "GPU telemetry in Prometheus text exposition or OpenMetrics: dcgm-exporter /metrics scrapes, one or a series with timestamps", importPrometheusText},
+        {"prometheus-json", "GPU telemetry from the Prometheus HTTP API: query_range (matrix) or query (vector) responses, with or without the status/data envelope, and Kepler's metric-to-result map", importPrometheusJson},
+        {"nvidia-smi-csv", "nvidia-smi --query-gpu=... --format=csv log (-l / -lms), any fields, with or without header and units", importNvidiaSmiCsv},
+        {"gpu-dmon", "nvidia-smi dmon or dcgmi dmon output", importGpuDmon},
     };
     return kFormats;
 }
@@ -50,6 +56,11 @@ const FormatInfo* detectJson(std::string_view head) {
         return findFormat("kineto");
     if (contains(head, "\"entries\"") && (contains(head, "\"pg_config\"") || contains(head, "\"pg_status\"")))
         return findFormat("flight-recorder-json");
+    // Prometheus API responses (an envelope, or a bare result list of series), and Kepler's
+    // map from metric names to query_range results.
+    if (contains(head, "\"resultType\"") || (contains(head, "\"metric\"") && (contains(head, "\"values\"") || contains(head, "\"value\"")) &&
+                                             contains(head, "\"__name__\"")))
+        return findFormat("prometheus-json");
     // JSON Lines of Faultline events: the first line is one object with a "kind".
     const std::string_view firstLine = head.substr(0, head.find('\n'));
     if (contains(firstLine, "\"kind\"") && trim(firstLine).back() == '}') return findFormat("faultline-events");
@@ -97,6 +108,42 @@ bool consoleLineAfterHead(const std::string& path) {
     return false;
 }
 
+// GPU telemetry in text: Prometheus exposition (# HELP / # TYPE lines, or DCGM series),
+// nvidia-smi --query-gpu CSV (its header's fields, or its timestamps), dmon headers.
+// `name{label="value",...} value [timestamp]` or `name value [timestamp]`.
+bool prometheusSample(std::string_view l, bool& labelled) {
+    std::size_t i = 0;
+    while (i < l.size() && (std::isalnum(static_cast<unsigned char>(l[i])) || l[i] == '_' || l[i] == ':')) ++i;
+    if (i == 0 || i >= l.size() || std::isdigit(static_cast<unsigned char>(l[0]))) return false;
+    if (l[i] == '{') {
+        labelled = contains(l, "=\"") && contains(l, "} ");
+        return labelled;
+    }
+    if (l[i] != ' ') return false;
+    const std::string_view value = trim(l.substr(i));
+    return !value.empty() && (std::isdigit(static_cast<unsigned char>(value[0])) || value[0] == '-' || value[0] == '+' || startsWith(value, "NaN"));
+}
+
+const FormatInfo* detectTelemetryText(const std::vector<std::string_view>& lines) {
+    const std::string_view first = trim(lines.front());
+    if (startsWith(first, "#Entity") || ((startsWith(first, "# gpu") || startsWith(first, "#Date") || startsWith(first, "#Time")) && contains(first, " gpu")) ||
+        startsWith(first, "# gpu"))
+        return findFormat("gpu-dmon");
+    std::size_t labelledSamples = 0, other = 0;
+    for (std::string_view l : lines) {
+        const std::string_view t = trim(l);
+        bool labelled = false;
+        if (startsWith(t, "# HELP ") || startsWith(t, "# TYPE ") || startsWith(t, "# UNIT ") || t == "# EOF") continue;
+        if (prometheusSample(t, labelled)) labelledSamples += labelled;
+        else ++other;
+    }
+    if (labelledSamples > 0 && other == 0) return findFormat("prometheus-text");
+    if (contains(first, "timestamp") && (contains(first, "power.draw") || contains(first, "temperature.gpu") || contains(first, "utilization.gpu") ||
+                                          contains(first, "clocks.") || contains(first, "memory.used") || contains(first, "pci.bus_id")))
+        return findFormat("nvidia-smi-csv");
+    return nullptr;
+}
+
 const FormatInfo* detectText(std::string_view head, bool console) {
     const std::string_view all = head;
     std::vector<std::string_view> lines;
@@ -115,6 +162,7 @@ const FormatInfo* detectText(std::string_view head, bool console) {
     if (startsWith(first, "kind,") || first == "kind") return findFormat("faultline-events");
     if (startsWith(first, "JobID") || (contains(first, "JobID") && contains(first, "State")))
         return findFormat("sacct");
+    if (const FormatInfo* telemetry = detectTelemetryText(lines)) return telemetry;
     if ((contains(all, "\nSwitch\t") || contains(all, "\nCa\t")) && contains(all, "vendid=")) return findFormat("ibnetdiscover");
     std::size_t kernel = 0, candidates = 0;
     for (std::string_view l : lines) {

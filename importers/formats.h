@@ -34,6 +34,10 @@ void importNativeEvents(const std::string& path, ImportContext& ctx);
 void importTrainingLog(const std::string& path, ImportContext& ctx);
 void importFlightRecorder(const std::string& path, ImportContext& ctx);
 void importFlightRecorderJson(const std::string& path, ImportContext& ctx);
+void importPrometheusText(const std::string& path, ImportContext& ctx);
+void importPrometheusJson(const std::string& path, ImportContext& ctx);
+void importNvidiaSmiCsv(const std::string& path, ImportContext& ctx);
+void importGpuDmon(const std::string& path, ImportContext& ctx);
 
 // Topology readers hand their result here; a second topology file is an error.
 void setImportedTopology(Topology topology, const std::string& path, ImportContext& ctx);

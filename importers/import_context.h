@@ -29,6 +29,9 @@ struct ImportOptions {
     // The columns of sacct output written with --noheader, as given to sacct --format
     // ("JobID,JobName,State,Start,End,NodeList"); the delimiter is then found from them.
     std::string sacctFields;
+    // The fields of an nvidia-smi --query-gpu log written with --format=csv,noheader, as given
+    // to --query-gpu ("timestamp,index,power.draw").
+    std::string queryGpuFields;
     // The jobs that trained the run (--job, comma-separated ids) or their name (--job-name);
     // empty: the jobs the training logs name, with every job of the same name.
     std::vector<std::string> jobIds;

@@ -5,6 +5,7 @@
 #include "model/flight_recorder.h"
 #include "model/root_cause.h"
 #include "model/run.h"
+#include "telemetry_accumulator.h"
 
 #include <cstdint>
 #include <optional>
@@ -136,6 +137,7 @@ struct ImportedEvents {
     // 0x030200"): (host, bus id as "0000:18:00"); with all of them the bus order is exact.
     std::vector<std::pair<std::string, std::string>> gpuBusIds;
     std::optional<Topology> topology;  // from a topology file, when one was imported
+    ImportedTelemetry telemetry;       // GPU metrics (DCGM, Prometheus, nvidia-smi), summarised as read
     std::string topologySource;
 };
 

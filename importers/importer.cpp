@@ -134,6 +134,7 @@ void readOne(const Input& f, const FormatInfo* forced, const ImportOptions& opti
     ImportContext ctx{options, out.events, out.report, cancel, fileProgress, &groupLists};
     try {
         format->import(f.path, ctx);
+        out.events.telemetry.shrink();
     } catch (const Error&) {
         throw;
     } catch (const std::bad_alloc&) {
@@ -191,6 +192,7 @@ void mergeEvents(ImportedEvents& into, ImportedEvents&& from, const std::string&
     if (from.gpusPerNode) into.gpusPerNode = from.gpusPerNode;
     if (from.rankHosts.size() > into.rankHosts.size()) into.rankHosts = std::move(from.rankHosts);
     append(into.gpuBusIds, from.gpuBusIds);
+    into.telemetry.append(std::move(from.telemetry));
     if (from.topology) {
         if (into.topology)
             throw Error(path + ": a second topology file (the first was " + into.topologySource + "); import one topology per run");
@@ -345,6 +347,10 @@ ImportShard importShard(const std::vector<std::string>& inputs, const ImportOpti
     shard.inputs = all.size();
     shard.runName = runNameFor(options, inputs);
     shard.files = readFiles(mine, orders, options, progress, cancel);
+    // Shard files do not carry telemetry summaries yet: refuse rather than lose them.
+    for (const ShardedFile& f : shard.files)
+        if (!f.events.telemetry.empty())
+            throw Error(f.report.path + ": GPU telemetry (" + f.report.format + ") cannot be imported in shards yet; import it without --shard");
     // What was skipped while listing the folders is said once, by the shard with the first file.
     if (index == 0 && !shard.files.empty())
         shard.files.front().report.warnings.insert(shard.files.front().report.warnings.begin(), warnings.begin(), warnings.end());

@@ -4,9 +4,11 @@
 #include "hostlist.h"
 #include "run_collectives.h"
 #include "run_jobs.h"
+#include "telemetry_build.h"
 #include "model/error.h"
 #include "analysis/step_time_stragglers.h"
 #include "analysis/straggler_analysis.h"
+#include "analysis/telemetry_warnings.h"
 
 #include <algorithm>
 #include <map>
@@ -35,6 +37,7 @@ EpochNs earliestTime(const ImportedEvents& e) {
     for (const auto& s : e.steps) see(s.end - s.duration);
     for (const auto& c : e.checkpoints) see(c.begin);
     for (const auto& j : e.jobs) see(j.start);
+    if (e.telemetry.samples() > 0) see(e.telemetry.earliest());
     return t;
 }
 
@@ -77,6 +80,7 @@ Topology deriveTopology(const ImportedEvents& e, std::int32_t ranks, std::map<st
     for (const auto& j : e.jobs)
         for (const auto& h : j.nodes) need(h, -1, "");
     for (const auto& [rank, p] : placement) need(p.host, p.localGpu, "");
+    for (const GpuLocator& g : telemetryLocators(e.telemetry)) need(g.host, g.localGpu, g.pciBusId);
     // Ranks nobody placed: 8 to a host of their own.
     for (std::int32_t r = 0; r < ranks; ++r) {
         if (placement.count(r)) continue;
@@ -284,6 +288,9 @@ BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>
     for (const auto& s : events.steps)
         if (s.rank >= 0) run.rankSteps.push_back({s.rank, s.step, toRun(s.end), s.duration});
 
+    run.telemetry = buildTelemetry(events.telemetry, resolve, base, out.warnings);
+    if (events.telemetry.samples() > 0) toRun(events.telemetry.latest());
+
     for (const auto& c : events.checkpoints) run.checkpoints.push_back({toRun(c.begin), toRun(c.end), c.step, c.bytes, c.kind});
     std::stable_sort(run.checkpoints.begin(), run.checkpoints.end(), [](const Checkpoint& a, const Checkpoint& b) { return a.begin < b.begin; });
 
@@ -297,6 +304,10 @@ BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>
     appendDetectedStragglers(run, analyzeStragglers(run));
     for (StragglerEpisode& e : stepTimeEpisodesOnGpus(analyzeStepTimes(run.rankSteps), run)) run.stragglers.push_back(std::move(e));
     std::stable_sort(run.stragglers.begin(), run.stragglers.end(), [](const auto& a, const auto& b) { return a.begin < b.begin; });
+    // What the slow GPU's clocks, throttle reasons, temperature and power said meanwhile.
+    for (StragglerEpisode& e : run.stragglers)
+        if (const std::string evidence = stragglerEvidence(run, e.gpu, e.begin, e.end); !evidence.empty())
+            e.cause += (e.cause.empty() ? "" : "; ") + evidence;
     return out;
 }
 

@@ -3,6 +3,7 @@
 // the run's start; events are kept sorted by time so that any instant is a binary search.
 #include "hang.h"
 #include "root_cause.h"
+#include "telemetry.h"
 #include "time.h"
 #include "topology.h"
 
@@ -137,6 +138,7 @@ struct Run {
     std::vector<std::int32_t> rankToGpu;  // rank r ran on GPU rankToGpu[r]
     // Who hung the job, from its Flight Recorder dumps; unset when the run has none.
     std::optional<HangReport> hang;
+    Telemetry telemetry;                  // GPU metrics over time (telemetry.h)
 };
 
 // The stretches between downtimes, when the job was up.

@@ -5,6 +5,7 @@
 #include "partial_file.h"
 #include "run_file_schema.h"
 #include "run_validity.h"
+#include "telemetry_tables.h"
 #include "topology_tables.h"
 #include "sqlite_db.h"
 
@@ -148,6 +149,7 @@ void writeRunFile(const Run& run, const std::string& path) {
         writeTopologyTables(db, run.topology);
         writeEvents(db, run);
         if (run.hang) writeHang(db, *run.hang);
+        writeTelemetryTables(db, run.telemetry);
         db.exec(schema::kIndexes);
         db.exec("COMMIT");
     });

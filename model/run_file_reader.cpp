@@ -2,6 +2,7 @@
 #include "error.h"
 #include "run_file.h"
 #include "run_file_schema.h"
+#include "telemetry_tables.h"
 #include "run_validity.h"
 #include "topology_tables.h"
 #include "sqlite_db.h"
@@ -104,8 +105,8 @@ void readCollectives(SqliteDb& db, Run& run, std::int64_t version) {
     for (SqliteStatement s(db, "SELECT id, count, records FROM collective_chunks ORDER BY id"); s.next();) {
         try {
             const std::int64_t count = s.int64(1);
-            if (count < 0 || static_cast<std::uint64_t>(count) > s.bytes(2).size()) throw Error("a count of " + std::to_string(count) + " records does not fit the chunk");
-            decodeCollectiveChunk(s.bytes(2), static_cast<std::size_t>(count), run.collectives);
+            if (count < 0 || static_cast<std::uint64_t>(count) > s.blobView(2).size()) throw Error("a count of " + std::to_string(count) + " records does not fit the chunk");
+            decodeCollectiveChunk(s.blobView(2), static_cast<std::size_t>(count), run.collectives);
         } catch (const Error& e) {
             throw Error("collective_chunks row " + std::to_string(s.int64(0)) + ": " + e.what());
         }
@@ -196,6 +197,7 @@ Run readRunFile(const std::string& path) {
         run.info = readMeta(db);
         run.topology = readTopologyTables(db);
         readEvents(db, run, version);
+        run.telemetry = readTelemetryTables(db, version);
         db.exec("COMMIT");
         if (const auto violation = findRunViolation(run)) throw Error(violation->text());
         return run;

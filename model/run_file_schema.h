@@ -5,6 +5,7 @@
 // Version 4 keeps collectives in `collective_chunks` (collective_chunks.h) instead of a row
 // each in `collectives`, and adds the Flight Recorder hang analysis (`hangs`, `hang_findings`,
 // `hang_origins`); older files are read from `collectives`, with no hang.
+// Version 5 added the telemetry tables (kTelemetryTables); older files read with no telemetry.
 #include "error.h"
 
 #include <array>
@@ -79,6 +80,23 @@ CREATE TABLE hang_findings(id INTEGER PRIMARY KEY, process_group TEXT NOT NULL, 
                            mismatches TEXT NOT NULL);
 CREATE TABLE hang_origins(id INTEGER PRIMARY KEY, finding INTEGER NOT NULL, culprits BLOB, waiting BLOB);
 CREATE TABLE rank_map(rank INTEGER PRIMARY KEY, gpu INTEGER NOT NULL);
+)sql";
+
+// GPU telemetry (model/telemetry.h, model/telemetry_tables.h), since version 4. Arrays are
+// little-endian blobs: buckets and times int64, values float32.
+inline constexpr int kTelemetrySchemaVersion = 5;
+inline constexpr const char* kTelemetryTables = R"sql(
+CREATE TABLE telemetry_metrics(id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE telemetry_levels(level INTEGER PRIMARY KEY, bucket_ns INTEGER NOT NULL);
+CREATE TABLE telemetry_summary(id INTEGER PRIMARY KEY, level INTEGER NOT NULL, metric INTEGER NOT NULL,
+                               gpu INTEGER NOT NULL, buckets BLOB NOT NULL, min BLOB NOT NULL,
+                               mean BLOB NOT NULL, max BLOB NOT NULL);
+CREATE TABLE telemetry_raw(id INTEGER PRIMARY KEY, metric INTEGER NOT NULL, gpu INTEGER NOT NULL,
+                           times BLOB NOT NULL, samples BLOB NOT NULL);
+)sql";
+inline constexpr const char* kTelemetryIndexes = R"sql(
+CREATE INDEX telemetry_summary_series ON telemetry_summary(level, metric, gpu);
+CREATE INDEX telemetry_raw_series ON telemetry_raw(metric, gpu);
 )sql";
 
 // Created after the rows are in: one sort per index instead of a b-tree insert per row.

@@ -156,11 +156,49 @@ Found checkReferences(const Run& run) {
     return std::nullopt;
 }
 
+// Telemetry: every series names a metric and GPU of the run, its arrays agree in length, its
+// times are ones the run can hold and its buckets run forward.
+Found checkTelemetry(const Run& run) {
+    const Telemetry& tm = run.telemetry;
+    const std::size_t gpus = run.topology.gpus.size();
+    auto badSeries = [&](std::int32_t metric, std::int32_t gpu) -> std::optional<std::string> {
+        if (metric < 0 || static_cast<std::size_t>(metric) >= tm.metrics.size()) return "metric " + std::to_string(metric) + " does not exist";
+        if (gpu < 0 || static_cast<std::size_t>(gpu) >= gpus) return "GPU " + std::to_string(gpu) + " does not exist";
+        return std::nullopt;
+    };
+    for (std::size_t i = 0; i < tm.raw.size(); ++i) {
+        const TelemetryRawSeries& r = tm.raw[i];
+        if (auto bad = badSeries(r.metric, r.gpu)) return violation("telemetry_raw", i, *bad);
+        if (r.times.size() != r.values.size()) return violation("telemetry_raw", i, "the series has " + std::to_string(r.times.size()) + " times but " + std::to_string(r.values.size()) + " samples");
+        for (std::size_t k = 0; k < r.times.size(); ++k)
+            if (!inRun(r.times[k]) || (k > 0 && r.times[k] < r.times[k - 1])) return violation("telemetry_raw", i, "a sample lies outside the run or out of time order");
+    }
+    std::size_t row = 0;
+    for (std::size_t l = 0; l < tm.levels.size(); ++l) {
+        const TelemetryLevel& level = tm.levels[l];
+        if (level.bucket <= 0 || level.bucket > kLongestRun) return violation("telemetry_levels", l, "a bucket of " + std::to_string(level.bucket) + " ns");
+        const std::int64_t limit = std::numeric_limits<std::int64_t>::max() / level.bucket;
+        for (const TelemetrySummarySeries& s : level.series) {
+            if (auto bad = badSeries(s.metric, s.gpu)) return violation("telemetry_summary", row, *bad);
+            const std::size_t n = s.buckets.size();
+            if (s.min.size() != n || s.mean.size() != n || s.max.size() != n) return violation("telemetry_summary", row, "the series' arrays differ in length");
+            for (std::size_t k = 0; k < n; ++k) {
+                const std::int64_t b = s.buckets[k];
+                if (b < 0 || b >= limit || !inRun(b * level.bucket - run.info.startEpochNs) || (k > 0 && b <= s.buckets[k - 1]))
+                    return violation("telemetry_summary", row, "a bucket lies outside the run or out of time order");
+            }
+            ++row;
+        }
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<RunViolation> findRunViolation(const Run& run) {
     if (Found v = checkTimes(run)) return v;
-    return checkReferences(run);
+    if (Found v = checkReferences(run)) return v;
+    return checkTelemetry(run);
 }
 
 }  // namespace faultline

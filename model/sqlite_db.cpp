@@ -73,6 +73,17 @@ SqliteStatement& SqliteStatement::bindBytes(int index, std::string_view bytes) {
     return *this;
 }
 
+SqliteStatement& SqliteStatement::bindBytes(int index, const void* data, std::size_t bytes) {
+    sqlite3_bind_blob64(m_stmt, index, bytes ? data : "", static_cast<sqlite3_uint64>(bytes), SQLITE_TRANSIENT);
+    return *this;
+}
+
+std::span<const std::byte> SqliteStatement::bytes(int column) const {
+    const void* p = sqlite3_column_blob(m_stmt, column);
+    const auto n = static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, column));
+    return p ? std::span<const std::byte>(static_cast<const std::byte*>(p), n) : std::span<const std::byte>();
+}
+
 SqliteStatement& SqliteStatement::bindOptional(int index, std::optional<std::int64_t> value) {
     if (value) return bind(index, *value);
     sqlite3_bind_null(m_stmt, index);
@@ -114,7 +125,7 @@ std::vector<std::int32_t> SqliteStatement::int32Blob(int column) const {
     return out;
 }
 
-std::string_view SqliteStatement::bytes(int column) const {
+std::string_view SqliteStatement::blobView(int column) const {
     const void* p = sqlite3_column_blob(m_stmt, column);
     const auto n = static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, column));
     return p ? std::string_view(static_cast<const char*>(p), n) : std::string_view();

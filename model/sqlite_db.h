@@ -28,6 +28,8 @@ public:
     SqliteStatement& bindBlob(int index, std::span<const std::int32_t> values);
     SqliteStatement& bindBytes(int index, std::string_view bytes);  // a BLOB of these bytes
     SqliteStatement& bindOptional(int index, std::optional<std::int64_t> value);  // NULL when unset
+    // Any array of plain numbers, as their little-endian bytes.
+    SqliteStatement& bindBytes(int index, const void* data, std::size_t bytes);
     // Runs a statement that returns no rows, then resets it for the next bindings.
     void execute();
     // Steps to the next row; false when done.
@@ -39,8 +41,10 @@ public:
     double real(int column) const;
     std::string text(int column) const;
     std::vector<std::int32_t> int32Blob(int column) const;
-    std::string_view bytes(int column) const;  // a BLOB's bytes, valid until the next step
+    std::string_view blobView(int column) const;  // a BLOB's bytes as text, valid until the next step
     std::optional<std::int64_t> optionalInt64(int column) const;  // unset for NULL
+    // A blob's bytes, valid until the next step.
+    std::span<const std::byte> bytes(int column) const;
 
 private:
     SqliteDb& m_db;

@@ -1,6 +1,7 @@
 #include "charts_view.h"
 
 #include "chart_palette.h"
+#include "power_chart.h"
 #include "state_palette.h"
 
 #include "analysis/goodput.h"
@@ -74,7 +75,8 @@ ChartsView::ChartsView(QWidget* parent)
       m_stepSeries(new QLineSeries(this)),
       m_stragglerMarks(new QScatterSeries(this)),
       m_waterfall(new QChartView(new QChart, this)),
-      m_heatMap(new HeatMap(this)) {
+      m_heatMap(new HeatMap(this)),
+      m_power(new PowerChart(this)) {
     setObjectName("chartsView");
     m_ettr->setObjectName("ettrChart");
     m_stepTime->setObjectName("stepTimeChart");
@@ -107,6 +109,9 @@ ChartsView::ChartsView(QWidget* parent)
     for (QChartView* v : {m_causes, m_waterfall}) followAppPalette(v);  // the time charts follow it themselves
     connect(m_ettr, &TimeChartView::timeClicked, this, &ChartsView::timeRequested);
     connect(m_stepTime, &TimeChartView::timeClicked, this, &ChartsView::timeRequested);
+    connect(m_power, &TimeChartView::timeClicked, this, &ChartsView::timeRequested);
+    m_power->setRenderHint(QPainter::Antialiasing);
+    m_power->setMinimumSize(240, 170);
     connect(m_heatMap, &HeatMap::columnClicked, this, [this](int column) {
         emit timeRequested(m_stragglers.traceBegin + m_stragglers.windowLength * column + m_stragglers.windowLength / 2);
     });
@@ -127,9 +132,11 @@ ChartsView::ChartsView(QWidget* parent)
     m_causes->setMinimumHeight(400);  // a line for each of the eighteen causes
     grid->addWidget(m_waterfall, 2, 0);
     grid->addWidget(heatBox, 2, 1);
+    grid->addWidget(m_power, 3, 0, 1, 2);
     grid->setRowStretch(0, 2);
     grid->setRowStretch(1, 3);
     grid->setRowStretch(2, 2);
+    grid->setRowStretch(3, 2);
 }
 
 void ChartsView::setRun(std::shared_ptr<const Run> run) {
@@ -147,12 +154,14 @@ void ChartsView::setRun(std::shared_ptr<const Run> run, RunSummary summary, Stra
     fillStepTime();
     fillWaterfall();
     fillHeatMap();
+    m_power->setRun(m_run.get());
     setTime(0);
 }
 
 void ChartsView::setTime(Nanos t) {
     m_ettr->setCursor(t);
     m_stepTime->setCursor(t);
+    m_power->setCursor(t);
     const bool traced = m_stragglers.windowLength > 0 && t >= m_stragglers.traceBegin;
     m_heatMap->setMarkerColumn(traced ? static_cast<int>((t - m_stragglers.traceBegin) / m_stragglers.windowLength) : -1);
 }

@@ -2,7 +2,7 @@
 // The run's figures as charts, each linked to the replay's instant: effective training time
 // per day and cumulative; interruptions by root cause in the Llama 3 table's order; step time
 // with straggler episodes marked; where the downtime went; and a ranks x time heat map of
-// straggler scores from the collective traces.
+// straggler scores from the collective traces; the cluster's power draw in MW.
 #include "analysis/straggler_analysis.h"
 #include "analysis/summary.h"
 
@@ -19,6 +19,7 @@ class QScatterSeries;
 namespace faultline {
 
 class HeatMap;
+class PowerChart;
 class TimeChartView;
 
 class ChartsView : public QWidget {
@@ -64,6 +65,7 @@ private:
     QScatterSeries* m_stragglerMarks;
     QChartView* m_waterfall;
     HeatMap* m_heatMap;
+    PowerChart* m_power;  // the cluster's draw in MW (power_chart.h)
     QBarSet* m_causeSet = nullptr;
     std::vector<RootCause> m_causeRows;
     std::optional<RootCause> m_highlight;

@@ -93,12 +93,14 @@ TEST(ExportReport, PdfHasItsPagesAndTheTextAReviewerLooksFor) {
 
     const QString text = run("pdftotext", {"-layout", pdf, "-"}).out;
     for (const char* expected : {"Run review: tiny", "Where the time went", "Root causes of unexpected interruptions", "Chain of events",
-                                 "Effective training time per day", "Goodput ledger per day", "ticket 4411", "repeat offender"})
+                                 "Effective training time per day", "Goodput ledger per day", "ticket 4411", "repeat offender", "Cluster power",
+                                 "Largest swings (UTC)", "Cluster power draw"})
         EXPECT_TRUE(text.contains(expected)) << expected;
     for (const Incident& inc : worstIncidents(buildIncidents(test::tinyRun()), 3))
         EXPECT_TRUE(text.contains(QString::fromStdString(incidentTitle(inc)))) << incidentTitle(inc);
-    // The worst incident's section is on a page of its own, with its note.
-    const Output first = run("pdftotext", {"-f", "6", "-l", "6", pdf, "-"});
+    // The worst incident's section is on a page of its own, with its note (after three pages
+    // of charts, the cluster's power draw the last of them).
+    const Output first = run("pdftotext", {"-f", "7", "-l", "7", pdf, "-"});
     EXPECT_TRUE(first.out.contains(QString::fromStdString(incidentTitle(r.worst)))) << first.out.toStdString();
 }
 
@@ -120,9 +122,10 @@ TEST(ExportReport, HtmlIsOneSelfContainedFile) {
     QFile f(html);
     ASSERT_TRUE(f.open(QIODevice::ReadOnly));
     const QString text = QString::fromUtf8(f.readAll());
-    // The charts, vector: ETTR, step time, causes, waterfall and the timeline (the tiny run
-    // has no traces, so no straggler heat map).
-    EXPECT_EQ(text.count("<svg"), 5);
+    // The charts, vector: ETTR, step time, causes, waterfall, cluster power and the timeline
+    // (the tiny run has no traces, so no straggler heat map).
+    EXPECT_EQ(text.count("<svg"), 6);
+    EXPECT_TRUE(text.contains("<h2>Cluster power</h2>"));
     EXPECT_EQ(text.count("src=\"data:image/png;base64,"), 2);  // a 3D snapshot per incident
     EXPECT_FALSE(text.contains("src=\"http")) << "refers to another file";
     EXPECT_TRUE(text.contains(QString::fromStdString(r.note).toHtmlEscaped()));

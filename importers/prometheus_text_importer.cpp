@@ -1,0 +1,187 @@
+// Prometheus text exposition and OpenMetrics: dcgm-exporter's /metrics (one scrape, or a
+// series of scrapes with timestamps), node exporters, a federate endpoint's output.
+// `name{label="value",...} value [timestamp]`; a scrape without timestamps was taken when the
+// file was written. Series of no GPU (a node's or a pod's) are counted and skipped.
+#include "formats.h"
+#include "line_reader.h"
+#include "telemetry_labels.h"
+#include "text_parse.h"
+
+#include <charconv>
+#include <cmath>
+#include <unordered_map>
+
+namespace faultline {
+
+namespace {
+
+bool nameStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':'; }
+bool nameChar(char c) { return nameStart(c) || (c >= '0' && c <= '9'); }
+
+// Reads `{k="v",...}` from `s` at `at` (the '{'); returns the index after '}' or npos.
+std::size_t parseLabels(std::string_view s, std::size_t at, Labels& out) {
+    out.clear();
+    std::size_t i = at + 1;
+    while (true) {
+        while (i < s.size() && (s[i] == ' ' || s[i] == ',')) ++i;
+        if (i >= s.size()) return std::string_view::npos;
+        if (s[i] == '}') return i + 1;
+        const std::size_t keyStart = i;
+        while (i < s.size() && nameChar(s[i])) ++i;
+        if (i == keyStart || i >= s.size()) return std::string_view::npos;
+        std::string key(s.substr(keyStart, i - keyStart));
+        while (i < s.size() && s[i] == ' ') ++i;
+        if (i + 1 >= s.size() || s[i] != '=' || s[i + 1] != '"') return std::string_view::npos;
+        i += 2;
+        std::string value;
+        while (i < s.size() && s[i] != '"') {
+            if (s[i] == '\\' && i + 1 < s.size()) {
+                ++i;
+                value += s[i] == 'n' ? '\n' : s[i];
+            } else {
+                value += s[i];
+            }
+            ++i;
+        }
+        if (i >= s.size()) return std::string_view::npos;
+        ++i;
+        out.emplace_back(std::move(key), std::move(value));
+    }
+}
+
+std::optional<double> sampleValue(std::string_view t) {
+    if (t == "NaN" || t == "+Inf" || t == "-Inf" || t == "Inf") return std::nullopt;
+    double v = 0;
+    const char* begin = t.data() + (!t.empty() && t.front() == '+');
+    const auto [p, ec] = std::from_chars(begin, t.data() + t.size(), v);
+    if (ec != std::errc() || p != t.data() + t.size() || t.empty()) return std::nullopt;
+    return v;
+}
+
+// Prometheus writes milliseconds, OpenMetrics seconds (with a fraction, or a number of
+// seconds too small to be milliseconds of any date after 1973).
+std::optional<EpochNs> sampleTime(std::string_view t) {
+    for (char c : t)
+        if (c == '.' || c == 'e' || c == 'E') return epochFromDecimalSeconds(t);
+    const auto n = parseInt(t);
+    if (!n || *n < 0) return std::nullopt;
+    if (*n < 100'000'000'000) return *n > 9'200'000'000 ? std::nullopt : std::optional<EpochNs>(*n * 1'000'000'000);
+    if (*n > 9'200'000'000'000) return std::nullopt;
+    return *n * 1'000'000;
+}
+
+}  // namespace
+
+void importPrometheusText(const std::string& path, ImportContext& ctx) {
+    LineReader in(path);
+    ImportedTelemetry& telemetry = ctx.events.telemetry;
+    const EpochNs written = fileModifiedTime(path);
+    const std::string host = hostOfUnnamedFile(path, ctx.options.host);
+    // Series seen before, by their text up to the value, in the order first seen: a scrape
+    // repeats the series of the one before in the same order, so the next line is nearly
+    // always the one after the last (a compare, no hash); else the map finds it.
+    std::vector<std::pair<std::string, std::int32_t>> seen;
+    std::unordered_map<std::string, std::size_t> known;
+    std::size_t cursor = 0;
+    std::string key;
+    Labels labels;
+    std::int64_t samples = 0, untimed = 0, noGpu = 0, gpuSeries = 0;
+    std::string_view line;
+    while (in.next(line)) {
+        if ((in.lineNumber() & 0xfff) == 0) ctx.tick(in.progress());
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        const std::string_view t = trim(line);
+        if (t.empty()) continue;
+        if (t.front() == '#') {
+            if (t == "# EOF") break;
+            continue;
+        }
+        std::size_t i = 0;
+        while (i < t.size() && nameChar(t[i])) ++i;
+        if (i == 0 || !nameStart(t[0])) {
+            ctx.report.skip(in.where() + ": expected a sample, `name{label=\"value\",...} value [timestamp]`");
+            continue;
+        }
+        std::size_t end = i;
+        if (i < t.size() && t[i] == '{') {
+            // The label text may contain spaces inside quotes: find the '}' outside them.
+            bool quoted = false;
+            for (end = i; end < t.size(); ++end) {
+                if (t[end] == '\\' && quoted) ++end;
+                else if (t[end] == '"') quoted = !quoted;
+                else if (t[end] == '}' && !quoted) break;
+            }
+            if (end >= t.size()) {
+                ctx.report.skip(in.where() + ": the labels' '}' is missing");
+                continue;
+            }
+            ++end;
+        }
+        const std::string_view series = t.substr(0, end);
+        std::int32_t id = -1;
+        if (cursor < seen.size() && seen[cursor].first == series) {
+            id = seen[cursor++].second;
+        } else if (auto it = known.find(key.assign(series)); it != known.end()) {
+            cursor = it->second + 1;
+            id = seen[it->second].second;
+        } else {
+            labels.clear();
+            if (i < t.size() && t[i] == '{' && parseLabels(t, i, labels) != end) {
+                ctx.report.skip(in.where() + ": labels are not `label=\"value\"` pairs");
+                continue;
+            }
+            if (const auto gpu = gpuFromLabels(labels)) {
+                TelemetryGpu g = *gpu;
+                if (g.host.empty()) g.host = host;
+                id = telemetry.series(g, metricFromLabels(t.substr(0, i), labels));
+                ++gpuSeries;
+            }
+            known.emplace(key, seen.size());
+            seen.emplace_back(key, id);
+            cursor = seen.size();
+        }
+        // Plain loops: std::string_view::find_first_of costs a memchr per byte.
+        std::size_t v = end;
+        while (v < t.size() && (t[v] == ' ' || t[v] == '\t')) ++v;
+        std::size_t ve = v;
+        while (ve < t.size() && t[ve] != ' ' && t[ve] != '\t') ++ve;
+        std::size_t ts = ve;
+        while (ts < t.size() && (t[ts] == ' ' || t[ts] == '\t')) ++ts;
+        std::size_t te = ts;
+        while (te < t.size() && t[te] != ' ' && t[te] != '\t') ++te;
+        const std::string_view valueText = t.substr(v, ve - v);
+        const std::string_view timeText = t.substr(ts, te - ts);
+        const auto value = sampleValue(valueText);
+        if (!value) {
+            if (valueText.empty() || (valueText != "NaN" && valueText != "+Inf" && valueText != "-Inf"))
+                ctx.report.skip(in.where() + ": expected a number after the series, found \"" + std::string(valueText.substr(0, 40)) + "\"");
+            continue;
+        }
+        EpochNs time = written;
+        if (!timeText.empty()) {
+            const auto at = sampleTime(timeText);
+            if (!at) {
+                ctx.report.skip(in.where() + ": expected a timestamp (milliseconds, or OpenMetrics seconds), found \"" +
+                                std::string(timeText.substr(0, 40)) + "\"");
+                continue;
+            }
+            time = *at;
+        } else {
+            ++untimed;
+        }
+        if (id < 0) {
+            ++noGpu;
+            continue;
+        }
+        telemetry.add(id, time, *value);
+        ctx.report.seen(time);
+        ++samples;
+    }
+    if (samples == 0 && noGpu == 0) throw Error(path + ": no samples: expected Prometheus text exposition lines, `name{label=\"value\",...} value`");
+    ctx.report.count("telemetry samples", samples);
+    ctx.report.count("telemetry series", gpuSeries);
+    if (noGpu > 0) ctx.report.count("samples of no GPU (skipped)", noGpu);
+    if (untimed > 0) ctx.report.notes.push_back(std::to_string(untimed) + " samples carry no timestamp: taken at the file's modification time, " + formatEpochNs(written));
+}
+
+}  // namespace faultline

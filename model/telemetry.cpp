@@ -1,0 +1,57 @@
+#include "telemetry.h"
+
+namespace faultline {
+
+std::optional<std::int32_t> Telemetry::metricIndex(std::string_view name) const {
+    for (std::size_t i = 0; i < metrics.size(); ++i)
+        if (metrics[i] == name) return static_cast<std::int32_t>(i);
+    return std::nullopt;
+}
+
+const TelemetryLevel* telemetryLevelFor(const Telemetry& telemetry, Nanos span, int points) {
+    if (telemetry.levels.empty()) return nullptr;
+    const Nanos wanted = points > 0 ? span / points : span;
+    for (const TelemetryLevel& level : telemetry.levels)
+        if (level.bucket >= wanted) return &level;
+    return &telemetry.levels.back();
+}
+
+MetricInfo metricInfo(std::string_view name) {
+    static constexpr MetricInfo kKnown[] = {
+        {"DCGM_FI_DEV_POWER_USAGE", "Power", "W"},
+        {"DCGM_FI_DEV_GPU_TEMP", "GPU temperature", "°C"},
+        {"DCGM_FI_DEV_MEMORY_TEMP", "Memory temperature", "°C"},
+        {"DCGM_FI_DEV_SM_CLOCK", "SM clock", "MHz"},
+        {"DCGM_FI_DEV_MEM_CLOCK", "Memory clock", "MHz"},
+        {"DCGM_FI_DEV_GPU_UTIL", "GPU utilisation", "%"},
+        {"DCGM_FI_DEV_MEM_COPY_UTIL", "Memory copy utilisation", "%"},
+        {"DCGM_FI_DEV_FB_USED", "Frame buffer used", "MiB"},
+        {"DCGM_FI_DEV_FB_FREE", "Frame buffer free", "MiB"},
+        {"DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", "Clock throttle reasons", "bitmask"},
+        {"DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", "Energy since boot", "mJ"},
+        {"DCGM_FI_DEV_XID_ERRORS", "Last Xid", ""},
+        {"DCGM_FI_DEV_PCIE_REPLAY_COUNTER", "PCIe replays", ""},
+        {"DCGM_FI_DEV_ECC_SBE_VOL_TOTAL", "Correctable ECC errors (volatile)", ""},
+        {"DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "Uncorrectable ECC errors (volatile)", ""},
+        {"DCGM_FI_DEV_ECC_SBE_AGG_TOTAL", "Correctable ECC errors (aggregate)", ""},
+        {"DCGM_FI_DEV_ECC_DBE_AGG_TOTAL", "Uncorrectable ECC errors (aggregate)", ""},
+        {"DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL", "NVLink CRC flit errors", ""},
+        {"DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL", "NVLink CRC data errors", ""},
+        {"DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL", "NVLink replay errors", ""},
+        {"DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL", "NVLink recovery errors", ""},
+        {"DCGM_FI_PROF_GR_ENGINE_ACTIVE", "Graphics engine active", "ratio"},
+        {"DCGM_FI_PROF_SM_ACTIVE", "SM active", "ratio"},
+        {"DCGM_FI_PROF_SM_OCCUPANCY", "SM occupancy", "ratio"},
+        {"DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", "Tensor pipe active", "ratio"},
+        {"DCGM_FI_PROF_DRAM_ACTIVE", "DRAM active", "ratio"},
+        {"DCGM_FI_PROF_PCIE_TX_BYTES", "PCIe sent", "B/s"},
+        {"DCGM_FI_PROF_PCIE_RX_BYTES", "PCIe received", "B/s"},
+        {"DCGM_FI_PROF_NVLINK_TX_BYTES", "NVLink sent", "B/s"},
+        {"DCGM_FI_PROF_NVLINK_RX_BYTES", "NVLink received", "B/s"},
+    };
+    for (const MetricInfo& m : kKnown)
+        if (m.name == name) return m;
+    return {name, name, ""};
+}
+
+}  // namespace faultline

@@ -1,0 +1,50 @@
+// The Charts panel's power chart: the cluster's draw over the run with its failures marked,
+// on the same clock as the other charts.
+#include "gui_test_app.h"
+#include "../model/test_runs.h"
+
+#include "views/charts_view.h"
+#include "views/power_chart.h"
+
+#include <QtCharts/QChartView>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
+#include <QtCharts/QValueAxis>
+
+#include <gtest/gtest.h>
+
+namespace faultline {
+namespace {
+
+template <typename T>
+T* seriesOf(QChartView* view, const char* name) {
+    for (QAbstractSeries* s : view->chart()->series())
+        if (s->objectName() == name) return qobject_cast<T*>(s);
+    return nullptr;
+}
+
+TEST(PowerChart, ShowsTheClusterDrawWithEveryFailureMarked) {
+    test::guiApp();
+    ChartsView view;
+    view.resize(1400, 1300);
+    const auto run = std::shared_ptr<const faultline::Run>(&test::tinyRun(), [](const faultline::Run*) {});
+    view.setRun(run);
+    view.show();
+    auto* chart = view.findChild<PowerChart*>("powerChart");
+    ASSERT_NE(chart, nullptr);
+    auto* curve = seriesOf<QLineSeries>(chart, "powerCurve");
+    auto* failures = seriesOf<QScatterSeries>(chart, "powerFailures");
+    ASSERT_NE(curve, nullptr);
+    ASSERT_NE(failures, nullptr);
+    EXPECT_EQ(failures->count(), static_cast<int>(run->failures.size()));
+    // 256 GPUs at 700 W: 179.2 kW while training, the chart's peak.
+    double peak = 0;
+    for (const QPointF& p : curve->points()) peak = std::max(peak, p.y());
+    EXPECT_DOUBLE_EQ(peak, 256 * 700 / 1000.0);
+    EXPECT_EQ(chart->yAxis()->titleText(), "kW");
+    EXPECT_TRUE(chart->emptyMessage().isEmpty());
+    if (const char* dir = std::getenv("FAULTLINE_TEST_SHOTS")) view.grab().save(QString("%1/power_chart.png").arg(dir));
+}
+
+}  // namespace
+}  // namespace faultline

@@ -1,0 +1,95 @@
+// The run file's telemetry tables (schema 5): what is written reads back, a version-4 file
+// reads with none, and a damaged series is refused by table and row.
+#include "test_runs.h"
+
+#include "model/error.h"
+#include "model/run_file.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+namespace faultline {
+namespace {
+
+using test::ScratchDir;
+using test::tinyRun;
+
+faultline::Run runWithTelemetry() {
+    faultline::Run run = tinyRun();
+    Telemetry& t = run.telemetry;
+    t.metrics = {std::string(kPowerMetric), std::string(kTemperatureMetric)};
+    t.raw.push_back({0, 1, {0, 15 * kSecond, 30 * kSecond}, {690.5f, 701.f, 120.25f}});
+    const std::int64_t firstMinute = run.info.startEpochNs / kMinute;
+    t.levels.push_back({kMinute, {{0, 1, {firstMinute}, {120.25f}, {503.91666f}, {701.f}}, {1, 1, {firstMinute}, {60.f}, {61.f}, {62.f}}}});
+    return run;
+}
+
+void runSql(const std::string& path, const char* sql) {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+    sqlite3_close(db);
+}
+
+TEST(TelemetryFile, SamplesAndSummariesReadBackAsWritten) {
+    ScratchDir dir;
+    const std::string path = dir.file("t.faultline");
+    const faultline::Run run = runWithTelemetry();
+    writeRunFile(run, path);
+    const faultline::Run back = readRunFile(path);
+    EXPECT_EQ(back.telemetry.metrics, run.telemetry.metrics);
+    ASSERT_EQ(back.telemetry.raw.size(), 1u);
+    EXPECT_EQ(back.telemetry.raw[0].times, run.telemetry.raw[0].times);
+    EXPECT_EQ(back.telemetry.raw[0].values, run.telemetry.raw[0].values);
+    ASSERT_EQ(back.telemetry.levels.size(), 1u);
+    EXPECT_EQ(back.telemetry.levels[0].bucket, kMinute);
+    ASSERT_EQ(back.telemetry.levels[0].series.size(), 2u);
+    EXPECT_EQ(back.telemetry.levels[0].series[0].mean, run.telemetry.levels[0].series[0].mean);
+    EXPECT_EQ(back.telemetry.levels[0].series[1].max, std::vector<float>{62.f});
+    EXPECT_FALSE(back.telemetry.rawDropped);
+}
+
+TEST(TelemetryFile, VersionFourFileReadsWithoutTelemetry) {
+    ScratchDir dir;
+    const std::string path = dir.file("v4.faultline");
+    writeRunFile(runWithTelemetry(), path);
+    runSql(path, "DROP TABLE telemetry_metrics; DROP TABLE telemetry_levels; DROP TABLE telemetry_summary; DROP TABLE telemetry_raw; PRAGMA user_version=4");
+    const faultline::Run back = readRunFile(path);
+    EXPECT_TRUE(back.telemetry.empty());
+    EXPECT_EQ(back.failures.size(), tinyRun().failures.size());
+}
+
+TEST(TelemetryFile, ASeriesOfAGpuTheRunLacksIsCorruptionNamedByRow) {
+    ScratchDir dir;
+    const std::string path = dir.file("bad.faultline");
+    writeRunFile(runWithTelemetry(), path);
+    runSql(path, "UPDATE telemetry_summary SET gpu = 99999 WHERE id = 2");
+    try {
+        readRunFile(path);
+        ADD_FAILURE() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_EQ(std::string(e.what()), path + " is corrupt: telemetry_summary row 1: GPU 99999 does not exist");
+    }
+    runSql(path, "UPDATE telemetry_summary SET gpu = 1; UPDATE telemetry_raw SET samples = x'0102'");
+    try {
+        readRunFile(path);
+        ADD_FAILURE() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("telemetry_raw.samples: a blob of 2 bytes is not an array of 4-byte numbers"), std::string::npos) << e.what();
+    }
+}
+
+TEST(TelemetryFile, WriterRefusesSamplesOutOfOrder) {
+    ScratchDir dir;
+    faultline::Run run = runWithTelemetry();
+    run.telemetry.raw[0].times = {30 * kSecond, 0, 15 * kSecond};
+    try {
+        writeRunFile(run, dir.file("x.faultline"));
+        ADD_FAILURE() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("telemetry_raw row 0: a sample lies outside the run or out of time order"), std::string::npos) << e.what();
+    }
+}
+
+}  // namespace
+}  // namespace faultline
