@@ -174,7 +174,7 @@ QString TimelineView::describeBand(Nanos t, double x) const {
         QString text = tr("Failure: %1").arg(causeText(nearest->cause));
         if (nearest->xid) text += tr(" (Xid %1)").arg(nearest->xid);
         text += tr("\n%1").arg(wallTime(*m_run, m_end - m_begin, nearest->time));
-        if (!nearest->gpus.empty()) text += tr(", %n GPU(s) out", nullptr, static_cast<int>(nearest->gpus.size()));
+        if (!nearest->gpus.empty()) text += tr(", %1 out").arg(QString::fromStdString(formatCounted(static_cast<std::int64_t>(nearest->gpus.size()), "GPU", "GPUs")));
         if (!nearest->detail.empty()) text += "\n" + QString::fromStdString(nearest->detail).left(300);
         return text;
     }

@@ -9,6 +9,7 @@
 #include "app/export_controller.h"
 #include "exports/panel_export.h"
 #include "exports/report_content.h"
+#include "exports/video_recorder.h"
 #include "model/incident_notes.h"
 #include "model/run_file.h"
 #include "views/charts_view.h"
@@ -146,6 +147,21 @@ TEST(ExportVideo, Mp4DecodesToTheFramesAndSizeAsked) {
     EXPECT_TRUE(probe.out.contains("width=640")) << probe.out.toStdString();
     EXPECT_TRUE(probe.out.contains("height=360")) << probe.out.toStdString();
     EXPECT_TRUE(probe.out.contains("nb_read_frames=20")) << probe.out.toStdString();
+}
+
+TEST(ExportVideo, FromAndToReadCompoundDurations) {
+    const faultline::Run& tiny = test::tinyRun();
+    VideoOptions options;
+    options.from = "1h";
+    options.to = "1h30m";
+    QString error;
+    const auto plan = planVideo(tiny, options, &error);
+    ASSERT_TRUE(plan) << error.toStdString();
+    EXPECT_EQ(plan->from, kHour);
+    EXPECT_EQ(plan->to, 90 * kMinute);
+    options.to = "1h30x";
+    EXPECT_FALSE(planVideo(tiny, options, &error));
+    EXPECT_TRUE(error.contains("--to expects")) << error.toStdString();
 }
 
 TEST(ExportVideo, BadSpeedIsAUsageError) {
