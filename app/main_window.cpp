@@ -169,6 +169,8 @@ void MainWindow::connectPanels() {
         m_replay->fabricView()->markCause(cause);
     });
     connect(m_incidents, &IncidentView::chainEventClicked, m_replay, &ReplayPanel::setTime);
+    // N and P walk the incidents of the list: the one reached is the one it selects and reviews.
+    connect(m_replay, &ReplayPanel::incidentReached, m_incidents, &IncidentView::selectIncidentAt);
     connect(m_replay, &ReplayPanel::timeChanged, m_charts, &ChartsView::setTime);
 }
 
@@ -393,6 +395,9 @@ void MainWindow::showRun(std::shared_ptr<const LoadedRun> run) {
     m_timeline->setRun(std::shared_ptr<const Run>(m_run, &m_run->run), m_run->lanes);
     m_incidents->setRun(std::shared_ptr<const Run>(m_run, &m_run->run), m_run->incidents, m_run->path);
     m_replay->inspector()->setIncidents(m_run->incidents);
+    std::vector<Nanos> incidentTimes;
+    for (const Incident& incident : m_run->incidents) incidentTimes.push_back(incident.begin);
+    m_replay->setIncidentTimes(std::move(incidentTimes));
     m_jobs->setRun(std::shared_ptr<const Run>(m_run, &m_run->run));
     m_pages->setCurrentWidget(m_replay);
     setWindowTitle(tr("%1 — Faultline").arg(QString::fromStdString(m_run->summary.name)));
