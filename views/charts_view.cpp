@@ -10,6 +10,7 @@
 #include "widgets/nice_ticks.h"
 
 #include "model/format.h"
+#include "widgets/chart_tool_tips.h"
 
 #include <QGridLayout>
 #include <QLabel>
@@ -93,6 +94,8 @@ ChartsView::ChartsView(QWidget* parent)
     connect(&StatePaletteChoice::instance(), &StatePaletteChoice::changed, this, &ChartsView::refreshStateColours);
     m_stepTime->addTimeSeries(m_stepSeries, "s");
     m_stepTime->addTimeSeries(m_stragglerMarks, "s");
+    keepChartToolTips(m_causes);
+    keepChartToolTips(m_waterfall);
     m_causes->setObjectName("causesChart");
     m_causes->chart()->setTitle(tr("Interruptions by root cause"));
     m_causes->chart()->legend()->hide();
@@ -233,10 +236,10 @@ void ChartsView::fillCauses() {
     }
     axisX->setTitleText(tr("interruptions (click a bar to list them)"));
     connect(set, &QBarSet::hovered, this, [this, set, labels, total](bool state, int index) {
-        if (!state) return;
+        if (!state) return QToolTip::hideText();
         const int n = static_cast<int>(set->at(index));
         QToolTip::showText(QCursor::pos(),
-                           tr("%1: %n interruption(s)", nullptr, n).arg(labels.value(index)) +
+                           tr("%1: %2").arg(labels.value(index), QString::fromStdString(formatCounted(n, "interruption", "interruptions"))) +
                                (total > 0 ? tr(", %1% of all").arg(100.0 * n / total, 0, 'f', 0) : QString()) +
                                (n > 0 ? tr("\nClick to list them and mark them on the timeline") : QString()),
                            m_causes);
@@ -358,7 +361,7 @@ void ChartsView::fillWaterfall() {
     series->attachAxis(axisX);
     series->attachAxis(axisY);
     connect(value, &QBarSet::hovered, this, [this, value, labels](bool state, int index) {
-        if (!state) return;
+        if (!state) return QToolTip::hideText();
         const Nanos nanos = static_cast<Nanos>(value->at(index) * static_cast<double>(kHour));
         QToolTip::showText(QCursor::pos(), tr("%1: %2 of downtime").arg(labels.value(index), runLength(nanos)), m_waterfall);
     });
