@@ -149,7 +149,7 @@ FabricScene::FabricScene(const Topology& topology, vtkRenderer* renderer)
     m_trays.setColours(std::vector<Rgb>(m_layout.hosts.size(), kTrayColour));
     buildFloorLines();
     for (vtkActor* a : actors()) m_renderer->AddActor(a);
-    m_labels = std::make_unique<SceneLabels>(m_layout, topology.zones.size(), renderer);
+    m_labels = std::make_unique<SceneLabels>(m_layout, renderer);
 }
 
 FabricScene::~FabricScene() {
