@@ -124,8 +124,8 @@ void MainWindow::createDocks() {
     m_docks.incidents = dock(tr("Incidents"), "incidentsDock", m_incidents);
     addDockWidget(Qt::BottomDockWidgetArea, m_docks.incidents);
     m_charts = new ChartsView(this);
-    // The charts keep a readable size (whole labels, round ticks) and scroll in a small dock.
-    m_charts->setMinimumSize(520, 900);
+    // The charts keep a readable size (whole labels, round ticks; one column in a narrow
+    // dock) and scroll in a small one.
     m_docks.charts = dock(tr("Charts"), "chartsDock", scrolled(m_charts));
     addDockWidget(Qt::RightDockWidgetArea, m_docks.charts);
     tabifyDockWidget(m_docks.summary, m_docks.charts);

@@ -147,7 +147,10 @@ TEST(ChartsView, TooltipsStayWhileThePointerRests) {
     int bar = 0;
     while (bar < values->count() && values->at(bar) <= 0) ++bar;
     ASSERT_LT(bar, values->count());
-    const QPointF barMiddle = waterfall->chart()->mapToPosition(QPointF(bar, values->at(bar) / 2), waterfall->chart()->series().first());
+    // The bars lie down: a bar's middle is halfway along its value from where it floats.
+    QBarSet* base = qobject_cast<QAbstractBarSeries*>(waterfall->chart()->series().first())->barSets().first();
+    const QPointF barMiddle =
+        waterfall->chart()->mapToPosition(QPointF(base->at(bar) + values->at(bar) / 2, bar), waterfall->chart()->series().first());
     EXPECT_TRUE(rest(waterfall, barMiddle).contains("of downtime"));
 
     auto* ettr = view.findChild<QChartView*>("ettrChart");

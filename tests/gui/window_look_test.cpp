@@ -18,11 +18,15 @@
 #include "views/inspector_view.h"
 #include "views/replay_panel.h"
 #include "views/scene_legend.h"
+#include "widgets/stat_tile.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
 #include <QImage>
+#include <QLabel>
+#include <QGraphicsTextItem>
+#include <QGraphicsSimpleTextItem>
 #include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
@@ -341,6 +345,53 @@ TEST(WindowLook, SelectingAnIncidentShowsItsHardwareInTheInspector) {
                                           : ComponentRef{ComponentKind::Gpu, incident->gpus.front()};
         EXPECT_EQ(inspector->part(), expected) << "incident " << incident->id;
         EXPECT_EQ(w.window.replayPanel()->fabricView()->selected(), expected);
+    }
+}
+
+// Text a user cannot read whole: chart titles, axis labels, legend entries and bar names Qt
+// Charts cut short with "...", and tile labels wider (or taller) than the room they are given.
+QStringList cutTexts(const QWidget& window) {
+    QStringList cut;
+    for (const QChartView* chart : window.findChildren<QChartView*>()) {
+        if (!chart->isVisible()) continue;  // scrolled out of sight still counts: the user scrolls to it
+        for (const QGraphicsItem* item : chart->scene()->items()) {
+            if (!item->isVisible()) continue;
+            QString text;
+            if (const auto* t = dynamic_cast<const QGraphicsTextItem*>(item)) text = t->toPlainText();
+            else if (const auto* st = dynamic_cast<const QGraphicsSimpleTextItem*>(item)) text = st->text();
+            if (text.contains("...") || text.contains(QChar(0x2026))) cut << chart->objectName() + ": " + text;
+        }
+    }
+    for (const StatTile* tile : window.findChildren<StatTile*>()) {
+        if (!tile->isVisible() || tile->visibleRegion().isEmpty()) continue;
+        for (const QLabel* label : tile->findChildren<QLabel*>()) {
+            if (!label->isVisible() || label->text().isEmpty()) continue;
+            const bool fits = label->wordWrap() ? label->heightForWidth(label->width()) <= label->height()
+                                                : label->sizeHint().width() <= label->width();
+            if (!fits) cut << tile->objectName() + ": " + label->text();
+        }
+    }
+    return cut;
+}
+
+// At 1280x720 (and 1366x768) every chart and tile of the summary and charts docks shows its
+// text whole: they scroll, or stack, rather than cut it.
+TEST(WindowLook, NoTextIsCutShortOnASmallScreen) {
+    OpenWindow w;
+    for (const QSize size : {QSize(1280, 720), QSize(1366, 768), QSize(1920, 1080)}) {
+        w.window.resize(size);
+        for (const char* dockName : {"summaryDock", "chartsDock"}) {
+            auto* dock = w.window.findChild<QDockWidget*>(dockName);
+            ASSERT_NE(dock, nullptr);
+            dock->raise();
+            QApplication::processEvents();
+            QApplication::processEvents();
+            const QStringList cut = cutTexts(w.window);
+            EXPECT_TRUE(cut.isEmpty()) << size.width() << "x" << size.height() << ", " << dockName << ": "
+                                       << cut.join(" | ").toStdString();
+            const QString shot = QString("small_screen_%1x%2_%3").arg(size.width()).arg(size.height()).arg(dockName);
+            maybeSave(w.window, shot.toUtf8().constData());
+        }
     }
 }
 
