@@ -1,4 +1,5 @@
 #include "compare_window.h"
+#include "recent_files.h"
 
 #include "widgets/run_in_background.h"
 #include "model/error.h"
@@ -222,6 +223,7 @@ void CompareWindow::showComparison(std::shared_ptr<const LoadedComparison> loade
     fillIncidentLists();
     setWindowTitle(tr("%1 vs %2 — Faultline").arg(q(m_loaded->a->info.name), q(m_loaded->b->info.name)));
     statusBar()->showMessage(tr("A: %1    B: %2").arg(m_loaded->pathA, m_loaded->pathB));
+    rememberRecent({m_loaded->pathA, m_loaded->pathB});  // File > Open Recent
     alignByTime();
     QMainWindow::show();
     emit comparisonShown();

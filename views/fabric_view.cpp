@@ -53,6 +53,13 @@ FabricView::FabricView(QWidget* parent)
         m_framing = Framing::None;
     });
     connect(m_render, &VtkRenderWidget::clicked, this, [this](const QPoint& pos) {
+        // A click on the legend folds or unfolds it; it picks nothing behind it.
+        const QPoint pixel = m_render->toVtkPixel(pos);
+        const ScreenRect legend = m_legend->panelRect();
+        if (m_legend->visible() && pixel.x() >= legend.x0 && pixel.x() <= legend.x1 && pixel.y() >= legend.y0 && pixel.y() <= legend.y1) {
+            setLegendCollapsed(!m_legend->collapsed());
+            return;
+        }
         const ComponentRef part = partAt(pos);
         select(part);
         emit partSelected(part);
@@ -99,6 +106,14 @@ void FabricView::setFlashing(std::vector<std::int32_t> gpus) {
     m_statesDirty = true;
     m_render->update();
 }
+
+void FabricView::setLegendCollapsed(bool collapsed) {
+    m_legend->setCollapsed(collapsed);
+    emit legendCollapsedChanged(collapsed);
+    m_render->update();
+}
+
+bool FabricView::legendCollapsed() const { return m_legend->collapsed(); }
 
 double FabricView::layoutLegend() {
     const int* size = m_render->renderWindow()->GetSize();

@@ -104,9 +104,13 @@ public:
     // placed (none without a run).
     const SceneLegend& legend() const { return *m_legend; }
     const SceneLabels* labels() const;
+    // The legend folded to its title (a click on it, or View > Fold the Legend).
+    void setLegendCollapsed(bool collapsed);
+    bool legendCollapsed() const;
 
 signals:
     void partSelected(const faultline::ComponentRef& part);
+    void legendCollapsedChanged(bool collapsed);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
