@@ -18,6 +18,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <QFileInfo>
+
 #include <gtest/gtest.h>
 
 namespace faultline {
@@ -55,6 +57,26 @@ TEST(Presentation, TitleCardFillsTheScreenInLargeType) {
         for (int x = 0; x < 1920; x += 2) white += shot.pixelColor(x, y) == QColor(Qt::white);
     EXPECT_GT(white, 500);
     if (const QByteArray shots = qgetenv("FAULTLINE_TEST_SHOTS"); !shots.isEmpty()) shot.save(shots + "/presentation-title.png");
+}
+
+// Every figure of the title and closing cards on one line inside its tile, from a laptop to a
+// 4K projector ("424 unexpected" used to wrap onto two lines and crowd its tile).
+TEST(Presentation, EveryTileFitsItsTextAtEverySize) {
+    test::guiApp();
+    if (!QFileInfo::exists(FAULTLINE_SAMPLE_RUN)) GTEST_SKIP() << "no sample run at " << FAULTLINE_SAMPLE_RUN;
+    auto run = std::make_shared<const faultline::Run>(readRunFile(FAULTLINE_SAMPLE_RUN));
+    const ReportContent content = buildReportContent(run, {}, 5);
+    for (const QSize size : {QSize(1280, 720), QSize(1366, 768), QSize(1920, 1080), QSize(3840, 2160)})
+        for (StoryCard::Kind kind : {StoryCard::Kind::Title, StoryCard::Kind::Closing}) {
+            StoryCard card;
+            card.setCard(&content, kind);
+            card.resize(size);
+            const QImage shot = card.grab().toImage();
+            EXPECT_EQ(shot.size(), size);
+            EXPECT_TRUE(card.cutTexts().isEmpty()) << size.width() << "x" << size.height() << ": " << card.cutTexts().join(" | ").toStdString();
+            if (const QByteArray shots = qgetenv("FAULTLINE_TEST_SHOTS"); !shots.isEmpty())
+                shot.save(shots + QString("/presentation-%1-%2x%3.png").arg(kind == StoryCard::Kind::Title ? "title" : "closing").arg(size.width()).arg(size.height()));
+        }
 }
 
 TEST(Presentation, KeysWalkThroughTheStoryAndEscLeaves) {
