@@ -149,6 +149,32 @@ TEST(ExportVideo, Mp4DecodesToTheFramesAndSizeAsked) {
     EXPECT_TRUE(probe.out.contains("nb_read_frames=20")) << probe.out.toStdString();
 }
 
+// The presentation's slides as a PDF to hand out: one 16:9 page a slide, from the command line
+// as from File > Export Presentation as PDF.
+TEST(ExportPresentation, OnePdfPageASlide) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string path = dir.file("tiny.faultline");
+    writeRunFile(test::tinyRun(), path);
+    const QString pdf = QString::fromStdString(dir.file("slides.pdf"));
+    const Output made = run(FAULTLINE_APP, {"--presentation", pdf, "--incidents", "2", QString::fromStdString(path)});
+    ASSERT_EQ(made.status, 0) << made.err.toStdString();
+    EXPECT_TRUE(made.out.contains("4 slides")) << made.out.toStdString();  // title, 2 incidents, closing
+    QFile f(pdf);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const QByteArray bytes = f.readAll();
+    EXPECT_TRUE(bytes.startsWith("%PDF"));
+    EXPECT_EQ(bytes.count("/Type /Page\n") + bytes.count("/Type /Page\r") + bytes.count("/Type /Page "), 4) << "one page a slide";
+    const Output info = run("pdfinfo", {pdf});
+    if (info.status == 0) {
+        EXPECT_TRUE(info.out.contains("720 x 405 pts")) << "16:9 pages: " << info.out.toStdString();
+    }
+
+    const Output wrongKind = run(FAULTLINE_APP, {"--presentation", QString::fromStdString(dir.file("slides.png")), QString::fromStdString(path)});
+    EXPECT_EQ(wrongKind.status, 2);
+    EXPECT_TRUE(wrongKind.err.contains("--presentation writes a PDF")) << wrongKind.err.toStdString();
+}
+
 TEST(ExportVideo, FromAndToReadCompoundDurations) {
     const faultline::Run& tiny = test::tinyRun();
     VideoOptions options;
