@@ -169,8 +169,9 @@ SceneLegend::Layout SceneLegend::measure(double s) {
     out.titleLine = std::round(kTitleSize * s) * 1.6;
     const std::size_t n = std::max<std::size_t>(1, m_entries.size());
     const auto fit = static_cast<std::size_t>(std::max(1.0, std::floor((m_width - 2 * std::round(kMargin * s) - 2 * pad + columnGap) / out.cell)));
-    const std::size_t columns = std::min({fit, kMaxColumns, n});
-    out.rows = m_collapsed ? 0 : (n + columns - 1) / columns;
+    const std::size_t rows = (n + std::min({fit, kMaxColumns, n}) - 1) / std::min({fit, kMaxColumns, n});
+    const std::size_t columns = (n + rows - 1) / rows;  // as many as those rows fill: no empty column
+    out.rows = m_collapsed ? 0 : rows;
     out.width = std::ceil(std::max(m_collapsed ? 0.0 : 2 * pad + static_cast<double>(columns) * out.cell - columnGap, 2 * pad + titleWidth));
     out.height = std::ceil(2 * pad + out.titleLine + line * static_cast<double>(out.rows));
     return out;
