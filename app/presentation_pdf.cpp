@@ -63,6 +63,7 @@ int writePresentationPdf(const ReportContent& content, const QString& path) {
         if (!content.selected.empty()) {
             OffscreenRenderer renderer(content.run, kSlide);
             renderer.setFlashSpan(2 * kMinute);
+            renderer.setCalloutSpan(2 * kMinute);  // the failed part ringed and named
             for (std::size_t i = 0; i < content.selected.size(); ++i) {
                 const Incident& incident = content.selected[i].incident;
                 showIncident(renderer.view(), failedPart(*content.run, incident), incident.gpus).aim();

@@ -209,6 +209,22 @@ bool FabricView::ambientOcclusion() const { return m_passes->ambientOcclusion();
 
 const SceneLabels* FabricView::labels() const { return m_scene ? &m_scene->labels() : nullptr; }
 
+std::optional<QPointF> FabricView::imagePointOf(const ComponentRef& part) const {
+    if (!m_scene) return std::nullopt;
+    const std::optional<Box3> box = m_scene->boxOf(part);
+    if (!box) return std::nullopt;
+    vtkRenderer* renderer = m_render->renderer();
+    const auto c = box->centre();
+    double eye[3], look[3];
+    renderer->GetActiveCamera()->GetPosition(eye);
+    renderer->GetActiveCamera()->GetDirectionOfProjection(look);
+    if ((c[0] - eye[0]) * look[0] + (c[1] - eye[1]) * look[1] + (box->max[2] - eye[2]) * look[2] <= 0) return std::nullopt;
+    renderer->SetWorldPoint(c[0], c[1], box->max[2], 1.0);
+    renderer->WorldToDisplay();
+    const double* d = renderer->GetDisplayPoint();
+    return QPointF(d[0], m_render->renderWindowHeight() - 1 - d[1]);
+}
+
 void FabricView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange) refreshColours();

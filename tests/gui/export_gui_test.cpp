@@ -7,6 +7,7 @@
 #include "analysis/incidents.h"
 #include "app/main_window.h"
 #include "app/export_controller.h"
+#include "exports/offscreen_renderer.h"
 #include "exports/panel_export.h"
 #include "exports/report_content.h"
 #include "exports/video_recorder.h"
@@ -181,6 +182,28 @@ TEST(ExportPresentation, OnePdfPageASlide) {
     const Output wrongKind = run(FAULTLINE_APP, {"--presentation", QString::fromStdString(dir.file("slides.png")), QString::fromStdString(path)});
     EXPECT_EQ(wrongKind.status, 2);
     EXPECT_TRUE(wrongKind.err.contains("--presentation writes a PDF")) << wrongKind.err.toStdString();
+}
+
+// A failure in a frame of the whole hall is a few pixels: video frames call it out with a
+// ring at the failed part and its name, while it is recent, and not before it happened.
+TEST(ExportVideo, FramesCallOutEachRecentFailure) {
+    test::guiApp();
+    auto tiny = std::shared_ptr<const faultline::Run>(&test::tinyRun(), [](const faultline::Run*) {});
+    ASSERT_FALSE(tiny->failures.empty());
+    const Failure& failure = tiny->failures.front();
+    OffscreenRenderer renderer(tiny, QSize(1280, 720));
+    renderer.setCalloutSpan(5 * kMinute);
+    auto callout = [](const QImage& frame) {
+        int n = 0;
+        for (int y = 0; y < frame.height() * 3 / 4; ++y)  // above the caption strip
+            for (int x = 0; x < frame.width(); ++x) n += frame.pixelColor(x, y) == QColor(255, 214, 10);
+        return n;
+    };
+    const QImage during = renderer.render(failure.time + kMinute);
+    EXPECT_GT(callout(during), 100) << "no ring or name at the failed part";
+    if (const QByteArray shots = qgetenv("FAULTLINE_TEST_SHOTS"); !shots.isEmpty()) during.save(shots + "/video-callout.png");
+    EXPECT_EQ(callout(renderer.render(failure.time - kMinute)), 0) << "called out before it happened";
+    EXPECT_EQ(callout(renderer.render(failure.time + 30 * kMinute)), 0) << "still called out long after";
 }
 
 TEST(ExportVideo, FromAndToReadCompoundDurations) {
