@@ -1,8 +1,10 @@
 #include "compare_window.h"
+#include "recent_files.h"
 
 #include "widgets/run_in_background.h"
 #include "model/error.h"
 #include "model/format.h"
+#include "analysis/blast_radius.h"
 #include "model/replay_state.h"
 #include "model/run_file.h"
 #include "views/comparison_charts.h"
@@ -231,6 +233,7 @@ void CompareWindow::showComparison(std::shared_ptr<const LoadedComparison> loade
     fillIncidentLists();
     setWindowTitle(tr("%1 vs %2 — Faultline").arg(q(m_loaded->a->info.name), q(m_loaded->b->info.name)));
     statusBar()->showMessage(tr("A: %1    B: %2").arg(m_loaded->pathA, m_loaded->pathB));
+    rememberRecent({m_loaded->pathA, m_loaded->pathB});  // File > Open Recent
     alignByTime();
     QMainWindow::show();
     emit comparisonShown();
@@ -389,12 +392,15 @@ void CompareWindow::setStacked(bool stacked) {
 
 void CompareWindow::mirrorPick(FabricView* to, const ComponentRef& part) {
     if (!to->run()) return;
-    if (exists(to->run()->topology, part)) {
-        to->select(part);
+    if (part.kind == ComponentKind::None || exists(to->run()->topology, part)) {
+        to->select(part);  // a click on nothing clears both selections, with nothing to report
         statusBar()->clearMessage();
     } else {
         to->select({});
-        statusBar()->showMessage(tr("%1 does not exist in %2").arg(partName(part), to == m_viewA ? "A" : "B"));
+        const FabricView* from = to == m_viewA ? m_viewB : m_viewA;
+        const std::string name = from->run() ? faultline::partName(from->run()->topology, part) : std::string();
+        statusBar()->showMessage(tr("%1 (selected in %2) does not exist in %3")
+                                     .arg(name.empty() ? partName(part) : q(name), to == m_viewA ? "B" : "A", to == m_viewA ? "A" : "B"));
     }
     m_statusA->setText(statusA());
     m_statusB->setText(statusB());

@@ -1,4 +1,5 @@
 #include "export_controller.h"
+#include "presentation_pdf.h"
 
 #include "exports/csv_export.h"
 #include "exports/image_file.h"
@@ -60,6 +61,7 @@ QList<std::pair<QString, QString>> ExportController::pictureablePanels() {
 
 void ExportController::addActions(QMenu* file) {
     file->addAction(tr("Export &Report..."), this, &ExportController::exportReport);
+    file->addAction(tr("Export Presentation as P&DF..."), this, &ExportController::exportPresentation)->setObjectName("exportPresentationAction");
     file->addAction(tr("Export &Video..."), this, &ExportController::exportVideo);
     QMenu* picture = file->addMenu(tr("Export &Picture"));
     QMenu* copy = file->addMenu(tr("&Copy Picture"));
@@ -125,6 +127,36 @@ void ExportController::exportReportTo(const ReportOptions& options) {
         const QString error = errorOf(result);
         emit message(error.isEmpty() ? tr("Wrote %1").arg(out) : error);
     });
+}
+
+void ExportController::exportPresentation() {
+    if (!haveRun()) return;
+    auto* form = new QFormLayout;
+    QSpinBox* count = spin(0, 100, 5);
+    form->addRow(tr("Incidents to walk through (worst by downtime)"), count);
+    if (!ask(m_window, tr("Export Presentation as PDF"), form)) return;
+    const QString out = QFileDialog::getSaveFileName(m_window, tr("Export Presentation as PDF"), "presentation.pdf", tr("PDF (*.pdf)"));
+    if (!out.isEmpty()) exportPresentationTo(out, count->value());
+}
+
+void ExportController::exportPresentationTo(const QString& out, int incidents) {
+    const std::shared_ptr<const LoadedRun> loaded = m_window->currentRunShared();
+    if (!loaded || refused(out)) return;
+    std::map<Nanos, IncidentNote> notes;
+    try {
+        notes = readIncidentNotes(loaded->path.toStdString());
+    } catch (const std::exception&) {
+        // Without readable notes the slides carry none, as the presentation does.
+    }
+    const ReportContent content = buildReportContent(std::shared_ptr<const Run>(loaded, &loaded->run), notes, incidents);
+    emit message(tr("Writing %1...").arg(out));
+    try {
+        // Off-screen renders want the GUI thread: a page a second or so, a few pages.
+        const int pages = writePresentationPdf(content, out);
+        emit message(tr("Wrote %1 (%2 slides)").arg(out).arg(pages));
+    } catch (const std::exception& e) {
+        emit message(QString::fromStdString(e.what()));
+    }
 }
 
 void ExportController::exportVideo() {

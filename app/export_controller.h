@@ -28,6 +28,7 @@ public:
     static QList<std::pair<QString, QString>> pictureablePanels();
 
     void exportReport();
+    void exportPresentation();
     void exportVideo();
     void exportPicture(const QString& panelName);
     void copyPicture(const QString& panelName);
@@ -35,6 +36,8 @@ public:
     void exportPerfetto();
     // The same without asking: `message` says when each is done (or failed, or cancelled).
     void exportReportTo(const ReportOptions& options);
+    // The presentation's slides, its `incidents` worst incidents, one PDF page each.
+    void exportPresentationTo(const QString& out, int incidents = 5);
     void exportVideoTo(const VideoOptions& options);
     void exportCsvTo(const QString& dir);
     void exportPerfettoTo(const QString& out);

@@ -16,16 +16,6 @@ namespace {
 constexpr const char* kDockSharer = "firstWindowDockSharer";
 constexpr int kNarrowWindow = 1300;  // narrower than this, no docks beside the 3D view
 
-// The docks take what they need to be read and no more: about a third of the width on the
-// right (the summary's tiles whole), under a quarter of the height below; the rest is the
-// 3D view.
-void shareOutDocks(QMainWindow& window) {
-    const int width = window.width(), height = window.height();
-    if (auto* right = window.findChild<QDockWidget*>("summaryDock"))
-        window.resizeDocks({right}, {std::clamp(width * 34 / 100, 440, 600)}, Qt::Horizontal);
-    if (auto* bottom = window.findChild<QDockWidget*>("incidentsDock"))
-        window.resizeDocks({bottom}, {std::clamp(height * 24 / 100, 160, 260)}, Qt::Vertical);
-}
 
 // Docks can be sized only once the window is laid out: at its first showing, then gone.
 class DockSharer : public QObject {
@@ -47,6 +37,32 @@ private:
 };
 
 }  // namespace
+
+// The docks take what they need to be read and no more: about a third of the width on the
+// right (the summary's tiles whole), under a quarter of the height below; the rest is the
+// 3D view.
+void shareOutDocks(QMainWindow& window) {
+    const int width = window.width(), height = window.height();
+    if (auto* right = window.findChild<QDockWidget*>("summaryDock"))
+        window.resizeDocks({right}, {std::clamp(width * 34 / 100, 440, 600)}, Qt::Horizontal);
+    if (auto* bottom = window.findChild<QDockWidget*>("incidentsDock"))
+        window.resizeDocks({bottom}, {std::clamp(height * 24 / 100, 160, 260)}, Qt::Vertical);
+}
+
+void keepDocksSmallerThanThe3DView(QMainWindow& window) {
+    const int widest = std::max(300, window.width() * 34 / 100), tallest = std::max(140, window.height() * 25 / 100);
+    QList<QDockWidget*> wide, tall;
+    QList<int> widths, heights;
+    for (QDockWidget* dock : window.findChildren<QDockWidget*>()) {
+        if (!dock->isVisible() || dock->isFloating()) continue;
+        const Qt::DockWidgetArea area = window.dockWidgetArea(dock);
+        const bool beside = area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea;
+        if (beside && dock->width() > widest) wide << dock, widths << widest;
+        if (!beside && dock->height() > tallest) tall << dock, heights << tallest;
+    }
+    if (!wide.isEmpty()) window.resizeDocks(wide, widths, Qt::Horizontal);
+    if (!tall.isEmpty()) window.resizeDocks(tall, heights, Qt::Vertical);
+}
 
 QRect firstWindowGeometry(const QRect& available) {
     const QSize size(static_cast<int>(available.width() * kFirstWindowShare), static_cast<int>(available.height() * kFirstWindowShare));

@@ -15,6 +15,8 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScreen>
+#include <QScrollBar>
 #include <QShortcut>
 #include <QTableWidget>
 #include <QTextBrowser>
@@ -42,6 +44,24 @@ QTableWidget* makeTable(const QStringList& headers, const std::vector<QStringLis
 }
 
 QString text(const std::string& s) { return QString::fromStdString(s); }
+
+// The width that shows every column of the table whole: its columns, frame and scroll bar.
+int tableContentWidth(const QTableWidget& table) {
+    int width = 2 * table.frameWidth() + table.verticalScrollBar()->sizeHint().width();
+    for (int c = 0; c < table.columnCount(); ++c) width += std::max(static_cast<const QAbstractItemView&>(table).sizeHintForColumn(c), table.horizontalHeader()->sectionSizeHint(c));
+    return width;
+}
+
+// A dialog as wide as its table needs (no column cut), within the screen it opens on.
+void fitToTable(QDialog& dialog, const QTableWidget& table, int height) {
+    const int margins = dialog.layout() ? dialog.layout()->contentsMargins().left() + dialog.layout()->contentsMargins().right() : 0;
+    int width = std::max(620, tableContentWidth(table) + margins);
+    if (const QScreen* screen = dialog.screen()) {
+        width = std::min(width, screen->availableGeometry().width() * 9 / 10);
+        height = std::min(height, screen->availableGeometry().height() * 9 / 10);
+    }
+    dialog.resize(width, height);
+}
 
 // The README's screenshots are 1600 pixels wide: shown to fit the window, not beside it.
 class DocumentationBrowser : public QTextBrowser {
@@ -156,7 +176,7 @@ ShortcutsWindow::ShortcutsWindow(const QWidget& window, QWidget* parent) : QDial
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
-    resize(620, 640);
+    fitToTable(*this, *table, 640);
 }
 
 QString documentationDir() {

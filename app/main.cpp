@@ -7,7 +7,10 @@
 #include "exports/export_options.h"
 #include "exports/image_file.h"
 #include "main_window.h"
+#include "model/incident_notes.h"
+#include "model/run_file.h"
 #include "panel_snapshot.h"
+#include "presentation_pdf.h"
 #include "sample_run.h"
 #include "screenshot.h"
 
@@ -17,6 +20,8 @@
 #include <QSurfaceFormat>
 
 #include <cstdio>
+#include <map>
+#include <memory>
 #include <optional>
 #include <variant>
 
@@ -34,6 +39,7 @@ struct Options {
     int gpus = 24576;
     bool closeCamera = false;  // --camera close
     faultline::ExportRequest exports;  // --report, --record, --scale
+    QString presentation;              // --presentation OUT.pdf
 };
 
 constexpr const char* kUsage = "usage: faultline [RUN.faultline]\n"
@@ -41,6 +47,7 @@ constexpr const char* kUsage = "usage: faultline [RUN.faultline]\n"
                                "       faultline --screenshot OUT.png [--view PANEL] [--at TIME | --step N] [--viewpoint NAME] [--size WxH] [RUN.faultline]\n"
                                "       faultline --screenshot OUT.svg --view charts|timeline [--at TIME] [--size WxH] [RUN.faultline]\n"
                                "       faultline --report OUT.pdf|OUT.html [--incidents N] [--page a4|letter] [RUN.faultline]\n"
+                               "       faultline --presentation OUT.pdf [--incidents N] [RUN.faultline]\n"
                                "       faultline --record OUT.mp4 [--from T] [--to T] [--speed 1h/s] [--fps 30] [--viewpoint NAME] [--size 1920x1080] [RUN.faultline]\n"
                                "       faultline --screenshot OUT.png --compare [--at TIME | --step N] [--size WxH] A.faultline B.faultline\n"
                                "       faultline --bench-replay [--compare] [--gpus N] [--camera whole|close] [--size WxH]\n"
@@ -80,8 +87,9 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
     const QCommandLineOption camera("camera", "The camera of --bench-replay: whole (the whole cluster, default) or close (one zone, near enough that every GPU is drawn on its own).",
                                     "VIEW", "whole");
     const QCommandLineOption viewpoint("viewpoint", "The camera for --screenshot and --record: a viewpoint saved in the run's review (View > Viewpoints).", "NAME");
+    const QCommandLineOption presentation("presentation", "Write the presentation's slides (View > Present) as a PDF, one page a slide, its --incidents worst incidents (default 5), and exit.", "OUT.pdf");
     const QCommandLineOption force("force", "Replace an existing output file that is not of the kind written (never a run given as input).");
-    parser.addOptions({help, version, screenshot, view, at, step, size, benchReplay, gpus, compare, camera, viewpoint, force});
+    parser.addOptions({help, version, screenshot, view, at, step, size, benchReplay, gpus, compare, camera, viewpoint, presentation, force});
     faultline::addExportOptions(parser);
 
     if (!parser.parse(QCoreApplication::arguments())) return usageError(parser.errorText());
@@ -136,12 +144,17 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
     if (parser.isSet(viewpoint) && (!ofTheView || o.compare))
         return usageError("--viewpoint goes with --screenshot of the 3D view (--view fabric) or --record, of one run");
     o.exports.video.viewpoint = o.viewpoint;
+    o.presentation = parser.value(presentation);
+    if (parser.isSet(presentation) && !o.presentation.endsWith(".pdf", Qt::CaseInsensitive))
+        return usageError("--presentation writes a PDF: name it OUT.pdf, not \"" + o.presentation + "\"");
+    if (parser.isSet(presentation) && (o.compare || parser.isSet(screenshot) || faultline::headlessExportAsked(o.exports)))
+        return usageError("--presentation takes one run, on its own (not with --screenshot, --report or --record)");
     if (o.compare && (parser.isSet(view) || !o.exports.report.out.isEmpty() || !o.exports.video.out.isEmpty()))
         return usageError("a comparison is snapshotted whole: --view, --report and --record take one run");
     if (!parser.isSet(screenshot) && (parser.isSet(at) || parser.isSet(step) || parser.isSet(view)))
         return usageError("--at, --step and --view go with --screenshot");
     // Evidence first: an output is never one of the runs read, nor a file of another kind.
-    for (const QString& out : {o.screenshot, o.exports.report.out, o.exports.video.out}) {
+    for (const QString& out : {o.screenshot, o.exports.report.out, o.exports.video.out, o.presentation}) {
         if (out.isEmpty()) continue;
         if (const QString why = faultline::outputRefusal(out, o.positional, parser.isSet(force)); !why.isEmpty()) {
             std::fprintf(stderr, "faultline: %s\n", qPrintable(why));
@@ -160,6 +173,25 @@ QString runOrSample(const QString& run) {
     } catch (const std::exception& e) {
         std::fprintf(stderr, "faultline: %s\n", e.what());
         return {};
+    }
+}
+
+// `--presentation OUT.pdf`: the slides of the run's presentation, without a window.
+int writePresentationHeadless(const QString& runPath, const QString& out, int incidents) {
+    try {
+        auto run = std::make_shared<const faultline::Run>(faultline::readRunFile(runPath.toStdString()));
+        std::map<faultline::Nanos, faultline::IncidentNote> notes;
+        try {
+            notes = faultline::readIncidentNotes(runPath.toStdString());
+        } catch (const std::exception&) {
+            // Without readable notes the slides carry none, as the presentation does.
+        }
+        const int pages = faultline::writePresentationPdf(faultline::buildReportContent(run, notes, incidents), out);
+        std::printf("wrote %s: %d slides\n", qPrintable(out), pages);
+        return 0;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "faultline: %s\n", e.what());
+        return 1;
     }
 }
 
@@ -203,6 +235,10 @@ int main(int argc, char** argv) {
     const QString run = options.positional.value(0);
     if (!options.screenshot.isEmpty() && options.view != "fabric")
         return faultline::snapshotPanel(options.view, run, options.screenshot, options.size, options.at, options.exports.scale);
+    if (!options.presentation.isEmpty()) {
+        const QString path = runOrSample(run);
+        return path.isEmpty() ? 1 : writePresentationHeadless(path, options.presentation, options.exports.report.incidents);
+    }
     if (faultline::headlessExportAsked(options.exports)) {
         const QString path = runOrSample(run);
         return path.isEmpty() ? 1 : faultline::runHeadlessExport(options.exports, path);

@@ -6,6 +6,7 @@
 #include "first_window.h"
 #include "presentation_window.h"
 #include "hang_window.h"
+#include "recent_files.h"
 #include "help_windows.h"
 #include "import_controller.h"
 #include "sample_run.h"
@@ -40,7 +41,9 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QScrollArea>
+#include <QResizeEvent>
 #include <QStackedWidget>
+#include <QTimer>
 #include <QStatusBar>
 
 #include <array>
@@ -87,6 +90,7 @@ MainWindow::MainWindow(QWidget* parent)
     createPages();
     createDocks();
     connectPanels();
+    m_defaultDocks = saveState();  // what View > Reset Layout puts back
     placeFirstWindow(*this);  // restoreLayout() puts back what the user arranged since
     createMenus(createDropTargets());
     createIncidentShortcuts();
@@ -125,8 +129,8 @@ void MainWindow::createDocks() {
     m_docks.incidents = dock(tr("Incidents"), "incidentsDock", m_incidents);
     addDockWidget(Qt::BottomDockWidgetArea, m_docks.incidents);
     m_charts = new ChartsView(this);
-    // The charts keep a readable size (whole labels, round ticks) and scroll in a small dock.
-    m_charts->setMinimumSize(520, 900);
+    // The charts keep a readable size (whole labels, round ticks; one column in a narrow
+    // dock) and scroll in a small one.
     m_docks.charts = dock(tr("Charts"), "chartsDock", scrolled(m_charts));
     addDockWidget(Qt::RightDockWidgetArea, m_docks.charts);
     tabifyDockWidget(m_docks.summary, m_docks.charts);
@@ -172,6 +176,13 @@ void MainWindow::connectPanels() {
     connect(m_incidents, &IncidentView::chainEventClicked, m_replay, &ReplayPanel::setTime);
     connect(m_incidents, &IncidentView::hangRequested, this, [this](std::int32_t rank) { showHang(rank); });
     connect(m_replay->inspector(), &InspectorView::hangRequested, this, [this](std::int32_t rank) { showHang(rank); });
+    // A click on the legend in the view folds it as the menu does: one state, remembered.
+    connect(m_replay->fabricView(), &FabricView::legendCollapsedChanged, this, [this](bool folded) {
+        if (QAction* fold = findChild<QAction*>("foldLegendAction"); fold && fold->isChecked() != folded) fold->setChecked(folded);
+        QSettings().setValue("legendFolded", folded);
+    });
+    // N and P walk the incidents of the list: the one reached is the one it selects and reviews.
+    connect(m_replay, &ReplayPanel::incidentReached, m_incidents, &IncidentView::selectIncidentAt);
     connect(m_replay, &ReplayPanel::timeChanged, m_charts, &ChartsView::setTime);
 }
 
@@ -191,6 +202,7 @@ void MainWindow::createMenus(ImportController* importer) {
     const std::vector<MenuItem> items{
         {Menu::File, tr("&Open Run..."), QKeySequence::Open, "", [this] { chooseAndOpen(); }},
         {Menu::File, tr("Open &Sample Run"), {}, "", [this] { openSampleRun(); }},
+        {.menu = Menu::File, .add = [this](QMenu* file) { addRecentMenu(file); }},
         {Menu::File, tr("&Import Files..."), {}, "", [importer] { importer->chooseFilesAndImport(); }},
         {Menu::File, tr("Import &Folder..."), {}, "", [importer] { importer->chooseFolderAndImport(); }},
         // Comparing: the open run beside another (also a run file dropped with Ctrl held).
@@ -211,6 +223,9 @@ void MainWindow::createMenus(ImportController* importer) {
              for (QDockWidget* dock : {m_docks.summary, m_docks.charts, m_docks.incidents, m_docks.timeline, m_docks.jobs})
                  view->addAction(dock->toggleViewAction());
          }},
+        {Menu::View, tr("&Reset Layout"), {}, "resetLayoutAction", [this] { resetLayout(); }},
+        {.menu = Menu::View, .text = tr("&Fold the 3D View's Legend"), .name = "foldLegendAction", .setting = "legendFolded",
+         .toggled = [this](bool on) { m_replay->fabricView()->setLegendCollapsed(on); }},
         {Menu::View},
         // Presenting: the story of the run full screen (presentation_window.h).
         {Menu::View, tr("&Present"), QKeySequence(Qt::Key_F5), "", [this] { if (m_run) presentRun(this, m_run, 5); }},
@@ -375,6 +390,56 @@ void MainWindow::restoreLayout() {
     for (const RememberedToggle& toggle : m_rememberedToggles) toggle.apply(settings.value(toggle.key).toBool());
 }
 
+void MainWindow::resetLayout() {
+    restoreState(m_defaultDocks);
+    for (QDockWidget* dock : {m_docks.summary, m_docks.charts, m_docks.incidents, m_docks.timeline, m_docks.jobs}) {
+        dock->setFloating(false);
+        dock->show();
+    }
+    m_docks.summary->raise();
+    m_docks.incidents->raise();
+    shareOutDocks(*this);
+    m_replay->fabricView()->setLegendCollapsed(false);
+    if (QAction* fold = findChild<QAction*>("foldLegendAction")) fold->setChecked(false);
+    QSettings().setValue("legendFolded", false);
+    statusBar()->showMessage(tr("The panels are back where they started."));
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event) {
+    QMainWindow::resizeEvent(event);
+    // Shrinking, the docks give way before the 3D view (once the new size is laid out).
+    const QSize was = event->oldSize(), now = event->size();
+    if (was.isValid() && (now.width() < was.width() || now.height() < was.height()))
+        QTimer::singleShot(0, this, [this] { keepDocksSmallerThanThe3DView(*this); });
+}
+
+void MainWindow::addRecentMenu(QMenu* file) {
+    QMenu* recent = file->addMenu(tr("Open &Recent"));
+    recent->setObjectName("openRecentMenu");
+    // Filled as it opens: a run opened in another window since is listed too.
+    connect(recent, &QMenu::aboutToShow, this, [this, recent] {
+        recent->clear();
+        const QList<RecentEntry> entries = recentEntries();
+        for (const RecentEntry& entry : entries) {
+            QAction* open = recent->addAction(recentLabel(entry));
+            open->setToolTip(entry.other.isEmpty() ? entry.path : entry.path + "\n" + entry.other);
+            open->setStatusTip(open->toolTip());
+            const bool there = QFileInfo::exists(entry.path) && (entry.other.isEmpty() || QFileInfo::exists(entry.other));
+            open->setEnabled(there);
+            if (!there) open->setText(tr("%1 (moved or deleted)").arg(recentLabel(entry)));
+            connect(open, &QAction::triggered, this, [this, entry] {
+                if (entry.other.isEmpty()) openRun(entry.path);
+                else openComparison(entry.path, entry.other, this);
+            });
+        }
+        if (entries.isEmpty()) recent->addAction(tr("No recent runs"))->setEnabled(false);
+        recent->addSeparator();
+        QAction* clear = recent->addAction(tr("&Clear Recent"), this, [] { clearRecent(); });
+        clear->setObjectName("clearRecentAction");
+        clear->setEnabled(!entries.isEmpty());
+    });
+}
+
 void MainWindow::closeEvent(QCloseEvent* event) {
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());
@@ -417,9 +482,13 @@ void MainWindow::showRun(std::shared_ptr<const LoadedRun> run) {
     m_timeline->setRun(std::shared_ptr<const Run>(m_run, &m_run->run), m_run->lanes);
     m_incidents->setRun(std::shared_ptr<const Run>(m_run, &m_run->run), m_run->incidents, m_run->path);
     m_replay->inspector()->setIncidents(m_run->incidents);
+    std::vector<Nanos> incidentTimes;
+    for (const Incident& incident : m_run->incidents) incidentTimes.push_back(incident.begin);
+    m_replay->setIncidentTimes(std::move(incidentTimes));
     m_jobs->setRun(std::shared_ptr<const Run>(m_run, &m_run->run));
     m_pages->setCurrentWidget(m_replay);
     if (auto* hang = findChild<QAction*>("hangAction")) hang->setEnabled(m_run->run.hang.has_value());
+    rememberRecent({m_run->path, {}});  // File > Open Recent
     setWindowTitle(tr("%1 — Faultline").arg(QString::fromStdString(m_run->summary.name)));
     statusBar()->showMessage(tr("Opened %1. %2").arg(m_run->path, m_incidents->notesLocation()));
     emit runShown();

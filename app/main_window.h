@@ -32,6 +32,8 @@ public:
     void openSampleRun();
     // The panels' arrangement, sizes and theme as the user last left them.
     void restoreLayout();
+    // View > Reset Layout: every dock back where it first was, the legend unfolded.
+    void resetLayout();
     const LoadedRun* currentRun() const { return m_run.get(); }
     std::shared_ptr<const LoadedRun> currentRunShared() const { return m_run; }
     bool isLoading() const { return m_loader->busy(); }
@@ -43,6 +45,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     // The constructor's parts, in the order it calls them.
@@ -53,6 +56,7 @@ private:
     void createMenus(ImportController* importer);
     void createIncidentShortcuts();
     void createBusyIndicator();
+    void addRecentMenu(QMenu* file);
     // A checkable action whose state is remembered in QSettings under `key`; `apply` puts
     // each state into effect, from the menu and again from restoreLayout().
     QAction* addRememberedToggle(QMenu* menu, const QString& text, const char* name, const char* key, std::function<void(bool)> apply);
@@ -95,6 +99,7 @@ private:
     Docks m_docks;
     std::vector<RememberedToggle> m_rememberedToggles;
     std::shared_ptr<const LoadedRun> m_run;
+    QByteArray m_defaultDocks;
 };
 
 }  // namespace faultline

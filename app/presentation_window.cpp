@@ -1,4 +1,5 @@
 #include "presentation_window.h"
+#include "presenter_notes.h"
 
 #include "model/format.h"
 #include "exports/report_figures.h"
@@ -85,7 +86,39 @@ PresentationWindow::PresentationWindow(std::shared_ptr<const ReportContent> cont
     showSlide(0);
 }
 
-PresentationWindow::~PresentationWindow() = default;
+PresentationWindow::~PresentationWindow() {
+    if (m_notes) m_notes->deleteLater();  // its own window: it goes with the slides
+}
+
+void PresentationWindow::setPresenterNotesShown(bool shown) {
+    if (!shown) {
+        if (m_notes) m_notes->hide();
+        return;
+    }
+    if (!m_notes) {
+        m_notes = new PresenterNotes(m_content);
+        m_notes->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    updatePresenterNotes();
+    m_notes->show();
+    activateWindow();  // the keys stay the presentation's
+}
+
+PresenterNotes* PresentationWindow::presenterNotes() const { return m_notes.data(); }
+
+QString PresentationWindow::slideTitle(int index) const {
+    const Slide& s = m_slides.at(static_cast<std::size_t>(index));
+    if (s.kind == Slide::Kind::Title) return tr("the title card");
+    if (s.kind == Slide::Kind::Closing) return tr("the closing figures");
+    return QString::fromStdString(incidentTitle(m_content->selected.at(static_cast<std::size_t>(s.incident)).incident));
+}
+
+void PresentationWindow::updatePresenterNotes() {
+    if (!m_notes || m_slide < 0) return;
+    const Slide& s = m_slides[static_cast<std::size_t>(m_slide)];
+    const int incident = s.kind == Slide::Kind::Incident ? s.incident : (s.kind == Slide::Kind::Title ? -1 : -2);
+    m_notes->showSlide(m_slide, slideCount(), incident, m_slide + 1 < slideCount() ? slideTitle(m_slide + 1) : QString());
+}
 
 void PresentationWindow::setTime(Nanos t) {
     m_time = std::clamp<Nanos>(t, 0, m_content->run->info.duration);
@@ -110,6 +143,7 @@ void PresentationWindow::showSlide(int index) {
     index = std::clamp(index, 0, slideCount() - 1);
     m_slide = index;
     m_replay->stop();
+    updatePresenterNotes();
     const Slide& s = m_slides[static_cast<std::size_t>(index)];
     if (s.kind != Slide::Kind::Incident) {
         m_card->setCard(m_content.get(), s.kind == Slide::Kind::Title ? StoryCard::Kind::Title : StoryCard::Kind::Closing);
@@ -169,6 +203,7 @@ void PresentationWindow::keyPressEvent(QKeyEvent* event) {
         case Qt::Key_Home: showSlide(0); break;
         case Qt::Key_End: showSlide(slideCount() - 1); break;
         case Qt::Key_A: setAutoAdvance(!m_auto); break;
+        case Qt::Key_S: setPresenterNotesShown(!m_notes || !m_notes->isVisible()); break;
         case Qt::Key_Escape: close(); break;
         default: QWidget::keyPressEvent(event); return;
     }

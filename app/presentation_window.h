@@ -3,9 +3,11 @@
 // card with the headline figures, then the N worst incidents in turn (a camera flight to
 // the hardware, the replay around it, a caption from its chain of events and the reviewer's
 // notes), then the closing figures. Right / Down / Page Down / Space move on, Left / Up /
-// Page Up go back, Home and End jump, A turns auto-advance on and off, Esc leaves.
+// Page Up go back, Home and End jump, A turns auto-advance on and off, S opens or closes the
+// presenter's notes in a window of their own (presenter_notes.h), Esc leaves.
 #include "exports/report_content.h"
 
+#include <QPointer>
 #include <QWidget>
 
 #include <memory>
@@ -17,6 +19,7 @@ class QTimer;
 namespace faultline {
 
 class CaptionStrip;
+class PresenterNotes;
 class FabricView;
 class StoryCard;
 
@@ -36,6 +39,9 @@ public:
     bool autoAdvance() const { return m_auto; }
     FabricView* fabricView() const { return m_view; }
     StoryCard* card() const { return m_card; }
+    // The presenter's notes window (S), following the slides; null until first opened.
+    void setPresenterNotesShown(bool shown);
+    PresenterNotes* presenterNotes() const;
     Nanos time() const { return m_time; }
 
 protected:
@@ -49,6 +55,8 @@ private:
     void tick();
     void setTime(Nanos t);
     void armAutoAdvance();
+    void updatePresenterNotes();
+    QString slideTitle(int index) const;
 
     std::shared_ptr<const ReportContent> m_content;
     std::vector<Slide> m_slides;
@@ -61,6 +69,7 @@ private:
     CaptionStrip* m_caption;
     QTimer* m_replay;    // advances the instant through the incident
     QTimer* m_advance;   // auto-advance
+    QPointer<PresenterNotes> m_notes;
     Nanos m_time = 0, m_replayFrom = 0, m_replayTo = 0;
     qint64 m_replayStartMs = 0;
 };

@@ -2,7 +2,9 @@
 
 #include "model/format.h"
 
+#include <QFontMetrics>
 #include <QPainter>
+#include <QStringList>
 
 #include <algorithm>
 
@@ -22,8 +24,23 @@ QFont sized(int px, bool bold) {
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
-// Big figures in a grid of three.
-void figureGrid(QPainter& p, const QRect& area, const std::vector<std::pair<std::string, std::string>>& figures, int unit) {
+// The largest type, from `largest` down, in which `text` fits the box on one line; the
+// smallest tried when none does (noted in `cut`, for the tests).
+QFont fitted(const QString& text, const QSize& box, int largest, bool bold, QStringList* cut) {
+    const int smallest = std::max(10, largest / 3);
+    for (int px = largest; px >= smallest; px = px * 9 / 10) {
+        const QFont font = sized(px, bold);
+        const QFontMetrics metrics(font);
+        if (metrics.horizontalAdvance(text) <= box.width() && metrics.height() <= box.height()) return font;
+        if (px * 9 / 10 == px) break;
+    }
+    if (cut) *cut << text;
+    return sized(smallest, bold);
+}
+
+// Big figures in a grid of three, each caption and value on one line in the type that fits.
+void figureGrid(QPainter& p, const QRect& area, const std::vector<std::pair<std::string, std::string>>& figures, int unit,
+                QStringList* cut) {
     const int columns = 3, gap = unit;
     const int rows = static_cast<int>((figures.size() + columns - 1) / columns);
     const int w = (area.width() - gap * (columns - 1)) / columns;
@@ -33,13 +50,15 @@ void figureGrid(QPainter& p, const QRect& area, const std::vector<std::pair<std:
         const QRect box(area.left() + c * (w + gap), area.top() + r * (h + gap), w, h);
         p.fillRect(box, QColor(28, 38, 56));
         p.fillRect(QRect(box.left(), box.top(), unit / 4, box.height()), kAccent);
+        const QRect caption = box.adjusted(unit, unit / 2, -unit / 2, -(box.height() - unit / 2 - unit * 3 / 2));
+        const QRect valueBox = box.adjusted(unit, unit * 2, -unit / 2, -unit / 2);
+        const QString label = q(figures[i].first), value = q(figures[i].second);
         p.setPen(QColor(170, 182, 200));
-        p.setFont(sized(unit * 9 / 10, false));
-        p.drawText(box.adjusted(unit, unit / 2, -unit / 2, 0), Qt::AlignLeft | Qt::AlignTop, q(figures[i].first));
+        p.setFont(fitted(label, caption.size(), unit * 9 / 10, false, cut));
+        p.drawText(caption, Qt::AlignLeft | Qt::AlignTop, label);
         p.setPen(Qt::white);
-        const QString value = q(figures[i].second);
-        p.setFont(sized(value.size() > 14 ? unit * 13 / 10 : unit * 22 / 10, true));
-        p.drawText(box.adjusted(unit, unit * 2, -unit / 2, -unit / 2), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, value);
+        p.setFont(fitted(value, valueBox.size(), unit * 22 / 10, true, cut));
+        p.drawText(valueBox, Qt::AlignLeft | Qt::AlignVCenter, value);
     }
 }
 
@@ -63,6 +82,7 @@ void StoryCard::paintEvent(QPaintEvent*) {
     p.setRenderHint(QPainter::Antialiasing);
     p.setRenderHint(QPainter::TextAntialiasing);
     p.fillRect(rect(), kBackground);
+    m_cut.clear();
     if (!m_content) return;
     const RunInfo& info = m_content->run->info;
     const RunSummary& s = m_content->summary;
@@ -97,7 +117,7 @@ void StoryCard::paintEvent(QPaintEvent*) {
     p.setFont(sized(unit, false));
     const QRect foot(margin, height() - height() / 12, width() - 2 * margin, height() / 16);
     if (m_kind == Kind::Title) {
-        figureGrid(p, area, headlineFigures(s), unit);
+        figureGrid(p, area, headlineFigures(s), unit, &m_cut);
         p.setPen(QColor(130, 142, 160));
         p.setFont(sized(unit, false));
         p.drawText(foot, Qt::AlignLeft | Qt::AlignVCenter,
@@ -114,7 +134,7 @@ void StoryCard::paintEvent(QPaintEvent*) {
                 {"Detection + restart", formatDuration(b.detection + b.restart)},
                 {"Checkpoint reload", formatDuration(b.reload)},
                 {"Work redone", formatDuration(b.lostWork)}},
-               unit);
+               unit, &m_cut);
 }
 
 }  // namespace faultline

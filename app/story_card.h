@@ -4,6 +4,7 @@
 // of a room at any screen size.
 #include "exports/report_content.h"
 
+#include <QStringList>
 #include <QWidget>
 
 namespace faultline {
@@ -17,6 +18,8 @@ public:
     Kind kind() const { return m_kind; }
     // The title's type size in pixels at the current height (for tests: large enough?).
     int titlePixelSize() const;
+    // The figures whose text did not fit its tile even in the smallest type, at the last paint.
+    const QStringList& cutTexts() const { return m_cut; }
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -24,6 +27,7 @@ protected:
 private:
     const ReportContent* m_content = nullptr;
     Kind m_kind = Kind::Title;
+    QStringList m_cut;
 };
 
 }  // namespace faultline

@@ -82,7 +82,7 @@ void WhatIfDialog::start() {
         if (text.isEmpty() && !required) return std::optional<Nanos>();
         const auto d = parseDuration(text.toStdString());
         if (!d || *d < 0 || (required && *d == 0)) {
-            m_message->setText(tr("%1 expects a duration such as 90s, 5m or 1h, not \"%2\"").arg(what, text));
+            m_message->setText(tr("%1 expects a duration such as 90s, 5m or 1h30m, not \"%2\"").arg(what, text));
             edit->setFocus();
             return std::nullopt;
         }

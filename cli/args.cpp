@@ -81,7 +81,7 @@ std::optional<std::int64_t> Args::duration(const std::string& name, bool allowZe
     if (!text) return std::nullopt;
     const auto d = parseDuration(*text);
     if (!d || *d < 0 || (*d == 0 && !allowZero))
-        throw UsageError("option " + name + " expects a duration such as 10m, 90s or 1h, not \"" + *text + "\"");
+        throw UsageError("option " + name + " expects a duration such as 10m, 90s or 1h30m, not \"" + *text + "\"");
     return *d;
 }
 

@@ -34,7 +34,10 @@ std::optional<QString> readExportOptions(const QCommandLineParser& parser, Expor
     r.scale = parser.value("scale").toDouble(&ok);
     if (!ok || r.scale <= 0 || r.scale > 8) return QString("--scale expects a number from 0.1 to 8");
     if (!r.report.out.isEmpty() && !r.video.out.isEmpty()) return QString("give --report or --record, not both");
-    if (r.report.out.isEmpty() && (parser.isSet("incidents") || parser.isSet("page"))) return QString("--incidents and --page go with --report");
+    const bool presentation = parser.optionNames().contains("presentation");  // the app's own option, when given
+    if (r.report.out.isEmpty() && ((parser.isSet("incidents") && !presentation) || parser.isSet("page")))
+        return QString("--incidents goes with --report or --presentation, --page with --report");
+    if (presentation && !parser.isSet("incidents")) r.report.incidents = 5;  // the presentation's own default
     if (r.video.out.isEmpty() && (parser.isSet("from") || parser.isSet("to") || parser.isSet("speed") || parser.isSet("fps")))
         return QString("--from, --to, --speed and --fps go with --record");
     if (parser.isSet("size")) {

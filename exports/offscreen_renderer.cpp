@@ -1,11 +1,17 @@
 #include "exports/offscreen_renderer.h"
 
+#include "analysis/blast_radius.h"
+#include "model/replay_state.h"
 #include "views/fabric_view.h"
 
 #include <QApplication>
 #include <QPainter>
 
 namespace faultline {
+
+namespace {
+const QColor kCalloutColour(255, 214, 10);  // a failure called out in a frame
+}  // namespace
 
 OffscreenRenderer::OffscreenRenderer(std::shared_ptr<const Run> run, QSize size, bool caption)
     : m_run(std::move(run)), m_size(size), m_caption(caption), m_ledger(computeGoodput(*m_run)) {
@@ -34,6 +40,40 @@ RunCaption OffscreenRenderer::captionAt(Nanos t) const {
     return c;
 }
 
+void OffscreenRenderer::paintCallouts(QImage& scene, Nanos t) {
+    QPainter p(&scene);
+    p.setRenderHint(QPainter::Antialiasing);
+    const int unit = std::max(10, scene.height() / 60);
+    QFont font("DejaVu Sans");
+    font.setPixelSize(unit * 13 / 10);
+    font.setBold(true);
+    p.setFont(font);
+    for (std::int32_t f : m_view->replay()->failuresBetween(t - m_calloutSpan, t)) {
+        const Failure& failure = m_run->failures[static_cast<std::size_t>(f)];
+        const ComponentRef part = failure.component.kind != ComponentKind::None || failure.gpus.empty()
+                                      ? failure.component
+                                      : ComponentRef{ComponentKind::Gpu, failure.gpus.front()};
+        const std::optional<QPointF> at = m_view->imagePointOf(part);
+        if (!at || !scene.rect().contains(at->toPoint())) continue;
+        // A ring the same size at every zoom, and the part named beside it on a dark backing.
+        const double ring = unit * 2.2;
+        for (const auto& [colour, width] : {std::pair{QColor(20, 20, 24), unit * 0.7}, std::pair{kCalloutColour, unit * 0.35}}) {
+            p.setPen(QPen(colour, width));
+            p.setBrush(Qt::NoBrush);
+            p.drawEllipse(*at, ring, ring);
+        }
+        const std::string_view cause = rootCauseLabel(failure.cause);
+        const QString text = QString("%1: %2").arg(QString::fromStdString(partName(m_run->topology, part)),
+                                                   QString::fromUtf8(cause.data(), static_cast<qsizetype>(cause.size())));
+        QRect box = p.fontMetrics().boundingRect(text).adjusted(-unit / 2, -unit / 4, unit / 2, unit / 4);
+        box.moveTopLeft((*at + QPointF(ring + unit / 2.0, -box.height() / 2.0)).toPoint());
+        if (box.right() > scene.width()) box.moveRight(static_cast<int>(at->x() - ring - unit / 2.0));
+        p.fillRect(box, QColor(20, 20, 24, 220));
+        p.setPen(kCalloutColour);
+        p.drawText(box, Qt::AlignCenter, text);
+    }
+}
+
 QImage OffscreenRenderer::render(Nanos t) {
     m_view->setTime(t);
     if (m_flashSpan > 0) {
@@ -51,6 +91,7 @@ QImage OffscreenRenderer::render(Nanos t) {
         scene.reinterpretAsFormat(QImage::Format_RGB32);
     else if (scene.format() != QImage::Format_RGB32)
         scene = scene.convertToFormat(QImage::Format_RGB32);
+    if (m_calloutSpan > 0) paintCallouts(scene, t);
     if (!m_caption) return scene;
     QImage frame(m_size, QImage::Format_RGB32);
     QPainter p(&frame);

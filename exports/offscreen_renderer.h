@@ -32,6 +32,9 @@ public:
 
     // GPUs of failures in (t - flashSpan, t] are drawn flashing, as the live replay does.
     void setFlashSpan(Nanos span) { m_flashSpan = span; }
+    // Failures of (t - span, t] are called out: a ring at the failed part and its name and
+    // cause beside it, so a single failed GPU reads in a frame of the whole hall.
+    void setCalloutSpan(Nanos span) { m_calloutSpan = span; }
     // An extra caption line (a slide's text); empty for none.
     void setNote(const QString& note) { m_note = note; }
 
@@ -40,6 +43,8 @@ public:
     RunCaption captionAt(Nanos t) const;
 
 private:
+    void paintCallouts(QImage& scene, Nanos t);
+
     std::shared_ptr<const Run> m_run;
     QSize m_size;
     bool m_caption;
@@ -47,6 +52,7 @@ private:
     QWidget m_window;
     FabricView* m_view;
     Nanos m_flashSpan = 0;
+    Nanos m_calloutSpan = 0;
     QString m_note;
 };
 

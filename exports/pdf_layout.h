@@ -24,6 +24,7 @@ public:
 
     int width() const { return m_width; }
     int spaceLeft() const { return m_bottom - m_y; }
+    int pageHeight() const { return m_bottom; }  // the height text and pictures may take
     void newPage();
     void skip(int pixels) { m_y += pixels; }
 

@@ -68,11 +68,14 @@ void powerSection(PdfLayout& pdf, const ReportContent& c) {
 
 void incidentSection(PdfLayout& pdf, const ReportContent& c, const ReportIncident& r, const QImage& snapshot, int rank) {
     const Incident& inc = r.incident;
-    pdf.newPage();
+    // Pages filled: a section goes on under the one before (two a page where they fit) and
+    // opens a page of its own only when less than half of one is left.
+    if (pdf.spaceLeft() < pdf.pageHeight() / 2) pdf.newPage();
+    else pdf.skip(28);
     pdf.heading(QString("%1  (#%2 by downtime)").arg(q(incidentTitle(inc))).arg(rank));
     pdf.paragraph(q(inc.headline), QColor(60, 60, 60), 13);
     pdf.facts(qPairs(incidentFacts(inc, c.run->info)));
-    pdf.image(snapshot, 330);
+    pdf.image(snapshot, 250);
     pdf.heading("Chain of events", 2);
     std::vector<QStringList> chain;
     for (const IncidentEvent& e : inc.chain)

@@ -19,7 +19,7 @@ std::optional<Nanos> parseInstant(const QString& text, const Run& run, QString* 
         }
     }
     if (!t) {
-        *error = QString("--at expects a time since the run's start (90m, 36h, 2d) or a UTC time "
+        *error = QString("--at expects a time since the run's start (90m, 1h30m, 1d6h) or a UTC time "
                          "(2024-03-05T14:02:11Z), not \"%1\"").arg(text);
         return std::nullopt;
     }

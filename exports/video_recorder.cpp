@@ -62,6 +62,8 @@ int recordVideo(OffscreenRenderer& renderer, const VideoPlan& plan, const VideoO
     VideoEncoder encoder(o.out.toStdString(), o.size.width(), o.size.height(), o.fps);
     // A failure flashes for half a second of video, as the live replay flashes it.
     renderer.setFlashSpan(plan.perFrame * std::max(1, o.fps / 2));
+    // And is called out (ring and name at the failed part) for three seconds of video.
+    renderer.setCalloutSpan(plan.perFrame * o.fps * 3);
     VideoTiming local;
     VideoTiming& t = timing ? *timing : local;
     QElapsedTimer clock;

@@ -1,6 +1,7 @@
 #include "format.h"
 
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 
@@ -11,14 +12,24 @@ std::string formatDuration(Nanos d) {
     const bool negative = d < 0;
     if (negative) d = -d;
     const std::int64_t s = d / kSecond;
-    if (d < kSecond) std::snprintf(buf, sizeof buf, "%.0f ms", static_cast<double>(d) / kMillisecond);
+    // The second part is left out when it is zero: "54 d", "2 h", "4 min" read better than
+    // "54 d 0 h", "2 h 00 min", "4 min 0 s"; nothing at all reads "0 s", not "0 ms".
+    if (d == 0) std::snprintf(buf, sizeof buf, "0 s");
+    else if (d < kSecond) std::snprintf(buf, sizeof buf, "%.0f ms", static_cast<double>(d) / kMillisecond);
     else if (d < kMinute) std::snprintf(buf, sizeof buf, "%.1f s", toSeconds(d));
+    else if (d < kHour && s % 60 == 0) std::snprintf(buf, sizeof buf, "%lld min", static_cast<long long>(s / 60));
     else if (d < kHour) std::snprintf(buf, sizeof buf, "%lld min %lld s", static_cast<long long>(s / 60), static_cast<long long>(s % 60));
+    else if (d < kDay && s / 60 % 60 == 0) std::snprintf(buf, sizeof buf, "%lld h", static_cast<long long>(s / 3600));
     else if (d < kDay) std::snprintf(buf, sizeof buf, "%lld h %02lld min", static_cast<long long>(s / 3600), static_cast<long long>(s / 60 % 60));
+    else if (s / 3600 % 24 == 0) std::snprintf(buf, sizeof buf, "%lld d", static_cast<long long>(s / 86400));
     else std::snprintf(buf, sizeof buf, "%lld d %lld h", static_cast<long long>(s / 86400), static_cast<long long>(s / 3600 % 24));
     std::string out = negative ? "-" : "";
     out += buf;
     return out;
+}
+
+std::string formatCounted(std::int64_t n, std::string_view one, std::string_view many) {
+    return formatCount(n) + " " + std::string(n == 1 ? one : many);
 }
 
 std::string formatPercent(double fraction, int decimals) {
@@ -60,19 +71,50 @@ std::string formatWallTime(std::int64_t startEpochNs, Nanos t) {
     return buf;
 }
 
+namespace {
+
+// The nanoseconds in one unit of a duration, or 0 for a word that is not a unit.
+Nanos unitScale(std::string_view unit) {
+    if (unit == "ms") return kMillisecond;
+    if (unit == "s") return kSecond;
+    if (unit == "m" || unit == "min") return kMinute;
+    if (unit == "h") return kHour;
+    if (unit == "d") return kDay;
+    return 0;
+}
+
+bool isUnitLetter(char c) { return c >= 'a' && c <= 'z'; }
+
+}  // namespace
+
 std::optional<Nanos> parseDuration(std::string_view text) {
-    double value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || value < 0) return std::nullopt;
-    const std::string_view unit(end, static_cast<std::size_t>(text.data() + text.size() - end));
-    double scale = 0;
-    if (unit.empty() || unit == "s") scale = kSecond;
-    else if (unit == "ms") scale = kMillisecond;
-    else if (unit == "m" || unit == "min") scale = kMinute;
-    else if (unit == "h") scale = kHour;
-    else if (unit == "d") scale = kDay;
-    else return std::nullopt;
-    return static_cast<Nanos>(value * scale);
+    while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+    while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+    if (text.empty()) return std::nullopt;
+    // Parts such as "1d", "6h", "30m" follow each other from the largest unit down, as people
+    // write them ("1d6h", "1h 30m"); a number without a unit is seconds, and only on its own.
+    double total = 0;
+    Nanos previousScale = 0;
+    const char* p = text.data();
+    const char* const end = text.data() + text.size();
+    while (p != end) {
+        double value = 0;
+        const auto [afterNumber, ec] = std::from_chars(p, end, value);
+        if (ec != std::errc() || !std::isfinite(value) || value < 0 || *p == '-') return std::nullopt;
+        const char* afterUnit = afterNumber;
+        while (afterUnit != end && isUnitLetter(*afterUnit)) ++afterUnit;
+        const std::string_view unit(afterNumber, static_cast<std::size_t>(afterUnit - afterNumber));
+        Nanos scale = unit.empty() ? kSecond : unitScale(unit);
+        if (scale == 0) return std::nullopt;
+        if (unit.empty() && (previousScale != 0 || afterUnit != end)) return std::nullopt;
+        if (previousScale != 0 && scale >= previousScale) return std::nullopt;  // "30m1h", "1h1h"
+        total += value * static_cast<double>(scale);
+        previousScale = scale;
+        p = afterUnit;
+        while (p != end && *p == ' ') ++p;
+    }
+    if (total > 9.2e18) return std::nullopt;
+    return static_cast<Nanos>(total);
 }
 
 std::string formatShortDuration(Nanos d) {

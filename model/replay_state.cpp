@@ -237,7 +237,8 @@ std::string describeJob(const Run& run, const JobStatus& status) {
         case JobPhase::Restarting: what = "restart after " + why; break;
         default: what = "loading checkpoint (" + step + ") after " + why; break;
     }
-    return "down: " + what + ", " + formatDuration(status.sinceDown);
+    // At the instant it went down there is no "for how long" to tell yet.
+    return "down: " + what + (status.sinceDown >= kSecond ? ", " + formatDuration(status.sinceDown) : "");
 }
 
 }  // namespace faultline

@@ -11,6 +11,7 @@
 #include "widgets/nice_ticks.h"
 
 #include "model/format.h"
+#include "widgets/chart_tool_tips.h"
 
 #include <QGridLayout>
 #include <QLabel>
@@ -21,7 +22,7 @@
 #include <QtCharts/QHorizontalBarSeries>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
-#include <QtCharts/QStackedBarSeries>
+#include <QtCharts/QHorizontalStackedBarSeries>
 #include <QtCharts/QValueAxis>
 
 #include <algorithm>
@@ -65,6 +66,14 @@ void clearChart(QChart* chart) {
 
 }  // namespace
 
+namespace {
+// Below these a chart elides its axis labels, legend and categories ("mean ste...", "Det...").
+constexpr int kChartMinWidth = 440;  // two side by side from twice this
+constexpr int kChartMinHeight = 250;
+constexpr int kCausesMinHeight = 420;  // a line for each of the eighteen causes
+constexpr int kNarrowMinWidth = 360;   // one column: the time charts' legends and ticks whole
+}  // namespace
+
 ChartsView::ChartsView(QWidget* parent)
     : QWidget(parent),
       m_ettr(new TimeChartView(tr("Effective training time (%)"), tr("%"), this)),
@@ -95,6 +104,8 @@ ChartsView::ChartsView(QWidget* parent)
     connect(&StatePaletteChoice::instance(), &StatePaletteChoice::changed, this, &ChartsView::refreshStateColours);
     m_stepTime->addTimeSeries(m_stepSeries, "s");
     m_stepTime->addTimeSeries(m_stragglerMarks, "s");
+    keepChartToolTips(m_causes);
+    keepChartToolTips(m_waterfall);
     m_causes->setObjectName("causesChart");
     m_causes->chart()->setTitle(tr("Interruptions by root cause"));
     m_causes->chart()->legend()->hide();
@@ -104,7 +115,7 @@ ChartsView::ChartsView(QWidget* parent)
     m_heatMap->setObjectName("stragglerHeatMap");
     for (QChartView* v : {static_cast<QChartView*>(m_ettr), m_causes, static_cast<QChartView*>(m_stepTime), m_waterfall}) {
         v->setRenderHint(QPainter::Antialiasing);
-        v->setMinimumSize(240, 170);
+        v->setMinimumSize(240, v == m_causes ? kCausesMinHeight : kChartMinHeight);
     }
     for (QChartView* v : {m_causes, m_waterfall}) followAppPalette(v);  // the time charts follow it themselves
     connect(m_ettr, &TimeChartView::timeClicked, this, &ChartsView::timeRequested);
@@ -116,27 +127,56 @@ ChartsView::ChartsView(QWidget* parent)
         emit timeRequested(m_stragglers.traceBegin + m_stragglers.windowLength * column + m_stragglers.windowLength / 2);
     });
 
-    auto* heatBox = new QWidget(this);
-    auto* heatLayout = new QVBoxLayout(heatBox);
+    m_heatBox = new QWidget(this);
+    auto* heatLayout = new QVBoxLayout(m_heatBox);
     heatLayout->setContentsMargins(0, 0, 0, 0);
-    auto* heatTitle = new QLabel(tr("Straggler score by rank over the traced window"), heatBox);
+    auto* heatTitle = new QLabel(tr("Straggler score by rank over the traced window"), m_heatBox);
     heatTitle->setAlignment(Qt::AlignCenter);
+    heatTitle->setWordWrap(true);
     heatLayout->addWidget(heatTitle);
     heatLayout->addWidget(m_heatMap, 1);
+    new QGridLayout(this);
+    arrange(2);
+}
 
-    auto* grid = new QGridLayout(this);
-    grid->addWidget(m_ettr, 0, 0);
-    grid->addWidget(m_stepTime, 0, 1);
-    // The causes across the whole width: their names whole, eighteen bars with room.
-    grid->addWidget(m_causes, 1, 0, 1, 2);
-    m_causes->setMinimumHeight(400);  // a line for each of the eighteen causes
-    grid->addWidget(m_waterfall, 2, 0);
-    grid->addWidget(heatBox, 2, 1);
-    grid->addWidget(m_power, 3, 0, 1, 2);
-    grid->setRowStretch(0, 2);
-    grid->setRowStretch(1, 3);
-    grid->setRowStretch(2, 2);
-    grid->setRowStretch(3, 2);
+
+void ChartsView::arrange(int columns) {
+    if (columns == m_columns) return;
+    m_columns = columns;
+    auto* grid = static_cast<QGridLayout*>(layout());
+    for (QWidget* w : {static_cast<QWidget*>(m_ettr), static_cast<QWidget*>(m_stepTime), static_cast<QWidget*>(m_causes),
+                       static_cast<QWidget*>(m_waterfall), m_heatBox, static_cast<QWidget*>(m_power)})
+        grid->removeWidget(w);
+    for (int r = 0; r < 6; ++r) grid->setRowStretch(r, 0);
+    if (columns == 2) {
+        grid->addWidget(m_ettr, 0, 0);
+        grid->addWidget(m_stepTime, 0, 1);
+        // The causes across the whole width: their names whole, eighteen bars with room.
+        grid->addWidget(m_causes, 1, 0, 1, 2);
+        grid->addWidget(m_waterfall, 2, 0);
+        grid->addWidget(m_heatBox, 2, 1);
+        grid->addWidget(m_power, 3, 0, 1, 2);  // the cluster's draw over the whole run, full width
+        grid->setRowStretch(0, 2);
+        grid->setRowStretch(1, 3);
+        grid->setRowStretch(2, 2);
+        grid->setRowStretch(3, 2);
+        setMinimumSize(kNarrowMinWidth, 3 * kChartMinHeight + kCausesMinHeight);
+    } else {
+        // Narrow (a dock beside the 3D view): one chart under another, each wide enough for
+        // its text, and the panel scrolls.
+        int row = 0;
+        for (QWidget* w : {static_cast<QWidget*>(m_ettr), static_cast<QWidget*>(m_stepTime), static_cast<QWidget*>(m_causes),
+                           static_cast<QWidget*>(m_waterfall), m_heatBox, static_cast<QWidget*>(m_power)}) {
+            grid->addWidget(w, row, 0);
+            grid->setRowStretch(row++, w == m_causes ? 3 : 2);
+        }
+        setMinimumSize(kNarrowMinWidth, 5 * kChartMinHeight + kCausesMinHeight);
+    }
+}
+
+void ChartsView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    arrange(width() >= 2 * kChartMinWidth + 20 ? 2 : 1);
 }
 
 void ChartsView::setRun(std::shared_ptr<const Run> run) {
@@ -240,12 +280,12 @@ void ChartsView::fillCauses() {
         axisX->setTickInterval(1);
         axisX->setLabelFormat("%.0f");
     }
-    axisX->setTitleText(tr("interruptions (click a bar to list them)"));
+    axisX->setTitleText(tr("interruptions"));  // a click on a bar lists them: its tooltip says so
     connect(set, &QBarSet::hovered, this, [this, set, labels, total](bool state, int index) {
-        if (!state) return;
+        if (!state) return QToolTip::hideText();
         const int n = static_cast<int>(set->at(index));
         QToolTip::showText(QCursor::pos(),
-                           tr("%1: %n interruption(s)", nullptr, n).arg(labels.value(index)) +
+                           tr("%1: %2").arg(labels.value(index), QString::fromStdString(formatCounted(n, "interruption", "interruptions"))) +
                                (total > 0 ? tr(", %1% of all").arg(100.0 * n / total, 0, 'f', 0) : QString()) +
                                (n > 0 ? tr("\nClick to list them and mark them on the timeline") : QString()),
                            m_causes);
@@ -354,20 +394,21 @@ void ChartsView::fillWaterfall() {
     labels << tr("Total");
     *base << 0;
     *value << running;
-    auto* series = new QStackedBarSeries;
+    // Lying down, the names whole at the left however narrow the dock; the parts pile up to the total.
+    auto* series = new QHorizontalStackedBarSeries;
     series->append(base);
     series->append(value);
     chart->addSeries(series);
-    auto* axisX = new QBarCategoryAxis;
-    axisX->append(labels);
-    auto* axisY = new QValueAxis;
-    applyNiceTicks(axisY, 0, std::max(running * 1.05, 1e-3), 5);
-    chart->addAxis(axisX, Qt::AlignBottom);
-    chart->addAxis(axisY, Qt::AlignLeft);
-    series->attachAxis(axisX);
-    series->attachAxis(axisY);
+    auto* partsAxis = new QBarCategoryAxis;
+    partsAxis->append(labels);
+    auto* hoursAxis = new QValueAxis;
+    applyNiceTicks(hoursAxis, 0, std::max(running * 1.05, 1e-3), 5);
+    chart->addAxis(partsAxis, Qt::AlignLeft);
+    chart->addAxis(hoursAxis, Qt::AlignBottom);
+    series->attachAxis(partsAxis);
+    series->attachAxis(hoursAxis);
     connect(value, &QBarSet::hovered, this, [this, value, labels](bool state, int index) {
-        if (!state) return;
+        if (!state) return QToolTip::hideText();
         const Nanos nanos = static_cast<Nanos>(value->at(index) * static_cast<double>(kHour));
         QToolTip::showText(QCursor::pos(), tr("%1: %2 of downtime").arg(labels.value(index), runLength(nanos)), m_waterfall);
     });

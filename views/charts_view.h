@@ -39,6 +39,8 @@ public:
     std::optional<RootCause> highlightedCause() const { return m_highlight; }
     // The root-cause chart's rows, bottom to top, as its bars are indexed.
     const std::vector<RootCause>& causeRows() const { return m_causeRows; }
+    // The charts side by side in two columns, or one under another when the view is narrow.
+    int columns() const { return m_columns; }
 
 signals:
     // A click on a time chart or the heat map: move the replay there.
@@ -46,7 +48,11 @@ signals:
     // A click on a root cause's bar: show that cause's incidents (a second click clears).
     void causeClicked(std::optional<faultline::RootCause> cause);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    void arrange(int columns);
     void fillEttr();
     void fillCauses();
     void fillStepTime();
@@ -69,6 +75,8 @@ private:
     QBarSet* m_causeSet = nullptr;
     std::vector<RootCause> m_causeRows;
     std::optional<RootCause> m_highlight;
+    QWidget* m_heatBox;
+    int m_columns = 0;
 };
 
 }  // namespace faultline

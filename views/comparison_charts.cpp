@@ -1,4 +1,5 @@
 #include "comparison_charts.h"
+#include "widgets/chart_tool_tips.h"
 
 #include "chart_palette.h"
 
@@ -30,6 +31,7 @@ QChartView* barChart(const QString& title, const char* name, QWidget* parent) {
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumSize(200, 130);
     followAppPalette(view);
+    keepChartToolTips(view);
     return view;
 }
 
@@ -128,7 +130,7 @@ void fillBridge(QChart* chart, const QStringList& parts, const QList<qreal>& a, 
     series->attachAxis(y);
     for (QBarSet* set : {totalA, totalB, more, less})
         QObject::connect(set, &QBarSet::hovered, chart, [set, categories](bool on, int index) {
-            if (!on || set->at(index) <= 0) return;
+            if (!on || set->at(index) <= 0) return QToolTip::hideText();
             QToolTip::showText(QCursor::pos(), QObject::tr("%1: %2 h (%3)").arg(categories.value(index)).arg(set->at(index), 0, 'f', 1).arg(set->label()));
         });
 }

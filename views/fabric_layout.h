@@ -35,7 +35,7 @@ enum class LabelKind : std::uint8_t { Tier, Switch, Zone, Row };
 struct Label3 {
     std::string text;
     std::array<float, 3> at{};
-    bool onFloor = false;  // painted on the floor (zone names) rather than floating text
+    bool onFloor = false;  // anchored on the floor in front of its area (zone names), not in the air
     LabelKind kind = LabelKind::Zone;
 };
 

@@ -149,7 +149,7 @@ FabricScene::FabricScene(const Topology& topology, vtkRenderer* renderer)
     m_trays.setColours(std::vector<Rgb>(m_layout.hosts.size(), kTrayColour));
     buildFloorLines();
     for (vtkActor* a : actors()) m_renderer->AddActor(a);
-    m_labels = std::make_unique<SceneLabels>(m_layout, topology.zones.size(), renderer);
+    m_labels = std::make_unique<SceneLabels>(m_layout, renderer);
 }
 
 FabricScene::~FabricScene() {
@@ -263,8 +263,8 @@ void FabricScene::showStates(std::span<const GpuVisual> states, std::span<const 
     }
     for (std::int32_t g : flashing) {
         if (g < 0 || static_cast<std::size_t>(g) >= n) continue;
-        m_gpuColours[static_cast<std::size_t>(g)] = kFlashColour;
-        m_rackColours[static_cast<std::size_t>(m_topology.hosts[static_cast<std::size_t>(m_topology.gpus[static_cast<std::size_t>(g)].host)].rack)] = kFlashColour;
+        m_gpuColours[static_cast<std::size_t>(g)] = activeStatePalette().flash;
+        m_rackColours[static_cast<std::size_t>(m_topology.hosts[static_cast<std::size_t>(m_topology.gpus[static_cast<std::size_t>(g)].host)].rack)] = activeStatePalette().flash;
     }
     // Only the meshes on show are recoloured; setChunkDetail brings the others up to date.
     for (std::size_t c = 0; c < m_chunkDetail.size(); ++c) recolourChunk(c);

@@ -53,6 +53,13 @@ FabricView::FabricView(QWidget* parent)
         m_framing = Framing::None;
     });
     connect(m_render, &VtkRenderWidget::clicked, this, [this](const QPoint& pos) {
+        // A click on the legend folds or unfolds it; it picks nothing behind it.
+        const QPoint pixel = m_render->toVtkPixel(pos);
+        const ScreenRect legend = m_legend->panelRect();
+        if (m_legend->visible() && pixel.x() >= legend.x0 && pixel.x() <= legend.x1 && pixel.y() >= legend.y0 && pixel.y() <= legend.y1) {
+            setLegendCollapsed(!m_legend->collapsed());
+            return;
+        }
         const ComponentRef part = partAt(pos);
         select(part);
         emit partSelected(part);
@@ -99,6 +106,14 @@ void FabricView::setFlashing(std::vector<std::int32_t> gpus) {
     m_statesDirty = true;
     m_render->update();
 }
+
+void FabricView::setLegendCollapsed(bool collapsed) {
+    m_legend->setCollapsed(collapsed);
+    emit legendCollapsedChanged(collapsed);
+    m_render->update();
+}
+
+bool FabricView::legendCollapsed() const { return m_legend->collapsed(); }
 
 double FabricView::layoutLegend() {
     const int* size = m_render->renderWindow()->GetSize();
@@ -193,6 +208,22 @@ void FabricView::setAmbientOcclusion(bool on) {
 bool FabricView::ambientOcclusion() const { return m_passes->ambientOcclusion(); }
 
 const SceneLabels* FabricView::labels() const { return m_scene ? &m_scene->labels() : nullptr; }
+
+std::optional<QPointF> FabricView::imagePointOf(const ComponentRef& part) const {
+    if (!m_scene) return std::nullopt;
+    const std::optional<Box3> box = m_scene->boxOf(part);
+    if (!box) return std::nullopt;
+    vtkRenderer* renderer = m_render->renderer();
+    const auto c = box->centre();
+    double eye[3], look[3];
+    renderer->GetActiveCamera()->GetPosition(eye);
+    renderer->GetActiveCamera()->GetDirectionOfProjection(look);
+    if ((c[0] - eye[0]) * look[0] + (c[1] - eye[1]) * look[1] + (box->max[2] - eye[2]) * look[2] <= 0) return std::nullopt;
+    renderer->SetWorldPoint(c[0], c[1], box->max[2], 1.0);
+    renderer->WorldToDisplay();
+    const double* d = renderer->GetDisplayPoint();
+    return QPointF(d[0], m_render->renderWindowHeight() - 1 - d[1]);
+}
 
 void FabricView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);

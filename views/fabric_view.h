@@ -8,6 +8,7 @@
 #include "model/replay_state.h"
 #include "model/run.h"
 
+#include <QPointF>
 #include <QWidget>
 
 #include <array>
@@ -104,9 +105,16 @@ public:
     // placed (none without a run).
     const SceneLegend& legend() const { return *m_legend; }
     const SceneLabels* labels() const;
+    // Where the top of a part is drawn now, in the render window's pixels from its top-left
+    // (what renderImage() returns); none without a run, for an unknown part or behind the eye.
+    std::optional<QPointF> imagePointOf(const ComponentRef& part) const;
+    // The legend folded to its title (a click on it, or View > Fold the Legend).
+    void setLegendCollapsed(bool collapsed);
+    bool legendCollapsed() const;
 
 signals:
     void partSelected(const faultline::ComponentRef& part);
+    void legendCollapsedChanged(bool collapsed);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;

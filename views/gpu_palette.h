@@ -16,7 +16,7 @@ inline constexpr Rgb kStragglingDeep{214, 92, 0};         // 50% slower or worse
 inline constexpr Rgb kCheckpointingColour{45, 115, 230};
 inline constexpr Rgb kDownColour{58, 60, 70};
 inline constexpr Rgb kReplacedOutline{0, 200, 210};
-inline constexpr Rgb kFlashColour{255, 245, 120};
+inline constexpr Rgb kFlashColour{255, 245, 120};  // the standard palette's; each palette has its own
 inline constexpr Rgb kBackground{236, 239, 243};
 inline constexpr Rgb kSwitchColour{96, 112, 140};
 inline constexpr Rgb kLinkColour{150, 160, 178};
@@ -28,13 +28,29 @@ inline constexpr Rgb kTrayColour{132, 138, 150};
 inline constexpr Rgb kFloorLineColour{196, 202, 212};
 inline constexpr Rgb kFloorTextColour{96, 104, 120};
 
-// The state colours, as a set: the standard one above, or one that people with any kind of
-// colour blindness tell apart (Okabe & Ito's palette; docs/colours.md lists both).
-struct StatePalette {
-    Rgb training, failed, stragglingLight, stragglingDeep, checkpointing, down;
+// The timeline's colours beside the GPU states (its failure marks and checkpoint saves are the
+// states' failed and checkpointing): the job's band, its downtimes by the scope of their
+// cause, the work lost, checkpoint loads and the ranks inside collectives.
+struct TimelineColours {
+    Rgb training, gpuCause, hostCause, networkCause, softwareCause, planned, lostWork, checkpointLoad, collective;
 };
-inline constexpr StatePalette kStandardStates{kTrainingColour, kFailedColour, kStragglingLight, kStragglingDeep, kCheckpointingColour, kDownColour};
-inline constexpr StatePalette kOkabeItoStates{kTrainingColour, {213, 94, 0}, {240, 228, 66}, {204, 121, 167}, {0, 114, 178}, kDownColour};
+
+// The state colours, as a set: the standard one above, or one that people with any kind of
+// colour blindness tell apart (Okabe & Ito's palette; docs/colours.md lists both). The one
+// source of the colours of the 3D view, its legend, the timeline and its legend, the
+// scrubber's marks, the charts' straggler marks, and the report, video and presentation
+// drawn with them. No two entries of one legend are closer than a CIEDE2000 difference of 10
+// (colour_difference.h; tested for every palette and both themes).
+struct StatePalette {
+    Rgb training, failed, stragglingLight, stragglingDeep, checkpointing, down, flash;
+    TimelineColours timeline;
+};
+inline constexpr StatePalette kStandardStates{
+    kTrainingColour, kFailedColour, kStragglingLight, kStragglingDeep, kCheckpointingColour, kDownColour, kFlashColour,
+    {{182, 214, 170}, {245, 140, 140}, {150, 95, 40}, {125, 65, 175}, {0, 140, 90}, {150, 150, 150}, {230, 150, 40}, {40, 190, 210}, {70, 70, 110}}};
+inline constexpr StatePalette kOkabeItoStates{
+    kTrainingColour, {213, 94, 0}, {240, 228, 66}, {204, 121, 167}, {0, 114, 178}, kDownColour, {255, 255, 255},
+    {{182, 214, 170}, {204, 121, 167}, {230, 159, 0}, {86, 180, 233}, {0, 158, 115}, {150, 150, 150}, {240, 228, 66}, {100, 60, 20}, {70, 70, 110}}};
 
 enum class StatePaletteKind { Standard, ColourBlindSafe };
 

@@ -70,9 +70,18 @@ IncidentView::IncidentView(QWidget* parent)
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setMinimumHeight(60);
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
+    // An incident is chosen by a click on its row or a key press in the list, which select it;
+    // nothing else does: not sorting, not the focus arriving (which only moves the current
+    // cell), so the replay moves only when asked.
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
         saveNow();
         showSelected();
+        emitSelected();
+    });
+    // A click on the incident selected already goes back to it (after playing away).
+    m_table->viewport()->installEventFilter(this);
+    connect(m_table, &QTableView::clicked, this, [this](const QModelIndex& index) {
+        if (m_rowAtPress >= 0 && m_filter->mapToSource(index).row() == m_rowAtPress) emitSelected();
     });
 
     m_headline->setObjectName("incidentHeadline");
@@ -174,6 +183,7 @@ std::optional<RootCause> IncidentView::causeFilter() const { return m_filter->ca
 int IncidentView::visibleIncidentCount() const { return m_filter->rowCount(); }
 
 bool IncidentView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_table->viewport() && event->type() == QEvent::MouseButtonPress) m_rowAtPress = m_editingRow;
     if (watched == m_chain->viewport() && event->type() == QEvent::MouseButtonRelease && m_editingRow >= 0) {
         const auto* mouse = static_cast<QMouseEvent*>(event);
         const int line = m_chain->cursorForPosition(mouse->position().toPoint()).block().blockNumber();
@@ -215,15 +225,30 @@ bool IncidentView::selectIncident(int id) {
     if (row < 0) return false;
     const QModelIndex index = m_filter->mapFromSource(m_model->index(row, 0));
     if (!index.isValid()) return false;  // filtered out
+    const bool already = m_filter->mapToSource(index).row() == m_editingRow;
     m_table->setCurrentIndex(index);
     m_table->scrollTo(index);
+    if (already) emitSelected();
     return true;
+}
+
+void IncidentView::selectIncidentAt(Nanos t) {
+    for (int r = 0; r < m_filter->rowCount(); ++r) {
+        const QModelIndex index = m_filter->index(r, 0);
+        const Incident& inc = m_model->incident(m_filter->mapToSource(index).row());
+        if (inc.begin == t) {
+            selectIncident(inc.id);
+            return;
+        }
+    }
+    m_table->clearSelection();
 }
 
 int IncidentView::selectedIncidentId() const { return m_editingRow >= 0 ? m_model->incident(m_editingRow).id : -1; }
 
 void IncidentView::showSelected() {
-    const QModelIndex current = m_filter->mapToSource(m_table->currentIndex());
+    const QModelIndexList rows = m_table->selectionModel()->selectedRows();
+    const QModelIndex current = rows.isEmpty() ? QModelIndex() : m_filter->mapToSource(rows.front());
     m_editingRow = current.isValid() ? current.row() : -1;
     const bool has = m_editingRow >= 0;
     for (QWidget* w : std::initializer_list<QWidget*>{m_notes, m_confirmed, m_tags}) w->setEnabled(has && m_store);
@@ -261,6 +286,11 @@ void IncidentView::showSelected() {
     m_confirmed->setCurrentIndex(std::max(0, m_confirmed->findData(QString::fromUtf8(key.data(), static_cast<qsizetype>(key.size())))));
     m_tags->setText(QString::fromStdString(joinTags(note.tags)));
     m_loading = false;
+}
+
+void IncidentView::emitSelected() {
+    if (m_editingRow < 0) return;
+    const Incident& inc = m_model->incident(m_editingRow);
     emit incidentSelected(inc.begin, inc.gpus);
 }
 

@@ -36,7 +36,11 @@ public:
     void setRun(std::shared_ptr<const Run> run, const QString& path);
     // With the incidents built already (off the GUI thread, as the app does).
     void setRun(std::shared_ptr<const Run> run, std::vector<Incident> incidents, const QString& path);
+    // Selects the incident and goes there (incidentSelected), also when it is selected already.
     bool selectIncident(int id);
+    // Selects the listed incident that begins at `t` (the one N and P reached); with none
+    // listed, clears the selection, so the pane never names another incident than the replay.
+    void selectIncidentAt(Nanos t);
     // Lists only the incidents of this root cause (nullopt: all), with a button to clear it.
     void setCauseFilter(std::optional<RootCause> cause);
     std::optional<RootCause> causeFilter() const;
@@ -67,6 +71,7 @@ protected:
 
 private:
     void showSelected();
+    void emitSelected();
     void noteEdited();
 
     IncidentTableModel* m_model;
@@ -86,6 +91,7 @@ private:
     std::unique_ptr<IncidentNotesStore> m_store;
     std::shared_ptr<const Run> m_run;
     int m_editingRow = -1;   // the model row the editors show
+    int m_rowAtPress = -1;   // the row selected when the mouse went down on the list
     bool m_loading = false;  // filling the editors, not the user typing
     bool m_dirty = false;    // edits not yet written
 };

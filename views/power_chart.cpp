@@ -1,5 +1,7 @@
 #include "power_chart.h"
 
+#include <QLegendMarker>
+
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 #include <QtCharts/QValueAxis>
@@ -21,7 +23,7 @@ PowerChart::PowerChart(QWidget* parent)
     m_failures->setObjectName("powerFailures");
     m_restarts->setName(tr("restarts"));
     m_restarts->setObjectName("powerRestarts");
-    m_checkpoints->setName(tr("checkpoints"));
+    m_checkpoints->setName(tr("saves"));  // checkpoint saves: short, for a narrow dock
     m_checkpoints->setObjectName("powerCheckpoints");
     // The marks in the colours a reader already knows from the hall: red fails, green comes back.
     m_failures->setColor(QColor(0xd6, 0x27, 0x28));
@@ -36,6 +38,8 @@ PowerChart::PowerChart(QWidget* parent)
     addTimeSeries(m_checkpoints, "MW");
     addTimeSeries(m_restarts, "MW");
     addTimeSeries(m_failures, "MW");
+    // The title names the curve: the legend keys only the marks, short enough for a narrow dock.
+    for (QLegendMarker* marker : chart()->legend()->markers(m_curve)) marker->setVisible(false);
     setRun(nullptr);
 }
 

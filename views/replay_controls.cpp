@@ -1,6 +1,7 @@
 #include "replay_controls.h"
 
 #include "model/replay_state.h"
+#include "state_palette.h"
 
 #include "widgets/media_icons.h"
 #include "widgets/time_scrubber.h"
@@ -39,6 +40,13 @@ ReplayControls::ReplayControls(QWidget* parent)
     : QWidget(parent), m_scrubber(new TimeScrubber(this)), m_speed(new QComboBox(this)), m_time(new QLabel(this)) {
     setObjectName("replayControls");
     m_scrubber->setObjectName("timeScrubber");
+    // Its failure marks in the failed state's colour, as the 3D view and the timeline draw it.
+    auto markColour = [this] {
+        const Rgb failed = activeStatePalette().failed;
+        m_scrubber->setMarkColour(QColor(failed[0], failed[1], failed[2]));
+    };
+    markColour();
+    connect(&StatePaletteChoice::instance(), &StatePaletteChoice::changed, m_scrubber, markColour);
     m_time->setObjectName("replayTime");
     m_time->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_time->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);

@@ -161,9 +161,32 @@ void ReplayPanel::tick(double seconds) {
     if (to >= run->info.duration) pause();
 }
 
+void ReplayPanel::setIncidentTimes(std::vector<Nanos> times) {
+    std::sort(times.begin(), times.end());
+    times.erase(std::unique(times.begin(), times.end()), times.end());
+    m_incidentTimes = std::move(times);
+}
+
 void ReplayPanel::jump(ReplayControls::Jump j) {
-    if (const ReplayIndex* index = m_view->replay())
-        if (const auto target = jumpTarget(*index, j, m_view->time())) setTime(*target);
+    const ReplayIndex* index = m_view->replay();
+    if (!index) return;
+    const Nanos t = m_view->time();
+    const bool incidentJump = j == ReplayControls::Jump::NextIncident || j == ReplayControls::Jump::PreviousIncident;
+    std::optional<Nanos> target;
+    if (incidentJump && !m_incidentTimes.empty()) {
+        if (j == ReplayControls::Jump::NextIncident) {
+            const auto next = std::upper_bound(m_incidentTimes.begin(), m_incidentTimes.end(), t);
+            if (next != m_incidentTimes.end()) target = *next;
+        } else {
+            const auto previous = std::lower_bound(m_incidentTimes.begin(), m_incidentTimes.end(), t);
+            if (previous != m_incidentTimes.begin()) target = *std::prev(previous);
+        }
+    } else {
+        target = jumpTarget(*index, j, t);
+    }
+    if (!target) return;
+    setTime(*target);
+    if (incidentJump) emit incidentReached(*target);
 }
 
 }  // namespace faultline

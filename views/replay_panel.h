@@ -30,6 +30,9 @@ public:
     void pause();
     bool isPlaying() const;
     void jump(ReplayControls::Jump jump);
+    // The instants N and P step through: the incidents as the incident list has them (each
+    // one's begin). Empty: the downtimes the replay index knows.
+    void setIncidentTimes(std::vector<Nanos> times);
 
     FabricView* fabricView() const { return m_view; }
     ReplayControls* controls() const { return m_controls; }
@@ -38,6 +41,8 @@ public:
 
 signals:
     void timeChanged(faultline::Nanos t);
+    // N, P or their buttons moved the replay to the incident that begins at `t`.
+    void incidentReached(faultline::Nanos t);
 
 private:
     void tick(double seconds);
@@ -51,6 +56,7 @@ private:
     PlaybackClock* m_clock;
     qint64 m_flashUntilMs = -1;
     std::vector<std::int32_t> m_flashGpus;
+    std::vector<Nanos> m_incidentTimes;  // sorted
 };
 
 }  // namespace faultline

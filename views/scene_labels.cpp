@@ -2,19 +2,14 @@
 
 #include "hall_colours.h"
 
-#include <vtkActor.h>
 #include <vtkCamera.h>
 #include <vtkCoordinate.h>
-#include <vtkPolyData.h>
-#include <vtkPolyDataMapper.h>
-#include <vtkProperty.h>
 #include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
 #include <vtkStdString.h>
 #include <vtkTextActor.h>
 #include <vtkTextProperty.h>
 #include <vtkTextRenderer.h>
-#include <vtkVectorText.h>
 
 #include <algorithm>
 #include <cmath>
@@ -23,9 +18,6 @@ namespace faultline {
 
 namespace {
 
-// Letters on the floor are polygons, hundreds of triangles a name: for a hall of many zones
-// they would cost more than the racks, so there the names float as text.
-constexpr std::size_t kMaxFloorNames = 16;
 constexpr double kFontSize = 15;  // pixels, at scale 1
 constexpr double kPadding = 3;    // pixels kept free around a label, at scale 1
 
@@ -33,31 +25,10 @@ std::array<double, 3> colour(Rgb c) { return {c[0] / 255.0, c[1] / 255.0, c[2] /
 
 }  // namespace
 
-SceneLabels::SceneLabels(const FabricLayout& layout, std::size_t zoneCount, vtkRenderer* renderer) : m_renderer(renderer) {
-    const double hallSize = std::max(layout.bounds.max[0] - layout.bounds.min[0], layout.bounds.max[1] - layout.bounds.min[1]);
+SceneLabels::SceneLabels(const FabricLayout& layout, vtkRenderer* renderer) : m_renderer(renderer) {
+    // Every name floats as 2D text over the scene, the zones' too: letters painted on the
+    // floor in front of a zone were hidden by the racks of the zone before it.
     for (const Label3& l : layout.labels) {
-        if (l.onFloor && zoneCount <= kMaxFloorNames) {
-            // Polygons on the floor, not screen text: they lie in the hall and scale with it.
-            auto letters = vtkSmartPointer<vtkVectorText>::New();
-            letters->SetText(l.text.c_str());
-            letters->Update();
-            double b[6];
-            letters->GetOutput()->GetBounds(b);
-            const double height = std::max(1.0, 0.015 * hallSize);
-            const double scale = height / std::max(1e-6, b[3] - b[2]);
-            auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
-            mapper->SetInputConnection(letters->GetOutputPort());
-            auto actor = vtkSmartPointer<vtkActor>::New();
-            actor->SetMapper(mapper);
-            actor->SetScale(scale, scale, 1);
-            actor->SetPosition(l.at[0] - scale * (b[0] + b[1]) / 2, l.at[1] - height, 0.0);
-            actor->GetProperty()->LightingOff();
-            actor->GetProperty()->SetColor(colour(kFloorTextColour).data());
-            actor->PickableOff();
-            renderer->AddActor(actor);
-            m_floorLetters.push_back(actor);
-            continue;
-        }
         // 2D text anchored at a world point: drawn last, over the scene, and opaque, so it
         // needs none of the translucency passes that 3D text costs on a software rasteriser.
         auto text = vtkSmartPointer<vtkTextActor>::New();
@@ -76,12 +47,10 @@ SceneLabels::SceneLabels(const FabricLayout& layout, std::size_t zoneCount, vtkR
 }
 
 SceneLabels::~SceneLabels() {
-    for (auto& actor : m_floorLetters) m_renderer->RemoveActor(actor);
     for (auto& text : m_texts) m_renderer->RemoveViewProp(text);
 }
 
 void SceneLabels::setColours(const HallColours& colours) {
-    for (auto& actor : m_floorLetters) actor->GetProperty()->SetColor(colour(colours.floorText).data());
     for (auto& text : m_texts) {
         text->GetTextProperty()->SetColor(colour(colours.label).data());
         // A backing of the floor's colour: a name over a switch or a cabinet still reads.

@@ -1,9 +1,8 @@
 #pragma once
-// The hall's names in the 3D view: zone names painted on the floor (polygons that lie in
-// the hall and scale with it) and floating 2D text for the switch tiers, switches and rows
-// (and the zones of a hall too big for floor letters). The floating ones are placed without
-// overlap whenever the view is drawn (label_placer.h): tier names before switch names before
-// zone and row names. Knows nothing of Qt.
+// The hall's names in the 3D view: floating 2D text for the switch tiers, switches, zones and
+// rows, drawn over the scene (a name on the floor was hidden by the racks in front of it),
+// placed without overlap whenever the view is drawn (label_placer.h): tier names before
+// switch names before zone and row names. Knows nothing of Qt.
 #include "fabric_layout.h"
 #include "label_placer.h"
 
@@ -22,7 +21,7 @@ struct HallColours;
 
 class SceneLabels {
 public:
-    SceneLabels(const FabricLayout& layout, std::size_t zoneCount, vtkRenderer* renderer);
+    SceneLabels(const FabricLayout& layout, vtkRenderer* renderer);
     ~SceneLabels();
     SceneLabels(const SceneLabels&) = delete;
     SceneLabels& operator=(const SceneLabels&) = delete;
@@ -46,7 +45,6 @@ private:
     void measure(double fontSize);
 
     vtkRenderer* m_renderer;
-    std::vector<vtkSmartPointer<vtkActor>> m_floorLetters;
     std::vector<vtkSmartPointer<vtkTextActor>> m_texts;
     std::vector<Label3> m_floating;            // what m_texts show, in the same order
     std::vector<std::array<double, 2>> m_sizes;  // each text's width and height in pixels

@@ -30,7 +30,7 @@ constexpr double kGap = 6;     // between a swatch and its text
 constexpr double kLeading = 5;  // between lines
 constexpr double kMargin = 12;  // from the view's corner
 constexpr double kColumnGap = 14;
-constexpr std::size_t kMaxColumns = 4;
+constexpr std::size_t kMaxColumns = 8;
 
 std::array<double, 3> unit(Rgb c) { return {c[0] / 255.0, c[1] / 255.0, c[2] / 255.0}; }
 
@@ -126,7 +126,15 @@ void SceneLegend::setVisible(bool visible) {
     m_visible = visible;
     m_shapeActor->SetVisibility(visible);
     m_title->SetVisibility(visible);
-    for (auto& t : m_texts) t->SetVisibility(visible);
+    for (auto& t : m_texts) t->SetVisibility(visible && !m_collapsed);
+}
+
+void SceneLegend::setCollapsed(bool collapsed) {
+    if (collapsed == m_collapsed) return;
+    m_collapsed = collapsed;
+    m_title->SetInput(collapsed ? "GPU state (click to show)" : "GPU state");
+    setVisible(m_visible);
+    m_dirty = true;
 }
 
 void SceneLegend::layout(int width, int height, double scale) {
@@ -137,11 +145,11 @@ void SceneLegend::layout(int width, int height, double scale) {
     rebuild();
 }
 
-void SceneLegend::rebuild() {
-    const double s = m_scale, pad = kPadding * s, swatch = std::round(kSwatch * s), gap = kGap * s, columnGap = kColumnGap * s;
+SceneLegend::Layout SceneLegend::measure(double s) {
+    const double pad = kPadding * s, swatch = std::round(kSwatch * s), gap = kGap * s, columnGap = kColumnGap * s;
     m_title->GetTextProperty()->SetFontSize(static_cast<int>(std::round(kTitleSize * s)));
     m_title->GetTextProperty()->SetColor(unit(m_textColour).data());
-    const double titleWidth = textSize(m_title->GetTextProperty(), "GPU state", m_dpi)[0];
+    const double titleWidth = textSize(m_title->GetTextProperty(), m_title->GetInput() ? m_title->GetInput() : "", m_dpi)[0];
     double textWidth = 0, line = swatch;
     for (std::size_t i = 0; i < m_texts.size(); ++i) {
         vtkTextProperty* p = m_texts[i]->GetTextProperty();
@@ -154,14 +162,34 @@ void SceneLegend::rebuild() {
     line += kLeading * s;
     // As many columns as fit across the view: a low strip along the bottom that leaves the
     // hall most of the view's height (camera fits keep clear of it).
-    const double cell = swatch + gap + textWidth + columnGap;
+    Layout out;
+    out.textWidth = textWidth;
+    out.cell = swatch + gap + textWidth + columnGap;
+    out.line = line;
+    out.titleLine = std::round(kTitleSize * s) * 1.6;
     const std::size_t n = std::max<std::size_t>(1, m_entries.size());
-    const auto fit = static_cast<std::size_t>(std::max(1.0, std::floor((m_width - 2 * std::round(kMargin * s) - 2 * pad + columnGap) / cell)));
-    const std::size_t columns = std::min({fit, kMaxColumns, n});
-    const std::size_t rows = (n + columns - 1) / columns;
-    const double titleLine = std::round(kTitleSize * s) * 1.6;
-    const double w = std::ceil(std::max(2 * pad + static_cast<double>(columns) * cell - columnGap, 2 * pad + titleWidth));
-    const double h = std::ceil(2 * pad + titleLine + line * static_cast<double>(rows));
+    const auto fit = static_cast<std::size_t>(std::max(1.0, std::floor((m_width - 2 * std::round(kMargin * s) - 2 * pad + columnGap) / out.cell)));
+    const std::size_t rows = (n + std::min({fit, kMaxColumns, n}) - 1) / std::min({fit, kMaxColumns, n});
+    const std::size_t columns = (n + rows - 1) / rows;  // as many as those rows fill: no empty column
+    out.rows = m_collapsed ? 0 : rows;
+    out.width = std::ceil(std::max(m_collapsed ? 0.0 : 2 * pad + static_cast<double>(columns) * out.cell - columnGap, 2 * pad + titleWidth));
+    out.height = std::ceil(2 * pad + out.titleLine + line * static_cast<double>(out.rows));
+    return out;
+}
+
+void SceneLegend::rebuild() {
+    // The scale asked for, or smaller when the legend would then take more than a fifth of
+    // the view's height (a small window, a short dock layout).
+    double s = m_scale;
+    Layout fitted = measure(s);
+    for (int tries = 0; tries < 8 && fitted.height > m_height / 5.0 && s > m_scale * 0.55; ++tries) {
+        s *= std::max(0.55, std::min(0.95, m_height / 5.0 / fitted.height));
+        fitted = measure(s);
+    }
+    const double pad = kPadding * s, swatch = std::round(kSwatch * s), gap = kGap * s;
+    const double cell = fitted.cell, line = fitted.line, titleLine = fitted.titleLine;
+    const std::size_t rows = fitted.rows;
+    const double w = fitted.width, h = fitted.height;
     const double x0 = std::round(kMargin * s), y0 = std::round(kMargin * s);
     m_panel = {x0, y0, x0 + w, y0 + h};
 
@@ -182,7 +210,7 @@ void SceneLegend::rebuild() {
     m_title->GetTextProperty()->SetVerticalJustificationToCentered();
     m_swatches.clear();
     m_textRects.clear();
-    for (std::size_t i = 0; i < m_entries.size(); ++i) {
+    for (std::size_t i = 0; i < m_entries.size() && !m_collapsed; ++i) {
         // Down each column, then across: read in order like a list.
         const double left = x0 + pad + static_cast<double>(i / rows) * cell;
         const double centre = m_panel.y1 - pad - titleLine - line * (static_cast<double>(i % rows) + 0.5);
@@ -193,7 +221,7 @@ void SceneLegend::rebuild() {
         quad(sw, e.fill);
         m_swatches.push_back(sw);
         m_texts[i]->SetPosition(sw.x1 + gap, centre);
-        m_textRects.push_back({sw.x1 + gap, centre - line / 2, sw.x1 + gap + textWidth, centre + line / 2});
+        m_textRects.push_back({sw.x1 + gap, centre - line / 2, sw.x1 + gap + fitted.textWidth, centre + line / 2});
     }
     m_shapes->SetPoints(points);
     m_shapes->SetPolys(quads);

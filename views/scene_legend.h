@@ -1,7 +1,8 @@
 #pragma once
 // The legend drawn inside the 3D view, in its bottom-left corner: a panel of colour swatches
-// with a line of text each, in as many columns (up to four) as fit across the view: a low
-// strip that camera fits keep clear of. Drawn as 2D VTK props. Being part of the render, it is in every frame
+// with a line of text each, in as many columns as fit across the view: a low strip, at most
+// a fifth of the view's height (its text made smaller when it would be taller), that camera
+// fits keep clear of; it folds to its title with a click. Drawn as 2D VTK props. Being part of the render, it is in every frame
 // the view makes: on screen, in snapshots, report figures and video. Sized from the window
 // (overlayScale) so that it reads the same on a laptop and a 4K projector. Knows nothing of Qt.
 #include "gpu_palette.h"
@@ -36,6 +37,10 @@ public:
     void setColours(Rgb panel, Rgb border, Rgb text);
     void setVisible(bool visible);
     bool visible() const { return m_visible; }
+    // Folded to its title alone, leaving the hall the whole view; a click on it in the view
+    // folds or unfolds it (FabricView).
+    void setCollapsed(bool collapsed);
+    bool collapsed() const { return m_collapsed; }
     // Lays it out for the render window's size now (device pixels); cheap when nothing changed.
     void layout(int width, int height, double scale);
     // Puts it over every other 2D prop (labels added after it).
@@ -47,6 +52,12 @@ public:
     ScreenRect textRect(std::size_t entry) const { return m_textRects.at(entry); }
 
 private:
+    struct Layout {
+        double cell = 0, line = 0, titleLine = 0, width = 0, height = 0, textWidth = 0;
+        std::size_t rows = 0;
+    };
+    // Sizes the text for scale `s` and works out the panel it makes.
+    Layout measure(double s);
     void rebuild();
 
     vtkRenderer* m_renderer;
@@ -61,6 +72,7 @@ private:
     int m_width = 0, m_height = 0, m_dpi = 0;
     double m_scale = 0;
     bool m_visible = true;
+    bool m_collapsed = false;
     bool m_dirty = true;
 };
 

@@ -12,7 +12,7 @@ std::vector<LegendEntry> stateLegendEntries(const StatePalette& states) {
         {states.checkpointing, "checkpoint save / reload", {}},
         {states.down, "job down, restarting", {}},
         {states.failed, "failed / cut off by the failure", {}},
-        {kFlashColour, "failing now (flash)", {}},
+        {states.flash, "failing now (flash)", {}},
         {kTrainingColour, "replaced hardware", kReplacedOutline},
     };
 }

@@ -92,11 +92,12 @@ QString SummaryView::highlightsText() const { return m_highlights->text(); }
 
 void SummaryView::setSummary(const RunSummary& s) {
     m_title->setText(q(s.name));
-    m_subtitle->setText(tr("Started %1 · ran %2 · %3 GPUs in %4 hosts, %5 racks, %6 switches")
+    m_subtitle->setText(tr("Started %1 · ran %2 · %3 in %4, %5, %6")
                             .arg(q(formatWallTime(s.startEpochNs, 0)), q(formatDuration(s.duration)),
-                                 q(formatCount(static_cast<std::int64_t>(s.gpus))), q(formatCount(static_cast<std::int64_t>(s.hosts))),
-                                 q(formatCount(static_cast<std::int64_t>(s.racks))),
-                                 q(formatCount(static_cast<std::int64_t>(s.switches)))));
+                                 q(formatCounted(static_cast<std::int64_t>(s.gpus), "GPU", "GPUs")),
+                                 q(formatCounted(static_cast<std::int64_t>(s.hosts), "host", "hosts")),
+                                 q(formatCounted(static_cast<std::int64_t>(s.racks), "rack", "racks")),
+                                 q(formatCounted(static_cast<std::int64_t>(s.switches), "switch", "switches"))));
 
     m_ettr->setValue(s.ettrKnown ? q(formatPercent(s.ettr)) : tr("unknown"));
     m_ettr->setDetail(s.ettrKnown ? tr("of wall time spent on training that was kept") : tr("the files give neither steps nor downtimes"));

@@ -1,4 +1,5 @@
 #include "time_chart_view.h"
+#include "widgets/chart_tool_tips.h"
 
 #include "chart_palette.h"
 
@@ -24,6 +25,7 @@ TimeChartView::TimeChartView(const QString& title, const QString& yTitle, QWidge
       m_empty(new QLabel(this)) {
     chart()->setTitle(title);
     followAppPalette(this);
+    keepChartToolTips(this);
     chart()->legend()->setAlignment(Qt::AlignBottom);
     m_y->setTitleText(yTitle);
     chart()->addAxis(m_x, Qt::AlignBottom);

@@ -24,16 +24,18 @@ constexpr int kBandTop = 38, kBandHeight = 26;
 constexpr int kCheckpointTop = 68, kCheckpointHeight = 12;
 constexpr int kLanesTop = 86;
 
-QColor causeColour(const Downtime& d) {
-    if (d.planned) return {150, 150, 150};
+QColor qColour(Rgb c) { return {c[0], c[1], c[2]}; }
+
+QColor causeColour(const Downtime& d, const TimelineColours& c) {
+    if (d.planned) return qColour(c.planned);
     switch (rootCauseInfo(d.cause).scope) {
-        case CauseScope::Gpu: return {205, 45, 45};
-        case CauseScope::Host: return {150, 95, 40};
+        case CauseScope::Gpu: return qColour(c.gpuCause);
+        case CauseScope::Host: return qColour(c.hostCause);
         case CauseScope::Nic:
-        case CauseScope::Network: return {125, 65, 175};
-        case CauseScope::Software: return {60, 110, 205};
+        case CauseScope::Network: return qColour(c.networkCause);
+        case CauseScope::Software: return qColour(c.softwareCause);
     }
-    return {60, 60, 60};
+    return qColour(c.planned);
 }
 
 constexpr int kLegendHeight = 18;  // what each mark is, along the bottom
@@ -148,7 +150,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
     if (showsRankLanes()) drawLanes(p);
     const double x = xOf(m_time);
     if (x >= kLabelWidth && x <= width()) {
-        p.setPen(QPen(palette().highlight().color(), 2));
+        p.setPen(QPen(nowColour(), 2));
         p.drawLine(QPointF(x, 0), QPointF(x, legendRect().top()));
     }
     drawLegend(p);
@@ -185,12 +187,13 @@ void TimelineView::drawRuler(QPainter& p) {
 
 void TimelineView::drawBands(QPainter& p) {
     const QRectF band(kLabelWidth, kBandTop, width() - kLabelWidth, kBandHeight);
-    p.fillRect(band, QColor(182, 214, 170));  // training
+    const StatePalette& states = activeStatePalette();
+    p.fillRect(band, qColour(states.timeline.training));
     for (const Downtime& d : m_run->downtimes) {
         if (d.end < m_begin || d.begin > m_end) continue;
         // At least a pixel wide, so a minute-long restart in a 54-day view still shows.
         const double x0 = xOf(d.begin), x1 = std::max(xOf(d.end), x0 + 1.0);
-        QColor colour = causeColour(d);
+        QColor colour = causeColour(d, states.timeline);
         const bool chosen = m_highlight && !d.planned && d.cause == *m_highlight;
         if (m_highlight && !chosen) colour.setAlpha(60);  // the cause asked for stands out
         p.fillRect(QRectF(x0, band.top(), x1 - x0, band.height()), colour);
@@ -200,11 +203,10 @@ void TimelineView::drawBands(QPainter& p) {
             p.setPen(Qt::NoPen);
         }
         if (d.lostWork > 0) p.fillRect(QRectF(xOf(d.begin - d.lostWork), band.top(), std::max(1.0, x0 - xOf(d.begin - d.lostWork)), 4),
-                                       QColor(230, 150, 40));
+                                       qColour(states.timeline.lostWork));
     }
     p.setPen(Qt::NoPen);
-    const Rgb failed = activeStatePalette().failed;  // as the failed GPUs in 3D
-    p.setBrush(QColor(failed[0], failed[1], failed[2]));
+    p.setBrush(qColour(states.failed));  // as the failed GPUs in 3D
     for (const Failure& f : m_run->failures) {
         if (f.time < m_begin || f.time > m_end) continue;
         const double x = xOf(f.time);
@@ -217,8 +219,8 @@ void TimelineView::drawBands(QPainter& p) {
 void TimelineView::drawCheckpoints(QPainter& p) {
     const auto& checkpoints = m_run->checkpoints;
     int lastColumn = -1;
-    const Rgb checkpointing = activeStatePalette().checkpointing;  // as the GPUs saving in 3D
-    const QColor saveColour(checkpointing[0], checkpointing[1], checkpointing[2]);
+    const TimelineColours& colours = activeStatePalette().timeline;
+    const QColor saveColour = qColour(activeStatePalette().checkpointing);  // as the GPUs saving in 3D
     for (const Checkpoint& c : checkpoints) {
         if (c.end < m_begin || c.begin > m_end) continue;
         const double x0 = xOf(c.begin), x1 = std::max(xOf(c.end), x0 + 1.0);
@@ -227,7 +229,7 @@ void TimelineView::drawCheckpoints(QPainter& p) {
         lastColumn = column;
         const bool save = c.kind == CheckpointKind::Save;
         p.fillRect(QRectF(x0, kCheckpointTop + (save ? 0 : kCheckpointHeight / 2), x1 - x0, kCheckpointHeight / 2),
-                   save ? saveColour : QColor(40, 180, 200));
+                   save ? saveColour : qColour(colours.checkpointLoad));
     }
 }
 
@@ -239,7 +241,8 @@ void TimelineView::drawLanes(QPainter& p) {
     // Tens of thousands of boxes: paint them as pixel runs into one image, not one by one.
     QImage image(plotWidth, laneRect(lanes - 1).bottom() - kLanesTop + 1, QImage::Format_ARGB32_Premultiplied);
     image.fill(Qt::transparent);
-    const QRgb colour = qRgb(90, 120, 170);
+    const Rgb inside = activeStatePalette().timeline.collective;
+    const QRgb colour = qRgb(inside[0], inside[1], inside[2]);
     p.setPen(palette().text().color());  // the bands left no pen: the rank labels need one
     for (int lane = 0; lane < lanes; ++lane) {
         const QRect r = laneRect(lane);

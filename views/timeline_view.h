@@ -11,10 +11,13 @@
 #include "model/collective_lanes.h"
 #include "model/run.h"
 
+#include <QColor>
 #include <QElapsedTimer>
 #include <QWidget>
 
 #include <memory>
+#include <utility>
+#include <vector>
 #include <optional>
 
 namespace faultline {
@@ -36,8 +39,9 @@ public:
     QString toolTipAt(const QPoint& pos) const;
     // The time one wheel click multiplies or divides the visible span by.
     double zoomFactorPerClick() const;
-    // The legend's strip along the bottom.
+    // The legend's strip along the bottom, and its entries' names and colours as drawn now.
     QRect legendRect() const;
+    std::vector<std::pair<QString, QColor>> legendColours() const;
     void setVisibleRange(Nanos begin, Nanos end);
     Nanos visibleBegin() const { return m_begin; }
     Nanos visibleEnd() const { return m_end; }
@@ -70,6 +74,7 @@ private:
     QString describeBand(Nanos t, double x) const;
     QString describeLane(int lane, Nanos t) const;
     QString describeLegend(const QPoint& pos) const;
+    QColor nowColour() const;
     int lanesBottom() const;
 
     std::shared_ptr<const Run> m_run;

@@ -1,6 +1,7 @@
 // The timeline explains itself: the legend along the bottom and the tooltip of whatever is
 // under the mouse (a downtime, a failure, a checkpoint, a rank's collective, the ruler).
 #include "timeline_view.h"
+#include "state_palette.h"
 
 #include "model/format.h"
 
@@ -29,19 +30,22 @@ struct LegendItem {
     bool marker = false;  // a triangle (failures) rather than a swatch
 };
 
-std::vector<LegendItem> legendItems(const QColor& cursor) {
+QColor qColour(Rgb c) { return {c[0], c[1], c[2]}; }
+
+std::vector<LegendItem> legendItems(const StatePalette& states, const QColor& cursor) {
+    const TimelineColours& c = states.timeline;
     return {
-        {{182, 214, 170}, QObject::tr("training"), QObject::tr("The job was training")},
-        {{205, 45, 45}, QObject::tr("GPU"), QObject::tr("Downtime caused by a GPU fault")},
-        {{150, 95, 40}, QObject::tr("host"), QObject::tr("Downtime caused by a host fault (memory, power, OS)")},
-        {{125, 65, 175}, QObject::tr("network"), QObject::tr("Downtime caused by a NIC, cable or switch")},
-        {{60, 110, 205}, QObject::tr("software"), QObject::tr("Downtime caused by software")},
-        {{150, 150, 150}, QObject::tr("planned"), QObject::tr("Planned maintenance")},
-        {{230, 150, 40}, QObject::tr("lost work"), QObject::tr("Work since the last checkpoint, lost and redone")},
-        {{150, 20, 20}, QObject::tr("failure"), QObject::tr("A failure's first symptom"), true},
-        {{50, 110, 220}, QObject::tr("ckpt save"), QObject::tr("Checkpoint saved")},
-        {{40, 180, 200}, QObject::tr("ckpt load"), QObject::tr("Checkpoint loaded after a restart")},
-        {{90, 120, 170}, QObject::tr("collective"), QObject::tr("A rank inside a collective (rank lanes, zoomed into a trace)")},
+        {qColour(c.training), QObject::tr("training"), QObject::tr("The job was training")},
+        {qColour(c.gpuCause), QObject::tr("GPU"), QObject::tr("Downtime caused by a GPU fault")},
+        {qColour(c.hostCause), QObject::tr("host"), QObject::tr("Downtime caused by a host fault (memory, power, OS)")},
+        {qColour(c.networkCause), QObject::tr("network"), QObject::tr("Downtime caused by a NIC, cable or switch")},
+        {qColour(c.softwareCause), QObject::tr("software"), QObject::tr("Downtime caused by software")},
+        {qColour(c.planned), QObject::tr("planned"), QObject::tr("Planned maintenance")},
+        {qColour(c.lostWork), QObject::tr("lost work"), QObject::tr("Work since the last checkpoint, lost and redone")},
+        {qColour(states.failed), QObject::tr("failure"), QObject::tr("A failure's first symptom"), true},
+        {qColour(states.checkpointing), QObject::tr("ckpt save"), QObject::tr("Checkpoint saved")},
+        {qColour(c.checkpointLoad), QObject::tr("ckpt load"), QObject::tr("Checkpoint loaded after a restart")},
+        {qColour(c.collective), QObject::tr("collective"), QObject::tr("A rank inside a collective (rank lanes, zoomed into a trace)")},
         {cursor, QObject::tr("now"), QObject::tr("The replay's instant")},
     };
 }
@@ -95,7 +99,7 @@ bool TimelineView::event(QEvent* event) {
 void TimelineView::drawLegend(QPainter& p) {
     const QRect strip = legendRect();
     p.fillRect(strip, palette().window());
-    const auto items = legendItems(palette().highlight().color());
+    const auto items = legendItems(activeStatePalette(), nowColour());
     const auto rects = legendLayout(items, p.fontMetrics(), strip);
     p.setPen(palette().text().color());
     p.drawText(QRect(0, strip.top(), kLabelWidth - 4, strip.height()), Qt::AlignRight | Qt::AlignVCenter, tr("legend"));
@@ -120,8 +124,17 @@ void TimelineView::drawLegend(QPainter& p) {
     }
 }
 
+std::vector<std::pair<QString, QColor>> TimelineView::legendColours() const {
+    std::vector<std::pair<QString, QColor>> out;
+    for (const LegendItem& item : legendItems(activeStatePalette(), nowColour())) out.emplace_back(item.label, item.colour);
+    return out;
+}
+
+// The replay's instant in the text's colour: the theme's highlight is a blue among the blues.
+QColor TimelineView::nowColour() const { return palette().text().color(); }
+
 QString TimelineView::describeLegend(const QPoint& pos) const {
-    const auto items = legendItems(palette().highlight().color());
+    const auto items = legendItems(activeStatePalette(), nowColour());
     const auto rects = legendLayout(items, fontMetrics(), legendRect());
     for (std::size_t i = 0; i < items.size(); ++i)
         if (rects[i].contains(pos)) return items[i].label + ": " + items[i].meaning;
@@ -174,7 +187,7 @@ QString TimelineView::describeBand(Nanos t, double x) const {
         QString text = tr("Failure: %1").arg(causeText(nearest->cause));
         if (nearest->xid) text += tr(" (Xid %1)").arg(nearest->xid);
         text += tr("\n%1").arg(wallTime(*m_run, m_end - m_begin, nearest->time));
-        if (!nearest->gpus.empty()) text += tr(", %n GPU(s) out", nullptr, static_cast<int>(nearest->gpus.size()));
+        if (!nearest->gpus.empty()) text += tr(", %1 out").arg(QString::fromStdString(formatCounted(static_cast<std::int64_t>(nearest->gpus.size()), "GPU", "GPUs")));
         if (!nearest->detail.empty()) text += "\n" + QString::fromStdString(nearest->detail).left(300);
         return text;
     }

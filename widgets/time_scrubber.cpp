@@ -38,6 +38,11 @@ void TimeScrubber::setMarks(std::vector<std::int64_t> marks) {
 
 QRectF TimeScrubber::track() const { return QRectF(kMargin, height() / 2.0 - 3, width() - 2 * kMargin, 6); }
 
+void TimeScrubber::setMarkColour(const QColor& colour) {
+    m_markColour = colour;
+    update();
+}
+
 int TimeScrubber::xOf(std::int64_t value) const {
     const QRectF t = track();
     return static_cast<int>(std::lround(t.left() + t.width() * static_cast<double>(value) / static_cast<double>(m_maximum)));
@@ -59,7 +64,9 @@ void TimeScrubber::paintEvent(QPaintEvent*) {
     p.setBrush(palette().color(QPalette::Highlight));
     p.drawRoundedRect(QRectF(t.left(), t.top(), xOf(m_value) - t.left(), t.height()), 3, 3);
     // Marks: thin red ticks; many close together read as a denser band.
-    p.setPen(QPen(QColor(200, 40, 40, 170), 1));
+    QColor mark = m_markColour;
+    mark.setAlpha(170);
+    p.setPen(QPen(mark, 1));
     for (std::int64_t m : m_marks) {
         const int x = xOf(m);
         p.drawLine(QPointF(x + 0.5, t.top() - 5), QPointF(x + 0.5, t.bottom() + 5));

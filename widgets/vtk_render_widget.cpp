@@ -2,6 +2,7 @@
 
 #include "vtk_surface_window.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -236,10 +237,22 @@ void VtkRenderWidget::takeInput(QEvent* event) {
         case QEvent::MouseButtonRelease: mouseReleaseEvent(static_cast<QMouseEvent*>(event)); break;
         case QEvent::MouseMove: mouseMoveEvent(static_cast<QMouseEvent*>(event)); break;
         case QEvent::Wheel: wheelEvent(static_cast<QWheelEvent*>(event)); break;
-        case QEvent::KeyPress: keyPressEvent(static_cast<QKeyEvent*>(event)); break;
+        case QEvent::KeyPress:
+        case QEvent::KeyRelease: {
+            // Keys the window system gave the native window (the X server sends them to the
+            // window under the pointer when no window has the focus) go through the widget
+            // tree as if typed here: a key sent to a widget is first tried as a shortcut, so
+            // the window's menu shortcuts and its panels' keys work with the focus in here.
+            const auto* key = static_cast<QKeyEvent*>(event);
+            QKeyEvent copy(key->type(), key->key(), key->modifiers(), key->text(), key->isAutoRepeat(), static_cast<quint16>(key->count()));
+            QCoreApplication::sendEvent(this, &copy);
+            break;
+        }
         default: break;
     }
 }
+
+QWindow* VtkRenderWidget::surfaceWindow() const { return m_surface.data(); }
 
 int VtkRenderWidget::renderWindowHeight() const {
     return static_cast<int>(std::lround(height() * devicePixelRatioF()));
@@ -265,6 +278,9 @@ void VtkRenderWidget::mousePressEvent(QMouseEvent* event) {
     // The first click into a view without the focus is taken as meant to focus it (the user
     // was in another panel), not to pick what happens to be under the cursor.
     m_focusClick = window()->focusWidget() != this;
+    // A click in the native window does not activate the window by itself (it takes no
+    // focus); without a window manager nothing else would, and no shortcut would answer.
+    if (!window()->isActiveWindow()) window()->activateWindow();
     setFocus(Qt::MouseFocusReason);
     if (event->button() == Qt::LeftButton) {
         m_pressPos = m_lastPos = event->position().toPoint();

@@ -36,6 +36,8 @@ public:
     vtkGenericOpenGLRenderWindow* renderWindow() const;
     vtkRenderer* renderer() const;
     vtkGenericRenderWindowInteractor* interactor() const;
+    // The native window the frames are presented in (its input comes back to this widget).
+    QWindow* surfaceWindow() const;
 
     // Device pixels from the widget's top-left, as VTK counts them (origin bottom-left).
     QPoint toVtkPixel(const QPointF& widgetPos) const;

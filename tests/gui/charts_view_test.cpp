@@ -7,7 +7,9 @@
 #include "views/charts_view.h"
 #include "widgets/heat_map.h"
 
+#include <QApplication>
 #include <QSignalSpy>
+#include <QToolTip>
 #include <QTest>
 #include <QtCharts/QAbstractBarSeries>
 #include <QtCharts/QBarSet>
@@ -134,6 +136,55 @@ TEST(ChartsView, ClickingAChartMovesTheReplayAndTheCursorFollows) {
     auto* cursor = seriesIn<QLineSeries>(view, "ettrChart", "cursor");
     ASSERT_NE(cursor, nullptr);
     EXPECT_DOUBLE_EQ(cursor->at(0).x(), 0.5);
+}
+
+// A chart's own tooltip (a hovered bar, a point of a time series) stays while the pointer
+// rests on it, as Qt's tooltips do: it used to vanish a second after it appeared.
+TEST(ChartsView, TooltipsStayWhileThePointerRests) {
+    test::guiApp();
+    ChartsView view;
+    view.resize(1400, 1000);
+    view.setRun(tracedRun());
+    view.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+    QApplication::processEvents();
+
+    auto rest = [](QChartView* chart, QPointF scenePoint) {
+        QToolTip::hideText();
+        EXPECT_TRUE(QTest::qWaitFor([] { return !QToolTip::isVisible(); }, 30'000));
+        const QPoint at = chart->mapFromScene(scenePoint);
+        QTest::mouseMove(chart->viewport(), at - QPoint(3, 0));
+        QTest::mouseMove(chart->viewport(), at);
+        EXPECT_TRUE(QTest::qWaitFor([] { return QToolTip::isVisible(); }, 30'000)) << "no tooltip on " << chart->objectName().toStdString();
+        const QString shown = QToolTip::text();
+        // Held still for 3 s: Qt asks the view for its tooltip after 0.7 s, and hid ours then.
+        EXPECT_FALSE(QTest::qWaitFor([] { return !QToolTip::isVisible(); }, 3'000))
+            << "the tooltip of " << chart->objectName().toStdString() << " vanished while the pointer rested";
+        EXPECT_EQ(QToolTip::text(), shown);
+        return shown;
+    };
+
+    auto* waterfall = view.findChild<QChartView*>("waterfallChart");
+    QBarSet* values = barSetIn(view, "waterfallChart", "waterfallValues");
+    ASSERT_TRUE(waterfall && values);
+    int bar = 0;
+    while (bar < values->count() && values->at(bar) <= 0) ++bar;
+    ASSERT_LT(bar, values->count());
+    // The bars lie down: a bar's middle is halfway along its value from where it floats.
+    QBarSet* base = qobject_cast<QAbstractBarSeries*>(waterfall->chart()->series().first())->barSets().first();
+    const QPointF barMiddle =
+        waterfall->chart()->mapToPosition(QPointF(base->at(bar) + values->at(bar) / 2, bar), waterfall->chart()->series().first());
+    EXPECT_TRUE(rest(waterfall, barMiddle).contains("of downtime"));
+
+    auto* ettr = view.findChild<QChartView*>("ettrChart");
+    ASSERT_NE(ettr, nullptr);
+    QLineSeries* daily = nullptr;  // the series with the most points to rest on
+    for (QAbstractSeries* s : ettr->chart()->series())
+        if (auto* line = qobject_cast<QLineSeries*>(s); line && s->objectName() != "cursor" && (!daily || line->count() > daily->count())) daily = line;
+    ASSERT_TRUE(daily && daily->count() > 0);
+    const QPointF point = ettr->chart()->mapToPosition(daily->at(daily->count() / 2), daily);
+    EXPECT_TRUE(rest(ettr, point).contains(daily->name()));
+    QToolTip::hideText();
 }
 
 }  // namespace

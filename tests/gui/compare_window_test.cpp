@@ -6,6 +6,7 @@
 #include "analysis/run_alignment.h"
 #include "app/compare_drop.h"
 #include "app/compare_window.h"
+#include "analysis/blast_radius.h"
 #include "app/main_window.h"
 #include "app/what_if_dialog.h"
 #include "model/run_file.h"
@@ -246,7 +247,14 @@ TEST(CompareWindow, CamerasFollowUntilUnlinkedAndPicksAreMirrored) {
     EXPECT_TRUE(window.findChild<QLabel*>("compareStatusB")->text().endsWith("GPU 17"));
     emit window.viewB()->partSelected({ComponentKind::Gpu, 400});
     EXPECT_EQ(window.viewA()->selected().kind, ComponentKind::None);
-    EXPECT_TRUE(window.statusBar()->currentMessage().contains("GPU 400 does not exist in A")) << window.statusBar()->currentMessage().toStdString();
+    const QString gpu400 = QString::fromStdString(partName(window.viewB()->run()->topology, {ComponentKind::Gpu, 400}));
+    ASSERT_FALSE(gpu400.isEmpty());
+    EXPECT_TRUE(window.statusBar()->currentMessage().contains(gpu400 + " (selected in B) does not exist in A"))
+        << window.statusBar()->currentMessage().toStdString();
+    // A click on nothing clears both selections and has nothing to report.
+    emit window.viewA()->partSelected({});
+    EXPECT_EQ(window.viewB()->selected().kind, ComponentKind::None);
+    EXPECT_TRUE(window.statusBar()->currentMessage().isEmpty()) << window.statusBar()->currentMessage().toStdString();
 }
 
 TEST(CompareWindow, WhatIfDialogWritesTheReplayAndSaysWhatIsWrong) {

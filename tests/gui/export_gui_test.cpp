@@ -7,8 +7,10 @@
 #include "analysis/incidents.h"
 #include "app/main_window.h"
 #include "app/export_controller.h"
+#include "exports/offscreen_renderer.h"
 #include "exports/panel_export.h"
 #include "exports/report_content.h"
+#include "exports/video_recorder.h"
 #include "model/incident_notes.h"
 #include "model/run_file.h"
 #include "views/charts_view.h"
@@ -87,8 +89,8 @@ TEST(ExportReport, PdfHasItsPagesAndTheTextAReviewerLooksFor) {
     const auto pages = QRegularExpression("Pages:\\s+(\\d+)").match(info.out);
     ASSERT_TRUE(pages.hasMatch());
     EXPECT_EQ(pages.captured(1), m.captured(1));
-    // Title, figures, charts, the incident list, 3 incident sections and the ledger per day.
-    EXPECT_GE(pages.captured(1).toInt(), 8);
+    // Title, figures, charts, the incident list with the first sections, and the ledger per day.
+    EXPECT_GE(pages.captured(1).toInt(), 6);
     EXPECT_TRUE(info.out.contains("(A4)")) << info.out.toStdString();
 
     const QString text = run("pdftotext", {"-layout", pdf, "-"}).out;
@@ -98,9 +100,14 @@ TEST(ExportReport, PdfHasItsPagesAndTheTextAReviewerLooksFor) {
         EXPECT_TRUE(text.contains(expected)) << expected;
     for (const Incident& inc : worstIncidents(buildIncidents(test::tinyRun()), 3))
         EXPECT_TRUE(text.contains(QString::fromStdString(incidentTitle(inc)))) << incidentTitle(inc);
-    // The worst incident's section is on a page of its own, with its note (after three pages
-    // of charts, the cluster's power draw the last of them).
-    const Output first = run("pdftotext", {"-f", "7", "-l", "7", pdf, "-"});
+    // Pages filled: the worst incident's section goes on under the list of incidents, not on
+    // a page of its own after a three-quarters empty one.
+    int listPage = 0;
+    for (int page = 1; page <= pages.captured(1).toInt() && !listPage; ++page)
+        if (run("pdftotext", {"-f", QString::number(page), "-l", QString::number(page), pdf, "-"}).out.contains("Incidents by downtime"))
+            listPage = page;
+    ASSERT_GT(listPage, 0);
+    const Output first = run("pdftotext", {"-f", QString::number(listPage), "-l", QString::number(listPage), pdf, "-"});
     EXPECT_TRUE(first.out.contains(QString::fromStdString(incidentTitle(r.worst)))) << first.out.toStdString();
 }
 
@@ -128,6 +135,8 @@ TEST(ExportReport, HtmlIsOneSelfContainedFile) {
     EXPECT_TRUE(text.contains("<h2>Cluster power</h2>"));
     EXPECT_EQ(text.count("src=\"data:image/png;base64,"), 2);  // a 3D snapshot per incident
     EXPECT_FALSE(text.contains("src=\"http")) << "refers to another file";
+    // Written for a reader, not a clicker: none of the app's "click a bar" hints.
+    EXPECT_FALSE(text.contains("click", Qt::CaseInsensitive)) << "an interaction hint in the report";
     EXPECT_TRUE(text.contains(QString::fromStdString(r.note).toHtmlEscaped()));
 }
 
@@ -149,6 +158,69 @@ TEST(ExportVideo, Mp4DecodesToTheFramesAndSizeAsked) {
     EXPECT_TRUE(probe.out.contains("width=640")) << probe.out.toStdString();
     EXPECT_TRUE(probe.out.contains("height=360")) << probe.out.toStdString();
     EXPECT_TRUE(probe.out.contains("nb_read_frames=20")) << probe.out.toStdString();
+}
+
+// The presentation's slides as a PDF to hand out: one 16:9 page a slide, from the command line
+// as from File > Export Presentation as PDF.
+TEST(ExportPresentation, OnePdfPageASlide) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string path = dir.file("tiny.faultline");
+    writeRunFile(test::tinyRun(), path);
+    const QString pdf = QString::fromStdString(dir.file("slides.pdf"));
+    const Output made = run(FAULTLINE_APP, {"--presentation", pdf, "--incidents", "2", QString::fromStdString(path)});
+    ASSERT_EQ(made.status, 0) << made.err.toStdString();
+    EXPECT_TRUE(made.out.contains("4 slides")) << made.out.toStdString();  // title, 2 incidents, closing
+    QFile f(pdf);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const QByteArray bytes = f.readAll();
+    EXPECT_TRUE(bytes.startsWith("%PDF"));
+    EXPECT_EQ(bytes.count("/Type /Page\n") + bytes.count("/Type /Page\r") + bytes.count("/Type /Page "), 4) << "one page a slide";
+    const Output info = run("pdfinfo", {pdf});
+    if (info.status == 0) {
+        EXPECT_TRUE(info.out.contains("720 x 405 pts")) << "16:9 pages: " << info.out.toStdString();
+    }
+
+    const Output wrongKind = run(FAULTLINE_APP, {"--presentation", QString::fromStdString(dir.file("slides.png")), QString::fromStdString(path)});
+    EXPECT_EQ(wrongKind.status, 2);
+    EXPECT_TRUE(wrongKind.err.contains("--presentation writes a PDF")) << wrongKind.err.toStdString();
+}
+
+// A failure in a frame of the whole hall is a few pixels: video frames call it out with a
+// ring at the failed part and its name, while it is recent, and not before it happened.
+TEST(ExportVideo, FramesCallOutEachRecentFailure) {
+    test::guiApp();
+    auto tiny = std::shared_ptr<const faultline::Run>(&test::tinyRun(), [](const faultline::Run*) {});
+    ASSERT_FALSE(tiny->failures.empty());
+    const Failure& failure = tiny->failures.front();
+    OffscreenRenderer renderer(tiny, QSize(1280, 720));
+    renderer.setCalloutSpan(5 * kMinute);
+    auto callout = [](const QImage& frame) {
+        int n = 0;
+        for (int y = 0; y < frame.height() * 3 / 4; ++y)  // above the caption strip
+            for (int x = 0; x < frame.width(); ++x) n += frame.pixelColor(x, y) == QColor(255, 214, 10);
+        return n;
+    };
+    const QImage during = renderer.render(failure.time + kMinute);
+    EXPECT_GT(callout(during), 100) << "no ring or name at the failed part";
+    if (const QByteArray shots = qgetenv("FAULTLINE_TEST_SHOTS"); !shots.isEmpty()) during.save(shots + "/video-callout.png");
+    EXPECT_EQ(callout(renderer.render(failure.time - kMinute)), 0) << "called out before it happened";
+    EXPECT_EQ(callout(renderer.render(failure.time + 30 * kMinute)), 0) << "still called out long after";
+}
+
+TEST(ExportVideo, FromAndToReadCompoundDurations) {
+    const faultline::Run& tiny = test::tinyRun();
+    VideoOptions options;
+    options.from = "1h";
+    options.to = "1h30m";
+    QString error;
+    const auto plan = planVideo(tiny, options, &error);
+    ASSERT_TRUE(plan) << error.toStdString();
+    EXPECT_EQ(plan->from, kHour);
+    EXPECT_EQ(plan->to, 90 * kMinute);
+    options.to = "1h30x";
+    EXPECT_FALSE(planVideo(tiny, options, &error));
+    EXPECT_TRUE(error.contains("--to expects")) << error.toStdString();
 }
 
 TEST(ExportVideo, BadSpeedIsAUsageError) {

@@ -7,7 +7,9 @@
 #include "views/incident_table_model.h"
 #include "views/incident_view.h"
 
+#include <QApplication>
 #include <QComboBox>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -54,6 +56,66 @@ TEST(IncidentView, ClickingAnIncidentMovesTheReplayThere) {
     EXPECT_EQ(selected.at(0).at(0).value<Nanos>(), incidents[3].begin);
     EXPECT_EQ(view.selectedIncidentId(), 4);
     EXPECT_TRUE(view.findChild<QPlainTextEdit*>("incidentChain")->toPlainText().contains(QString::fromStdString(incidents[3].chain.back().what)));
+}
+
+QPoint headerPoint(QTableView* table, int column) {
+    QHeaderView* header = table->horizontalHeader();
+    return {header->sectionViewportPosition(column) + header->sectionSize(column) / 2, header->height() / 2};
+}
+
+TEST(IncidentView, SortingAndFocusNeverSelect) {
+    Fixture f;
+    IncidentView view;
+    view.resize(1000, 700);
+    view.show();
+    view.setRun(f.run, QString::fromStdString(f.path));
+    auto* table = view.findChild<QTableView*>("incidentTable");
+    QSignalSpy selected(&view, &IncidentView::incidentSelected);
+    QTest::mouseClick(table->horizontalHeader()->viewport(), Qt::LeftButton, {}, headerPoint(table, 5));
+    QTest::mouseClick(table->horizontalHeader()->viewport(), Qt::LeftButton, {}, headerPoint(table, 5));
+    table->setFocus(Qt::TabFocusReason);
+    QApplication::processEvents();
+    EXPECT_EQ(selected.count(), 0) << "sorting or tabbing into the list moved the replay";
+    EXPECT_EQ(view.selectedIncidentId(), -1);
+    EXPECT_TRUE(view.findChild<QLabel*>("incidentHeadline")->text().startsWith("Select an incident"));
+
+    // With one selected, sorting keeps it and does not move the replay again.
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cellRect(table, 2, 1).center());
+    ASSERT_EQ(selected.count(), 1);
+    const int id = view.selectedIncidentId();
+    QTest::mouseClick(table->horizontalHeader()->viewport(), Qt::LeftButton, {}, headerPoint(table, 0));
+    EXPECT_EQ(selected.count(), 1);
+    EXPECT_EQ(view.selectedIncidentId(), id);
+}
+
+TEST(IncidentView, ClickingTheSelectedIncidentAgainGoesBackToIt) {
+    Fixture f;
+    IncidentView view;
+    view.resize(1000, 700);
+    view.show();
+    view.setRun(f.run, QString::fromStdString(f.path));
+    auto* table = view.findChild<QTableView*>("incidentTable");
+    QSignalSpy selected(&view, &IncidentView::incidentSelected);
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cellRect(table, 3, 1).center());
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cellRect(table, 3, 1).center());
+    ASSERT_EQ(selected.count(), 2);
+    EXPECT_EQ(selected.at(1).at(0).value<Nanos>(), selected.at(0).at(0).value<Nanos>());
+}
+
+TEST(IncidentView, AKeyPressInTheListSelectsTheNextIncident) {
+    Fixture f;
+    IncidentView view;
+    view.resize(1000, 700);
+    view.show();
+    view.setRun(f.run, QString::fromStdString(f.path));
+    auto* table = view.findChild<QTableView*>("incidentTable");
+    const auto incidents = buildIncidents(*f.run);
+    QSignalSpy selected(&view, &IncidentView::incidentSelected);
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cellRect(table, 0, 1).center());
+    QTest::keyClick(table, Qt::Key_Down);
+    ASSERT_EQ(selected.count(), 2);
+    EXPECT_EQ(selected.at(1).at(0).value<Nanos>(), incidents[1].begin);
+    EXPECT_EQ(view.selectedIncidentId(), incidents[1].id);
 }
 
 TEST(IncidentView, TheChainNamesWhoReportedAFailureAndWhoIsSuspected) {

@@ -23,6 +23,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStatusBar>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTest>
 
@@ -199,6 +200,54 @@ TEST(MainWindow, SelectingAnIncidentMovesEveryView) {
                                       : failed;
     EXPECT_EQ(window.findChild<FabricView*>()->selected(), expected);
     EXPECT_EQ(window.replayPanel()->inspector()->part(), expected) << "the inspector follows the incident";
+}
+
+// N walks the incidents of the list: the replay, the review pane and the 3D view name the
+// same one; a click on the selected row after playing away goes back to it.
+TEST(MainWindow, NextIncidentNamesOneIncidentEverywhere) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string path = dir.file("tiny.faultline");
+    writeRunFile(test::tinyRun(), path);
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::runShown);
+    window.openRun(QString::fromStdString(path));
+    ASSERT_TRUE(shown.wait(20'000));
+    auto* incidents = window.findChild<IncidentView*>();
+    EXPECT_EQ(incidents->selectedIncidentId(), -1) << "nothing is selected until asked";
+    const auto all = buildIncidents(test::tinyRun());
+    ReplayPanel* replay = window.replayPanel();
+    replay->setTime(0);
+    int walked = 0;
+    for (const Incident& expected : all) {
+        replay->jump(ReplayControls::Jump::NextIncident);
+        ASSERT_EQ(replay->time(), expected.begin);
+        EXPECT_EQ(incidents->selectedIncidentId(), expected.id) << "the review pane names another incident";
+        EXPECT_TRUE(window.findChild<QLabel*>("incidentHeadline")->text().startsWith(QString("Incident %1:").arg(expected.id)));
+        if (!expected.gpus.empty()) {
+            const ComponentRef failed = failedPart(test::tinyRun(), expected);
+            const ComponentRef part = failed.kind == ComponentKind::Gpu || failed.kind == ComponentKind::None
+                                          ? ComponentRef{ComponentKind::Gpu, expected.gpus.front()}
+                                          : failed;
+            EXPECT_EQ(window.findChild<FabricView*>()->selected(), part) << "the 3D view is on another incident";
+        }
+        if (++walked == 4) break;
+    }
+    ASSERT_EQ(walked, 4);
+
+    // Play away, then click the selected row again: the replay goes back to it.
+    const int id = incidents->selectedIncidentId();
+    const Nanos begin = replay->time();
+    replay->setTime(begin + kHour);
+    auto* table = window.findChild<QTableView*>("incidentTable");
+    QModelIndex row;
+    for (int r = 0; r < table->model()->rowCount() && !row.isValid(); ++r)
+        if (table->model()->index(r, 0).data().toInt() == id) row = table->model()->index(r, 1);
+    ASSERT_TRUE(row.isValid());
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(row).center());
+    EXPECT_EQ(replay->time(), begin);
 }
 
 // A GPU that failed by itself: the flight to it is labelled with its name, as a switch's is.

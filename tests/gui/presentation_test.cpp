@@ -5,18 +5,24 @@
 
 #include "app/main_window.h"
 #include "app/presentation_window.h"
+#include "app/presenter_notes.h"
 #include "exports/report_content.h"
 #include "app/story_card.h"
+#include "model/incident_notes.h"
 #include "model/run_file.h"
 #include "analysis/blast_radius.h"
+#include "analysis/incidents.h"
 #include "views/fabric_view.h"
 
 #include <QAction>
 #include <QImage>
+#include <QLabel>
 #include <QPointer>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTest>
+
+#include <QFileInfo>
 
 #include <gtest/gtest.h>
 
@@ -55,6 +61,64 @@ TEST(Presentation, TitleCardFillsTheScreenInLargeType) {
         for (int x = 0; x < 1920; x += 2) white += shot.pixelColor(x, y) == QColor(Qt::white);
     EXPECT_GT(white, 500);
     if (const QByteArray shots = qgetenv("FAULTLINE_TEST_SHOTS"); !shots.isEmpty()) shot.save(shots + "/presentation-title.png");
+}
+
+// Every figure of the title and closing cards on one line inside its tile, from a laptop to a
+// 4K projector ("424 unexpected" used to wrap onto two lines and crowd its tile).
+TEST(Presentation, EveryTileFitsItsTextAtEverySize) {
+    test::guiApp();
+    if (!QFileInfo::exists(FAULTLINE_SAMPLE_RUN)) GTEST_SKIP() << "no sample run at " << FAULTLINE_SAMPLE_RUN;
+    auto run = std::make_shared<const faultline::Run>(readRunFile(FAULTLINE_SAMPLE_RUN));
+    const ReportContent content = buildReportContent(run, {}, 5);
+    for (const QSize size : {QSize(1280, 720), QSize(1366, 768), QSize(1920, 1080), QSize(3840, 2160)})
+        for (StoryCard::Kind kind : {StoryCard::Kind::Title, StoryCard::Kind::Closing}) {
+            StoryCard card;
+            card.setCard(&content, kind);
+            card.resize(size);
+            const QImage shot = card.grab().toImage();
+            EXPECT_EQ(shot.size(), size);
+            EXPECT_TRUE(card.cutTexts().isEmpty()) << size.width() << "x" << size.height() << ": " << card.cutTexts().join(" | ").toStdString();
+            if (const QByteArray shots = qgetenv("FAULTLINE_TEST_SHOTS"); !shots.isEmpty())
+                shot.save(shots + QString("/presentation-%1-%2x%3.png").arg(kind == StoryCard::Kind::Title ? "title" : "closing").arg(size.width()).arg(size.height()));
+        }
+}
+
+// S opens the presenter's notes in a window of their own: the slide shown, the reviewer's
+// notes of its incident in full, what comes next; they follow the slides.
+TEST(Presentation, PresenterNotesFollowTheSlidesInTheirOwnWindow) {
+    test::guiApp();
+    const faultline::Run& tiny = test::tinyRun();
+    const auto worst = worstIncidents(buildIncidents(tiny), 2);
+    ASSERT_EQ(worst.size(), 2u);
+    IncidentNote note;
+    note.incidentBegin = worst.front().begin;
+    note.notes = "Swapped the GPU; the vendor confirmed an HBM fault.\nSecond line, kept whole for the presenter.";
+    note.confirmedCause = RootCause::GpuHbm3Memory;
+    note.tags = {"rma", "hbm"};
+    auto content = std::make_shared<ReportContent>(
+        buildReportContent(std::shared_ptr<const faultline::Run>(std::shared_ptr<const faultline::Run>(), &tiny), {{note.incidentBegin, note}}, 2));
+    QPointer<PresentationWindow> window = new PresentationWindow(content);
+    window->resize(1280, 720);
+    window->show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(window));
+    EXPECT_EQ(window->presenterNotes(), nullptr) << "optional: not open until asked";
+    QTest::keyClick(window, Qt::Key_S);
+    PresenterNotes* notes = window->presenterNotes();
+    ASSERT_NE(notes, nullptr);
+    EXPECT_TRUE(notes->isVisible());
+    EXPECT_TRUE(notes->isWindow()) << "a window of its own, for the presenter's screen";
+    EXPECT_TRUE(notes->findChild<QLabel*>("presenterSlide")->text().startsWith("Slide 1 of 4"));
+    EXPECT_TRUE(notes->findChild<QLabel*>("presenterNext")->text().contains(QString::fromStdString(incidentTitle(worst.front()))));
+    QTest::keyClick(window, Qt::Key_PageDown);
+    EXPECT_TRUE(notes->findChild<QLabel*>("presenterSlide")->text().startsWith("Slide 2 of 4"));
+    EXPECT_TRUE(notes->notesText().contains("Second line, kept whole for the presenter.")) << notes->notesText().toStdString();
+    EXPECT_TRUE(notes->notesText().contains("Tags: rma, hbm")) << notes->notesText().toStdString();
+    QTest::keyClick(window, Qt::Key_PageDown);
+    EXPECT_TRUE(notes->notesText().contains("No reviewer's notes")) << notes->notesText().toStdString();
+    QTest::keyClick(window, Qt::Key_S);
+    EXPECT_FALSE(notes->isVisible());
+    window->close();
+    EXPECT_TRUE(QTest::qWaitFor([&] { return window.isNull(); }, 30'000));
 }
 
 TEST(Presentation, KeysWalkThroughTheStoryAndEscLeaves) {

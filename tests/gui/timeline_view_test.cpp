@@ -2,6 +2,7 @@
 #include "../model/test_runs.h"
 
 #include "simulator/simulator.h"
+#include "views/gpu_palette.h"
 #include "views/timeline_view.h"
 
 #include <QImage>
@@ -56,7 +57,8 @@ TEST(TimelineView, ZoomedIntoTheTraceTheLateRankHasTheFirstLaneAndShortCollectiv
     const QImage image = render(view);
     const QRect lane = view.laneRect(0);
     int painted = 0;
-    for (int x = lane.left(); x < lane.right(); ++x) painted += image.pixelColor(x, lane.center().y()) == QColor(90, 120, 170);
+    const Rgb laneColour = activeStatePalette().timeline.collective;
+    for (int x = lane.left(); x < lane.right(); ++x) painted += image.pixelColor(x, lane.center().y()) == QColor(laneColour[0], laneColour[1], laneColour[2]);
     EXPECT_GT(painted, 10);
 }
 

@@ -8,6 +8,7 @@
 #include "analysis/incidents.h"
 #include "app/first_window.h"
 #include "app/main_window.h"
+#include "app/recent_files.h"
 #include "app/theme.h"
 #include "model/run_file.h"
 #include "views/charts_view.h"
@@ -18,11 +19,18 @@
 #include "views/inspector_view.h"
 #include "views/replay_panel.h"
 #include "views/scene_legend.h"
+#include "widgets/stat_tile.h"
+#include "widgets/vtk_render_widget.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
 #include <QImage>
+#include <QFileInfo>
+#include <QMenu>
+#include <QLabel>
+#include <QGraphicsTextItem>
+#include <QGraphicsSimpleTextItem>
 #include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
@@ -342,6 +350,169 @@ TEST(WindowLook, SelectingAnIncidentShowsItsHardwareInTheInspector) {
         EXPECT_EQ(inspector->part(), expected) << "incident " << incident->id;
         EXPECT_EQ(w.window.replayPanel()->fabricView()->selected(), expected);
     }
+}
+
+// Text a user cannot read whole: chart titles, axis labels, legend entries and bar names Qt
+// Charts cut short with "...", and tile labels wider (or taller) than the room they are given.
+QStringList cutTexts(const QWidget& window) {
+    QStringList cut;
+    for (const QChartView* chart : window.findChildren<QChartView*>()) {
+        if (!chart->isVisible()) continue;  // scrolled out of sight still counts: the user scrolls to it
+        for (const QGraphicsItem* item : chart->scene()->items()) {
+            if (!item->isVisible()) continue;
+            QString text;
+            if (const auto* t = dynamic_cast<const QGraphicsTextItem*>(item)) text = t->toPlainText();
+            else if (const auto* st = dynamic_cast<const QGraphicsSimpleTextItem*>(item)) text = st->text();
+            if (text.contains("...") || text.contains(QChar(0x2026))) cut << chart->objectName() + ": " + text;
+        }
+    }
+    for (const StatTile* tile : window.findChildren<StatTile*>()) {
+        if (!tile->isVisible() || tile->visibleRegion().isEmpty()) continue;
+        for (const QLabel* label : tile->findChildren<QLabel*>()) {
+            if (!label->isVisible() || label->text().isEmpty()) continue;
+            const bool fits = label->wordWrap() ? label->heightForWidth(label->width()) <= label->height()
+                                                : label->sizeHint().width() <= label->width();
+            if (!fits) cut << tile->objectName() + ": " + label->text();
+        }
+    }
+    return cut;
+}
+
+// At 1280x720 (and 1366x768) every chart and tile of the summary and charts docks shows its
+// text whole: they scroll, or stack, rather than cut it.
+TEST(WindowLook, NoTextIsCutShortOnASmallScreen) {
+    OpenWindow w;
+    for (const QSize size : {QSize(1280, 720), QSize(1366, 768), QSize(1920, 1080)}) {
+        w.window.resize(size);
+        for (const char* dockName : {"summaryDock", "chartsDock"}) {
+            auto* dock = w.window.findChild<QDockWidget*>(dockName);
+            ASSERT_NE(dock, nullptr);
+            dock->raise();
+            QApplication::processEvents();
+            QApplication::processEvents();
+            const QStringList cut = cutTexts(w.window);
+            EXPECT_TRUE(cut.isEmpty()) << size.width() << "x" << size.height() << ", " << dockName << ": "
+                                       << cut.join(" | ").toStdString();
+            const QString shot = QString("small_screen_%1x%2_%3").arg(size.width()).arg(size.height()).arg(dockName);
+            maybeSave(w.window, shot.toUtf8().constData());
+        }
+    }
+}
+
+// On a 1280x720 or 1366x768 screen (a window shrunk to it) the 3D view keeps the largest
+// area, the docks having given way, and its legend takes at most a fifth of its height.
+TEST(WindowLook, OnASmallScreenThe3DViewIsLargestAndItsLegendLow) {
+    OpenWindow w;
+    FabricView* view = w.window.replayPanel()->fabricView();
+    for (const QSize size : {QSize(1280, 720), QSize(1366, 768)}) {
+        w.window.resize(size);
+        // The docks give way once the new size is laid out.
+        EXPECT_TRUE(QTest::qWaitFor([&] {
+            for (QDockWidget* dock : w.window.findChildren<QDockWidget*>())
+                if (dock->isVisible() && !dock->visibleRegion().isEmpty() && area(dock) >= area(view)) return false;
+            return true;
+        }, 30'000)) << size.width() << "x" << size.height() << ": a dock is larger than the 3D view";
+        for (QDockWidget* dock : w.window.findChildren<QDockWidget*>()) {
+            if (dock->isVisible() && !dock->visibleRegion().isEmpty()) {
+                EXPECT_GT(area(view), area(dock)) << dock->objectName().toStdString() << " at " << size.width() << "x" << size.height();
+            }
+        }
+        view->renderImage();
+        const ScreenRect legend = view->legend().panelRect();
+        const int viewHeight = view->renderWidget()->renderWindowHeight();
+        EXPECT_LE(legend.y1 - legend.y0, viewHeight / 5.0) << size.width() << "x" << size.height() << ": the legend is "
+                                                           << legend.y1 - legend.y0 << " of " << viewHeight << " pixels high";
+        maybeSave(w.window, QString("layout_%1x%2").arg(size.width()).arg(size.height()).toUtf8().constData());
+    }
+}
+
+// A click on the legend folds it to its title, a second unfolds it; the menu shows the state.
+TEST(WindowLook, TheLegendFoldsWithAClick) {
+    OpenWindow w;
+    w.window.resize(1280, 720);
+    FabricView* view = w.window.replayPanel()->fabricView();
+    VtkRenderWidget* render = view->renderWidget();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(render->surfaceWindow()));
+    view->renderImage();
+    const ScreenRect open = view->legend().panelRect();
+    const double dpr = render->devicePixelRatioF();
+    const QPoint inside(static_cast<int>((open.x0 + 10) / dpr), static_cast<int>((render->renderWindowHeight() - (open.y0 + open.y1) / 2) / dpr));
+    auto* fold = w.window.findChild<QAction*>("foldLegendAction");
+    ASSERT_NE(fold, nullptr);
+    QTest::mouseClick(render->surfaceWindow(), Qt::LeftButton, {}, inside);  // the first click focuses the view
+    QTest::mouseClick(render->surfaceWindow(), Qt::LeftButton, {}, inside);
+    EXPECT_TRUE(view->legendCollapsed());
+    EXPECT_TRUE(fold->isChecked());
+    view->renderImage();
+    const ScreenRect folded = view->legend().panelRect();
+    EXPECT_LE(folded.y1 - folded.y0, (open.y1 - open.y0) * 0.55) << "folded, only the title is left: " << folded.y1 - folded.y0 << " of " << open.y1 - open.y0;
+    EXPECT_EQ(view->selected().kind, ComponentKind::None) << "a click on the legend picks nothing behind it";
+    fold->trigger();
+    EXPECT_FALSE(view->legendCollapsed());
+}
+
+// View > Reset Layout puts back every dock the user closed or floated, and the 3D view's share.
+TEST(WindowLook, ResetLayoutBringsBackEveryDock) {
+    OpenWindow w;
+    auto* summary = w.window.findChild<QDockWidget*>("summaryDock");
+    auto* incidents = w.window.findChild<QDockWidget*>("incidentsDock");
+    summary->close();
+    incidents->setFloating(true);
+    w.window.findChild<QDockWidget*>("timelineDock")->close();
+    QApplication::processEvents();
+    auto* reset = w.window.findChild<QAction*>("resetLayoutAction");
+    ASSERT_NE(reset, nullptr);
+    reset->trigger();
+    QApplication::processEvents();
+    for (const char* name : {"summaryDock", "chartsDock", "incidentsDock", "timelineDock", "jobsDock"}) {
+        auto* dock = w.window.findChild<QDockWidget*>(name);
+        EXPECT_FALSE(dock->isHidden()) << name;
+        EXPECT_FALSE(dock->isFloating()) << name;
+    }
+    EXPECT_FALSE(summary->visibleRegion().isEmpty()) << "the summary is the tab in front again";
+    EXPECT_FALSE(incidents->visibleRegion().isEmpty());
+    const int view = area(w.window.replayPanel()->fabricView());
+    for (QDockWidget* dock : w.window.findChildren<QDockWidget*>()) {
+        if (dock->isVisible() && !dock->visibleRegion().isEmpty()) {
+            EXPECT_GT(view, area(dock)) << dock->objectName().toStdString();
+        }
+    }
+}
+
+// File > Open Recent lists the runs and comparisons opened, newest first, at most ten, and
+// opens one again.
+TEST(WindowLook, OpenRecentListsTheLastRunsAndComparisons) {
+    OpenWindow w;  // opened tiny.faultline
+    QMenu* recent = w.window.findChild<QMenu*>("openRecentMenu");
+    ASSERT_NE(recent, nullptr);
+    const QString tiny = QFileInfo(QString::fromStdString(w.path)).absoluteFilePath();
+    ASSERT_FALSE(recentEntries().isEmpty());
+    EXPECT_EQ(recentEntries().front().path, tiny);
+    rememberRecent({tiny, tiny});  // a comparison of the run with itself
+    for (int i = 0; i < 12; ++i) rememberRecent({QString("/nowhere/run%1.faultline").arg(i), {}});
+    EXPECT_EQ(recentEntries().size(), kMaxRecent);
+    EXPECT_EQ(recentEntries().front().path, "/nowhere/run11.faultline");
+    rememberRecent({tiny, {}});
+    EXPECT_EQ(recentEntries().front(), (RecentEntry{tiny, {}}));
+    EXPECT_EQ(recentEntries().size(), kMaxRecent);
+
+    emit recent->aboutToShow();
+    QStringList texts;
+    QAction* first = nullptr;
+    for (QAction* a : recent->actions())
+        if (!a->isSeparator()) {
+            texts << a->text();
+            if (!first) first = a;
+        }
+    ASSERT_NE(first, nullptr);
+    EXPECT_EQ(first->text(), "tiny.faultline");
+    EXPECT_TRUE(first->isEnabled());
+    EXPECT_TRUE(texts.contains("run10.faultline (moved or deleted)")) << texts.join(", ").toStdString();
+    QSignalSpy shown(&w.window, &MainWindow::runShown);
+    first->trigger();
+    EXPECT_TRUE(shown.wait(20'000));
+    w.window.findChild<QAction*>("clearRecentAction")->trigger();
+    EXPECT_TRUE(recentEntries().isEmpty());
 }
 
 }  // namespace

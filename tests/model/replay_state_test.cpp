@@ -103,6 +103,11 @@ TEST(ReplayState, JobStatusNamesPhaseStepAndCause) {
     EXPECT_EQ(s.downtime, 0);
     EXPECT_EQ(describeJob(run, s), "down: restart after GPU HBM3 Memory on r0000-h0-gpu3, 4 min 10 s");
 
+    // At the instant the job went down there is no duration to tell yet ("..., 0 s").
+    s = index.jobAt(10 * kMinute);
+    ASSERT_NE(s.phase, JobPhase::Training);
+    EXPECT_EQ(describeJob(run, s).find(", 0"), std::string::npos) << describeJob(run, s);
+
     s = index.jobAt(52 * kMinute);
     EXPECT_EQ(s.phase, JobPhase::Restarting);
     EXPECT_EQ(describeJob(run, s).rfind("down: restart after planned maintenance", 0), 0u) << describeJob(run, s);

@@ -165,7 +165,7 @@ TEST(CommandLine, ProgressLineOnlyWhenStderrIsATerminal) {
     ASSERT_EQ(terminal.status, 0) << terminal.output;
     EXPECT_NE(terminal.output.find("faultline-cli simulate: simulating 2,048 GPUs for 10 d"), std::string::npos) << terminal.output;
     EXPECT_NE(terminal.output.find("\r\033[K"), std::string::npos) << "the line is erased before the report";
-    EXPECT_NE(terminal.output.find("2,048 GPUs, 10 d 0 h"), std::string::npos) << "the report still follows";
+    EXPECT_NE(terminal.output.find("2,048 GPUs, 10 d"), std::string::npos) << "the report still follows";
 
     const CommandResult piped = cli(args + dir.file("b.faultline"));
     EXPECT_EQ(piped.status, 0);
