@@ -12,6 +12,7 @@
 #include <QWheelEvent>
 
 #include <algorithm>
+#include <cmath>
 
 namespace faultline {
 
@@ -162,7 +163,13 @@ void HangView::drawLanes(QPainter& p) {
     const Rgb down = activeStatePalette().down;
     const int first = firstVisibleLane();
     const int last = std::min<int>(static_cast<int>(m_hang->lanes.size()), first + visibleLaneCount() + 1);
-    const QColor box = palette().highlight().color();
+    const int plotRight = m_scroll->isVisible() ? m_scroll->x() : width();
+    const int plotWidth = std::max(1, plotRight - kLabelWidth);
+    // Thousands of collectives on screen: painted as pixel runs into one image, not box by box.
+    QImage boxes(plotWidth, std::max(1, (last - first) * kLaneHeight), QImage::Format_ARGB32_Premultiplied);
+    boxes.fill(Qt::transparent);
+    const QRgb box = palette().highlight().color().rgba();
+    std::vector<QRectF> stuck;
     QFont bold = p.font();
     bold.setBold(true);
     const QFont normal = p.font();
@@ -182,33 +189,36 @@ void HangView::drawLanes(QPainter& p) {
         const QString role = roleText(hl.role);
         p.drawText(QRect(4, r.top(), kLabelWidth - 8, r.height()), Qt::AlignLeft | Qt::AlignVCenter,
                    role.isEmpty() ? tr("rank %1").arg(hl.rank) : tr("rank %1  %2").arg(hl.rank).arg(role));
+        if (culprit) {
+            const auto waiting = std::count_if(m_hang->flows.begin(), m_hang->flows.end(), [&](const HangFlow& f) { return f.to == hl.rank; });
+            p.drawText(QRect(kLabelWidth, r.top(), r.width() - kLabelWidth - 6, r.height()), Qt::AlignRight | Qt::AlignVCenter,
+                       waiting == 1 ? tr("1 rank waits for it") : tr("%1 ranks wait for it").arg(QString::fromStdString(formatCount(waiting))));
+        }
         if (hl.lane == SIZE_MAX) continue;
         const CollectiveLane& l = m_lanes.lanes[hl.lane];
-        // This rank's records are in time order: start at the first that ends in view.
-        auto begin = m_lanes.records.begin() + static_cast<std::ptrdiff_t>(l.begin);
+        // This rank's records are in time order; none runs longer than a day.
+        auto it = std::partition_point(m_lanes.records.begin() + static_cast<std::ptrdiff_t>(l.begin),
+                                       m_lanes.records.begin() + static_cast<std::ptrdiff_t>(l.end),
+                                       [&](std::uint32_t i) { return m_run->collectives[i].enter < m_hang->viewBegin - kDay; });
         const auto end = m_lanes.records.begin() + static_cast<std::ptrdiff_t>(l.end);
-        begin = std::partition_point(begin, end, [&](std::uint32_t i) { return m_run->collectives[i].enter < m_hang->viewBegin - kDay; });
-        p.save();
-        p.setClipRect(QRect(kLabelWidth, r.top(), r.width() - kLabelWidth, r.height()));
-        double lastRight = -1;
-        for (auto it = begin; it != end; ++it) {
+        const int top = (lane - first) * kLaneHeight + 3, bottom = (lane - first + 1) * kLaneHeight - 3;
+        for (; it != end; ++it) {
             const CollectiveRecord& c = m_run->collectives[*it];
             if (c.enter > m_hang->viewEnd) break;
             if (c.exit < m_hang->viewBegin) continue;
-            const double x0 = xOf(c.enter);
-            const double x1 = std::max(xOf(c.exit), x0 + 2);
-            if (x1 <= lastRight) continue;  // a pixel already painted: thousands of collectives cost one box
-            lastRight = x1;
-            p.fillRect(QRectF(x0, r.top() + 3, x1 - x0, r.height() - 6), box);
-            if (isStuck(*it)) {
-                // Entered and never left: it waits from here to the end of what the dumps saw.
-                const double xe = xOf(m_hang->viewEnd);
-                p.fillRect(QRectF(x0, r.top() + 3, xe - x0, r.height() - 6), QBrush(stateColour(down), Qt::BDiagPattern));
-                p.setPen(QPen(stateColour(down), 1));
-                p.drawRect(QRectF(x0, r.top() + 3, xe - x0, r.height() - 6));
-            }
+            const double x0 = xOf(c.enter) - kLabelWidth;
+            const int from = std::clamp(static_cast<int>(x0), 0, plotWidth);
+            const int to = std::clamp(std::max(static_cast<int>(std::ceil(xOf(c.exit) - kLabelWidth)), from + 2), 0, plotWidth);
+            for (int y = top; y < bottom; ++y) std::fill_n(reinterpret_cast<QRgb*>(boxes.scanLine(y)) + from, to - from, box);
+            // Entered and never left: it waits from here to the end of what the dumps saw.
+            if (isStuck(*it)) stuck.emplace_back(kLabelWidth + x0, r.top() + 3, xOf(m_hang->viewEnd) - kLabelWidth - x0, r.height() - 6);
         }
-        p.restore();
+    }
+    p.drawImage(kLabelWidth, kRulerHeight, boxes);
+    p.setPen(QPen(stateColour(down), 1));
+    for (const QRectF& s : stuck) {
+        p.fillRect(s, QBrush(stateColour(down), Qt::BDiagPattern));
+        p.drawRect(s);
     }
     p.setFont(normal);
 }
@@ -222,8 +232,10 @@ void HangView::drawFlows(QPainter& p) {
     const int first = firstVisibleLane(), last = first + visibleLaneCount();
     for (const HangFlow& f : m_hang->flows) {
         if (!f.fromRecord || !f.toRecord) continue;
+        // Drawn from the waiting ranks on screen: thousands of ranks waiting for one culprit
+        // would otherwise draw thousands of arrows into its lane (the lane says how many wait).
         const int from = laneOfRank(f.from), to = laneOfRank(f.to);
-        if ((from < first || from > last) && (to < first || to > last)) continue;  // neither end on screen
+        if (from < first || from > last) continue;
         const CollectiveRecord& stuck = m_run->collectives[*f.fromRecord];
         const CollectiveRecord& joined = m_run->collectives[*f.toRecord];
         const QPointF a(xOf(stuck.enter), laneRect(from).center().y());
