@@ -2,6 +2,8 @@
 // checkpoint lines, torchtitan and NCCL watchdog timeouts.
 #include "import_test_util.h"
 
+#include <algorithm>
+
 #include "importers/text_parse.h"
 
 namespace faultline {
@@ -34,6 +36,10 @@ TEST(TrainingLog, BigScienceMegatronStepsFollowTheElapsedTimes) {
     EXPECT_NE(r.run.failures[0].detail.find("Slurm job 1809562 cancelled on r6i5n1"), std::string::npos);
     EXPECT_EQ(r.run.failures[0].component.kind, ComponentKind::Host);
     EXPECT_TRUE(r.run.topology.findHost("r6i5n1"));
+    // The file is job 1809562's own stdout: that job trained the run (it said "No job trained this run").
+    ASSERT_EQ(std::count_if(r.run.jobs.begin(), r.run.jobs.end(), [](const Job& j) { return j.inRun; }), 1);
+    EXPECT_EQ(std::find_if(r.run.jobs.begin(), r.run.jobs.end(), [](const Job& j) { return j.inRun; })->id, "1809562");
+    EXPECT_TRUE(r.run.downtimes.empty()) << "one job's log is no chain of jobs to find downtimes between";
 }
 
 TEST(TrainingLog, MegatronCheckpointLinesAndTimers) {
