@@ -1,12 +1,12 @@
 #include "comparison_verdict.h"
 
+#include "incidents.h"
 #include "model/format.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 
 namespace faultline {
@@ -28,15 +28,7 @@ std::map<std::string, double> lostParts(const Run& run, const RunSummary& s) {
     return parts;
 }
 
-// "3.6" under ten, "1,234" above: as precise as a reader needs.
-std::string gpuHours(double h) {
-    if (h >= 10) return formatCount(std::llround(h));
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f", h);
-    return buf;
-}
-
-std::string signedGpuHours(double h) { return (h > 0 ? "+" : h < 0 ? "-" : "") + gpuHours(std::abs(h)) + " GPU-h"; }
+std::string signedGpuHours(double h) { return (h > 0 ? "+" : h < 0 ? "-" : "") + gpuHoursText(std::abs(h)) + " GPU-h"; }
 
 }  // namespace
 
@@ -62,7 +54,7 @@ ComparisonVerdict judgeComparison(const Run& a, const RunSummary& sa, const Run&
     const double diff = v.lostB - v.lostA;
     v.even = std::abs(diff) <= kEvenShare * std::max(v.lostA, v.lostB);
     if (v.even) {
-        v.headline = "A and B lost about the same: " + gpuHours(v.lostA) + " and " + gpuHours(v.lostB) + " GPU-hours (within " +
+        v.headline = "A and B lost about the same: " + gpuHoursText(v.lostA) + " and " + gpuHoursText(v.lostB) + " GPU-hours (within " +
                      formatPercent(kEvenShare, 0) + ").";
         return v;
     }
@@ -71,8 +63,8 @@ ComparisonVerdict judgeComparison(const Run& a, const RunSummary& sa, const Run&
         if (v.drivers.size() < 2 && (p.delta() > 0) == (diff > 0) && std::abs(p.delta()) >= kEvenShare * std::abs(diff)) v.drivers.push_back(p);
     const bool bBetter = diff < 0;
     const double better = bBetter ? v.lostB : v.lostA, worse = bBetter ? v.lostA : v.lostB;
-    v.headline = std::string(bBetter ? "B" : "A") + " lost " + gpuHours(std::abs(diff)) + " fewer GPU-hours than " + (bBetter ? "A" : "B") + " (" +
-                 gpuHours(better) + " vs " + gpuHours(worse) + ", " + formatPercent(std::abs(diff) / worse, 1) + " less)";
+    v.headline = std::string(bBetter ? "B" : "A") + " lost " + gpuHoursText(std::abs(diff)) + " fewer GPU-hours than " + (bBetter ? "A" : "B") + " (" +
+                 gpuHoursText(better) + " vs " + gpuHoursText(worse) + ", " + formatPercent(std::abs(diff) / worse, 1) + " less)";
     if (!v.drivers.empty()) {
         v.headline += ": mostly " + v.drivers[0].part + " (" + signedGpuHours(v.drivers[0].delta()) + " in B)";
         if (v.drivers.size() > 1) v.headline += " and " + v.drivers[1].part + " (" + signedGpuHours(v.drivers[1].delta()) + ")";

@@ -26,14 +26,14 @@ constexpr std::int32_t kMaxRunRanks = 800'000;
 constexpr std::int32_t kMaxGpusPerNode = 64;
 
 // The earliest absolute time any event carries: the run's start.
-EpochNs earliestTime(const ImportedEvents& e) {
+EpochNs earliestTime(const ImportedEvents& e, const CollectiveSpan& collectives) {
     EpochNs t = 0;
     auto see = [&t](EpochNs v) {
         if (v > 0 && (t == 0 || v < t)) t = v;
     };
     for (const auto& f : e.failures)
         if (!f.sinceBoot) see(f.time);
-    see(collectiveSpan(e).first);
+    see(collectives.first);
     for (const auto& s : e.steps) see(s.end - s.duration);
     for (const auto& c : e.checkpoints) see(c.begin);
     for (const auto& j : e.jobs) see(j.start);
@@ -129,7 +129,9 @@ BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>
                      const JobSelection& selection) {
     BuildResult out;
     Run& run = out.run;
-    const EpochNs base = earliestTime(events);
+    // Every Flight Recorder entry is looked at once for the span, not once for each end of it.
+    const CollectiveSpan collectives = collectiveSpan(events);
+    const EpochNs base = earliestTime(events, collectives);
     const std::int32_t ranks = rankCount(events);
     if (ranks > kMaxRunRanks)
         throw Error("the files name a run of " + std::to_string(ranks) + " ranks (a world size or the highest rank), more than the " +
@@ -276,7 +278,7 @@ BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>
     }
 
     addCollectives(events, base, run);
-    if (const CollectiveSpan span = collectiveSpan(events); span.last > 0) toRun(span.last);
+    if (collectives.last > 0) toRun(collectives.last);
 
     // Steps are the job's: with several ranks reporting, the lowest rank speaks for all.
     std::int32_t stepRank = INT32_MAX;
