@@ -298,7 +298,8 @@ void ConsoleFailures::elastic(const ConsoleEvent& e, const LineOrigin& at) {
     }
     if (!m_summary.host.empty()) {
         f.where.host = m_summary.host;
-        f.where.localGpu = m_summary.localRank;
+        // A local rank is its GPU on the host, where it is one a node can have.
+        if (m_summary.localRank < kMaxGpusPerNode) f.where.localGpu = m_summary.localRank;
     }
     const int signal = m_summary.signal ? m_summary.signal : m_summary.exitCode < 0 ? -m_summary.exitCode : 0;
     std::string root = "torchrun's root cause: rank " + (m_summary.rank >= 0 ? std::to_string(m_summary.rank) : std::string("?")) +

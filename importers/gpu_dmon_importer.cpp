@@ -126,7 +126,7 @@ void importGpuDmon(const std::string& path, ImportContext& ctx) {
             continue;
         }
         const auto gpu = parseInt(words[static_cast<std::size_t>(layout->gpu)]);
-        if (!gpu || *gpu < 0 || *gpu > 1023) {
+        if (!gpu || *gpu < 0 || *gpu >= kMaxGpusPerNode) {
             ctx.report.skip(in.where() + ": expected a GPU index");
             continue;
         }

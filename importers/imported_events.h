@@ -18,6 +18,9 @@ using EpochNs = std::int64_t;
 
 // Ranks beyond this are not a job anyone runs; a bigger number in a file is corruption.
 inline constexpr std::int64_t kMaxRank = 10'000'000;
+// No node holds more GPUs than this; a bigger local index is a misread number, and laying
+// out a host of it would take gigabytes.
+inline constexpr std::int32_t kMaxGpusPerNode = 64;
 
 // Where something happened, as much as the file says: any of host + PCI bus id, host +
 // local GPU index, or a rank.

@@ -47,6 +47,22 @@ std::int64_t intField(const nlohmann::json& o, const char* key, std::int64_t fal
     throw FieldError(std::string("\"") + key + "\" is not an integer");
 }
 
+// A GPU's index on its host, or -1 where the event does not say.
+std::int32_t localGpuField(const nlohmann::json& o) {
+    const std::int64_t gpu = intField(o, "gpu", -1);
+    if (gpu < -1 || gpu >= kMaxGpusPerNode)
+        throw FieldError("\"gpu\" " + std::to_string(gpu) + " is not a GPU index on a host (0 to " + std::to_string(kMaxGpusPerNode - 1) + ")");
+    return static_cast<std::int32_t>(gpu);
+}
+
+// A rank, or fallback where the event does not say.
+std::int32_t rankField(const nlohmann::json& o, std::int32_t fallback, bool required = false) {
+    const std::int64_t rank = intField(o, "rank", fallback, required);
+    if (rank < fallback || rank >= kMaxRank)
+        throw FieldError("\"rank\" " + std::to_string(rank) + " is not a rank (0 to " + std::to_string(kMaxRank - 1) + ")");
+    return static_cast<std::int32_t>(rank);
+}
+
 double numberField(const nlohmann::json& o, const char* key) {
     auto it = o.find(key);
     if (it == o.end() || it->is_null()) return 0;
@@ -110,8 +126,8 @@ void addEvent(const nlohmann::json& o, ImportContext& ctx) {
         }
         f.where.host = stringField(o, "host");
         f.where.pciBusId = stringField(o, "pci_bus_id");
-        f.where.localGpu = static_cast<std::int32_t>(intField(o, "gpu", -1));
-        f.where.rank = static_cast<std::int32_t>(intField(o, "rank", -1));
+        f.where.localGpu = localGpuField(o);
+        f.where.rank = rankField(o, -1);
         if (auto h = o.find("hosts"); h != o.end() && h->is_array())
             for (const auto& x : *h)
                 if (x.is_string()) f.hosts.push_back(x.get<std::string>());
@@ -121,7 +137,7 @@ void addEvent(const nlohmann::json& o, ImportContext& ctx) {
         ctx.report.count("failures");
     } else if (kind == "collective") {
         ImportedCollective c;
-        c.rank = static_cast<std::int32_t>(intField(o, "rank", 0, true));
+        c.rank = rankField(o, 0, true);
         c.op = stringField(o, "op", true);
         c.group = stringField(o, "group");
         if (c.group.empty()) c.group = "unknown";
@@ -147,7 +163,7 @@ void addEvent(const nlohmann::json& o, ImportContext& ctx) {
         const double ms = numberField(o, "duration_ms");
         if (!(ms >= 0 && ms <= 86'400'000)) throw FieldError("\"duration_ms\" must be from 0 to 86400000 (a day)");
         s.duration = static_cast<Nanos>(std::llround(ms * 1e6));
-        s.rank = static_cast<std::int32_t>(intField(o, "rank", -1));
+        s.rank = rankField(o, -1);
         ctx.report.seen(s.end);
         ctx.events.steps.push_back(s);
         ctx.report.count("steps");
@@ -166,9 +182,9 @@ void addEvent(const nlohmann::json& o, ImportContext& ctx) {
         ctx.report.count(c.kind == CheckpointKind::Load ? "checkpoint loads" : "checkpoint saves");
     } else if (kind == "placement") {
         RankPlacement p;
-        p.rank = static_cast<std::int32_t>(intField(o, "rank", 0, true));
+        p.rank = rankField(o, 0, true);
         p.host = stringField(o, "host", true);
-        p.localGpu = static_cast<std::int32_t>(intField(o, "gpu", -1));
+        p.localGpu = localGpuField(o);
         ctx.events.placements.push_back(std::move(p));
         ctx.report.count("placements");
     } else {

@@ -166,7 +166,7 @@ void importNvidiaSmiCsv(const std::string& path, ImportContext& ctx) {
         gpu.host = host;
         if (columns.index >= 0) {
             const auto n = parseInt(cells[static_cast<std::size_t>(columns.index)]);
-            if (!n || *n < 0 || *n > 1023) {
+            if (!n || *n < 0 || *n >= kMaxGpusPerNode) {
                 ctx.report.skip(rows.where() + ": expected a GPU index");
                 continue;
             }

@@ -31,7 +31,8 @@ std::vector<RankPlacement> readRankMap(const std::string& path) {
         p.host = std::string(fields[1]);
         if (fields.size() > 2) {
             const auto local = parseInt(fields[2]);
-            if (!local || *local < 0 || *local > 1024) in.fail("LOCAL_GPU must be a GPU index from 0, found \"" + std::string(fields[2]) + "\"");
+            if (!local || *local < 0 || *local >= kMaxGpusPerNode)
+                in.fail("LOCAL_GPU must be a GPU index from 0 to " + std::to_string(kMaxGpusPerNode - 1) + ", found \"" + std::string(fields[2]) + "\"");
             p.localGpu = static_cast<std::int32_t>(*local);
         }
         out.push_back(std::move(p));

@@ -23,7 +23,6 @@ constexpr int kHostsPerRack = 2;
 // Larger than any cluster (100,000 hosts of 8 GPUs): a count beyond it is a misread number,
 // and a run of it would take minutes and gigabytes to lay out.
 constexpr std::int32_t kMaxRunRanks = 800'000;
-constexpr std::int32_t kMaxGpusPerNode = 64;
 
 // The earliest absolute time any event carries: the run's start.
 EpochNs earliestTime(const ImportedEvents& e, const CollectiveSpan& collectives) {
@@ -68,6 +67,9 @@ Topology deriveTopology(const ImportedEvents& e, std::int32_t ranks, std::map<st
         [](const std::string& a, const std::string& b) { return naturalLess(a, b); });
     auto need = [&hosts](const std::string& host, std::int32_t localGpu, const std::string& pci) {
         if (host.empty()) return;
+        if (localGpu >= kMaxGpusPerNode)
+            throw Error("the files place GPU " + std::to_string(localGpu) + " on host " + host + ", more than the " +
+                        std::to_string(kMaxGpusPerNode) + " GPUs any node has");
         HostNeeds& h = hosts[host];
         h.gpus = std::max(h.gpus, localGpu + 1);
         if (!pci.empty()) h.pciIds.insert(pci);

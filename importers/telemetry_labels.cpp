@@ -1,5 +1,6 @@
 #include "telemetry_labels.h"
 
+#include "imported_events.h"
 #include "kernel_log_line.h"
 #include "text_parse.h"
 
@@ -26,7 +27,7 @@ std::optional<TelemetryGpu> gpuFromLabels(const Labels& labels) {
     if (!index) index = label(labels, "minor_number");
     if (index) {
         const auto n = parseInt(*index);
-        if (!n || *n < 0 || *n > 1023) return std::nullopt;
+        if (!n || *n < 0 || *n >= kMaxGpusPerNode) return std::nullopt;
         gpu.index = static_cast<std::int32_t>(*n);
     }
     if (const std::string* uuid = label(labels, "UUID")) gpu.uuid = *uuid;

@@ -263,5 +263,31 @@ TEST(HostileInput, InvalidUtf8InALogStillPrintsAsJson) {
     EXPECT_NE(r.output.find("\xef\xbf\xbd"), std::string::npos);  // the bad bytes became U+FFFD
 }
 
+TEST(HostileInput, GpuIndicesBeyondAnyNodeAreBadLinesNotLaidOut) {
+    // Found by the faultline-events harness in CI: a placement on GPU 130401000000000 of a host
+    // laid out a host of that many GPUs (2.6 GB before the fuzzer's memory limit stopped it).
+    ScratchDir dir;
+    const std::string path = dir.file("events.jsonl");
+    writeFile(path, R"({"kind": "placement", "rank": 0, "host": "node-a", "gpu": 0})" "\n"
+                    R"({"kind": "placement", "rank": 1, "host": "node-a", "gpu": 130401000000000})" "\n"
+                    R"({"kind": "failure", "time": "2025-03-01T12:06:00Z", "xid": 79, "host": "node-a", "gpu": 0, "rank": 4294967297})" "\n"
+                    R"({"kind": "failure", "time": "2025-03-01T12:07:00Z", "xid": 79, "host": "node-a", "gpu": 0})" "\n");
+    const ImportResult r = importPaths({path}, forced("faultline-events"));
+    const FileReport& report = r.summary.files[0];
+    EXPECT_EQ(report.skippedLines, 2);
+    ASSERT_EQ(report.warnings.size(), 2u);
+    EXPECT_EQ(report.warnings[0], path + ":2: \"gpu\" 130401000000000 is not a GPU index on a host (0 to 63)");
+    EXPECT_EQ(report.warnings[1].rfind(path + ":3: \"rank\" 4294967297 is not a rank", 0), 0u) << report.warnings[1];
+    EXPECT_EQ(r.run.topology.gpus.size(), 8u);  // node-a, as big as a host is
+
+    // A rank map's local GPU is held to the same bound, and refused with its line.
+    const std::string map = dir.file("ranks.txt");
+    writeFile(map, "0 node-a 0\n1 node-a 64\n");
+    ImportOptions withMap = forced("faultline-events");
+    withMap.rankMapPath = map;
+    const std::string message = errorOf([&] { importPaths({path}, withMap); });
+    EXPECT_NE(message.find(map + ":2: LOCAL_GPU must be a GPU index from 0 to 63, found \"64\""), std::string::npos) << message;
+}
+
 }  // namespace
 }  // namespace faultline
