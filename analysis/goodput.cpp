@@ -178,8 +178,12 @@ GoodputLedger computeGoodput(const Run& run, Nanos period) {
         count(d.planned, d.cause);
         if (d.failure >= 0 && static_cast<std::size_t>(d.failure) < accounted.size()) accounted[static_cast<std::size_t>(d.failure)] = 1;
     }
-    for (std::size_t i = 0; i < run.failures.size(); ++i)
-        if (!accounted[i]) count(run.failures[i].cause == RootCause::PlannedMaintenance, run.failures[i].cause);
+    for (std::size_t i = 0; i < run.failures.size(); ++i) {
+        if (accounted[i]) continue;
+        const bool planned = run.failures[i].cause == RootCause::PlannedMaintenance;
+        count(planned, run.failures[i].cause);
+        if (!planned) ++ledger.withoutDowntime;
+    }
     ledger.timeAccounted = !run.steps.empty() || !run.downtimes.empty();
     if (ledger.unexpected > 0) ledger.mtbf = duration / ledger.unexpected;
     for (int c = 0; c < kRootCauseCount; ++c)

@@ -49,6 +49,9 @@ struct GoodputLedger {
     // Interruptions: downtimes, and failures no downtime accounts for (e.g. from kernel logs).
     int planned = 0;
     int unexpected = 0;
+    // Unexpected interruptions the files show no downtime for (a failure with no restart
+    // after it, e.g. the job's last line): counted, but costing nothing in ETTR.
+    int withoutDowntime = 0;
     Nanos mtbf = 0;                    // 0 when there were no unexpected interruptions
     std::vector<CauseMtbf> mtbfByCause;  // most frequent first
 };

@@ -93,6 +93,27 @@ nlohmann::json repeatOffendersToJson(const std::vector<RepeatOffender>& offender
     return list;
 }
 
+std::string offenderCausesText(const RepeatOffender& o, const Run& run) {
+    std::map<std::string, int> causes;
+    for (std::int32_t f : o.failures) ++causes[std::string(rootCauseLabel(run.failures[static_cast<std::size_t>(f)].cause))];
+    std::string text;
+    for (const auto& [cause, n] : causes) text += (text.empty() ? "" : ", ") + cause + (n > 1 ? " x" + std::to_string(n) : "");
+    return text;
+}
+
+ComponentRef offenderPart(const RepeatOffender& o, const Topology& topology) {
+    switch (o.level) {
+        case OffenderLevel::Gpu: return {ComponentKind::Gpu, o.index};
+        case OffenderLevel::Host: return {ComponentKind::Host, o.index};
+        case OffenderLevel::Switch: return {ComponentKind::Switch, o.index};
+        case OffenderLevel::Rack:
+            for (std::size_t h = 0; h < topology.hosts.size(); ++h)
+                if (topology.hosts[h].rack == o.index) return {ComponentKind::Host, static_cast<std::int32_t>(h)};
+            break;
+    }
+    return {};
+}
+
 std::string repeatOffendersToText(const std::vector<RepeatOffender>& offenders, const Run& run) {
     if (offenders.empty()) return "No GPU, host, rack or switch failed more than once in this run.\n";
     std::string out;
@@ -100,10 +121,7 @@ std::string repeatOffendersToText(const std::vector<RepeatOffender>& offenders, 
     std::snprintf(buf, sizeof buf, "%-7s  %-28s  %8s  %16s  %16s  %s\n", "level", "name", "failures", "shortest gap", "mean gap", "causes");
     out += buf;
     for (const RepeatOffender& o : offenders) {
-        std::map<std::string, int> causes;
-        for (std::int32_t f : o.failures) ++causes[std::string(rootCauseLabel(run.failures[static_cast<std::size_t>(f)].cause))];
-        std::string causeText;
-        for (const auto& [cause, n] : causes) causeText += (causeText.empty() ? "" : ", ") + cause + (n > 1 ? " x" + std::to_string(n) : "");
+        const std::string causeText = offenderCausesText(o, run);
         std::snprintf(buf, sizeof buf, "%-7s  %-28.28s  %8zu  %16s  %16s  %s\n", offenderLevelName(o.level), o.name.c_str(), o.failures.size(),
                       formatDuration(o.shortestGap).c_str(), formatDuration(o.meanGap).c_str(), causeText.c_str());
         out += buf;

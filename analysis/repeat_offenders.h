@@ -28,6 +28,11 @@ struct RepeatOffender {
 // A rack is listed only when its failures hit more than one host (else its host says it).
 std::vector<RepeatOffender> findRepeatOffenders(const Run& run);
 
+// Its failures' causes: "Faulty GPU x2, GPU HBM3 Memory".
+std::string offenderCausesText(const RepeatOffender& offender, const Run& run);
+// The part to show it by in the 3D view and the inspector: a rack by its first host.
+ComponentRef offenderPart(const RepeatOffender& offender, const Topology& topology);
+
 nlohmann::json repeatOffendersToJson(const std::vector<RepeatOffender>& offenders, const Run& run);
 std::string repeatOffendersToText(const std::vector<RepeatOffender>& offenders, const Run& run);
 

@@ -275,16 +275,8 @@ nlohmann::json comparisonToJson(const RunComparison& c) {
     };
 }
 
-std::string comparisonToText(const RunComparison& c) {
-    std::string out;
-    char buf[320];
-    std::snprintf(buf, sizeof buf, "A  %s (%s GPUs, %s)\nB  %s (%s GPUs, %s)\n\n", c.a.name.c_str(),
-                  formatCount(static_cast<std::int64_t>(c.a.gpus)).c_str(), formatDuration(c.a.duration).c_str(), c.b.name.c_str(),
-                  formatCount(static_cast<std::int64_t>(c.b.gpus)).c_str(), formatDuration(c.b.duration).c_str());
-    out += buf;
-    out += c.verdict.headline + "\n\n";
-    std::snprintf(buf, sizeof buf, "%-34s %16s %16s %16s %10s\n", "", "A", "B", "B - A", "change");
-    out += buf;
+std::vector<KpiTableRow> kpiTable(const RunComparison& c) {
+    std::vector<KpiTableRow> out;
     for (const KpiRow& row : c.rows()) {
         auto cell = [&row](const std::optional<double>& v, bool sign) { return v ? formatKpiValue(row, *v, sign) : std::string("-"); };
         std::string change = "-";
@@ -295,9 +287,25 @@ std::string comparisonToText(const RunComparison& c) {
             change = pct;
         }
         const int verdict = row.verdict();
-        std::snprintf(buf, sizeof buf, "%-34s %16s %16s %16s %10s %s\n", row.label.c_str(), cell(row.a, false).c_str(),
-                      cell(row.b, false).c_str(), cell(row.delta(), true).c_str(), change.c_str(),
-                      verdict > 0 ? "better" : verdict < 0 ? "worse" : "");
+        out.push_back({row.label, cell(row.a, false), cell(row.b, false), cell(row.delta(), true), change,
+                       verdict > 0 ? "better" : verdict < 0 ? "worse" : ""});
+    }
+    return out;
+}
+
+std::string comparisonToText(const RunComparison& c) {
+    std::string out;
+    char buf[320];
+    std::snprintf(buf, sizeof buf, "A  %s (%s GPUs, %s)\nB  %s (%s GPUs, %s)\n\n", c.a.name.c_str(),
+                  formatCount(static_cast<std::int64_t>(c.a.gpus)).c_str(), formatDuration(c.a.duration).c_str(), c.b.name.c_str(),
+                  formatCount(static_cast<std::int64_t>(c.b.gpus)).c_str(), formatDuration(c.b.duration).c_str());
+    out += buf;
+    out += c.verdict.headline + "\n\n";
+    std::snprintf(buf, sizeof buf, "%-34s %16s %16s %16s %10s\n", "", "A", "B", "B - A", "change");
+    out += buf;
+    for (const KpiTableRow& row : kpiTable(c)) {
+        std::snprintf(buf, sizeof buf, "%-34s %16s %16s %16s %10s %s\n", row.label.c_str(), row.a.c_str(), row.b.c_str(), row.delta.c_str(),
+                      row.change.c_str(), row.verdict.c_str());
         out += buf;
     }
     if (c.collectives.both) {

@@ -78,6 +78,14 @@ std::vector<TimePoint> cumulativeEttr(const Run& run, int points = 200);
 std::vector<TimePoint> stepTimeSeries(const Run& run, int buckets = 600);
 double gpuDays(const RunSummary& s);
 
+// The KPI table as the CLI, the app and the comparison report show it: label, A, B, B - A,
+// change (a relative change; blank for percentages, whose difference is in points), and
+// "better" / "worse" / "".
+struct KpiTableRow {
+    std::string label, a, b, delta, change, verdict;
+};
+std::vector<KpiTableRow> kpiTable(const RunComparison& c);
+
 nlohmann::json comparisonToJson(const RunComparison& c);
 std::string comparisonToText(const RunComparison& c);
 // "+1.5%" / "-3m 20s" / "+2": a delta as the KPI table and the CLI show it.

@@ -62,7 +62,8 @@ std::vector<std::string> runHighlights(const Run& run, const RunSummary& summary
     else if (!run.failures.empty())
         out.push_back(formatCounted(static_cast<std::int64_t>(run.failures.size()), "failure", "failures"));
     if (summary.ettrKnown && (interruptions > 0 || run.collectives.empty()))
-        out.push_back("Effective training time " + formatPercent(summary.ettr) + " of " + formatDuration(summary.duration));
+        out.push_back("Effective training time " + formatPercent(summary.ettr) + " of " + formatDuration(summary.duration) +
+                      (ettrCaveat(summary).empty() ? "" : ", " + ettrCaveat(summary)));
     if (out.empty()) out.push_back("Ran " + formatDuration(summary.duration) + " on " + formatCount(static_cast<std::int64_t>(summary.gpus)) + " GPUs");
     return out;
 }

@@ -42,6 +42,12 @@ Nanos youngDalyInterval(Nanos meanSave, Nanos mtbf) {
     return static_cast<Nanos>(std::llround(std::sqrt(2.0 * static_cast<double>(meanSave) * static_cast<double>(mtbf))));
 }
 
+std::string ettrCaveat(const RunSummary& s) {
+    if (!s.ettrKnown || s.withoutDowntime == 0) return {};
+    return "not counting " + formatCounted(s.withoutDowntime, "interruption", "interruptions") +
+           (s.withoutDowntime == 1 ? " whose downtime the files do not show" : " whose downtimes the files do not show");
+}
+
 RunSummary summarize(const Run& run) {
     RunSummary s;
     s.ledger = computeGoodput(run);
@@ -53,8 +59,10 @@ RunSummary summarize(const Run& run) {
     s.racks = run.topology.racks.size();
     s.switches = run.topology.switches.size();
     s.duration = run.info.duration;
+    s.shape = run.jobShape;
 
     s.unexpected = ledger.unexpected;
+    s.withoutDowntime = ledger.withoutDowntime;
     s.planned = ledger.planned;
     for (const CauseMtbf& c : ledger.mtbfByCause) s.causes.push_back({c.cause, c.count, 100.0 * c.count / s.unexpected});
     s.mtbf = ledger.mtbf;
@@ -92,7 +100,11 @@ nlohmann::json summaryToJson(const RunSummary& s) {
         {"racks", s.racks},
         {"switches", s.switches},
         {"duration_s", toSeconds(s.duration)},
-        {"interruptions", {{"planned", s.planned}, {"unexpected", s.unexpected}}},
+        {"job_shape", s.shape.known() ? nlohmann::json{{"world_size", s.shape.worldSize}, {"gpus_per_node", s.shape.gpusPerNode},
+                                                        {"tensor_parallel", s.shape.tensorParallel}, {"pipeline_parallel", s.shape.pipelineParallel},
+                                                        {"data_parallel", s.shape.dataParallel}}
+                                      : nlohmann::json()},
+        {"interruptions", {{"planned", s.planned}, {"unexpected", s.unexpected}, {"without_downtime", s.withoutDowntime}}},
         {"causes", causes},
         {"ettr", s.ettrKnown ? nlohmann::json(s.ettr) : nlohmann::json()},
         {"goodput", s.ettrKnown ? nlohmann::json(s.goodput) : nlohmann::json()},
@@ -126,11 +138,14 @@ std::string summaryToText(const RunSummary& s) {
     line("Cluster", formatCount(static_cast<std::int64_t>(s.gpus)) + " GPUs, " + formatCount(static_cast<std::int64_t>(s.hosts)) +
                         " hosts, " + formatCount(static_cast<std::int64_t>(s.racks)) + " racks, " +
                         formatCount(static_cast<std::int64_t>(s.switches)) + " switches");
+    if (s.shape.known()) line("Job shape", jobShapeText(s.shape));
     line("Interruptions", std::to_string(s.planned + s.unexpected) + " (" + std::to_string(s.planned) + " planned, " +
                               std::to_string(s.unexpected) + " unexpected)");
     if (s.jobsInRun > 0)
         line("Jobs", std::to_string(s.jobsInRun) + " trained the run (" + std::to_string(s.requeues) + " of them requeued runs)");
-    line("Effective training time", s.ettrKnown ? formatPercent(s.ettr) + " (goodput " + formatPercent(s.goodput) + " after straggler slowdown)"
+    const std::string caveat = ettrCaveat(s);
+    line("Effective training time", s.ettrKnown ? formatPercent(s.ettr) + " (goodput " + formatPercent(s.goodput) + " after straggler slowdown" +
+                                                      (caveat.empty() ? "" : "; " + caveat) + ")"
                                                 : "unknown (the files give neither training steps nor downtimes)");
     line("Mean time between failures", s.unexpected ? formatDuration(s.mtbf) : "no failures");
     line("Downtime: detection", formatDuration(s.downtime.detection));

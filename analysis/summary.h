@@ -33,8 +33,10 @@ struct RunSummary {
     std::int64_t startEpochNs = 0;
     std::size_t gpus = 0, hosts = 0, racks = 0, switches = 0;
     Nanos duration = 0;
+    JobShape shape;  // how the job split its ranks, where its logs said
     int planned = 0;
     int unexpected = 0;
+    int withoutDowntime = 0;  // unexpected interruptions with no downtime in the files
     std::vector<CauseCount> causes;  // most frequent first; ties in the Llama 3 table's order
     // Effective training time ratio: the share of wall time spent on training that was kept
     // (not down, not redone after a restart, not blocked saving checkpoints). From the
@@ -59,6 +61,9 @@ struct RunSummary {
 };
 
 RunSummary summarize(const Run& run);
+// What ETTR leaves out, said beside it wherever it is shown: "" or "not counting 1
+// interruption whose downtime the files do not show".
+std::string ettrCaveat(const RunSummary& summary);
 // Young's first-order optimum, which Daly showed holds while the save is short next to the MTBF.
 Nanos youngDalyInterval(Nanos meanSave, Nanos mtbf);
 nlohmann::json summaryToJson(const RunSummary& summary);

@@ -292,8 +292,11 @@ void ConsoleProgress::inJobRestart(std::string_view what, EpochNs t) {
 
 // A log without a SLURM_* banner still names its job when slurmstepd cancels it.
 void ConsoleProgress::cancelledJob(const ConsoleEvent& e, EpochNs firstDated) {
-    if (e.step || (m_job && !m_job->id.empty())) return;
+    if (e.step) return;
+    if (m_job && m_job->id == e.job && m_job->batchHost.empty()) m_job->batchHost = std::string(e.host);
+    if (m_job && !m_job->id.empty()) return;
     if (!m_job) m_job = ImportedJob{};
+    m_job->batchHost = std::string(e.host);
     m_job->id = std::string(e.job);
     m_job->fromLog = true;
     if (m_job->firstLogLine == 0) m_job->firstLogLine = firstDated;

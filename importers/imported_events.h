@@ -103,6 +103,9 @@ struct ImportedJob {
     std::int32_t restarts = 0;
     std::int32_t gpus = 0;  // allocated GPUs (AllocTRES gres/gpu=N); 0 when unknown
     std::vector<std::string> nodes;
+    // The node its batch script ran on, the first of its allocation, where only a log names
+    // it (slurmstepd's "*** JOB 123 ON n1 CANCELLED ..."): rank 0's node.
+    std::string batchHost;
     // The jobs its submission waited for (`sbatch --dependency=afterok:123`, from sacct's
     // SubmitLine): a job that depends on one of the run's jobs continues the run.
     std::vector<std::string> dependsOn;

@@ -304,6 +304,8 @@ ImportResult buildImport(std::vector<ShardedFile> files, const ImportOptions& op
         std::count_if(result.run.downtimes.begin(), result.run.downtimes.end(), [](const Downtime& d) { return d.planned; }));
     if (!built.warnings.empty() && !result.summary.files.empty())
         for (const std::string& w : built.warnings) result.summary.files.back().warnings.push_back(w);
+    if (!built.notes.empty() && !result.summary.files.empty())
+        for (const std::string& n : built.notes) result.summary.files.back().notes.push_back(n);
     return result;
 }
 

@@ -29,6 +29,7 @@ std::vector<ImportedJob> logJobs(const std::vector<ImportedJob>& in) {
         if (j.firstLogLine > 0 && (known.firstLogLine == 0 || j.firstLogLine < known.firstLogLine)) known.firstLogLine = j.firstLogLine;
         if (known.name.empty()) known.name = j.name;
         if (known.nodes.size() < j.nodes.size()) known.nodes = j.nodes;
+        if (known.batchHost.empty()) known.batchHost = j.batchHost;
     }
     std::vector<ImportedJob> out;
     for (auto& [key, j] : byRun) out.push_back(std::move(j));
@@ -70,6 +71,7 @@ std::vector<ImportedJob> mergeJobs(const std::vector<ImportedJob>& in) {
         if (best->firstLogLine == 0 || (log.firstLogLine > 0 && log.firstLogLine < best->firstLogLine)) best->firstLogLine = log.firstLogLine;
         if (best->name.empty()) best->name = log.name;
         if (best->nodes.empty()) best->nodes = log.nodes;
+        if (best->batchHost.empty()) best->batchHost = log.batchHost;
     }
     auto key = [](const ImportedJob& j) { return j.start > 0 ? j.start : j.submit; };
     std::stable_sort(jobs.begin(), jobs.end(), [&](const ImportedJob& a, const ImportedJob& b) { return key(a) < key(b); });

@@ -6,6 +6,7 @@
 #include "run_jobs.h"
 #include "telemetry_build.h"
 #include "model/error.h"
+#include "model/format.h"
 #include "analysis/step_time_stragglers.h"
 #include "analysis/straggler_analysis.h"
 #include "analysis/telemetry_warnings.h"
@@ -62,7 +63,7 @@ struct HostNeeds {
 };
 
 Topology deriveTopology(const ImportedEvents& e, std::int32_t ranks, std::map<std::int32_t, RankPlacement>& placement,
-                        std::int32_t gpusPerHost) {
+                        std::int32_t gpusPerHost, std::vector<std::string>& notes) {
     std::map<std::string, HostNeeds, bool (*)(const std::string&, const std::string&)> hosts(
         [](const std::string& a, const std::string& b) { return naturalLess(a, b); });
     auto need = [&hosts](const std::string& host, std::int32_t localGpu, const std::string& pci) {
@@ -83,14 +84,23 @@ Topology deriveTopology(const ImportedEvents& e, std::int32_t ranks, std::map<st
         for (const auto& h : j.nodes) need(h, -1, "");
     for (const auto& [rank, p] : placement) need(p.host, p.localGpu, "");
     for (const GpuLocator& g : telemetryLocators(e.telemetry)) need(g.host, g.localGpu, g.pciBusId);
-    // Ranks nobody placed: 8 to a host of their own.
+    // Ranks nobody placed: as many to a host of their own as the job's hosts hold.
+    std::int32_t guessed = 0, firstGuessed = -1;
+    std::set<std::string> guessedHosts;
+    std::string firstGuessedHost;
     for (std::int32_t r = 0; r < ranks; ++r) {
         if (placement.count(r)) continue;
-        const std::int32_t first = r / kGpusPerHost * kGpusPerHost;
-        RankPlacement p{r, "ranks" + std::to_string(first) + "-" + std::to_string(first + kGpusPerHost - 1), r % kGpusPerHost};
+        const std::int32_t first = r / gpusPerHost * gpusPerHost;
+        RankPlacement p{r, "ranks" + std::to_string(first) + "-" + std::to_string(first + gpusPerHost - 1), r % gpusPerHost};
         need(p.host, p.localGpu, "");
+        guessedHosts.insert(p.host);
+        if (guessed++ == 0) firstGuessed = r, firstGuessedHost = p.host;
         placement[r] = p;
     }
+    if (guessed > 0)
+        notes.push_back("no file names the hosts of " + std::to_string(guessed) + " of the " + std::to_string(ranks) + " ranks (the first is rank " +
+                        std::to_string(firstGuessed) + "): drawn on " + formatCounted(static_cast<std::int64_t>(guessedHosts.size()), "host", "hosts") +
+                        " of " + std::to_string(gpusPerHost) + " GPUs named by their ranks (\"" + firstGuessedHost + "\", ...)");
 
     Topology t;
     t.zones.push_back({"zone0"});
@@ -150,7 +160,7 @@ BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>
     if (topology) {
         run.topology = *topology;
     } else {
-        run.topology = deriveTopology(events, ranks, placement, gpusPerHost);
+        run.topology = deriveTopology(events, ranks, placement, gpusPerHost, out.notes);
         out.derivedTopology = true;
     }
     Topology& topo = run.topology;
@@ -178,7 +188,7 @@ BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>
     std::set<std::int32_t> used;
     for (const auto& [rank, p] : placement) {
         const std::int32_t h = findHost(p.host);
-        const std::int32_t g = h >= 0 ? hostGpu(h, p.localGpu >= 0 ? p.localGpu : rank % kGpusPerHost) : -1;
+        const std::int32_t g = h >= 0 ? hostGpu(h, p.localGpu >= 0 ? p.localGpu : rank % gpusPerHost) : -1;
         if (g < 0) {
             out.warnings.push_back("rank " + std::to_string(rank) + " ran on " + p.host + ", which the topology lacks");
             continue;
@@ -303,6 +313,7 @@ BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>
     run.info.startEpochNs = base;
     run.info.duration = latest - base;
     run.info.source = "import";
+    run.jobShape = {events.worldSize, events.gpusPerNode, events.tensorParallel, events.pipelineParallel, events.dataParallel};
 
     // Stragglers found in the traces replay like any other straggler episode.
     appendDetectedStragglers(run, analyzeStragglers(run));

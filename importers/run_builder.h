@@ -17,12 +17,14 @@ struct BuildResult {
     Run run;
     bool derivedTopology = false;
     std::vector<std::string> warnings;  // events that could not be placed, and why
+    std::vector<std::string> notes;     // what the build guessed (hosts no file names)
 };
 
 // `topology` is the cluster when a topology file was given; events naming hosts it lacks
-// are dropped with a warning. Without one, hosts get 8 GPUs each (more if a file names a
-// higher GPU index), two hosts to a rack, one zone; ranks no file places get hosts of their
-// own, 8 ranks to a host ("ranks0-7").
+// are dropped with a warning. Without one, hosts get as many GPUs as the job's nodes hold (the
+// launcher's nproc_per_node or SLURM_GPUS_ON_NODE, else 8; more if a file names a higher GPU
+// index), two hosts to a rack, one zone; ranks no file places get hosts of their own, as
+// many ranks to a host ("ranks0-7"), and a note says so.
 // With a chain of jobs (named by `selection`, else by the training logs' banners), every
 // gap between its jobs becomes a downtime, and the failures are the downtimes' symptoms.
 BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>& topology, const std::string& name,

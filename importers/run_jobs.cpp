@@ -71,6 +71,9 @@ std::int32_t placeRanksOnJobNodes(const ImportedEvents& e, const JobChain& chain
                                   std::map<std::int32_t, RankPlacement>& placement, std::int32_t defaultGpusPerHost) {
     std::vector<std::string> hosts = e.rankHosts;
     if (hosts.empty() && !chain.runJobs.empty()) hosts = chain.jobs[chain.runJobs.front()].nodes;
+    // Only the batch host known: the first node's ranks are on it, where the node's size is known.
+    if (hosts.empty() && !chain.runJobs.empty() && e.gpusPerNode > 0 && !chain.jobs[chain.runJobs.front()].batchHost.empty())
+        hosts = {chain.jobs[chain.runJobs.front()].batchHost};
     if (hosts.empty() || ranks <= 0) return e.gpusPerNode > 0 ? e.gpusPerNode : defaultGpusPerHost;
     const auto nodes = static_cast<std::int32_t>(hosts.size());
     std::int32_t perNode = e.gpusPerNode;

@@ -2,6 +2,7 @@
 // A run: the cluster it trained on and what happened over time. Every time is Nanos since
 // the run's start; events are kept sorted by time so that any instant is a binary search.
 #include "hang.h"
+#include "job_shape.h"
 #include "root_cause.h"
 #include "telemetry.h"
 #include "time.h"
@@ -124,6 +125,7 @@ struct CollectiveRecord {
 
 struct Run {
     RunInfo info;
+    JobShape jobShape;  // how the job split its ranks, where its logs said
     Topology topology;
     std::vector<Failure> failures;
     std::vector<Downtime> downtimes;

@@ -16,12 +16,20 @@ namespace faultline {
 
 namespace {
 
-void writeMeta(SqliteDb& db, const RunInfo& info) {
+void writeMeta(SqliteDb& db, const RunInfo& info, const JobShape& jobShape) {
     SqliteStatement s(db, "INSERT INTO meta(key, value) VALUES(?, ?)");
     s.bind(1, std::string_view("name")).bind(2, std::string_view(info.name)).execute();
     s.bind(1, std::string_view("source")).bind(2, std::string_view(info.source)).execute();
     s.bind(1, std::string_view("start_epoch_ns")).bind(2, info.startEpochNs).execute();
     s.bind(1, std::string_view("duration_ns")).bind(2, info.duration).execute();
+    // The job's shape, where known (meta keys: older readers pass over them).
+    const std::pair<std::string_view, std::int32_t> shape[] = {{"world_size", jobShape.worldSize},
+                                                               {"gpus_per_node", jobShape.gpusPerNode},
+                                                               {"tensor_parallel", jobShape.tensorParallel},
+                                                               {"pipeline_parallel", jobShape.pipelineParallel},
+                                                               {"data_parallel", jobShape.dataParallel}};
+    for (const auto& [key, n] : shape)
+        if (n > 0) s.bind(1, key).bind(2, std::int64_t{n}).execute();
 }
 
 void writeEvents(SqliteDb& db, const Run& run) {
@@ -145,7 +153,7 @@ void writeRunFile(const Run& run, const std::string& path) {
         db.exec("BEGIN");
         db.exec(schema::kTables);
         db.exec(schema::kTopologyTables);
-        writeMeta(db, run.info);
+        writeMeta(db, run.info, run.jobShape);
         writeTopologyTables(db, run.topology);
         writeEvents(db, run);
         if (run.hang) writeHang(db, *run.hang);

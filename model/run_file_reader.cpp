@@ -51,7 +51,7 @@ std::int64_t checkHeader(SqliteDb& db) {
     return version;
 }
 
-RunInfo readMeta(SqliteDb& db) {
+RunInfo readMeta(SqliteDb& db, JobShape& shape) {
     RunInfo info;
     SqliteStatement s(db, "SELECT key, value FROM meta");
     while (s.next()) {
@@ -60,6 +60,11 @@ RunInfo readMeta(SqliteDb& db) {
         else if (key == "source") info.source = s.text(1);
         else if (key == "start_epoch_ns") info.startEpochNs = s.int64(1);
         else if (key == "duration_ns") info.duration = s.int64(1);
+        else if (key == "world_size") shape.worldSize = s.int32(1);
+        else if (key == "gpus_per_node") shape.gpusPerNode = s.int32(1);
+        else if (key == "tensor_parallel") shape.tensorParallel = s.int32(1);
+        else if (key == "pipeline_parallel") shape.pipelineParallel = s.int32(1);
+        else if (key == "data_parallel") shape.dataParallel = s.int32(1);
     }
     return info;
 }
@@ -194,7 +199,7 @@ Run readRunFile(const std::string& path) {
         const std::int64_t version = checkHeader(db);
         Run run;
         db.exec("BEGIN");  // one consistent snapshot, even if another process writes notes
-        run.info = readMeta(db);
+        run.info = readMeta(db, run.jobShape);
         run.topology = readTopologyTables(db);
         readEvents(db, run, version);
         run.telemetry = readTelemetryTables(db, version);

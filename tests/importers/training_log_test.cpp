@@ -42,6 +42,30 @@ TEST(TrainingLog, BigScienceMegatronStepsFollowTheElapsedTimes) {
     EXPECT_TRUE(r.run.downtimes.empty()) << "one job's log is no chain of jobs to find downtimes between";
 }
 
+TEST(TrainingLog, TheClusterDrawnForAMegatronLogIsTheOneItDescribes) {
+    // "using world size: 32, data-parallel-size: 1, tensor-model-parallel size: 4,
+    // pipeline-model-parallel size: 8", launched with --nproc_per_node 4 --nnodes 8 from
+    // r6i5n1, the batch host of "JOB 1809562 ON r6i5n1 CANCELLED": it was drawn as 36 GPUs on
+    // 5 hosts (4 on r6i5n1, then 8-GPU hosts for the rest).
+    FAULTLINE_REQUIRE_REALDATA();
+    const ImportResult r = importPaths({realData("training_logs/bigscience/experiments/gpt2-meg/meg_gpt2_base_n8_dp1_tp4_pp8-1809562.out")});
+    const Topology& t = r.run.topology;
+    EXPECT_EQ(t.gpus.size(), 32u);
+    ASSERT_EQ(t.hosts.size(), 8u);
+    for (const Host& h : t.hosts) EXPECT_EQ(h.gpuCount, 4) << h.name;
+    // Rank 0 is on the batch host; the others on hosts named by their ranks, and the import says it guessed.
+    const auto r6i5n1 = t.findHost("r6i5n1");
+    ASSERT_TRUE(r6i5n1);
+    EXPECT_EQ(t.gpus[static_cast<std::size_t>(r.run.rankToGpu.at(0))].host, *r6i5n1);
+    EXPECT_TRUE(t.findHost("ranks28-31"));
+    const std::vector<std::string>& notes = r.summary.files.back().notes;
+    EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
+        return n == "no file names the hosts of 28 of the 32 ranks (the first is rank 4): drawn on 7 hosts of 4 GPUs named by their ranks (\"ranks4-7\", ...)";
+    })) << (notes.empty() ? "no notes" : notes.front());
+    // The job's shape is kept in the run.
+    EXPECT_EQ(r.run.jobShape, (JobShape{32, 4, 4, 8, 1}));
+}
+
 TEST(TrainingLog, MegatronCheckpointLinesAndTimers) {
     const ImportResult r = importPaths({fixture("megatron_checkpoints.log")});
     const FileReport& f = r.summary.files.at(0);

@@ -27,6 +27,7 @@ Run fullRun() {
                        {0, 1, 1, 7, 9'000, 9'500, 4096}};
     run.rankToGpu = {0, 1, 2, 3};
     run.rankSteps = {{0, 1, 6 * kSecond, 6 * kSecond}, {1, 1, 6'100 * kMillisecond, 6'100 * kMillisecond}};
+    run.jobShape = {4, 2, 2, 2, 1};
     return run;
 }
 
@@ -60,6 +61,7 @@ void expectSameRun(const Run& a, const Run& b) {
     EXPECT_EQ(a.info.startEpochNs, b.info.startEpochNs);
     EXPECT_EQ(a.info.duration, b.info.duration);
     EXPECT_EQ(a.info.source, b.info.source);
+    EXPECT_EQ(a.jobShape, b.jobShape);
     ASSERT_EQ(a.topology.gpus.size(), b.topology.gpus.size());
     EXPECT_EQ(a.topology.gpuName(100), b.topology.gpuName(100));
     EXPECT_EQ(a.topology.gpus[100].pciBusId, b.topology.gpus[100].pciBusId);

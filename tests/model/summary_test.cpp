@@ -129,3 +129,48 @@ TEST(Summary, FailuresWithoutDowntimesCountAndEttrIsUnknown) {
 
 }  // namespace
 }  // namespace faultline
+
+namespace faultline {
+namespace {
+
+// A job's log with its steps and its end (a cancel) but no restart: ETTR is 100% of what the
+// files show, and every place that shows it says what it leaves out.
+TEST(Summary, AnInterruptionWithoutDowntimeIsSaidBesideEttr) {
+    faultline::Run run;
+    run.info = {"one job", 0, 10 * kMinute, "import"};
+    run.topology = buildFabric(FabricShape{.gpus = 8});
+    for (int i = 1; i <= 10; ++i) run.steps.push_back({i * kMinute, i, kMinute});
+    run.failures = {{10 * kMinute, RootCause::Unknown, {ComponentKind::Host, 0}, 0, {}, "Slurm job 7 cancelled on n1"}};
+    run.jobShape = {8, 8, 2, 4, 1};
+    const RunSummary s = summarize(run);
+    EXPECT_TRUE(s.ettrKnown);
+    EXPECT_DOUBLE_EQ(s.ettr, 1.0);
+    EXPECT_EQ(s.unexpected, 1);
+    EXPECT_EQ(s.withoutDowntime, 1);
+    EXPECT_EQ(ettrCaveat(s), "not counting 1 interruption whose downtime the files do not show");
+    const std::string text = summaryToText(s);
+    EXPECT_NE(text.find("Effective training time      100.0% (goodput 100.0% after straggler slowdown; not counting 1 interruption whose "
+                        "downtime the files do not show)"),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(summaryToJson(s)["interruptions"]["without_downtime"], 1);
+    // The job's shape is part of the summary.
+    EXPECT_NE(text.find("Job shape                    8 ranks: tensor 2 x pipeline 4 x data 1, 8 GPUs a node"), std::string::npos) << text;
+    EXPECT_EQ(summaryToJson(s)["job_shape"]["pipeline_parallel"], 4);
+
+    // With its downtime known, nothing is left out.
+    run.downtimes = {{5 * kMinute, 5 * kMinute, 6 * kMinute, 7 * kMinute, 0, false, RootCause::Unknown, 0}};
+    EXPECT_EQ(ettrCaveat(summarize(run)), "");
+}
+
+TEST(JobShape, ARankIsPlacedInMegatronsOrder) {
+    const JobShape shape{32, 4, 4, 8, 1};
+    EXPECT_EQ(rankRoleText(shape, 13), "tensor rank 1 of 4, pipeline stage 3 of 8, data replica 0 of 1");
+    EXPECT_EQ(rankRoleText(JobShape{16, 8, 2, 2, 4}, 7), "tensor rank 1 of 2, pipeline stage 0 of 2, data replica 3 of 4");
+    EXPECT_EQ(rankRoleText(shape, 32), "");                    // no such rank
+    EXPECT_EQ(rankRoleText(JobShape{32, 4, 0, 0, 0}, 3), "");  // the split is unknown
+    EXPECT_EQ(jobShapeText(JobShape{}), "");
+}
+
+}  // namespace
+}  // namespace faultline

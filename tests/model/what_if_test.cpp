@@ -1,12 +1,15 @@
 // What if: the same failures under another recovery policy.
 #include "test_runs.h"
 
+#include "analysis/run_comparison.h"
 #include "analysis/summary.h"
 #include "model/error.h"
 #include "model/run_file.h"
 #include "simulator/what_if.h"
 
 #include <gtest/gtest.h>
+
+#include <set>
 
 namespace faultline {
 namespace {
@@ -79,6 +82,37 @@ TEST(WhatIf, ALongerIntervalLosesMoreWorkOnTheSameFailures) {
     test::ScratchDir dir;
     writeRunFile(rarely, dir.file("b.faultline"));
     EXPECT_EQ(readRunFile(dir.file("b.faultline")).downtimes.size(), source.downtimes.size());
+}
+
+TEST(WhatIf, OnlyWhatThePolicyChangesMoves) {
+    // A reviewer reads the comparison of a run with its what-if: a checkpoint interval changes
+    // the saves, the work lost to each failure and so ETTR and goodput. The straggler share
+    // moves with them, as it should: a slow step later redone is lost work, not slowdown
+    // (the ledger counts each nanosecond once). Steps replayed at other moments take what the
+    // run's steps took there, so step times differ only within the noise the comparison shows
+    // neutral. Every other figure (failures, planned work, restarts) is the run's own.
+    const faultline::Run& source = test::tracedTinyRun();
+    const RunComparison c = compareRuns(source, replayWithPolicy(source, every(60 * kMinute)));
+    const std::set<std::string> policy{"ETTR", "Goodput", "Downtime: lost work", "Checkpoints saved", "Checkpoint interval (mean)",
+                                       "Checkpoint save overhead", "Straggler slowdown (of run time)"};
+    int moved = 0;
+    for (const KpiRow& row : c.rows()) {
+        const auto d = row.delta();
+        if (policy.count(row.label)) {
+            moved += d && *d != 0;
+        } else if (row.label.rfind("Step time", 0) == 0) {
+            EXPECT_EQ(row.verdict(), 0) << row.label << " moved by " << *d << ", beyond the noise";
+        } else {
+            EXPECT_TRUE(!d || *d == 0) << row.label << " moved by " << *d;
+        }
+    }
+    EXPECT_GE(moved, 4);
+    for (const CauseComparison& x : c.causes) EXPECT_EQ(x.a, x.b) << rootCauseLabel(x.cause);
+
+    // The same run against itself: nothing moves, and the verdict calls them even.
+    const RunComparison self = compareRuns(source, source);
+    for (const KpiRow& row : self.rows()) EXPECT_TRUE(!row.delta() || *row.delta() == 0) << row.label;
+    EXPECT_TRUE(self.verdict.even);
 }
 
 TEST(WhatIf, RefusesARunWithoutDowntimes) {
