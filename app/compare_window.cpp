@@ -5,6 +5,7 @@
 #include "model/error.h"
 #include "model/format.h"
 #include "analysis/blast_radius.h"
+#include "exports/comparison_report.h"
 #include "model/replay_state.h"
 #include "model/run_file.h"
 #include "views/comparison_charts.h"
@@ -16,9 +17,13 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFileDialog>
+#include <QGuiApplication>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QShortcut>
 #include <QSplitter>
 #include <QStandardItemModel>
@@ -132,6 +137,22 @@ CompareWindow::CompareWindow(QWidget* parent)
     bar->addWidget(m_incidentB, 1);
     bar->addWidget(m_link);
     bar->addWidget(m_stack);
+    auto* exportButton = new QPushButton(tr("Export Report..."), this);
+    exportButton->setObjectName("exportComparisonReport");
+    exportButton->setToolTip(tr("The comparison as a PDF or HTML report: the verdict, GPU-hours lost part by part, the figures and the charts"));
+    bar->addWidget(exportButton);
+    connect(exportButton, &QPushButton::clicked, this, [this] {
+        if (!m_loaded) return;
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export the Comparison's Report"), tr("comparison.pdf"),
+                                                          tr("PDF report (*.pdf);;HTML report (*.html)"));
+        if (path.isEmpty()) return;
+        try {
+            exportReport(path);
+            statusBar()->showMessage(tr("Wrote %1").arg(path), 8000);
+        } catch (const std::exception& e) {
+            QMessageBox::warning(this, tr("Export Report"), QString::fromUtf8(e.what()));
+        }
+    });
 
     m_views->addWidget(makePane(m_viewA, m_statusA, "A"));
     m_views->addWidget(makePane(m_viewB, m_statusB, "B"));
@@ -191,6 +212,20 @@ CompareWindow::CompareWindow(QWidget* parent)
 }
 
 CompareWindow::~CompareWindow() = default;
+
+void CompareWindow::exportReport(const QString& path) {
+    if (!m_loaded) throw Error("no comparison to export yet");
+    QGuiApplication::setOverrideCursor(Qt::WaitCursor);
+    try {
+        ReportOptions options;
+        options.out = path;
+        writeComparisonReport(m_loaded->comparison, renderComparisonFigures(*m_loaded->a, *m_loaded->b, m_loaded->comparison), options);
+    } catch (...) {
+        QGuiApplication::restoreOverrideCursor();
+        throw;
+    }
+    QGuiApplication::restoreOverrideCursor();
+}
 
 QWidget* CompareWindow::makePane(FabricView* view, QLabel* status, const QString& which) {
     auto* pane = new QWidget(this);

@@ -59,6 +59,10 @@ public:
     void alignByIncident(int a, int b);
     const RunAlignment* alignment() const { return m_alignment.get(); }
 
+    // The comparison's report (PDF or HTML by extension), as `faultline --report OUT --compare
+    // A B` writes it; throws Error when it cannot be written.
+    void exportReport(const QString& path);
+
     void setCamerasLinked(bool linked);
     bool camerasLinked() const;
     void setStacked(bool stacked);

@@ -4,6 +4,7 @@
 #include "cli/build_info.h"
 #include "compare_snapshot.h"
 #include "compare_window.h"
+#include "exports/comparison_report.h"
 #include "exports/export_options.h"
 #include "exports/image_file.h"
 #include "main_window.h"
@@ -50,6 +51,7 @@ constexpr const char* kUsage = "usage: faultline [RUN.faultline]\n"
                                "       faultline --presentation OUT.pdf [--incidents N] [RUN.faultline]\n"
                                "       faultline --record OUT.mp4 [--from T] [--to T] [--speed 1h/s] [--fps 30] [--viewpoint NAME] [--size 1920x1080] [RUN.faultline]\n"
                                "       faultline --screenshot OUT.png --compare [--at TIME | --step N] [--size WxH] A.faultline B.faultline\n"
+                               "       faultline --report OUT.pdf|OUT.html [--page a4|letter] --compare A.faultline B.faultline\n"
                                "       faultline --bench-replay [--compare] [--gpus N] [--camera whole|close] [--size WxH]\n"
                                "       faultline --help | --version\n";
 
@@ -149,8 +151,10 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
         return usageError("--presentation writes a PDF: name it OUT.pdf, not \"" + o.presentation + "\"");
     if (parser.isSet(presentation) && (o.compare || parser.isSet(screenshot) || faultline::headlessExportAsked(o.exports)))
         return usageError("--presentation takes one run, on its own (not with --screenshot, --report or --record)");
-    if (o.compare && (parser.isSet(view) || !o.exports.report.out.isEmpty() || !o.exports.video.out.isEmpty()))
-        return usageError("a comparison is snapshotted whole: --view, --report and --record take one run");
+    if (o.compare && (parser.isSet(view) || !o.exports.video.out.isEmpty()))
+        return usageError("a comparison is snapshotted whole: --view and --record take one run");
+    if (o.compare && !o.exports.report.out.isEmpty() && (parser.isSet(screenshot) || parser.isSet(benchReplay)))
+        return usageError("--report --compare writes the comparison's report on its own (not with --screenshot)");
     if (!parser.isSet(screenshot) && (parser.isSet(at) || parser.isSet(step) || parser.isSet(view)))
         return usageError("--at, --step and --view go with --screenshot");
     // Evidence first: an output is never one of the runs read, nor a file of another kind.
@@ -220,6 +224,8 @@ int main(int argc, char** argv) {
 
     if (options.benchReplay && options.compare) return faultline::runCompareReplayBenchmark(options.gpus, options.size);
     if (options.benchReplay) return faultline::runReplayBenchmark(options.gpus, options.size, options.closeCamera);
+    if (options.compare && !options.exports.report.out.isEmpty())
+        return faultline::writeComparisonReportHeadless(options.positional[0], options.positional[1], options.exports.report);
     if (options.compare) {
         faultline::CompareWindow window;
         if (!options.screenshot.isEmpty())

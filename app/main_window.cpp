@@ -22,6 +22,7 @@
 #include "views/incident_view.h"
 #include "views/inspector_view.h"
 #include "views/jobs_view.h"
+#include "views/repeat_offenders_view.h"
 #include "views/replay_panel.h"
 #include "views/timeline_view.h"
 #include "views/summary_view.h"
@@ -144,11 +145,18 @@ void MainWindow::createDocks() {
     m_docks.jobs = dock(tr("Jobs"), "jobsDock", m_jobs);
     addDockWidget(Qt::BottomDockWidgetArea, m_docks.jobs);
     tabifyDockWidget(m_docks.timeline, m_docks.jobs);
+    // The parts that failed more than once, beside the jobs; a part shows in the 3D view.
+    m_offenders = new RepeatOffendersView(this);
+    m_docks.offenders = dock(tr("Repeat Offenders"), "repeatOffendersDock", m_offenders);
+    addDockWidget(Qt::BottomDockWidgetArea, m_docks.offenders);
+    tabifyDockWidget(m_docks.jobs, m_docks.offenders);
     m_docks.incidents->raise();
 }
 
 void MainWindow::connectPanels() {
     connect(m_jobs, &JobsView::timeRequested, m_replay, &ReplayPanel::setTime);
+    connect(m_offenders, &RepeatOffendersView::timeRequested, m_replay, &ReplayPanel::setTime);
+    connect(m_offenders, &RepeatOffendersView::partRequested, m_replay, &ReplayPanel::showPart);
     connect(m_timeline, &TimelineView::timeRequested, m_replay, &ReplayPanel::setTime);
     connect(m_replay, &ReplayPanel::timeChanged, m_timeline, &TimelineView::setTime);
     connect(m_incidents, &IncidentView::incidentSelected, m_replay, [this](Nanos t, const std::vector<std::int32_t>& gpus) {
@@ -220,7 +228,7 @@ void MainWindow::createMenus(ImportController* importer) {
         {Menu::File, tr("&Quit"), QKeySequence::Quit, "", [] { QApplication::closeAllWindows(); }},
 
         {.menu = Menu::View, .add = [this](QMenu* view) {
-             for (QDockWidget* dock : {m_docks.summary, m_docks.charts, m_docks.incidents, m_docks.timeline, m_docks.jobs})
+             for (QDockWidget* dock : m_docks.all())
                  view->addAction(dock->toggleViewAction());
          }},
         {Menu::View, tr("&Reset Layout"), {}, "resetLayoutAction", [this] { resetLayout(); }},
@@ -392,7 +400,7 @@ void MainWindow::restoreLayout() {
 
 void MainWindow::resetLayout() {
     restoreState(m_defaultDocks);
-    for (QDockWidget* dock : {m_docks.summary, m_docks.charts, m_docks.incidents, m_docks.timeline, m_docks.jobs}) {
+    for (QDockWidget* dock : m_docks.all()) {
         dock->setFloating(false);
         dock->show();
     }
@@ -486,6 +494,7 @@ void MainWindow::showRun(std::shared_ptr<const LoadedRun> run) {
     for (const Incident& incident : m_run->incidents) incidentTimes.push_back(incident.begin);
     m_replay->setIncidentTimes(std::move(incidentTimes));
     m_jobs->setRun(std::shared_ptr<const Run>(m_run, &m_run->run));
+    m_offenders->setRun(std::shared_ptr<const Run>(m_run, &m_run->run));
     m_pages->setCurrentWidget(m_replay);
     if (auto* hang = findChild<QAction*>("hangAction")) hang->setEnabled(m_run->run.hang.has_value());
     rememberRecent({m_run->path, {}});  // File > Open Recent

@@ -3,6 +3,8 @@
 
 #include <QMainWindow>
 
+#include <array>
+
 #include <functional>
 #include <memory>
 #include <vector>
@@ -20,6 +22,7 @@ class ChartsView;
 class ImportController;
 class IncidentView;
 class JobsView;
+class RepeatOffendersView;
 class SummaryView;
 class TimelineView;
 
@@ -80,6 +83,8 @@ private:
         QDockWidget* incidents = nullptr;
         QDockWidget* timeline = nullptr;
         QDockWidget* jobs = nullptr;
+        QDockWidget* offenders = nullptr;
+        std::array<QDockWidget*, 6> all() const { return {summary, charts, incidents, timeline, jobs, offenders}; }
     };
     struct RememberedToggle {
         const char* key;
@@ -95,6 +100,7 @@ private:
     ChartsView* m_charts = nullptr;
     TimelineView* m_timeline = nullptr;
     JobsView* m_jobs = nullptr;
+    RepeatOffendersView* m_offenders = nullptr;
     QProgressBar* m_busy = nullptr;
     Docks m_docks;
     std::vector<RememberedToggle> m_rememberedToggles;

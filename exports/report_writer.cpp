@@ -113,9 +113,10 @@ int writePdfPages(const ReportContent& c, const ReportFigures& figures, const Re
                 formatDuration(info.duration) + "\n" + info.source));
     pdf.tiles(qPairs(headlineFigures(c.summary)));
     pdf.paragraph(QString("This report covers %1 interruptions; the %2 that cost the most time (time to recover plus work "
-                          "redone) each have a section of their own.")
+                          "redone) each have a section of their own.%3")
                       .arg(c.incidents.size())
-                      .arg(c.selected.size()),
+                      .arg(c.selected.size())
+                      .arg(ettrCaveat(c.summary).empty() ? QString() : q(" ETTR is " + formatPercent(c.summary.ettr) + ", " + ettrCaveat(c.summary) + ".")),
                   QColor(60, 60, 60));
 
     pdf.newPage();

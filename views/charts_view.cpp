@@ -230,8 +230,9 @@ void ChartsView::fillEttr() {
     else if (!ledger.timeAccounted)
         message = tr("Effective training time is unknown for this run: its files give neither training steps nor downtimes.");
     else if (daily.isEmpty())
-        message = tr("ETTR over the whole %1 run: %2.\nA per-day chart needs a run of two days or more.")
-                      .arg(runLength(duration), QString::fromStdString(formatPercent(m_summary.ettr)));
+        message = tr("ETTR over the whole %1 run: %2%3.\nA per-day chart needs a run of two days or more.")
+                      .arg(runLength(duration), QString::fromStdString(formatPercent(m_summary.ettr)),
+                           ettrCaveat(m_summary).empty() ? QString() : QString::fromStdString(", " + ettrCaveat(m_summary)));
     m_ettr->setEmptyMessage(message);
 }
 
@@ -248,8 +249,13 @@ void ChartsView::fillCauses() {
     m_causeRows.clear();
     QStringList labels;
     int most = 0, total = 0;
+    // The Llama 3 table's causes, then any other cause the run has (Unknown: the logs did not
+    // say): every interruption the summary counts is a bar here.
+    std::vector<RootCause> rows(llama3Causes().begin(), llama3Causes().end());
+    for (const CauseCount& c : summary.causes)
+        if (std::find(rows.begin(), rows.end(), c.cause) == rows.end()) rows.push_back(c.cause);
     // Bottom to top in a horizontal bar chart, so the table's first row ends up on top.
-    for (auto it = llama3Causes().rbegin(); it != llama3Causes().rend(); ++it) {
+    for (auto it = rows.rbegin(); it != rows.rend(); ++it) {
         int count = 0;
         for (const CauseCount& c : summary.causes)
             if (c.cause == *it) count = c.count;
@@ -297,7 +303,10 @@ void ChartsView::fillCauses() {
         setHighlightedCause(chosen);
         emit causeClicked(chosen);
     });
-    showChartMessage(m_causes, total == 0 ? tr("No interruptions in this run") : QString());
+    // The chart counts unexpected interruptions; planned ones are in the incident table.
+    showChartMessage(m_causes, total > 0             ? QString()
+                               : summary.planned > 0 ? tr("No unexpected interruptions in this run (%1 planned)").arg(summary.planned)
+                                                     : tr("No interruptions in this run"));
     setHighlightedCause(m_highlight);
 }
 

@@ -219,6 +219,20 @@ void InspectorView::search() {
     emit found(ComponentRef{});  // the old outline goes
 }
 
+namespace {
+
+// "<br>rank 13: tensor rank 1 of 4, pipeline stage 3 of 8, ..." for the GPU a rank ran on.
+QString rankLine(const Run& run, std::int32_t gpu) {
+    const auto& ranks = run.rankToGpu;
+    const auto it = std::find(ranks.begin(), ranks.end(), gpu);
+    if (it == ranks.end()) return {};
+    const auto rank = static_cast<std::int32_t>(it - ranks.begin());
+    const std::string role = rankRoleText(run.jobShape, rank);
+    return QObject::tr("<br>rank %1%2").arg(rank).arg(role.empty() ? QString() : QString::fromStdString(": " + role));
+}
+
+}  // namespace
+
 void InspectorView::fill() {
     m_history->clear();
     if (!m_run || m_part.kind == ComponentKind::None) {
@@ -241,8 +255,9 @@ void InspectorView::fill() {
         const Gpu& g = t.gpus[i];
         const Host& h = t.hosts[static_cast<std::size_t>(g.host)];
         m_title->setText(q(t.gpuName(m_part.index)));
-        m_details->setText(tr("GPU %1 of host %2<br>%3<br>PCI bus id %4")
-                               .arg(g.index).arg(q(h.name)).arg(rackPlace(t, h.rack)).arg(g.pciBusId.empty() ? tr("unknown") : q(g.pciBusId)));
+        m_details->setText(tr("GPU %1 of host %2<br>%3<br>PCI bus id %4%5")
+                               .arg(g.index).arg(q(h.name)).arg(rackPlace(t, h.rack)).arg(g.pciBusId.empty() ? tr("unknown") : q(g.pciBusId))
+                               .arg(rankLine(*m_run, m_part.index)));
         gpus = {m_part.index};
     } else if (m_part.kind == ComponentKind::Host) {
         const Host& h = t.hosts[i];

@@ -6,9 +6,8 @@ namespace faultline {
 
 namespace {
 
-QString cell(const KpiRow& row, const std::optional<double>& v, bool sign) {
-    return v ? QString::fromStdString(formatKpiValue(row, *v, sign)) : QStringLiteral("–");
-}
+// The table's cells are the CLI's; an unknown is a dash of the width of a figure.
+QString cell(const std::string& text) { return text == "-" ? QStringLiteral("–") : QString::fromStdString(text); }
 
 }  // namespace
 
@@ -29,16 +28,12 @@ KpiDiffView::KpiDiffView(QWidget* parent) : QTableWidget(parent) {
 }
 
 void KpiDiffView::setComparison(const RunComparison& comparison) {
-    const std::vector<KpiRow> rows = comparison.rows();
+    const std::vector<KpiTableRow> rows = kpiTable(comparison);
     setRowCount(static_cast<int>(rows.size()));
     for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
-        const KpiRow& row = rows[static_cast<std::size_t>(r)];
-        QString change = QStringLiteral("–");
-        // A change of a percentage is its difference in points, already in the delta column.
-        if (const auto rel = row.unit == KpiRow::Unit::Fraction ? std::nullopt : row.relativeDelta()) change = QString::asprintf("%+.1f%%", 100.0 * *rel);
-        const QString texts[5] = {QString::fromStdString(row.label), cell(row, row.a, false), cell(row, row.b, false),
-                                  cell(row, row.delta(), true), change};
-        const int verdict = row.verdict();
+        const KpiTableRow& row = rows[static_cast<std::size_t>(r)];
+        const QString texts[5] = {QString::fromStdString(row.label), cell(row.a), cell(row.b), cell(row.delta), cell(row.change)};
+        const int verdict = row.verdict == "better" ? 1 : row.verdict == "worse" ? -1 : 0;
         for (int c = 0; c < 5; ++c) {
             auto* item = new QTableWidgetItem(texts[c]);
             item->setTextAlignment(c == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);

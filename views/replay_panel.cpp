@@ -189,4 +189,11 @@ void ReplayPanel::jump(ReplayControls::Jump j) {
     if (incidentJump) emit incidentReached(*target);
 }
 
+void ReplayPanel::showPart(const ComponentRef& part) {
+    if (part.kind == ComponentKind::None) return;
+    m_inspector->showPart(part);
+    m_view->select(part);
+    m_view->flyTo([this, part] { m_view->zoomTo(part); });
+}
+
 }  // namespace faultline

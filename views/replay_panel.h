@@ -34,6 +34,9 @@ public:
     // one's begin). Empty: the downtimes the replay index knows.
     void setIncidentTimes(std::vector<Nanos> times);
 
+    // A part outlined in the 3D view, flown to, and shown in the inspector.
+    void showPart(const ComponentRef& part);
+
     FabricView* fabricView() const { return m_view; }
     ReplayControls* controls() const { return m_controls; }
     InspectorView* inspector() const { return m_inspector; }

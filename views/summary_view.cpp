@@ -92,17 +92,22 @@ QString SummaryView::highlightsText() const { return m_highlights->text(); }
 
 void SummaryView::setSummary(const RunSummary& s) {
     m_title->setText(q(s.name));
-    m_subtitle->setText(tr("Started %1 · ran %2 · %3 in %4, %5, %6")
+    m_subtitle->setText(tr("Started %1 · ran %2 · %3 in %4, %5, %6%7")
                             .arg(q(formatWallTime(s.startEpochNs, 0)), q(formatDuration(s.duration)),
                                  q(formatCounted(static_cast<std::int64_t>(s.gpus), "GPU", "GPUs")),
                                  q(formatCounted(static_cast<std::int64_t>(s.hosts), "host", "hosts")),
                                  q(formatCounted(static_cast<std::int64_t>(s.racks), "rack", "racks")),
-                                 q(formatCounted(static_cast<std::int64_t>(s.switches), "switch", "switches"))));
+                                 q(formatCounted(static_cast<std::int64_t>(s.switches), "switch", "switches")),
+                                 s.shape.known() ? q(" · job " + jobShapeText(s.shape)) : QString()));
 
     m_ettr->setValue(s.ettrKnown ? q(formatPercent(s.ettr)) : tr("unknown"));
-    m_ettr->setDetail(s.ettrKnown ? tr("of wall time spent on training that was kept") : tr("the files give neither steps nor downtimes"));
+    const std::string caveat = ettrCaveat(s);
+    m_ettr->setDetail(!s.ettrKnown       ? tr("the files give neither steps nor downtimes")
+                      : caveat.empty() ? tr("of wall time spent on training that was kept")
+                                       : q(caveat));
     m_interruptions->setValue(QString::number(s.planned + s.unexpected));
-    m_interruptions->setDetail(tr("%1 planned · %2 unexpected").arg(s.planned).arg(s.unexpected));
+    m_interruptions->setDetail(s.withoutDowntime > 0 ? tr("%1 planned · %2 unexpected, %3 with no downtime shown").arg(s.planned).arg(s.unexpected).arg(s.withoutDowntime)
+                                                     : tr("%1 planned · %2 unexpected").arg(s.planned).arg(s.unexpected));
     m_mtbf->setValue(s.unexpected ? q(formatDuration(s.mtbf)) : tr("no failures"));
     m_mtbf->setDetail(tr("between unexpected interruptions"));
     m_checkpoints->setValue(q(formatCount(s.checkpoints)));

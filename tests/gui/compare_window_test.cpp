@@ -4,6 +4,7 @@
 #include "../model/test_runs.h"
 
 #include "analysis/run_alignment.h"
+#include "analysis/run_comparison.h"
 #include "app/compare_drop.h"
 #include "app/compare_window.h"
 #include "analysis/blast_radius.h"
@@ -22,6 +23,7 @@
 #include <QtCharts/QStackedBarSeries>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QFile>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -349,6 +351,53 @@ TEST(CompareWindow, SnapshotShowsTwoDifferentHalvesAndTheDiff) {
     lone.start(FAULTLINE_APP, {"--screenshot", png, "--compare", QString::fromStdString(a)});
     ASSERT_TRUE(lone.waitForFinished(30'000));
     EXPECT_EQ(lone.exitCode(), 2);
+}
+
+}  // namespace
+}  // namespace faultline
+
+namespace faultline {
+namespace {
+
+QString processOutput(const QString& program, const QStringList& args) {
+    QProcess p;
+    p.start(program, args);
+    if (!p.waitForFinished(120'000)) return "<timed out>";
+    return QString::fromUtf8(p.readAllStandardOutput());
+}
+
+TEST(CompareWindow, TheComparisonIsAReportThatLeadsWithTheVerdict) {
+    test::guiApp();
+    Pair runs;
+    // From the command line: PDF and HTML, each leading with the verdict the window shows.
+    const QString pdf = QString::fromStdString(runs.dir.file("cmp.pdf"));
+    QProcess app;
+    app.start(FAULTLINE_APP, {"--report", pdf, "--compare", runs.a, runs.b});
+    ASSERT_TRUE(app.waitForFinished(120'000));
+    ASSERT_EQ(app.exitCode(), 0) << app.readAllStandardError().toStdString();
+    const RunComparison expected = compareRuns(readRunFile(runs.a.toStdString()), readRunFile(runs.b.toStdString()));
+    const QString text = processOutput("pdftotext", {pdf, "-"}).simplified();
+    EXPECT_TRUE(text.contains(QString::fromStdString(expected.verdict.headline).simplified())) << text.left(600).toStdString();
+    for (const char* heading : {"GPU-hours lost, part by part", "Figures", "Downtime: lost work", "Charts", "Root causes"})
+        EXPECT_TRUE(text.contains(heading)) << heading;
+    EXPECT_LT(text.indexOf(QString::fromStdString(expected.verdict.headline).left(30)), text.indexOf("Figures")) << "the verdict comes first";
+
+    // From the window: the same report, as HTML here.
+    CompareWindow window;
+    window.showComparison(loadComparison(runs.a, runs.b));
+    ASSERT_NE(window.findChild<QPushButton*>("exportComparisonReport"), nullptr);
+    const QString html = QString::fromStdString(runs.dir.file("cmp.html"));
+    window.exportReport(html);
+    QFile file(html);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    const QString page = QString::fromUtf8(file.readAll());
+    EXPECT_TRUE(page.contains("<p class=verdict>" + QString::fromStdString(expected.verdict.headline).toHtmlEscaped()));
+    EXPECT_GE(page.count("<svg"), 4) << "the comparison's charts, as vector figures";
+    // A run file is never the report's output.
+    QProcess refused;
+    refused.start(FAULTLINE_APP, {"--report", runs.a, "--compare", runs.a, runs.b});
+    ASSERT_TRUE(refused.waitForFinished(60'000));
+    EXPECT_NE(refused.exitCode(), 0);
 }
 
 }  // namespace

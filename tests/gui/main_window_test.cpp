@@ -25,6 +25,7 @@
 #include <QStatusBar>
 #include <QTableView>
 #include <QTableWidget>
+#include <QTreeWidget>
 #include <QTest>
 
 #include <gtest/gtest.h>
@@ -379,6 +380,55 @@ TEST(MainWindow, JobsPanelListsTheRunsJobsAndMovesTheReplay) {
     EXPECT_EQ(table->item(1, 0)->text(), "7002");
     QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(1, 0)).center());
     EXPECT_EQ(window.findChild<ReplayPanel*>()->time(), *second.start);
+}
+
+}  // namespace
+}  // namespace faultline
+
+namespace faultline {
+namespace {
+
+TEST(MainWindow, RepeatOffendersShowTheirPartInTheViewAndTheirFailuresOnTheClock) {
+    test::guiApp();
+    ScratchDir dir;
+    // The tiny run with its second failure moved onto the first one's GPU: that GPU, its host
+    // and its rack failed twice.
+    faultline::Run run = test::tinyRun();
+    std::vector<std::size_t> onGpus;
+    for (std::size_t i = 0; i < run.failures.size(); ++i)
+        if (run.failures[i].component.kind == ComponentKind::Gpu) onGpus.push_back(i);
+    ASSERT_GE(onGpus.size(), 2u);
+    Failure& first = run.failures[onGpus[0]];
+    Failure& again = run.failures[onGpus[1]];
+    again.component = first.component;
+    again.gpus = first.gpus;
+    const std::string path = dir.file("again.faultline");
+    writeRunFile(run, path);
+
+    MainWindow window;
+    window.resize(1600, 1000);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::runShown);
+    window.openRun(QString::fromStdString(path));
+    ASSERT_TRUE(shown.wait(20'000));
+    auto* tree = window.findChild<QTreeWidget*>("repeatOffenders");
+    ASSERT_NE(tree, nullptr);
+    ASSERT_GE(tree->topLevelItemCount(), 1);
+    // The GPU's row: its name, two failures, and each failure below it.
+    QTreeWidgetItem* gpuRow = nullptr;
+    const QString gpuName = QString::fromStdString(run.topology.gpuName(first.component.index));
+    for (int i = 0; i < tree->topLevelItemCount(); ++i)
+        if (tree->topLevelItem(i)->text(0) == "GPU " + gpuName) gpuRow = tree->topLevelItem(i);
+    ASSERT_NE(gpuRow, nullptr);
+    EXPECT_EQ(gpuRow->text(1), "2");
+    ASSERT_EQ(gpuRow->childCount(), 2);
+    window.findChild<QDockWidget*>("repeatOffendersDock")->raise();
+
+    emit tree->itemClicked(gpuRow, 0);
+    EXPECT_EQ(window.replayPanel()->inspector()->part(), first.component);
+    EXPECT_EQ(window.replayPanel()->fabricView()->selected(), first.component);
+    emit tree->itemClicked(gpuRow->child(1), 0);
+    EXPECT_EQ(window.replayPanel()->time(), again.time);
 }
 
 }  // namespace

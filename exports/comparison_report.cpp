@@ -1,0 +1,166 @@
+#include "exports/comparison_report.h"
+
+#include "exports/html_parts.h"
+#include "exports/panel_export.h"
+#include "exports/pdf_layout.h"
+#include "model/error.h"
+#include "model/format.h"
+#include "model/partial_file.h"
+#include "views/comparison_charts.h"
+#include "views/run_loader.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QPainter>
+
+#include <chrono>
+#include <cstdio>
+
+namespace faultline {
+
+namespace {
+
+constexpr QSize kChartSize(1000, 460);
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+std::string runLine(const RunSummary& s) {
+    return s.name + " · " + formatCount(static_cast<std::int64_t>(s.gpus)) + " GPUs · " + formatDuration(s.duration) + " from " +
+           formatWallTime(s.startEpochNs, 0);
+}
+
+std::string gpuHours(double h) { return gpuHoursText(h); }
+std::string signedGpuHours(double h) { return (h > 0 ? "+" : h < 0 ? "-" : "") + gpuHoursText(h < 0 ? -h : h); }
+
+// The tables both documents show, as text.
+struct Tables {
+    std::vector<std::vector<std::string>> lost;    // part, A, B, B - A
+    std::vector<std::vector<std::string>> kpis;    // figure, A, B, B - A, change, verdict
+    std::vector<std::vector<std::string>> causes;  // cause, A, A rate, B, B rate
+};
+
+Tables tablesOf(const RunComparison& c) {
+    Tables t;
+    for (const LostGpuHoursPart& p : c.verdict.parts) t.lost.push_back({p.part, gpuHours(p.a), gpuHours(p.b), signedGpuHours(p.delta())});
+    t.lost.push_back({"All lost time", gpuHours(c.verdict.lostA), gpuHours(c.verdict.lostB), signedGpuHours(c.verdict.lostB - c.verdict.lostA)});
+    for (const KpiTableRow& r : kpiTable(c)) t.kpis.push_back({r.label, r.a, r.b, r.delta, r.change, r.verdict});
+    char a[32], b[32];
+    for (const CauseComparison& x : c.causes) {
+        std::snprintf(a, sizeof a, "%.3f", x.ratePerKiloGpuDayA);
+        std::snprintf(b, sizeof b, "%.3f", x.ratePerKiloGpuDayB);
+        t.causes.push_back({std::string(rootCauseLabel(x.cause)), std::to_string(x.a), a, std::to_string(x.b), b});
+    }
+    return t;
+}
+
+const std::vector<std::string> kLostHeader{"GPU-hours lost to", "A", "B", "B - A"};
+const std::vector<std::string> kKpiHeader{"Figure", "A", "B", "B - A", "Change", ""};
+const std::vector<std::string> kCauseHeader{"Root cause", "A", "per 1,000 GPU-days", "B", "per 1,000 GPU-days"};
+
+QStringList qRow(const std::vector<std::string>& row) {
+    QStringList out;
+    for (const std::string& c : row) out << q(c);
+    return out;
+}
+std::vector<QStringList> qRows(const std::vector<std::vector<std::string>>& rows) {
+    std::vector<QStringList> out;
+    for (const auto& r : rows) out.push_back(qRow(r));
+    return out;
+}
+
+int writePdf(const RunComparison& c, const std::vector<ReportFigure>& figures, const ReportOptions& options, const QString& path) {
+    const std::string title = "Comparison: " + c.a.name + " and " + c.b.name;
+    PdfLayout pdf(path, options.page, q(title), q("Faultline · " + title));
+    if (!pdf.ok()) throw Error(options.out.toStdString() + ": cannot write");
+    pdf.title(q(title), q("A  " + runLine(c.a) + "\nB  " + runLine(c.b)));
+    pdf.paragraph(q(c.verdict.headline), QColor(20, 70, 140), 17);
+    const Tables t = tablesOf(c);
+    pdf.heading(QObject::tr("GPU-hours lost, part by part"));
+    pdf.table(qRow(kLostHeader), qRows(t.lost), {0.46, 0.18, 0.18, 0.18}, {false, true, true, true});
+    pdf.heading(QObject::tr("Figures"));
+    pdf.table(qRow(kKpiHeader), qRows(t.kpis), {0.34, 0.15, 0.15, 0.14, 0.11, 0.11}, {false, true, true, true, true, false});
+    if (!t.causes.empty()) {
+        pdf.heading(QObject::tr("Root causes of unexpected interruptions"));
+        pdf.table(qRow(kCauseHeader), qRows(t.causes), {0.34, 0.1, 0.23, 0.1, 0.23}, {false, true, true, true, true});
+    }
+    pdf.newPage();
+    pdf.heading(QObject::tr("Charts"));
+    for (const ReportFigure& f : figures) pdf.picture(f.picture, f.size, f.title);
+    return pdf.finish();
+}
+
+QString html(const RunComparison& c, const std::vector<ReportFigure>& figures) {
+    const std::string title = "Comparison: " + c.a.name + " and " + c.b.name;
+    QString out = "<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8><title>" + h(title) + "</title><style>" + QString(kReportStyle) +
+                  "</style></head><body>\n<h1>" + h(title) + "</h1><p class=muted>A &nbsp;" + h(runLine(c.a)) + "<br>B &nbsp;" +
+                  h(runLine(c.b)) + "</p>\n<p class=verdict>" + h(c.verdict.headline) + "</p>\n";
+    const Tables t = tablesOf(c);
+    out += "<h2>GPU-hours lost, part by part</h2>" + gridTable(kLostHeader, t.lost);
+    out += "<h2>Figures</h2>" + gridTable(kKpiHeader, t.kpis);
+    if (!t.causes.empty()) out += "<h2>Root causes of unexpected interruptions</h2>" + gridTable(kCauseHeader, t.causes);
+    out += "<h2>Charts</h2>";
+    for (const ReportFigure& f : figures) out += "<figure><figcaption>" + h(f.title) + "</figcaption>" + svgOf(f) + "</figure>\n";
+    return out + "<p class=muted>Generated by Faultline</p></body></html>\n";
+}
+
+}  // namespace
+
+std::vector<ReportFigure> renderComparisonFigures(const Run& a, const Run& b, const RunComparison& comparison) {
+    ComparisonCharts charts;
+    charts.setAttribute(Qt::WA_DontShowOnScreen);
+    charts.setRuns(a, b, comparison);
+    charts.resize(kChartSize);
+    charts.show();
+    QApplication::processEvents();
+    std::vector<ReportFigure> out;
+    while (charts.count() > 0) {
+        const QString title = charts.tabText(0);
+        QWidget* panel = charts.widget(0);
+        charts.removeTab(0);
+        panel->setParent(nullptr);  // on its own, at the figure's size
+        panel->setAttribute(Qt::WA_DontShowOnScreen);
+        panel->show();
+        ReportFigure f{title, QPicture(), kChartSize};
+        QPainter p(&f.picture);
+        paintPanel(panel, p, kChartSize);
+        p.end();
+        out.push_back(std::move(f));
+        delete panel;
+    }
+    return out;
+}
+
+int writeComparisonReport(const RunComparison& comparison, const std::vector<ReportFigure>& figures, const ReportOptions& options) {
+    int pages = 0;
+    writeThroughPartial(options.out.toStdString(), [&](const std::string& partial) {
+        if (!isHtmlReport(options.out)) {
+            pages = writePdf(comparison, figures, options, QString::fromStdString(partial));
+            return;
+        }
+        QFile file(QString::fromStdString(partial));
+        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(html(comparison, figures).toUtf8()) < 0 || !file.flush())
+            throw Error(options.out.toStdString() + ": cannot write");
+    });
+    return pages;
+}
+
+int writeComparisonReportHeadless(const QString& pathA, const QString& pathB, const ReportOptions& options) {
+    QElapsedTimer timer;
+    timer.start();
+    try {
+        const std::shared_ptr<const LoadedRun> a = loadRun(pathA);
+        const std::shared_ptr<const LoadedRun> b = loadRun(pathB);
+        const RunComparison comparison = compareRuns(a->run, b->run);
+        const int pages = writeComparisonReport(comparison, renderComparisonFigures(a->run, b->run, comparison), options);
+        std::printf("wrote %s: the comparison of %s and %s%s in %.1f s\n", qPrintable(options.out), comparison.a.name.c_str(),
+                    comparison.b.name.c_str(), pages > 0 ? (", " + std::to_string(pages) + " pages").c_str() : "",
+                    static_cast<double>(timer.elapsed()) / 1000.0);
+        return 0;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "faultline: %s\n", e.what());
+        return 1;
+    }
+}
+
+}  // namespace faultline

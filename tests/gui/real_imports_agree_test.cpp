@@ -1,0 +1,104 @@
+// One truth in every view: each real-data import opened in the main window, and the summary,
+// the root-cause chart, the incident table and the jobs panel asked the same questions. A
+// reviewer who reads "1 unexpected interruption" in one panel must not read "No
+// interruptions" in another.
+#include "gui_test_app.h"
+#include "../model/test_runs.h"
+#include "../realdata.h"
+
+#include "analysis/summary.h"
+#include "app/main_window.h"
+#include "importers/importer.h"
+#include "model/format.h"
+#include "model/run_file.h"
+#include "views/incident_view.h"
+#include "views/jobs_view.h"
+#include "widgets/stat_tile.h"
+
+#include <QLabel>
+#include <QSignalSpy>
+#include <QtCharts/QAbstractBarSeries>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QChartView>
+
+#include <gtest/gtest.h>
+
+namespace faultline {
+namespace {
+
+// A file or folder of each kind the real-data set holds.
+const char* const kImports[] = {
+    "training_logs/bigscience/experiments/gpt2-meg/meg_gpt2_base_n8_dp1_tp4_pp8-1809562.out",
+    "console_logs/33-bigscience-meg-ds-zero-1999616-slurm-time-limit.log",
+    "console_logs/34-bigscience-tr1-13B-ecc-iteration-traceback.log",
+    "console_logs/39-m4-logs-tr141-exp6.1-iteration-node-failure.log",
+    "console_logs/41-m4-logs-tr141-try3-dmesg-hung-task.log",
+    "xid_kernel_logs/gpud/components/memory/testdata/dmesg.decode.iso.log",
+    "flight_recorder/nvidia-resiliency-ext/tests/attribution/unit/fr_traces/gpu_error_1st",
+    "kineto/HolisticTraceAnalysis/tests/data/trace_filter",
+    "slurm/gcm/gcm/tests/data/sample-sacct-output.txt",
+    "telemetry/training_profile/h100-traces/power-trace_2025-07-26-23-32-09.csv",
+};
+
+QString tileValue(const QWidget& window, const char* name) {
+    auto* t = window.findChild<StatTile*>(name);
+    return t ? t->value() : QString("<no tile %1>").arg(name);
+}
+
+int barTotal(const QWidget& window, const char* chart, const char* set) {
+    auto* view = window.findChild<QChartView*>(chart);
+    if (!view) return -1;
+    for (QAbstractSeries* series : view->chart()->series())
+        if (auto* bars = qobject_cast<QAbstractBarSeries*>(series))
+            for (QBarSet* b : bars->barSets())
+                if (b->objectName() == set) {
+                    double total = 0;
+                    for (int i = 0; i < b->count(); ++i) total += b->at(i);
+                    return static_cast<int>(total);
+                }
+    return -1;
+}
+
+TEST(RealImportsAgree, SummaryChartsIncidentsAndJobsTellOneStory) {
+    FAULTLINE_REQUIRE_REALDATA();
+    test::guiApp();
+    test::ScratchDir dir;
+    for (const char* input : kImports) {
+        SCOPED_TRACE(input);
+        const std::string path = dir.file("import.faultline");
+        writeRunFile(importFiles({test::realData(input)}, {}).run, path);
+        const faultline::Run run = readRunFile(path);
+        const RunSummary s = summarize(run);
+
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        QSignalSpy shown(&window, &MainWindow::runShown);
+        window.openRun(QString::fromStdString(path));
+        ASSERT_TRUE(shown.wait(30'000));
+
+        // The summary's figures are the analysis's.
+        EXPECT_EQ(tileValue(window, "interruptionsTile"), QString::number(s.planned + s.unexpected));
+        EXPECT_EQ(tileValue(window, "ettrTile"), s.ettrKnown ? QString::fromStdString(formatPercent(s.ettr)) : QString("unknown"));
+        // Every interruption is an incident in the table, and the chart counts the unexpected ones.
+        auto* incidents = window.findChild<IncidentView*>();
+        ASSERT_NE(incidents, nullptr);
+        EXPECT_EQ(incidents->visibleIncidentCount(), s.planned + s.unexpected);
+        EXPECT_EQ(barTotal(window, "causesChart", "causeCounts"), s.unexpected);
+        // The jobs panel lists the jobs that trained the run, and says none only when none did.
+        auto* jobs = window.findChild<JobsView*>();
+        ASSERT_NE(jobs, nullptr);
+        int trained = 0;
+        for (int row = 0; row < jobs->rowCount(); ++row) {
+            const std::int32_t j = jobs->jobAt(row);
+            trained += j >= 0 && run.jobs[static_cast<std::size_t>(j)].parent < 0 && run.jobs[static_cast<std::size_t>(j)].inRun;
+        }
+        EXPECT_EQ(trained, s.jobsInRun);
+        auto* none = window.findChild<QLabel*>("jobsEmpty");
+        ASSERT_NE(none, nullptr);
+        EXPECT_EQ(none->text().contains("No job trained this run"), s.jobsInRun == 0 && !run.jobs.empty()) << none->text().toStdString();
+    }
+}
+
+}  // namespace
+}  // namespace faultline
