@@ -2,6 +2,7 @@
 // (pdfinfo, pdftotext), the video through ffprobe, the SVG through an XML parser, the CSV
 // read back; from the command line as a user runs it, and from the window's File menu.
 #include "gui_test_app.h"
+#include "open_in_window.h"
 #include "../model/test_runs.h"
 
 #include "analysis/incidents.h"
@@ -313,9 +314,7 @@ TEST(ExportData, FromTheWindowOffTheGuiThreadTheSameFilesAsTheCli) {
     NotedRun r;
     MainWindow window;
     window.show();
-    QSignalSpy shown(&window, &MainWindow::runShown);
-    window.openRun(QString::fromStdString(r.path));
-    ASSERT_TRUE(shown.wait(20'000));
+    ASSERT_TRUE(test::openAndWait(window, r.path));
     auto* exports = window.findChild<ExportController*>();
     ASSERT_NE(exports, nullptr);
     QSignalSpy done(exports, &ExportController::message);
@@ -340,9 +339,7 @@ TEST(ExportReport, FromTheWindowTheFiguresThenTheDocumentOnAWorker) {
     NotedRun r;
     MainWindow window;
     window.show();
-    QSignalSpy shown(&window, &MainWindow::runShown);
-    window.openRun(QString::fromStdString(r.path));
-    ASSERT_TRUE(shown.wait(20'000));
+    ASSERT_TRUE(test::openAndWait(window, r.path));
     auto* exports = window.findChild<ExportController*>();
     QSignalSpy said(exports, &ExportController::message);
     const QString pdf = QString::fromStdString(r.dir.file("from-window.pdf"));
@@ -362,9 +359,7 @@ TEST(ExportVideo, FromTheWindowWithProgressAndCancelLeavesNoFile) {
     writeRunFile(test::tinyRun(), path);
     MainWindow window;
     window.show();
-    QSignalSpy shown(&window, &MainWindow::runShown);
-    window.openRun(QString::fromStdString(path));
-    ASSERT_TRUE(shown.wait(20'000));
+    ASSERT_TRUE(test::openAndWait(window, path));
     auto* exports = window.findChild<ExportController*>();
     QSignalSpy said(exports, &ExportController::message);
     const QString done = QString::fromStdString(dir.file("done.mp4"));

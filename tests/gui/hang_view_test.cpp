@@ -1,6 +1,7 @@
 // The hang view: who hung the job, reachable from View > Hang, the hang incident's review pane
 // and the inspector of a GPU that took part; at 16,384 ranks it paints only the lanes shown.
 #include "gui_test_app.h"
+#include "open_in_window.h"
 #include "../model/test_runs.h"
 #include "../realdata.h"
 
@@ -41,9 +42,7 @@ TEST(HangView, AnImportedHangIsShownFromTheMenuTheIncidentAndTheInspector) {
     MainWindow window;
     window.resize(1600, 1000);
     window.show();
-    QSignalSpy shown(&window, &MainWindow::runShown);
-    window.openRun(QString::fromStdString(path));
-    ASSERT_TRUE(shown.wait(kDeadlineMs));
+    ASSERT_TRUE(test::openAndWait(window, path));
 
     // View > Hang: rank 12 first, marked the culprit; 13-15 waiting, each with a flow to it.
     auto* action = window.findChild<QAction*>("hangAction");

@@ -1,4 +1,5 @@
 #include "gui_test_app.h"
+#include "open_in_window.h"
 #include "../model/test_runs.h"
 
 #include "app/main_window.h"
@@ -81,9 +82,7 @@ TEST(MainWindow, OpeningAndReviewingLeavesTheRunFileChecksumUnchanged) {
     {
         MainWindow window;
         window.show();
-        QSignalSpy shown(&window, &MainWindow::runShown);
-        window.openRun(QString::fromStdString(path));
-        ASSERT_TRUE(shown.wait(20'000));
+        ASSERT_TRUE(test::openAndWait(window, path));
         const QString status = window.statusBar()->currentMessage();
         EXPECT_TRUE(status.contains(QString::fromStdString(path + "-review"))) << status.toStdString();
         window.replayPanel()->setTime(test::tinyRun().info.duration / 2);
@@ -181,9 +180,7 @@ TEST(MainWindow, SelectingAnIncidentMovesEveryView) {
     MainWindow window;
     window.resize(1400, 900);
     window.show();
-    QSignalSpy shown(&window, &MainWindow::runShown);
-    window.openRun(QString::fromStdString(path));
-    ASSERT_TRUE(shown.wait(20'000));
+    ASSERT_TRUE(test::openAndWait(window, path));
 
     const auto incidents = buildIncidents(test::tinyRun());
     auto firstWithGpu = std::find_if(incidents.begin(), incidents.end(), [](const Incident& i) { return !i.gpus.empty(); });
@@ -213,9 +210,7 @@ TEST(MainWindow, NextIncidentNamesOneIncidentEverywhere) {
     MainWindow window;
     window.resize(1400, 900);
     window.show();
-    QSignalSpy shown(&window, &MainWindow::runShown);
-    window.openRun(QString::fromStdString(path));
-    ASSERT_TRUE(shown.wait(20'000));
+    ASSERT_TRUE(test::openAndWait(window, path));
     auto* incidents = window.findChild<IncidentView*>();
     EXPECT_EQ(incidents->selectedIncidentId(), -1) << "nothing is selected until asked";
     const auto all = buildIncidents(test::tinyRun());
@@ -261,9 +256,7 @@ TEST(MainWindow, AFailedGpuIncidentIsLabelledInTheView) {
     MainWindow window;
     window.resize(1400, 900);
     window.show();
-    QSignalSpy shown(&window, &MainWindow::runShown);
-    window.openRun(QString::fromStdString(path));
-    ASSERT_TRUE(shown.wait(20'000));
+    ASSERT_TRUE(test::openAndWait(window, path));
 
     const auto incidents = buildIncidents(run);
     const auto gpuFailure = std::find_if(incidents.begin(), incidents.end(),
@@ -295,9 +288,7 @@ TEST(MainWindow, SelectingAFailedSwitchIncidentShowsItsBlastRadiusInTheInspector
     MainWindow window;
     window.resize(1400, 900);
     window.show();
-    QSignalSpy shown(&window, &MainWindow::runShown);
-    window.openRun(QString::fromStdString(path));
-    ASSERT_TRUE(shown.wait(20'000));
+    ASSERT_TRUE(test::openAndWait(window, path));
 
     const Failure& failure = test::rackSwitchFailure(run);
     const auto incidents = buildIncidents(run);
@@ -368,9 +359,7 @@ TEST(MainWindow, JobsPanelListsTheRunsJobsAndMovesTheReplay) {
     MainWindow window;
     window.resize(1400, 900);
     window.show();
-    QSignalSpy shown(&window, &MainWindow::runShown);
-    window.openRun(QString::fromStdString(path));
-    ASSERT_TRUE(shown.wait(20'000));
+    ASSERT_TRUE(test::openAndWait(window, path));
     auto* dock = window.findChild<QDockWidget*>("jobsDock");
     ASSERT_NE(dock, nullptr);
     dock->raise();
@@ -408,9 +397,7 @@ TEST(MainWindow, RepeatOffendersShowTheirPartInTheViewAndTheirFailuresOnTheClock
     MainWindow window;
     window.resize(1600, 1000);
     window.show();
-    QSignalSpy shown(&window, &MainWindow::runShown);
-    window.openRun(QString::fromStdString(path));
-    ASSERT_TRUE(shown.wait(20'000));
+    ASSERT_TRUE(test::openAndWait(window, path));
     auto* tree = window.findChild<QTreeWidget*>("repeatOffenders");
     ASSERT_NE(tree, nullptr);
     ASSERT_GE(tree->topLevelItemCount(), 1);

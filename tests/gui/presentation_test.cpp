@@ -1,6 +1,7 @@
 // Presentation mode as the room and the presenter meet it: the title card filling the
 // screen in large type, the keys of slide software, View > Present (F5) from the window.
 #include "gui_test_app.h"
+#include "open_in_window.h"
 #include "../model/test_runs.h"
 
 #include "app/main_window.h"
@@ -204,9 +205,7 @@ TEST(Presentation, ViewPresentIsF5AndGoesFullScreenAndEscReturns) {
     writeRunFile(test::tinyRun(), path);
     MainWindow window;
     window.show();
-    QSignalSpy shown(&window, &MainWindow::runShown);
-    window.openRun(QString::fromStdString(path));
-    ASSERT_TRUE(shown.wait(20'000));
+    ASSERT_TRUE(test::openAndWait(window, path));
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
     QAction* present = nullptr;
     for (QAction* a : window.findChildren<QAction*>())

@@ -3,6 +3,7 @@
 // reviewer who reads "1 unexpected interruption" in one panel must not read "No
 // interruptions" in another.
 #include "gui_test_app.h"
+#include "open_in_window.h"
 #include "../model/test_runs.h"
 #include "../realdata.h"
 
@@ -73,9 +74,7 @@ TEST(RealImportsAgree, SummaryChartsIncidentsAndJobsTellOneStory) {
         MainWindow window;
         window.resize(1600, 1000);
         window.show();
-        QSignalSpy shown(&window, &MainWindow::runShown);
-        window.openRun(QString::fromStdString(path));
-        ASSERT_TRUE(shown.wait(30'000));
+        ASSERT_TRUE(test::openAndWait(window, path));
 
         // The summary's figures are the analysis's.
         EXPECT_EQ(tileValue(window, "interruptionsTile"), QString::number(s.planned + s.unexpected));

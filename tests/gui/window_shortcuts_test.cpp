@@ -1,6 +1,7 @@
 // Every window-level shortcut answers whichever child has the focus, the 3D view's native
 // window included: the menus' keys, N and P, the replay's keys.
 #include "gui_test_app.h"
+#include "open_in_window.h"
 #include "../model/test_runs.h"
 
 #include "app/main_window.h"
@@ -73,9 +74,7 @@ TEST(WindowShortcuts, EveryMenuShortcutWorksWithTheFocusInThe3DView) {
     MainWindow window;
     window.resize(1400, 900);
     window.show();
-    QSignalSpy shown(&window, &MainWindow::runShown);
-    window.openRun(QString::fromStdString(path));
-    ASSERT_TRUE(shown.wait(20'000));
+    ASSERT_TRUE(test::openAndWait(window, path));
     window.activateWindow();
     ASSERT_TRUE(QTest::qWaitForWindowActive(&window));
 
@@ -118,9 +117,7 @@ TEST(WindowShortcuts, AClickInThe3DViewActivatesItsWindow) {
     MainWindow window;
     window.resize(1200, 800);
     window.show();
-    QSignalSpy shown(&window, &MainWindow::runShown);
-    window.openRun(QString::fromStdString(path));
-    ASSERT_TRUE(shown.wait(20'000));
+    ASSERT_TRUE(test::openAndWait(window, path));
     QWidget other;
     other.resize(200, 100);
     other.show();
