@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <thread>
 
 namespace faultline {
 
@@ -80,50 +81,81 @@ Telemetry summarizeTelemetry(const TelemetryModel& model, std::int64_t startEpoc
     // Series by (metric, gpu): filled one GPU at a time, empty ones dropped at the end.
     std::vector<std::vector<TelemetrySummarySeries>> levels(plans.size(), std::vector<TelemetrySummarySeries>(kMetrics * static_cast<std::size_t>(gpus)));
     std::vector<TelemetryRawSeries> raw(keepRaw ? kMetrics * static_cast<std::size_t>(gpus) : 0);
-    std::vector<double> sums;
-    std::vector<GpuReading> readings(static_cast<std::size_t>(samples));
-    for (std::int32_t g = 0; g < gpus; ++g) {
-        for (std::int64_t k = 0; k < samples; ++k) readings[static_cast<std::size_t>(k)] = model.reading(g, k);
-        for (std::size_t m = 0; m < kMetrics; ++m) {
-            if (!has[static_cast<std::size_t>(g)][m]) continue;
-            const std::size_t at = m * static_cast<std::size_t>(gpus) + static_cast<std::size_t>(g);
-            if (keepRaw) {
-                TelemetryRawSeries& r = raw[at];
-                r.metric = static_cast<std::int32_t>(m);
-                r.gpu = g;
-                r.times.resize(static_cast<std::size_t>(samples));
-                r.values.resize(static_cast<std::size_t>(samples));
-                for (std::int64_t k = 0; k < samples; ++k) {
-                    r.times[static_cast<std::size_t>(k)] = model.time(k);
-                    r.values[static_cast<std::size_t>(k)] = value(readings[static_cast<std::size_t>(k)], m);
+    // GPUs are independent: each thread fills its own GPUs' slots, so the result is the same
+    // whatever the number of threads.
+    auto summarizeGpus = [&](std::int32_t from, std::int32_t stride) {
+        std::vector<float> values(static_cast<std::size_t>(samples));
+        std::vector<double> sums;
+        std::vector<GpuReading> readings(static_cast<std::size_t>(samples));
+        for (std::int32_t g = from; g < gpus; g += stride) {
+            for (std::int64_t k = 0; k < samples; ++k) readings[static_cast<std::size_t>(k)] = model.reading(g, k);
+            for (std::size_t m = 0; m < kMetrics; ++m) {
+                if (!has[static_cast<std::size_t>(g)][m]) continue;
+                for (std::int64_t k = 0; k < samples; ++k) values[static_cast<std::size_t>(k)] = value(readings[static_cast<std::size_t>(k)], m);
+                const std::size_t at = m * static_cast<std::size_t>(gpus) + static_cast<std::size_t>(g);
+                if (keepRaw) {
+                    TelemetryRawSeries& r = raw[at];
+                    r.metric = static_cast<std::int32_t>(m);
+                    r.gpu = g;
+                    r.times.resize(static_cast<std::size_t>(samples));
+                    for (std::int64_t k = 0; k < samples; ++k) r.times[static_cast<std::size_t>(k)] = model.time(k);
+                    r.values = values;
                 }
-            }
-            for (std::size_t l = 0; l < plans.size(); ++l) {
-                const LevelPlan& plan = plans[l];
-                TelemetrySummarySeries& s = levels[l][at];
-                s.metric = static_cast<std::int32_t>(m);
-                s.gpu = g;
-                s.buckets = plan.buckets;
-                s.min.assign(plan.buckets.size(), 0);
-                s.mean.assign(plan.buckets.size(), 0);
-                s.max.assign(plan.buckets.size(), 0);
-                sums.assign(plan.buckets.size(), 0);
-                std::size_t j = 0;
-                bool first = true;
-                for (std::int64_t k = 0; k < samples; ++k) {
-                    if (plan.bucketOf[static_cast<std::size_t>(k)] != plan.buckets[j]) {
-                        ++j;
-                        first = true;
+                // The finest level from the samples, a bucket's samples being consecutive;
+                // each coarser one from the level before it (buckets nest).
+                for (std::size_t l = 0; l < plans.size(); ++l) {
+                    const LevelPlan& plan = plans[l];
+                    TelemetrySummarySeries& target = levels[l][at];
+                    target.metric = static_cast<std::int32_t>(m);
+                    target.gpu = g;
+                    target.buckets = plan.buckets;
+                    const std::size_t n = plan.buckets.size();
+                    target.min.resize(n);
+                    target.mean.resize(n);
+                    target.max.resize(n);
+                    if (l == 0) {
+                        sums.assign(n, 0);
+                        std::size_t k = 0;
+                        for (std::size_t j = 0; j < n; ++j) {
+                            float lo = values[k], hi = values[k];
+                            double sum = 0;
+                            for (const std::size_t end = k + plan.counts[j]; k < end; ++k) {
+                                lo = std::min(lo, values[k]);
+                                hi = std::max(hi, values[k]);
+                                sum += values[k];
+                            }
+                            target.min[j] = lo;
+                            target.max[j] = hi;
+                            sums[j] = sum;
+                        }
+                    } else {
+                        const TelemetrySummarySeries& finer = levels[l - 1][at];
+                        const LevelPlan& finerPlan = plans[l - 1];
+                        std::vector<double> coarse(n, 0);
+                        std::size_t i = 0;
+                        for (std::size_t j = 0; j < n; ++j) {
+                            target.min[j] = finer.min[i];
+                            target.max[j] = finer.max[i];
+                            for (; i < finer.buckets.size() && floorDiv(finerPlan.buckets[i] * finerPlan.size, plan.size) == plan.buckets[j]; ++i) {
+                                target.min[j] = std::min(target.min[j], finer.min[i]);
+                                target.max[j] = std::max(target.max[j], finer.max[i]);
+                                coarse[j] += sums[i];
+                            }
+                        }
+                        sums = std::move(coarse);
                     }
-                    const float v = value(readings[static_cast<std::size_t>(k)], m);
-                    s.min[j] = first ? v : std::min(s.min[j], v);
-                    s.max[j] = first ? v : std::max(s.max[j], v);
-                    sums[j] += v;
-                    first = false;
+                    for (std::size_t j = 0; j < n; ++j) target.mean[j] = static_cast<float>(sums[j] / plan.counts[j]);
                 }
-                for (std::size_t b = 0; b < sums.size(); ++b) s.mean[b] = static_cast<float>(sums[b] / plan.counts[b]);
             }
         }
+    };
+    const auto threads = static_cast<std::int32_t>(std::clamp<unsigned>(std::thread::hardware_concurrency(), 1, 8));
+    if (threads == 1 || gpus < 64) {
+        summarizeGpus(0, 1);
+    } else {
+        std::vector<std::thread> pool;
+        for (std::int32_t t = 0; t < threads; ++t) pool.emplace_back(summarizeGpus, t, threads);
+        for (std::thread& t : pool) t.join();
     }
     for (std::size_t l = 0; l < plans.size(); ++l) {
         TelemetryLevel level{plans[l].size, {}};

@@ -7,9 +7,12 @@ namespace faultline {
 
 namespace {
 
-std::uint64_t fnv1a(const std::string& s, std::uint64_t h) {
+// FNV-1a, then splitmix64's finaliser so that neighbouring names give unrelated UUIDs.
+std::uint64_t nameHash(const std::string& s, std::uint64_t h) {
     for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ULL;
-    return h;
+    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+    return h ^ (h >> 31);
 }
 
 // dcgm-exporter and nvidia-smi print the PCI domain with eight digits: 00000000:18:00.0.
@@ -33,7 +36,7 @@ constexpr Metric kDcgmMetrics[] = {
 
 std::string simulatedGpuUuid(const Topology& topology, std::int32_t gpu) {
     const std::string name = topology.gpuName(gpu);
-    const std::uint64_t a = fnv1a(name, 0xcbf29ce484222325ULL), b = fnv1a(name, 0x84222325cbf29ce4ULL);
+    const std::uint64_t a = nameHash(name, 0xcbf29ce484222325ULL), b = nameHash(name, 0x84222325cbf29ce4ULL);
     char buf[48];
     std::snprintf(buf, sizeof buf, "GPU-%08x-%04x-%04x-%04x-%012llx", static_cast<unsigned>(a >> 32), static_cast<unsigned>(a >> 16 & 0xffff),
                   static_cast<unsigned>(a & 0xffff), static_cast<unsigned>(b >> 48), static_cast<unsigned long long>(b & 0xffffffffffffULL));

@@ -20,6 +20,9 @@ double hash01(std::uint64_t a, std::uint64_t b, std::uint64_t c, std::uint64_t s
     return static_cast<double>(z >> 11) * 0x1.0p-53;
 }
 
+// std::round is a library call per reading; every value rounded here is positive.
+std::int64_t roundPositive(double v) { return static_cast<std::int64_t>(v + 0.5); }
+
 // Samples k with begin <= k * interval < end.
 std::pair<std::int64_t, std::int64_t> sampleRange(Nanos begin, Nanos end, Nanos interval, std::int64_t samples) {
     auto ceilDiv = [](Nanos a, Nanos b) { return a <= 0 ? 0 : (a + b - 1) / b; };
@@ -81,13 +84,13 @@ GpuReading TelemetryModel::reading(std::int32_t gpu, std::int64_t k) const {
     // Power: the model's level, up to 2% under it (no GPU draws past its 700 W cap); a
     // throttled GPU draws less as its clock falls.
     const double level = state == Training ? kTrainingWatts : state == Stalled ? kStalledWatts : kDownWatts;
-    r.power = static_cast<float>(std::round(level * (1.0 - 0.02 * hash01(m_seed, g, sample, 1)) / slowdown * 1000.0) / 1000.0);
+    r.power = static_cast<float>(level * (1.0 - 0.02 * hash01(m_seed, g, sample, 1)) / slowdown);
 
     // SM clock: a step takes (1 + a * heat) times the coolest hour's (simulator.cpp), so the
     // clock is the coolest hour's over that factor; clocks step in 15 MHz bins.
     double clock = state == Down ? kIdleSmClock : kMaxSmClock;
     if (state == Training) clock = kMaxSmClock * (1.0 - m_amplitude) / (1.0 + m_amplitude * heat) / slowdown;
-    r.smClock = state == Down ? kIdleSmClock : static_cast<float>(std::round(clock / 15.0) * 15.0);
+    r.smClock = state == Down ? kIdleSmClock : static_cast<float>(roundPositive(clock / 15.0) * 15);
 
     // Temperature: the inlet air follows the day (24 °C, +-3), the die runs 0.06 °C a watt
     // above it, each GPU's cooling a little better or worse than its neighbours'.
@@ -99,7 +102,7 @@ GpuReading TelemetryModel::reading(std::int32_t gpu, std::int64_t k) const {
         temperature = 85.0 + 5.0 * std::min(1.0, (slowdown - 1.0) / 0.4) + hash01(m_seed, g, sample, 4);
         r.throttleReasons = kSwThermalSlowdown | (slowdown >= 1.3 ? kHwThermalSlowdown : 0u);
     }
-    r.temperature = static_cast<float>(std::round(temperature));
+    r.temperature = static_cast<float>(roundPositive(temperature));
 
     for (const EccRamp& e : m_ecc[g]) {
         if (t < e.onset || t >= e.reset) continue;
