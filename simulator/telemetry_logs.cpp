@@ -20,25 +20,34 @@ std::vector<GpuReading> hostReadings(const Topology& t, const TelemetryModel& mo
     return out;
 }
 
-// The hosts written when not all fit: those whose GPUs throttle or count ECC errors (what
-// the telemetry is there to show), then others spread evenly over the cluster.
-std::vector<std::int32_t> chooseHosts(const Topology& t, const TelemetryModel& model, std::size_t wanted) {
-    std::vector<bool> chosen(t.hosts.size(), false);
-    std::size_t count = 0;
-    for (std::int32_t g = 0; g < model.gpus() && count < wanted; ++g)
-        if ((model.throttles(g) || model.countsEccErrors(g)) && !chosen[static_cast<std::size_t>(t.gpus[static_cast<std::size_t>(g)].host)]) {
-            chosen[static_cast<std::size_t>(t.gpus[static_cast<std::size_t>(g)].host)] = true;
-            ++count;
-        }
-    const std::size_t rest = wanted - count;
-    for (std::size_t i = 0; i < rest; ++i) {
-        std::size_t at = i * t.hosts.size() / rest;
-        while (chosen[at]) at = (at + 1) % t.hosts.size();
-        chosen[at] = true;
-    }
+// The hosts in the order they are written when not all fit: those whose GPUs count ECC
+// errors or throttle (what the telemetry is there to show; one of each in turn), then the
+// others spread over the cluster (van der Corput order: each next host halves a gap).
+std::vector<std::int32_t> hostsByPriority(const Topology& t, const TelemetryModel& model) {
+    std::vector<bool> taken(t.hosts.size(), false);
     std::vector<std::int32_t> out;
-    for (std::size_t h = 0; h < chosen.size(); ++h)
-        if (chosen[h]) out.push_back(static_cast<std::int32_t>(h));
+    auto take = [&](std::int32_t host) {
+        if (!taken[static_cast<std::size_t>(host)]) {
+            taken[static_cast<std::size_t>(host)] = true;
+            out.push_back(host);
+        }
+    };
+    std::vector<std::int32_t> ecc, throttling;
+    for (std::int32_t g = 0; g < model.gpus(); ++g) {
+        if (model.countsEccErrors(g)) ecc.push_back(t.gpus[static_cast<std::size_t>(g)].host);
+        if (model.throttles(g)) throttling.push_back(t.gpus[static_cast<std::size_t>(g)].host);
+    }
+    for (std::size_t i = 0; i < std::max(ecc.size(), throttling.size()); ++i) {
+        if (i < ecc.size()) take(ecc[i]);
+        if (i < throttling.size()) take(throttling[i]);
+    }
+    std::uint32_t bits = 0;
+    while ((std::size_t{1} << bits) < t.hosts.size()) ++bits;
+    for (std::uint32_t i = 0; i < (1u << bits); ++i) {
+        std::uint32_t reversed = 0;
+        for (std::uint32_t b = 0; b < bits; ++b) reversed |= ((i >> b) & 1u) << (bits - 1 - b);
+        if (reversed < t.hosts.size()) take(static_cast<std::int32_t>(reversed));
+    }
     return out;
 }
 
@@ -89,23 +98,25 @@ TelemetryLogSummary writeTelemetryLogs(const Run& run, const TelemetryModel& mod
     summary.interval = interval;
 
     // Size a host's file from one sample of each kind, to keep big runs within maxBytes.
-    std::size_t wanted = t.hosts.size();
-    if (options.hosts >= 0) {
-        wanted = std::min<std::size_t>(wanted, static_cast<std::size_t>(options.hosts));
-    } else {
-        std::string probe;
-        const auto readings = hostReadings(t, model, 0, 0);
-        appendDcgmScrape(probe, t, 0, run.info.startEpochNs, readings);
-        appendNvidiaSmiRows(probe, t, 0, run.info.startEpochNs, readings);
-        const double perHost = static_cast<double>(probe.size()) / 2 * static_cast<double>(scrapes);
-        wanted = std::min<std::size_t>(wanted, static_cast<std::size_t>(std::max(1.0, static_cast<double>(options.maxBytes) / perHost)));
+    std::string dcgmProbe, smiProbe = nvidiaSmiHeader();
+    const auto probe = hostReadings(t, model, 0, 0);
+    appendDcgmScrape(dcgmProbe, t, 0, run.info.startEpochNs, probe);
+    appendNvidiaSmiRows(smiProbe, t, 0, run.info.startEpochNs, probe);
+    std::vector<std::int32_t> hosts;
+    double estimate = 0;
+    for (std::int32_t host : hostsByPriority(t, model)) {
+        const double size = static_cast<double>(usesDcgm(host) ? dcgmProbe.size() : smiProbe.size()) * static_cast<double>(scrapes);
+        if (options.hosts >= 0 ? hosts.size() >= static_cast<std::size_t>(options.hosts) : estimate + size > static_cast<double>(options.maxBytes)) break;
+        estimate += size;
+        hosts.push_back(host);
     }
+    std::sort(hosts.begin(), hosts.end());
 
     const std::filesystem::path folder = std::filesystem::path(dir) / "telemetry";
     std::error_code ec;
     std::filesystem::create_directories(folder, ec);
     if (ec) throw Error("cannot create " + folder.string() + ": " + ec.message());
-    for (std::int32_t host : chooseHosts(t, model, wanted)) {
+    for (std::int32_t host : hosts) {
         const std::string& name = t.hosts[static_cast<std::size_t>(host)].name;
         HostFile file((folder / (name + (usesDcgm(host) ? ".prom" : ".csv"))).string());
         if (!usesDcgm(host)) file.buffer() = nvidiaSmiHeader();

@@ -87,7 +87,7 @@ TEST(TelemetryRoundTrip, PowerCurveComesBack) {
 
     // And both agree with the power model the simulator's readings come from: the GPUs draw up
     // to 2% under its levels, and five-minute samples see a restart's minutes only roughly.
-    Run withoutTelemetry = e.simulated;
+    faultline::Run withoutTelemetry = e.simulated;
     withoutTelemetry.telemetry = {};
     const ClusterPower model = clusterPower(withoutTelemetry);
     ASSERT_FALSE(model.fromTelemetry);

@@ -40,7 +40,7 @@ double levelMean(const Run& run, std::string_view metric, Nanos from, Nanos to) 
 }
 
 TEST(SimulatedTelemetry, EveryGpuEveryFiveMinutesWithRawSamplesUnderTheCap) {
-    const Run run = simulate(tinyDay());
+    const faultline::Run run = simulate(tinyDay());
     ASSERT_EQ(run.telemetry.metrics.size(), std::size(kSimulatedMetrics));
     EXPECT_FALSE(run.telemetry.rawDropped);
     // Power, temperature and SM clock for every GPU; a sample every 5 minutes over the day.
@@ -56,7 +56,7 @@ TEST(SimulatedTelemetry, EveryGpuEveryFiveMinutesWithRawSamplesUnderTheCap) {
 }
 
 TEST(SimulatedTelemetry, SameSeedSameReadingsOtherSeedOther) {
-    const Run a = simulate(tinyDay(3)), b = simulate(tinyDay(3)), c = simulate(tinyDay(4));
+    const faultline::Run a = simulate(tinyDay(3)), b = simulate(tinyDay(3)), c = simulate(tinyDay(4));
     ASSERT_EQ(a.telemetry.raw.size(), b.telemetry.raw.size());
     for (std::size_t i = 0; i < a.telemetry.raw.size(); ++i) EXPECT_EQ(a.telemetry.raw[i].values, b.telemetry.raw[i].values);
     EXPECT_NE(a.telemetry.raw.front().values, c.telemetry.raw.front().values);
@@ -64,9 +64,9 @@ TEST(SimulatedTelemetry, SameSeedSameReadingsOtherSeedOther) {
 
 TEST(SimulatedTelemetry, TelemetryLeavesTheRestOfTheRunAlone) {
     SimulationParams p = tinyDay(5);
-    const Run with = simulate(p);
+    const faultline::Run with = simulate(p);
     p.telemetry.interval = 0;
-    const Run without = simulate(p);
+    const faultline::Run without = simulate(p);
     EXPECT_TRUE(without.telemetry.empty());
     ASSERT_EQ(with.steps.size(), without.steps.size());
     EXPECT_EQ(with.steps.back().time, without.steps.back().time);
@@ -76,7 +76,7 @@ TEST(SimulatedTelemetry, TelemetryLeavesTheRestOfTheRunAlone) {
 // Power follows the job's state at the model's levels (700 W training, 120 W stalled, 72 W
 // down), never above the 700 W cap.
 TEST(SimulatedTelemetry, PowerFollowsTheJobsState) {
-    const Run run = simulate(tinyDay());
+    const faultline::Run run = simulate(tinyDay());
     const TelemetryModel model = telemetryModel(run, tinyDay());
     ASSERT_FALSE(run.downtimes.empty());
     const Downtime& d = run.downtimes.front();
@@ -112,7 +112,7 @@ TEST(SimulatedTelemetry, DiurnalCycleInClocksStepsAndTemperature) {
     p.failuresPerGpuDay = 0;
     p.plannedPerDay = 0;
     p.stragglersPerDay = 0;
-    const Run run = simulate(p);
+    const faultline::Run run = simulate(p);
     const double clockNight = levelMean(run, kSmClockMetric, 2 * kHour + 30 * kMinute, 3 * kHour + 30 * kMinute);
     const double clockAfternoon = levelMean(run, kSmClockMetric, 14 * kHour + 30 * kMinute, 15 * kHour + 30 * kMinute);
     EXPECT_NEAR(clockAfternoon / clockNight, 0.985 / 1.015, 0.005);
@@ -133,7 +133,7 @@ TEST(SimulatedTelemetry, DiurnalCycleInClocksStepsAndTemperature) {
 TEST(SimulatedTelemetry, ThermalStragglersThrottleTheirGpu) {
     SimulationParams p = tinyDay(2);
     p.stragglersPerDay = 16;
-    const Run run = simulate(p);
+    const faultline::Run run = simulate(p);
     const TelemetryModel model = telemetryModel(run, p);
     int throttled = 0;
     for (const StragglerEpisode& e : run.stragglers) {
@@ -156,7 +156,7 @@ TEST(SimulatedTelemetry, ThermalStragglersThrottleTheirGpu) {
 TEST(SimulatedTelemetry, CorrectableErrorsRiseBeforeSomeHbmFailures) {
     SimulationParams p = tinyDay(4);
     p.failuresPerGpuDay *= 3;
-    const Run run = simulate(p);
+    const faultline::Run run = simulate(p);
     const TelemetryModel model = telemetryModel(run, p);
     int rising = 0;
     for (const Failure& f : run.failures) {
@@ -175,7 +175,7 @@ TEST(SimulatedTelemetry, CorrectableErrorsRiseBeforeSomeHbmFailures) {
 TEST(SimulatedTelemetry, LevelsFitTheBudget) {
     SimulationParams p = tinyDay();
     p.telemetry.budgetBytes = 1'000'000;  // ~770 series: 32 cells each from the hour level fit, 177 from 10 min do not
-    const Run run = simulate(p);
+    const faultline::Run run = simulate(p);
     ASSERT_FALSE(run.telemetry.levels.empty());
     EXPECT_EQ(run.telemetry.levels.front().bucket, kHour);
     p.telemetry.budgetBytes = 1;
@@ -183,10 +183,10 @@ TEST(SimulatedTelemetry, LevelsFitTheBudget) {
 }
 
 TEST(SimulatedTelemetry, SurvivesTheRunFile) {
-    const Run run = simulate(tinyDay());
+    const faultline::Run run = simulate(tinyDay());
     test::ScratchDir dir;
     writeRunFile(run, dir.file("run.faultline"));
-    const Run back = readRunFile(dir.file("run.faultline"));
+    const faultline::Run back = readRunFile(dir.file("run.faultline"));
     EXPECT_EQ(back.telemetry.metrics, run.telemetry.metrics);
     ASSERT_EQ(back.telemetry.levels.size(), run.telemetry.levels.size());
     EXPECT_EQ(back.telemetry.levels.front().series.size(), run.telemetry.levels.front().series.size());
