@@ -46,6 +46,8 @@ std::vector<std::int32_t> hostsByPriority(const Topology& t, const TelemetryMode
     for (std::uint32_t i = 0; i < (1u << bits); ++i) {
         std::uint32_t reversed = 0;
         for (std::uint32_t b = 0; b < bits; ++b) reversed |= ((i >> b) & 1u) << (bits - 1 - b);
+        // The lowest bit flipped on odd turns: dcgm-exporter and nvidia-smi hosts alternate.
+        if (bits > 1) reversed ^= i & 1u;
         if (reversed < t.hosts.size()) take(static_cast<std::int32_t>(reversed));
     }
     return out;
