@@ -100,7 +100,7 @@ TelemetryLogSummary writeTelemetryLogs(const Run& run, const TelemetryModel& mod
     summary.interval = interval;
 
     // Size a host's file from one sample of each kind, to keep big runs within maxBytes.
-    std::string dcgmProbe, smiProbe = nvidiaSmiHeader();
+    std::string dcgmProbe, smiProbe;
     const auto probe = hostReadings(t, model, 0, 0);
     appendDcgmScrape(dcgmProbe, t, 0, run.info.startEpochNs, probe);
     appendNvidiaSmiRows(smiProbe, t, 0, run.info.startEpochNs, probe);

@@ -31,6 +31,10 @@ std::pair<std::int64_t, std::int64_t> sampleRange(Nanos begin, Nanos end, Nanos 
 
 }  // namespace
 
+// A step takes (1 + a * heat) times the coolest hour's (simulator.cpp), so the SM clock is
+// the coolest hour's over that factor; clocks step in 15 MHz bins.
+double TelemetryModel::trainingClock(double heat) const { return kMaxSmClock * (1.0 - m_amplitude) / (1.0 + m_amplitude * heat); }
+
 TelemetryModel::TelemetryModel(const Run& run, std::uint64_t seed, double diurnalAmplitude, Nanos interval)
     : m_seed(seed), m_amplitude(diurnalAmplitude), m_interval(interval) {
     const std::int64_t samples = interval > 0 ? run.info.duration / interval + 1 : 0;
@@ -46,6 +50,16 @@ TelemetryModel::TelemetryModel(const Run& run, std::uint64_t seed, double diurna
     for (const Downtime& d : run.downtimes) {
         mark(d.restarted, d.end, Stalled);
         mark(d.begin, d.restarted, Down);
+    }
+
+    // What every GPU not throttling reads at each sample, worked out once for all of them.
+    m_watts.resize(static_cast<std::size_t>(samples));
+    m_clock.resize(static_cast<std::size_t>(samples));
+    for (std::size_t k = 0; k < m_state.size(); ++k) {
+        m_watts[k] = m_state[k] == Training ? kTrainingWatts : m_state[k] == Stalled ? kStalledWatts : kDownWatts;
+        m_clock[k] = m_state[k] == Down      ? kIdleSmClock
+                     : m_state[k] == Stalled ? kMaxSmClock
+                                             : static_cast<float>(roundPositive(trainingClock(m_heat[k]) / 15.0) * 15);
     }
 
     m_throttle.resize(run.topology.gpus.size());
@@ -70,8 +84,8 @@ TelemetryModel::TelemetryModel(const Run& run, std::uint64_t seed, double diurna
 
 GpuReading TelemetryModel::reading(std::int32_t gpu, std::int64_t k) const {
     const Nanos t = time(k);
-    const State state = m_state[static_cast<std::size_t>(k)];
-    const double heat = m_heat[static_cast<std::size_t>(k)];
+    const auto at = static_cast<std::size_t>(k);
+    const State state = m_state[at];
     const auto g = static_cast<std::uint64_t>(gpu);
     const auto sample = static_cast<std::uint64_t>(k);
     GpuReading r;
@@ -83,18 +97,12 @@ GpuReading TelemetryModel::reading(std::int32_t gpu, std::int64_t k) const {
 
     // Power: the model's level, up to 2% under it (no GPU draws past its 700 W cap); a
     // throttled GPU draws less as its clock falls.
-    const double level = state == Training ? kTrainingWatts : state == Stalled ? kStalledWatts : kDownWatts;
-    r.power = static_cast<float>(level * (1.0 - 0.02 * hash01(m_seed, g, sample, 1)) / slowdown);
-
-    // SM clock: a step takes (1 + a * heat) times the coolest hour's (simulator.cpp), so the
-    // clock is the coolest hour's over that factor; clocks step in 15 MHz bins.
-    double clock = state == Down ? kIdleSmClock : kMaxSmClock;
-    if (state == Training) clock = kMaxSmClock * (1.0 - m_amplitude) / (1.0 + m_amplitude * heat) / slowdown;
-    r.smClock = state == Down ? kIdleSmClock : static_cast<float>(roundPositive(clock / 15.0) * 15);
+    r.power = static_cast<float>(m_watts[at] * (1.0 - 0.02 * hash01(m_seed, g, sample, 1)) / slowdown);
+    r.smClock = slowdown > 1 ? static_cast<float>(roundPositive(trainingClock(m_heat[at]) / slowdown / 15.0) * 15) : m_clock[at];
 
     // Temperature: the inlet air follows the day (24 °C, +-3), the die runs 0.06 °C a watt
     // above it, each GPU's cooling a little better or worse than its neighbours'.
-    const double inlet = 24.0 + 3.0 * heat;
+    const double inlet = 24.0 + 3.0 * m_heat[at];
     const double offset = 6.0 * hash01(m_seed, g, 0, 2) - 3.0;
     double temperature = inlet + 0.06 * r.power + offset + hash01(m_seed, g, sample, 3) - 0.5;
     if (slowdown > 1) {

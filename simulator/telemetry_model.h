@@ -55,7 +55,11 @@ private:
     double m_amplitude;
     Nanos m_interval;
     std::vector<State> m_state;  // the job's state at each sample
+    double trainingClock(double heat) const;
+
     std::vector<float> m_heat;   // diurnalHeat at each sample
+    std::vector<float> m_watts;  // the power model's level at each sample
+    std::vector<float> m_clock;  // the SM clock of a GPU not throttling at each sample
     std::vector<std::vector<Throttle>> m_throttle;  // per GPU
     std::vector<std::vector<EccRamp>> m_ecc;        // per GPU
 };
