@@ -11,13 +11,26 @@ namespace faultline {
 
 namespace {
 
+std::string bucketText(Nanos size) {
+    return size % kDay == 0 ? std::to_string(size / kDay) + " d" : size % kHour == 0 ? std::to_string(size / kHour) + " h"
+           : size % kMinute == 0 ? std::to_string(size / kMinute) + " min" : std::to_string(size / kSecond) + " s";
+}
+
+// Coarser buckets than this blur a restart (minutes) into its neighbours: where the run says
+// when the job was down, the model draws the curve instead.
+constexpr Nanos kCoarsestPowerBucket = 10 * kMinute;
+
 // The telemetry curve: each bucket's sum over GPUs of their mean power. The level is the
 // finest with at most ~20,000 buckets over the run, as a chart would read it.
-bool telemetryCurve(const Run& run, ClusterPower& out) {
+bool telemetryCurve(const Run& run, ClusterPower& out, std::string& whyNot) {
     const auto metric = run.telemetry.metricIndex(kPowerMetric);
     if (!metric) return false;
     const TelemetryLevel* level = telemetryLevelFor(run.telemetry, std::max<Nanos>(run.info.duration, 1), 20'000);
     if (!level) return false;
+    if (level->bucket > kCoarsestPowerBucket && (!run.downtimes.empty() || !run.checkpoints.empty())) {
+        whyNot = "; the power telemetry is kept at " + bucketText(level->bucket) + " buckets, too coarse to show its restarts";
+        return false;
+    }
     std::map<std::int64_t, double> watts;
     std::vector<bool> seen(run.topology.gpus.size(), false);
     for (const TelemetrySummarySeries& s : level->series) {
@@ -30,9 +43,8 @@ bool telemetryCurve(const Run& run, ClusterPower& out) {
     out.gpus = static_cast<std::int32_t>(std::count(seen.begin(), seen.end(), true));
     const Nanos size = level->bucket;
     for (const auto& [bucket, w] : watts) out.curve.push_back({bucket * size - run.info.startEpochNs, w / 1e6});
-    const std::string sizeText = size % kDay == 0 ? std::to_string(size / kDay) + " d" : size % kHour == 0 ? std::to_string(size / kHour) + " h"
-                                 : size % kMinute == 0 ? std::to_string(size / kMinute) + " min" : std::to_string(size / kSecond) + " s";
-    out.source = "telemetry: " + std::string(kPowerMetric) + " of " + std::to_string(out.gpus) + " GPUs, summed per " + sizeText + " bucket (each GPU's mean)";
+    out.source = "telemetry: " + std::string(kPowerMetric) + " of " + std::to_string(out.gpus) + " GPUs, summed per " + bucketText(size) +
+                 " bucket (each GPU's mean)";
     return true;
 }
 
@@ -88,7 +100,11 @@ void addMarks(const Run& run, ClusterPower& out) {
 
 ClusterPower clusterPower(const Run& run, const PowerModel& model, std::size_t swings) {
     ClusterPower out;
-    if (!telemetryCurve(run, out)) modelCurve(run, model, out);
+    std::string whyNot;
+    if (!telemetryCurve(run, out, whyNot)) {
+        modelCurve(run, model, out);
+        out.source += whyNot;
+    }
     addMarks(run, out);
     // Figures over the curve: a bucket's sum holds until the next (the model's points are
     // its corners, so the same rule integrates it exactly up to the ramps).

@@ -7,6 +7,7 @@
 #include "model/run_file.h"
 #include "simulator/cluster_logs.h"
 #include "simulator/simulator.h"
+#include "simulator/telemetry_logs.h"
 
 #include <algorithm>
 #include <chrono>
@@ -35,7 +36,14 @@ const CommandSpec& simulateSpec() {
             {"--output", "-o", "RUN.faultline", "the run file to write (required unless --emit-logs is given)"},
             kForceOption,
             {"--emit-logs", "", "DIR", "also write the files a real cluster would have left for the run: sacct (text and --json), "
-                                      "kernel logs of the nodes that failed, the training job's stdout per job, topology.conf"},
+                                      "kernel logs of the nodes that failed, the training job's stdout per job, topology.conf, "
+                                      "and GPU telemetry per host (dcgm-exporter scrapes or nvidia-smi --query-gpu CSV)"},
+            {"--telemetry-interval", "", "DURATION", "GPU telemetry (power, temperature, SM clock, throttle reasons, ECC errors) "
+                                                     "every DURATION for every GPU (default 5m; 0 for none)"},
+            {"--emit-telemetry-interval", "", "DURATION", "the emitted telemetry's interval, a multiple of --telemetry-interval "
+                                                          "(default the same)"},
+            {"--emit-telemetry-hosts", "", "N", "hosts whose telemetry --emit-logs writes (default every host while the files "
+                                                "stay under 2 GB; hosts whose GPUs throttle or count ECC errors first)"},
             {"--seed", "", "N", "the random seed (default 1)"},
             {"--gpus", "", "N", "the number of GPUs (1 to 10,000,000)"},
             {"--days", "", "D", "the run's length in days"},
@@ -79,6 +87,15 @@ int simulateCommand(const CommandArgs& argv) {
     if (auto ranks = args.integer("--trace-ranks")) p.trace.ranks = static_cast<int>(*ranks);
     if (auto steps = args.integer("--trace-steps")) p.trace.steps = static_cast<int>(*steps);
     if (args.value("--trace-at")) p.trace.begin = durationOption(args, "--trace-at", 0);
+    if (auto interval = args.duration("--telemetry-interval", true)) p.telemetry.interval = *interval;
+    TelemetryLogOptions telemetryLogs;
+    if (auto interval = args.duration("--emit-telemetry-interval")) telemetryLogs.interval = *interval;
+    if (auto hosts = args.integer("--emit-telemetry-hosts")) {
+        if (*hosts < 0) throw UsageError("option --emit-telemetry-hosts expects a number of hosts, 0 or more");
+        telemetryLogs.hosts = static_cast<int>(std::min<std::int64_t>(*hosts, 1'000'000'000));
+    }
+    if (telemetryLogs.interval > 0 && (p.telemetry.interval <= 0 || telemetryLogs.interval % p.telemetry.interval != 0))
+        throw UsageError("option --emit-telemetry-interval expects a multiple of --telemetry-interval");
 
     const bool quiet = args.flag("--quiet");
     ProgressLine progress("faultline-cli simulate", progressWanted(quiet));
@@ -92,16 +109,22 @@ int simulateCommand(const CommandArgs& argv) {
     }
     const auto written = std::chrono::steady_clock::now();
     ClusterLogSummary logs;
+    TelemetryLogSummary telemetry;
     if (emitLogs) {
         progress.setStage("writing the cluster's files into " + *emitLogs);
         logs = writeClusterLogs(run, *emitLogs, preset);
+        if (p.telemetry.interval > 0) {
+            progress.setStage("writing the GPUs' telemetry into " + *emitLogs);
+            telemetry = writeTelemetryLogs(run, telemetryModel(run, p), *emitLogs, telemetryLogs);
+        }
     }
     const auto emitted = std::chrono::steady_clock::now();
     progress.finish();
     if (quiet) return kExitOk;
     if (emitLogs)
-        std::printf("%s: %d job runs, %d kernel logs, %s (written in %.0f ms)\n", emitLogs->c_str(), logs.jobs, logs.kernelLogs,
-                    formatBytes(logs.bytes).c_str(), std::chrono::duration<double, std::milli>(emitted - written).count());
+        std::printf("%s: %d job runs, %d kernel logs, telemetry of %d of %d hosts every %s, %s (written in %.0f ms)\n", emitLogs->c_str(), logs.jobs,
+                    logs.kernelLogs, telemetry.hosts, telemetry.allHosts, telemetry.hosts > 0 ? formatDuration(telemetry.interval).c_str() : "-",
+                    formatBytes(logs.bytes + telemetry.bytes).c_str(), std::chrono::duration<double, std::milli>(emitted - written).count());
     if (!output) return kExitOk;
     auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
     std::printf("%s: %s GPUs, %s, %zu interruptions, %s steps (simulated in %.0f ms, written in %.0f ms)\n",

@@ -1,5 +1,6 @@
 #include "simulator.h"
 
+#include "diurnal.h"
 #include "model/error.h"
 #include "random.h"
 #include "recovery.h"
@@ -8,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
-#include <numbers>
 
 namespace faultline {
 
@@ -105,9 +105,8 @@ private:
 };
 
 Nanos Simulation::stepDuration(Nanos t) {
-    const double secondsOfDay = std::fmod(static_cast<double>(m_p.startEpochNs + t) / kSecond, 86400.0);
     // Hotter afternoons throttle clocks a little: slowest around 15:00 UTC.
-    const double diurnal = 1.0 + m_p.diurnalAmplitude * std::sin(2.0 * std::numbers::pi * (secondsOfDay / 3600.0 - 9.0) / 24.0);
+    const double diurnal = 1.0 + m_p.diurnalAmplitude * diurnalHeat(m_p.startEpochNs + t);
     const double jitter = 1.0 + m_p.stepJitter * m_random.normal();
     return static_cast<Nanos>(static_cast<double>(m_p.stepTime) * diurnal * jitter * m_stragglers->slowdownAt(t));
 }
@@ -202,6 +201,8 @@ Run Simulation::run() {
         Random traceRandom(m_p.seed ^ 0x7472616365ULL);
         addSimulatedCollectives(m_run, m_p.trace, traceRandom);
     }
+    if (m_p.telemetry.interval > 0)
+        m_run.telemetry = summarizeTelemetry(telemetryModel(m_run, m_p), m_p.startEpochNs, m_p.telemetry.budgetBytes);
     return std::move(m_run);
 }
 
@@ -232,10 +233,15 @@ SimulationParams simulationPreset(std::string_view name) {
     throw Error("unknown simulation preset \"" + std::string(name) + "\" (known presets: " + known + ")");
 }
 
+TelemetryModel telemetryModel(const Run& run, const SimulationParams& params) {
+    return TelemetryModel(run, params.seed, params.diurnalAmplitude, params.telemetry.interval);
+}
+
 Run simulate(const SimulationParams& params) {
     if (params.days <= 0) throw Error("simulation: --days must be positive");
     if (params.stepTime <= 0) throw Error("simulation: the step time must be positive");
     if (params.checkpointInterval <= 0) throw Error("simulation: --checkpoint-interval must be positive");
+    if (params.telemetry.interval < 0) throw Error("simulation: --telemetry-interval cannot be negative");
     return Simulation(params).run();
 }
 

@@ -4,6 +4,7 @@
 // interruptions, effective training time above 90%). Deterministic for a given seed.
 #include "model/run.h"
 #include "simulated_collectives.h"
+#include "simulated_telemetry.h"
 
 #include <cstdint>
 #include <string>
@@ -40,6 +41,8 @@ struct SimulationParams {
 
     // Optional profiler trace of collectives over a window of steps (none by default).
     CollectiveTraceParams trace;
+    // GPU telemetry (power, temperature, SM clock, throttle reasons, ECC) every interval.
+    SimulatedTelemetryParams telemetry;
 };
 
 std::vector<std::string> simulationPresetNames();
@@ -47,5 +50,8 @@ std::vector<std::string> simulationPresetNames();
 SimulationParams simulationPreset(std::string_view name);
 
 Run simulate(const SimulationParams& params);
+// The model behind a simulated run's telemetry, for writing it out as the tools would
+// (simulator/telemetry_logs.h); `run` is what simulate(params) gave.
+TelemetryModel telemetryModel(const Run& run, const SimulationParams& params);
 
 }  // namespace faultline

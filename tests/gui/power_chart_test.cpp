@@ -13,6 +13,8 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+
 namespace faultline {
 namespace {
 
@@ -27,7 +29,10 @@ TEST(PowerChart, ShowsTheClusterDrawWithEveryFailureMarked) {
     test::guiApp();
     ChartsView view;
     view.resize(1400, 1300);
-    const auto run = std::shared_ptr<const faultline::Run>(&test::tinyRun(), [](const faultline::Run*) {});
+    // The power model's curve: the tiny run without the telemetry the simulator gave it.
+    auto modelled = std::make_shared<faultline::Run>(test::tinyRun());
+    modelled->telemetry = {};
+    const std::shared_ptr<const faultline::Run> run = modelled;
     view.setRun(run);
     view.show();
     auto* chart = view.findChild<PowerChart*>("powerChart");

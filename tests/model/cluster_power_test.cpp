@@ -67,5 +67,22 @@ TEST(ClusterPower, RunWithoutInterruptionsIsFlatWithNoSwings) {
     EXPECT_NE(clusterPowerToText(p, run).find("no swings"), std::string::npos);
 }
 
+// Telemetry kept only at 6 h buckets (a long simulated run's) cannot show a restart of
+// minutes: where the run says when its job was down, the model draws the curve, and says why.
+TEST(ClusterPower, TelemetryTooCoarseForTheRestartsGivesWayToTheModel) {
+    faultline::Run run = oneFailureRun();
+    run.telemetry.metrics = {std::string(kPowerMetric)};
+    TelemetryLevel level{6 * kHour, {}};
+    for (std::int32_t g = 0; g < 4; ++g) level.series.push_back({0, g, {0, 1}, {600, 600}, {690, 690}, {700, 700}});
+    run.telemetry.levels.push_back(level);
+    const ClusterPower p = clusterPower(run);
+    EXPECT_FALSE(p.fromTelemetry);
+    EXPECT_NE(p.source.find("kept at 6 h buckets, too coarse to show its restarts"), std::string::npos) << p.source;
+    // Without downtimes or checkpoints the telemetry is all there is to draw.
+    run.downtimes.clear();
+    run.checkpoints.clear();
+    EXPECT_TRUE(clusterPower(run).fromTelemetry);
+}
+
 }  // namespace
 }  // namespace faultline

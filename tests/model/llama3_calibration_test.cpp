@@ -16,6 +16,7 @@ class Llama3Calibration : public ::testing::TestWithParam<std::uint64_t> {};
 TEST_P(Llama3Calibration, ReproducesTheReportedFigures) {
     SimulationParams p = simulationPreset("llama3-405b");
     p.seed = GetParam();
+    p.telemetry.interval = 0;  // the figures do not read it, and four 54-day runs' telemetry would cost minutes in a debug build
     const RunSummary s = summarize(simulate(p));
 
     EXPECT_EQ(s.gpus, 16'384u);

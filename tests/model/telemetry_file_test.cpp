@@ -17,6 +17,7 @@ using test::tinyRun;
 faultline::Run runWithTelemetry() {
     faultline::Run run = tinyRun();
     Telemetry& t = run.telemetry;
+    t = {};  // the simulator's own telemetry makes way for a few known values
     t.metrics = {std::string(kPowerMetric), std::string(kTemperatureMetric)};
     t.raw.push_back({0, 1, {0, 15 * kSecond, 30 * kSecond}, {690.5f, 701.f, 120.25f}});
     const std::int64_t firstMinute = run.info.startEpochNs / kMinute;
