@@ -283,7 +283,8 @@ std::vector<KpiTableRow> kpiTable(const RunComparison& c) {
         // A change of a percentage is its difference in points, already in the delta column.
         if (const auto r = row.unit == Unit::Fraction ? std::nullopt : row.relativeDelta()) {
             char pct[32];
-            std::snprintf(pct, sizeof pct, "%+.1f%%", 100.0 * *r);
+            // A change that rounds to nothing has no sign ("-0.0%" reads as a loss).
+            std::snprintf(pct, sizeof pct, "%+.1f%%", std::abs(100.0 * *r) < 0.05 ? 0.0 : 100.0 * *r);
             change = pct;
         }
         const int verdict = row.verdict();
