@@ -47,6 +47,7 @@ signals:
 private:
     void tick(double seconds);
     void showTime();
+    void followPace();
     void addShortcuts();
 
     QLabel* m_status;

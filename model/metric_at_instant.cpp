@@ -1,0 +1,95 @@
+#include "metric_at_instant.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace faultline {
+
+namespace {
+
+constexpr float kNoData = std::numeric_limits<float>::quiet_NaN();
+
+template <typename Series>
+std::pair<typename std::vector<Series>::const_iterator, typename std::vector<Series>::const_iterator> seriesOf(const std::vector<Series>& all,
+                                                                                                                std::int32_t metric) {
+    // Series are sorted by (metric, gpu).
+    const auto first = std::lower_bound(all.begin(), all.end(), metric, [](const Series& s, std::int32_t m) { return s.metric < m; });
+    const auto last = std::upper_bound(first, all.end(), metric, [](std::int32_t m, const Series& s) { return m < s.metric; });
+    return {first, last};
+}
+
+// Floor division: buckets before 1970 have negative numbers.
+std::int64_t bucketOf(std::int64_t epoch, Nanos bucket) { return epoch >= 0 ? epoch / bucket : -((-epoch + bucket - 1) / bucket); }
+
+}  // namespace
+
+MetricAtInstant::MetricAtInstant(const Run& run, std::int32_t metric, Nanos step)
+    : m_metric(metric), m_start(run.info.startEpochNs) {
+    const Telemetry& tm = run.telemetry;
+    const std::size_t gpus = run.topology.gpus.size();
+    auto widen = [this](float lo, float hi) {
+        if (!(lo >= m_dataMin)) m_dataMin = std::isnan(m_dataMin) ? lo : std::min(m_dataMin, lo);
+        if (!(hi <= m_dataMax)) m_dataMax = std::isnan(m_dataMax) ? hi : std::max(m_dataMax, hi);
+    };
+    const bool rawFits = !tm.raw.empty() && (tm.levels.empty() || step < tm.levels.front().bucket);
+    if (rawFits) {
+        m_raw.assign(gpus, nullptr);
+        const auto [first, last] = seriesOf(tm.raw, metric);
+        for (auto s = first; s != last; ++s) {
+            if (s->gpu < 0 || static_cast<std::size_t>(s->gpu) >= gpus) continue;
+            m_raw[static_cast<std::size_t>(s->gpu)] = &*s;
+            for (float v : s->values) widen(v, v);
+        }
+        return;
+    }
+    if (tm.levels.empty()) return;
+    const TelemetryLevel* level = &tm.levels.back();
+    for (const TelemetryLevel& l : tm.levels)
+        if (l.bucket >= step) {
+            level = &l;
+            break;
+        }
+    m_bucket = level->bucket;
+    m_lookback = std::max(kMetricLookback, m_bucket);
+    m_summary.assign(gpus, nullptr);
+    const auto [first, last] = seriesOf(level->series, metric);
+    for (auto s = first; s != last; ++s)
+        if (s->gpu >= 0 && static_cast<std::size_t>(s->gpu) < gpus) m_summary[static_cast<std::size_t>(s->gpu)] = &*s;
+    // The range from the coarsest level: its buckets' min and max hold every reading.
+    const auto [cf, cl] = seriesOf(tm.levels.back().series, metric);
+    for (auto s = cf; s != cl; ++s)
+        for (std::size_t k = 0; k < s->buckets.size(); ++k) widen(s->min[k], s->max[k]);
+}
+
+float MetricAtInstant::read(std::size_t gpu, Nanos epoch) const {
+    if (!m_raw.empty()) {
+        const TelemetryRawSeries* s = m_raw[gpu];
+        if (!s) return kNoData;
+        const auto after = std::upper_bound(s->times.begin(), s->times.end(), epoch - m_start);
+        if (after == s->times.begin() || epoch - m_start - *std::prev(after) > m_lookback) return kNoData;
+        return s->values[static_cast<std::size_t>(std::prev(after) - s->times.begin())];
+    }
+    if (m_summary.empty()) return kNoData;
+    const TelemetrySummarySeries* s = m_summary[gpu];
+    if (!s) return kNoData;
+    const std::int64_t b = bucketOf(epoch, m_bucket);
+    const auto after = std::upper_bound(s->buckets.begin(), s->buckets.end(), b);
+    if (after == s->buckets.begin()) return kNoData;
+    // The newest bucket that began within the lookback (with long buckets: the one holding t).
+    if (epoch - *std::prev(after) * m_bucket >= m_lookback) return kNoData;
+    return s->mean[static_cast<std::size_t>(std::prev(after) - s->buckets.begin())];
+}
+
+float MetricAtInstant::valueAt(std::int32_t gpu, Nanos t) const {
+    const std::size_t n = std::max(m_raw.size(), m_summary.size());
+    if (gpu < 0 || static_cast<std::size_t>(gpu) >= n) return kNoData;
+    return read(static_cast<std::size_t>(gpu), m_start + t);
+}
+
+void MetricAtInstant::valuesAt(Nanos t, std::vector<float>& out) const {
+    const std::size_t n = std::max(m_raw.size(), m_summary.size());
+    out.resize(n);
+    for (std::size_t g = 0; g < n; ++g) out[g] = read(g, m_start + t);
+}
+
+}  // namespace faultline
