@@ -52,7 +52,17 @@ GpuMetricChart::GpuMetricChart(QWidget* parent)
     addTimeSeries(m_readings, QString());
     addTimeSeries(m_failures, QString());
     for (QLegendMarker* marker : chart()->legend()->markers(m_readings)) marker->setVisible(false);  // the title names it
-    setMinimumSize(180, 170);
+    // Narrow beside the 3D view: the plot gets the room, not the frame around it.
+    setMinimumSize(180, 210);
+    chart()->setMargins(QMargins(0, 0, 0, 0));
+    chart()->setBackgroundRoundness(0);
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    for (QValueAxis* axis : {xAxis(), yAxis()}) {
+        axis->setLabelsFont(small);
+        axis->setTitleFont(small);
+    }
+    chart()->legend()->setFont(small);
     recolour();
     connect(&StatePaletteChoice::instance(), &StatePaletteChoice::changed, this, &GpuMetricChart::recolour);
     clear();
@@ -141,6 +151,10 @@ void GpuMetricChart::showReadings(const Run* run, std::int32_t gpu, std::int32_t
     for (const auto& [b, e] : episodes) band << QPointF(toX(b), yMin) << QPointF(toX(b), yMax) << QPointF(toX(e), yMax) << QPointF(toX(e), yMin);
     m_stragglerTop->replace(band);
     setRange(from, std::max(to, from + kSecond), yMin, yMax);
+    // The legend keys only the marks this GPU has.
+    for (QAbstractSeries* series : {static_cast<QAbstractSeries*>(m_failures), static_cast<QAbstractSeries*>(m_stragglers)})
+        for (QLegendMarker* marker : chart()->legend()->markers(series)) marker->setVisible(series == m_failures ? !marks.isEmpty() : !band.isEmpty());
+    chart()->legend()->setVisible(!marks.isEmpty() || !band.isEmpty());
     setEmptyMessage(QString());
 }
 
