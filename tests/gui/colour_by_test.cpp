@@ -1,0 +1,147 @@
+// View > Colour By as a user meets it: the menu lists the run's metrics by name, choosing one
+// recolours the 3D view and the inspector's chart follows it; the picked GPU's readings are
+// charted with its failure and straggler episode marked; no run telemetry, only State.
+#include "gui_test_app.h"
+#include "../model/telemetry_test_run.h"
+#include "../model/test_runs.h"
+
+#include "app/colour_by_menu.h"
+#include "app/main_window.h"
+#include "model/run_file.h"
+#include "views/colour_difference.h"
+#include "views/fabric_view.h"
+#include "views/gpu_metric_chart.h"
+#include "views/inspector_view.h"
+#include "views/metric_scale.h"
+#include "views/replay_panel.h"
+#include "views/scene_legend.h"
+#include "views/state_legend.h"
+
+#include <QAction>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QtCharts/QAreaSeries>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
+
+#include <gtest/gtest.h>
+
+namespace faultline {
+namespace {
+
+// A main window showing `run`, written to a run file as an import would.
+struct WindowOn {
+    explicit WindowOn(const faultline::Run& run) {
+        test::guiApp();
+        writeRunFile(run, dir.file("run.faultline"));
+        window.show();
+        QSignalSpy shown(&window, &MainWindow::runShown);
+        window.openRun(QString::fromStdString(dir.file("run.faultline")));
+        ok = shown.wait(30'000);
+    }
+    ColourByMenu* menu() { return window.findChild<ColourByMenu*>("colourByMenu"); }
+    test::ScratchDir dir;
+    MainWindow window;
+    bool ok = false;
+};
+
+QString checkedEntry(const ColourByMenu& menu) {
+    for (QAction* a : menu.actions())
+        if (a->isChecked()) return a->text().remove('&');
+    return {};
+}
+
+TEST(ColourBy, TheMenuListsTheRunsMetricsByNameAndChoosingOneRecoloursTheView) {
+    WindowOn w(test::telemetryTinyRun());
+    ASSERT_TRUE(w.ok);
+    ColourByMenu* menu = w.menu();
+    ASSERT_NE(menu, nullptr);
+    EXPECT_TRUE(menu->isEnabled());
+    EXPECT_EQ(menu->entries(), QStringList({"State", "GPU temperature (°C)", "Power (W)", "SM clock (MHz)"}));
+    EXPECT_EQ(checkedEntry(*menu), "State");
+    FabricView* view = w.window.replayPanel()->fabricView();
+    EXPECT_FALSE(view->colourBy().has_value());
+
+    ASSERT_TRUE(menu->choose("Power (W)"));
+    ASSERT_TRUE(view->colourBy().has_value());
+    EXPECT_EQ(w.window.currentRun()->run.telemetry.metrics[static_cast<std::size_t>(*view->colourBy())], "DCGM_FI_DEV_POWER_USAGE");
+    EXPECT_EQ(checkedEntry(*menu), "Power (W)");
+    EXPECT_EQ(view->legend().title(), "Power (W)");
+    // The inspector's chart follows the choice.
+    EXPECT_EQ(w.window.replayPanel()->inspector()->metricShown(), *view->colourBy());
+
+    // Opening the run again starts at State: a choice belongs to a run, not to the app.
+    QSignalSpy shown(&w.window, &MainWindow::runShown);
+    w.window.openRun(QString::fromStdString(w.dir.file("run.faultline")));
+    ASSERT_TRUE(shown.wait(30'000));
+    EXPECT_FALSE(view->colourBy().has_value());
+    EXPECT_EQ(checkedEntry(*w.menu()), "State");
+}
+
+TEST(ColourBy, ARunWithoutTelemetryOffersOnlyState) {
+    WindowOn w(test::tinyRun());
+    ASSERT_TRUE(w.ok);
+    ASSERT_NE(w.menu(), nullptr);
+    EXPECT_FALSE(w.menu()->isEnabled());
+    EXPECT_EQ(w.menu()->entries(), QStringList({"State"}));
+}
+
+TEST(ColourBy, TheInspectorChartsThePickedGpusReadingsWithItsFailureAndStragglingMarked) {
+    test::guiApp();
+    const faultline::Run& run = test::telemetryTinyRun();
+    const Failure& f = test::telemetryTestFailure(run);
+    const std::int32_t gpu = f.gpus.front();
+    const ReplayIndex replay(run);
+    InspectorView inspector;
+    inspector.resize(320, 700);
+    inspector.show();
+    inspector.setRun(std::shared_ptr<const faultline::Run>(std::shared_ptr<const faultline::Run>(), &run), &replay);
+    inspector.setMetric(0);  // power
+    inspector.setTime(90 * kMinute);
+    inspector.showPart({ComponentKind::Gpu, gpu});
+    GpuMetricChart* chart = inspector.metricChart();
+    ASSERT_TRUE(chart->isVisible());
+    EXPECT_EQ(chart->chart()->title(), "Power (W)");
+    EXPECT_EQ(chart->emptyMessage(), "");
+    ASSERT_GT(chart->readings()->count(), 10);
+    // The readings are the GPU's own: a point at minute 90 reads sample 90.
+    bool found = false;
+    for (const QPointF& p : chart->readings()->points())
+        if (chart->fromX(p.x()) == 90 * kMinute) found = (p.y() == test::testPower(gpu, 90));
+    EXPECT_TRUE(found) << "no reading of sample 90 at minute 90";
+    ASSERT_EQ(chart->failures()->count(), 1);
+    EXPECT_NEAR(chart->failures()->at(0).x(), chart->toX(f.time), 1e-9);
+    const QList<QPointF> band = chart->stragglers()->upperSeries()->points();
+    ASSERT_EQ(band.size(), 4);
+    const StragglerEpisode& e = *std::find_if(run.stragglers.begin(), run.stragglers.end(), [&](const StragglerEpisode& s) { return s.gpu == gpu && s.cause == "test"; });
+    EXPECT_NEAR(band[0].x(), chart->toX(e.begin), 1e-9);
+    EXPECT_NEAR(band[2].x(), chart->toX(e.end), 1e-9);
+    // The "now" line reads the same number the 3D view colours the GPU by.
+    const auto* now = inspector.findChild<QLabel*>("inspectorNow");
+    EXPECT_TRUE(now->text().contains(QString("Power %1 W").arg(test::testPower(gpu, 90)))) << now->text().toStdString();
+
+    // A GPU without readings says so instead of an empty plot.
+    inspector.showPart({ComponentKind::Gpu, test::gpuWithoutTelemetry(run)});
+    EXPECT_EQ(chart->emptyMessage(), "No Power readings for this GPU");
+    EXPECT_TRUE(now->text().contains("Power no data")) << now->text().toStdString();
+}
+
+TEST(ColourBy, NoDataFailuresAndFlashesStandApartFromEveryColourOfTheScaleInEitherPalette) {
+    for (const StatePalette* palette : {&kStandardStates, &kOkabeItoStates}) {
+        const std::vector<LegendEntry> marks = metricLegendEntries(*palette);
+        for (const LegendEntry& mark : marks) {
+            if (mark.outline) continue;  // replaced hardware is an outline, not a fill
+            for (int k = 0; k <= 20; ++k) {
+                const Rgb c = scaleColourAt(palette->metric, k / 20.0);
+                EXPECT_GE(colourDifference(mark.fill, c), 10) << mark.text << " vs the scale at " << k * 5 << "%";
+            }
+            for (const LegendEntry& other : marks)
+                if (&other != &mark && !other.outline) {
+                    EXPECT_GE(colourDifference(mark.fill, other.fill), 10) << mark.text << " vs " << other.text;
+                }
+        }
+    }
+}
+
+}  // namespace
+}  // namespace faultline
