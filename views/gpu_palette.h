@@ -56,8 +56,9 @@ struct StatePalette {
 inline constexpr StatePalette kStandardStates{
     kTrainingColour, kFailedColour, kStragglingLight, kStragglingDeep, kCheckpointingColour, kDownColour, kFlashColour,
     {{182, 214, 170}, {245, 140, 140}, {150, 95, 40}, {125, 65, 175}, {0, 140, 90}, {150, 150, 150}, {230, 150, 40}, {40, 190, 210}, {70, 70, 110}},
-    // viridis (van der Walt & Smith, matplotlib): even in lightness, read alike by most colour-blind eyes
-    {{{{68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}}}, {78, 82, 94}}};
+    // viridis (van der Walt & Smith, matplotlib) up to 0.9: even in lightness, read alike by most
+    // colour-blind eyes; its last, brightest yellow is too near the flash's
+    {{{{68, 1, 84}, {59, 82, 139}, {40, 125, 142}, {53, 183, 121}, {189, 223, 38}}}, {78, 82, 94}}};
 inline constexpr StatePalette kOkabeItoStates{
     kTrainingColour, {213, 94, 0}, {240, 228, 66}, {204, 121, 167}, {0, 114, 178}, kDownColour, {255, 255, 255},
     {{182, 214, 170}, {204, 121, 167}, {230, 159, 0}, {86, 180, 233}, {0, 158, 115}, {150, 150, 150}, {240, 228, 66}, {100, 60, 20}, {70, 70, 110}},
