@@ -1,5 +1,6 @@
 #include "colour_by_menu.h"
 
+#include "model/metric_text.h"
 #include "model/run.h"
 #include "views/fabric_view.h"
 #include "views/metric_scale.h"

@@ -6,6 +6,7 @@
 #include "gpu_palette.h"
 #include "hall_colours.h"
 #include "metric_colouring.h"
+#include "model/metric_text.h"
 #include "scene_legend.h"
 #include "scene_passes.h"
 #include "state_legend.h"

@@ -7,6 +7,7 @@
 #include "metric_scale.h"
 #include "model/format.h"
 #include "model/metric_at_instant.h"
+#include "model/metric_text.h"
 
 #include <QLabel>
 #include <QLineEdit>

@@ -1,9 +1,9 @@
 #include "metric_scale.h"
 
+#include "model/metric_text.h"
 #include "model/telemetry.h"
 
 #include <algorithm>
-#include <cstdio>
 
 namespace faultline {
 
@@ -21,20 +21,7 @@ constexpr FixedRange kFixedRanges[] = {
     {"DCGM_FI_DEV_POWER_USAGE", 0, 700},
 };
 
-std::string grouped(long long n) {
-    std::string digits = std::to_string(n < 0 ? -n : n);
-    for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<std::size_t>(i), ",");
-    return (n < 0 ? "-" : "") + digits;
-}
-
 }  // namespace
-
-std::string metricTitle(const std::string& metric) {
-    const MetricInfo info = metricInfo(metric);
-    std::string title(info.label);
-    if (!info.unit.empty()) title += " (" + std::string(info.unit) + ")";
-    return title;
-}
 
 MetricScale metricScale(const std::string& metric, double dataMin, double dataMax) {
     MetricScale scale;
@@ -50,19 +37,6 @@ MetricScale metricScale(const std::string& metric, double dataMin, double dataMa
     // One value everywhere still gets a scale (its colour the low end), not a division by zero.
     scale.max = dataMax > dataMin ? dataMax : dataMin + std::max(1.0, std::abs(dataMin) * 0.01);
     return scale;
-}
-
-std::string formatMetricValue(double value, const std::string& unit) {
-    if (std::isnan(value)) return "no data";
-    std::string text;
-    if (std::abs(value) >= 100 || value == std::round(value)) {
-        text = grouped(std::llround(value));
-    } else {
-        char buffer[32];
-        std::snprintf(buffer, sizeof buffer, std::abs(value) >= 10 ? "%.1f" : "%.2f", value);
-        text = buffer;
-    }
-    return unit.empty() ? text : text + " " + unit;
 }
 
 Rgb scaleColourAt(const MetricColours& colours, double f) {

@@ -19,12 +19,8 @@ struct MetricScale {
     bool fixedRange = false;  // a physical range, not the run's data
 };
 
-// The menu's and the legend's name of a metric: "Power (W)", "SM clock (MHz)".
-std::string metricTitle(const std::string& metric);
 // The scale of `metric` in `run`; `dataMin` / `dataMax` the run's readings of it (NaN: none).
 MetricScale metricScale(const std::string& metric, double dataMin, double dataMax);
-// "700 W", "1,980 MHz", "0.61 ratio": a value as the legend and the inspector print it.
-std::string formatMetricValue(double value, const std::string& unit);
 
 // The scale's colours in 256 steps, low to high.
 class MetricColourTable {
