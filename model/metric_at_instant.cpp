@@ -18,6 +18,22 @@ std::pair<typename std::vector<Series>::const_iterator, typename std::vector<Ser
     return {first, last};
 }
 
+// The index of the last element <= key, or -1: the cursor's element or the next when they
+// are it (a replay moving forward), else a binary search.
+template <typename T>
+std::ptrdiff_t lastAtOrBefore(const std::vector<T>& v, T key, std::uint32_t* cursor) {
+    if (cursor) {
+        for (std::size_t c = *cursor; c < v.size() && c <= *cursor + 1; ++c)
+            if (v[c] <= key && (c + 1 == v.size() || v[c + 1] > key)) {
+                *cursor = static_cast<std::uint32_t>(c);
+                return static_cast<std::ptrdiff_t>(c);
+            }
+    }
+    const std::ptrdiff_t i = std::upper_bound(v.begin(), v.end(), key) - v.begin() - 1;
+    if (cursor && i >= 0) *cursor = static_cast<std::uint32_t>(i);
+    return i;
+}
+
 // Floor division: buckets before 1970 have negative numbers.
 std::int64_t bucketOf(std::int64_t epoch, Nanos bucket) { return epoch >= 0 ? epoch / bucket : -((-epoch + bucket - 1) / bucket); }
 
@@ -61,35 +77,34 @@ MetricAtInstant::MetricAtInstant(const Run& run, std::int32_t metric, Nanos step
         for (std::size_t k = 0; k < s->buckets.size(); ++k) widen(s->min[k], s->max[k]);
 }
 
-float MetricAtInstant::read(std::size_t gpu, Nanos epoch) const {
+float MetricAtInstant::read(std::size_t gpu, Nanos epoch, std::uint32_t* cursor) const {
     if (!m_raw.empty()) {
         const TelemetryRawSeries* s = m_raw[gpu];
         if (!s) return kNoData;
-        const auto after = std::upper_bound(s->times.begin(), s->times.end(), epoch - m_start);
-        if (after == s->times.begin() || epoch - m_start - *std::prev(after) > m_lookback) return kNoData;
-        return s->values[static_cast<std::size_t>(std::prev(after) - s->times.begin())];
+        const std::ptrdiff_t i = lastAtOrBefore(s->times, epoch - m_start, cursor);
+        if (i < 0 || epoch - m_start - s->times[static_cast<std::size_t>(i)] >= m_lookback) return kNoData;
+        return s->values[static_cast<std::size_t>(i)];
     }
     if (m_summary.empty()) return kNoData;
     const TelemetrySummarySeries* s = m_summary[gpu];
     if (!s) return kNoData;
-    const std::int64_t b = bucketOf(epoch, m_bucket);
-    const auto after = std::upper_bound(s->buckets.begin(), s->buckets.end(), b);
-    if (after == s->buckets.begin()) return kNoData;
+    const std::ptrdiff_t i = lastAtOrBefore(s->buckets, bucketOf(epoch, m_bucket), cursor);
     // The newest bucket that began within the lookback (with long buckets: the one holding t).
-    if (epoch - *std::prev(after) * m_bucket >= m_lookback) return kNoData;
-    return s->mean[static_cast<std::size_t>(std::prev(after) - s->buckets.begin())];
+    if (i < 0 || epoch - s->buckets[static_cast<std::size_t>(i)] * m_bucket >= m_lookback) return kNoData;
+    return s->mean[static_cast<std::size_t>(i)];
 }
 
 float MetricAtInstant::valueAt(std::int32_t gpu, Nanos t) const {
     const std::size_t n = std::max(m_raw.size(), m_summary.size());
     if (gpu < 0 || static_cast<std::size_t>(gpu) >= n) return kNoData;
-    return read(static_cast<std::size_t>(gpu), m_start + t);
+    return read(static_cast<std::size_t>(gpu), m_start + t, nullptr);
 }
 
-void MetricAtInstant::valuesAt(Nanos t, std::vector<float>& out) const {
+void MetricAtInstant::valuesAt(Nanos t, std::vector<float>& out) {
     const std::size_t n = std::max(m_raw.size(), m_summary.size());
     out.resize(n);
-    for (std::size_t g = 0; g < n; ++g) out[g] = read(g, m_start + t);
+    m_cursor.resize(n, 0);
+    for (std::size_t g = 0; g < n; ++g) out[g] = read(g, m_start + t, &m_cursor[g]);
 }
 
 }  // namespace faultline

@@ -7,6 +7,7 @@
 
 #include "app/colour_by_menu.h"
 #include "app/main_window.h"
+#include "model/metric_at_instant.h"
 #include "model/run_file.h"
 #include "views/colour_difference.h"
 #include "views/fabric_view.h"
@@ -131,6 +132,40 @@ TEST(ColourBy, TheInspectorChartsThePickedGpusReadingsWithItsFailureAndStragglin
     inspector.showPart({ComponentKind::Gpu, test::gpuWithoutTelemetry(run)});
     EXPECT_EQ(chart->emptyMessage(), "No Power readings for this GPU");
     EXPECT_TRUE(now->text().contains("Power no data")) << now->text().toStdString();
+}
+
+// A replay reads every GPU frame after frame, remembering where each one's reading was: going
+// forward, back or jumping, it reads what a lookup of each GPU alone reads, and at a coarser
+// level a bucket's mean.
+TEST(ColourBy, ReadingsAtAnInstantAreTheNewestWithinTheLookbackWhicheverWayTheReplayMoves) {
+    const faultline::Run& run = test::telemetryTinyRun();
+    MetricAtInstant frames(run, 0);
+    EXPECT_EQ(frames.bucket(), 0) << "raw samples while paused";
+    std::vector<float> values;
+    for (Nanos t : {Nanos(0), 30 * kSecond, kMinute, 61 * kSecond, 3 * kHour, 2 * kMinute, run.info.duration, run.info.duration + 4 * kMinute,
+                    run.info.duration + 6 * kMinute}) {
+        frames.valuesAt(t, values);
+        for (std::int32_t g : {0, 7, 31, test::gpuWithoutTelemetry(run)}) {
+            const float alone = frames.valueAt(g, t);
+            EXPECT_TRUE(values[static_cast<std::size_t>(g)] == alone || (std::isnan(alone) && std::isnan(values[static_cast<std::size_t>(g)])))
+                << "gpu " << g << " at " << t;
+        }
+    }
+    EXPECT_FLOAT_EQ(frames.valueAt(7, 61 * kSecond), test::testPower(7, 1));
+    EXPECT_TRUE(std::isnan(frames.valueAt(7, run.info.duration / kMinute * kMinute + 5 * kMinute))) << "older than the lookback";
+    // Two minutes a frame: still the samples (finer than the finest summary); five hours a second
+    // (ten minutes a frame): the 10-minute level, each bucket's mean.
+    EXPECT_EQ(MetricAtInstant(run, 0, 2 * kMinute).bucket(), 0);
+    const MetricAtInstant playing(run, 0, 10 * kMinute);
+    EXPECT_EQ(playing.bucket(), 10 * kMinute);
+    const std::int64_t b = (run.info.startEpochNs + 3 * kHour) / (10 * kMinute);
+    float sum = 0;
+    int n = 0;
+    for (std::int64_t k = 0; k <= 4 * 60; ++k)
+        if ((run.info.startEpochNs + k * kMinute) / (10 * kMinute) == b) sum += test::testPower(7, k), ++n;
+    EXPECT_FLOAT_EQ(playing.valueAt(7, 3 * kHour), sum / static_cast<float>(n));
+    EXPECT_EQ(playing.dataMin(), test::testPower(0, 0));
+    EXPECT_EQ(playing.dataMax(), test::testPower(31, 9));
 }
 
 TEST(ColourBy, NoDataFailuresAndFlashesStandApartFromEveryColourOfTheScaleInEitherPalette) {
