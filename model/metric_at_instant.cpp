@@ -8,6 +8,7 @@ namespace faultline {
 namespace {
 
 constexpr float kNoData = std::numeric_limits<float>::quiet_NaN();
+constexpr std::size_t kDenseBudget = 64u << 20;  // bytes
 
 template <typename Series>
 std::pair<typename std::vector<Series>::const_iterator, typename std::vector<Series>::const_iterator> seriesOf(const std::vector<Series>& all,
@@ -71,10 +72,35 @@ MetricAtInstant::MetricAtInstant(const Run& run, std::int32_t metric, Nanos step
     const auto [first, last] = seriesOf(level->series, metric);
     for (auto s = first; s != last; ++s)
         if (s->gpu >= 0 && static_cast<std::size_t>(s->gpu) < gpus) m_summary[static_cast<std::size_t>(s->gpu)] = &*s;
+    buildDenseRows();
     // The range from the coarsest level: its buckets' min and max hold every reading.
     const auto [cf, cl] = seriesOf(tm.levels.back().series, metric);
     for (auto s = cf; s != cl; ++s)
         for (std::size_t k = 0; k < s->buckets.size(); ++k) widen(s->min[k], s->max[k]);
+}
+
+void MetricAtInstant::buildDenseRows() {
+    std::int64_t first = std::numeric_limits<std::int64_t>::max(), last = std::numeric_limits<std::int64_t>::min();
+    for (const TelemetrySummarySeries* s : m_summary)
+        if (s && !s->buckets.empty()) first = std::min(first, s->buckets.front()), last = std::max(last, s->buckets.back());
+    if (first > last) return;
+    // Every level's bucket divides the lookback (5 minutes, or the bucket itself): a reading
+    // stands for whole buckets, this many.
+    const std::int64_t carry = std::max<std::int64_t>(1, m_lookback / m_bucket);
+    const std::size_t gpus = m_summary.size();
+    const auto rows = static_cast<std::size_t>(last - first + carry);
+    if (rows > kDenseBudget / sizeof(float) / std::max<std::size_t>(1, gpus)) return;
+    m_dense.assign(rows * gpus, kNoData);
+    for (std::size_t g = 0; g < gpus; ++g) {
+        const TelemetrySummarySeries* s = m_summary[g];
+        if (!s) continue;
+        for (std::size_t k = 0; k < s->buckets.size(); ++k) {
+            const std::int64_t until = k + 1 < s->buckets.size() ? std::min(s->buckets[k + 1], s->buckets[k] + carry) : s->buckets[k] + carry;
+            for (std::int64_t b = s->buckets[k]; b < until; ++b) m_dense[static_cast<std::size_t>(b - first) * gpus + g] = s->mean[k];
+        }
+    }
+    m_denseFirst = first;
+    m_denseRows = rows;
 }
 
 float MetricAtInstant::read(std::size_t gpu, Nanos epoch, std::uint32_t* cursor) const {
@@ -103,6 +129,12 @@ float MetricAtInstant::valueAt(std::int32_t gpu, Nanos t) const {
 void MetricAtInstant::valuesAt(Nanos t, std::vector<float>& out) {
     const std::size_t n = std::max(m_raw.size(), m_summary.size());
     out.resize(n);
+    if (m_denseRows > 0) {
+        const std::int64_t row = bucketOf(m_start + t, m_bucket) - m_denseFirst;
+        if (row < 0 || static_cast<std::size_t>(row) >= m_denseRows) return std::fill(out.begin(), out.end(), kNoData);
+        const auto from = m_dense.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(row) * n);
+        return void(std::copy(from, from + static_cast<std::ptrdiff_t>(n), out.begin()));
+    }
     m_cursor.resize(n, 0);
     for (std::size_t g = 0; g < n; ++g) out[g] = read(g, m_start + t, &m_cursor[g]);
 }

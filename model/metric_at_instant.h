@@ -45,6 +45,13 @@ private:
     std::vector<const TelemetryRawSeries*> m_raw;
     std::vector<const TelemetrySummarySeries*> m_summary;
     std::vector<std::uint32_t> m_cursor;  // per GPU: the index valuesAt last read
+    // A summary level laid out as rows of every GPU's value (NaN: none) per bucket, each reading
+    // carried over the buckets its lookback covers, while that fits kDenseBudget: a frame is
+    // then one row copied. Readings line up in buckets across GPUs, so rows are few.
+    void buildDenseRows();
+    std::vector<float> m_dense;
+    std::int64_t m_denseFirst = 0;
+    std::size_t m_denseRows = 0;
     float m_dataMin = std::numeric_limits<float>::quiet_NaN();
     float m_dataMax = std::numeric_limits<float>::quiet_NaN();
 };

@@ -164,6 +164,16 @@ TEST(ColourBy, ReadingsAtAnInstantAreTheNewestWithinTheLookbackWhicheverWayTheRe
     for (std::int64_t k = 0; k <= 4 * 60; ++k)
         if ((run.info.startEpochNs + k * kMinute) / (10 * kMinute) == b) sum += test::testPower(7, k), ++n;
     EXPECT_FLOAT_EQ(playing.valueAt(7, 3 * kHour), sum / static_cast<float>(n));
+    // Its frames (rows laid out once) read what each GPU's lookup reads.
+    MetricAtInstant rows(run, 0, 10 * kMinute);
+    for (Nanos t : {Nanos(0), 3 * kHour, kHour + 7 * kMinute, run.info.duration + 9 * kMinute, run.info.duration + 11 * kMinute, -kHour}) {
+        rows.valuesAt(t, values);
+        for (std::int32_t g : {0, 7, test::gpuWithoutTelemetry(run)}) {
+            const float alone = rows.valueAt(g, t);
+            EXPECT_TRUE(values[static_cast<std::size_t>(g)] == alone || (std::isnan(alone) && std::isnan(values[static_cast<std::size_t>(g)])))
+                << "gpu " << g << " at " << t << ": " << values[static_cast<std::size_t>(g)] << " vs " << alone;
+        }
+    }
     EXPECT_EQ(playing.dataMin(), test::testPower(0, 0));
     EXPECT_EQ(playing.dataMax(), test::testPower(31, 9));
 }
