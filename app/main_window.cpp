@@ -11,6 +11,7 @@
 #include "import_controller.h"
 #include "sample_run.h"
 #include "theme.h"
+#include "colour_by_menu.h"
 #include "viewpoint_menu.h"
 #include "what_if_dialog.h"
 #include "analysis/blast_radius.h"
@@ -254,6 +255,8 @@ void MainWindow::createMenus(ImportController* importer) {
                  themes->addAction(action);
              }
          }},
+        // GPUs by state or by a metric of the run's telemetry (colour_by_menu.h).
+        {.menu = Menu::View, .add = [this](QMenu* view) { view->addMenu(new ColourByMenu(*m_replay->fabricView(), view)); }},
         // GPU states in Okabe & Ito's colours, told apart with any colour blindness (docs/colours.md).
         {.menu = Menu::View, .text = tr("&Colour-Blind-Safe Colours"), .name = "colourBlindSafeAction", .setting = "colourBlindSafe",
          .toggled = [](bool on) { setStatePalette(on ? StatePaletteKind::ColourBlindSafe : StatePaletteKind::Standard); }},
@@ -486,6 +489,7 @@ void MainWindow::showRun(std::shared_ptr<const LoadedRun> run) {
     for (const std::string& line : runHighlights(m_run->run, m_run->summary, m_run->stragglers)) highlights << QString::fromStdString(line);
     m_summary->setHighlights(highlights);
     m_replay->setRun(std::shared_ptr<const Run>(m_run, &m_run->run));
+    if (auto* colourBy = findChild<ColourByMenu*>("colourByMenu")) colourBy->setRun(&m_run->run);
     m_charts->setRun(std::shared_ptr<const Run>(m_run, &m_run->run), m_run->summary, m_run->stragglers);
     m_timeline->setRun(std::shared_ptr<const Run>(m_run, &m_run->run), m_run->lanes);
     m_incidents->setRun(std::shared_ptr<const Run>(m_run, &m_run->run), m_run->incidents, m_run->path);

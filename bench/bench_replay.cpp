@@ -1,4 +1,5 @@
 #include "bench/bench_replay.h"
+#include "bench/bench_telemetry_run.h"
 
 #include "model/format.h"
 #include "simulator/simulator.h"
@@ -41,7 +42,13 @@ int runReplayBenchmark(int gpus, QSize size, bool closeCamera) {
     const auto t0 = Clock::now();
     SimulationParams p = simulationPreset("llama3-405b");
     p.fabric.gpus = gpus;
-    auto run = std::make_shared<const Run>(simulate(p));
+    Run simulated = simulate(p);
+    // FAULTLINE_BENCH_COLOUR_BY=power: View > Colour By power, on readings made up for the run
+    // (bench_telemetry_run.h); the replay then loops over the day they cover.
+    const bool byPower = qgetenv("FAULTLINE_BENCH_COLOUR_BY") == "power";
+    const std::int32_t power = byPower ? addBenchPowerReadings(simulated) : -1;
+    const Nanos loop = byPower ? std::min(kDay, simulated.info.duration) : simulated.info.duration;
+    auto run = std::make_shared<const Run>(std::move(simulated));
     const auto t1 = Clock::now();
 
     FabricView view;
@@ -52,6 +59,10 @@ int runReplayBenchmark(int gpus, QSize size, bool closeCamera) {
     view.pinDetail(pinnedDetailFromEnvironment());
     // FAULTLINE_BENCH_AO=1: with View > Ambient Occlusion on, to price it.
     view.setAmbientOcclusion(qgetenv("FAULTLINE_BENCH_AO") == "1");
+    if (byPower) {
+        view.setColourBy(power);
+        view.setReplayRate(kFrameStep * 30);  // a frame's step at 30 fps: the 10-minute level
+    }
     view.show();
     QElapsedTimer waited;
     waited.start();
@@ -76,7 +87,7 @@ int runReplayBenchmark(int gpus, QSize size, bool closeCamera) {
     std::clock_t cpuFrom = 0;
     Nanos t = 0;
     auto next = [&] {
-        t = (t + kFrameStep) % run->info.duration;
+        t = (t + kFrameStep) % loop;
         view.setTime(t);
     };
     QObject::connect(view.renderWidget(), &VtkRenderWidget::frameSwapped, &view, [&] {
@@ -101,8 +112,9 @@ int runReplayBenchmark(int gpus, QSize size, bool closeCamera) {
     // what a frame costs whatever else the machine is doing at the time.
     const double cpuMs = 1000.0 * static_cast<double>(std::clock() - cpuFrom) / CLOCKS_PER_SEC / static_cast<double>(std::max(1L, frames));
     auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
-    std::printf("gpus=%zu size=%dx%d camera=%s lod=%s simulate_ms=%.0f first_frame_ms=%.0f frames=%ld\n", run->topology.gpus.size(),
-                size.width(), size.height(), closeCamera ? "close" : "whole", view.detailName(), ms(t0, t1), ms(t1, t2), frames);
+    std::printf("gpus=%zu size=%dx%d camera=%s lod=%s colour_by=%s simulate_ms=%.0f first_frame_ms=%.0f frames=%ld\n", run->topology.gpus.size(),
+                size.width(), size.height(), closeCamera ? "close" : "whole", view.detailName(), byPower ? "power" : "state", ms(t0, t1),
+                ms(t1, t2), frames);
     // What the view itself costs a frame (state query, recolouring, VTK render, blit), apart
     // from what Qt spends presenting the widget.
     std::printf("render_ms=%.1f (state, colours, VTK, blit per frame)\n", view.renderWidget()->meanFrameRenderMs());

@@ -7,7 +7,7 @@ const std::vector<Command>& commands() {
     static const std::vector<Command> table = {
         {simulateSpec, simulateCommand},     {importSpec, importCommand}, {mergeSpec, mergeCommand},
         {summarySpec, summaryCommand},       {incidentsSpec, incidentsCommand}, {jobsSpec, jobsCommand},
-        {stragglersSpec, stragglersCommand}, {hangSpec, hangCommand}, {powerSpec, powerCommand},     {compareSpec, compareCommand},
+        {stragglersSpec, stragglersCommand}, {hangSpec, hangCommand}, {powerSpec, powerCommand},     {telemetrySpec, telemetryCommand},     {compareSpec, compareCommand},
         {whatIfSpec, whatIfCommand},         {exportSpec, exportCommand},
         {viewpointsSpec, viewpointsCommand},
     };

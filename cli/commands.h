@@ -29,6 +29,7 @@ int powerCommand(const CommandArgs& args);
 int simulateCommand(const CommandArgs& args);
 int stragglersCommand(const CommandArgs& args);
 int summaryCommand(const CommandArgs& args);
+int telemetryCommand(const CommandArgs& args);
 int viewpointsCommand(const CommandArgs& args);
 int whatIfCommand(const CommandArgs& args);
 
@@ -43,6 +44,7 @@ const CommandSpec& powerSpec();
 const CommandSpec& simulateSpec();
 const CommandSpec& stragglersSpec();
 const CommandSpec& summarySpec();
+const CommandSpec& telemetrySpec();
 const CommandSpec& viewpointsSpec();
 const CommandSpec& whatIfSpec();
 

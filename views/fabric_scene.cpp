@@ -252,12 +252,29 @@ void FabricScene::buildFloorLines() {
 void FabricScene::showStates(std::span<const GpuVisual> states, std::span<const std::int32_t> flashing,
                              std::int32_t failedSwitch) {
     const std::size_t n = std::min(states.size(), m_gpuColours.size());
-    std::fill(m_rackSeverity.begin(), m_rackSeverity.end(), -1);
+    m_stateRank.resize(n);
     for (std::size_t g = 0; g < n; ++g) {
         m_gpuColours[g] = gpuColour(states[g]);
+        m_stateRank[g] = gpuSeverity(states[g]);
+    }
+    applyColours(states.first(n), m_stateRank, flashing, failedSwitch);
+}
+
+void FabricScene::showColours(std::span<const Rgb> colours, std::span<const int> rank, std::span<const GpuVisual> states,
+                              std::span<const std::int32_t> flashing, std::int32_t failedSwitch) {
+    const std::size_t n = std::min({colours.size(), rank.size(), states.size(), m_gpuColours.size()});
+    std::copy_n(colours.begin(), n, m_gpuColours.begin());
+    applyColours(states.first(n), rank.first(n), flashing, failedSwitch);
+}
+
+void FabricScene::applyColours(std::span<const GpuVisual> states, std::span<const int> rank, std::span<const std::int32_t> flashing,
+                               std::int32_t failedSwitch) {
+    const std::size_t n = states.size();
+    std::fill(m_rackSeverity.begin(), m_rackSeverity.end(), -1);
+    for (std::size_t g = 0; g < n; ++g) {
         const auto rack = static_cast<std::size_t>(m_topology.hosts[static_cast<std::size_t>(m_topology.gpus[g].host)].rack);
-        if (const int severity = gpuSeverity(states[g]); severity > m_rackSeverity[rack]) {
-            m_rackSeverity[rack] = severity;
+        if (rank[g] > m_rackSeverity[rack]) {
+            m_rackSeverity[rack] = rank[g];
             m_rackColours[rack] = m_gpuColours[g];
         }
     }
@@ -273,7 +290,7 @@ void FabricScene::showStates(std::span<const GpuVisual> states, std::span<const 
         if (failedSwitch >= 0 && static_cast<std::size_t>(failedSwitch) < m_rackSwitchIndex.size()) colourSwitch(failedSwitch, kFailedColour);
         m_failedSwitchShown = failedSwitch;
     }
-    outlineReplaced(states.first(n));
+    outlineReplaced(states);
 }
 
 void FabricScene::outlineReplaced(std::span<const GpuVisual> states) {

@@ -39,6 +39,12 @@ public:
     // Colours every GPU (and every rack block by its worst GPU) for one instant. `flashing`
     // GPUs failed a moment ago; `failedSwitch` is a switch down at this instant, or -1.
     void showStates(std::span<const GpuVisual> states, std::span<const std::int32_t> flashing, std::int32_t failedSwitch);
+    // The same with colours chosen by the caller (View > Colour By a metric): a rack block and
+    // lid take the colour of its GPU of highest `rank`; `states` outline replaced GPUs.
+    void showColours(std::span<const Rgb> colours, std::span<const int> rank, std::span<const GpuVisual> states,
+                     std::span<const std::int32_t> flashing, std::int32_t failedSwitch);
+    // Each GPU's colour as last shown (flashes included).
+    const std::vector<Rgb>& gpuColours() const { return m_gpuColours; }
     // One level of detail everywhere (pinned by a benchmark), or each run of racks its own,
     // from how large a GPU pitch is drawn there (the nearer racks finer than the far ones).
     void setDetail(FabricDetail detail);
@@ -70,6 +76,7 @@ private:
     std::vector<vtkActor*> actors() const;
     void buildFloorLines();
     void outlineReplaced(std::span<const GpuVisual> states);
+    void applyColours(std::span<const GpuVisual> states, std::span<const int> rank, std::span<const std::int32_t> flashing, std::int32_t failedSwitch);
 
     const Topology& m_topology;
     vtkRenderer* m_renderer;
@@ -107,6 +114,7 @@ private:
     std::unique_ptr<SceneLabels> m_labels;
     std::vector<Rgb> m_gpuColours;
     std::vector<int> m_rackSeverity;
+    std::vector<int> m_stateRank;
     std::vector<Rgb> m_rackColours;
     std::size_t m_replacedShown = static_cast<std::size_t>(-1);
     std::int32_t m_failedSwitchShown = -1;

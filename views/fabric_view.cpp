@@ -5,6 +5,8 @@
 #include "fabric_scene.h"
 #include "gpu_palette.h"
 #include "hall_colours.h"
+#include "metric_colouring.h"
+#include "model/metric_text.h"
 #include "scene_legend.h"
 #include "scene_passes.h"
 #include "state_legend.h"
@@ -32,6 +34,8 @@ namespace {
 constexpr double kMinPixelsForBoxes = 24.0;
 // Below this, rack switches would be specks on the racks: leave them out.
 constexpr double kMinPixelsForRackSwitches = 6.0;
+// The frame rate a replay aims at: a metric is read at buckets about one frame's step wide.
+constexpr Nanos kReplayFps = 30;
 }  // namespace
 
 FabricView::FabricView(QWidget* parent)
@@ -73,11 +77,14 @@ void FabricView::setRun(std::shared_ptr<const Run> run) {
     m_blastRadius = {};
     m_scene.reset();  // it refers to the old run's topology
     m_replay.reset();
+    const bool wasMetric = m_metric != nullptr;
+    m_metric.reset();  // metric indices are the old run's
     m_run = std::move(run);
     m_selected = {};
     m_flashing.clear();
     m_markedRacks.clear();
-    if (!m_run) return;
+    if (wasMetric) emit colourByChanged(std::nullopt);
+    if (!m_run) return updateLegend();
     m_replay = std::make_unique<ReplayIndex>(*m_run);
     m_scene = std::make_unique<FabricScene>(m_run->topology, m_render->renderer());
     m_blast = std::make_unique<BlastOverlay>(m_run->topology, m_scene->layout(), m_render->renderer());
@@ -145,8 +152,48 @@ void FabricView::refreshBeforeRender() {
         const Failure& f = m_run->failures[static_cast<std::size_t>(job.failure)];
         if (f.component.kind == ComponentKind::Switch) failedSwitch = f.component.index;
     }
-    m_scene->showStates(m_states, m_flashing, failedSwitch);
+    if (m_metric) {
+        m_metric->colour(m_time, m_states, activeStatePalette(), m_metricColours, m_metricRank);
+        m_scene->showColours(m_metricColours, m_metricRank, m_states, m_flashing, failedSwitch);
+    } else {
+        m_scene->showStates(m_states, m_flashing, failedSwitch);
+    }
     m_statesDirty = false;
+}
+
+void FabricView::setColourBy(std::optional<std::int32_t> metric) {
+    if (metric && (!m_run || *metric < 0 || static_cast<std::size_t>(*metric) >= m_run->telemetry.metrics.size())) metric.reset();
+    if (metric == colourBy()) return;
+    m_metric = metric ? std::make_unique<MetricColouring>(*m_run, *metric, m_replayRate / kReplayFps) : nullptr;
+    updateLegend();
+    m_statesDirty = true;
+    m_render->update();
+    emit colourByChanged(metric);
+}
+
+std::optional<std::int32_t> FabricView::colourBy() const { return m_metric ? std::optional(m_metric->metric()) : std::nullopt; }
+
+void FabricView::setReplayRate(Nanos runTimePerSecond) {
+    m_replayRate = std::max<Nanos>(0, runTimePerSecond);
+    if (!m_metric || !m_run) return;
+    // Rebuilt only when the level it reads changes: a frame's step moves across a bucket size.
+    auto next = std::make_unique<MetricColouring>(*m_run, m_metric->metric(), m_replayRate / kReplayFps);
+    if (next->reader().bucket() == m_metric->reader().bucket()) return;
+    m_metric = std::move(next);
+    m_statesDirty = true;
+    m_render->update();
+}
+
+const MetricScale* FabricView::metricScale() const { return m_metric ? &m_metric->scale() : nullptr; }
+
+float FabricView::metricValue(std::int32_t gpu) const {
+    if (!m_metric || gpu < 0) return std::nanf("");
+    return m_metric->reader().valueAt(gpu, m_time);
+}
+
+Rgb FabricView::gpuColourShown(std::int32_t gpu) const {
+    if (!m_scene || gpu < 0 || static_cast<std::size_t>(gpu) >= m_scene->gpuColours().size()) return {0, 0, 0};
+    return m_scene->gpuColours()[static_cast<std::size_t>(gpu)];
 }
 
 void FabricView::chooseLevelOfDetail() {
@@ -235,9 +282,24 @@ void FabricView::refreshColours() {
     const HallColours& hall = dark ? kDarkHall : kLightHall;
     m_render->renderer()->SetBackground(hall.background[0] / 255.0, hall.background[1] / 255.0, hall.background[2] / 255.0);
     if (m_scene) m_scene->setHallColours(hall);
-    m_legend->setEntries(stateLegendEntries(activeStatePalette()));
+    updateLegend();
     m_legend->setColours(hall.legendPanel, hall.legendBorder, hall.label);
     m_statesDirty = true;  // the state palette may have changed with it
+    m_render->update();
+}
+
+void FabricView::updateLegend() {
+    const StatePalette& palette = activeStatePalette();
+    if (!m_metric) {
+        m_legend->setScale(std::nullopt);
+        m_legend->setEntries(stateLegendEntries(palette));
+        return;
+    }
+    const MetricScale& scale = m_metric->scale();
+    LegendScale bar{scale.title, {}, formatMetricValue(scale.min, scale.unit), formatMetricValue(scale.max, scale.unit)};
+    for (int k = 0; k < 48; ++k) bar.colours.push_back(scaleColourAt(palette.metric, (k + 0.5) / 48));
+    m_legend->setScale(std::move(bar));
+    m_legend->setEntries(metricLegendEntries(palette));
     m_render->update();
 }
 

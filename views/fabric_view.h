@@ -5,6 +5,7 @@
 #include "analysis/blast_radius.h"
 #include "camera_pose.h"
 #include "fabric_detail.h"
+#include "gpu_palette.h"
 #include "model/replay_state.h"
 #include "model/run.h"
 
@@ -23,6 +24,8 @@ namespace faultline {
 class BlastOverlay;
 class CameraFlight;
 class FabricScene;
+class MetricColouring;
+struct MetricScale;
 class SceneLabels;
 class SceneLegend;
 class ScenePasses;
@@ -43,6 +46,21 @@ public:
     Nanos time() const { return m_time; }
     // GPUs drawn as flashing (a failure that just happened), until the next setTime.
     void setFlashing(std::vector<std::int32_t> gpus);
+
+    // View > Colour By: each GPU by its reading of one of the run's metrics (an index into
+    // run()->telemetry.metrics) at the current instant, with the scale in the legend; nullopt
+    // colours by state. A new run goes back to state.
+    void setColourBy(std::optional<std::int32_t> metric);
+    std::optional<std::int32_t> colourBy() const;
+    // How much run time the replay covers per second of real time (0 while paused): a metric
+    // is read at the summary level whose buckets are about a frame's step.
+    void setReplayRate(Nanos runTimePerSecond);
+    // The scale of the metric coloured by (nullptr when colouring by state).
+    const MetricScale* metricScale() const;
+    // The reading behind a GPU's colour at the current instant (NaN: no data or no metric).
+    float metricValue(std::int32_t gpu) const;
+    // A GPU's colour as last drawn (for tests; black before the first frame or without a run).
+    Rgb gpuColourShown(std::int32_t gpu) const;
 
     // Camera presets. The cluster stays framed by the last of fitAll or topView when the
     // view is resized, until the user moves the camera or it is aimed elsewhere.
@@ -114,6 +132,7 @@ public:
 
 signals:
     void partSelected(const faultline::ComponentRef& part);
+    void colourByChanged(std::optional<std::int32_t> metric);
     void legendCollapsedChanged(bool collapsed);
 
 protected:
@@ -125,6 +144,8 @@ private:
     // Lays the legend out for the window's size now; the height it takes from the bottom.
     double layoutLegend();
     void chooseLevelOfDetail();
+    void showColours();
+    void updateLegend();
     std::optional<FabricDetail> m_pinnedDetail;
     // Points the camera so that the box fills the view, keeping the direction it looks in.
     // `marginPixels` more are kept free on every side (for labels centred on a switch).
@@ -142,6 +163,10 @@ private:
     std::unique_ptr<BlastOverlay> m_blast;  // refers to the scene's layout: reset first
     BlastRadius m_blastRadius;
     std::vector<GpuVisual> m_states;
+    std::unique_ptr<MetricColouring> m_metric;  // null: coloured by state
+    Nanos m_replayRate = 0;
+    std::vector<Rgb> m_metricColours;
+    std::vector<int> m_metricRank;
     std::vector<std::int32_t> m_markedRacks;
     std::vector<std::int32_t> m_flashing;
     Nanos m_time = 0;

@@ -41,16 +41,29 @@ struct TimelineColours {
 // scrubber's marks, the charts' straggler marks, and the report, video and presentation
 // drawn with them. No two entries of one legend are closer than a CIEDE2000 difference of 10
 // (colour_difference.h; tested for every palette and both themes).
+// View > Colour By a metric: a sequential scale, low to high, that holds no colour of a failure
+// or its flash, and the colour of a GPU without a reading (dark, like an empty slot in the
+// cabinet, never the grey of a healthy GPU).
+struct MetricColours {
+    std::array<Rgb, 5> scale;
+    Rgb noData;
+};
 struct StatePalette {
     Rgb training, failed, stragglingLight, stragglingDeep, checkpointing, down, flash;
     TimelineColours timeline;
+    MetricColours metric;
 };
 inline constexpr StatePalette kStandardStates{
     kTrainingColour, kFailedColour, kStragglingLight, kStragglingDeep, kCheckpointingColour, kDownColour, kFlashColour,
-    {{182, 214, 170}, {245, 140, 140}, {150, 95, 40}, {125, 65, 175}, {0, 140, 90}, {150, 150, 150}, {230, 150, 40}, {40, 190, 210}, {70, 70, 110}}};
+    {{182, 214, 170}, {245, 140, 140}, {150, 95, 40}, {125, 65, 175}, {0, 140, 90}, {150, 150, 150}, {230, 150, 40}, {40, 190, 210}, {70, 70, 110}},
+    // viridis (van der Walt & Smith, matplotlib) up to 0.9: even in lightness, read alike by most
+    // colour-blind eyes; its last, brightest yellow is too near the flash's
+    {{{{68, 1, 84}, {59, 82, 139}, {40, 125, 142}, {53, 183, 121}, {189, 223, 38}}}, {78, 82, 94}}};
 inline constexpr StatePalette kOkabeItoStates{
     kTrainingColour, {213, 94, 0}, {240, 228, 66}, {204, 121, 167}, {0, 114, 178}, kDownColour, {255, 255, 255},
-    {{182, 214, 170}, {204, 121, 167}, {230, 159, 0}, {86, 180, 233}, {0, 158, 115}, {150, 150, 150}, {240, 228, 66}, {100, 60, 20}, {70, 70, 110}}};
+    {{182, 214, 170}, {204, 121, 167}, {230, 159, 0}, {86, 180, 233}, {0, 158, 115}, {150, 150, 150}, {240, 228, 66}, {100, 60, 20}, {70, 70, 110}},
+    // cividis (Nuñez, Anderton & Renslow 2018): made to look the same with deuteranopia as without
+    {{{{0, 34, 78}, {64, 77, 108}, {124, 123, 120}, {188, 175, 111}, {255, 234, 69}}}, {58, 36, 44}}};
 
 enum class StatePaletteKind { Standard, ColourBlindSafe };
 

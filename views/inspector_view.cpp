@@ -3,7 +3,11 @@
 #include "analysis/blast_radius.h"
 #include "analysis/hang_analysis.h"
 #include "analysis/incidents.h"
+#include "gpu_metric_chart.h"
+#include "metric_scale.h"
 #include "model/format.h"
+#include "model/metric_at_instant.h"
+#include "model/metric_text.h"
 
 #include <QLabel>
 #include <QLineEdit>
@@ -54,7 +58,8 @@ std::optional<ComponentRef> findPart(const Topology& topology, const std::string
 
 InspectorView::InspectorView(QWidget* parent)
     : QWidget(parent), m_find(new QLineEdit(this)), m_title(new QLabel(this)), m_details(new QLabel(this)),
-      m_now(new QLabel(this)), m_blast(new QLabel(this)), m_hang(new QLabel(this)), m_history(new QListWidget(this)), m_completer(new QCompleter(this)),
+      m_now(new QLabel(this)), m_blast(new QLabel(this)), m_hang(new QLabel(this)), m_history(new QListWidget(this)),
+      m_chart(new GpuMetricChart(this)), m_completer(new QCompleter(this)),
       m_completions(new QStringListModel(this)) {
     setObjectName("inspector");
     m_find->setObjectName("findPart");
@@ -109,9 +114,12 @@ InspectorView::InspectorView(QWidget* parent)
     layout->addWidget(m_now);
     layout->addWidget(m_blast);
     layout->addWidget(m_hang);
+    layout->addWidget(m_chart);
     layout->addWidget(m_history, 1);
     layout->addStretch(0);  // holds the hint at the top while the history is hidden
     connect(m_find, &QLineEdit::returnPressed, this, &InspectorView::search);
+    connect(m_chart, &TimeChartView::timeClicked, this, &InspectorView::timeRequested);
+    m_chart->hide();
     fill();
 }
 
@@ -121,8 +129,22 @@ void InspectorView::setRun(std::shared_ptr<const Run> run, const ReplayIndex* re
     m_part = {};
     m_incidents.clear();
     m_indexStale = true;
+    m_metric.reset();  // metric indices are the old run's
+    setMetric(std::nullopt);
+}
+
+void InspectorView::setMetric(std::optional<std::int32_t> metric) {
+    m_metric = metric;
+    m_metricShown = -1;
+    if (m_run && !m_run->telemetry.empty()) {
+        const auto power = m_run->telemetry.metricIndex(kPowerMetric);
+        m_metricShown = metric ? *metric : power ? *power : 0;
+    }
+    m_reading = m_metricShown >= 0 ? std::make_unique<MetricAtInstant>(*m_run, m_metricShown) : nullptr;
     fill();
 }
+
+InspectorView::~InspectorView() = default;
 
 void InspectorView::setIncidents(const std::vector<Incident>& incidents) {
     m_incidents = incidents;
@@ -164,6 +186,7 @@ void InspectorView::go(const SearchHit& hit) {
 void InspectorView::setTime(Nanos t) {
     m_time = t;
     fillNow();
+    if (m_chart->isVisible()) m_chart->setCursor(t);
 }
 
 void InspectorView::fillNow() {
@@ -192,6 +215,12 @@ void InspectorView::fillNow() {
         parts << text;
     }
     if (replaced > 0) parts << (gpus.size() == 1 ? tr("replaced hardware") : tr("%1 replaced").arg(replaced));
+    // The reading the 3D view colours this GPU by, as a Grafana panel would show it now.
+    if (m_reading && gpus.size() == 1) {
+        const std::string& metric = m_run->telemetry.metrics[static_cast<std::size_t>(m_metricShown)];
+        parts << tr("%1 %2").arg(QString::fromStdString(std::string(metricInfo(metric).label)),
+                                 QString::fromStdString(formatMetricValue(m_reading->valueAt(gpus.front(), m_time), std::string(metricInfo(metric).unit))));
+    }
     m_now->setText(tr("Now: %1").arg(parts.join(", ")));
 }
 
@@ -245,6 +274,7 @@ void InspectorView::fill() {
         m_blast->hide();
         m_hang->hide();
         m_history->hide();
+        m_chart->hide();
         return;
     }
     m_history->show();
@@ -296,6 +326,15 @@ void InspectorView::fill() {
     fillNow();
     fillBlastRadius();
     fillHang();
+    fillMetric();
+}
+
+void InspectorView::fillMetric() {
+    const bool shown = m_run && m_part.kind == ComponentKind::Gpu && m_metricShown >= 0;
+    m_chart->setVisible(shown);
+    if (!shown) return m_chart->clear();
+    m_chart->showReadings(m_run.get(), m_part.index, m_metricShown);
+    m_chart->setCursor(m_time);
 }
 
 void InspectorView::fillHang() {

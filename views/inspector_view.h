@@ -20,6 +20,9 @@ class QStringListModel;
 
 namespace faultline {
 
+class GpuMetricChart;
+class MetricAtInstant;
+
 // A GPU ("r0012-h1-gpu3"), host ("r0012-h1") or switch ("ctsw-z01-03") by its name.
 std::optional<ComponentRef> findPart(const Topology& topology, const std::string& name);
 
@@ -27,6 +30,7 @@ class InspectorView : public QWidget {
     Q_OBJECT
 public:
     explicit InspectorView(QWidget* parent = nullptr);
+    ~InspectorView() override;
 
     // The run and its replay index, which the caller keeps alive with the run.
     void setRun(std::shared_ptr<const Run> run, const ReplayIndex* replay);
@@ -39,6 +43,11 @@ public:
     void setTime(Nanos t);
     void showPart(const ComponentRef& part);
     ComponentRef part() const { return m_part; }
+    // The metric the 3D view is coloured by (View > Colour By); a picked GPU's chart and "now"
+    // line show it, or its power (else the run's first metric) while the view shows states.
+    void setMetric(std::optional<std::int32_t> metric);
+    std::int32_t metricShown() const { return m_metricShown; }
+    GpuMetricChart* metricChart() const { return m_chart; }
 
 signals:
     // The user searched for a part by name and it exists; kind None when nothing matched
@@ -57,6 +66,7 @@ private:
     void fillNow();
     void fillHang();
     void fillBlastRadius();
+    void fillMetric();
 
     std::shared_ptr<const Run> m_run;
     const ReplayIndex* m_replay = nullptr;
@@ -69,6 +79,10 @@ private:
     QLabel* m_blast;  // what a switch, cable or host cuts off when it fails
     QLabel* m_hang;   // this GPU's rank's part in the run's hang, with a link to it
     QListWidget* m_history;
+    GpuMetricChart* m_chart;
+    std::optional<std::int32_t> m_metric;
+    std::int32_t m_metricShown = -1;
+    std::unique_ptr<MetricAtInstant> m_reading;  // the metric shown, at the finest level kept
     QCompleter* m_completer;
     QStringListModel* m_completions;
     // Built on the first search, not on every run opened: names of 100,000 GPUs and their

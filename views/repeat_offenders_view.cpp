@@ -22,6 +22,7 @@ RepeatOffendersView::RepeatOffendersView(QWidget* parent) : QWidget(parent), m_e
     setObjectName("repeatOffendersView");
     m_empty->setObjectName("repeatOffendersEmpty");
     m_empty->setWordWrap(true);
+    m_empty->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_tree->setObjectName("repeatOffenders");
     m_tree->setHeaderLabels({tr("Part"), tr("Failures"), tr("Shortest gap"), tr("Mean gap"), tr("Causes")});
     m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);

@@ -59,6 +59,10 @@ ReplayPanel::ReplayPanel(QWidget* parent)
         if (part.kind != ComponentKind::None) m_view->flyTo([this, part] { m_view->zoomTo(part); });
     });
     connect(m_inspector, &InspectorView::timeRequested, this, [this](Nanos t) { setTime(t); });
+    // The inspector's chart follows View > Colour By; the view reads a metric at the level
+    // whose buckets suit the replay's pace.
+    connect(m_view, &FabricView::colourByChanged, m_inspector, &InspectorView::setMetric);
+    connect(m_controls, &ReplayControls::speedChanged, this, [this] { followPace(); });
     addShortcuts();
 }
 
@@ -133,12 +137,16 @@ void ReplayPanel::play() {
     if (m_view->time() >= run->info.duration) setTime(0);
     m_clock->start();
     m_controls->setPlaying(true);
+    followPace();
 }
 
 void ReplayPanel::pause() {
     m_clock->stop();
     m_controls->setPlaying(false);
+    followPace();
 }
+
+void ReplayPanel::followPace() { m_view->setReplayRate(isPlaying() ? fromSeconds(m_controls->speed()) : 0); }
 
 void ReplayPanel::tick(double seconds) {
     const Run* run = m_view->run();

@@ -50,6 +50,7 @@ signals:
 private:
     void tick(double seconds);
     void showTime();
+    void followPace();
     void addShortcuts();
 
     QLabel* m_status;

@@ -31,6 +31,7 @@ constexpr double kLeading = 5;  // between lines
 constexpr double kMargin = 12;  // from the view's corner
 constexpr double kColumnGap = 14;
 constexpr std::size_t kMaxColumns = 8;
+constexpr double kBarWidth = 170;  // the colour scale's bar
 
 std::array<double, 3> unit(Rgb c) { return {c[0] / 255.0, c[1] / 255.0, c[2] / 255.0}; }
 
@@ -64,7 +65,9 @@ SceneLegend::SceneLegend(vtkRenderer* renderer)
     : m_renderer(renderer),
       m_shapes(vtkSmartPointer<vtkPolyData>::New()),
       m_shapeActor(vtkSmartPointer<vtkActor2D>::New()),
-      m_title(vtkSmartPointer<vtkTextActor>::New()) {
+      m_title(vtkSmartPointer<vtkTextActor>::New()),
+      m_lowText(vtkSmartPointer<vtkTextActor>::New()),
+      m_highText(vtkSmartPointer<vtkTextActor>::New()) {
     auto mapper = vtkSmartPointer<vtkPolyDataMapper2D>::New();
     mapper->SetInputData(m_shapes);
     mapper->SetScalarModeToUseCellData();
@@ -74,18 +77,26 @@ SceneLegend::SceneLegend(vtkRenderer* renderer)
     m_title->SetInput("GPU state");
     m_title->GetTextProperty()->BoldOn();
     m_title->PickableOff();
+    for (vtkTextActor* t : {m_lowText.Get(), m_highText.Get()}) {
+        t->PickableOff();
+        t->GetTextProperty()->SetVerticalJustificationToCentered();
+        t->SetVisibility(false);
+    }
     bringToFront();
 }
 
 SceneLegend::~SceneLegend() {
     m_renderer->RemoveViewProp(m_shapeActor);
     m_renderer->RemoveViewProp(m_title);
+    m_renderer->RemoveViewProp(m_lowText);
+    m_renderer->RemoveViewProp(m_highText);
     for (auto& t : m_texts) m_renderer->RemoveViewProp(t);
 }
 
 void SceneLegend::bringToFront() {
     // The renderer draws 2D props in the order they were added: the last added is on top.
-    for (vtkProp* p : {static_cast<vtkProp*>(m_shapeActor.Get()), static_cast<vtkProp*>(m_title.Get())}) {
+    for (vtkProp* p : {static_cast<vtkProp*>(m_shapeActor.Get()), static_cast<vtkProp*>(m_title.Get()), static_cast<vtkProp*>(m_lowText.Get()),
+                       static_cast<vtkProp*>(m_highText.Get())}) {
         m_renderer->RemoveViewProp(p);
         m_renderer->AddViewProp(p);
     }
@@ -115,6 +126,17 @@ void SceneLegend::setEntries(std::vector<LegendEntry> entries) {
     m_dirty = true;
 }
 
+void SceneLegend::setScale(std::optional<LegendScale> scale) {
+    m_bar = std::move(scale);
+    m_lowText->SetInput(m_bar ? m_bar->lowText.c_str() : "");
+    m_highText->SetInput(m_bar ? m_bar->highText.c_str() : "");
+    m_title->SetInput((title() + (m_collapsed ? " (click to show)" : "")).c_str());
+    setVisible(m_visible);
+    m_dirty = true;
+}
+
+std::string SceneLegend::title() const { return m_bar ? m_bar->title : "GPU state"; }
+
 void SceneLegend::setColours(Rgb panel, Rgb border, Rgb text) {
     m_panelColour = panel;
     m_borderColour = border;
@@ -127,12 +149,14 @@ void SceneLegend::setVisible(bool visible) {
     m_shapeActor->SetVisibility(visible);
     m_title->SetVisibility(visible);
     for (auto& t : m_texts) t->SetVisibility(visible && !m_collapsed);
+    m_lowText->SetVisibility(visible && !m_collapsed && m_bar);
+    m_highText->SetVisibility(visible && !m_collapsed && m_bar);
 }
 
 void SceneLegend::setCollapsed(bool collapsed) {
     if (collapsed == m_collapsed) return;
     m_collapsed = collapsed;
-    m_title->SetInput(collapsed ? "GPU state (click to show)" : "GPU state");
+    m_title->SetInput((title() + (collapsed ? " (click to show)" : "")).c_str());
     setVisible(m_visible);
     m_dirty = true;
 }
@@ -160,9 +184,19 @@ SceneLegend::Layout SceneLegend::measure(double s) {
         line = std::max(line, size[1]);
     }
     line += kLeading * s;
+    Layout out;
+    if (m_bar && !m_collapsed) {
+        for (vtkTextActor* t : {m_lowText.Get(), m_highText.Get()}) {
+            t->GetTextProperty()->SetFontSize(static_cast<int>(std::round(kFontSize * s)));
+            t->GetTextProperty()->SetColor(unit(m_textColour).data());
+        }
+        out.lowWidth = textSize(m_lowText->GetTextProperty(), m_bar->lowText, m_dpi)[0];
+        out.highWidth = textSize(m_highText->GetTextProperty(), m_bar->highText, m_dpi)[0];
+        out.barWidth = std::round(kBarWidth * s);
+        out.scaleLine = line;
+    }
     // As many columns as fit across the view: a low strip along the bottom that leaves the
     // hall most of the view's height (camera fits keep clear of it).
-    Layout out;
     out.textWidth = textWidth;
     out.cell = swatch + gap + textWidth + columnGap;
     out.line = line;
@@ -172,8 +206,9 @@ SceneLegend::Layout SceneLegend::measure(double s) {
     const std::size_t rows = (n + std::min({fit, kMaxColumns, n}) - 1) / std::min({fit, kMaxColumns, n});
     const std::size_t columns = (n + rows - 1) / rows;  // as many as those rows fill: no empty column
     out.rows = m_collapsed ? 0 : rows;
-    out.width = std::ceil(std::max(m_collapsed ? 0.0 : 2 * pad + static_cast<double>(columns) * out.cell - columnGap, 2 * pad + titleWidth));
-    out.height = std::ceil(2 * pad + out.titleLine + line * static_cast<double>(out.rows));
+    const double scaleWidth = out.scaleLine > 0 ? 2 * pad + out.lowWidth + 2 * gap + out.barWidth + out.highWidth : 0;
+    out.width = std::ceil(std::max({m_collapsed ? 0.0 : 2 * pad + static_cast<double>(columns) * out.cell - columnGap, 2 * pad + titleWidth, scaleWidth}));
+    out.height = std::ceil(2 * pad + out.titleLine + out.scaleLine + line * static_cast<double>(out.rows));
     return out;
 }
 
@@ -210,10 +245,29 @@ void SceneLegend::rebuild() {
     m_title->GetTextProperty()->SetVerticalJustificationToCentered();
     m_swatches.clear();
     m_textRects.clear();
+    m_barRect = m_lowRect = m_highRect = {};
+    if (fitted.scaleLine > 0) {
+        // "low [bar] high" on one line under the title: the numbers where the colours are.
+        const double centre = m_panel.y1 - pad - titleLine - fitted.scaleLine / 2;
+        const double left = x0 + pad;
+        m_lowRect = {left, centre - line / 2, left + fitted.lowWidth, centre + line / 2};
+        m_lowText->SetPosition(left, centre);
+        const double barLeft = left + fitted.lowWidth + gap;
+        m_barRect = {barLeft, std::round(centre - swatch / 2), barLeft + fitted.barWidth, std::round(centre - swatch / 2) + swatch};
+        quad(grownBy(m_barRect, std::max(1.0, std::round(s))), frameOn(m_panelColour));
+        const std::size_t n = m_bar->colours.size();
+        for (std::size_t k = 0; k < n; ++k) {
+            const double a = m_barRect.x0 + fitted.barWidth * static_cast<double>(k) / static_cast<double>(n);
+            const double b = m_barRect.x0 + fitted.barWidth * static_cast<double>(k + 1) / static_cast<double>(n);
+            quad({a, m_barRect.y0, b, m_barRect.y1}, m_bar->colours[k]);
+        }
+        m_highRect = {m_barRect.x1 + gap, centre - line / 2, m_barRect.x1 + gap + fitted.highWidth, centre + line / 2};
+        m_highText->SetPosition(m_highRect.x0, centre);
+    }
     for (std::size_t i = 0; i < m_entries.size() && !m_collapsed; ++i) {
         // Down each column, then across: read in order like a list.
         const double left = x0 + pad + static_cast<double>(i / rows) * cell;
-        const double centre = m_panel.y1 - pad - titleLine - line * (static_cast<double>(i % rows) + 0.5);
+        const double centre = m_panel.y1 - pad - titleLine - fitted.scaleLine - line * (static_cast<double>(i % rows) + 0.5);
         const ScreenRect sw{left, std::round(centre - swatch / 2), left + swatch, std::round(centre - swatch / 2) + swatch};
         const LegendEntry& e = m_entries[i];
         if (e.outline) quad(grownBy(sw, std::max(2.0, std::round(2 * s))), *e.outline);

@@ -11,6 +11,7 @@
 
 #include <vtkSmartPointer.h>
 
+#include <optional>
 #include <vector>
 
 class vtkActor2D;
@@ -34,6 +35,10 @@ public:
 
     void setEntries(std::vector<LegendEntry> entries);
     const std::vector<LegendEntry>& entries() const { return m_entries; }
+    // A colour scale drawn above the entries, its title the legend's (nullopt: "GPU state").
+    void setScale(std::optional<LegendScale> scale);
+    const std::optional<LegendScale>& scale() const { return m_bar; }
+    std::string title() const;
     void setColours(Rgb panel, Rgb border, Rgb text);
     void setVisible(bool visible);
     bool visible() const { return m_visible; }
@@ -50,10 +55,15 @@ public:
     ScreenRect panelRect() const { return m_panel; }
     ScreenRect swatchRect(std::size_t entry) const { return m_swatches.at(entry); }
     ScreenRect textRect(std::size_t entry) const { return m_textRects.at(entry); }
+    // The scale's bar and its end labels (empty rects without a scale, or folded).
+    ScreenRect scaleBarRect() const { return m_barRect; }
+    ScreenRect scaleLowTextRect() const { return m_lowRect; }
+    ScreenRect scaleHighTextRect() const { return m_highRect; }
 
 private:
     struct Layout {
         double cell = 0, line = 0, titleLine = 0, width = 0, height = 0, textWidth = 0;
+        double scaleLine = 0, lowWidth = 0, highWidth = 0, barWidth = 0;
         std::size_t rows = 0;
     };
     // Sizes the text for scale `s` and works out the panel it makes.
@@ -66,6 +76,9 @@ private:
     vtkSmartPointer<vtkTextActor> m_title;
     std::vector<vtkSmartPointer<vtkTextActor>> m_texts;
     std::vector<LegendEntry> m_entries;
+    std::optional<LegendScale> m_bar;
+    vtkSmartPointer<vtkTextActor> m_lowText, m_highText;
+    ScreenRect m_barRect, m_lowRect, m_highRect;
     Rgb m_panelColour{255, 255, 255}, m_borderColour{180, 180, 180}, m_textColour{0, 0, 0};
     ScreenRect m_panel;
     std::vector<ScreenRect> m_swatches, m_textRects;

@@ -17,4 +17,13 @@ std::vector<LegendEntry> stateLegendEntries(const StatePalette& states) {
     };
 }
 
+std::vector<LegendEntry> metricLegendEntries(const StatePalette& states) {
+    return {
+        {states.metric.noData, "no reading at this instant", {}},
+        {states.failed, "failed / cut off by the failure", {}},
+        {states.flash, "failing now (flash)", {}},
+        {states.metric.noData, "replaced hardware", kReplacedOutline},
+    };
+}
+
 }  // namespace faultline

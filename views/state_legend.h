@@ -17,4 +17,13 @@ struct LegendEntry {
 
 std::vector<LegendEntry> stateLegendEntries(const StatePalette& palette);
 
+// With View > Colour By a metric: a bar of the scale's colours, low to high, with its ends.
+struct LegendScale {
+    std::string title;              // the legend's title: "Power (W)"
+    std::vector<Rgb> colours;       // the bar, left to right
+    std::string lowText, highText;  // "0 W", "700 W"
+};
+// What else such a view draws: GPUs without a reading, failed ones, flashes, replaced hardware.
+std::vector<LegendEntry> metricLegendEntries(const StatePalette& palette);
+
 }  // namespace faultline

@@ -80,9 +80,12 @@ void TimeChartView::setTimeScale(Nanos duration) {
     m_x->setTitleText(m_unit == kDay ? tr("day of the run") : tr("%1 since the run's start").arg(m_unitName));
 }
 
-void TimeChartView::setRange(Nanos duration, double yMin, double yMax) {
-    setTimeScale(duration);
-    m_duration = duration;
+void TimeChartView::setRange(Nanos duration, double yMin, double yMax) { setRange(0, duration, yMin, yMax); }
+
+void TimeChartView::setRange(Nanos from, Nanos to, double yMin, double yMax) {
+    setTimeScale(to - from);
+    m_from = from;
+    m_duration = to;
     m_yMin = yMin;
     m_yMax = yMax;
     applyTicks();
@@ -92,9 +95,10 @@ void TimeChartView::applyTicks() {
     // As many round ticks as the chart has room for labels: fewer when it is small, so
     // labels print whole rather than as "...".
     const int plotWidth = std::max(120, width() - 110), plotHeight = std::max(60, height() - 120);
-    applyNiceTicks(m_x, 0, std::max(1e-9, toX(m_duration)), std::clamp(plotWidth / 80, 2, 10));
-    m_x->setMin(0);
-    m_x->setMax(std::max(1e-9, toX(m_duration)));  // the run, not a round number past its end
+    const double x0 = toX(m_from), x1 = std::max(x0 + 1e-9, toX(m_duration));
+    applyNiceTicks(m_x, x0, x1, std::clamp(plotWidth / 80, 2, 10));
+    m_x->setMin(x0);
+    m_x->setMax(x1);  // the run, not a round number past its end
     applyNiceTicks(m_y, m_yMin, m_yMax, std::clamp(plotHeight / 30, 2, 8));
 }
 

@@ -33,6 +33,8 @@ public:
     QString unitName() const { return m_unitName; }
     void setCursor(Nanos t);
     void setRange(Nanos duration, double yMin, double yMax);
+    // The x axis over [from, to] of the run alone (a GPU's readings cover part of a run).
+    void setRange(Nanos from, Nanos to, double yMin, double yMax);
     // Shown over the chart in place of an empty plot; an empty text hides it.
     void setEmptyMessage(const QString& text);
     QString emptyMessage() const;
@@ -61,6 +63,7 @@ private:
     void applyTicks();
 
     Nanos m_unit = kDay;
+    Nanos m_from = 0;
     Nanos m_duration = kDay;
     double m_yMin = 0, m_yMax = 1;
     QString m_unitName;
