@@ -61,9 +61,11 @@ std::vector<std::string> runHighlights(const Run& run, const RunSummary& summary
                       (summary.unexpected ? ", one every " + formatDuration(summary.mtbf) : std::string()) + ")");
     else if (!run.failures.empty())
         out.push_back(formatCounted(static_cast<std::int64_t>(run.failures.size()), "failure", "failures"));
-    if (summary.ettrKnown && (interruptions > 0 || run.collectives.empty()))
+    if (summary.ettrKnown && (interruptions > 0 || run.collectives.empty())) {
+        const std::string caveat = ettrCaveat(summary);
         out.push_back("Effective training time " + formatPercent(summary.ettr) + " of " + formatDuration(summary.duration) +
-                      (ettrCaveat(summary).empty() ? "" : ", " + ettrCaveat(summary)));
+                      (caveat.empty() ? "" : ", " + caveat));
+    }
     if (out.empty()) out.push_back("Ran " + formatDuration(summary.duration) + " on " + formatCount(static_cast<std::int64_t>(summary.gpus)) + " GPUs");
     return out;
 }

@@ -1,7 +1,6 @@
 #include "exports/comparison_report.h"
 
 #include "exports/html_parts.h"
-#include "exports/panel_export.h"
 #include "exports/pdf_layout.h"
 #include "model/error.h"
 #include "model/format.h"
@@ -11,10 +10,7 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
-#include <QFile>
-#include <QPainter>
 
-#include <chrono>
 #include <cstdio>
 
 namespace faultline {
@@ -121,11 +117,7 @@ std::vector<ReportFigure> renderComparisonFigures(const Run& a, const Run& b, co
         panel->setParent(nullptr);  // on its own, at the figure's size
         panel->setAttribute(Qt::WA_DontShowOnScreen);
         panel->show();
-        ReportFigure f{title, QPicture(), kChartSize};
-        QPainter p(&f.picture);
-        paintPanel(panel, p, kChartSize);
-        p.end();
-        out.push_back(std::move(f));
+        out.push_back(recordFigure(panel, title, kChartSize));
         delete panel;
     }
     return out;
@@ -134,13 +126,8 @@ std::vector<ReportFigure> renderComparisonFigures(const Run& a, const Run& b, co
 int writeComparisonReport(const RunComparison& comparison, const std::vector<ReportFigure>& figures, const ReportOptions& options) {
     int pages = 0;
     writeThroughPartial(options.out.toStdString(), [&](const std::string& partial) {
-        if (!isHtmlReport(options.out)) {
-            pages = writePdf(comparison, figures, options, QString::fromStdString(partial));
-            return;
-        }
-        QFile file(QString::fromStdString(partial));
-        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(html(comparison, figures).toUtf8()) < 0 || !file.flush())
-            throw Error(options.out.toStdString() + ": cannot write");
+        if (isHtmlReport(options.out)) writeHtmlFile(QString::fromStdString(partial), html(comparison, figures), options.out);
+        else pages = writePdf(comparison, figures, options, QString::fromStdString(partial));
     });
     return pages;
 }

@@ -1,6 +1,9 @@
 #include "exports/html_parts.h"
 
+#include "model/error.h"
+
 #include <QBuffer>
+#include <QFile>
 #include <QPainter>
 #include <QRegularExpression>
 #include <QSvgGenerator>
@@ -52,6 +55,12 @@ QString gridTable(const std::vector<std::string>& header, const std::vector<std:
         out += "</tr>";
     }
     return out + "</table>\n";
+}
+
+void writeHtmlFile(const QString& path, const QString& html, const QString& out) {
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(html.toUtf8()) < 0 || !file.flush())
+        throw Error(out.toStdString() + ": cannot write");
 }
 
 const char* const kReportStyle =

@@ -28,4 +28,7 @@ QString gridTable(const std::vector<std::string>& header, const std::vector<std:
 
 extern const char* const kReportStyle;
 
+// Writes the page to `path` (a partial file beside `out`); throws Error naming `out` when it cannot.
+void writeHtmlFile(const QString& path, const QString& html, const QString& out);
+
 }  // namespace faultline

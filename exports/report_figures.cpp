@@ -23,15 +23,15 @@ namespace {
 constexpr QSize kChartSize(1000, 460);
 constexpr QSize kSnapshotSize(1400, 860);
 
-ReportFigure record(QWidget* panel, const QString& title, QSize size) {
+}  // namespace
+
+ReportFigure recordFigure(QWidget* panel, const QString& title, QSize size) {
     ReportFigure f{title, QPicture(), size};
     QPainter p(&f.picture);
     paintPanel(panel, p, size);
     p.end();
     return f;
 }
-
-}  // namespace
 
 bool renderReportFigures(const ReportContent& content, ReportFigures& out, const std::function<void(int, int)>& progress,
                          const std::atomic<bool>* cancel) {
@@ -74,7 +74,7 @@ bool renderReportFigures(const ReportContent& content, ReportFigures& out, const
             panel->setParent(nullptr);  // on its own, at the figure's size
             panel->setAttribute(Qt::WA_DontShowOnScreen);
             panel->show();
-            out.charts.push_back(record(panel, title, kChartSize));
+            out.charts.push_back(recordFigure(panel, title, kChartSize));
             delete panel;
             if (!step()) return false;
         }
@@ -85,7 +85,7 @@ bool renderReportFigures(const ReportContent& content, ReportFigures& out, const
         timeline.setRun(content.run);
         timeline.setTime(content.run->info.duration);  // the cursor at the end, out of the way
         timeline.show();
-        out.charts.push_back(record(&timeline, QObject::tr("The whole run on the timeline"), QSize(kChartSize.width(), 150)));
+        out.charts.push_back(recordFigure(&timeline, QObject::tr("The whole run on the timeline"), QSize(kChartSize.width(), 150)));
         if (!step()) return false;
     }
     OffscreenRenderer renderer(content.run, kSnapshotSize);

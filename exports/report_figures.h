@@ -8,6 +8,7 @@
 #include <QImage>
 #include <QPicture>
 #include <QSize>
+#include <QWidget>
 #include <QString>
 
 #include <atomic>
@@ -26,6 +27,9 @@ struct ReportFigures {
     std::vector<ReportFigure> charts;  // ETTR, step time, root causes, downtime waterfall, heat map, timeline
     std::vector<QImage> snapshots;     // one per selected incident, in the same order
 };
+
+// A panel painted into a figure at `size` (on the GUI thread).
+ReportFigure recordFigure(QWidget* panel, const QString& title, QSize size);
 
 // `progress(done, total)` after each figure; returns false when `cancel` was set.
 bool renderReportFigures(const ReportContent& content, ReportFigures& out, const std::function<void(int, int)>& progress = {},

@@ -229,10 +229,10 @@ void ChartsView::fillEttr() {
     if (!m_run) message = tr("No run");
     else if (!ledger.timeAccounted)
         message = tr("Effective training time is unknown for this run: its files give neither training steps nor downtimes.");
-    else if (daily.isEmpty())
+    else if (const std::string caveat = ettrCaveat(m_summary); daily.isEmpty())
         message = tr("ETTR over the whole %1 run: %2%3.\nA per-day chart needs a run of two days or more.")
                       .arg(runLength(duration), QString::fromStdString(formatPercent(m_summary.ettr)),
-                           ettrCaveat(m_summary).empty() ? QString() : QString::fromStdString(", " + ettrCaveat(m_summary)));
+                           caveat.empty() ? QString() : QString::fromStdString(", " + caveat));
     m_ettr->setEmptyMessage(message);
 }
 

@@ -250,12 +250,17 @@ void InspectorView::search() {
 
 namespace {
 
-// "<br>rank 13: tensor rank 1 of 4, pipeline stage 3 of 8, ..." for the GPU a rank ran on.
-QString rankLine(const Run& run, std::int32_t gpu) {
+// The rank that ran on a GPU, -1 for none.
+std::int32_t rankOnGpu(const Run& run, std::int32_t gpu) {
     const auto& ranks = run.rankToGpu;
     const auto it = std::find(ranks.begin(), ranks.end(), gpu);
-    if (it == ranks.end()) return {};
-    const auto rank = static_cast<std::int32_t>(it - ranks.begin());
+    return it == ranks.end() ? -1 : static_cast<std::int32_t>(it - ranks.begin());
+}
+
+// "<br>rank 13: tensor rank 1 of 4, pipeline stage 3 of 8, ..." for the GPU a rank ran on.
+QString rankLine(const Run& run, std::int32_t gpu) {
+    const std::int32_t rank = rankOnGpu(run, gpu);
+    if (rank < 0) return {};
     const std::string role = rankRoleText(run.jobShape, rank);
     return QObject::tr("<br>rank %1%2").arg(rank).arg(role.empty() ? QString() : QString::fromStdString(": " + role));
 }
@@ -340,10 +345,8 @@ void InspectorView::fillMetric() {
 void InspectorView::fillHang() {
     m_hang->hide();
     if (!m_run || !m_run->hang || m_part.kind != ComponentKind::Gpu) return;
-    const auto& ranks = m_run->rankToGpu;
-    const auto it = std::find(ranks.begin(), ranks.end(), m_part.index);
-    if (it == ranks.end()) return;
-    const auto rank = static_cast<std::int32_t>(it - ranks.begin());
+    const std::int32_t rank = rankOnGpu(*m_run, m_part.index);
+    if (rank < 0) return;
     for (const HangOrigin& o : m_run->hang->origins) {
         const bool culprit = std::find(o.culprits.begin(), o.culprits.end(), rank) != o.culprits.end();
         const bool waiting = std::find(o.waiting.begin(), o.waiting.end(), rank) != o.waiting.end();
