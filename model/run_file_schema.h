@@ -6,6 +6,8 @@
 // each in `collectives`, and adds the Flight Recorder hang analysis (`hangs`, `hang_findings`,
 // `hang_origins`); older files are read from `collectives`, with no hang.
 // Version 5 added the telemetry tables (kTelemetryTables); older files read with no telemetry.
+// Version 6 added the fabric's kind (`fabric`) and `switches.rail`; older files read as RoCE
+// fabrics without rails.
 #include "error.h"
 
 #include <array>
@@ -17,6 +19,7 @@ namespace faultline::schema {
 // Enums are stored as words, so a run file reads the same whatever order the code keeps.
 inline constexpr std::array<const char*, 6> kComponentKinds = {"none", "gpu", "host", "nic", "switch", "link"};
 inline constexpr std::array<const char*, 3> kSwitchTiers = {"rtsw", "ctsw", "atsw"};
+inline constexpr std::array<const char*, 3> kFabricKinds = {"roce-clos", "infiniband-fat-tree", "tree"};
 inline constexpr std::array<const char*, 2> kNodeKinds = {"nic", "switch"};
 inline constexpr std::array<const char*, 2> kCheckpointKinds = {"save", "load"};
 
@@ -42,8 +45,9 @@ CREATE TABLE hosts(id INTEGER PRIMARY KEY, name TEXT NOT NULL, rack INTEGER NOT 
                    first_nic INTEGER NOT NULL, nic_count INTEGER NOT NULL);
 CREATE TABLE gpus(id INTEGER PRIMARY KEY, host INTEGER NOT NULL, idx INTEGER NOT NULL, pci_bus_id TEXT);
 CREATE TABLE nics(id INTEGER PRIMARY KEY, host INTEGER NOT NULL, idx INTEGER NOT NULL);
+CREATE TABLE fabric(kind TEXT NOT NULL);
 CREATE TABLE switches(id INTEGER PRIMARY KEY, name TEXT NOT NULL, tier TEXT NOT NULL,
-                      zone INTEGER NOT NULL, rack INTEGER NOT NULL);
+                      zone INTEGER NOT NULL, rack INTEGER NOT NULL, rail INTEGER NOT NULL DEFAULT -1);
 CREATE TABLE links(id INTEGER PRIMARY KEY, lower_kind TEXT NOT NULL, lower_index INTEGER NOT NULL,
                    upper_kind TEXT NOT NULL, upper_index INTEGER NOT NULL);
 )sql";

@@ -199,4 +199,23 @@ const char* switchTierName(SwitchTier tier) {
     return "?";
 }
 
+const char* switchTierName(SwitchTier tier, FabricKind fabric) {
+    if (fabric == FabricKind::RoceClos) return switchTierName(tier);
+    switch (tier) {
+        case SwitchTier::Rack: return "leaf";
+        case SwitchTier::Cluster: return "spine";
+        case SwitchTier::Aggregation: return "core";
+    }
+    return "?";
+}
+
+const char* fabricKindName(FabricKind fabric) {
+    switch (fabric) {
+        case FabricKind::RoceClos: return "RoCE two-stage Clos";
+        case FabricKind::InfinibandFatTree: return "InfiniBand fat tree";
+        case FabricKind::GenericTree: return "switch tree";
+    }
+    return "?";
+}
+
 }  // namespace faultline

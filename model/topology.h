@@ -1,8 +1,9 @@
 #pragma once
-// The cluster a run trained on: zones (pods), rows of racks, hosts, GPUs, NICs and the
-// three switch tiers of a Meta-style RoCE fabric (RTSW in each rack, CTSW per zone, ATSW
-// joining zones), with the links between them. Everything refers to everything else by
-// index into flat vectors, so a 100,000-GPU cluster is a few flat arrays.
+// The cluster a run trained on: zones (pods), rows of racks, hosts, GPUs, NICs and up to
+// three switch tiers (a Meta-style RoCE fabric's RTSW in each rack, CTSW per zone and ATSW
+// joining zones; an InfiniBand fat tree's leaves, spines and cores), with the links between
+// them. Everything refers to everything else by index into flat vectors, so a 100,000-GPU
+// cluster is a few flat arrays.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -11,7 +12,16 @@
 
 namespace faultline {
 
-enum class SwitchTier : std::uint8_t { Rack, Cluster, Aggregation };  // RTSW, CTSW, ATSW
+// The switch's level above the NICs: 1, 2, 3. RoCE calls them RTSW, CTSW, ATSW; a fat tree
+// leaf, spine, core (switchTierName).
+enum class SwitchTier : std::uint8_t { Rack, Cluster, Aggregation };
+
+// How the switches are cabled: what the fabric is called and how it is drawn.
+enum class FabricKind : std::uint8_t {
+    RoceClos,           // Meta's RoCE: RTSW per rack, CTSW per AI zone, ATSW between zones
+    InfinibandFatTree,  // leaves, spines and, where present, cores; leaves may serve one rail each
+    GenericTree,        // any other tree of switches
+};
 
 struct Zone {
     std::string name;
@@ -49,6 +59,7 @@ struct Switch {
     SwitchTier tier = SwitchTier::Rack;
     std::int32_t zone = -1;  // -1 for aggregation switches, which join zones
     std::int32_t rack = -1;  // the rack of a rack switch, else -1
+    std::int32_t rail = -1;  // the NIC index a rail-optimised leaf serves on every host, else -1
 };
 
 enum class NodeKind : std::uint8_t { Nic, Switch };
@@ -66,6 +77,7 @@ struct Link {
 };
 
 struct Topology {
+    FabricKind fabric = FabricKind::RoceClos;
     std::vector<Zone> zones;
     std::vector<Rack> racks;
     std::vector<Host> hosts;
@@ -108,5 +120,9 @@ struct FabricShape {
 Topology buildFabric(const FabricShape& shape);
 
 const char* switchTierName(SwitchTier tier);  // "RTSW", "CTSW", "ATSW"
+// The tier as this kind of fabric names it: "RTSW" or "leaf", "CTSW" or "spine", "ATSW" or "core".
+const char* switchTierName(SwitchTier tier, FabricKind fabric);
+// "RoCE two-stage Clos", "InfiniBand fat tree", "switch tree".
+const char* fabricKindName(FabricKind fabric);
 
 }  // namespace faultline

@@ -41,12 +41,14 @@ void writeTopologyTables(SqliteDb& db, const Topology& t) {
             s.bind(1, static_cast<std::int64_t>(i)).bind(2, std::int64_t{t.nics[i].host}).bind(3, std::int64_t{t.nics[i].index}).execute();
     }
     {
-        SqliteStatement s(db, "INSERT INTO switches VALUES(?, ?, ?, ?, ?)");
+        SqliteStatement kind(db, "INSERT INTO fabric VALUES(?)");
+        kind.bind(1, std::string_view(schema::enumText(schema::kFabricKinds, t.fabric))).execute();
+        SqliteStatement s(db, "INSERT INTO switches VALUES(?, ?, ?, ?, ?, ?)");
         for (std::size_t i = 0; i < t.switches.size(); ++i) {
             const Switch& w = t.switches[i];
             s.bind(1, static_cast<std::int64_t>(i)).bind(2, std::string_view(w.name));
             s.bind(3, std::string_view(schema::enumText(schema::kSwitchTiers, w.tier)));
-            s.bind(4, std::int64_t{w.zone}).bind(5, std::int64_t{w.rack}).execute();
+            s.bind(4, std::int64_t{w.zone}).bind(5, std::int64_t{w.rack}).bind(6, std::int64_t{w.rail}).execute();
         }
     }
     {
@@ -70,8 +72,15 @@ Topology readTopologyTables(SqliteDb& db) {
     for (SqliteStatement s(db, "SELECT host, idx, pci_bus_id FROM gpus ORDER BY id"); s.next();)
         t.gpus.push_back({s.int32(0), s.int32(1), s.text(2)});
     for (SqliteStatement s(db, "SELECT host, idx FROM nics ORDER BY id"); s.next();) t.nics.push_back({s.int32(0), s.int32(1)});
-    for (SqliteStatement s(db, "SELECT name, tier, zone, rack FROM switches ORDER BY id"); s.next();)
-        t.switches.push_back({s.text(0), schema::enumFromText<SwitchTier>(schema::kSwitchTiers, s.text(1), "switch tier"), s.int32(2), s.int32(3)});
+    // Files before schema 6 have no fabric kind and no rails: RoCE fabrics, as they were drawn.
+    const bool hasFabric = SqliteStatement(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'fabric'").next();
+    if (hasFabric)
+        for (SqliteStatement s(db, "SELECT kind FROM fabric"); s.next();)
+            t.fabric = schema::enumFromText<FabricKind>(schema::kFabricKinds, s.text(0), "fabric kind");
+    const char* switches = hasFabric ? "SELECT name, tier, zone, rack, rail FROM switches ORDER BY id"
+                                     : "SELECT name, tier, zone, rack, -1 FROM switches ORDER BY id";
+    for (SqliteStatement s(db, switches); s.next();)
+        t.switches.push_back({s.text(0), schema::enumFromText<SwitchTier>(schema::kSwitchTiers, s.text(1), "switch tier"), s.int32(2), s.int32(3), s.int32(4)});
     for (SqliteStatement s(db, "SELECT lower_kind, lower_index, upper_kind, upper_index FROM links ORDER BY id"); s.next();)
         t.links.push_back({{schema::enumFromText<NodeKind>(schema::kNodeKinds, s.text(0), "link end"), s.int32(1)},
                            {schema::enumFromText<NodeKind>(schema::kNodeKinds, s.text(2), "link end"), s.int32(3)}});

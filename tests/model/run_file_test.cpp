@@ -217,6 +217,26 @@ TEST(RunFile, FailureRanksAndSuspectsRoundTripAndOlderFilesReadWithout) {
     EXPECT_TRUE(old.failures[0].suspectRanks.empty());
 }
 
+// Schema 6 keeps the fabric's kind and each leaf's rail; a schema-5 file reads as the RoCE
+// fabric without rails it was drawn as.
+TEST(RunFile, FabricKindAndRailsRoundTripAndOlderFilesReadAsRoce) {
+    ScratchDir dir;
+    const std::string path = dir.file("fabric.faultline");
+    faultline::Run run = tinyRun();
+    run.topology.fabric = FabricKind::InfinibandFatTree;
+    run.topology.switches[0].rail = 3;
+    writeRunFile(run, path);
+    const faultline::Run back = readRunFile(path);
+    EXPECT_EQ(back.topology.fabric, FabricKind::InfinibandFatTree);
+    EXPECT_EQ(back.topology.switches[0].rail, 3);
+    EXPECT_EQ(back.topology.switches[1].rail, -1);
+    runSql(path, "DROP TABLE fabric; ALTER TABLE switches DROP COLUMN rail; PRAGMA user_version=5");
+    const faultline::Run old = readRunFile(path);
+    EXPECT_EQ(old.topology.fabric, FabricKind::RoceClos);
+    EXPECT_EQ(old.topology.switches[0].rail, -1);
+    EXPECT_EQ(old.topology.switches.size(), run.topology.switches.size());
+}
+
 TEST(RunFile, TruncatedFileIsCorrupt) {
     ScratchDir dir;
     const std::string path = dir.file("cut.faultline");
