@@ -20,6 +20,18 @@ std::optional<std::int32_t> groupOf(const Run& run, const HangFinding& f) {
 
 }  // namespace
 
+std::optional<RankInHang> rankInHang(const Run& run, std::int32_t rank) {
+    if (!run.hang) return std::nullopt;
+    auto names = [rank](const std::vector<std::int32_t>& ranks) { return std::find(ranks.begin(), ranks.end(), rank) != ranks.end(); };
+    for (const HangOrigin& o : run.hang->origins) {
+        const bool culprit = names(o.culprits);
+        if ((!culprit && !names(o.waiting)) || o.finding >= run.hang->findings.size()) continue;
+        const HangFinding& f = run.hang->findings[o.finding];
+        return RankInHang{&o, &f, f.enqueuedNs - run.info.startEpochNs, culprit};
+    }
+    return std::nullopt;
+}
+
 std::optional<HangLanes> buildHangLanes(const Run& run, const CollectiveLanes& collectiveLanes, std::size_t origin) {
     if (!run.hang || origin >= run.hang->origins.size()) return std::nullopt;
     const HangReport& hang = *run.hang;

@@ -38,6 +38,16 @@ struct HangLanes {
     std::optional<std::int32_t> group;  // index into Run::processGroups of the origin's group
 };
 
+// The part a rank plays in the run's hang: the first origin that names it a culprit (it never
+// joined the collective) or waiting (stuck in it), and when that hang began on the run's clock.
+struct RankInHang {
+    const HangOrigin* origin = nullptr;
+    const HangFinding* finding = nullptr;
+    Nanos begin = 0;
+    bool culprit = false;
+};
+std::optional<RankInHang> rankInHang(const Run& run, std::int32_t rank);
+
 // nullopt when the run has no hang or no such origin.
 std::optional<HangLanes> buildHangLanes(const Run& run, const CollectiveLanes& collectiveLanes, std::size_t origin = 0);
 

@@ -28,8 +28,7 @@ std::vector<std::string> runHighlights(const Run& run, const RunSummary& summary
         int named = 0;
         for (const RankStragglerScore& r : stragglers.ranks) {
             if (r.late == 0 || named >= 3) continue;
-            late += std::string(named++ ? ", " : "") + "rank " + std::to_string(r.rank) + " (last at " + std::to_string(r.late) + " of " +
-                    std::to_string(r.collectives) + " collectives, others waited " + formatShortDuration(r.totalLateness) + ")";
+            late += std::string(named++ ? ", " : "") + "rank " + std::to_string(r.rank) + " (" + lateRankText(r) + ")";
         }
         out.push_back(late.empty() ? "No rank arrived late at its collectives beyond the noise floor" : "Late ranks: " + late);
     }

@@ -1,7 +1,10 @@
 #include "straggler_analysis.h"
 
+#include "model/format.h"
+
 #include <algorithm>
 #include <numeric>
+#include <span>
 
 namespace faultline {
 
@@ -36,7 +39,155 @@ void keepWorst(std::vector<LateArrival>& evidence, const LateArrival& a) {
     if (a.lateness > least->lateness) *least = a;
 }
 
+// The trace's span, cut into equal windows for the per-rank timelines.
+struct Windows {
+    Nanos first = 0, last = 0, length = 1;
+    int count = 1;
+    std::size_t of(Nanos t) const { return static_cast<std::size_t>(std::clamp(static_cast<int>((t - first) / length), 0, count - 1)); }
+};
+
+Windows windowsOf(const std::vector<CollectiveRecord>& records, int count) {
+    Windows w;
+    w.first = records.front().enter;
+    w.last = records.front().exit;
+    for (const CollectiveRecord& r : records) {
+        w.first = std::min(w.first, r.enter);
+        w.last = std::max(w.last, r.exit);
+    }
+    w.count = std::max(1, count);
+    w.length = std::max<Nanos>(1, (w.last - w.first + w.count - 1) / w.count);
+    return w;
+}
+
+// Record indices ordered so that each collective instance (records sharing group and seq,
+// ranks in any order) is a run of neighbours.
+std::vector<std::uint32_t> byInstance(const std::vector<CollectiveRecord>& records) {
+    std::vector<std::uint32_t> order(records.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        const CollectiveRecord &x = records[a], &y = records[b];
+        return x.group != y.group ? x.group < y.group : x.seq < y.seq;
+    });
+    return order;
+}
+
+// Each record's preceding work: the time since the same rank left its previous collective,
+// on that rank's own clock.
+std::vector<Nanos> workBeforeEachRecord(const std::vector<CollectiveRecord>& records) {
+    std::vector<Nanos> workBefore(records.size(), 0);
+    std::vector<std::uint32_t> byRank(records.size());
+    std::iota(byRank.begin(), byRank.end(), 0u);
+    std::sort(byRank.begin(), byRank.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return records[a].rank != records[b].rank ? records[a].rank < records[b].rank : records[a].enter < records[b].enter;
+    });
+    for (std::size_t i = 1; i < byRank.size(); ++i) {
+        const CollectiveRecord &prev = records[byRank[i - 1]], &cur = records[byRank[i]];
+        if (prev.rank == cur.rank) workBefore[byRank[i]] = std::max<Nanos>(0, cur.enter - prev.exit);
+    }
+    return workBefore;
+}
+
+// What every collective instance is looked at with.
+struct TraceContext {
+    const std::vector<CollectiveRecord>& records;
+    const std::vector<Nanos>& workBefore;
+    const Windows& windows;
+    const StragglerAnalysisParams& params;
+};
+
+// What one collective instance says about each of its ranks: the earliest arrival spends the
+// longest inside, the last the shortest; everyone else's lateness is how long the earliest
+// waited for it. Returns whether some rank came in late enough to count.
+bool accumulateInstance(const TraceContext& c, std::span<const std::uint32_t> instance, std::vector<RankAccumulator>& acc,
+                        std::vector<Nanos>& durations) {
+    auto inside = [&](std::size_t i) { return std::max<Nanos>(0, c.records[instance[i]].exit - c.records[instance[i]].enter); };
+    std::size_t lastArrival = 0;
+    Nanos longest = 0;
+    for (std::size_t i = 0; i < instance.size(); ++i) {
+        longest = std::max(longest, inside(i));
+        if (inside(i) < inside(lastArrival)) lastArrival = i;
+    }
+    const Nanos maxLateness = longest - inside(lastArrival);
+    // A slowdown is sized against the typical rank, not the earliest one.
+    durations.clear();
+    for (std::size_t i = 0; i < instance.size(); ++i) durations.push_back(inside(i));
+    const Nanos typical = median(durations);
+    bool skewed = false;
+    for (std::size_t i = 0; i < instance.size(); ++i) {
+        const CollectiveRecord& r = c.records[instance[i]];
+        RankAccumulator& a = acc[static_cast<std::size_t>(r.rank)];
+        const std::size_t w = c.windows.of(r.enter);
+        ++a.collectives;
+        a.span += longest;
+        a.windowSpan[w] += longest;
+        const Nanos lateness = longest - inside(i);
+        if (lateness < c.params.minLateness) continue;
+        a.lateness += lateness;
+        a.windowLateness[w] += lateness;
+        keepWorst(a.evidence, {r.group, r.seq, r.op, r.enter, lateness});
+        if (i == lastArrival) {
+            skewed = true;
+            ++a.late;
+        }
+        // Episodes look for ranks slowed for a while; several can be slow at once, and all
+        // that came in with the last (within half its lateness) held the group up.
+        if (lateness >= maxLateness - lateness) {  // 2 x lateness, without overflow
+            ++a.windowLate[w];
+            a.windowLateWork[w] += c.workBefore[instance[i]];
+            a.windowBehindMedian[w] += std::max<Nanos>(0, typical - inside(i));
+        }
+    }
+    return skewed;
+}
+
+RankStragglerScore scoreRank(std::size_t rank, RankAccumulator& a, const Run& run, const Windows& windows) {
+    RankStragglerScore s;
+    s.rank = static_cast<std::int32_t>(rank);
+    s.gpu = rank < run.rankToGpu.size() ? run.rankToGpu[rank] : -1;
+    s.collectives = a.collectives;
+    s.late = a.late;
+    s.totalLateness = a.lateness;
+    s.score = a.span > 0 ? static_cast<double>(a.lateness) / static_cast<double>(a.span) : 0.0;
+    std::sort(a.evidence.begin(), a.evidence.end(), [](const auto& x, const auto& y) { return x.lateness > y.lateness; });
+    s.evidence = std::move(a.evidence);
+    s.timeline.resize(static_cast<std::size_t>(windows.count));
+    for (std::size_t w = 0; w < s.timeline.size(); ++w)
+        s.timeline[w] = a.windowSpan[w] > 0 ? static_cast<double>(a.windowLateness[w]) / static_cast<double>(a.windowSpan[w]) : 0.0;
+    return s;
+}
+
+// Runs of a rank's straggling windows become episodes on its GPU.
+void addEpisodes(const RankStragglerScore& s, const RankAccumulator& a, const Windows& windows, const StragglerAnalysisParams& params,
+                 std::vector<StragglerEpisode>& episodes) {
+    if (s.gpu < 0) return;
+    auto straggling = [&](int x) {
+        return s.timeline[static_cast<std::size_t>(x)] >= params.episodeScore && a.windowLate[static_cast<std::size_t>(x)] >= params.episodeMinLate;
+    };
+    for (int w = 0; w < windows.count;) {
+        if (!straggling(w)) {
+            ++w;
+            continue;
+        }
+        int stop = w;
+        Nanos late = 0, work = 0;
+        while (stop < windows.count && straggling(stop)) {
+            late += a.windowBehindMedian[static_cast<std::size_t>(stop)];
+            work += a.windowLateWork[static_cast<std::size_t>(stop)];
+            ++stop;
+        }
+        // Its work took `work`; the others did the same work in `work - late`.
+        const double slowdown = work > late ? static_cast<double>(work) / static_cast<double>(work - late) : 1.0;
+        episodes.push_back({s.gpu, windows.first + w * windows.length, std::min(windows.last, windows.first + stop * windows.length),
+                            slowdown, "late in collectives (trace analysis, rank " + std::to_string(s.rank) + ")"});
+        w = stop;
+    }
+}
+
 }  // namespace
+
+std::string lateRankText(const RankStragglerScore& r) {
+    return "last at " + std::to_string(r.late) + " of " + std::to_string(r.collectives) + " collectives, others waited " + formatShortDuration(r.totalLateness);
+}
 
 StragglerReport analyzeStragglers(const Run& run, const StragglerAnalysisParams& params) {
     StragglerReport report;
@@ -44,49 +195,24 @@ StragglerReport analyzeStragglers(const Run& run, const StragglerAnalysisParams&
     report.records = static_cast<std::int64_t>(records.size());
     if (records.empty()) return report;
 
-    // Instances: records sharing (group, seq), ranks in any order.
-    std::vector<std::uint32_t> order(records.size());
-    std::iota(order.begin(), order.end(), 0u);
-    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-        const CollectiveRecord &x = records[a], &y = records[b];
-        return x.group != y.group ? x.group < y.group : x.seq < y.seq;
-    });
-
-    Nanos first = records.front().enter, last = records.front().exit;
+    const Windows windows = windowsOf(records, params.windows);
+    report.traceBegin = windows.first;
+    report.windowLength = windows.length;
     std::int32_t maxRank = 0;
-    for (const CollectiveRecord& r : records) {
-        first = std::min(first, r.enter);
-        last = std::max(last, r.exit);
-        maxRank = std::max(maxRank, r.rank);
-    }
-    const int windows = std::max(1, params.windows);
-    report.traceBegin = first;
-    report.windowLength = std::max<Nanos>(1, (last - first + windows - 1) / windows);
-    auto windowOf = [&](Nanos t) { return std::clamp(static_cast<int>((t - first) / report.windowLength), 0, windows - 1); };
-
+    for (const CollectiveRecord& r : records) maxRank = std::max(maxRank, r.rank);
     std::vector<RankAccumulator> acc(static_cast<std::size_t>(maxRank) + 1);
+    const auto perWindow = static_cast<std::size_t>(windows.count);
     for (RankAccumulator& a : acc) {
-        a.windowLateness.assign(static_cast<std::size_t>(windows), 0);
-        a.windowSpan.assign(static_cast<std::size_t>(windows), 0);
-        a.windowLateWork.assign(static_cast<std::size_t>(windows), 0);
-        a.windowBehindMedian.assign(static_cast<std::size_t>(windows), 0);
-        a.windowLate.assign(static_cast<std::size_t>(windows), 0);
-    }
-    // Each record's preceding work: the time since the same rank left its previous
-    // collective, on that rank's own clock.
-    std::vector<Nanos> workBefore(records.size(), 0);
-    {
-        std::vector<std::uint32_t> byRank(records.size());
-        std::iota(byRank.begin(), byRank.end(), 0u);
-        std::sort(byRank.begin(), byRank.end(), [&](std::uint32_t a, std::uint32_t b) {
-            return records[a].rank != records[b].rank ? records[a].rank < records[b].rank : records[a].enter < records[b].enter;
-        });
-        for (std::size_t i = 1; i < byRank.size(); ++i) {
-            const CollectiveRecord &prev = records[byRank[i - 1]], &cur = records[byRank[i]];
-            if (prev.rank == cur.rank) workBefore[byRank[i]] = std::max<Nanos>(0, cur.enter - prev.exit);
-        }
+        a.windowLateness.assign(perWindow, 0);
+        a.windowSpan.assign(perWindow, 0);
+        a.windowLateWork.assign(perWindow, 0);
+        a.windowBehindMedian.assign(perWindow, 0);
+        a.windowLate.assign(perWindow, 0);
     }
 
+    const std::vector<std::uint32_t> order = byInstance(records);
+    const std::vector<Nanos> workBefore = workBeforeEachRecord(records);
+    const TraceContext context{records, workBefore, windows, params};
     std::vector<Nanos> durations;
     for (std::size_t begin = 0; begin < order.size();) {
         std::size_t end = begin + 1;
@@ -94,89 +220,15 @@ StragglerReport analyzeStragglers(const Run& run, const StragglerAnalysisParams&
         while (end < order.size() && records[order[end]].group == head.group && records[order[end]].seq == head.seq) ++end;
         if (end - begin >= 2) {
             ++report.instances;
-            // The earliest arrival spends the longest inside; the last the shortest.
-            auto inside = [&](std::size_t i) { return std::max<Nanos>(0, records[order[i]].exit - records[order[i]].enter); };
-            std::size_t lastArrival = begin;
-            Nanos longest = 0;
-            for (std::size_t i = begin; i < end; ++i) {
-                longest = std::max(longest, inside(i));
-                if (inside(i) < inside(lastArrival)) lastArrival = i;
-            }
-            const Nanos maxLateness = longest - inside(lastArrival);
-            // A slowdown is sized against the typical rank, not the earliest one.
-            durations.clear();
-            for (std::size_t i = begin; i < end; ++i) durations.push_back(inside(i));
-            const Nanos typical = median(durations);
-            bool skewed = false;
-            for (std::size_t i = begin; i < end; ++i) {
-                const CollectiveRecord& r = records[order[i]];
-                RankAccumulator& a = acc[static_cast<std::size_t>(r.rank)];
-                const auto w = static_cast<std::size_t>(windowOf(r.enter));
-                ++a.collectives;
-                a.span += longest;
-                a.windowSpan[w] += longest;
-                const Nanos lateness = longest - inside(i);  // how long the earliest arrival waited for it
-                if (lateness < params.minLateness) continue;
-                a.lateness += lateness;
-                a.windowLateness[w] += lateness;
-                keepWorst(a.evidence, {r.group, r.seq, r.op, r.enter, lateness});
-                if (i == lastArrival) {
-                    skewed = true;
-                    ++a.late;
-                }
-                // Episodes look for ranks slowed for a while; several can be slow at once, and
-                // all that came in with the last (within half its lateness) held the group up.
-                if (lateness >= maxLateness - lateness) {  // 2 x lateness, without overflow
-                    ++a.windowLate[w];
-                    a.windowLateWork[w] += workBefore[order[i]];
-                    a.windowBehindMedian[w] += std::max<Nanos>(0, typical - inside(i));
-                }
-            }
-            report.skewedInstances += skewed;
+            report.skewedInstances += accumulateInstance(context, std::span(order).subspan(begin, end - begin), acc, durations);
         }
         begin = end;
     }
 
     for (std::size_t rank = 0; rank < acc.size(); ++rank) {
-        RankAccumulator& a = acc[rank];
-        if (a.collectives == 0) continue;
-        RankStragglerScore s;
-        s.rank = static_cast<std::int32_t>(rank);
-        s.gpu = rank < run.rankToGpu.size() ? run.rankToGpu[rank] : -1;
-        s.collectives = a.collectives;
-        s.late = a.late;
-        s.totalLateness = a.lateness;
-        s.score = a.span > 0 ? static_cast<double>(a.lateness) / static_cast<double>(a.span) : 0.0;
-        std::sort(a.evidence.begin(), a.evidence.end(), [](const auto& x, const auto& y) { return x.lateness > y.lateness; });
-        s.evidence = std::move(a.evidence);
-        s.timeline.resize(static_cast<std::size_t>(windows));
-        for (std::size_t w = 0; w < s.timeline.size(); ++w)
-            s.timeline[w] = a.windowSpan[w] > 0 ? static_cast<double>(a.windowLateness[w]) / static_cast<double>(a.windowSpan[w]) : 0.0;
-
-        // Runs of straggling windows become episodes.
-        for (int w = 0; w < windows;) {
-            auto straggling = [&](int x) {
-                return s.timeline[static_cast<std::size_t>(x)] >= params.episodeScore && a.windowLate[static_cast<std::size_t>(x)] >= params.episodeMinLate;
-            };
-            if (!straggling(w)) {
-                ++w;
-                continue;
-            }
-            int stop = w;
-            Nanos late = 0, work = 0;
-            while (stop < windows && straggling(stop)) {
-                late += a.windowBehindMedian[static_cast<std::size_t>(stop)];
-                work += a.windowLateWork[static_cast<std::size_t>(stop)];
-                ++stop;
-            }
-            if (s.gpu >= 0) {
-                // Its work took `work`; the others did the same work in `work - late`.
-                const double slowdown = work > late ? static_cast<double>(work) / static_cast<double>(work - late) : 1.0;
-                report.episodes.push_back({s.gpu, first + w * report.windowLength, std::min(last, first + stop * report.windowLength),
-                                           slowdown, "late in collectives (trace analysis, rank " + std::to_string(rank) + ")"});
-            }
-            w = stop;
-        }
+        if (acc[rank].collectives == 0) continue;
+        RankStragglerScore s = scoreRank(rank, acc[rank], run, windows);
+        addEpisodes(s, acc[rank], windows, params, report.episodes);
         report.ranks.push_back(std::move(s));
     }
     // The rank that cost the job the most waiting comes first.

@@ -54,6 +54,10 @@ StragglerReport analyzeStragglers(const Run& run, const StragglerAnalysisParams&
 // Adds the detected episodes to the run, so they replay like simulated ones.
 void appendDetectedStragglers(Run& run, const StragglerReport& report);
 
+// "last at 7 of 10 collectives, others waited 123.3 ms": one rank's lateness as the summary's
+// highlights and the inspector say it.
+std::string lateRankText(const RankStragglerScore& rank);
+
 nlohmann::json stragglersToJson(const StragglerReport& report, const Run& run);
 std::string stragglersToText(const StragglerReport& report, const Run& run, int limit = 20);
 

@@ -48,6 +48,11 @@ std::string ettrCaveat(const RunSummary& s) {
            (s.withoutDowntime == 1 ? " whose downtime the files do not show" : " whose downtimes the files do not show");
 }
 
+std::string untracedText(const RunSummary& s) {
+    return formatCount(static_cast<std::int64_t>(s.gpus - s.untracedGpus)) + " of " + formatCount(static_cast<std::int64_t>(s.gpus)) +
+           "; no data on the other " + formatCount(static_cast<std::int64_t>(s.untracedGpus)) + " (whether they kept pace is unknown)";
+}
+
 RunSummary summarize(const Run& run) {
     RunSummary s;
     s.ledger = computeGoodput(run);
@@ -60,6 +65,7 @@ RunSummary summarize(const Run& run) {
     s.switches = run.topology.switches.size();
     s.duration = run.info.duration;
     s.shape = run.jobShape;
+    s.untracedGpus = run.untracedGpus.size();
 
     s.unexpected = ledger.unexpected;
     s.withoutDowntime = ledger.withoutDowntime;
@@ -104,6 +110,7 @@ nlohmann::json summaryToJson(const RunSummary& s) {
                                                         {"tensor_parallel", s.shape.tensorParallel}, {"pipeline_parallel", s.shape.pipelineParallel},
                                                         {"data_parallel", s.shape.dataParallel}}
                                       : nlohmann::json()},
+        {"untraced_gpus", s.untracedGpus},
         {"interruptions", {{"planned", s.planned}, {"unexpected", s.unexpected}, {"without_downtime", s.withoutDowntime}}},
         {"causes", causes},
         {"ettr", s.ettrKnown ? nlohmann::json(s.ettr) : nlohmann::json()},
@@ -139,6 +146,7 @@ std::string summaryToText(const RunSummary& s) {
                         " hosts, " + formatCount(static_cast<std::int64_t>(s.racks)) + " racks, " +
                         formatCount(static_cast<std::int64_t>(s.switches)) + " switches");
     if (s.shape.known()) line("Job shape", jobShapeText(s.shape));
+    if (s.untracedGpus > 0) line("Traced GPUs", untracedText(s));
     line("Interruptions", std::to_string(s.planned + s.unexpected) + " (" + std::to_string(s.planned) + " planned, " +
                               std::to_string(s.unexpected) + " unexpected)");
     if (s.jobsInRun > 0)

@@ -34,6 +34,7 @@ struct RunSummary {
     std::size_t gpus = 0, hosts = 0, racks = 0, switches = 0;
     Nanos duration = 0;
     JobShape shape;  // how the job split its ranks, where its logs said
+    std::size_t untracedGpus = 0;  // GPUs no trace covers where traces cover others: no data
     int planned = 0;
     int unexpected = 0;
     int withoutDowntime = 0;  // unexpected interruptions with no downtime in the files
@@ -64,6 +65,9 @@ RunSummary summarize(const Run& run);
 // What ETTR leaves out, said beside it wherever it is shown: "" or "not counting 1
 // interruption whose downtime the files do not show".
 std::string ettrCaveat(const RunSummary& summary);
+// "2 of 128; no data on the other 126 (whether they kept pace is unknown)", for runs whose
+// traces cover some GPUs only.
+std::string untracedText(const RunSummary& summary);
 // Young's first-order optimum, which Daly showed holds while the save is short next to the MTBF.
 Nanos youngDalyInterval(Nanos meanSave, Nanos mtbf);
 nlohmann::json summaryToJson(const RunSummary& summary);

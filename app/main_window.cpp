@@ -494,6 +494,7 @@ void MainWindow::showRun(std::shared_ptr<const LoadedRun> run) {
     m_timeline->setRun(std::shared_ptr<const Run>(m_run, &m_run->run), m_run->lanes);
     m_incidents->setRun(std::shared_ptr<const Run>(m_run, &m_run->run), m_run->incidents, m_run->path);
     m_replay->inspector()->setIncidents(m_run->incidents);
+    m_replay->inspector()->setLateRanks(m_run->stragglers);
     std::vector<Nanos> incidentTimes;
     for (const Incident& incident : m_run->incidents) incidentTimes.push_back(incident.begin);
     m_replay->setIncidentTimes(std::move(incidentTimes));

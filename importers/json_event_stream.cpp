@@ -12,7 +12,6 @@ namespace {
 constexpr std::size_t kChunk = 8u << 20;
 constexpr std::size_t kPadding = 64;                 // >= SIMDJSON_PADDING
 constexpr std::size_t kMaxMetadata = 64u << 20;      // what may sit outside the array
-constexpr int kMaxDepth = 10'000;                    // JSON nested deeper than this is not data
 constexpr std::size_t kMaxEvent = 256u << 20;        // one event larger than this is not a trace
 
 // Bytes the event scanner must look at; everything else is skipped in the inner loop.
@@ -22,7 +21,272 @@ constexpr std::array<bool, 256> kSpecial = [] {
     return t;
 }();
 
+bool onlyColonBetween(const char* p, std::size_t from, std::size_t to) {
+    bool colon = false;
+    for (std::size_t i = from; i < to; ++i) {
+        if (p[i] == ':' && !colon) colon = true;
+        else if (p[i] != ' ' && p[i] != '\n' && p[i] != '\r' && p[i] != '\t') return false;
+    }
+    return colon;
+}
+
 }  // namespace
+
+// One pass over the file: the document's structure is followed byte by byte outside the array
+// (the prefix and suffix, kept as metadata) and between its elements; inside an element only
+// strings and brackets matter, so the scan jumps from one to the next. Its state lives across
+// chunks, each refill keeping the unfinished element in the buffer.
+class JsonEventStream::Scanner {
+public:
+    using OnEvent = std::function<void(const char*, std::size_t, std::size_t)>;
+    Scanner(JsonEventStream& stream, const OnEvent& onEvent) : m_s(stream), m_onEvent(onEvent), m_buf(kChunk + kPadding) {}
+
+    // Reads the next chunk behind what is still needed; false at the end of the file.
+    bool refill();
+    // Scans the chunk read; true when the document is complete.
+    bool scanChunk();
+    // The file ended: complete, or where it was cut short.
+    void finish();
+
+private:
+    enum class Phase { Prefix, BetweenEvents, InEvent, Suffix, Done };
+
+    void scanEvent();
+    void noteTopLevelString(std::size_t begin, std::size_t quote, std::size_t after);
+    void scanStringOutsideEvent();
+    void scanDocumentStructure(char c);
+    bool wanted(std::string_view name) const;
+    [[noreturn]] void failHere(const std::string& what) const { m_s.fail(m_base + m_at - 1, what); }
+    std::string element() const { return std::string(m_s.m_shape.element); }
+    std::string key() const { return std::string(m_s.m_shape.key); }
+    std::string document() const { return std::string(m_s.m_shape.document); }
+
+    JsonEventStream& m_s;
+    const OnEvent& m_onEvent;
+    Phase m_phase = Phase::Prefix;
+    std::vector<char> m_buf;
+    std::size_t m_begin = 0, m_end = 0;  // unconsumed bytes [begin, end)
+    std::uint64_t m_base = 0;            // file offset (decompressed) of m_buf[0]
+    bool m_inString = false, m_escape = false;
+    int m_depth = 0;                     // nesting depth in the whole document
+    std::size_t m_at = 0;                // next byte to look at
+    std::size_t m_eventStart = 0;
+    std::size_t m_stringStart = 0;       // first byte of the string being read, in an event
+    std::size_t m_keyStart = 0;          // first byte of the string being read, in the prefix
+    bool m_keyIsArray = false;           // the last string at depth 1 of the prefix is the array's key
+    bool m_sawColon = false;
+    std::string m_suffix;
+    // The event's top-level "name": where its key ended, and whether its value says skip.
+    std::size_t m_nameKeyEnd = 0;
+    bool m_skipEvent = false;
+};
+
+bool JsonEventStream::Scanner::wanted(std::string_view name) const {
+    if (name.find('\\') != std::string_view::npos) return true;  // escaped: let the parser judge
+    for (std::string_view prefix : m_s.m_namePrefixes)
+        if (name.substr(0, prefix.size()) == prefix) return true;
+    return false;
+}
+
+bool JsonEventStream::Scanner::refill() {
+    // Keep the unfinished event (or nothing) and read the next chunk behind it. A key cut by
+    // the chunk boundary must stay whole, so the prefix keeps it.
+    const std::size_t keep = m_phase == Phase::InEvent ? m_eventStart : (m_phase == Phase::Prefix && m_inString ? m_keyStart - 1 : m_at);
+    if (m_phase == Phase::Prefix) {
+        m_s.m_metadata.append(m_buf.data() + m_begin, keep - m_begin);
+        if (m_s.m_metadata.size() > kMaxMetadata) m_s.fail(m_base + m_at, "no \"" + key() + "\" array in the first 64 MB (expected " + document() + ")");
+    }
+    if (m_phase == Phase::Suffix) {
+        m_suffix.append(m_buf.data() + m_begin, keep - m_begin);
+        if (m_suffix.size() > kMaxMetadata) m_s.fail(m_base + m_at, "more than 64 MB after " + key());
+    }
+    std::memmove(m_buf.data(), m_buf.data() + keep, m_end - keep);
+    m_base += keep;
+    m_end -= keep;
+    m_at -= keep;
+    for (std::size_t* offset : {&m_eventStart, &m_stringStart, &m_nameKeyEnd, &m_keyStart}) *offset -= std::min(*offset, keep);
+    m_begin = 0;
+    if (m_end + kChunk + kPadding > m_buf.size()) {
+        if (m_end > kMaxEvent) m_s.fail(m_base, "one " + element() + " is larger than 256 MB");
+        m_buf.resize(m_end + kChunk + kPadding);
+    }
+    const std::size_t got = m_s.m_in.read(m_buf.data() + m_end, m_buf.size() - kPadding - m_end);
+    if (got == 0) return false;
+    m_end += got;
+    std::memset(m_buf.data() + m_end, ' ', kPadding);
+    return true;
+}
+
+bool JsonEventStream::Scanner::scanChunk() {
+    while (m_at < m_end) {
+        if (m_phase == Phase::InEvent) scanEvent();
+        else if (m_inString) scanStringOutsideEvent();
+        else scanDocumentStructure(m_buf[m_at++]);
+        if (m_phase == Phase::Done) return true;
+    }
+    return false;
+}
+
+// Through an event to its end, or the chunk's: from one string or bracket to the next. The
+// hottest loop of a trace import, so its state is in locals, written back when it stops.
+void JsonEventStream::Scanner::scanEvent() {
+    const char* const p = m_buf.data();
+    const std::size_t end = m_end;
+    std::size_t at = m_at;
+    int depth = m_depth;
+    bool inString = m_inString;
+    std::size_t stringStart = m_stringStart;
+    const bool filtering = !m_s.m_namePrefixes.empty();
+    while (at < end) {
+        if (inString) {
+            // The whole event stays in the buffer: jump from quote to quote, and count the
+            // backslashes before one to know whether it closes the string. Most strings are
+            // short keys: look at a few bytes before calling memchr.
+            const char* q = p + at;
+            const char* const shortEnd = p + std::min(end, at + 16);
+            while (q < shortEnd && *q != '"') ++q;
+            if (q == shortEnd) q = static_cast<const char*>(std::memchr(q, '"', static_cast<std::size_t>(p + end - q)));
+            if (!q) {
+                at = end;
+                break;
+            }
+            const auto quote = static_cast<std::size_t>(q - p);
+            std::size_t backslashes = 0;
+            while (quote - backslashes > m_eventStart && p[quote - backslashes - 1] == '\\') ++backslashes;
+            at = quote + 1;
+            if (backslashes % 2) continue;
+            inString = false;
+            if (depth == 3 && filtering) noteTopLevelString(stringStart, quote, at);
+            continue;
+        }
+        const char* s = p + at;
+        while (s < p + end && !kSpecial[static_cast<unsigned char>(*s)]) ++s;
+        at = static_cast<std::size_t>(s - p);
+        if (at >= end) break;
+        const char d = *s;
+        ++at;
+        if (d == '"') {
+            inString = true;
+            stringStart = at;
+        } else if (d == '{' || d == '[') {
+            ++depth;
+        } else if (d == '}' || d == ']') {
+            if (--depth != 2) continue;
+            m_at = at;
+            if (d != '}') failHere("expected '}' to close a " + element());
+            m_s.m_eventOffset = m_base + m_eventStart;
+            if (!m_skipEvent) m_onEvent(p + m_eventStart, at - m_eventStart, m_buf.size() - at);
+            ++m_s.m_events;
+            m_phase = Phase::BetweenEvents;
+            break;
+        } else {
+            m_at = at;
+            failHere("a backslash outside a string");
+        }
+    }
+    m_at = at;
+    m_depth = depth;
+    m_inString = inString;
+    m_stringStart = stringStart;
+}
+
+// A string at an event's top level, [begin, quote), ended: the "name" key, or its value, decides
+// whether the event is handed on.
+void JsonEventStream::Scanner::noteTopLevelString(std::size_t begin, std::size_t quote, std::size_t after) {
+    const char* p = m_buf.data();
+    const std::string_view text(p + begin, quote - begin);
+    if (text == "name") m_nameKeyEnd = after;
+    else if (m_nameKeyEnd && onlyColonBetween(p, m_nameKeyEnd, begin - 1)) m_skipEvent = !wanted(text);
+}
+
+// Outside events only the closing quote matters (and, in the prefix, whether the string is
+// the array's key): skip runs fast.
+void JsonEventStream::Scanner::scanStringOutsideEvent() {
+    const char c = m_buf[m_at];
+    if (m_escape) {
+        m_escape = false;
+    } else if (c == '\\') {
+        m_escape = true;
+    } else if (c == '"') {
+        m_inString = false;
+        if (m_phase == Phase::Prefix && m_depth == 1) {
+            m_keyIsArray = std::string_view(m_buf.data() + m_keyStart, m_at - m_keyStart) == m_s.m_shape.key;
+            m_sawColon = false;
+        }
+    } else {
+        const char* s = m_buf.data() + m_at;
+        const char* e = m_buf.data() + m_end;
+        while (s < e && *s != '"' && *s != '\\') ++s;
+        m_at = static_cast<std::size_t>(s - m_buf.data());
+        return;
+    }
+    ++m_at;
+}
+
+// The document around the array, and the array between its elements, byte by byte.
+void JsonEventStream::Scanner::scanDocumentStructure(char c) {
+    switch (c) {
+        case ' ': case '\n': case '\r': case '\t': case ',': break;
+        case '"':
+            m_inString = true;
+            m_keyStart = m_at;
+            break;
+        case ':':
+            if (m_phase == Phase::Prefix && m_depth == 1 && m_keyIsArray) m_sawColon = true;
+            break;
+        case '{': case '[':
+            if (m_phase == Phase::Prefix && c == '[' && m_depth == 1 && m_keyIsArray && m_sawColon) {
+                // The array starts: the metadata keeps an empty array in its place.
+                m_s.m_metadata.append(m_buf.data() + m_begin, m_at - m_begin);
+                m_s.m_metadata += "]";
+                ++m_depth;
+                m_phase = Phase::BetweenEvents;
+                m_keyIsArray = false;
+                break;
+            }
+            if (m_phase == Phase::BetweenEvents) {
+                if (c != '{') failHere("expected a " + element() + " object in " + key());
+                m_eventStart = m_at - 1;
+                m_nameKeyEnd = 0;
+                m_skipEvent = false;
+                m_phase = Phase::InEvent;
+            }
+            if (m_depth == 0 && c != '{') failHere("expected a JSON object (" + document() + " starts with '{')");
+            ++m_depth;
+            break;
+        case '}': case ']':
+            --m_depth;
+            if (m_phase == Phase::BetweenEvents && m_depth == 1) {
+                if (c != ']') failHere("expected ']' to close " + key());
+                m_begin = m_at;  // the suffix starts after the array
+                m_phase = Phase::Suffix;
+            } else if (m_depth == 0) {
+                if (m_phase == Phase::Prefix) failHere("the JSON object has no \"" + key() + "\" array");
+                if (c != '}') failHere("unbalanced ']': expected '}' to close the top-level object");
+                m_suffix.append(m_buf.data() + m_begin, m_at - m_begin);
+                m_begin = m_at;
+                m_phase = Phase::Done;
+            } else if (m_depth < 0) {
+                failHere("unbalanced '" + std::string(1, c) + "'");
+            }
+            break;
+        default:
+            if (m_phase == Phase::BetweenEvents) failHere("expected a " + element() + " object or ']' in " + key());
+            if (m_depth == 0) failHere("expected a JSON object (" + document() + " starts with '{')");
+            break;
+    }
+}
+
+void JsonEventStream::Scanner::finish() {
+    if (m_phase != Phase::Done) {
+        const std::uint64_t at = m_base + m_end;
+        if (m_phase == Phase::Prefix) m_s.fail(at, "the file ends before a \"" + key() + "\" array (expected " + document() + ")");
+        m_s.fail(at, m_phase == Phase::Suffix ? "the file ends before the closing '}' of the top-level object"
+                                              : "the file ends inside " + key() + ": the file is cut short (" + std::to_string(m_s.m_events) + " " +
+                                                    element() + "s read)");
+    }
+    m_s.m_metadata += m_suffix;
+}
 
 JsonEventStream::JsonEventStream(const std::string& path, std::vector<std::string_view> namePrefixes, JsonArrayShape shape)
     : m_in(path), m_namePrefixes(std::move(namePrefixes)), m_shape(shape) {}
@@ -33,221 +297,12 @@ void JsonEventStream::fail(std::uint64_t offset, const std::string& what) const 
 
 void JsonEventStream::run(const std::function<void(const char*, std::size_t, std::size_t)>& onEvent,
                           const std::function<void(double)>& onChunk) {
-    enum class Phase { Prefix, BetweenEvents, InEvent, Suffix, Done };
-    Phase phase = Phase::Prefix;
-    std::vector<char> buf(kChunk + kPadding);
-    std::size_t begin = 0, end = 0;  // unconsumed bytes [begin, end)
-    std::uint64_t base = 0;          // file offset (decompressed) of buf[0]
-
-    // Scanner state, kept across chunks.
-    bool inString = false, escape = false;
-    int depth = 0;                   // nesting depth in the whole document
-    std::size_t scan = 0;            // next byte to look at
-    std::size_t eventStart = 0;
-    std::size_t stringStart = 0;     // first byte of the string being read, in an event
-    std::string lastKey;             // the last string seen at depth 1, while in the prefix
-    std::size_t keyStart = 0;
-    bool keyIsTraceEvents = false;
-    bool sawColon = false;
-    std::string suffix;
-    // The event's top-level "name": where its key ended, and whether its value says skip.
-    std::size_t nameKeyEnd = 0;
-    bool skipEvent = false;
-    auto wanted = [&](std::string_view name) {
-        if (name.find('\\') != std::string_view::npos) return true;  // escaped: let the parser judge
-        for (std::string_view prefix : m_namePrefixes)
-            if (name.substr(0, prefix.size()) == prefix) return true;
-        return false;
-    };
-    auto onlyColonBetween = [&](const char* p, std::size_t from, std::size_t to) {
-        bool colon = false;
-        for (std::size_t i = from; i < to; ++i) {
-            if (p[i] == ':' && !colon) colon = true;
-            else if (p[i] != ' ' && p[i] != '\n' && p[i] != '\r' && p[i] != '\t') return false;
-        }
-        return colon;
-    };
-
-    for (;;) {
-        // Refill: keep the unfinished event (or nothing) and read the next chunk behind it.
-        // A key cut by the chunk boundary must stay whole, so the prefix keeps it.
-        const std::size_t keep = phase == Phase::InEvent ? eventStart : (phase == Phase::Prefix && inString ? keyStart - 1 : scan);
-        if (phase == Phase::Prefix) {
-            m_metadata.append(buf.data() + begin, keep - begin);
-            if (m_metadata.size() > kMaxMetadata) fail(base + scan, "no \"" + std::string(m_shape.key) + "\" array in the first 64 MB (expected " + std::string(m_shape.document) + ")");
-        }
-        if (phase == Phase::Suffix) {
-            suffix.append(buf.data() + begin, keep - begin);
-            if (suffix.size() > kMaxMetadata) fail(base + scan, "more than 64 MB after " + std::string(m_shape.key));
-        }
-        const std::size_t shift = keep;
-        std::memmove(buf.data(), buf.data() + shift, end - shift);
-        base += shift;
-        end -= shift;
-        scan -= shift;
-        eventStart -= std::min(eventStart, shift);
-        stringStart -= std::min(stringStart, shift);
-        nameKeyEnd -= std::min(nameKeyEnd, shift);
-        keyStart -= std::min(keyStart, shift);
-        begin = 0;
-        if (end + kChunk + kPadding > buf.size()) {
-            if (end > kMaxEvent) fail(base, "one " + std::string(m_shape.element) + " is larger than 256 MB");
-            buf.resize(end + kChunk + kPadding);
-        }
-        const std::size_t got = m_in.read(buf.data() + end, buf.size() - kPadding - end);
-        if (got == 0) break;
-        end += got;
-        std::memset(buf.data() + end, ' ', kPadding);
+    Scanner scanner(*this, onEvent);
+    while (scanner.refill()) {
         onChunk(m_in.progress());
-
-        const char* p = buf.data();
-        while (scan < end) {
-            const char c = p[scan];
-            if (inString && phase == Phase::InEvent) {
-                // The whole event stays in the buffer: jump from quote to quote, and count
-                // the backslashes before one to know whether it closes the string.
-                // Most strings are short keys: look at a few bytes before calling memchr.
-                const char* q = p + scan;
-                const char* const shortEnd = p + std::min(end, scan + 16);
-                while (q < shortEnd && *q != '"') ++q;
-                if (q == shortEnd) q = static_cast<const char*>(std::memchr(q, '"', static_cast<std::size_t>(p + end - q)));
-                if (!q) {
-                    scan = end;
-                    continue;
-                }
-                const std::size_t quote = static_cast<std::size_t>(q - p);
-                std::size_t backslashes = 0;
-                while (quote - backslashes > eventStart && p[quote - backslashes - 1] == '\\') ++backslashes;
-                scan = quote + 1;
-                if (backslashes % 2) continue;
-                inString = false;
-                if (depth == 3 && !m_namePrefixes.empty()) {
-                    const std::string_view text(p + stringStart, quote - stringStart);
-                    if (text == "name") nameKeyEnd = scan;
-                    else if (nameKeyEnd && onlyColonBetween(p, nameKeyEnd, stringStart - 1)) skipEvent = !wanted(text);
-                }
-                continue;
-            }
-            if (inString) {
-                // Inside a string only the closing quote matters; skip runs fast.
-                if (escape) {
-                    escape = false;
-                } else if (c == '\\') {
-                    escape = true;
-                } else if (c == '"') {
-                    inString = false;
-                    if (phase == Phase::Prefix && depth == 1) {
-                        keyIsTraceEvents = std::string_view(p + keyStart, scan - keyStart) == m_shape.key;
-                        sawColon = false;
-                    }
-                } else {
-                    const void* q = nullptr;
-                    // Jump to the next quote or backslash.
-                    const char* s = p + scan;
-                    const char* e = p + end;
-                    while (s < e && *s != '"' && *s != '\\') ++s;
-                    q = s;
-                    scan = static_cast<std::size_t>(static_cast<const char*>(q) - p);
-                    continue;
-                }
-                ++scan;
-                continue;
-            }
-            if (phase == Phase::InEvent) {
-                // Fast path through an event's structure.
-                const char* s = p + scan;
-                const char* e = p + end;
-                while (s < e && !kSpecial[static_cast<unsigned char>(*s)]) ++s;
-                scan = static_cast<std::size_t>(s - p);
-                if (scan >= end) break;
-                const char d = *s;
-                ++scan;
-                if (d == '"') {
-                    inString = true;
-                    stringStart = scan;
-                } else if (d == '{' || d == '[') {
-                    ++depth;
-                } else if (d == '}' || d == ']') {
-                    --depth;
-                    if (depth == 2) {
-                        if (d != '}') fail(base + scan - 1, "expected '}' to close a " + std::string(m_shape.element));
-                        m_eventOffset = base + eventStart;
-                        if (!skipEvent) onEvent(p + eventStart, scan - eventStart, buf.size() - scan);
-                        ++m_events;
-                        phase = Phase::BetweenEvents;
-                    }
-                } else {
-                    fail(base + scan - 1, "a backslash outside a string");
-                }
-                continue;
-            }
-            ++scan;
-            switch (c) {
-                case ' ': case '\n': case '\r': case '\t': break;
-                case '"':
-                    inString = true;
-                    keyStart = scan;
-                    break;
-                case ':':
-                    if (phase == Phase::Prefix && depth == 1 && keyIsTraceEvents) sawColon = true;
-                    break;
-                case '{': case '[':
-                    if (phase == Phase::Prefix && c == '[' && depth == 1 && keyIsTraceEvents && sawColon) {
-                        // The array starts: the metadata keeps an empty array in its place.
-                        m_metadata.append(p + begin, scan - begin);
-                        m_metadata += "]";
-                        ++depth;
-                        phase = Phase::BetweenEvents;
-                        keyIsTraceEvents = false;
-                        break;
-                    }
-                    if (phase == Phase::BetweenEvents) {
-                        if (c != '{') fail(base + scan - 1, "expected a " + std::string(m_shape.element) + " object in " + std::string(m_shape.key));
-                        eventStart = scan - 1;
-                        nameKeyEnd = 0;
-                        skipEvent = false;
-                        phase = Phase::InEvent;
-                    }
-                    if (depth == 0 && c != '{') fail(base + scan - 1, "expected a JSON object (" + std::string(m_shape.document) + " starts with '{')");
-                    ++depth;
-                    break;
-                case '}': case ']':
-                    --depth;
-                    if (phase == Phase::BetweenEvents && depth == 1) {
-                        if (c != ']') fail(base + scan - 1, "expected ']' to close " + std::string(m_shape.key));
-                        begin = scan;  // the suffix starts after the array
-                        phase = Phase::Suffix;
-                    } else if (depth == 0) {
-                        if (phase == Phase::Prefix) fail(base + scan - 1, "the JSON object has no \"" + std::string(m_shape.key) + "\" array");
-                        if (c != '}') fail(base + scan - 1, "unbalanced ']': expected '}' to close the top-level object");
-                        phase = Phase::Done;
-                    } else if (depth < 0) {
-                        fail(base + scan - 1, "unbalanced '" + std::string(1, c) + "'");
-                    }
-                    break;
-                case ',':
-                    break;
-                default:
-                    if (phase == Phase::BetweenEvents) fail(base + scan - 1, "expected a " + std::string(m_shape.element) + " object or ']' in " + std::string(m_shape.key));
-                    if (depth == 0) fail(base + scan - 1, "expected a JSON object (" + std::string(m_shape.document) + " starts with '{')");
-                    break;
-            }
-            if (phase == Phase::Done) {
-                suffix.append(p + begin, scan - begin);
-                begin = scan;
-                break;
-            }
-        }
-        if (phase == Phase::Done) break;
+        if (scanner.scanChunk()) break;
     }
-    if (phase != Phase::Done) {
-        const std::uint64_t at = base + end;
-        if (phase == Phase::Prefix) fail(at, "the file ends before a \"" + std::string(m_shape.key) + "\" array (expected " + std::string(m_shape.document) + ")");
-        fail(at, phase == Phase::Suffix ? "the file ends before the closing '}' of the top-level object"
-                                        : "the file ends inside " + std::string(m_shape.key) + ": the file is cut short (" + std::to_string(m_events) + " " +
-                                              std::string(m_shape.element) + "s read)");
-    }
-    m_metadata += suffix;
+    scanner.finish();
 }
 
 }  // namespace faultline

@@ -41,6 +41,8 @@ public:
     std::uint64_t eventOffset() const { return m_eventOffset; }
 
 private:
+    class Scanner;  // one run()'s state and steps (json_event_stream.cpp)
+
     [[noreturn]] void fail(std::uint64_t offset, const std::string& what) const;
 
     InputFile m_in;

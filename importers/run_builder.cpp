@@ -3,6 +3,7 @@
 #include "failure_merge.h"
 #include "hostlist.h"
 #include "run_collectives.h"
+#include "trace_coverage.h"
 #include "run_jobs.h"
 #include "telemetry_build.h"
 #include "model/error.h"
@@ -323,6 +324,10 @@ BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>
     for (StragglerEpisode& e : run.stragglers)
         if (const std::string evidence = stragglerEvidence(run, e.gpu, e.begin, e.end); !evidence.empty())
             e.cause += (e.cause.empty() ? "" : "; ") + evidence;
+    run.untracedGpus = untracedGpus(run);
+    if (!run.untracedGpus.empty())
+        out.notes.push_back("no trace covers " + std::to_string(run.untracedGpus.size()) + " of the job's " +
+                            std::to_string(run.topology.gpus.size()) + " GPUs: whether they kept pace is unknown, and they are drawn as \"no data\"");
     return out;
 }
 

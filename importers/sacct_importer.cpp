@@ -66,12 +66,10 @@ void readJobDetails(const std::vector<std::string_view>& fields, const Columns& 
     job.dependsOn = dependenciesInSubmitLine(field(col.submitLine));
 }
 
-}  // namespace
-
 // Without a header the delimiter is the one that cuts the first line into as many fields as
 // the user's column list names (plus the empty one `--parsable` leaves after its trailing
 // delimiter; `trailing` says so).
-static std::string delimiterForFieldCount(std::string_view line, std::size_t count, bool& trailing) {
+std::string delimiterForFieldCount(std::string_view line, std::size_t count, bool& trailing) {
     static constexpr std::string_view kCandidates[] = {"|", "|#", "\xe2\x98\x83" /* ☃ */, ",", ";", "\t", "#", ":"};
     std::vector<std::string_view> parts;
     for (std::string_view d : kCandidates) {
@@ -82,38 +80,12 @@ static std::string delimiterForFieldCount(std::string_view line, std::size_t cou
     return {};
 }
 
-void importSacct(const std::string& path, ImportContext& ctx) {
-    LineReader in(path);
-    std::string_view line;
-    while (in.next(line) && trim(line).empty()) {}
-    if (trim(line).empty()) throw Error(path + ": empty file (expected an sacct header line such as JobID|State|Start|End)");
-    std::vector<std::string_view> fields;
-    std::string delim;
-    std::string header;  // the column names, as a header line would give them
-    bool firstLineIsData = false;
-    if (!ctx.options.sacctFields.empty()) {
-        std::vector<std::string_view> given;
-        splitBy(ctx.options.sacctFields, ",", given);
-        bool trailing = false;
-        delim = delimiterForFieldCount(line, given.size(), trailing);
-        if (delim.empty())
-            in.fail("no delimiter (|, |#, \xe2\x98\x83, comma, ...) cuts this line into the " + std::to_string(given.size()) +
-                    " columns of the given field list");
-        header = ctx.options.sacctFields;
-        for (char& c : header)
-            if (c == ',') c = '\x1f';
-        if (trailing) header += '\x1f';
-        firstLineIsData = true;
-    } else {
-        delim = delimiterOf(line);
-        if (delim.empty()) in.fail("expected an sacct header line with delimited column names such as JobID|State|Start|End (for output written with --noheader, give its columns with --sacct-fields)");
-        header = std::string(line);
-    }
-    splitBy(header, firstLineIsData ? std::string_view("\x1f") : std::string_view(delim), fields);
+// Where each column is, by its name in the header (sacct takes names in any case:
+// --format=jobid,state; so do we).
+Columns columnsOf(const std::vector<std::string_view>& names) {
     Columns col;
-    for (std::size_t i = 0; i < fields.size(); ++i) {
-        // sacct takes field names in any case (--format=jobid,state); so do we.
-        std::string n(trim(fields[i]));
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        std::string n(trim(names[i]));
         for (char& c : n) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         const int idx = static_cast<int>(i);
         if (n == "jobid") col.jobId = idx;
@@ -130,83 +102,144 @@ void importSacct(const std::string& path, ImportContext& ctx) {
         else if (n == "alloctres") col.tres = idx;
         else if (n == "submitline") col.submitLine = idx;
     }
-    col.count = fields.size();
-    if (col.jobId < 0 || col.state < 0)
+    col.count = names.size();
+    return col;
+}
+
+// How the file's records are laid out: from its header line, or from the user's
+// --sacct-fields when it was written with --noheader (then `first` is already a record).
+struct Layout {
+    std::string delim;
+    Columns col;
+    bool firstLineIsData = false;
+};
+
+Layout layoutOf(std::string_view first, const std::string& fieldList, LineReader& in) {
+    Layout layout;
+    std::string header;  // the column names, as a header line would give them
+    std::vector<std::string_view> names;
+    if (!fieldList.empty()) {
+        std::vector<std::string_view> given;
+        splitBy(fieldList, ",", given);
+        bool trailing = false;
+        layout.delim = delimiterForFieldCount(first, given.size(), trailing);
+        if (layout.delim.empty())
+            in.fail("no delimiter (|, |#, \xe2\x98\x83, comma, ...) cuts this line into the " + std::to_string(given.size()) +
+                    " columns of the given field list");
+        splitBy(fieldList, ",", names);
+        if (trailing) names.emplace_back();
+        layout.firstLineIsData = true;
+    } else {
+        layout.delim = delimiterOf(first);
+        if (layout.delim.empty()) in.fail("expected an sacct header line with delimited column names such as JobID|State|Start|End (for output written with --noheader, give its columns with --sacct-fields)");
+        splitBy(first, layout.delim, names);
+    }
+    layout.col = columnsOf(names);
+    if (layout.col.jobId < 0 || layout.col.state < 0)
         in.fail("the sacct header has no JobID or State column (expected e.g. sacct --parsable --format=JobID,JobName,State,Start,End,NodeList)");
+    return layout;
+}
 
-    std::vector<PendingJob> jobs;  // in the order the file first names them
-    std::vector<ImportedJob> steps;
-    std::map<std::string, std::size_t> jobIndex;
-
-    // A field may hold a line break (a job comment), so a record can span lines: keep
-    // joining until it has as many fields as the header.
-    std::string record;
-    std::int64_t recordLine = 0;
-    auto take = [&](std::string_view text, std::int64_t lineNo) {
-        splitBy(text, delim, fields);
-        if (fields.size() != col.count) {
-            ctx.report.skip(path + ":" + std::to_string(lineNo) + ": expected " + std::to_string(col.count) + " fields separated by \"" +
-                            delim + "\", found " + std::to_string(fields.size()));
-            return;
-        }
-        const std::string_view fullId = trim(fields[static_cast<std::size_t>(col.jobId)]);
-        const std::size_t dot = fullId.find('.');
-        const bool isStep = dot != std::string_view::npos;
-        ImportedJob job;
-        job.id = std::string(fullId.substr(0, dot));
-        const std::string_view state = trim(fields[static_cast<std::size_t>(col.state)]);
-        job.state = std::string(state.substr(0, state.find(' ')));
-        try {
-            readJobDetails(fields, col, job);
-            if (col.start >= 0) job.start = sacctTime(fields[static_cast<std::size_t>(col.start)]);
-            if (col.end >= 0) job.end = sacctTime(fields[static_cast<std::size_t>(col.end)]);
-        } catch (const TimeOutOfRange& e) {
-            throw Error(path + ":" + std::to_string(lineNo) + ": " + e.what());
-        }
-        if (col.name >= 0 && !isStep) job.name = std::string(trim(fields[static_cast<std::size_t>(col.name)]));
-        if (col.nodes >= 0) {
-            try {
-                job.nodes = expandHostList(fields[static_cast<std::size_t>(col.nodes)]);
-            } catch (const Error& e) {
-                ctx.report.skip(path + ":" + std::to_string(lineNo) + ": NodeList: " + e.what());
-                return;
-            }
-        }
+// The jobs of the file in the order it first names them, each from its own line or, when
+// the capture has none, from its steps; and every step.
+class JobCollector {
+public:
+    void add(ImportedJob job, std::string_view fullId, bool isStep) {
         if (isStep) {
             ImportedJob step = job;
             step.parentId = job.id;
             step.id = std::string(fullId);
-            steps.push_back(std::move(step));
+            m_steps.push_back(std::move(step));
         }
         // `sacct --duplicates` lists each run of a requeued job under the same JobID: a job
         // line with another start is another incarnation, not a correction.
-        auto it = jobIndex.find(job.id);
-        if (it != jobIndex.end() && !isStep && jobs[it->second].fromJobLine && jobs[it->second].job.start != job.start) it = jobIndex.end();
-        if (it == jobIndex.end()) {
-            jobIndex[job.id] = jobs.size();
-            jobs.push_back({std::move(job), !isStep});
+        auto it = m_index.find(job.id);
+        if (it != m_index.end() && !isStep && m_jobs[it->second].fromJobLine && m_jobs[it->second].job.start != job.start) it = m_index.end();
+        if (it == m_index.end()) {
+            m_index[job.id] = m_jobs.size();
+            m_jobs.push_back({std::move(job), !isStep});
             return;
         }
-        PendingJob& known = jobs[it->second];
-        if (!isStep) {
-            known = {std::move(job), true};
-        } else if (!known.fromJobLine) {
-            mergeStep(known.job, job);
+        PendingJob& known = m_jobs[it->second];
+        if (!isStep) known = {std::move(job), true};
+        else if (!known.fromJobLine) mergeStep(known.job, job);
+    }
+
+    void finish(ImportContext& ctx) {
+        for (PendingJob& p : m_jobs) addSlurmJob(std::move(p.job), ctx);
+        for (ImportedJob& step : m_steps) ctx.events.jobs.push_back(std::move(step));
+    }
+
+private:
+    std::vector<PendingJob> m_jobs;
+    std::vector<ImportedJob> m_steps;
+    std::map<std::string, std::size_t> m_index;
+};
+
+// One record (one line, or several where a field held line breaks) into the collector; a
+// record that does not fit the header is skipped with its line named.
+void takeRecord(std::string_view text, std::int64_t lineNo, const Layout& layout, std::vector<std::string_view>& fields,
+                JobCollector& jobs, const std::string& path, ImportContext& ctx) {
+    const Columns& col = layout.col;
+    splitBy(text, layout.delim, fields);
+    auto where = [&] { return path + ":" + std::to_string(lineNo) + ": "; };
+    if (fields.size() != col.count) {
+        ctx.report.skip(where() + "expected " + std::to_string(col.count) + " fields separated by \"" + layout.delim + "\", found " +
+                        std::to_string(fields.size()));
+        return;
+    }
+    const std::string_view fullId = trim(fields[static_cast<std::size_t>(col.jobId)]);
+    const std::size_t dot = fullId.find('.');
+    const bool isStep = dot != std::string_view::npos;
+    ImportedJob job;
+    job.id = std::string(fullId.substr(0, dot));
+    const std::string_view state = trim(fields[static_cast<std::size_t>(col.state)]);
+    job.state = std::string(state.substr(0, state.find(' ')));
+    try {
+        readJobDetails(fields, col, job);
+        if (col.start >= 0) job.start = sacctTime(fields[static_cast<std::size_t>(col.start)]);
+        if (col.end >= 0) job.end = sacctTime(fields[static_cast<std::size_t>(col.end)]);
+    } catch (const TimeOutOfRange& e) {
+        throw Error(where() + e.what());
+    }
+    if (col.name >= 0 && !isStep) job.name = std::string(trim(fields[static_cast<std::size_t>(col.name)]));
+    if (col.nodes >= 0) {
+        try {
+            job.nodes = expandHostList(fields[static_cast<std::size_t>(col.nodes)]);
+        } catch (const Error& e) {
+            ctx.report.skip(where() + "NodeList: " + e.what());
+            return;
         }
-    };
+    }
+    jobs.add(std::move(job), fullId, isStep);
+}
+
+}  // namespace
+
+void importSacct(const std::string& path, ImportContext& ctx) {
+    LineReader in(path);
+    std::string_view line;
+    while (in.next(line) && trim(line).empty()) {}
+    if (trim(line).empty()) throw Error(path + ": empty file (expected an sacct header line such as JobID|State|Start|End)");
+    const Layout layout = layoutOf(line, ctx.options.sacctFields, in);
+    std::vector<std::string_view> fields;
     auto fieldCount = [&](std::string_view text) {
-        splitBy(text, delim, fields);
+        splitBy(text, layout.delim, fields);
         return fields.size();
     };
-    std::string firstData = firstLineIsData ? std::string(line) : std::string();
-    bool pendingFirst = firstLineIsData;
+    JobCollector jobs;
+    // A field may hold a line break (a job comment), so a record can span lines: keep
+    // joining until it has as many fields as the header.
+    std::string record;
+    std::int64_t recordLine = 0;
+    auto take = [&] { takeRecord(record, recordLine, layout, fields, jobs, path, ctx); };
+    const std::string firstData = layout.firstLineIsData ? std::string(line) : std::string();
+    bool pendingFirst = layout.firstLineIsData;
     auto nextLine = [&](std::string_view& out) {
-        if (pendingFirst) {
-            pendingFirst = false;
-            out = firstData;
-            return true;
-        }
-        return in.next(out);
+        if (!pendingFirst) return in.next(out);
+        pendingFirst = false;
+        out = firstData;
+        return true;
     };
     while (nextLine(line)) {
         if ((in.lineNumber() & 0xfff) == 0) ctx.tick(in.progress());
@@ -214,24 +247,22 @@ void importSacct(const std::string& path, ImportContext& ctx) {
             if (trim(line).empty()) continue;
             record.assign(line);
             recordLine = in.lineNumber();
-        } else if (fieldCount(line) == col.count) {
+        } else if (fieldCount(line) == layout.col.count) {
             // The pending record never completed; this line stands on its own.
-            take(record, recordLine);
+            take();
             record.assign(line);
             recordLine = in.lineNumber();
         } else {
             record += '\n';
             record.append(line);
         }
-        const std::size_t n = fieldCount(record);
-        if (n >= col.count) {
-            take(record, recordLine);
+        if (fieldCount(record) >= layout.col.count) {
+            take();
             record.clear();
         }
     }
-    if (!record.empty()) take(record, recordLine);
-    for (PendingJob& p : jobs) addSlurmJob(std::move(p.job), ctx);
-    for (ImportedJob& step : steps) ctx.events.jobs.push_back(std::move(step));
+    if (!record.empty()) take();
+    jobs.finish(ctx);
 }
 
 }  // namespace faultline

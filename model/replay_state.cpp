@@ -60,6 +60,7 @@ const char* gpuStateName(GpuState state) {
         case GpuState::Checkpointing: return "checkpointing";
         case GpuState::Down: return "down";
         case GpuState::Failed: return "failed";
+        case GpuState::NoData: return "no data";
     }
     return "?";
 }
@@ -75,7 +76,10 @@ const char* jobPhaseName(JobPhase phase) {
     return "?";
 }
 
-ReplayIndex::ReplayIndex(const Run& run) : m_run(run), m_replacedAt(run.topology.gpus.size(), kNever) {
+ReplayIndex::ReplayIndex(const Run& run)
+    : m_run(run), m_replacedAt(run.topology.gpus.size(), kNever), m_untraced(run.topology.gpus.size(), false) {
+    for (std::int32_t gpu : run.untracedGpus)
+        if (gpu >= 0 && static_cast<std::size_t>(gpu) < m_untraced.size()) m_untraced[static_cast<std::size_t>(gpu)] = true;
     const Nanos duration = std::max<Nanos>(run.info.duration, 1);
     m_bucketWidth = std::max<Nanos>(1, (duration + kTargetBuckets - 1) / kTargetBuckets);
     m_buckets.resize(static_cast<std::size_t>(duration / m_bucketWidth + 1));
@@ -165,6 +169,11 @@ void ReplayIndex::statesAt(Nanos t, std::span<GpuVisual> out) const {
 
     const std::size_t n = std::min(out.size(), m_replacedAt.size());
     for (std::size_t g = 0; g < n; ++g) out[g] = {base, 0, m_replacedAt[g] <= t, 0};
+    // While the job trains, an untraced GPU's pace is unknown; the job's downtimes and
+    // checkpoints are the whole job's and hold for it too.
+    if (base == GpuState::Training)
+        for (std::size_t g = 0; g < n; ++g)
+            if (m_untraced[g]) out[g].state = GpuState::NoData;
 
     // Failed wins over everything; a straggler shows only while the job trains.
     for (const GpuInterval& i : m_buckets[bucketOf(t)]) {
@@ -173,7 +182,7 @@ void ReplayIndex::statesAt(Nanos t, std::span<GpuVisual> out) const {
         if (i.failed) {
             v.state = GpuState::Failed;
             v.slowdownPercent = 0;
-        } else if (v.state == GpuState::Training || v.state == GpuState::Straggling) {
+        } else if (v.state == GpuState::Training || v.state == GpuState::Straggling || v.state == GpuState::NoData) {
             v.state = GpuState::Straggling;
             v.slowdownPercent = std::max(v.slowdownPercent, i.slowdownPercent);
         }

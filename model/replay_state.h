@@ -22,8 +22,9 @@ enum class GpuState : std::uint8_t {
     Checkpointing,  // the job saves or reloads a checkpoint
     Down,           // the job is down (detecting, restarting) and this GPU waits with it
     Failed,         // this GPU is broken or was cut off by the failure that stopped the job
+    NoData,         // the job runs but no trace covers this GPU (Run::untracedGpus)
 };
-inline constexpr int kGpuStateCount = 5;
+inline constexpr int kGpuStateCount = 6;
 const char* gpuStateName(GpuState state);
 
 // One GPU at one instant, packed into 4 bytes so a 100,000-GPU frame is 400 KB.
@@ -92,6 +93,7 @@ private:
 
     const Run& m_run;
     std::vector<Nanos> m_replacedAt;  // per GPU: when it was first swapped; INT64_MAX if never
+    std::vector<bool> m_untraced;     // per GPU: Run::untracedGpus
     Nanos m_bucketWidth = 1;
     std::vector<std::vector<GpuInterval>> m_buckets;
     std::vector<Checkpoint> m_checkpoints;  // sorted by begin

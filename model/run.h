@@ -138,6 +138,9 @@ struct Run {
     std::vector<ProcessGroup> processGroups;
     std::vector<CollectiveRecord> collectives;
     std::vector<std::int32_t> rankToGpu;  // rank r ran on GPU rankToGpu[r]
+    // The job's GPUs that no trace covers where traces cover others (two traced ranks of 128):
+    // whether they kept pace is unknown, so they replay as "no data", never as training. Ascending.
+    std::vector<std::int32_t> untracedGpus;
     // Who hung the job, from its Flight Recorder dumps; unset when the run has none.
     std::optional<HangReport> hang;
     Telemetry telemetry;                  // GPU metrics over time (telemetry.h)

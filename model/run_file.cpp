@@ -16,7 +16,7 @@ namespace faultline {
 
 namespace {
 
-void writeMeta(SqliteDb& db, const RunInfo& info, const JobShape& jobShape) {
+void writeMeta(SqliteDb& db, const RunInfo& info, const JobShape& jobShape, const std::vector<std::int32_t>& untracedGpus) {
     SqliteStatement s(db, "INSERT INTO meta(key, value) VALUES(?, ?)");
     s.bind(1, std::string_view("name")).bind(2, std::string_view(info.name)).execute();
     s.bind(1, std::string_view("source")).bind(2, std::string_view(info.source)).execute();
@@ -30,6 +30,7 @@ void writeMeta(SqliteDb& db, const RunInfo& info, const JobShape& jobShape) {
                                                                {"data_parallel", jobShape.dataParallel}};
     for (const auto& [key, n] : shape)
         if (n > 0) s.bind(1, key).bind(2, std::int64_t{n}).execute();
+    if (!untracedGpus.empty()) s.bind(1, std::string_view("untraced_gpus")).bindBlob(2, untracedGpus).execute();
 }
 
 void writeEvents(SqliteDb& db, const Run& run) {
@@ -153,7 +154,7 @@ void writeRunFile(const Run& run, const std::string& path) {
         db.exec("BEGIN");
         db.exec(schema::kTables);
         db.exec(schema::kTopologyTables);
-        writeMeta(db, run.info, run.jobShape);
+        writeMeta(db, run.info, run.jobShape, run.untracedGpus);
         writeTopologyTables(db, run.topology);
         writeEvents(db, run);
         if (run.hang) writeHang(db, *run.hang);

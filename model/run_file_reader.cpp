@@ -51,7 +51,7 @@ std::int64_t checkHeader(SqliteDb& db) {
     return version;
 }
 
-RunInfo readMeta(SqliteDb& db, JobShape& shape) {
+RunInfo readMeta(SqliteDb& db, JobShape& shape, std::vector<std::int32_t>& untracedGpus) {
     RunInfo info;
     SqliteStatement s(db, "SELECT key, value FROM meta");
     while (s.next()) {
@@ -65,6 +65,7 @@ RunInfo readMeta(SqliteDb& db, JobShape& shape) {
         else if (key == "tensor_parallel") shape.tensorParallel = s.int32(1);
         else if (key == "pipeline_parallel") shape.pipelineParallel = s.int32(1);
         else if (key == "data_parallel") shape.dataParallel = s.int32(1);
+        else if (key == "untraced_gpus") untracedGpus = s.int32Blob(1);
     }
     return info;
 }
@@ -199,7 +200,7 @@ Run readRunFile(const std::string& path) {
         const std::int64_t version = checkHeader(db);
         Run run;
         db.exec("BEGIN");  // one consistent snapshot, even if another process writes notes
-        run.info = readMeta(db, run.jobShape);
+        run.info = readMeta(db, run.jobShape, run.untracedGpus);
         run.topology = readTopologyTables(db);
         readEvents(db, run, version);
         run.telemetry = readTelemetryTables(db, version);

@@ -136,6 +136,8 @@ Found checkReferences(const Run& run) {
         if (!inRange(run.stragglers[i].gpu, t.gpus.size())) return violation("stragglers", i, "the episode " + noGpu(run.stragglers[i].gpu));
     for (std::size_t r = 0; r < run.rankToGpu.size(); ++r)
         if (!inRange(run.rankToGpu[r], t.gpus.size())) return violation("rank_map", r, "rank " + std::to_string(r) + " " + noGpu(run.rankToGpu[r]));
+    for (std::int32_t gpu : run.untracedGpus)
+        if (!inRange(gpu, t.gpus.size())) return RunViolation{"meta", -1, "untraced_gpus " + noGpu(gpu)};
     // A rank runs on one GPU: no run has more ranks than it has GPUs or rank map entries.
     const std::size_t ranks = std::max(run.rankToGpu.size(), t.gpus.size());
     auto notARank = [&](std::int64_t r) {

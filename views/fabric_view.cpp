@@ -292,7 +292,7 @@ void FabricView::updateLegend() {
     const StatePalette& palette = activeStatePalette();
     if (!m_metric) {
         m_legend->setScale(std::nullopt);
-        m_legend->setEntries(stateLegendEntries(palette));
+        m_legend->setEntries(stateLegendEntries(palette, m_run && !m_run->untracedGpus.empty()));
         return;
     }
     const MetricScale& scale = m_metric->scale();

@@ -49,18 +49,19 @@ struct MetricColours {
     Rgb noData;
 };
 struct StatePalette {
-    Rgb training, failed, stragglingLight, stragglingDeep, checkpointing, down, flash;
+    // noData: a GPU no trace covers, faded (pale, apart from every other state's colour)
+    Rgb training, failed, stragglingLight, stragglingDeep, checkpointing, down, flash, noData;
     TimelineColours timeline;
     MetricColours metric;
 };
 inline constexpr StatePalette kStandardStates{
-    kTrainingColour, kFailedColour, kStragglingLight, kStragglingDeep, kCheckpointingColour, kDownColour, kFlashColour,
+    kTrainingColour, kFailedColour, kStragglingLight, kStragglingDeep, kCheckpointingColour, kDownColour, kFlashColour, {230, 232, 236},
     {{182, 214, 170}, {245, 140, 140}, {150, 95, 40}, {125, 65, 175}, {0, 140, 90}, {150, 150, 150}, {230, 150, 40}, {40, 190, 210}, {70, 70, 110}},
     // viridis (van der Walt & Smith, matplotlib) up to 0.9: even in lightness, read alike by most
     // colour-blind eyes; its last, brightest yellow is too near the flash's
     {{{{68, 1, 84}, {59, 82, 139}, {40, 125, 142}, {53, 183, 121}, {189, 223, 38}}}, {78, 82, 94}}};
 inline constexpr StatePalette kOkabeItoStates{
-    kTrainingColour, {213, 94, 0}, {240, 228, 66}, {204, 121, 167}, {0, 114, 178}, kDownColour, {255, 255, 255},
+    kTrainingColour, {213, 94, 0}, {240, 228, 66}, {204, 121, 167}, {0, 114, 178}, kDownColour, {255, 255, 255}, {198, 198, 183},
     {{182, 214, 170}, {204, 121, 167}, {230, 159, 0}, {86, 180, 233}, {0, 158, 115}, {150, 150, 150}, {240, 228, 66}, {100, 60, 20}, {70, 70, 110}},
     // cividis (Nuñez, Anderton & Renslow 2018): made to look the same with deuteranopia as without
     {{{{0, 34, 78}, {64, 77, 108}, {124, 123, 120}, {188, 175, 111}, {255, 234, 69}}}, {58, 36, 44}}};
@@ -77,6 +78,7 @@ inline Rgb gpuColour(const GpuVisual& v, const StatePalette& palette) {
         case GpuState::Failed: return palette.failed;
         case GpuState::Checkpointing: return palette.checkpointing;
         case GpuState::Down: return palette.down;
+        case GpuState::NoData: return palette.noData;
         case GpuState::Straggling: {
             const int f = std::min<int>(v.slowdownPercent, 50);  // 0..50 -> light..deep
             Rgb c{};
@@ -92,6 +94,7 @@ inline Rgb gpuColour(const GpuVisual& v) { return gpuColour(v, activeStatePalett
 // How much a state should catch the eye: a rack drawn as one block takes its worst GPU's.
 inline int gpuSeverity(const GpuVisual& v) {
     switch (v.state) {
+        case GpuState::NoData:
         case GpuState::Training: return 0;
         case GpuState::Checkpointing: return 1;
         case GpuState::Down: return 2;

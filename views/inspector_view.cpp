@@ -2,6 +2,7 @@
 
 #include "analysis/blast_radius.h"
 #include "analysis/hang_analysis.h"
+#include "analysis/hang_lanes.h"
 #include "analysis/incidents.h"
 #include "gpu_metric_chart.h"
 #include "metric_scale.h"
@@ -128,6 +129,7 @@ void InspectorView::setRun(std::shared_ptr<const Run> run, const ReplayIndex* re
     m_replay = replay;
     m_part = {};
     m_incidents.clear();
+    m_lateByGpu.clear();
     m_indexStale = true;
     m_metric.reset();  // metric indices are the old run's
     setMetric(std::nullopt);
@@ -145,6 +147,13 @@ void InspectorView::setMetric(std::optional<std::int32_t> metric) {
 }
 
 InspectorView::~InspectorView() = default;
+
+void InspectorView::setLateRanks(const StragglerReport& stragglers) {
+    m_lateByGpu.clear();
+    for (const RankStragglerScore& r : stragglers.ranks)
+        if (r.late > 0 && r.gpu >= 0) m_lateByGpu[r.gpu] = {r.rank, r.evidence.empty() ? 0 : r.evidence.front().enter, lateRankText(r)};
+    if (m_run) fill();
+}
 
 void InspectorView::setIncidents(const std::vector<Incident>& incidents) {
     m_incidents = incidents;
@@ -309,6 +318,11 @@ void InspectorView::fill() {
         m_details->setText(m_part.kind == ComponentKind::Link ? tr("cable") : tr("NIC"));
     }
     const std::int64_t start = m_run->info.startEpochNs;
+    for (std::int32_t g : gpus)
+        if (const auto late = m_lateByGpu.find(g); late != m_lateByGpu.end()) {
+            auto* item = new QListWidgetItem(tr("late rank %1 in the traced collectives: %2").arg(late->second.rank).arg(q(late->second.text)), m_history);
+            item->setData(Qt::UserRole, QVariant::fromValue<Nanos>(late->second.worst));
+        }
     for (const Failure& f : m_run->failures) {
         const bool mine = (m_part.kind == ComponentKind::Switch || m_part.kind == ComponentKind::Link) ? f.component == m_part : touches(f, gpus);
         if (!mine) continue;
@@ -327,7 +341,14 @@ void InspectorView::fill() {
                                          m_history);
         item->setData(Qt::UserRole, QVariant::fromValue<Nanos>(s.begin));
     }
-    if (m_history->count() == 0) m_history->addItem(tr("No failures or straggler episodes in this run."));
+    if (m_history->count() == 0) {
+        const auto& untraced = m_run->untracedGpus;
+        const bool unknown = !gpus.empty() && std::all_of(gpus.begin(), gpus.end(), [&](std::int32_t g) {
+            return std::binary_search(untraced.begin(), untraced.end(), g);
+        });
+        m_history->addItem(unknown ? tr("No trace covers %1: no data on how %2 kept pace.").arg(gpus.size() == 1 ? tr("this GPU") : tr("these GPUs"), gpus.size() == 1 ? tr("it") : tr("they"))
+                                   : tr("No failures or straggler episodes in this run."));
+    }
     fillNow();
     fillBlastRadius();
     fillHang();
@@ -347,17 +368,13 @@ void InspectorView::fillHang() {
     if (!m_run || !m_run->hang || m_part.kind != ComponentKind::Gpu) return;
     const std::int32_t rank = rankOnGpu(*m_run, m_part.index);
     if (rank < 0) return;
-    for (const HangOrigin& o : m_run->hang->origins) {
-        const bool culprit = std::find(o.culprits.begin(), o.culprits.end(), rank) != o.culprits.end();
-        const bool waiting = std::find(o.waiting.begin(), o.waiting.end(), rank) != o.waiting.end();
-        if (!culprit && !waiting) continue;
-        m_hang->setText(tr("Rank %1 %2 in the hang: %3. <a href=\"%1\">Show the hang</a>")
-                            .arg(rank)
-                            .arg(culprit ? tr("is the culprit") : tr("waits"))
-                            .arg(q(hangOriginText(*m_run->hang, o)).toHtmlEscaped()));
-        m_hang->show();
-        return;
-    }
+    const std::optional<RankInHang> part = rankInHang(*m_run, rank);
+    if (!part) return;
+    m_hang->setText(tr("Rank %1 %2 in the hang: %3. <a href=\"%1\">Show the hang</a>")
+                        .arg(rank)
+                        .arg(part->culprit ? tr("is the culprit") : tr("waits"))
+                        .arg(q(hangOriginText(*m_run->hang, *part->origin)).toHtmlEscaped()));
+    m_hang->show();
 }
 
 void InspectorView::fillBlastRadius() {

@@ -4,13 +4,16 @@
 // there). Finds GPUs, hosts, racks, switches, cables, PCI bus ids, ranks and incidents by
 // prefix or substring, with a completion list.
 #include "analysis/run_search.h"
+#include "analysis/straggler_analysis.h"
 #include "model/replay_state.h"
 #include "model/run.h"
 
 #include <QWidget>
 
+#include <map>
 #include <memory>
 #include <optional>
+#include <string>
 
 class QCompleter;
 class QLabel;
@@ -36,6 +39,9 @@ public:
     void setRun(std::shared_ptr<const Run> run, const ReplayIndex* replay);
     // Makes the run's incidents searchable ("incident 4").
     void setIncidents(const std::vector<Incident>& incidents);
+    // The late ranks the trace analysis found, listed in their GPU's history as the summary
+    // names them.
+    void setLateRanks(const StragglerReport& stragglers);
     // Searches as the user does; false when nothing matches.
     bool searchFor(const QString& text);
     QCompleter* completer() const { return m_completer; }
@@ -90,6 +96,12 @@ private:
     const RunSearchIndex& index();
     RunSearchIndex m_index;
     std::vector<Incident> m_incidents;
+    struct LateRank {
+        std::int32_t rank = 0;
+        Nanos worst = 0;  // when it arrived latest
+        std::string text;
+    };
+    std::map<std::int32_t, LateRank> m_lateByGpu;
     bool m_indexStale = true;
     std::vector<SearchHit> m_shownHits;  // what the completion list shows, in order
 };

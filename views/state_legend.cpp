@@ -2,10 +2,10 @@
 
 namespace faultline {
 
-std::vector<LegendEntry> stateLegendEntries(const StatePalette& states) {
+std::vector<LegendEntry> stateLegendEntries(const StatePalette& states, bool untraced) {
     const GpuVisual straggler{GpuState::Straggling, 10, false, 0};
     const GpuVisual badStraggler{GpuState::Straggling, 50, false, 0};
-    return {
+    std::vector<LegendEntry> entries{
         {states.training, "training", {}},
         {gpuColour(straggler, states), "straggling, 10% slower", {}},
         {gpuColour(badStraggler, states), "straggling, 50% slower", {}},
@@ -15,6 +15,8 @@ std::vector<LegendEntry> stateLegendEntries(const StatePalette& states) {
         {states.flash, "failing now (flash)", {}},
         {kTrainingColour, "replaced hardware", kReplacedOutline},
     };
+    if (untraced) entries.insert(entries.begin() + 1, {states.noData, "no data: not traced", {}});
+    return entries;
 }
 
 std::vector<LegendEntry> metricLegendEntries(const StatePalette& states) {

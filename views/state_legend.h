@@ -15,7 +15,8 @@ struct LegendEntry {
     std::optional<Rgb> outline;  // for marks drawn as outlines rather than fills
 };
 
-std::vector<LegendEntry> stateLegendEntries(const StatePalette& palette);
+// `untraced`: the run has GPUs no trace covers, drawn as "no data".
+std::vector<LegendEntry> stateLegendEntries(const StatePalette& palette, bool untraced);
 
 // With View > Colour By a metric: a bar of the scale's colours, low to high, with its ends.
 struct LegendScale {

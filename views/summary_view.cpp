@@ -98,7 +98,8 @@ void SummaryView::setSummary(const RunSummary& s) {
                                  q(formatCounted(static_cast<std::int64_t>(s.hosts), "host", "hosts")),
                                  q(formatCounted(static_cast<std::int64_t>(s.racks), "rack", "racks")),
                                  q(formatCounted(static_cast<std::int64_t>(s.switches), "switch", "switches")),
-                                 s.shape.known() ? q(" · job " + jobShapeText(s.shape)) : QString()));
+                                 s.shape.known() ? q(" · job " + jobShapeText(s.shape)) : QString())
+                        + (s.untracedGpus > 0 ? q(" · traced GPUs: " + untracedText(s)) : QString()));
 
     m_ettr->setValue(s.ettrKnown ? q(formatPercent(s.ettr)) : tr("unknown"));
     const std::string caveat = ettrCaveat(s);

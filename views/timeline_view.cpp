@@ -1,6 +1,7 @@
 #include "timeline_view.h"
 
 #include "state_palette.h"
+#include "analysis/hang_lanes.h"
 #include "model/format.h"
 #include "timeline_ticks.h"
 
@@ -272,6 +273,29 @@ void TimelineView::drawLanes(QPainter& p) {
             std::memcpy(image.scanLine(y - kLanesTop), row, static_cast<std::size_t>(plotWidth) * sizeof(QRgb));
     }
     p.drawImage(kLabelWidth, kLanesTop, image);
+    drawHangOnLanes(p, lanes);
+}
+
+// From the moment a hang began, a culprit's lane is filled in the failed colour (its GPU failed
+// the job) and a waiting rank's lane hatched with it: who hung the job reads off the lanes.
+void TimelineView::drawHangOnLanes(QPainter& p, int lanes) {
+    if (!m_run->hang) return;
+    const QColor failed = qColour(activeStatePalette().failed);
+    std::optional<Nanos> begin;
+    for (int lane = 0; lane < lanes; ++lane) {
+        const std::optional<RankInHang> part = rankInHang(*m_run, m_lanes.lanes[static_cast<std::size_t>(lane)].rank);
+        if (!part || part->begin > m_end) continue;
+        const QRect r = laneRect(lane);
+        const double x0 = std::max<double>(kLabelWidth, xOf(part->begin));
+        const QRectF hung(x0, r.top(), width() - x0, r.height());
+        p.fillRect(hung, part->culprit ? QBrush(failed) : QBrush(failed, Qt::BDiagPattern));
+        begin = std::min(begin.value_or(part->begin), part->begin);
+    }
+    if (!begin || *begin < m_begin) return;
+    const double x = xOf(*begin);
+    p.setPen(QPen(failed, 2, Qt::DashLine));
+    p.drawLine(QPointF(x, kLanesTop - 4), QPointF(x, laneRect(lanes - 1).bottom()));
+    p.drawText(QPointF(x + 4, kLanesTop - 6), tr("hang"));
 }
 
 void TimelineView::wheelEvent(QWheelEvent* event) {

@@ -69,6 +69,7 @@ private:
     void drawBands(QPainter& p);
     void drawCheckpoints(QPainter& p);
     void drawLanes(QPainter& p);
+    void drawHangOnLanes(QPainter& p, int lanes);
     void drawLegend(QPainter& p);
     void follow(Nanos previous);
     QString describeBand(Nanos t, double x) const;

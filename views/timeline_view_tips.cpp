@@ -2,6 +2,7 @@
 // under the mouse (a downtime, a failure, a checkpoint, a rank's collective, the ruler).
 #include "timeline_view.h"
 #include "state_palette.h"
+#include "analysis/hang_lanes.h"
 
 #include "model/format.h"
 
@@ -209,6 +210,12 @@ QString TimelineView::describeBand(Nanos t, double x) const {
 
 QString TimelineView::describeLane(int lane, Nanos t) const {
     const CollectiveLane& l = m_lanes.lanes[static_cast<std::size_t>(lane)];
+    if (const std::optional<RankInHang> part = rankInHang(*m_run, l.rank); part && t >= part->begin) {
+        const HangFinding& f = *part->finding;
+        const QString collective = tr("%1 #%2 in process group %3").arg(QString::fromStdString(f.op)).arg(f.seq).arg(QString::fromStdString(f.processGroup));
+        return part->culprit ? tr("rank %1: hung since %2, never joined %3 (the hang's culprit)").arg(l.rank).arg(wallTime(*m_run, m_end - m_begin, part->begin), collective)
+                             : tr("rank %1: waiting since %2 in %3 for the hang's culprit").arg(l.rank).arg(wallTime(*m_run, m_end - m_begin, part->begin), collective);
+    }
     const auto& records = m_run->collectives;
     const Nanos slack = static_cast<Nanos>(2.0 * static_cast<double>(m_end - m_begin) / std::max(1, width() - kLabelWidth));
     const auto begin = m_lanes.records.begin() + static_cast<std::ptrdiff_t>(l.begin);

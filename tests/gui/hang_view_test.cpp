@@ -6,13 +6,16 @@
 #include "../realdata.h"
 
 #include "app/hang_window.h"
+#include "analysis/hang_lanes.h"
 #include "app/main_window.h"
 #include "importers/importer.h"
 #include "model/run_file.h"
 #include "views/hang_view.h"
+#include "views/gpu_palette.h"
 #include "views/incident_view.h"
 #include "views/inspector_view.h"
 #include "views/replay_panel.h"
+#include "views/timeline_view.h"
 
 #include <QAction>
 #include <QLabel>
@@ -93,6 +96,57 @@ TEST(HangView, AnImportedHangIsShownFromTheMenuTheIncidentAndTheInspector) {
     emit line->linkActivated("13");
     ASSERT_TRUE(hangWindowOf(window));
     EXPECT_GE(hangWindowOf(window)->view()->laneOfRank(13), 0);
+}
+
+// The timeline's rank lanes show the hang too: from the moment it began the culprit's lane is
+// filled in the failed colour and a waiting rank's hatched with it, and their tooltips say so.
+TEST(HangView, TheTimelineMarksTheHangOnItsRankLanes) {
+    FAULTLINE_REQUIRE_REALDATA();
+    test::guiApp();
+    ScratchDir dir;
+    const std::string path = dir.file("fr.faultline");
+    importToRunFile({test::realData("flight_recorder/nvidia-resiliency-ext/tests/attribution/unit/fr_traces/gpu_error_1st")}, path, {});
+    const auto run = std::make_shared<const faultline::Run>(readRunFile(path));
+    const std::optional<RankInHang> culprit = rankInHang(*run, 12), waiting = rankInHang(*run, 13);
+    ASSERT_TRUE(culprit && waiting);
+    EXPECT_TRUE(culprit->culprit);
+    EXPECT_FALSE(waiting->culprit);
+    EXPECT_FALSE(rankInHang(*run, 0)) << "rank 0 takes no part in the hang";
+
+    TimelineView view;
+    view.resize(1600, 600);
+    view.setRun(run);
+    view.setVisibleRange(culprit->begin - 200 * kMillisecond, culprit->begin + 200 * kMillisecond);
+    ASSERT_TRUE(view.showsRankLanes());
+    const int culpritLane = view.laneOfRank(12), waitingLane = view.laneOfRank(13), otherLane = view.laneOfRank(0);
+    ASSERT_GE(culpritLane, 0);
+    ASSERT_GE(waitingLane, 0);
+    ASSERT_GE(otherLane, 0);
+    QImage image(view.size(), QImage::Format_RGB32);
+    view.render(&image);
+    const Rgb failed = activeStatePalette().failed;
+    auto failedPixels = [&](int lane, Nanos from, Nanos to) {
+        const QRect r = view.laneRect(lane);
+        int n = 0;
+        for (int x = static_cast<int>(view.xOf(from)) + 3; x < static_cast<int>(view.xOf(to)) - 3; ++x)
+            for (int y = r.top(); y <= r.bottom(); ++y) n += image.pixelColor(x, y) == QColor(failed[0], failed[1], failed[2]);
+        return n;
+    };
+    const Nanos begin = culprit->begin, end = view.visibleEnd();
+    EXPECT_EQ(failedPixels(culpritLane, view.visibleBegin(), begin), 0) << "not before the hang";
+    const int culpritArea = view.laneRect(culpritLane).height() * static_cast<int>(view.xOf(end) - view.xOf(begin) - 6);
+    EXPECT_GT(failedPixels(culpritLane, begin, end), culpritArea * 9 / 10) << "the culprit's lane is filled";
+    const int hatched = failedPixels(waitingLane, begin, end);
+    EXPECT_GT(hatched, culpritArea / 10) << "the waiting rank's lane is hatched";
+    EXPECT_LT(hatched, culpritArea * 7 / 10) << "hatched, not filled";
+    EXPECT_EQ(failedPixels(otherLane, begin, end), 0);
+
+    const int x = static_cast<int>((view.xOf(begin) + view.xOf(end)) / 2);
+    const QString culpritTip = view.toolTipAt({x, view.laneRect(culpritLane).center().y()});
+    EXPECT_TRUE(culpritTip.startsWith("rank 12: hung since")) << culpritTip.toStdString();
+    EXPECT_TRUE(culpritTip.contains("never joined nccl:all_to_all #20537 in process group 74")) << culpritTip.toStdString();
+    const QString waitingTip = view.toolTipAt({x, view.laneRect(waitingLane).center().y()});
+    EXPECT_TRUE(waitingTip.startsWith("rank 13: waiting since")) << waitingTip.toStdString();
 }
 
 // A job of 16,384 ranks: every rank has a lane, the culprit's first, and the view paints the

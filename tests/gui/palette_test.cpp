@@ -86,7 +86,7 @@ TEST(Palette, NoTwoEntriesOfALegendLookAlikeInAnyPaletteOrTheme) {
             const std::string where = std::string(kind == StatePaletteKind::Standard ? "standard" : "colour-blind-safe") +
                                       (theme == Theme::Light ? ", light" : ", dark") + ": ";
             Entries states;
-            for (const LegendEntry& e : stateLegendEntries(activeStatePalette()))
+            for (const LegendEntry& e : stateLegendEntries(activeStatePalette(), true))
                 states.push_back({e.text, e.outline ? *e.outline : e.fill});
             EXPECT_EQ(tooClose(states), "") << where << "3D view legend";
 

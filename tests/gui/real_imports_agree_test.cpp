@@ -7,22 +7,29 @@
 #include "../model/test_runs.h"
 #include "../realdata.h"
 
+#include "analysis/straggler_analysis.h"
 #include "analysis/summary.h"
 #include "app/main_window.h"
 #include "importers/importer.h"
 #include "model/format.h"
 #include "model/run_file.h"
+#include "views/fabric_view.h"
+#include "views/scene_legend.h"
 #include "views/incident_view.h"
+#include "views/inspector_view.h"
 #include "views/jobs_view.h"
 #include "widgets/stat_tile.h"
 
 #include <QLabel>
+#include <QListWidget>
 #include <QSignalSpy>
 #include <QtCharts/QAbstractBarSeries>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QChartView>
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 namespace faultline {
 namespace {
@@ -96,6 +103,32 @@ TEST(RealImportsAgree, SummaryChartsIncidentsAndJobsTellOneStory) {
         auto* none = window.findChild<QLabel*>("jobsEmpty");
         ASSERT_NE(none, nullptr);
         EXPECT_EQ(none->text().contains("No job trained this run"), s.jobsInRun == 0 && !run.jobs.empty()) << none->text().toStdString();
+        // GPUs no trace covers are "no data" in the 3D view's legend and the inspector, never
+        // training with "no failures"; the others keep their history.
+        auto* fabric = window.findChild<FabricView*>();
+        ASSERT_NE(fabric, nullptr);
+        const auto& entries = fabric->legend().entries();
+        EXPECT_EQ(std::any_of(entries.begin(), entries.end(), [](const LegendEntry& e) { return e.text == "no data: not traced"; }),
+                  !run.untracedGpus.empty());
+        auto* inspector = window.findChild<InspectorView*>();
+        auto* history = inspector->findChild<QListWidget*>("inspectorHistory");
+        auto* now = inspector->findChild<QLabel*>("inspectorNow");
+        for (std::int32_t gpu = 0; gpu < static_cast<std::int32_t>(run.topology.gpus.size()); gpu += 7) {
+            inspector->showPart({ComponentKind::Gpu, gpu});
+            const bool untraced = std::binary_search(run.untracedGpus.begin(), run.untracedGpus.end(), gpu);
+            const bool saysNoTrace = history->count() == 1 && history->item(0)->text().startsWith("No trace covers this GPU");
+            EXPECT_EQ(saysNoTrace, untraced) << run.topology.gpuName(gpu);
+            if (untraced) {
+                EXPECT_TRUE(now->text().contains("no data")) << now->text().toStdString();
+            }
+        }
+        // A rank the summary names late is late in its GPU's history too.
+        for (const RankStragglerScore& r : analyzeStragglers(run).ranks) {
+            if (r.late == 0 || r.gpu < 0) continue;
+            inspector->showPart({ComponentKind::Gpu, r.gpu});
+            ASSERT_GE(history->count(), 1);
+            EXPECT_EQ(history->item(0)->text().toStdString(), "late rank " + std::to_string(r.rank) + " in the traced collectives: " + lateRankText(r));
+        }
     }
 }
 

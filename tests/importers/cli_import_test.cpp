@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -35,7 +36,15 @@ TEST(CliImport, PrintsFormatCountsSpanAndRanksPerFile) {
     EXPECT_NE(r.output.find("  ranks: 1\n"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("  time: 2023-04-28T23:51:38.079484Z .. "), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("wrote " + out + ": 16 hosts, 128 GPUs (topology derived from the files)"), std::string::npos) << r.output;
-    EXPECT_EQ(readRunFile(out).collectives.size(), 20u);
+    // Two traced ranks of a 128-rank job: the other 126 GPUs are "no data", and the import says so.
+    EXPECT_NE(r.output.find("no trace covers 126 of the job's 128 GPUs"), std::string::npos) << r.output;
+    const faultline::Run run = readRunFile(out);
+    EXPECT_EQ(run.collectives.size(), 20u);
+    ASSERT_EQ(run.untracedGpus.size(), 126u);
+    for (std::int32_t rank : {0, 1})
+        EXPECT_FALSE(std::binary_search(run.untracedGpus.begin(), run.untracedGpus.end(), run.rankToGpu[static_cast<std::size_t>(rank)])) << rank;
+    const Result summary = runCli("summary " + out);
+    EXPECT_NE(summary.output.find("Traced GPUs                  2 of 128; no data on the other 126"), std::string::npos) << summary.output;
 }
 
 TEST(CliImport, JsonOutputSaysTheSame) {

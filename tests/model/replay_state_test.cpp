@@ -90,6 +90,21 @@ TEST(ReplayState, StragglerCarriesItsSlowdownOnlyWhileTheJobTrains) {
     EXPECT_EQ(index.statesAt(40 * kMinute)[9].state, GpuState::Training);
 }
 
+// A GPU no trace covers has no pace to show: "no data" while the job trains, but it waits
+// with the whole job when the job is down, and fails like any other GPU.
+TEST(ReplayState, UntracedGpuIsNoDataWhileTheJobTrains) {
+    faultline::Run run = handMadeRun();
+    run.untracedGpus = {3, 12};
+    const ReplayIndex index(run);
+    EXPECT_EQ(index.statesAt(2 * kMinute)[12].state, GpuState::NoData);
+    EXPECT_EQ(index.statesAt(2 * kMinute)[11].state, GpuState::Training);
+    EXPECT_EQ(index.statesAt(10 * kMinute)[3].state, GpuState::Failed);
+    EXPECT_EQ(index.statesAt(12 * kMinute)[12].state, GpuState::Down);
+    EXPECT_EQ(index.statesAt(5 * kMinute + kSecond)[12].state, GpuState::Checkpointing);
+    EXPECT_EQ(index.statesAt(30 * kMinute)[12].state, GpuState::NoData);
+    EXPECT_STREQ(gpuStateName(GpuState::NoData), "no data");
+}
+
 TEST(ReplayState, JobStatusNamesPhaseStepAndCause) {
     const faultline::Run run = handMadeRun();
     const ReplayIndex index(run);

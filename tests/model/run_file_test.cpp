@@ -28,6 +28,7 @@ Run fullRun() {
     run.rankToGpu = {0, 1, 2, 3};
     run.rankSteps = {{0, 1, 6 * kSecond, 6 * kSecond}, {1, 1, 6'100 * kMillisecond, 6'100 * kMillisecond}};
     run.jobShape = {4, 2, 2, 2, 1};
+    run.untracedGpus = {4, 5, 9};
     return run;
 }
 
@@ -62,6 +63,7 @@ void expectSameRun(const Run& a, const Run& b) {
     EXPECT_EQ(a.info.duration, b.info.duration);
     EXPECT_EQ(a.info.source, b.info.source);
     EXPECT_EQ(a.jobShape, b.jobShape);
+    EXPECT_EQ(a.untracedGpus, b.untracedGpus);
     ASSERT_EQ(a.topology.gpus.size(), b.topology.gpus.size());
     EXPECT_EQ(a.topology.gpuName(100), b.topology.gpuName(100));
     EXPECT_EQ(a.topology.gpus[100].pciBusId, b.topology.gpus[100].pciBusId);
