@@ -6,10 +6,11 @@
 // when every switch cable joins adjacent tiers. Leaves that each serve one NIC index of many
 // hosts are rail leaves (Switch::rail); then hosts are grouped by the leaves they share
 // (scalable units), else each host stands in the rack of its first NIC's leaf.
+#include "analysis/fabric_outline.h"
 #include "formats.h"
+#include "leaf_groups.h"
 #include "line_reader.h"
 #include "text_parse.h"
-#include "leaf_groups.h"
 #include "topology_builder.h"
 
 #include <algorithm>
@@ -78,26 +79,6 @@ std::string linkSpeed(std::string_view line) {
     for (std::size_t i = 0; i < w.size(); ++i)
         if (i < x ? !std::isdigit(static_cast<unsigned char>(w[i])) : i > x && !std::isupper(static_cast<unsigned char>(w[i]))) return {};
     return std::string(w);
-}
-
-// "InfiniBand fat tree: 31 leaves (rails 0, 1, 4, 5), 9 spines; cables 2,316 4xNDR".
-std::string fabricNote(const Topology& t, const std::set<std::int32_t>& rails, const std::map<std::string, std::int64_t>& speeds) {
-    std::string note = std::string(fabricKindName(t.fabric)) + ": ";
-    const char* plural[] = {"leaves", "spines", "cores"};
-    bool first = true;
-    for (SwitchTier tier : {SwitchTier::Rack, SwitchTier::Cluster, SwitchTier::Aggregation}) {
-        const std::size_t n = t.switchCount(tier);
-        if (n == 0) continue;
-        note += (first ? "" : ", ") + std::to_string(n) + " " + (n == 1 ? switchTierName(tier, t.fabric) : plural[static_cast<int>(tier)]);
-        first = false;
-        if (tier == SwitchTier::Rack && !rails.empty()) {
-            note += " (rail-optimised: rails";
-            for (std::int32_t r : rails) note += (r == *rails.begin() ? " " : ", ") + std::to_string(r);
-            note += ")";
-        }
-    }
-    for (const auto& [speed, n] : speeds) note += "; " + std::to_string(n) + " cables " + speed;
-    return note;
 }
 
 }  // namespace
@@ -193,12 +174,8 @@ void importIbnetdiscover(const std::string& path, ImportContext& ctx) {
             if (auto hca = hcaOf.find(p.peerGuid); hca != hcaOf.end()) leafCables.back().push_back(hca->second);
     }
     std::map<std::string, std::int32_t> railOf;
-    std::set<std::int32_t> rails;
     for (std::size_t i = 0; i < leaves.size(); ++i)
-        if (const std::int32_t rail = railOfLeaf(leafCables[i]); rail >= 0) {
-            railOf[leaves[i]] = rail;
-            rails.insert(rail);
-        }
+        if (const std::int32_t rail = railOfLeaf(leafCables[i]); rail >= 0) railOf[leaves[i]] = rail;
     // Rail leaves stand in network racks, not on a rack of hosts: most leaves being rail
     // leaves makes the hosts' racks their scalable units', not their leaves'.
     const bool railOptimised = !leaves.empty() && 2 * railOf.size() > leaves.size();
@@ -285,7 +262,10 @@ void importIbnetdiscover(const std::string& path, ImportContext& ctx) {
     ctx.report.count("switches", static_cast<std::int64_t>(t.switches.size()));
     ctx.report.count("host adapters", static_cast<std::int64_t>(hcaOf.size()));
     ctx.report.count("cables", cables);
-    ctx.report.notes.push_back(fabricNote(t, rails, speeds));
+    // What the import concluded, and the cables' speed that says it is InfiniBand NDR, HDR, ...
+    std::string note = fabricOutlineText(outlineFabric(t));
+    for (const auto& [speed, n] : speeds) note += "; " + std::to_string(n) + " cables " + speed;
+    ctx.report.notes.push_back(note);
     if (!strictLevels)
         ctx.report.warnings.push_back(path + ": switches cabled within a level, or out of reach of every host: not a fat tree, read as a switch tree");
     if (unnamed > 0) ctx.report.warnings.push_back(path + ": " + std::to_string(unnamed) + " adapter(s) name no host (\"HOST HCA-N\" or \"HOST mlx5_N\"); left out");
