@@ -72,8 +72,12 @@ void expectTiersInRows(const Topology& t, const FabricLayout& layout) {
     }
     for (std::size_t tier = 0; tier < 3; ++tier) EXPECT_LE(bottoms[tier].size(), 1u) << "tier " << tier << " is not one row";
     EXPECT_GT(lowest[0], rackTop);  // leaves above every rack
-    if (!bottoms[1].empty()) EXPECT_GT(lowest[1], highest[0]);  // spines above the leaves
-    if (!bottoms[2].empty()) EXPECT_GT(lowest[2], highest[1]);  // cores above the spines
+    if (!bottoms[1].empty()) {
+        EXPECT_GT(lowest[1], highest[0]);  // spines above the leaves
+    }
+    if (!bottoms[2].empty()) {
+        EXPECT_GT(lowest[2], highest[1]);  // cores above the spines
+    }
     for (const Box3& r : layout.racks) EXPECT_TRUE(inside(r, layout.bounds));
 }
 
@@ -113,9 +117,11 @@ TEST(FatTreeLayout, SuperPodRailLeavesStandOverTheirUnitsInRailOrder) {
         const Box3& area = layout.zones[static_cast<std::size_t>(s.zone)];
         const float x = layout.switches[i].centre()[0];
         EXPECT_TRUE(x > area.min[0] && x < area.max[0]) << s.name;
-        for (std::size_t j = 0; j < t.switches.size(); ++j)
-            if (t.switches[j].tier == SwitchTier::Rack && t.switches[j].zone == s.zone && t.switches[j].rail > s.rail)
+        for (std::size_t j = 0; j < t.switches.size(); ++j) {
+            if (t.switches[j].tier == SwitchTier::Rack && t.switches[j].zone == s.zone && t.switches[j].rail > s.rail) {
                 EXPECT_LT(x, layout.switches[j].centre()[0]) << s.name << " left of " << t.switches[j].name;
+            }
+        }
     }
     EXPECT_TRUE(std::any_of(layout.labels.begin(), layout.labels.end(), [](const Label3& l) { return l.text == "rail 5"; }));
     EXPECT_TRUE(std::any_of(layout.labels.begin(), layout.labels.end(), [](const Label3& l) { return l.text == "SU8"; }));
