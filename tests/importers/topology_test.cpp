@@ -113,6 +113,31 @@ TEST(Ibnetdiscover, SuperPodDumpIsARailOptimisedFatTree) {
         << f.notes[0];
 }
 
+// Hand-written dumps: two leaves each serving every NIC of two hosts, under two spines.
+TEST(Ibnetdiscover, LeafPerRackFatTreeStandsEachHostInItsLeafsRack) {
+    const ImportResult r = importPaths({fixture("ibnetdiscover_leaf_per_rack.out")});
+    const Topology& t = r.run.topology;
+    EXPECT_EQ(t.fabric, FabricKind::InfinibandFatTree);
+    EXPECT_EQ(t.switchCount(SwitchTier::Rack), 2u);
+    EXPECT_EQ(t.switchCount(SwitchTier::Cluster), 2u);
+    for (const Switch& s : t.switches) EXPECT_EQ(s.rail, -1) << s.name;  // every NIC of its hosts: no rail
+    const Switch& leaf = t.switches[static_cast<std::size_t>(*t.findSwitch("leaf-r2"))];
+    ASSERT_GE(leaf.rack, 0);
+    EXPECT_EQ(t.racks[static_cast<std::size_t>(leaf.rack)].name, "leaf-r2");
+    EXPECT_EQ(t.hosts[static_cast<std::size_t>(*t.findHost("node04"))].rack, leaf.rack);
+    // 8 host cables and 4 leaf-spine cables, each once though the dump lists both ends.
+    EXPECT_EQ(t.links.size(), 12u);
+    ASSERT_FALSE(r.summary.files[0].notes.empty());
+    EXPECT_EQ(r.summary.files[0].notes[0], "InfiniBand fat tree: 2 leaves, 2 spines; 12 cables 4xHDR");
+}
+
+TEST(Ibnetdiscover, CableWithinATierMakesASwitchTreeWithAWarning) {
+    const ImportResult r = importPaths({fixture("ibnetdiscover_leaf_to_leaf.out")});
+    EXPECT_EQ(r.run.topology.fabric, FabricKind::GenericTree);
+    const auto& warnings = r.summary.files[0].warnings;
+    EXPECT_TRUE(std::any_of(warnings.begin(), warnings.end(), [](const std::string& w) { return w.find("not a fat tree, read as a switch tree") != std::string::npos; }));
+}
+
 TEST(LeafGroups, RailLeavesServeOneNicOfManyHosts) {
     const LeafHostCables rail{{"h1", 3}, {"h2", 3}, {"h3", 3}, {"h4", 2}, {"h5", 3}};
     EXPECT_EQ(railOfLeaf(rail), 3);  // 4 of 5 on NIC 3
