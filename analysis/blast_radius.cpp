@@ -1,6 +1,7 @@
 #include "blast_radius.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace faultline {
 
@@ -65,6 +66,33 @@ void climb(const Topology& t, std::vector<LinkEnd> from, BlastRadius& out) {
             out.switchesUp.push_back(l.upper.index);
             from.push_back(l.upper);
         }
+}
+
+// The part's share of the uplinks of the switches below it, and a rail leaf's hosts.
+void uplinkShare(const Topology& t, std::int32_t sw, BlastRadius& out) {
+    const Switch& part = t.switches[static_cast<std::size_t>(sw)];
+    out.rail = part.rail;
+    std::vector<char> lower(t.switches.size(), 0), peer(t.switches.size(), 0), railHost(t.hosts.size(), 0);
+    for (const Link& l : t.links) {
+        if (l.upper.kind != NodeKind::Switch || l.upper.index != sw) continue;
+        if (l.lower.kind == NodeKind::Switch && inRange(l.lower.index, t.switches.size())) lower[static_cast<std::size_t>(l.lower.index)] = 1;
+        if (l.lower.kind == NodeKind::Nic && inRange(l.lower.index, t.nics.size())) railHost[static_cast<std::size_t>(t.nics[static_cast<std::size_t>(l.lower.index)].host)] = 1;
+    }
+    if (part.rail >= 0) out.railHosts = static_cast<std::size_t>(std::count(railHost.begin(), railHost.end(), 1));
+    for (const Link& l : t.links) {
+        if (l.lower.kind != NodeKind::Switch || l.upper.kind != NodeKind::Switch || !inRange(l.lower.index, t.switches.size()) ||
+            !inRange(l.upper.index, t.switches.size()) || !lower[static_cast<std::size_t>(l.lower.index)] ||
+            t.switches[static_cast<std::size_t>(l.upper.index)].tier != part.tier)
+            continue;
+        ++out.uplinks;
+        out.uplinksLost += l.upper.index == sw;
+        peer[static_cast<std::size_t>(l.upper.index)] = 1;
+    }
+    out.lowerSwitches = static_cast<std::size_t>(std::count(lower.begin(), lower.end(), 1));
+    out.peers = static_cast<std::size_t>(std::count(peer.begin(), peer.end(), 1));
+    if (out.lowerSwitches == 0) return;
+    const SwitchTier below = t.switches[static_cast<std::size_t>(std::find(lower.begin(), lower.end(), 1) - lower.begin())].tier;
+    out.lowerIsWholeTier = out.lowerSwitches == t.switchCount(below);
 }
 
 }  // namespace
@@ -132,7 +160,10 @@ BlastRadius blastRadius(const Topology& t, const ComponentRef& part) {
     for (std::size_t r = 0; r < t.racks.size(); ++r)
         if (gpusPerRack[r] > 0 && cutPerRack[r] == gpusPerRack[r]) out.racks.push_back(static_cast<std::int32_t>(r));
     climb(t, start, out);
-    if (part.kind == ComponentKind::Switch) out.gpusBelow = t.gpusBelowSwitch(part.index).size();
+    if (part.kind == ComponentKind::Switch) {
+        out.gpusBelow = t.gpusBelowSwitch(part.index).size();
+        uplinkShare(t, part.index, out);
+    }
     if (part.kind == ComponentKind::Link) out.gpusBelow = t.gpusBelowLink(part.index).size();
     return out;
 }
@@ -166,6 +197,26 @@ std::string nameList(const std::vector<std::int32_t>& items, std::size_t maxName
 
 }  // namespace
 
+std::string uplinkShareText(const Topology& t, const BlastRadius& r, bool withCables) {
+    if (r.uplinksLost == 0 || r.uplinks == 0 || r.part.kind != ComponentKind::Switch) return "";
+    const Switch& part = t.switches[static_cast<std::size_t>(r.part.index)];
+    const SwitchTier below = part.tier == SwitchTier::Aggregation ? SwitchTier::Cluster : SwitchTier::Rack;
+    const std::string mine = switchTierName(part.tier, t.fabric), theirs = switchTierName(below, t.fabric);
+    auto plural = [&](const std::string& name, std::size_t n) {
+        if (n == 1 || t.fabric == FabricKind::RoceClos) return name;
+        return name == "leaf" ? std::string("leaves") : name + "s";
+    };
+    char percent[32];
+    std::snprintf(percent, sizeof percent, "-%.1f%%", 100.0 * static_cast<double>(r.uplinksLost) / static_cast<double>(r.uplinks));
+    // Cabled to every switch below: what it carried is the fabric's bisection.
+    const std::string what = r.lowerIsWholeTier && t.fabric != FabricKind::RoceClos
+                                 ? "bisection bandwidth "
+                                 : "uplink bandwidth of the " + std::to_string(r.lowerSwitches) + " " + plural(theirs, r.lowerSwitches) + " below it ";
+    std::string out = what + percent + " (" + std::to_string(r.peers - 1) + " of " + std::to_string(r.peers) + " " + plural(mine, r.peers) + " left";
+    if (withCables) out += "; " + std::to_string(r.uplinksLost) + " of " + std::to_string(r.uplinks) + " " + theirs + "-" + mine + " cables out";
+    return out + ")";
+}
+
 std::string blastRadiusToText(const Topology& t, const BlastRadius& r, std::size_t maxNames) {
     std::string out = "Blast radius of " + partName(t, r.part) + ":\n";
     if (r.gpus.empty()) {
@@ -181,6 +232,10 @@ std::string blastRadiusToText(const Topology& t, const BlastRadius& r, std::size
             out += "  hosts: " + nameList(r.hosts, maxNames, [&](std::int32_t i) { return t.hosts[static_cast<std::size_t>(i)].name; }) + "\n";
         else out += "  GPUs: " + nameList(r.gpus, maxNames, [&](std::int32_t i) { return t.gpuName(i); }) + "\n";
     }
+    if (r.rail >= 0 && r.railHosts > 0)
+        out += "  rail " + std::to_string(r.rail) + ": NIC " + std::to_string(r.rail) + " of each of its " + std::to_string(r.railHosts) +
+               " hosts (their other NICs keep their own rails)\n";
+    if (const std::string share = uplinkShareText(t, r); !share.empty()) out += "  " + share + "\n";
     out += "  cables out of service: " + std::to_string(r.links.size()) + "\n";
     if (r.switchesUp.empty()) {
         out += "  path up: none (top tier)\n";
@@ -192,7 +247,7 @@ std::string blastRadiusToText(const Topology& t, const BlastRadius& r, std::size
             for (std::int32_t s : r.switchesUp)
                 if (t.switches[static_cast<std::size_t>(s)].tier == tier) here.push_back(s);
             if (here.empty()) continue;
-            tiers += (tiers.empty() ? "" : " -> ") + std::string(switchTierName(tier)) + " " +
+            tiers += (tiers.empty() ? "" : " -> ") + std::string(switchTierName(tier, t.fabric)) + " " +
                      nameList(here, 3, [&](std::int32_t i) { return t.switches[static_cast<std::size_t>(i)].name; });
         }
         out += "  path up (" + std::to_string(r.pathUp.size()) + " cables): " + tiers + "\n";

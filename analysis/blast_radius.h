@@ -21,6 +21,16 @@ struct BlastRadius {
     std::vector<std::int32_t> pathUp;    // cables from the part up to the top tier, lowest first
     std::vector<std::int32_t> switchesUp;  // the switches on those paths, lowest tier first
     std::size_t gpusBelow = 0;  // GPUs whose traffic a switch or cable carries: a job using them stalls until rerouted
+    // A switch above the leaves takes its share of the uplinks of the switches below it: in a
+    // fat tree a spine's share of the leaf-spine cables is the bisection bandwidth it takes,
+    // though every leaf keeps its other spines (cables counted, as they run at one speed).
+    std::size_t lowerSwitches = 0;    // switches cabled up to the part
+    bool lowerIsWholeTier = false;    // ... and they are every switch of their tier
+    std::size_t uplinks = 0;          // their cables up to the part's tier
+    std::size_t uplinksLost = 0;      // of those, the part's
+    std::size_t peers = 0;            // switches of the part's tier they reach, the part included
+    std::int32_t rail = -1;           // a rail leaf's rail: NIC `rail` of each host below it
+    std::size_t railHosts = 0;        // hosts whose NIC `rail` it serves
     bool empty() const { return gpus.empty() && links.empty(); }
 };
 
@@ -33,6 +43,10 @@ ComponentRef failedPart(const Run& run, const Incident& incident);
 
 // The part's name as the topology spells it ("rtsw-r0003", "r0003-h1", "r0003-h1-nic2 <-> rtsw-r0003").
 std::string partName(const Topology& topology, const ComponentRef& part);
+
+// What a switch above the leaves takes of the bandwidth up from the switches below it:
+// "bisection bandwidth -10.1% (8 of 9 spines left; 56 of 555 leaf-spine cables out)"; "" when none.
+std::string uplinkShareText(const Topology& topology, const BlastRadius& radius, bool withCables = true);
 
 // A few lines for a terminal: counts, then up to `maxNames` names of each kind.
 std::string blastRadiusToText(const Topology& topology, const BlastRadius& radius, std::size_t maxNames = 8);

@@ -63,6 +63,7 @@ RunSummary summarize(const Run& run) {
     s.hosts = run.topology.hosts.size();
     s.racks = run.topology.racks.size();
     s.switches = run.topology.switches.size();
+    s.fabric = outlineFabric(run.topology);
     s.duration = run.info.duration;
     s.shape = run.jobShape;
     s.untracedGpus = run.untracedGpus.size();
@@ -105,6 +106,7 @@ nlohmann::json summaryToJson(const RunSummary& s) {
         {"hosts", s.hosts},
         {"racks", s.racks},
         {"switches", s.switches},
+        {"fabric", fabricOutlineToJson(s.fabric)},
         {"duration_s", toSeconds(s.duration)},
         {"job_shape", s.shape.known() ? nlohmann::json{{"world_size", s.shape.worldSize}, {"gpus_per_node", s.shape.gpusPerNode},
                                                         {"tensor_parallel", s.shape.tensorParallel}, {"pipeline_parallel", s.shape.pipelineParallel},
@@ -145,6 +147,7 @@ std::string summaryToText(const RunSummary& s) {
     line("Cluster", formatCount(static_cast<std::int64_t>(s.gpus)) + " GPUs, " + formatCount(static_cast<std::int64_t>(s.hosts)) +
                         " hosts, " + formatCount(static_cast<std::int64_t>(s.racks)) + " racks, " +
                         formatCount(static_cast<std::int64_t>(s.switches)) + " switches");
+    line("Fabric", fabricOutlineText(s.fabric));
     if (s.shape.known()) line("Job shape", jobShapeText(s.shape));
     if (s.untracedGpus > 0) line("Traced GPUs", untracedText(s));
     line("Interruptions", std::to_string(s.planned + s.unexpected) + " (" + std::to_string(s.planned) + " planned, " +

@@ -1,6 +1,7 @@
 #pragma once
 // The figures a run is first judged by, as `faultline-cli summary` prints them and the
 // app's summary panel shows them.
+#include "fabric_outline.h"
 #include "goodput.h"
 #include "model/run.h"
 
@@ -32,6 +33,7 @@ struct RunSummary {
     std::string name;
     std::int64_t startEpochNs = 0;
     std::size_t gpus = 0, hosts = 0, racks = 0, switches = 0;
+    FabricOutline fabric;  // its kind, switches per tier, rails
     Nanos duration = 0;
     JobShape shape;  // how the job split its ranks, where its logs said
     std::size_t untracedGpus = 0;  // GPUs no trace covers where traces cover others: no data

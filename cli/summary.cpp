@@ -19,7 +19,7 @@ const CommandSpec& summarySpec() {
         "summary",
         "RUN.faultline [--json | --csv]",
         "print a run's figures and its goodput ledger",
-        "Prints GPUs, hosts, racks and switches, the duration, planned and unexpected interruptions, root causes sorted as "
+        "Prints GPUs, hosts, racks and switches, the fabric (its kind, switches per tier and rails), the duration, planned and unexpected interruptions, root causes sorted as "
         "in the Llama 3 table, effective training time (ETTR), downtime split into detection, restart, checkpoint reload "
         "and lost work, mean time between failures, checkpoints and the goodput ledger, overall and per day.",
         {{"--json", "", "", "print the summary as JSON (keys in the README)"},

@@ -1,13 +1,21 @@
 // InfiniBand `ibnetdiscover` output: switches, host channel adapters (HCAs) and the cables
 // between them. An HCA whose description is "HOST HCA-N" or "HOST mlx5_N" is NIC N-1 / N of
 // HOST (NIC i serves GPU i); HCAs with no host in their description (SHARP aggregation nodes,
-// unnamed adapters) are counted and left out. Switches cabled to HCAs are leaves (rack
-// switches), the switches above them spines (cluster), anything higher core (aggregation).
+// unnamed adapters) are counted and left out. Tiers by hops from the HCAs: switches cabled to
+// HCAs are leaves, the switches above them spines, anything higher core: an InfiniBand fat tree
+// when every switch cable joins adjacent tiers. Leaves that each serve one NIC index of many
+// hosts are rail leaves (Switch::rail); then hosts are grouped by the leaves they share
+// (scalable units), else each host stands in the rack of its first NIC's leaf.
+#include "analysis/fabric_outline.h"
 #include "formats.h"
+#include "leaf_groups.h"
 #include "line_reader.h"
 #include "text_parse.h"
 #include "topology_builder.h"
 
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -17,8 +25,11 @@ namespace {
 
 constexpr std::int32_t kGpusPerHost = 8;
 
+constexpr std::int32_t kHostsPerCabinet = 4;
+
 struct Port {
     std::string peerGuid;  // "S-..." or "H-..."
+    std::string speed;     // the cable's width and rate, "4xNDR"; empty when the line does not say
 };
 
 struct Node {
@@ -59,6 +70,17 @@ std::string switchName(const std::string& guid, const Node& n) {
     return n.description.substr(0, n.description.find(':'));
 }
 
+// A port line's last word when it is a width and rate ("4xNDR", "2xHDR"): the cable's speed.
+std::string linkSpeed(std::string_view line) {
+    const std::size_t sp = line.find_last_of(" \t");
+    const std::string_view w = sp == std::string_view::npos ? line : line.substr(sp + 1);
+    const std::size_t x = w.find('x');
+    if (x == 0 || x == std::string_view::npos || x + 1 >= w.size()) return {};
+    for (std::size_t i = 0; i < w.size(); ++i)
+        if (i < x ? !std::isdigit(static_cast<unsigned char>(w[i])) : i > x && !std::isupper(static_cast<unsigned char>(w[i]))) return {};
+    return std::string(w);
+}
+
 }  // namespace
 
 void importIbnetdiscover(const std::string& path, ImportContext& ctx) {
@@ -88,7 +110,7 @@ void importIbnetdiscover(const std::string& path, ImportContext& ctx) {
             if (!rest.empty() && rest.front() == '(') rest.remove_prefix(rest.find(')') + 1);
             const std::string peer(quoted(rest));
             if (peer.empty()) in.fail("expected the quoted GUID of the port's peer");
-            current->ports.push_back({peer});
+            current->ports.push_back({peer, linkSpeed(t)});
             continue;
         }
         if (t.find('=') != std::string_view::npos) continue;  // vendid=, devid=, sysimgguid=, switchguid=, caguid=
@@ -126,18 +148,62 @@ void importIbnetdiscover(const std::string& path, ImportContext& ctx) {
         frontier = std::move(next);
     }
 
-    TopologyBuilder b;
-    const std::int32_t zone0 = b.zone("zone0");
-    std::map<std::string, std::int32_t> switchIndex;
-    for (const auto& [guid, n] : nodes) {
-        if (!n.isSwitch) continue;
-        const int l = level.count(guid) ? level[guid] : 3;  // unreachable from hosts: treat as core
-        const SwitchTier tier = l == 1 ? SwitchTier::Rack : l == 2 ? SwitchTier::Cluster : SwitchTier::Aggregation;
-        const std::string name = switchName(guid, n);
-        const std::int32_t rack = tier == SwitchTier::Rack ? b.rack(name, zone0) : -1;
-        switchIndex[guid] = b.addSwitch(name, tier, tier == SwitchTier::Aggregation ? -1 : zone0, rack);
+    // Switches by level, then name: leaves, spines and cores each in their names' order.
+    std::vector<std::string> switchGuids;
+    for (const auto& [guid, n] : nodes)
+        if (n.isSwitch) switchGuids.push_back(guid);
+    auto levelOf = [&](const std::string& guid) { return level.count(guid) ? level[guid] : 3; };  // unreachable from hosts: core
+    std::sort(switchGuids.begin(), switchGuids.end(), [&](const std::string& a, const std::string& b) {
+        return std::pair(levelOf(a), switchName(a, nodes[a])) < std::pair(levelOf(b), switchName(b, nodes[b]));
+    });
+    // A fat tree's cables join adjacent levels only; a cable within a level or a switch no
+    // host reaches makes it some other tree.
+    bool strictLevels = level.size() == switchCount;
+    for (const std::string& g : switchGuids)
+        for (const Port& p : nodes[g].ports)
+            if (nodes.count(p.peerGuid) && nodes[p.peerGuid].isSwitch && std::abs(levelOf(g) - levelOf(p.peerGuid)) != 1) strictLevels = false;
+
+    // Leaves and the host NICs cabled to them: rails and scalable units.
+    std::vector<std::string> leaves;
+    std::vector<LeafHostCables> leafCables;
+    for (const std::string& g : switchGuids) {
+        if (levelOf(g) != 1) continue;
+        leaves.push_back(g);
+        leafCables.emplace_back();
+        for (const Port& p : nodes[g].ports)
+            if (auto hca = hcaOf.find(p.peerGuid); hca != hcaOf.end()) leafCables.back().push_back(hca->second);
     }
-    // Hosts, in the rack of the leaf their lowest NIC is cabled to.
+    std::map<std::string, std::int32_t> railOf;
+    for (std::size_t i = 0; i < leaves.size(); ++i)
+        if (const std::int32_t rail = railOfLeaf(leafCables[i]); rail >= 0) railOf[leaves[i]] = rail;
+    // Rail leaves stand in network racks, not on a rack of hosts: most leaves being rail
+    // leaves makes the hosts' racks their scalable units', not their leaves'.
+    const bool railOptimised = !leaves.empty() && 2 * railOf.size() > leaves.size();
+    const std::vector<std::int32_t> units = leafUnits(leafCables);
+    std::map<std::string, std::int32_t> unitOfLeaf;
+    for (std::size_t i = 0; i < leaves.size(); ++i) unitOfLeaf[leaves[i]] = units[i];
+
+    TopologyBuilder b;
+    auto unitZone = [&](std::int32_t unit) { return b.zone("SU" + std::to_string(unit + 1)); };
+    std::map<std::string, std::int32_t> switchIndex;
+    std::vector<std::pair<std::int32_t, std::int32_t>> switchRails;  // (switch, rail)
+    for (const std::string& guid : switchGuids) {
+        const int l = levelOf(guid);
+        const SwitchTier tier = l == 1 ? SwitchTier::Rack : l == 2 ? SwitchTier::Cluster : SwitchTier::Aggregation;
+        const std::string name = switchName(guid, nodes[guid]);
+        std::int32_t zone = -1, rack = -1;
+        if (railOptimised) {
+            if (tier == SwitchTier::Rack) zone = unitZone(unitOfLeaf[guid]);
+        } else {
+            zone = tier == SwitchTier::Aggregation ? -1 : b.zone("zone0");
+            if (tier == SwitchTier::Rack) rack = b.rack(name, zone);
+        }
+        switchIndex[guid] = b.addSwitch(name, tier, zone, rack);
+        if (auto r = railOf.find(guid); r != railOf.end()) switchRails.emplace_back(switchIndex[guid], r->second);
+    }
+    // Each host goes with the leaf its lowest NIC is cabled to: in that leaf's rack, or in its
+    // scalable unit, stood four to a cabinet as in a DGX SuperPOD (the dump does not say
+    // where hosts stand).
     std::map<std::string, std::pair<std::int32_t, std::string>> firstLeaf;  // host -> (nic, leaf guid)
     for (const auto& [guid, n] : nodes) {
         auto hca = hcaOf.find(guid);
@@ -145,14 +211,24 @@ void importIbnetdiscover(const std::string& path, ImportContext& ctx) {
         auto& best = firstLeaf[hca->second.first];
         if (best.second.empty() || hca->second.second < best.first) best = {hca->second.second, n.ports.front().peerGuid};
     }
+    std::map<std::int32_t, std::int32_t> hostsInUnit;
     for (const auto& [host, leaf] : firstLeaf) {
         const auto sw = nodes.find(leaf.second);
-        const std::int32_t rack = sw != nodes.end() && sw->second.isSwitch ? b.rack(switchName(leaf.second, sw->second), zone0) : b.rack("rack0", zone0);
+        const bool onSwitch = sw != nodes.end() && sw->second.isSwitch;
+        std::int32_t rack = 0;
+        if (railOptimised) {
+            const std::int32_t unit = onSwitch && unitOfLeaf.count(leaf.second) ? unitOfLeaf[leaf.second] : 0;
+            const std::int32_t slot = hostsInUnit[unit]++;
+            rack = b.rack("SU" + std::to_string(unit + 1) + "-rack" + std::to_string(slot / kHostsPerCabinet + 1), unitZone(unit));
+        } else {
+            rack = onSwitch ? b.rack(switchName(leaf.second, sw->second), b.zone("zone0")) : b.rack("rack0", b.zone("zone0"));
+        }
         b.host(host, rack, kGpusPerHost, kGpusPerHost);
     }
     // Cables: HCA to switch from the HCA's side, switch to switch from the lower side (each
     // cable appears at both ends of the dump).
     std::int64_t cables = 0;
+    std::map<std::string, std::int64_t> speeds;  // "4xNDR" -> cables
     for (const auto& [guid, n] : nodes) {
         if (auto hca = hcaOf.find(guid); hca != hcaOf.end()) {
             const auto found = b.findHost(hca->second.first);
@@ -163,25 +239,35 @@ void importIbnetdiscover(const std::string& path, ImportContext& ctx) {
                 if (switchIndex.count(p.peerGuid)) {
                     b.link(TopologyBuilder::nicEnd(h, hca->second.second), TopologyBuilder::switchEnd(switchIndex[p.peerGuid]));
                     ++cables;
+                    if (!p.speed.empty()) ++speeds[p.speed];
                 }
             continue;
         }
         if (!n.isSwitch) continue;
-        const int mine = level.count(guid) ? level[guid] : 3;
+        const int mine = levelOf(guid);
         for (const Port& p : n.ports) {
             if (!switchIndex.count(p.peerGuid)) continue;
-            const int theirs = level.count(p.peerGuid) ? level[p.peerGuid] : 3;
+            const int theirs = levelOf(p.peerGuid);
             if (theirs > mine || (theirs == mine && guid < p.peerGuid)) {
                 b.link(TopologyBuilder::switchEnd(switchIndex[guid]), TopologyBuilder::switchEnd(switchIndex[p.peerGuid]));
                 ++cables;
+                if (!p.speed.empty()) ++speeds[p.speed];
             }
         }
     }
     Topology t = b.build();
+    t.fabric = strictLevels ? FabricKind::InfinibandFatTree : FabricKind::GenericTree;
+    for (auto [sw, rail] : switchRails) t.switches[static_cast<std::size_t>(sw)].rail = rail;
     ctx.report.count("hosts", static_cast<std::int64_t>(t.hosts.size()));
     ctx.report.count("switches", static_cast<std::int64_t>(t.switches.size()));
     ctx.report.count("host adapters", static_cast<std::int64_t>(hcaOf.size()));
     ctx.report.count("cables", cables);
+    // What the import concluded, and the cables' speed that says it is InfiniBand NDR, HDR, ...
+    std::string note = fabricOutlineText(outlineFabric(t));
+    for (const auto& [speed, n] : speeds) note += "; " + std::to_string(n) + " cables " + speed;
+    ctx.report.notes.push_back(note);
+    if (!strictLevels)
+        ctx.report.warnings.push_back(path + ": switches cabled within a level, or out of reach of every host: not a fat tree, read as a switch tree");
     if (unnamed > 0) ctx.report.warnings.push_back(path + ": " + std::to_string(unnamed) + " adapter(s) name no host (\"HOST HCA-N\" or \"HOST mlx5_N\"); left out");
     setImportedTopology(std::move(t), path, ctx);
 }

@@ -139,6 +139,8 @@ void importSlurmTopology(const std::string& path, ImportContext& ctx) {
         for (const std::string& c : s.children) b.link(TopologyBuilder::switchEnd(*b.findSwitch(c)), TopologyBuilder::switchEnd(*b.findSwitch(s.name)));
 
     Topology t = b.build();
+    // Levels of switches say nothing of the cabling's kind: a tree, named leaf, spine, core.
+    t.fabric = FabricKind::GenericTree;
     ctx.report.count("hosts", static_cast<std::int64_t>(t.hosts.size()));
     ctx.report.count("racks", static_cast<std::int64_t>(t.racks.size()));
     if (!t.switches.empty()) ctx.report.count("switches", static_cast<std::int64_t>(t.switches.size()));

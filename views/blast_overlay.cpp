@@ -122,6 +122,9 @@ void BlastOverlay::show(const BlastRadius& r) {
     if (r.part.kind == ComponentKind::Link) text = "cable " + text;
     if (r.part.kind == ComponentKind::Gpu) text += " failed";  // an incident's GPU: it cuts off only itself
     else text += r.gpus.empty() ? ": cuts off no GPU" : ": cuts off " + std::to_string(r.gpus.size()) + (r.gpus.size() == 1 ? " GPU" : " GPUs");
+    // What a fat tree's spine takes instead: bandwidth; a rail leaf: one NIC of each host.
+    if (r.rail >= 0 && !r.gpus.empty()) text += " (NIC " + std::to_string(r.rail) + " of each host)";
+    if (const std::string share = uplinkShareText(m_topology, r, false); !share.empty() && r.gpus.empty()) text += "; " + share;
     m_label->SetInput(text.c_str());
     const auto boxes = scope(r);
     const Box3& at = boxes.front();  // the part itself

@@ -1,5 +1,7 @@
 #include "fabric_layout.h"
 
+#include "fat_tree_layout.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -28,6 +30,7 @@ constexpr std::size_t kMaxZoneLabels = 64;
 constexpr std::size_t kMaxNamedSwitches = 16;
 constexpr std::size_t kMaxRowLabels = 24;
 constexpr std::size_t kMaxRacksForSwitchNames = 64;
+constexpr int kMaxFatTreeUnitsInLine = 12;
 
 // The middle of a rack's top back edge: its cables leave there, not across its GPUs.
 std::array<float, 3> backEdge(const Box3& b) { return {(b.min[0] + b.max[0]) / 2, b.max[1], b.max[2]}; }
@@ -66,6 +69,8 @@ Grid measure(const Topology& t) {
     const auto zones = static_cast<double>(std::max<std::size_t>(1, t.zones.size()));
     const double cols = std::round(std::sqrt(zones * 1.6 * (g.zoneDepth + g.zoneGap) / (g.zoneWidth + g.zoneGap)));
     g.zoneColumns = static_cast<int>(std::clamp(cols, 1.0, zones));
+    // A fat tree's units stand in one line under the leaf row, as a network diagram draws them.
+    if (t.fabric == FabricKind::InfinibandFatTree) g.zoneColumns = static_cast<int>(std::min<double>(zones, kMaxFatTreeUnitsInLine));
     g.zoneRows = static_cast<int>((zones + g.zoneColumns - 1) / g.zoneColumns);
     return g;
 }
@@ -236,7 +241,7 @@ void addLabels(const Topology& t, const Grid& g, FabricLayout& out) {
         const Box3& b = out.switches[i];
         if (s.tier != SwitchTier::Rack && !named[tier]) {
             named[tier] = true;
-            out.labels.push_back({switchTierName(s.tier), {(b.min[0] + b.max[0]) / 2, b.max[1], b.max[2] + 1.5f}, false, LabelKind::Tier});
+            out.labels.push_back({switchTierName(s.tier, t.fabric), {(b.min[0] + b.max[0]) / 2, b.max[1], b.max[2] + 1.5f}, false, LabelKind::Tier});
         }
         // Names that fit: over a small hall's few aggregation racks, not a big one's crowd.
         if (s.tier == SwitchTier::Aggregation && t.switchCount(SwitchTier::Aggregation) <= kMaxNamedSwitches && t.racks.size() <= kMaxRacksForSwitchNames)
@@ -258,9 +263,13 @@ FabricLayout layoutFabric(const Topology& topology) {
             floor.max[k] = std::max(floor.max[k], z.max[k]);
         }
     out.bounds = floor;
-    placeSwitches(topology, g, out);
-    addLinks(topology, out);
-    addLabels(topology, g, out);
+    if (topology.fabric == FabricKind::InfinibandFatTree) {
+        placeFatTree(topology, g.rackHeight, out);
+    } else {
+        placeSwitches(topology, g, out);
+        addLinks(topology, out);
+        addLabels(topology, g, out);
+    }
     for (const Box3& s : out.switches)
         for (std::size_t k = 0; k < 3; ++k) {
             out.bounds.min[k] = std::min(out.bounds.min[k], s.min[k]);

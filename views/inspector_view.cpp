@@ -311,8 +311,15 @@ void InspectorView::fill() {
     } else if (m_part.kind == ComponentKind::Switch) {
         const Switch& s = t.switches[i];
         m_title->setText(q(s.name));
-        QString where = s.rack >= 0 ? rackPlace(t, s.rack) : s.zone >= 0 ? tr("zone %1").arg(q(t.zones[static_cast<std::size_t>(s.zone)].name)) : tr("joins all zones");
-        m_details->setText(tr("%1 switch<br>%2").arg(switchTierName(s.tier), where));
+        // A fat tree's zones are its scalable units (the leaves that share hosts).
+        const bool units = t.fabric == FabricKind::InfinibandFatTree;
+        QString where = s.rack >= 0   ? rackPlace(t, s.rack)
+                        : s.zone >= 0 ? (units ? tr("unit %1") : tr("zone %1")).arg(q(t.zones[static_cast<std::size_t>(s.zone)].name))
+                        : units       ? tr("joins all units")
+                                      : tr("joins all zones");
+        // Tiers as this fabric names them; a rail leaf serves one NIC of each of its hosts.
+        const QString rail = s.rail >= 0 ? tr(", rail %1 (NIC %1 of each host)").arg(s.rail) : QString();
+        m_details->setText(tr("%1 switch%2<br>%3").arg(switchTierName(s.tier, t.fabric), rail, where));
     } else {  // a cable or a NIC
         m_title->setText(q(partName(t, m_part)));
         m_details->setText(m_part.kind == ComponentKind::Link ? tr("cable") : tr("NIC"));

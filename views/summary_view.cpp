@@ -92,13 +92,13 @@ QString SummaryView::highlightsText() const { return m_highlights->text(); }
 
 void SummaryView::setSummary(const RunSummary& s) {
     m_title->setText(q(s.name));
-    m_subtitle->setText(tr("Started %1 · ran %2 · %3 in %4, %5, %6%7")
+    m_subtitle->setText(tr("Started %1 · ran %2 · %3 in %4, %5, %6%7 · %8")
                             .arg(q(formatWallTime(s.startEpochNs, 0)), q(formatDuration(s.duration)),
                                  q(formatCounted(static_cast<std::int64_t>(s.gpus), "GPU", "GPUs")),
                                  q(formatCounted(static_cast<std::int64_t>(s.hosts), "host", "hosts")),
                                  q(formatCounted(static_cast<std::int64_t>(s.racks), "rack", "racks")),
                                  q(formatCounted(static_cast<std::int64_t>(s.switches), "switch", "switches")),
-                                 s.shape.known() ? q(" · job " + jobShapeText(s.shape)) : QString())
+                                 s.shape.known() ? q(" · job " + jobShapeText(s.shape)) : QString(), q(fabricOutlineText(s.fabric)))
                         + (s.untracedGpus > 0 ? q(" · traced GPUs: " + untracedText(s)) : QString()));
 
     m_ettr->setValue(s.ettrKnown ? q(formatPercent(s.ettr)) : tr("unknown"));

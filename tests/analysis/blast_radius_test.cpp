@@ -59,6 +59,10 @@ TEST(BlastRadius, ClusterSwitchWithARedundantPeerCutsOffNothing) {
     EXPECT_EQ(r.gpusBelow, 32u);  // its zone's: they stall until rerouted, but are not cut off
     EXPECT_NE(blastRadiusToText(t, r).find("cuts off no GPU: the 32 GPUs below it keep another path up"), std::string::npos)
         << blastRadiusToText(t, r);
+    // It carried half of its zone's 2 RTSWs' uplinks: a zone's share, not the fabric's bisection.
+    EXPECT_NE(blastRadiusToText(t, r).find("uplink bandwidth of the 2 RTSW below it -50.0% (1 of 2 CTSW left; 2 of 4 RTSW-CTSW cables out)"),
+              std::string::npos)
+        << blastRadiusToText(t, r);
 }
 
 TEST(BlastRadius, TheOnlyClusterSwitchOfAZoneCutsOffTheWholeZone) {

@@ -3,6 +3,8 @@
 // deliberate change, run with FAULTLINE_UPDATE_BASELINES=1 and commit the new PNG.
 #include "shown_fabric.h"
 #include "../model/test_runs.h"
+#include "../realdata.h"
+#include "importers/importer.h"
 
 #include <QDir>
 
@@ -119,6 +121,16 @@ TEST(RenderBaseline, ComparisonNoticesAChangedFrame) {
     const QImage earlier = shown.renderAt(f.time - kMinute);
     const Difference d = compare(during, earlier);
     EXPECT_GT(d.differingShare, 0.005);
+}
+
+// The real DGX H100 SuperPOD fabric (topograph's ibnetdiscover dump) drawn as a fat tree:
+// scalable units of racks, their rail leaves above, the spines above those.
+TEST(RenderBaseline, SuperPodFatTreeMatchesTheCommittedPicture) {
+    FAULTLINE_REQUIRE_REALDATA();
+    const ImportResult imported = importFiles({test::realData("topology/topograph/tests/output/ibnetdiscover/example.out")}, ImportOptions{});
+    test::ShownFabric shown(imported.run, {1000, 600});
+    ASSERT_TRUE(shown.exposed());
+    expectMatchesBaseline(shown.renderAt(0), "superpod_fat_tree");
 }
 
 }  // namespace

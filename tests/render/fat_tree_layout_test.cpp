@@ -1,0 +1,136 @@
+// An InfiniBand fat tree drawn as built: racks on the floor, leaves above them, spines above
+// the leaves, cores above the spines; every switch placed, inside the bounds, none on another.
+// On a small hand-made tree with a leaf per rack, and on the real DGX H100 SuperPOD dump with
+// rail leaves per scalable unit.
+#include "importers/importer.h"
+#include "views/fabric_layout.h"
+#include "../realdata.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+namespace faultline {
+namespace {
+
+// 4 racks of 2 hosts, a leaf on each rack, 2 spines cabled to every leaf, 1 core over them.
+Topology handMadeFatTree() {
+    Topology t;
+    t.fabric = FabricKind::InfinibandFatTree;
+    t.zones.push_back({"zone0"});
+    for (int r = 0; r < 4; ++r) {
+        t.racks.push_back({"rack" + std::to_string(r), 0, 0, r});
+        t.switches.push_back({"leaf" + std::to_string(r), SwitchTier::Rack, 0, r, -1});
+        for (int h = 0; h < 2; ++h) {
+            const auto host = static_cast<std::int32_t>(t.hosts.size());
+            t.hosts.push_back({"r" + std::to_string(r) + "h" + std::to_string(h), r, host * 8, 8, host * 8, 8});
+            for (int i = 0; i < 8; ++i) {
+                t.gpus.push_back({host, i, ""});
+                t.nics.push_back({host, i});
+                t.links.push_back({{NodeKind::Nic, host * 8 + i}, {NodeKind::Switch, r}});
+            }
+        }
+    }
+    for (int s = 0; s < 2; ++s) t.switches.push_back({"spine" + std::to_string(s), SwitchTier::Cluster, -1, -1, -1});
+    t.switches.push_back({"core0", SwitchTier::Aggregation, -1, -1, -1});
+    for (int leaf = 0; leaf < 4; ++leaf)
+        for (int s = 4; s < 6; ++s) t.links.push_back({{NodeKind::Switch, leaf}, {NodeKind::Switch, s}});
+    for (int s = 4; s < 6; ++s) t.links.push_back({{NodeKind::Switch, s}, {NodeKind::Switch, 6}});
+    t.validate();
+    return t;
+}
+
+bool inside(const Box3& inner, const Box3& outer) {
+    for (std::size_t k = 0; k < 3; ++k)
+        if (inner.min[k] < outer.min[k] - 1e-4f || inner.max[k] > outer.max[k] + 1e-4f) return false;
+    return true;
+}
+
+bool overlap(const Box3& a, const Box3& b) {
+    for (std::size_t k = 0; k < 3; ++k)
+        if (a.max[k] <= b.min[k] || b.max[k] <= a.min[k]) return false;
+    return true;
+}
+
+// What a fat tree's picture must be, whatever its size: tiers in rows one above the other.
+void expectTiersInRows(const Topology& t, const FabricLayout& layout) {
+    ASSERT_EQ(layout.switches.size(), t.switches.size());
+    float rackTop = 0;
+    for (const Box3& r : layout.racks) rackTop = std::max(rackTop, r.max[2]);
+    std::array<std::set<float>, 3> bottoms;
+    std::array<float, 3> lowest{1e9f, 1e9f, 1e9f}, highest{-1e9f, -1e9f, -1e9f};
+    for (std::size_t i = 0; i < t.switches.size(); ++i) {
+        const Box3& b = layout.switches[i];
+        const auto tier = static_cast<std::size_t>(t.switches[i].tier);
+        EXPECT_GT(b.max[0] - b.min[0], 0.5f) << t.switches[i].name << " was not placed";
+        EXPECT_TRUE(inside(b, layout.bounds)) << t.switches[i].name;
+        bottoms[tier].insert(b.min[2]);
+        lowest[tier] = std::min(lowest[tier], b.min[2]);
+        highest[tier] = std::max(highest[tier], b.max[2]);
+        for (std::size_t j = i + 1; j < t.switches.size(); ++j) EXPECT_FALSE(overlap(b, layout.switches[j])) << t.switches[i].name << " on " << t.switches[j].name;
+    }
+    for (std::size_t tier = 0; tier < 3; ++tier) EXPECT_LE(bottoms[tier].size(), 1u) << "tier " << tier << " is not one row";
+    EXPECT_GT(lowest[0], rackTop);  // leaves above every rack
+    if (!bottoms[1].empty()) {
+        EXPECT_GT(lowest[1], highest[0]);  // spines above the leaves
+    }
+    if (!bottoms[2].empty()) {
+        EXPECT_GT(lowest[2], highest[1]);  // cores above the spines
+    }
+    for (const Box3& r : layout.racks) EXPECT_TRUE(inside(r, layout.bounds));
+}
+
+TEST(FatTreeLayout, LeavesOverTheirRacksSpinesAndCoreAbove) {
+    const Topology t = handMadeFatTree();
+    const FabricLayout layout = layoutFabric(t);
+    expectTiersInRows(t, layout);
+    // Each leaf straight over its own rack.
+    for (int r = 0; r < 4; ++r) {
+        const Box3& leaf = layout.switches[static_cast<std::size_t>(r)];
+        const Box3& rack = layout.racks[static_cast<std::size_t>(r)];
+        EXPECT_NEAR(leaf.centre()[0], rack.centre()[0], 1e-3f);
+    }
+    // One line per rack-leaf and per switch pair: 4 + 8 + 2.
+    EXPECT_EQ(layout.links.size(), 14u);
+    auto labelled = [&](const std::string& text) {
+        return std::any_of(layout.labels.begin(), layout.labels.end(), [&](const Label3& l) { return l.text == text; });
+    };
+    EXPECT_TRUE(labelled("leaf"));
+    EXPECT_TRUE(labelled("spine"));
+    EXPECT_TRUE(labelled("core"));
+    EXPECT_FALSE(labelled("RTSW"));
+}
+
+TEST(FatTreeLayout, SuperPodRailLeavesStandOverTheirUnitsInRailOrder) {
+    FAULTLINE_REQUIRE_REALDATA();
+    ImportOptions options;
+    const ImportResult r = importFiles({test::realData("topology/topograph/tests/output/ibnetdiscover/example.out")}, options);
+    const Topology& t = r.run.topology;
+    ASSERT_EQ(t.fabric, FabricKind::InfinibandFatTree);
+    const FabricLayout layout = layoutFabric(t);
+    expectTiersInRows(t, layout);
+    // A unit's rail leaves over its floor area, left to right by rail; labelled by rail.
+    for (std::size_t i = 0; i < t.switches.size(); ++i) {
+        const Switch& s = t.switches[i];
+        if (s.tier != SwitchTier::Rack) continue;
+        const Box3& area = layout.zones[static_cast<std::size_t>(s.zone)];
+        const float x = layout.switches[i].centre()[0];
+        EXPECT_TRUE(x > area.min[0] && x < area.max[0]) << s.name;
+        for (std::size_t j = 0; j < t.switches.size(); ++j) {
+            if (t.switches[j].tier == SwitchTier::Rack && t.switches[j].zone == s.zone && t.switches[j].rail > s.rail) {
+                EXPECT_LT(x, layout.switches[j].centre()[0]) << s.name << " left of " << t.switches[j].name;
+            }
+        }
+    }
+    EXPECT_TRUE(std::any_of(layout.labels.begin(), layout.labels.end(), [](const Label3& l) { return l.text == "rail 5"; }));
+    EXPECT_TRUE(std::any_of(layout.labels.begin(), layout.labels.end(), [](const Label3& l) { return l.text == "SU8"; }));
+    // 31 leaves x 9 spines would be ~270 lines: one per unit and spine (8 x 9) instead, plus a
+    // line per rack and leaf.
+    std::size_t rackLeaf = 0;
+    for (const Segment3& s : layout.links) rackLeaf += s.a[2] < layout.switches[0].min[2];
+    EXPECT_EQ(layout.links.size() - rackLeaf, 8u * 9u);
+}
+
+}  // namespace
+}  // namespace faultline
