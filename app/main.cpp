@@ -32,7 +32,7 @@ namespace {
 // usage errors work without a display.
 struct Options {
     QStringList positional;
-    QString screenshot, at, view = "fabric", viewpoint;
+    QString screenshot, at, view = "fabric", viewpoint, colourBy;
     QSize size;
     std::optional<long long> step;
     bool benchReplay = false;
@@ -45,11 +45,11 @@ struct Options {
 
 constexpr const char* kUsage = "usage: faultline [RUN.faultline]\n"
                                "       faultline A.faultline B.faultline   (the two runs compared side by side)\n"
-                               "       faultline --screenshot OUT.png [--view PANEL] [--at TIME | --step N] [--viewpoint NAME] [--size WxH] [RUN.faultline]\n"
+                               "       faultline --screenshot OUT.png [--view PANEL] [--at TIME | --step N] [--viewpoint NAME] [--colour-by METRIC] [--size WxH] [RUN.faultline]\n"
                                "       faultline --screenshot OUT.svg --view charts|timeline [--at TIME] [--size WxH] [RUN.faultline]\n"
                                "       faultline --report OUT.pdf|OUT.html [--incidents N] [--page a4|letter] [RUN.faultline]\n"
                                "       faultline --presentation OUT.pdf [--incidents N] [RUN.faultline]\n"
-                               "       faultline --record OUT.mp4 [--from T] [--to T] [--speed 1h/s] [--fps 30] [--viewpoint NAME] [--size 1920x1080] [RUN.faultline]\n"
+                               "       faultline --record OUT.mp4 [--from T] [--to T] [--speed 1h/s] [--fps 30] [--viewpoint NAME] [--colour-by METRIC] [--size 1920x1080] [RUN.faultline]\n"
                                "       faultline --screenshot OUT.png --compare [--at TIME | --step N] [--size WxH] A.faultline B.faultline\n"
                                "       faultline --report OUT.pdf|OUT.html [--page a4|letter] --compare A.faultline B.faultline\n"
                                "       faultline --bench-replay [--compare] [--gpus N] [--camera whole|close] [--size WxH]\n"
@@ -89,9 +89,11 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
     const QCommandLineOption camera("camera", "The camera of --bench-replay: whole (the whole cluster, default) or close (one zone, near enough that every GPU is drawn on its own).",
                                     "VIEW", "whole");
     const QCommandLineOption viewpoint("viewpoint", "The camera for --screenshot and --record: a viewpoint saved in the run's review (View > Viewpoints).", "NAME");
+    const QCommandLineOption colourBy("colour-by", "The 3D view's colours for --screenshot and --record: a metric of the run's telemetry, by DCGM's name "
+                                                   "(DCGM_FI_DEV_POWER_USAGE) or the app's (Power), as View > Colour By; default: GPU state.", "METRIC");
     const QCommandLineOption presentation("presentation", "Write the presentation's slides (View > Present) as a PDF, one page a slide, its --incidents worst incidents (default 5), and exit.", "OUT.pdf");
     const QCommandLineOption force("force", "Replace an existing output file that is not of the kind written (never a run given as input).");
-    parser.addOptions({help, version, screenshot, view, at, step, size, benchReplay, gpus, compare, camera, viewpoint, presentation, force});
+    parser.addOptions({help, version, screenshot, view, at, step, size, benchReplay, gpus, compare, camera, viewpoint, colourBy, presentation, force});
     faultline::addExportOptions(parser);
 
     if (!parser.parse(QCoreApplication::arguments())) return usageError(parser.errorText());
@@ -146,6 +148,11 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
     if (parser.isSet(viewpoint) && (!ofTheView || o.compare))
         return usageError("--viewpoint goes with --screenshot of the 3D view (--view fabric) or --record, of one run");
     o.exports.video.viewpoint = o.viewpoint;
+    o.colourBy = parser.value(colourBy);
+    if (parser.isSet(colourBy) && o.colourBy.trimmed().isEmpty()) return usageError("--colour-by expects the name of a metric, such as Power");
+    if (parser.isSet(colourBy) && (!ofTheView || o.compare))
+        return usageError("--colour-by goes with --screenshot of the 3D view (--view fabric) or --record, of one run");
+    o.exports.video.colourBy = o.colourBy;
     o.presentation = parser.value(presentation);
     if (parser.isSet(presentation) && !o.presentation.endsWith(".pdf", Qt::CaseInsensitive))
         return usageError("--presentation writes a PDF: name it OUT.pdf, not \"" + o.presentation + "\"");
@@ -252,7 +259,7 @@ int main(int argc, char** argv) {
 
     faultline::MainWindow window;
     if (!options.screenshot.isEmpty())
-        faultline::arrangeScreenshot(window, {options.screenshot, options.size, options.at, options.step, options.viewpoint});
+        faultline::arrangeScreenshot(window, {options.screenshot, options.size, options.at, options.step, options.viewpoint, options.colourBy});
     else
         window.restoreLayout();  // screenshots use the default layout
     window.show();

@@ -2,7 +2,9 @@
 
 #include "exports/image_file.h"
 #include "main_window.h"
+#include "model/error.h"
 #include "model/format.h"
+#include "model/metric_text.h"
 #include "model/replay_state.h"
 #include "views/fabric_view.h"
 #include "views/replay_panel.h"
@@ -56,6 +58,13 @@ void arrangeScreenshot(MainWindow& window, const ScreenshotRequest& request) {
             const auto viewpoint = savedViewpoint(window.currentRun()->path, run, request.viewpoint, &error);
             if (!viewpoint) return fail(error);
             goToViewpoint(*panel->fabricView(), *viewpoint, 0);
+        }
+        if (!request.colourBy.isEmpty()) {
+            try {
+                panel->fabricView()->setColourBy(metricNamed(run.telemetry, request.colourBy.toStdString()));
+            } catch (const Error& e) {
+                return fail(QString::fromStdString(e.what()));
+            }
         }
         panel->setTime(t);
         QTimer::singleShot(0, &window, [&window, out = request.out] { saveWindowAndQuit(window, out); });

@@ -1,5 +1,5 @@
 #pragma once
-// `faultline --screenshot OUT.png [--at TIME | --step N] [--viewpoint NAME] [--size WxH] RUN`: opens the run,
+// `faultline --screenshot OUT.png [--at TIME | --step N] [--viewpoint NAME] [--colour-by METRIC] [--size WxH] RUN`: opens the run,
 // shows the fabric view at that instant, saves the window as a PNG and quits.
 #include "exports/run_instant.h"
 
@@ -20,6 +20,7 @@ struct ScreenshotRequest {
     QString at;                        // empty: the run's start
     std::optional<std::int64_t> step;  // the first time the run completed this step
     QString viewpoint = {};            // a viewpoint saved in the run's review; empty: the whole cluster
+    QString colourBy = {};             // a metric the 3D view is coloured by (View > Colour By); empty: GPU state
 };
 
 // Saves `window` as it looks now into `out` and ends the app: 0 when written, 1 (after saying

@@ -11,18 +11,12 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 
 namespace faultline::cli {
 
 namespace {
-
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
-}
 
 // "36h" from the run's start, or a UTC time ("2025-01-01T00:00:10Z") as Grafana shows it.
 Nanos instantOf(const std::string& text, const Run& run) {
@@ -48,14 +42,6 @@ std::int32_t gpuOf(const std::string& text, const Topology& t) {
     throw Error("no GPU '" + text + "' in this run (name one as HOST-gpuN or HOST:N)");
 }
 
-// By DCGM's name or the app's ("Power", "SM clock"), in any case.
-std::int32_t metricOf(const std::string& text, const Telemetry& tm) {
-    for (std::size_t i = 0; i < tm.metrics.size(); ++i)
-        if (lower(tm.metrics[i]) == lower(text) || lower(std::string(metricInfo(tm.metrics[i]).label)) == lower(text)) return static_cast<std::int32_t>(i);
-    std::string known;
-    for (const std::string& m : tm.metrics) known += (known.empty() ? "" : ", ") + m;
-    throw Error("the run has no metric '" + text + "'" + (known.empty() ? " (it has no telemetry)" : " (it has " + known + ")"));
-}
 
 }  // namespace
 
@@ -84,7 +70,7 @@ int telemetryCommand(const CommandArgs& argv) {
     else
         for (std::size_t g = 0; g < run.topology.gpus.size(); ++g) gpus.push_back(static_cast<std::int32_t>(g));
     std::vector<std::int32_t> metrics;
-    if (const auto named = args.value("--metric")) metrics = {metricOf(*named, run.telemetry)};
+    if (const auto named = args.value("--metric")) metrics = {metricNamed(run.telemetry, *named)};
     else
         for (std::size_t m = 0; m < run.telemetry.metrics.size(); ++m) metrics.push_back(static_cast<std::int32_t>(m));
     const std::string when = formatWallTime(run.info.startEpochNs, at);

@@ -4,7 +4,9 @@
 
 #include "model/error.h"
 #include "model/format.h"
+#include "model/metric_text.h"
 #include "exports/offscreen_renderer.h"
+#include "views/fabric_view.h"
 #include "views/run_loader.h"
 #include "exports/run_instant.h"
 #include "exports/video_encoder.h"
@@ -102,6 +104,7 @@ int recordVideoHeadless(const QString& path, const VideoOptions& o) {
             }
             goToViewpoint(renderer.view(), *viewpoint, 0);
         }
+        if (!o.colourBy.isEmpty()) renderer.view().setColourBy(metricNamed(run->telemetry, o.colourBy.toStdString()));
         QElapsedTimer timer, shown;
         timer.start();
         shown.start();

@@ -23,6 +23,7 @@ struct VideoOptions {
     int fps = 30;
     QSize size{1920, 1080};
     QString viewpoint = {};  // a viewpoint saved in the run's review; empty: the whole cluster
+    QString colourBy = {};   // a metric the 3D view is coloured by (View > Colour By); empty: GPU state
 };
 
 struct VideoPlan {

@@ -1,11 +1,32 @@
 #include "metric_text.h"
 
+#include "error.h"
 #include "telemetry.h"
+
+#include <cctype>
 
 #include <cmath>
 #include <cstdio>
 
 namespace faultline {
+
+namespace {
+
+std::string lower(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+}  // namespace
+
+std::int32_t metricNamed(const Telemetry& telemetry, const std::string& text) {
+    for (std::size_t i = 0; i < telemetry.metrics.size(); ++i)
+        if (lower(telemetry.metrics[i]) == lower(text) || lower(std::string(metricInfo(telemetry.metrics[i]).label)) == lower(text))
+            return static_cast<std::int32_t>(i);
+    std::string known;
+    for (const std::string& m : telemetry.metrics) known += (known.empty() ? "" : ", ") + m;
+    throw Error("the run has no metric '" + text + "'" + (known.empty() ? " (it has no telemetry)" : " (it has " + known + ")"));
+}
 
 std::string metricTitle(std::string_view name) {
     const MetricInfo info = metricInfo(name);

@@ -35,12 +35,18 @@ constexpr int kDeadlineMs = 30'000;
 
 HangWindow* hangWindowOf(MainWindow& window) { return window.findChild<HangWindow*>("hangWindow"); }
 
+// The real Flight Recorder dumps of a job rank 12 hung (ranks 13-15 wait for it), imported.
+std::string importHungJob(const ScratchDir& dir) {
+    const std::string path = dir.file("fr.faultline");
+    importToRunFile({test::realData("flight_recorder/nvidia-resiliency-ext/tests/attribution/unit/fr_traces/gpu_error_1st")}, path, {});
+    return path;
+}
+
 TEST(HangView, AnImportedHangIsShownFromTheMenuTheIncidentAndTheInspector) {
     FAULTLINE_REQUIRE_REALDATA();
     test::guiApp();
     ScratchDir dir;
-    const std::string path = dir.file("fr.faultline");
-    importToRunFile({test::realData("flight_recorder/nvidia-resiliency-ext/tests/attribution/unit/fr_traces/gpu_error_1st")}, path, {});
+    const std::string path = importHungJob(dir);
     const faultline::Run run = readRunFile(path);
     MainWindow window;
     window.resize(1600, 1000);
@@ -104,9 +110,7 @@ TEST(HangView, TheTimelineMarksTheHangOnItsRankLanes) {
     FAULTLINE_REQUIRE_REALDATA();
     test::guiApp();
     ScratchDir dir;
-    const std::string path = dir.file("fr.faultline");
-    importToRunFile({test::realData("flight_recorder/nvidia-resiliency-ext/tests/attribution/unit/fr_traces/gpu_error_1st")}, path, {});
-    const auto run = std::make_shared<const faultline::Run>(readRunFile(path));
+    const auto run = std::make_shared<const faultline::Run>(readRunFile(importHungJob(dir)));
     const std::optional<RankInHang> culprit = rankInHang(*run, 12), waiting = rankInHang(*run, 13);
     ASSERT_TRUE(culprit && waiting);
     EXPECT_TRUE(culprit->culprit);

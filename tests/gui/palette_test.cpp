@@ -5,6 +5,8 @@
 #include "../model/test_runs.h"
 
 #include "app/theme.h"
+#include "exports/offscreen_renderer.h"
+#include "exports/report_figures.h"
 #include "views/charts_view.h"
 #include "views/colour_difference.h"
 #include "views/gpu_palette.h"
@@ -16,12 +18,14 @@
 
 #include <QApplication>
 #include <QImage>
+#include <QPainter>
 #include <QTest>
 #include <QtCharts/QChartView>
 #include <QtCharts/QXYSeries>
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -153,6 +157,54 @@ TEST(Palette, SwitchingItRecoloursTheTimelineItsLegendTheScrubberAndTheCharts) {
     EXPECT_EQ(rgb(controls.scrubber()->markColour()), after.failed);
     EXPECT_NE(controls.scrubber()->grab().toImage(), scrubberBefore) << "the scrubber's marks kept their colour";
     EXPECT_NE(steps->grab().toImage(), stepsBefore) << "the straggler marks kept their colour";
+}
+
+// Pixels within `tolerance` of a colour in the top `share` of an image (above a caption strip).
+int pixelsNear(const QImage& image, Rgb colour, int tolerance, double share = 1.0) {
+    int n = 0;
+    for (int y = 0; y < static_cast<int>(image.height() * share); ++y)
+        for (int x = 0; x < image.width(); ++x) {
+            const QColor c = image.pixelColor(x, y);
+            n += std::abs(c.red() - colour[0]) <= tolerance && std::abs(c.green() - colour[1]) <= tolerance && std::abs(c.blue() - colour[2]) <= tolerance;
+        }
+    return n;
+}
+
+// Report snapshots, video frames and presentation slides are all drawn by the off-screen
+// renderer, and the report's charts are recorded panels: each in the palette chosen when it is
+// drawn, never in the other.
+TEST(Palette, SwitchingItRecoloursTheReportVideoAndPresentationPictures) {
+    test::guiApp();
+    PaletteAndTheme standard(StatePaletteKind::Standard, Theme::Light);
+    auto tiny = std::shared_ptr<const faultline::Run>(&test::tinyRun(), [](const faultline::Run*) {});
+    ASSERT_FALSE(tiny->failures.empty());
+    const Nanos t = tiny->failures.front().time + kSecond;
+    OffscreenRenderer renderer(tiny, QSize(1280, 720));
+    TimelineView timeline;
+    timeline.resize(1400, 220);
+    timeline.setRun(tiny);
+    auto played = [](const ReportFigure& figure) {
+        QImage image(figure.size, QImage::Format_RGB32);
+        image.fill(Qt::white);
+        QPainter painter(&image);
+        figure.picture.play(&painter);
+        return image;
+    };
+
+    const QImage frameBefore = renderer.render(t);
+    const QImage chartBefore = played(recordFigure(&timeline, "Timeline", timeline.size()));
+    EXPECT_GT(pixelsNear(frameBefore, kStandardStates.failed, 12, 0.75), 0) << "the failed GPU in the standard red";
+    EXPECT_GT(pixelsOf(chartBefore, kStandardStates.timeline.gpuCause), 20);
+
+    setStatePalette(StatePaletteKind::ColourBlindSafe);
+    QApplication::processEvents();
+    const QImage frameAfter = renderer.render(t);
+    const QImage chartAfter = played(recordFigure(&timeline, "Timeline", timeline.size()));
+    EXPECT_EQ(pixelsNear(frameAfter, kStandardStates.failed, 12, 0.75), 0) << "a frame kept the standard red";
+    EXPECT_GT(pixelsNear(frameAfter, kOkabeItoStates.failed, 12, 0.75), pixelsNear(frameBefore, kOkabeItoStates.failed, 12, 0.75))
+        << "the failed GPU is not in the colour-blind-safe vermillion";
+    EXPECT_EQ(pixelsOf(chartAfter, kStandardStates.timeline.gpuCause), 0) << "a report chart kept the standard colours";
+    EXPECT_GT(pixelsOf(chartAfter, kOkabeItoStates.timeline.gpuCause), 20);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // The 3D layout of the fabric without rendering: every part placed, nothing on top of
 // anything else, from 8 GPUs to 100,000.
+#include "box_checks.h"
 #include "views/fabric_layout.h"
 
 #include <gtest/gtest.h>
@@ -9,18 +10,6 @@
 namespace faultline {
 namespace {
 
-bool inside(const Box3& inner, const Box3& outer) {
-    for (std::size_t k = 0; k < 2; ++k)
-        if (inner.min[k] < outer.min[k] - 1e-4f || inner.max[k] > outer.max[k] + 1e-4f) return false;
-    return true;
-}
-
-bool overlap(const Box3& a, const Box3& b) {
-    for (std::size_t k = 0; k < 3; ++k)
-        if (a.max[k] <= b.min[k] || b.max[k] <= a.min[k]) return false;
-    return true;
-}
-
 // Boxes that overlap, found by sweeping along x: none is the answer wanted.
 std::size_t overlapping(const std::vector<Box3>& boxes) {
     std::vector<std::size_t> order(boxes.size());
@@ -29,7 +18,7 @@ std::size_t overlapping(const std::vector<Box3>& boxes) {
     std::size_t found = 0;
     for (std::size_t i = 0; i < order.size(); ++i)
         for (std::size_t j = i + 1; j < order.size() && boxes[order[j]].min[0] < boxes[order[i]].max[0]; ++j)
-            found += overlap(boxes[order[i]], boxes[order[j]]);
+            found += test::overlap(boxes[order[i]], boxes[order[j]]);
     return found;
 }
 
@@ -45,8 +34,8 @@ TEST_P(FabricLayoutAtScale, PlacesEveryPartWithoutOverlap) {
     ASSERT_EQ(layout.switches.size(), t.switches.size());
     for (std::size_t g = 0; g < t.gpus.size(); ++g) {
         const Host& h = t.hosts[static_cast<std::size_t>(t.gpus[g].host)];
-        ASSERT_TRUE(inside(layout.gpus[g], layout.hosts[static_cast<std::size_t>(t.gpus[g].host)])) << "GPU " << g;
-        ASSERT_TRUE(inside(layout.gpus[g], layout.racks[static_cast<std::size_t>(h.rack)])) << "GPU " << g;
+        ASSERT_TRUE(test::inside(layout.gpus[g], layout.hosts[static_cast<std::size_t>(t.gpus[g].host)], 2)) << "GPU " << g;
+        ASSERT_TRUE(test::inside(layout.gpus[g], layout.racks[static_cast<std::size_t>(h.rack)], 2)) << "GPU " << g;
     }
     EXPECT_EQ(overlapping(layout.gpus), 0u);
     EXPECT_EQ(overlapping(layout.racks), 0u);
@@ -55,7 +44,7 @@ TEST_P(FabricLayoutAtScale, PlacesEveryPartWithoutOverlap) {
     std::vector<Box3> standing = layout.racks;
     standing.insert(standing.end(), layout.switches.begin(), layout.switches.end());
     EXPECT_EQ(overlapping(standing), 0u);
-    for (const Box3& b : layout.racks) EXPECT_TRUE(inside(b, layout.bounds));
+    for (const Box3& b : layout.racks) EXPECT_TRUE(test::inside(b, layout.bounds, 2));
     // Cables are aggregated where they would be a blur: never more lines than racks and
     // switches can usefully show.
     EXPECT_LE(layout.links.size() + layout.rackLinks.size(), t.racks.size() * 2 + 4096);

@@ -2,6 +2,7 @@
 // the leaves, cores above the spines; every switch placed, inside the bounds, none on another.
 // On a small hand-made tree with a leaf per rack, and on the real DGX H100 SuperPOD dump with
 // rail leaves per scalable unit.
+#include "box_checks.h"
 #include "importers/importer.h"
 #include "views/fabric_layout.h"
 #include "../realdata.h"
@@ -41,18 +42,6 @@ Topology handMadeFatTree() {
     return t;
 }
 
-bool inside(const Box3& inner, const Box3& outer) {
-    for (std::size_t k = 0; k < 3; ++k)
-        if (inner.min[k] < outer.min[k] - 1e-4f || inner.max[k] > outer.max[k] + 1e-4f) return false;
-    return true;
-}
-
-bool overlap(const Box3& a, const Box3& b) {
-    for (std::size_t k = 0; k < 3; ++k)
-        if (a.max[k] <= b.min[k] || b.max[k] <= a.min[k]) return false;
-    return true;
-}
-
 // What a fat tree's picture must be, whatever its size: tiers in rows one above the other.
 void expectTiersInRows(const Topology& t, const FabricLayout& layout) {
     ASSERT_EQ(layout.switches.size(), t.switches.size());
@@ -64,11 +53,11 @@ void expectTiersInRows(const Topology& t, const FabricLayout& layout) {
         const Box3& b = layout.switches[i];
         const auto tier = static_cast<std::size_t>(t.switches[i].tier);
         EXPECT_GT(b.max[0] - b.min[0], 0.5f) << t.switches[i].name << " was not placed";
-        EXPECT_TRUE(inside(b, layout.bounds)) << t.switches[i].name;
+        EXPECT_TRUE(test::inside(b, layout.bounds)) << t.switches[i].name;
         bottoms[tier].insert(b.min[2]);
         lowest[tier] = std::min(lowest[tier], b.min[2]);
         highest[tier] = std::max(highest[tier], b.max[2]);
-        for (std::size_t j = i + 1; j < t.switches.size(); ++j) EXPECT_FALSE(overlap(b, layout.switches[j])) << t.switches[i].name << " on " << t.switches[j].name;
+        for (std::size_t j = i + 1; j < t.switches.size(); ++j) EXPECT_FALSE(test::overlap(b, layout.switches[j])) << t.switches[i].name << " on " << t.switches[j].name;
     }
     for (std::size_t tier = 0; tier < 3; ++tier) EXPECT_LE(bottoms[tier].size(), 1u) << "tier " << tier << " is not one row";
     EXPECT_GT(lowest[0], rackTop);  // leaves above every rack
@@ -78,7 +67,7 @@ void expectTiersInRows(const Topology& t, const FabricLayout& layout) {
     if (!bottoms[2].empty()) {
         EXPECT_GT(lowest[2], highest[1]);  // cores above the spines
     }
-    for (const Box3& r : layout.racks) EXPECT_TRUE(inside(r, layout.bounds));
+    for (const Box3& r : layout.racks) EXPECT_TRUE(test::inside(r, layout.bounds));
 }
 
 TEST(FatTreeLayout, LeavesOverTheirRacksSpinesAndCoreAbove) {

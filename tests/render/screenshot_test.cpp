@@ -1,12 +1,14 @@
 // `faultline --screenshot` as users and reports use it, and what the binary links.
 #include "../gui/gui_test_app.h"
 #include "app_process.h"
+#include "../model/telemetry_test_run.h"
 #include "../model/test_runs.h"
 
 #include "model/replay_state.h"
 #include "model/run_file.h"
 #include "views/gpu_palette.h"
 
+#include <QFileInfo>
 #include <QImage>
 #include <QProcess>
 
@@ -87,6 +89,45 @@ TEST(Screenshot, StepPicksTheInstantThatStepCompletedAndUnknownStepsAreRefused) 
     r = runApp({"--screenshot", png, "--at", "3d", QString::fromStdString(file)});
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_TRUE(r.errors.contains("outside the run")) << r.errors.toStdString();
+}
+
+// --colour-by paints the hall as View > Colour By does: the GPUs leave the state grey for the
+// metric's scale; a metric the run has not is refused naming those it has, and the option
+// belongs to the 3D view alone.
+TEST(Screenshot, ColourByPaintsTheHallByAMetricAndRefusesOneTheRunHasNot) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string file = dir.file("telemetry.faultline");
+    writeRunFile(test::telemetryTinyRun(), file);
+    const QString byState = QString::fromStdString(dir.file("state.png"));
+    const QString byPower = QString::fromStdString(dir.file("power.png"));
+    const QString when = at(90 * kMinute + 30 * kSecond);
+    AppResult r = runApp({"--screenshot", byState, "--at", when, "--size", "1200x800", QString::fromStdString(file)});
+    ASSERT_EQ(r.exitCode, 0) << r.errors.toStdString();
+    r = runApp({"--screenshot", byPower, "--colour-by", "power", "--at", when, "--size", "1200x800", QString::fromStdString(file)});
+    ASSERT_EQ(r.exitCode, 0) << r.errors.toStdString();
+    const int greyByState = pixelsOf(QImage(byState), kTrainingColour);
+    EXPECT_GT(greyByState, 500);
+    EXPECT_LT(pixelsOf(QImage(byPower), kTrainingColour), greyByState / 10) << "the GPUs kept their state colour";
+
+    r = runApp({"--screenshot", byPower, "--colour-by", "humidity", QString::fromStdString(file)});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_TRUE(r.errors.contains("the run has no metric 'humidity' (it has ")) << r.errors.toStdString();
+    r = runApp({"--screenshot", QString::fromStdString(dir.file("t.png")), "--view", "timeline", "--colour-by", "power", QString::fromStdString(file)});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_TRUE(r.errors.contains("--colour-by goes with --screenshot of the 3D view")) << r.errors.toStdString();
+
+    // A video, the same way.
+    const QStringList span{"--from", "1h", "--to", "2h", "--speed", "1h/s", "--fps", "2", "--size", "320x240"};
+    const QString mp4 = QString::fromStdString(dir.file("power.mp4"));
+    r = runApp(QStringList{"--record", mp4, "--colour-by", "Power"} + span + QStringList{QString::fromStdString(file)});
+    ASSERT_EQ(r.exitCode, 0) << r.errors.toStdString();
+    EXPECT_GT(QFileInfo(mp4).size(), 0);
+    const QString none = QString::fromStdString(dir.file("humidity.mp4"));
+    r = runApp(QStringList{"--record", none, "--colour-by", "humidity"} + span + QStringList{QString::fromStdString(file)});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_TRUE(r.errors.contains("the run has no metric 'humidity'")) << r.errors.toStdString();
+    EXPECT_FALSE(QFileInfo::exists(none));
 }
 
 // Debian's VTK Qt module is built for Qt 5: one Qt 5 library in a Qt 6 program would crash it.
