@@ -50,7 +50,14 @@ TEST(NetworkVerdict, NamesTheFabricThatLostMoreToTheNetwork) {
                              "failures and traffic the fabric slowed).");
     EXPECT_TRUE(v.headline.starts_with("RoCE and InfiniBand lost about the same")) << v.headline;
     EXPECT_TRUE(v.headline.ends_with(v.networkLine)) << v.headline;
-    EXPECT_NE(comparisonToText(c).find(v.networkLine), std::string::npos);
+    const std::string text = comparisonToText(c);
+    EXPECT_NE(text.find(v.networkLine), std::string::npos);
+    // The text's breakdown by cause names the fabrics and leads with the network's row.
+    EXPECT_NE(text.find("GPU-hours lost, by cause                       RoCE       InfiniBand    InfiniBand - RoCE"), std::string::npos) << text;
+    const std::size_t row = text.find("\n  Network ");
+    ASSERT_NE(row, std::string::npos) << text;
+    EXPECT_EQ(text.substr(row + 1, text.find('\n', row + 1) - row - 1),
+              "  Network                                        11              0.0                  -11");
     EXPECT_EQ(comparisonToJson(c)["verdict"]["network"], v.networkLine);
 
     // The groups: the network first; the GPU failure and the hot GPU where they belong.

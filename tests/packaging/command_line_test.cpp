@@ -269,6 +269,7 @@ TEST(CommandLine, BashCompletionOffersCommandsOptionsAndValues) {
     EXPECT_EQ(complete("faultline-cli sim"), "simulate\n");
     EXPECT_EQ(complete("faultline-cli simulate --checkp"), "--checkpoint-interval\n");
     EXPECT_EQ(complete("faultline-cli simulate --preset ll"), "llama3-405b\n");
+    EXPECT_EQ(complete("faultline-cli simulate --preset meta"), "meta-24k-roce\nmeta-24k-ib\n");
     EXPECT_NE(complete("faultline-cli import --format ki").find("kineto"), std::string::npos);
     const std::string summaryOptions = complete("faultline-cli summary --");
     EXPECT_NE(summaryOptions.find("--json"), std::string::npos) << summaryOptions;
