@@ -1,6 +1,7 @@
 #include "comparison_charts.h"
 #include "widgets/chart_tool_tips.h"
 
+#include "analysis/incidents.h"
 #include "chart_palette.h"
 
 #include "time_chart_view.h"
@@ -70,8 +71,8 @@ void fillGrouped(QChart* chart, const QStringList& categories, const QList<qreal
 // where B lost more, falling where it lost less), then B's total. Each bar floats on an
 // invisible base at the running total, so the steps read left to right as in a bridge chart.
 // The bars keep their object names ("A", "B", "B lost more", "B lost less") whatever the
-// runs are called in the labels.
-void fillBridge(QChart* chart, const QStringList& parts, const QList<qreal>& a, const QList<qreal>& b, const QString& unit = QObject::tr("hours"),
+// runs are called in the labels. Returns where the value axis starts.
+double fillBridge(QChart* chart, const QStringList& parts, const QList<qreal>& a, const QList<qreal>& b, const QString& unit = QObject::tr("hours"),
                 const QString& nameA = QObject::tr("A"), const QString& nameB = QObject::tr("B"), bool zoom = false) {
     chart->removeAllSeries();
     for (QAbstractAxis* axis : chart->axes()) {
@@ -129,10 +130,11 @@ void fillBridge(QChart* chart, const QStringList& parts, const QList<qreal>& a, 
     x->append(categories);
     auto* y = new QValueAxis;
     // Zoomed, the axis starts near the lowest step, so changes of a few percent of the totals
-    // stay visible; the totals' bars then stand cut off below, as the axis title says.
+    // stay visible; the totals' bars then stand cut off below.
     const bool zoomed = zoom && top > 0 && top - low < 0.5 * top;
-    y->setTitleText(zoomed ? QObject::tr("%1 (axis from %2)").arg(unit).arg(std::max(0.0, low - (top - low)), 0, 'f', 0) : unit);
-    y->setRange(zoomed ? std::max(0.0, low - (top - low)) : 0, top > 0 ? top + 0.1 * (zoomed ? top - low : top) : 1);
+    const double floor = zoomed ? std::max(0.0, low - (top - low)) : 0;
+    y->setTitleText(unit);
+    y->setRange(floor, top > 0 ? top + 0.1 * (zoomed ? top - low : top) : 1);
     if (!zoomed) y->applyNiceNumbers();
     y->setLabelFormat("%.0f");
     chart->addAxis(x, Qt::AlignBottom);
@@ -145,6 +147,7 @@ void fillBridge(QChart* chart, const QStringList& parts, const QList<qreal>& a, 
             QToolTip::showText(QCursor::pos(),
                                QObject::tr("%1: %2 %3 (%4)").arg(categories.value(index)).arg(set->at(index), 0, 'f', 1).arg(unit, set->label()));
         });
+    return floor;
 }
 
 QLineSeries* line(const std::vector<TimePoint>& points, double scale, const QString& name, QColor colour) {
@@ -192,8 +195,10 @@ void ComparisonCharts::setRuns(const Run& a, const Run& b, const RunComparison& 
         lostB << g.b;
     }
     const QString nameA = QString::fromStdString(v.nameA), nameB = QString::fromStdString(v.nameB);
-    fillBridge(m_lostByCause->chart(), groups, lostA, lostB, tr("GPU-hours"), nameA, nameB, true);
-    m_lostByCause->chart()->setTitle(tr("GPU-hours lost, %1 to %2, by cause").arg(nameA, nameB));
+    const double floor = fillBridge(m_lostByCause->chart(), groups, lostA, lostB, tr("GPU-hours"), nameA, nameB, true);
+    // A zoomed axis says so in the title: the totals' bars stand cut off below it.
+    m_lostByCause->chart()->setTitle(floor > 0 ? tr("GPU-hours lost, %1 to %2, by cause (axis from %3)").arg(nameA, nameB, QString::fromStdString(gpuHoursText(floor)))
+                                               : tr("GPU-hours lost, %1 to %2, by cause").arg(nameA, nameB));
     m_lostByCause->setToolTip(QString::fromStdString(v.networkLine));
 
     QStringList causes;
