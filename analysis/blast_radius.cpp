@@ -192,7 +192,7 @@ std::string blastRadiusToText(const Topology& t, const BlastRadius& r, std::size
             for (std::int32_t s : r.switchesUp)
                 if (t.switches[static_cast<std::size_t>(s)].tier == tier) here.push_back(s);
             if (here.empty()) continue;
-            tiers += (tiers.empty() ? "" : " -> ") + std::string(switchTierName(tier)) + " " +
+            tiers += (tiers.empty() ? "" : " -> ") + std::string(switchTierName(tier, t.fabric)) + " " +
                      nameList(here, 3, [&](std::int32_t i) { return t.switches[static_cast<std::size_t>(i)].name; });
         }
         out += "  path up (" + std::to_string(r.pathUp.size()) + " cables): " + tiers + "\n";

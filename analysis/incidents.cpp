@@ -39,7 +39,7 @@ std::string describeHardware(const Topology& t, const Failure& f) {
         case ComponentKind::Host: return t.hosts.at(i).name + " (" + std::to_string(f.gpus.size()) + " GPUs)";
         case ComponentKind::Nic: return t.nicName(f.component.index);
         case ComponentKind::Switch:
-            return t.switches.at(i).name + " (" + switchTierName(t.switches.at(i).tier) + ", " + formatCount(static_cast<std::int64_t>(f.gpus.size())) + " GPUs)";
+            return t.switches.at(i).name + " (" + switchTierName(t.switches.at(i).tier, t.fabric) + ", " + formatCount(static_cast<std::int64_t>(f.gpus.size())) + " GPUs)";
         case ComponentKind::Link: return "cable " + t.linkName(f.component.index);
         case ComponentKind::None: break;
     }

@@ -48,7 +48,7 @@ RunSearchIndex::RunSearchIndex(const Run& run, const std::vector<Incident>& inci
     for (std::size_t h = 0; h < t.hosts.size(); ++h)
         add(SearchHit::Kind::Host, t.hosts[h].name, t.hosts[h].name + " (host)", {ComponentKind::Host, static_cast<std::int32_t>(h)});
     for (std::size_t s = 0; s < t.switches.size(); ++s)
-        add(SearchHit::Kind::Switch, t.switches[s].name, t.switches[s].name + " (" + switchTierName(t.switches[s].tier) + " switch)",
+        add(SearchHit::Kind::Switch, t.switches[s].name, t.switches[s].name + " (" + switchTierName(t.switches[s].tier, t.fabric) + " switch)",
             {ComponentKind::Switch, static_cast<std::int32_t>(s)});
     for (std::size_t g = 0; g < t.gpus.size(); ++g) {
         const std::string name = t.gpuName(static_cast<std::int32_t>(g));

@@ -236,7 +236,7 @@ void addLabels(const Topology& t, const Grid& g, FabricLayout& out) {
         const Box3& b = out.switches[i];
         if (s.tier != SwitchTier::Rack && !named[tier]) {
             named[tier] = true;
-            out.labels.push_back({switchTierName(s.tier), {(b.min[0] + b.max[0]) / 2, b.max[1], b.max[2] + 1.5f}, false, LabelKind::Tier});
+            out.labels.push_back({switchTierName(s.tier, t.fabric), {(b.min[0] + b.max[0]) / 2, b.max[1], b.max[2] + 1.5f}, false, LabelKind::Tier});
         }
         // Names that fit: over a small hall's few aggregation racks, not a big one's crowd.
         if (s.tier == SwitchTier::Aggregation && t.switchCount(SwitchTier::Aggregation) <= kMaxNamedSwitches && t.racks.size() <= kMaxRacksForSwitchNames)

@@ -303,7 +303,7 @@ void InspectorView::fill() {
         const Switch& s = t.switches[i];
         m_title->setText(q(s.name));
         QString where = s.rack >= 0 ? rackPlace(t, s.rack) : s.zone >= 0 ? tr("zone %1").arg(q(t.zones[static_cast<std::size_t>(s.zone)].name)) : tr("joins all zones");
-        m_details->setText(tr("%1 switch<br>%2").arg(switchTierName(s.tier), where));
+        m_details->setText(tr("%1 switch<br>%2").arg(switchTierName(s.tier, t.fabric), where));
     } else {  // a cable or a NIC
         m_title->setText(q(partName(t, m_part)));
         m_details->setText(m_part.kind == ComponentKind::Link ? tr("cable") : tr("NIC"));

@@ -1,5 +1,6 @@
 // The two 24,576-GPU presets: their clusters, the fabric failures each draws at its own rates,
 // on the parts they strike, and the same run from the same seed.
+#include "analysis/incidents.h"
 #include "model/fat_tree.h"
 #include "simulator/fabric_failures.h"
 #include "simulator/simulated_failure.h"
@@ -113,6 +114,19 @@ TEST(FabricPresets, FailuresStrikeThePartsWithTheirBlastRadius) {
         EXPECT_EQ(gpus.size(), 1'024u);
     }
     for (const auto& [event, gpus] : slowdownsOf(presetRun("meta-24k-roce"), "PFC storm")) EXPECT_EQ(gpus.size(), 16u) << event.first;
+}
+
+// An incident names a failed switch as its fabric does: a leaf, not an RTSW.
+TEST(FabricPresets, FailedSwitchesAreNamedAsTheirFabricNamesThem) {
+    for (const char* preset : {"meta-24k-roce", "meta-24k-ib"}) {
+        const faultline::Run& run = presetRun(preset);
+        const auto failure = std::find_if(run.failures.begin(), run.failures.end(),
+                                          [](const Failure& f) { return f.component.kind == ComponentKind::Switch; });
+        ASSERT_NE(failure, run.failures.end()) << preset;
+        const bool ib = run.topology.fabric == FabricKind::InfinibandFatTree;
+        EXPECT_NE(describeHardware(run.topology, *failure).find(ib ? "(leaf, 32 GPUs)" : "(RTSW, 16 GPUs)"), std::string::npos)
+            << describeHardware(run.topology, *failure);
+    }
 }
 
 // Only the fabric differs: every other interruption strikes the same hardware with the same cause.
