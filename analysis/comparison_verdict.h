@@ -4,7 +4,10 @@
 // counts as badput, times the run's GPUs (a synchronous job idles every GPU while it is
 // down): each cause's interruptions (from stop to resume, plus the work redone), planned
 // maintenance, checkpoint saves and straggler slowdown. A difference under 1% of the larger
-// run's loss is within the runs' own noise: the verdict calls them even.
+// run's loss is within the runs' own noise: the verdict calls them even. The network's share
+// (switch, cable and NIC failures, and the straggler slowdown the fabric caused) is told
+// apart, naming the fabrics when the runs' differ: "InfiniBand lost 412 fewer GPU-hours to
+// the network than RoCE".
 #include "model/run.h"
 #include "summary.h"
 
@@ -27,7 +30,13 @@ struct ComparisonVerdict {
     bool even = false;                   // within 1% of each other
     std::vector<LostGpuHoursPart> parts;  // every part either run lost time to, largest difference first
     std::vector<LostGpuHoursPart> drivers;  // the one or two parts that made the difference
-    std::string headline;                // "B lost 1,234 fewer GPU-hours than A (...): mostly ..."
+    std::string headline;                // "B lost 1,234 fewer GPU-hours than A (...): mostly ...", then networkLine
+    // The same loss by cause group, in a fixed order: Network, GPU, Host, Software, Planned
+    // maintenance, Checkpoint saves, Straggler slowdown (the stragglers the network did not cause).
+    std::vector<LostGpuHoursPart> groups;
+    double networkA = 0, networkB = 0;   // GPU-hours lost to the network
+    std::string nameA = "A", nameB = "B";  // "RoCE" and "InfiniBand" when the fabrics differ
+    std::string networkLine;             // which lost more to the network; empty when neither lost any
 };
 
 // Below this share of the larger loss, a difference is noise.

@@ -1,6 +1,7 @@
 #include "goodput.h"
 
 #include "model/format.h"
+#include "straggler_excess.h"
 
 #include <nlohmann/json.hpp>
 
@@ -96,32 +97,6 @@ void splitByDay(Nanos begin, Nanos end, Nanos period, Add add) {
     }
 }
 
-// The slowest straggler at each step sets how long the step took; what it added to a kept
-// step is straggler slowdown.
-template <typename Add>
-void stragglerExcess(const Run& run, const std::vector<Stretch>& stretches, Add add) {
-    if (run.stragglers.empty()) return;
-    std::vector<StragglerEpisode> episodes = run.stragglers;
-    std::sort(episodes.begin(), episodes.end(), [](const auto& a, const auto& b) { return a.begin < b.begin; });
-    std::vector<std::pair<Nanos, Nanos>> lost;  // redone windows: their steps were not kept
-    for (const Stretch& s : stretches)
-        if (s.use == Use::LostWork) lost.emplace_back(s.begin, s.end);
-    std::sort(lost.begin(), lost.end());
-
-    std::size_t nextEpisode = 0, nextLost = 0;
-    std::vector<const StragglerEpisode*> active;
-    for (const Step& step : run.steps) {
-        const Nanos mid = step.time - step.duration / 2;
-        while (nextLost < lost.size() && lost[nextLost].second < step.time) ++nextLost;
-        if (nextLost < lost.size() && lost[nextLost].first < step.time) continue;
-        while (nextEpisode < episodes.size() && episodes[nextEpisode].begin <= mid) active.push_back(&episodes[nextEpisode++]);
-        std::erase_if(active, [mid](const StragglerEpisode* e) { return e->end <= mid; });
-        double worst = 1.0;
-        for (const StragglerEpisode* e : active) worst = std::max(worst, e->slowdown);
-        if (worst > 1.0) add(step.time - step.duration, step.time, 1.0 - 1.0 / worst);
-    }
-}
-
 }  // namespace
 
 double GoodputPeriod::ettr() const {
@@ -154,7 +129,7 @@ GoodputLedger computeGoodput(const Run& run, Nanos period) {
         }
     });
     // Straggler slowdown comes out of what was counted as productive.
-    stragglerExcess(run, stretches, [&](Nanos b, Nanos e, double share) {
+    forEachStragglerExcess(run, [&](Nanos b, Nanos e, double share, const StragglerEpisode&) {
         splitByDay(std::max<Nanos>(0, b), std::min(duration, e), period, [&](std::size_t day, Nanos n) {
             const Nanos excess = std::min(static_cast<Nanos>(std::llround(static_cast<double>(n) * share)), ledger.days[day].productive);
             ledger.days[day].productive -= excess;

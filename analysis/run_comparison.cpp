@@ -1,5 +1,6 @@
 #include "run_comparison.h"
 
+#include "incidents.h"
 #include "model/format.h"
 #include "straggler_analysis.h"
 
@@ -302,6 +303,19 @@ std::string comparisonToText(const RunComparison& c) {
                   formatCount(static_cast<std::int64_t>(c.b.gpus)).c_str(), formatDuration(c.b.duration).c_str());
     out += buf;
     out += c.verdict.headline + "\n\n";
+    // The same loss by cause group, the network first: the answer's breakdown.
+    const ComparisonVerdict& v = c.verdict;
+    std::snprintf(buf, sizeof buf, "%-34s %16s %16s %20s\n", "GPU-hours lost, by cause", v.nameA.c_str(), v.nameB.c_str(),
+                  (v.nameB + " - " + v.nameA).c_str());
+    out += buf;
+    for (const LostGpuHoursPart& g : v.groups) {
+        const double d = g.delta();
+        const std::string delta = (d > 0 ? "+" : d < 0 ? "-" : "") + gpuHoursText(std::abs(d));
+        std::snprintf(buf, sizeof buf, "  %-32s %16s %16s %20s\n", g.part.c_str(), gpuHoursText(g.a).c_str(), gpuHoursText(g.b).c_str(),
+                      delta.c_str());
+        out += buf;
+    }
+    out += "\n";
     std::snprintf(buf, sizeof buf, "%-34s %16s %16s %16s %10s\n", "", "A", "B", "B - A", "change");
     out += buf;
     for (const KpiTableRow& row : kpiTable(c)) {

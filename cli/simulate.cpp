@@ -26,13 +26,15 @@ const CommandSpec& simulateSpec() {
         "simulate",
         "[--preset NAME] -o RUN.faultline [OPTIONS]",
         "simulate a training run and write its run file",
-        "Simulates a training run on a Meta-style fabric (GPUs, hosts, racks, RTSW/CTSW/ATSW switches) with failures, "
+        "Simulates a training run on a Meta-style RoCE fabric (GPUs, hosts, racks, RTSW/CTSW/ATSW switches) or an InfiniBand "
+        "fat tree (rail leaves, spines, cores) with failures, "
         "downtimes, checkpoints, steps and stragglers at the preset's rates, and writes its run file. The same seed always "
         "gives the same run.",
         {
             {"--preset", "", "NAME",
              "llama3-405b (default: 16,384 GPUs, 54 days, failures at the rate and root-cause mix Meta reported for Llama 3) "
-             "or tiny (256 GPUs, 2 days, failure-dense)"},
+             "tiny (256 GPUs, 2 days, failure-dense), meta-24k-roce or meta-24k-ib (24,576 GPUs for 54 days on Meta's RoCE "
+             "fabric or an InfiniBand fat tree, with each fabric's failures at their own rates: the pair to compare)"},
             {"--output", "-o", "RUN.faultline", "the run file to write (required unless --emit-logs is given)"},
             kForceOption,
             {"--emit-logs", "", "DIR", "also write the files a real cluster would have left for the run: sacct (text and --json), "
@@ -70,13 +72,17 @@ int simulateCommand(const CommandArgs& argv) {
 
     const std::string preset = args.value("--preset").value_or("llama3-405b");
     const std::vector<std::string> presets = simulationPresetNames();
-    if (std::find(presets.begin(), presets.end(), preset) == presets.end())
-        throw UsageError("option --preset expects llama3-405b or tiny, not \"" + preset + "\"");
+    if (std::find(presets.begin(), presets.end(), preset) == presets.end()) {
+        std::string known;
+        for (std::size_t i = 0; i < presets.size(); ++i) known += (i == 0 ? "" : i + 1 == presets.size() ? " or " : ", ") + presets[i];
+        throw UsageError("option --preset expects " + known + ", not \"" + preset + "\"");
+    }
     SimulationParams p = simulationPreset(preset);
     if (auto seed = args.integer("--seed")) p.seed = static_cast<std::uint64_t>(*seed);
     if (auto gpus = args.integer("--gpus")) {
         if (*gpus < 1 || *gpus > 10'000'000) throw UsageError("option --gpus expects 1 to 10,000,000 GPUs");
         p.fabric.gpus = static_cast<int>(*gpus);
+        p.fatTree.gpus = p.fabric.gpus;
     }
     if (auto days = args.number("--days")) p.days = *days;
     if (auto perDay = args.number("--failures-per-day")) p.failuresPerGpuDay = *perDay / p.fabric.gpus;

@@ -31,6 +31,7 @@ std::string signedGpuHours(double h) { return (h > 0 ? "+" : h < 0 ? "-" : "") +
 
 // The tables both documents show, as text.
 struct Tables {
+    std::vector<std::vector<std::string>> groups;  // cause group (the network first), A, B, B - A
     std::vector<std::vector<std::string>> lost;    // part, A, B, B - A
     std::vector<std::vector<std::string>> kpis;    // figure, A, B, B - A, change, verdict
     std::vector<std::vector<std::string>> causes;  // cause, A, A rate, B, B rate
@@ -38,6 +39,7 @@ struct Tables {
 
 Tables tablesOf(const RunComparison& c) {
     Tables t;
+    for (const LostGpuHoursPart& g : c.verdict.groups) t.groups.push_back({g.part, gpuHours(g.a), gpuHours(g.b), signedGpuHours(g.delta())});
     for (const LostGpuHoursPart& p : c.verdict.parts) t.lost.push_back({p.part, gpuHours(p.a), gpuHours(p.b), signedGpuHours(p.delta())});
     t.lost.push_back({"All lost time", gpuHours(c.verdict.lostA), gpuHours(c.verdict.lostB), signedGpuHours(c.verdict.lostB - c.verdict.lostA)});
     for (const KpiTableRow& r : kpiTable(c)) t.kpis.push_back({r.label, r.a, r.b, r.delta, r.change, r.verdict});
@@ -51,6 +53,8 @@ Tables tablesOf(const RunComparison& c) {
 }
 
 const std::vector<std::string> kLostHeader{"GPU-hours lost to", "A", "B", "B - A"};
+// The cause groups' header names the runs as the verdict does ("RoCE", "InfiniBand").
+std::vector<std::string> groupHeader(const ComparisonVerdict& v) { return {"Cause", v.nameA, v.nameB, v.nameB + " - " + v.nameA}; }
 const std::vector<std::string> kKpiHeader{"Figure", "A", "B", "B - A", "Change", ""};
 const std::vector<std::string> kCauseHeader{"Root cause", "A", "per 1,000 GPU-days", "B", "per 1,000 GPU-days"};
 
@@ -72,6 +76,8 @@ int writePdf(const RunComparison& c, const std::vector<ReportFigure>& figures, c
     pdf.title(q(title), q("A  " + runLine(c.a) + "\nB  " + runLine(c.b)));
     pdf.paragraph(q(c.verdict.headline), QColor(20, 70, 140), 17);
     const Tables t = tablesOf(c);
+    pdf.heading(QObject::tr("GPU-hours lost, by cause"));
+    pdf.table(qRow(groupHeader(c.verdict)), qRows(t.groups), {0.46, 0.18, 0.18, 0.18}, {false, true, true, true});
     pdf.heading(QObject::tr("GPU-hours lost, part by part"));
     pdf.table(qRow(kLostHeader), qRows(t.lost), {0.46, 0.18, 0.18, 0.18}, {false, true, true, true});
     pdf.heading(QObject::tr("Figures"));
@@ -92,6 +98,7 @@ QString html(const RunComparison& c, const std::vector<ReportFigure>& figures) {
                   "</style></head><body>\n<h1>" + h(title) + "</h1><p class=muted>A &nbsp;" + h(runLine(c.a)) + "<br>B &nbsp;" +
                   h(runLine(c.b)) + "</p>\n<p class=verdict>" + h(c.verdict.headline) + "</p>\n";
     const Tables t = tablesOf(c);
+    out += "<h2>GPU-hours lost, by cause</h2>" + gridTable(groupHeader(c.verdict), t.groups);
     out += "<h2>GPU-hours lost, part by part</h2>" + gridTable(kLostHeader, t.lost);
     out += "<h2>Figures</h2>" + gridTable(kKpiHeader, t.kpis);
     if (!t.causes.empty()) out += "<h2>Root causes of unexpected interruptions</h2>" + gridTable(kCauseHeader, t.causes);

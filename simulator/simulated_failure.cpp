@@ -72,7 +72,7 @@ std::int32_t pickHostLink(const Topology& t, Random& random) {
 
 }  // namespace
 
-std::vector<RootCause> drawLlama3CauseMix(int n, Random& random) {
+std::vector<RootCause> drawLlama3CauseMix(int n, Random& random, std::optional<RootCause> without) {
     // Largest-remainder apportionment of n over the table's counts.
     struct Share {
         RootCause cause;
@@ -81,8 +81,10 @@ std::vector<RootCause> drawLlama3CauseMix(int n, Random& random) {
     };
     std::vector<Share> shares;
     int given = 0;
+    const int total = kLlama3Unexpected - (without ? rootCauseInfo(*without).llama3Count : 0);
     for (RootCause cause : llama3Causes()) {
-        const double exact = static_cast<double>(n) * rootCauseInfo(cause).llama3Count / kLlama3Unexpected;
+        if (cause == without) continue;
+        const double exact = static_cast<double>(n) * rootCauseInfo(cause).llama3Count / total;
         shares.push_back({cause, static_cast<int>(exact), exact - static_cast<int>(exact)});
         given += shares.back().count;
     }

@@ -4,11 +4,14 @@
 #include "random.h"
 #include "model/run.h"
 
+#include <optional>
+
 namespace faultline {
 
 // Root causes for n unexpected interruptions in the proportions of the Llama 3 table, in
 // random order: the mix is the table's, only which failure got which cause is random.
-std::vector<RootCause> drawLlama3CauseMix(int n, Random& random);
+// `without` leaves one cause out (the rest keep their proportions).
+std::vector<RootCause> drawLlama3CauseMix(int n, Random& random, std::optional<RootCause> without = std::nullopt);
 Failure drawFailure(const Topology& topology, RootCause cause, Nanos time, Random& random);
 // Hangs are only noticed when the NCCL watchdog fires; crashes and Xids are noticed at once.
 bool isDetectedByWatchdog(RootCause cause);

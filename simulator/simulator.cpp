@@ -1,6 +1,7 @@
 #include "simulator.h"
 
 #include "diurnal.h"
+#include "fabric_failures.h"
 #include "model/error.h"
 #include "random.h"
 #include "recovery.h"
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 
 namespace faultline {
 
@@ -17,19 +19,28 @@ namespace {
 struct Interruption {
     Nanos time;
     bool planned;
+    std::optional<Failure> failure{};  // drawn ahead: a fabric failure
+    std::uint64_t stream = 0;          // names the interruption's own random draws (see interrupt)
 };
 
-std::vector<Interruption> drawInterruptions(const SimulationParams& p, Nanos duration, Random& random) {
+// Streams of the three kinds of interruption: the k-th of each kind keeps its number
+// whatever else the run holds.
+constexpr std::uint64_t kUnexpectedStream = 1ULL << 40, kPlannedStream = 2ULL << 40, kFabricStream = 3ULL << 40;
+
+// The Llama 3 table's network switch/cable share, which fabric failures replace.
+double networkShare() { return static_cast<double>(rootCauseInfo(RootCause::NetworkSwitchCable).llama3Count) / kLlama3Unexpected; }
+
+std::vector<Interruption> drawInterruptions(const SimulationParams& p, std::size_t gpus, Nanos duration, Random& random) {
     std::vector<Interruption> out;
-    const double perDay = p.failuresPerGpuDay * p.fabric.gpus;
+    const double perDay = p.failuresPerGpuDay * static_cast<double>(gpus) * (p.fabricFailures ? 1.0 - networkShare() : 1.0);
     if (perDay > 0)
         for (double t = random.exponential(perDay); t * kDay < static_cast<double>(duration); t += random.exponential(perDay))
-            out.push_back({static_cast<Nanos>(t * kDay), false});
+            out.push_back({static_cast<Nanos>(t * kDay), false, std::nullopt, kUnexpectedStream + out.size()});
     // Planned maintenance is scheduled: evenly spread, give or take a few hours.
     const auto planned = static_cast<int>(std::lround(p.plannedPerDay * p.days));
     for (int i = 0; i < planned; ++i) {
         const double at = (i + 0.5 + random.uniform(-0.3, 0.3)) / planned;
-        out.push_back({static_cast<Nanos>(at * static_cast<double>(duration)), true});
+        out.push_back({static_cast<Nanos>(at * static_cast<double>(duration)), true, std::nullopt, kPlannedStream + static_cast<std::uint64_t>(i)});
     }
     std::sort(out.begin(), out.end(), [](const Interruption& a, const Interruption& b) { return a.time < b.time; });
     return out;
@@ -79,8 +90,9 @@ public:
 
 private:
     Nanos stepDuration(Nanos t);
-    Nanos sample(Nanos median, double sigma) {
-        return static_cast<Nanos>(m_random.logNormal(static_cast<double>(median), sigma));
+    Nanos sample(Nanos median, double sigma) { return sample(median, sigma, m_random); }
+    static Nanos sample(Nanos median, double sigma, Random& random) {
+        return static_cast<Nanos>(random.logNormal(static_cast<double>(median), sigma));
     }
     // Trains from m_now until `stop`, saving checkpoints on schedule.
     void trainUntil(Nanos stop);
@@ -134,29 +146,36 @@ void Simulation::trainUntil(Nanos stop) {
 }
 
 void Simulation::interrupt(const Interruption& what, Nanos begin, std::vector<Interruption>& pending) {
+    // Runs that compare fabrics draw each interruption's component and durations from a stream
+    // of its own, so the same GPU failure costs the same on either fabric: only the fabric's
+    // failures differ. Other runs draw from the run's stream, as they always have.
+    std::optional<Random> own;
+    if (m_p.fabricFailures) own.emplace(m_p.seed * 0x9E3779B97F4A7C15ULL ^ what.stream);
+    Random& random = own ? *own : m_random;
     Downtime d;
     d.planned = what.planned;
     if (what.planned) {
         // A planned stop saves a checkpoint first, so it loses no work.
-        const Nanos save = saveCheckpoint();
+        const Nanos save = sample(m_saveMedian, 0.25, random);
         m_run.checkpoints.push_back({begin, begin + save, m_step, m_checkpointBytes, CheckpointKind::Save});
         m_durableStep = m_step;
         d.begin = begin + save;
         d.detected = d.begin;
-        d.restarted = d.detected + sample(m_p.maintenanceMedian, 0.5);
+        d.restarted = d.detected + sample(m_p.maintenanceMedian, 0.5, random);
         d.cause = RootCause::PlannedMaintenance;
     } else {
-        const RootCause cause = m_causes.at(m_nextCause++);
+        const RootCause cause = what.failure ? what.failure->cause : m_causes.at(m_nextCause++);
         d.failure = static_cast<std::int32_t>(m_run.failures.size());
-        m_run.failures.push_back(drawFailure(m_run.topology, cause, begin, m_random));
+        m_run.failures.push_back(what.failure ? *what.failure : drawFailure(m_run.topology, cause, begin, random));
+        m_run.failures.back().time = begin;
         d.begin = begin;
         d.cause = cause;
         d.lostWork = begin - m_durableSince;
         const Nanos detect = isDetectedByWatchdog(cause) ? m_p.hangDetectionMedian : m_p.detectionMedian;
-        d.detected = d.begin + sample(detect, 0.5);
-        d.restarted = d.detected + sample(m_p.restartMedian, 0.5);
+        d.detected = d.begin + sample(detect, 0.5, random);
+        d.restarted = d.detected + sample(m_p.restartMedian, 0.5, random);
     }
-    d.end = d.restarted + sample(m_reloadMedian, 0.3);
+    d.end = d.restarted + sample(m_reloadMedian, 0.3, random);
 
     if (settleRecovery(d, pending)) m_run.checkpoints.push_back({d.restarted, d.end, m_durableStep, m_checkpointBytes, CheckpointKind::Load});
     m_run.downtimes.push_back(d);
@@ -167,7 +186,7 @@ void Simulation::interrupt(const Interruption& what, Nanos begin, std::vector<In
 }
 
 Run Simulation::run() {
-    m_run.topology = buildFabric(m_p.fabric);
+    m_run.topology = m_p.fabricKind == FabricKind::InfinibandFatTree ? buildFatTree(m_p.fatTree) : buildFabric(m_p.fabric);
     const Nanos duration = static_cast<Nanos>(m_p.days * static_cast<double>(kDay));
     m_run.info = {m_p.preset + " (seed " + std::to_string(m_p.seed) + ")", m_p.startEpochNs, duration,
                   "simulator preset " + m_p.preset + " seed " + std::to_string(m_p.seed)};
@@ -178,11 +197,21 @@ Run Simulation::run() {
     m_saveMedian = 3 * kSecond + fromSeconds(bytesPerHost / 2e9);      // ~2 GB/s a host to storage
     m_reloadMedian = 45 * kSecond + fromSeconds(bytesPerHost / 1e9);   // reads are slower, plus warm-up
 
-    std::vector<Interruption> pending = drawInterruptions(m_p, duration, m_random);
+    std::vector<Interruption> pending = drawInterruptions(m_p, m_run.topology.gpus.size(), duration, m_random);
     m_causes = drawLlama3CauseMix(
         static_cast<int>(std::count_if(pending.begin(), pending.end(), [](const Interruption& i) { return !i.planned; })),
-        m_random);
+        m_random, m_p.fabricFailures ? std::optional(RootCause::NetworkSwitchCable) : std::nullopt);
     m_run.stragglers = drawStragglers(m_p, duration, m_run.topology, m_random);
+    if (m_p.fabricFailures) {
+        // Their own random stream: the rest of the run is drawn alike on either fabric.
+        Random fabricRandom(m_p.seed ^ 0x666162726963ULL);
+        FabricFailures fabric = drawFabricFailures(m_run.topology, fabricFailureKinds(m_run.topology.fabric), duration, fabricRandom);
+        for (std::size_t i = 0; i < fabric.interruptions.size(); ++i)
+            pending.push_back({fabric.interruptions[i].time, false, std::move(fabric.interruptions[i]), kFabricStream + i});
+        std::stable_sort(pending.begin(), pending.end(), [](const Interruption& a, const Interruption& b) { return a.time < b.time; });
+        m_run.stragglers.insert(m_run.stragglers.end(), fabric.slowdowns.begin(), fabric.slowdowns.end());
+        std::stable_sort(m_run.stragglers.begin(), m_run.stragglers.end(), [](const auto& a, const auto& b) { return a.begin < b.begin; });
+    }
     m_stragglers = std::make_unique<StragglerSweep>(m_run.stragglers);
     m_run.steps.reserve(static_cast<std::size_t>(duration / m_p.stepTime) + 16);
 
@@ -208,7 +237,7 @@ Run Simulation::run() {
 
 }  // namespace
 
-std::vector<std::string> simulationPresetNames() { return {"llama3-405b", "tiny"}; }
+std::vector<std::string> simulationPresetNames() { return {"llama3-405b", "tiny", "meta-24k-roce", "meta-24k-ib"}; }
 
 SimulationParams simulationPreset(std::string_view name) {
     SimulationParams p;
@@ -226,6 +255,18 @@ SimulationParams simulationPreset(std::string_view name) {
         p.plannedPerDay = 1.0;
         p.stragglersPerDay = 6.0;
         p.modelParameters = 8e9;
+        return p;
+    }
+    if (name == "meta-24k-roce" || name == "meta-24k-ib") {
+        // Meta's two 24,576-GPU clusters (Building Meta's GenAI Infrastructure, 2024), the same
+        // job and failure mix on each; only the fabric and its failures differ
+        // (docs/fabric-presets.md). No GPU telemetry: it would make each file 700 MB and take a
+        // minute to simulate, and the comparison does not read it (--telemetry-interval adds it).
+        p.fabric.gpus = 24'576;  // 12 AI zones of 2,048 GPUs
+        p.fatTree.gpus = 24'576;
+        p.fabricKind = name == "meta-24k-ib" ? FabricKind::InfinibandFatTree : FabricKind::RoceClos;
+        p.fabricFailures = true;
+        p.telemetry.interval = 0;
         return p;
     }
     std::string known;

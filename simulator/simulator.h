@@ -2,6 +2,7 @@
 // The run simulator: a synthetic but realistic training run, calibrated on what Meta
 // reported for Llama 3 405B (16,384 H100s, 54 days, 419 unexpected and 47 planned
 // interruptions, effective training time above 90%). Deterministic for a given seed.
+#include "model/fat_tree.h"
 #include "model/run.h"
 #include "simulated_collectives.h"
 #include "simulated_telemetry.h"
@@ -16,7 +17,13 @@ namespace faultline {
 struct SimulationParams {
     std::string preset;
     std::uint64_t seed = 1;
-    FabricShape fabric;
+    FabricShape fabric;                 // the RoCE fabric (fabricKind RoceClos)
+    FabricKind fabricKind = FabricKind::RoceClos;
+    FatTreeShape fatTree;               // the InfiniBand fat tree (fabricKind InfinibandFatTree)
+    // Fabric failures drawn per component from their own rates (simulator/fabric_failures.h)
+    // in place of the Llama 3 table's network switch/cable share, whose rate is taken out of
+    // failuresPerGpuDay; the rest of the mix stays as it is.
+    bool fabricFailures = false;
     double days = 54.0;
     std::int64_t startEpochNs = 1'709'510'400LL * kSecond;  // 2024-03-04 00:00 UTC
 

@@ -1,6 +1,7 @@
 #include "comparison_charts.h"
 #include "widgets/chart_tool_tips.h"
 
+#include "analysis/incidents.h"
 #include "chart_palette.h"
 
 #include "time_chart_view.h"
@@ -69,7 +70,10 @@ void fillGrouped(QChart* chart, const QStringList& categories, const QList<qreal
 // A waterfall from A's lost time to B's: A's total, then each part's change (a bar rising
 // where B lost more, falling where it lost less), then B's total. Each bar floats on an
 // invisible base at the running total, so the steps read left to right as in a bridge chart.
-void fillBridge(QChart* chart, const QStringList& parts, const QList<qreal>& a, const QList<qreal>& b) {
+// The bars keep their object names ("A", "B", "B lost more", "B lost less") whatever the
+// runs are called in the labels. Returns where the value axis starts.
+double fillBridge(QChart* chart, const QStringList& parts, const QList<qreal>& a, const QList<qreal>& b, const QString& unit = QObject::tr("hours"),
+                const QString& nameA = QObject::tr("A"), const QString& nameB = QObject::tr("B"), bool zoom = false) {
     chart->removeAllSeries();
     for (QAbstractAxis* axis : chart->axes()) {
         chart->removeAxis(axis);
@@ -78,25 +82,28 @@ void fillBridge(QChart* chart, const QStringList& parts, const QList<qreal>& a, 
     auto* base = new QBarSet(QStringLiteral("base"));
     base->setColor(Qt::transparent);
     base->setBorderColor(Qt::transparent);
-    auto* totalA = new QBarSet(QObject::tr("A"));
-    auto* totalB = new QBarSet(QObject::tr("B"));
-    auto* more = new QBarSet(QObject::tr("B lost more"));
-    auto* less = new QBarSet(QObject::tr("B lost less"));
+    auto* totalA = new QBarSet(nameA);
+    auto* totalB = new QBarSet(nameB);
+    auto* more = new QBarSet(QObject::tr("%1 lost more").arg(nameB));
+    auto* less = new QBarSet(QObject::tr("%1 lost less").arg(nameB));
     totalA->setColor(ComparisonCharts::colourA());
     totalB->setColor(ComparisonCharts::colourB());
     more->setColor(QColor(200, 60, 50));
     less->setColor(QColor(60, 150, 80));
-    for (QBarSet* set : {totalA, totalB, more, less}) set->setObjectName(set->label());
+    totalA->setObjectName("A");
+    totalB->setObjectName("B");
+    more->setObjectName("B lost more");
+    less->setObjectName("B lost less");
     double sumA = 0, sumB = 0;
     for (qreal v : a) sumA += v;
     for (qreal v : b) sumB += v;
-    QStringList categories{QObject::tr("A total")};
+    QStringList categories{QObject::tr("%1 total").arg(nameA)};
     *base << 0;
     *totalA << sumA;
     *totalB << 0;
     *more << 0;
     *less << 0;
-    double running = sumA, top = std::max(sumA, sumB);
+    double running = sumA, top = std::max(sumA, sumB), low = std::min(sumA, sumB);
     for (qsizetype i = 0; i < parts.size(); ++i) {
         const double change = b.value(i) - a.value(i);
         categories << parts[i];
@@ -105,10 +112,11 @@ void fillBridge(QChart* chart, const QStringList& parts, const QList<qreal>& a, 
         *totalB << 0;
         *more << std::max(change, 0.0);
         *less << std::max(-change, 0.0);
+        low = std::min(low, std::min(running, running + change));
         running += change;
         top = std::max(top, running);
     }
-    categories << QObject::tr("B total");
+    categories << QObject::tr("%1 total").arg(nameB);
     *base << 0;
     *totalA << 0;
     *totalB << sumB;
@@ -121,18 +129,25 @@ void fillBridge(QChart* chart, const QStringList& parts, const QList<qreal>& a, 
     auto* x = new QBarCategoryAxis;
     x->append(categories);
     auto* y = new QValueAxis;
-    y->setTitleText(QObject::tr("hours"));
-    y->setRange(0, top > 0 ? top * 1.1 : 1);
-    y->applyNiceNumbers();
+    // Zoomed, the axis starts near the lowest step, so changes of a few percent of the totals
+    // stay visible; the totals' bars then stand cut off below.
+    const bool zoomed = zoom && top > 0 && top - low < 0.5 * top;
+    const double floor = zoomed ? std::max(0.0, low - (top - low)) : 0;
+    y->setTitleText(unit);
+    y->setRange(floor, top > 0 ? top + 0.1 * (zoomed ? top - low : top) : 1);
+    if (!zoomed) y->applyNiceNumbers();
+    y->setLabelFormat("%.0f");
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(x);
     series->attachAxis(y);
     for (QBarSet* set : {totalA, totalB, more, less})
-        QObject::connect(set, &QBarSet::hovered, chart, [set, categories](bool on, int index) {
+        QObject::connect(set, &QBarSet::hovered, chart, [set, categories, unit](bool on, int index) {
             if (!on || set->at(index) <= 0) return QToolTip::hideText();
-            QToolTip::showText(QCursor::pos(), QObject::tr("%1: %2 h (%3)").arg(categories.value(index)).arg(set->at(index), 0, 'f', 1).arg(set->label()));
+            QToolTip::showText(QCursor::pos(),
+                               QObject::tr("%1: %2 %3 (%4)").arg(categories.value(index)).arg(set->at(index), 0, 'f', 1).arg(unit, set->label()));
         });
+    return floor;
 }
 
 QLineSeries* line(const std::vector<TimePoint>& points, double scale, const QString& name, QColor colour) {
@@ -153,6 +168,7 @@ QColor ComparisonCharts::colourB() { return QColor(232, 136, 36); }
 
 ComparisonCharts::ComparisonCharts(QWidget* parent)
     : QTabWidget(parent),
+      m_lostByCause(barChart(tr("GPU-hours lost, by cause"), "lostByCauseBridge", this)),
       m_causes(barChart(tr("Root causes, per 1,000 GPU-days"), "causeBars", this)),
       m_waterfall(barChart(tr("From A's lost time to B's (hours)"), "downtimeBridge", this)),
       m_ettr(new TimeChartView(tr("Cumulative ETTR"), tr("ETTR %"), this)),
@@ -161,6 +177,7 @@ ComparisonCharts::ComparisonCharts(QWidget* parent)
     setObjectName("comparisonCharts");
     m_ettr->setObjectName("ettrOverlay");
     m_steps->setObjectName("stepOverlay");
+    addTab(m_lostByCause, tr("GPU-hours lost"));
     addTab(m_causes, tr("Root causes"));
     addTab(m_ettr, tr("ETTR"));
     addTab(m_steps, tr("Step time"));
@@ -169,6 +186,21 @@ ComparisonCharts::ComparisonCharts(QWidget* parent)
 }
 
 void ComparisonCharts::setRuns(const Run& a, const Run& b, const RunComparison& c) {
+    const ComparisonVerdict& v = c.verdict;
+    QStringList groups;
+    QList<qreal> lostA, lostB;
+    for (const LostGpuHoursPart& g : v.groups) {
+        groups << QString::fromStdString(g.part);
+        lostA << g.a;
+        lostB << g.b;
+    }
+    const QString nameA = QString::fromStdString(v.nameA), nameB = QString::fromStdString(v.nameB);
+    const double floor = fillBridge(m_lostByCause->chart(), groups, lostA, lostB, tr("GPU-hours"), nameA, nameB, true);
+    // A zoomed axis says so in the title: the totals' bars stand cut off below it.
+    m_lostByCause->chart()->setTitle(floor > 0 ? tr("GPU-hours lost, %1 to %2, by cause (axis from %3)").arg(nameA, nameB, QString::fromStdString(gpuHoursText(floor)))
+                                               : tr("GPU-hours lost, %1 to %2, by cause").arg(nameA, nameB));
+    m_lostByCause->setToolTip(QString::fromStdString(v.networkLine));
+
     QStringList causes;
     QList<qreal> rateA, rateB;
     for (const CauseComparison& x : c.causes) {

@@ -2,7 +2,8 @@
 // The comparison's charts, A against B: root causes as grouped bars (counts, or rates per
 // 1,000 GPU-days so runs of different size compare fairly), cumulative ETTR and step time
 // over time overlaid, and a waterfall from A's lost time to B's, part by part (detection,
-// restart, reload, lost work, planned, checkpoint saves, stragglers).
+// restart, reload, lost work, planned, checkpoint saves, stragglers). First of all, the same
+// bridge in GPU-hours by cause group, the network first: what a fabric comparison asks.
 #include "analysis/run_comparison.h"
 
 #include <QTabWidget>
@@ -25,6 +26,7 @@ public:
     static QColor colourB();
 
 private:
+    QChartView* m_lostByCause;  // the bridge from A's GPU-hours lost to B's, by cause group
     QChartView* m_causes;
     QChartView* m_waterfall;  // the bridge from A's lost time to B's
     TimeChartView* m_ettr;

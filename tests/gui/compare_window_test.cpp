@@ -33,6 +33,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTest>
 
 #include <vtkCamera.h>
@@ -40,6 +41,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <set>
@@ -208,6 +210,54 @@ TEST(CompareWindow, DowntimeWaterfallBridgesAsLostTimeToBs) {
     // Saving less often costs less save time: a falling bar.
     EXPECT_NEAR(less->at(6), hours(ba.checkpointSave) - hours(bb.checkpointSave), 1e-9);
     EXPECT_GT(less->at(6), 0);
+}
+
+// Two fabrics: the tiny run on RoCE against the same run on InfiniBand with a PFC-like fabric
+// slowdown added. The chart a reviewer sees first bridges RoCE's GPU-hours lost to
+// InfiniBand's by cause group, the network first, named as the verdict names the fabrics.
+TEST(CompareWindow, LostGpuHoursByCauseLeadWithTheNetwork) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string a = dir.file("roce.faultline"), b = dir.file("ib.faultline");
+    writeRunFile(test::tinyRun(), a);
+    faultline::Run ib = test::tinyRun();
+    ib.topology.fabric = FabricKind::InfinibandFatTree;
+    ib.stragglers.push_back({0, 10 * kHour, 12 * kHour, 3.0, "network: switch failure on spine-p00-01"});
+    std::stable_sort(ib.stragglers.begin(), ib.stragglers.end(), [](const auto& x, const auto& y) { return x.begin < y.begin; });
+    writeRunFile(ib, b);
+    CompareWindow window;
+    window.showComparison(loadComparison(QString::fromStdString(a), QString::fromStdString(b)));
+    const ComparisonVerdict& v = window.comparison()->comparison.verdict;
+    ASSERT_GT(v.networkB, v.networkA);
+
+    auto* charts = window.findChild<QTabWidget*>("comparisonCharts");
+    ASSERT_NE(charts, nullptr);
+    EXPECT_EQ(charts->tabText(0), "GPU-hours lost");
+    auto* view = window.findChild<QChartView*>("lostByCauseBridge");
+    ASSERT_NE(view, nullptr);
+    if (const char* shots = std::getenv("FAULTLINE_TEST_SHOTS")) {
+        view->resize(900, 500);
+        view->grab().save(QString("%1/compare-lost-by-cause.png").arg(shots));
+    }
+    EXPECT_TRUE(view->chart()->title().startsWith("GPU-hours lost, RoCE to InfiniBand, by cause")) << view->chart()->title().toStdString();
+    auto* series = qobject_cast<QStackedBarSeries*>(view->chart()->series().value(0));
+    ASSERT_NE(series, nullptr);
+    auto set = [series](const char* name) -> QBarSet* {
+        for (QBarSet* s : series->barSets())
+            if (s->objectName() == name) return s;
+        return nullptr;
+    };
+    QBarSet *totalA = set("A"), *totalB = set("B"), *more = set("B lost more");
+    ASSERT_TRUE(totalA && totalB && more);
+    EXPECT_EQ(more->label(), "InfiniBand lost more");
+    EXPECT_NEAR(totalA->at(0), v.lostA, 1e-6);
+    EXPECT_NEAR(totalB->at(totalB->count() - 1), v.lostB, 1e-6);
+    EXPECT_NEAR(more->at(1), v.networkB - v.networkA, 1e-6) << "the network's bar comes first, rising by what InfiniBand lost more";
+
+    auto* verdict = window.findChild<QLabel*>("compareVerdict");
+    ASSERT_NE(verdict, nullptr);
+    EXPECT_TRUE(verdict->text().contains("RoCE lost ")) << verdict->text().toStdString();
+    EXPECT_TRUE(verdict->text().contains("fewer GPU-hours to the network than InfiniBand")) << verdict->text().toStdString();
 }
 
 TEST(CompareWindow, CamerasFollowUntilUnlinkedAndPicksAreMirrored) {
