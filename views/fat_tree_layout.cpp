@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <set>
 
 namespace faultline {
 
@@ -16,6 +17,8 @@ constexpr float kMaxSpineWidth = 6.0f;
 constexpr float kSpinePitch = 24.0f;
 // More switch pairs than this between two tiers would be a blur: one line per unit instead.
 constexpr std::size_t kMaxPairs = 128;
+// More unit-to-switch bundles than this are a wall too: the upper row is then taken in groups.
+constexpr std::size_t kMaxBundles = 1024;
 constexpr std::size_t kMaxNamedSwitches = 16;
 
 std::array<float, 3> topCentre(const Box3& b) { return {(b.min[0] + b.max[0]) / 2, (b.min[1] + b.max[1]) / 2, b.max[2]}; }
@@ -68,7 +71,13 @@ void placeSwitches(const Topology& t, const Rows& rows, const Box3& floor, Fabri
             return t.switches[static_cast<std::size_t>(a)].rail < t.switches[static_cast<std::size_t>(b)].rail;
         });
         const Box3& area = out.zones[static_cast<std::size_t>(zone)];
-        spread(members, area.min[0], area.max[0], rows.leafZ, kLeafHeight, kMaxLeafWidth, rows, out);
+        // In its unit's plane: where units wrap into more than one line, each line's leaves
+        // stand over it, not over the front line's.
+        Rows unitRows = rows;
+        const float depth = area.min[1] - out.zones.front().min[1];
+        unitRows.y0 += depth;
+        unitRows.y1 += depth;
+        spread(members, area.min[0], area.max[0], rows.leafZ, kLeafHeight, kMaxLeafWidth, unitRows, out);
     }
     spread(looseLeaves, floor.min[0], floor.max[0], rows.leafZ, kLeafHeight, kMaxLeafWidth, rows, out);
     upperRow(spines, rows.spineZ, rows, floor, out);
@@ -94,21 +103,48 @@ void addCables(const Topology& t, FabricLayout& out) {
         out.links.push_back({topCentre(out.racks[static_cast<std::size_t>(key.first)]), bottomCentre(out.switches[static_cast<std::size_t>(key.second)])});
     std::map<SwitchTier, std::size_t> pairsByTier;
     for (const auto& [key, n] : pairs) ++pairsByTier[t.switches[static_cast<std::size_t>(key.first)].tier];
-    // Many pairs: one line from the middle of each unit's switches to each upper switch.
-    std::map<std::pair<std::int64_t, std::int32_t>, std::array<float, 4>> bundles;
+    // Many pairs: one line from the middle of each unit's switches to each upper switch. Where
+    // even those are a wall (every pod's spines to each of 512 cores), to each of a few groups
+    // of the upper row instead.
+    auto tierOf = [&](std::int32_t sw) { return t.switches[static_cast<std::size_t>(sw)].tier; };
+    std::map<SwitchTier, std::set<std::pair<std::int64_t, std::int32_t>>> unitPairs;
+    std::map<SwitchTier, std::set<std::int64_t>> units;
+    for (const auto& [key, n] : pairs)
+        if (pairsByTier[tierOf(key.first)] > kMaxPairs) {
+            unitPairs[tierOf(key.first)].insert({bundleOf(t, key.first), key.second});
+            units[tierOf(key.first)].insert(bundleOf(t, key.first));
+        }
+    std::vector<std::size_t> placeInTier(t.switches.size());
+    std::map<SwitchTier, std::size_t> inTier;
+    for (std::size_t i = 0; i < t.switches.size(); ++i) placeInTier[i] = inTier[t.switches[i].tier]++;
+    struct Bundle {
+        std::array<float, 3> lower{}, upper{};
+        float n = 0;
+    };
+    std::map<std::pair<std::int64_t, std::int64_t>, Bundle> bundles;  // (lower unit, upper switch or -1 - group)
     for (const auto& [key, n] : pairs) {
         const auto [lower, upper] = key;
         const auto from = topCentre(out.switches[static_cast<std::size_t>(lower)]);
-        if (pairsByTier[t.switches[static_cast<std::size_t>(lower)].tier] <= kMaxPairs) {
-            out.links.push_back({from, bottomCentre(out.switches[static_cast<std::size_t>(upper)])});
+        const auto to = bottomCentre(out.switches[static_cast<std::size_t>(upper)]);
+        const SwitchTier tier = tierOf(lower);
+        if (pairsByTier[tier] <= kMaxPairs) {
+            out.links.push_back({from, to});
             continue;
         }
-        auto& sum = bundles[{bundleOf(t, lower), upper}];
-        for (std::size_t k = 0; k < 3; ++k) sum[k] += from[k];
-        sum[3] += 1;
+        std::int64_t upperKey = upper;
+        if (unitPairs[tier].size() > kMaxBundles) {
+            const std::size_t groups = std::max<std::size_t>(1, kMaxPairs / units[tier].size());
+            upperKey = -1 - static_cast<std::int64_t>(placeInTier[static_cast<std::size_t>(upper)] * groups / inTier[tierOf(upper)]);
+        }
+        Bundle& b = bundles[{bundleOf(t, lower), upperKey}];
+        for (std::size_t k = 0; k < 3; ++k) {
+            b.lower[k] += from[k];
+            b.upper[k] += to[k];
+        }
+        b.n += 1;
     }
-    for (const auto& [key, sum] : bundles)
-        out.links.push_back({{sum[0] / sum[3], sum[1] / sum[3], sum[2] / sum[3]}, bottomCentre(out.switches[static_cast<std::size_t>(key.second)])});
+    for (const auto& [key, b] : bundles)
+        out.links.push_back({{b.lower[0] / b.n, b.lower[1] / b.n, b.lower[2] / b.n}, {b.upper[0] / b.n, b.upper[1] / b.n, b.upper[2] / b.n}});
 }
 
 void addLabels(const Topology& t, const Box3& floor, FabricLayout& out) {

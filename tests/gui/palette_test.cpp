@@ -183,7 +183,7 @@ TEST(Palette, SwitchingItRecoloursTheReportVideoAndPresentationPictures) {
     TimelineView timeline;
     timeline.resize(1400, 220);
     timeline.setRun(tiny);
-    auto played = [](const ReportFigure& figure) {
+    auto played = [](ReportFigure figure) {
         QImage image(figure.size, QImage::Format_RGB32);
         image.fill(Qt::white);
         QPainter painter(&image);

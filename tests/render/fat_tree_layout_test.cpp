@@ -4,6 +4,7 @@
 // rail leaves per scalable unit.
 #include "box_checks.h"
 #include "importers/importer.h"
+#include "model/fat_tree.h"
 #include "views/fabric_layout.h"
 #include "../realdata.h"
 
@@ -68,6 +69,23 @@ void expectTiersInRows(const Topology& t, const FabricLayout& layout) {
         EXPECT_GT(lowest[2], highest[1]);  // cores above the spines
     }
     for (const Box3& r : layout.racks) EXPECT_TRUE(test::inside(r, layout.bounds));
+}
+
+// The meta-24k-ib preset's tree (768 leaves, 768 spines, 512 cores): each pod's spines reach
+// every core, which drawn unit by core would be a wall of 12,288 lines; a few bundles a pod instead.
+TEST(FatTreeLayout, A24kFatTreeDrawsItsCoreCablingAsAFewBundlesAPod) {
+    const Topology t = buildFatTree({});
+    const FabricLayout layout = layoutFabric(t);
+    expectTiersInRows(t, layout);
+    float spineTop = -1e9f, coreBottom = 1e9f;
+    for (std::size_t i = 0; i < t.switches.size(); ++i) {
+        if (t.switches[i].tier == SwitchTier::Cluster) spineTop = std::max(spineTop, layout.switches[i].max[2]);
+        if (t.switches[i].tier == SwitchTier::Aggregation) coreBottom = std::min(coreBottom, layout.switches[i].min[2]);
+    }
+    std::size_t toCores = 0;
+    for (const Segment3& s : layout.links) toCores += std::min(s.a[2], s.b[2]) >= spineTop - 0.1f && std::max(s.a[2], s.b[2]) >= coreBottom - 0.1f;
+    EXPECT_GE(toCores, 24u) << "every pod reaches the cores";
+    EXPECT_LE(toCores, 128u) << "the core cabling is a wall of lines";
 }
 
 TEST(FatTreeLayout, LeavesOverTheirRacksSpinesAndCoreAbove) {
