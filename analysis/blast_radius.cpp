@@ -217,6 +217,39 @@ std::string uplinkShareText(const Topology& t, const BlastRadius& r, bool withCa
     return out + ")";
 }
 
+std::string trafficThroughText(const Run& run, const ComponentRef& part, std::size_t maxJobs) {
+    const Topology& t = run.topology;
+    std::vector<std::int32_t> gpus;
+    if (part.kind == ComponentKind::Switch && inRange(part.index, t.switches.size())) gpus = t.gpusBelowSwitch(part.index);
+    else if (part.kind == ComponentKind::Link && inRange(part.index, t.links.size())) gpus = t.gpusBelowLink(part.index);
+    else if (part.kind == ComponentKind::Nic && inRange(part.index, t.nics.size())) {
+        if (const std::int32_t g = t.gpuOfNic(part.index); g >= 0) gpus = {g};
+    } else if (part.kind == ComponentKind::Host && inRange(part.index, t.hosts.size())) gpus = t.gpusOfHost(part.index);
+    if (gpus.empty()) return {};
+    std::vector<bool> below(t.gpus.size(), false), hosts(t.hosts.size(), false);
+    for (std::int32_t g : gpus) {
+        below[static_cast<std::size_t>(g)] = true;
+        hosts[static_cast<std::size_t>(t.gpus[static_cast<std::size_t>(g)].host)] = true;
+    }
+    std::vector<std::int32_t> ranks;
+    for (std::size_t r = 0; r < run.rankToGpu.size(); ++r)
+        if (inRange(run.rankToGpu[r], below.size()) && below[static_cast<std::size_t>(run.rankToGpu[r])]) ranks.push_back(static_cast<std::int32_t>(r));
+    std::vector<std::string> jobs;
+    for (const Job& j : run.jobs)
+        if (j.parent < 0 && std::any_of(j.hosts.begin(), j.hosts.end(), [&](std::int32_t h) { return inRange(h, hosts.size()) && hosts[static_cast<std::size_t>(h)]; }) &&
+            std::find(jobs.begin(), jobs.end(), j.id) == jobs.end())
+            jobs.push_back(j.id);
+    if (ranks.empty() && jobs.empty()) return {};
+    std::string out = "carries the traffic of ";
+    out += ranks.empty() ? std::to_string(gpus.size()) + (gpus.size() == 1 ? " GPU" : " GPUs") : (ranks.size() == 1 ? "rank " : "ranks ") + rankRanges(ranks);
+    if (!jobs.empty()) {
+        out += jobs.size() == 1 ? " of job " : " of jobs ";
+        for (std::size_t i = 0; i < jobs.size() && i < maxJobs; ++i) out += (i ? ", " : "") + jobs[i];
+        if (jobs.size() > maxJobs) out += " and " + std::to_string(jobs.size() - maxJobs) + " more";
+    }
+    return out;
+}
+
 std::string blastRadiusToText(const Topology& t, const BlastRadius& r, std::size_t maxNames) {
     std::string out = "Blast radius of " + partName(t, r.part) + ":\n";
     if (r.gpus.empty()) {

@@ -48,6 +48,11 @@ std::string partName(const Topology& topology, const ComponentRef& part);
 // "bisection bandwidth -10.1% (8 of 9 spines left; 56 of 555 leaf-spine cables out)"; "" when none.
 std::string uplinkShareText(const Topology& topology, const BlastRadius& radius, bool withCables = true);
 
+// Whose traffic a switch, cable, NIC or host carries: the ranks on the GPUs below it and the
+// run's jobs on their hosts, "carries the traffic of ranks 0-15 of job 1809562"; "" when the
+// run places no rank and no job there.
+std::string trafficThroughText(const Run& run, const ComponentRef& part, std::size_t maxJobs = 4);
+
 // A few lines for a terminal: counts, then up to `maxNames` names of each kind.
 std::string blastRadiusToText(const Topology& topology, const BlastRadius& radius, std::size_t maxNames = 8);
 

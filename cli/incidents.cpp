@@ -80,8 +80,11 @@ int incidentsCommand(const CommandArgs& argv) {
         if (!args.flag("--json") && !args.flag("--csv")) {
             std::fputs(incidentChainToText(incidents.front(), run.info).c_str(), stdout);
             // A failed switch, cable, NIC or host: what it cut off, and its way up the fabric.
-            if (const ComponentRef part = failedPart(run, incidents.front()); part.kind != ComponentKind::None && part.kind != ComponentKind::Gpu)
-                std::fputs(("\n" + blastRadiusToText(run.topology, blastRadius(run.topology, part))).c_str(), stdout);
+            if (const ComponentRef part = failedPart(run, incidents.front()); part.kind != ComponentKind::None && part.kind != ComponentKind::Gpu) {
+                std::string text = "\n" + blastRadiusToText(run.topology, blastRadius(run.topology, part));
+                if (const std::string traffic = trafficThroughText(run, part); !traffic.empty()) text += "  " + traffic + "\n";
+                std::fputs(text.c_str(), stdout);
+            }
             std::fputs(reviewText(incidents.front(), readIncidentNotes(args.positional().front())).c_str(), stdout);
             return 0;
         }

@@ -391,7 +391,9 @@ void InspectorView::fillBlastRadius() {
     m_blast->setVisible(reaches && m_run);
     if (!reaches || !m_run) return m_blast->clear();
     const BlastRadius radius = blastRadius(m_run->topology, m_part);
-    m_blast->setText(QString::fromStdString(blastRadiusToText(m_run->topology, radius, 4)).trimmed());
+    std::string text = blastRadiusToText(m_run->topology, radius, 4);
+    if (const std::string traffic = trafficThroughText(*m_run, m_part); !traffic.empty()) text += "  " + traffic + "\n";
+    m_blast->setText(QString::fromStdString(text).trimmed());
 }
 
 }  // namespace faultline

@@ -27,6 +27,42 @@ std::vector<std::int32_t> range(std::int32_t from, std::int32_t to) {
     return out;
 }
 
+// Whose traffic a part carries: the ranks on the GPUs below it and the jobs on their hosts.
+TEST(BlastRadius, APartCarriesTheTrafficOfTheRanksAndJobsBelowIt) {
+    faultline::Run run;
+    run.topology = smallFabric();
+    for (std::int32_t r = 0; r < 64; ++r) run.rankToGpu.push_back(63 - r);  // rank r on GPU 63 - r
+    Job a, b, step;
+    a.id = "100";
+    a.hosts = {0, 1, 2, 3};
+    b.id = "200";
+    b.hosts = {4, 5, 6, 7};
+    step.id = "200.0";
+    step.parent = 1;
+    step.hosts = {4};
+    run.jobs = {a, b, step};
+    std::int32_t rackSwitch = -1;
+    for (std::size_t s = 0; s < run.topology.switches.size(); ++s)
+        if (run.topology.switches[s].tier == SwitchTier::Rack && run.topology.switches[s].rack == 0) rackSwitch = static_cast<std::int32_t>(s);
+    ASSERT_GE(rackSwitch, 0);
+    // Rack 0 holds hosts 0 and 1: GPUs 0-15, ranks 48-63, all of job 100.
+    EXPECT_EQ(trafficThroughText(run, {ComponentKind::Switch, rackSwitch}), "carries the traffic of ranks 48-63 of job 100");
+    // A NIC's cable: its GPU's rank alone.
+    const std::int32_t nic = run.topology.hosts[5].firstNic + 2;  // GPU 42, rank 21
+    std::int32_t cable = -1;
+    for (std::size_t l = 0; l < run.topology.links.size(); ++l)
+        if (run.topology.links[l].lower == LinkEnd{NodeKind::Nic, nic}) cable = static_cast<std::int32_t>(l);
+    EXPECT_EQ(trafficThroughText(run, {ComponentKind::Link, cable}), "carries the traffic of rank 21 of job 200");
+    // A top-tier switch: every rank, both jobs (a job's step is not a job of its own).
+    const std::int32_t top = 0;  // the fabric is built from the top: ATSW first
+    ASSERT_EQ(run.topology.switches.front().tier, SwitchTier::Aggregation);
+    EXPECT_EQ(trafficThroughText(run, {ComponentKind::Switch, top}), "carries the traffic of ranks 0-63 of jobs 100, 200");
+    // No rank map and no job: nothing to say.
+    run.rankToGpu.clear();
+    run.jobs.clear();
+    EXPECT_EQ(trafficThroughText(run, {ComponentKind::Switch, rackSwitch}), "");
+}
+
 TEST(BlastRadius, RackSwitchCutsOffEveryGpuOfItsRack) {
     const Topology t = smallFabric();
     const auto sw = t.findSwitch("rtsw-r0001");

@@ -33,6 +33,20 @@ TEST(BlastRadiusCli, IncidentOfAFailedRackSwitchListsWhatItCutOff) {
     EXPECT_NE(out.output.find("racks: " + run.topology.racks[static_cast<std::size_t>(sw.rack)].name), std::string::npos) << out.output;
     EXPECT_NE(out.output.find("path up ("), std::string::npos) << out.output;
 
+    // With its ranks placed and its job known, it says whose traffic the switch carried.
+    faultline::Run placed = run;
+    for (std::int32_t g = 0; g < static_cast<std::int32_t>(placed.topology.gpus.size()); ++g) placed.rankToGpu.push_back(g);
+    Job job;
+    job.id = "4242";
+    for (std::int32_t h = 0; h < static_cast<std::int32_t>(placed.topology.hosts.size()); ++h) job.hosts.push_back(h);
+    placed.jobs = {job};
+    const std::string placedPath = dir.file("placed.faultline");
+    writeRunFile(placed, placedPath);
+    const auto placedOut = runCli("incidents --id " + std::to_string(incident->id) + " " + placedPath);
+    ASSERT_EQ(placedOut.status, 0) << placedOut.output;
+    const std::string ranks = rankRanges(placed.topology.gpusBelowSwitch(failure.component.index));
+    EXPECT_NE(placedOut.output.find("carries the traffic of ranks " + ranks + " of job 4242"), std::string::npos) << placedOut.output;
+
     const auto gpuIncident = std::find_if(incidents.begin(), incidents.end(), [&](const Incident& i) {
         return failedPart(run, i).kind == ComponentKind::Gpu;
     });
