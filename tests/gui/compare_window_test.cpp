@@ -83,6 +83,13 @@ int firstUnexpected(const faultline::Run& run, int skip = 0) {
 
 // Play moves both views on one clock against real time, as the main replay does (the same
 // PlaybackClock); pause stops the clock.
+// A waterfall's bar set by the name the chart gives it; null when it has none.
+QBarSet* barSetNamed(const QStackedBarSeries& series, const char* name) {
+    for (QBarSet* s : series.barSets())
+        if (s->objectName() == name) return s;
+    return nullptr;
+}
+
 TEST(CompareWindow, PlayMovesBothViewsAndPauseStopsThem) {
     test::guiApp();
     Pair runs;
@@ -185,11 +192,7 @@ TEST(CompareWindow, DowntimeWaterfallBridgesAsLostTimeToBs) {
     }
     auto* series = qobject_cast<QStackedBarSeries*>(view->chart()->series().value(0));
     ASSERT_NE(series, nullptr);
-    auto set = [series](const char* name) -> QBarSet* {
-        for (QBarSet* s : series->barSets())
-            if (s->objectName() == name) return s;
-        return nullptr;
-    };
+    auto set = [series](const char* name) { return barSetNamed(*series, name); };
     QBarSet *a = set("A"), *b = set("B"), *more = set("B lost more"), *less = set("B lost less");
     ASSERT_TRUE(a && b && more && less);
     const Badput& ba = window.comparison()->comparison.a.ledger.whole.badput;
@@ -242,11 +245,7 @@ TEST(CompareWindow, LostGpuHoursByCauseLeadWithTheNetwork) {
     EXPECT_TRUE(view->chart()->title().startsWith("GPU-hours lost, RoCE to InfiniBand, by cause")) << view->chart()->title().toStdString();
     auto* series = qobject_cast<QStackedBarSeries*>(view->chart()->series().value(0));
     ASSERT_NE(series, nullptr);
-    auto set = [series](const char* name) -> QBarSet* {
-        for (QBarSet* s : series->barSets())
-            if (s->objectName() == name) return s;
-        return nullptr;
-    };
+    auto set = [series](const char* name) { return barSetNamed(*series, name); };
     QBarSet *totalA = set("A"), *totalB = set("B"), *more = set("B lost more");
     ASSERT_TRUE(totalA && totalB && more);
     EXPECT_EQ(more->label(), "InfiniBand lost more");
