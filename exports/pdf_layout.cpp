@@ -13,6 +13,8 @@ namespace {
 constexpr int kDpi = 96;  // layout in 96-dpi pixels; text and vectors stay resolution-free
 constexpr int kFooter = 28;
 const QColor kAccent(20, 70, 140);
+constexpr int kFactsShare = 60;  // per cent of the width the facts take beside an image
+constexpr int kBesideGap = 14;
 
 QFont font(int pixelSize, bool bold = false) {
     QFont f("DejaVu Sans");
@@ -23,6 +25,9 @@ QFont font(int pixelSize, bool bold = false) {
     f.setStyleStrategy(QFont::PreferNoShaping);
     return f;
 }
+
+QFont headingFont(int level) { return font(level == 1 ? 22 : 16, true); }
+int headingGap(int level) { return level == 1 ? 14 : 10; }
 
 }  // namespace
 
@@ -87,10 +92,10 @@ void PdfLayout::title(const QString& text, const QString& subtitle) {
 }
 
 void PdfLayout::heading(const QString& text, int level) {
-    const QFont f = font(level == 1 ? 22 : 16, true);
+    const QFont f = headingFont(level);
     const int h = textHeight(text, f, m_width);
     ensure(h + (level == 1 ? 120 : 60));  // never a heading alone at the foot of a page
-    m_y += m_y > 0 ? (level == 1 ? 14 : 10) : 0;
+    m_y += m_y > 0 ? headingGap(level) : 0;
     m_painter.setFont(f);
     m_painter.setPen(level == 1 ? kAccent : QColor(30, 30, 30));
     m_painter.drawText(QRect(0, m_y, m_width, h), Qt::TextWordWrap, text);
@@ -100,6 +105,10 @@ void PdfLayout::heading(const QString& text, int level) {
         m_painter.drawLine(0, m_y, m_width, m_y);
         m_y += 8;
     }
+}
+
+int PdfLayout::headingHeight(const QString& text, int level) const {
+    return headingGap(level) + textHeight(text, headingFont(level), m_width) + 6 + (level == 1 ? 8 : 0);
 }
 
 void PdfLayout::paragraph(const QString& text, const QColor& colour, int pixelSize) {
@@ -114,6 +123,13 @@ void PdfLayout::paragraph(const QString& text, const QColor& colour, int pixelSi
         m_y += h;
     }
     m_y += 6;
+}
+
+int PdfLayout::paragraphHeight(const QString& text, int pixelSize) const {
+    const QFont f = font(pixelSize);
+    int h = 6;
+    for (const QString& part : text.split('\n')) h += std::max(textHeight(part, f, m_width), QFontMetrics(f, &m_writer).height());
+    return h;
 }
 
 void PdfLayout::tiles(const std::vector<std::pair<QString, QString>>& figures) {
@@ -137,33 +153,82 @@ void PdfLayout::tiles(const std::vector<std::pair<QString, QString>>& figures) {
 }
 
 void PdfLayout::facts(const std::vector<std::pair<QString, QString>>& rows) {
-    const int labelW = m_width * 30 / 100;
-    const QFont label = font(12, true), value = font(12);
+    m_y = drawFacts(rows, m_width, true) + 8;
+}
+
+// A fact's label takes at most 30% of the page and 38% of the facts' width.
+int PdfLayout::factLabelWidth(int width) const { return std::min(m_width * 30 / 100, width * 38 / 100); }
+
+int PdfLayout::factRowHeight(const QString& label, const QString& value, int width) const {
+    const int labelW = factLabelWidth(width);
+    return std::max(textHeight(label, font(12, true), labelW - 8), textHeight(value, font(12), width - labelW)) + 4;
+}
+
+// Draws the rows from m_y in the left `width` pixels; returns where they end. With
+// `mayBreak`, a row that does not fit opens a page; beside an image the caller has made room.
+int PdfLayout::drawFacts(const std::vector<std::pair<QString, QString>>& rows, int width, bool mayBreak) {
+    const int labelW = factLabelWidth(width);
+    int y = m_y;
     for (const auto& [k, v] : rows) {
-        const int h = std::max(textHeight(k, label, labelW - 8), textHeight(v, value, m_width - labelW)) + 4;
-        ensure(h);
+        const int h = factRowHeight(k, v, width);
+        if (mayBreak) {
+            m_y = y;
+            ensure(h);
+            y = m_y;
+        }
         m_painter.setPen(QColor(70, 70, 70));
-        m_painter.setFont(label);
-        m_painter.drawText(QRect(0, m_y, labelW - 8, h), Qt::TextWordWrap, k);
+        m_painter.setFont(font(12, true));
+        m_painter.drawText(QRect(0, y, labelW - 8, h), Qt::TextWordWrap, k);
         m_painter.setPen(QColor(20, 20, 20));
-        m_painter.setFont(value);
-        m_painter.drawText(QRect(labelW, m_y, m_width - labelW, h), Qt::TextWordWrap, v);
-        m_y += h;
+        m_painter.setFont(font(12));
+        m_painter.drawText(QRect(labelW, y, width - labelW, h), Qt::TextWordWrap, v);
+        y += h;
     }
-    m_y += 8;
+    return y;
+}
+
+int PdfLayout::factsHeight(const std::vector<std::pair<QString, QString>>& rows, int width) const {
+    int h = 0;
+    for (const auto& [k, v] : rows) h += factRowHeight(k, v, width);
+    return h;
+}
+
+// The image's part of the width: what the facts leave, less a gap.
+QSize PdfLayout::besideImageSize(const QImage& image, int maxImageHeight) const {
+    return image.size().scaled(m_width - m_width * kFactsShare / 100 - kBesideGap, maxImageHeight, Qt::KeepAspectRatio);
+}
+
+void PdfLayout::factsBeside(const std::vector<std::pair<QString, QString>>& rows, const QImage& image, int maxImageHeight) {
+    if (image.isNull()) return facts(rows);
+    const QSize s = besideImageSize(image, maxImageHeight);
+    ensure(factsBesideHeight(rows, image, maxImageHeight));
+    const int factsEnd = drawFacts(rows, m_width * kFactsShare / 100, false);
+    m_painter.drawImage(QRect(m_width - s.width(), m_y, s.width(), s.height()), image);
+    m_y = std::max(factsEnd, m_y + s.height()) + 8;
+}
+
+int PdfLayout::factsBesideHeight(const std::vector<std::pair<QString, QString>>& rows, const QImage& image, int maxImageHeight) const {
+    if (image.isNull()) return factsHeight(rows, m_width) + 8;
+    return std::max(factsHeight(rows, m_width * kFactsShare / 100), besideImageSize(image, maxImageHeight).height()) + 8;
+}
+
+std::vector<int> PdfLayout::columnEdges(const std::vector<double>& widths) const {
+    std::vector<int> x(widths.size() + 1, 0);
+    for (std::size_t i = 0; i < widths.size(); ++i) x[i + 1] = x[i] + static_cast<int>(std::lround(widths[i] * m_width));
+    return x;
+}
+
+int PdfLayout::rowHeight(const QStringList& cells, const QFont& f, const std::vector<int>& x) const {
+    int h = 0;
+    for (int c = 0; c < cells.size() && c + 1 < static_cast<int>(x.size()); ++c)
+        h = std::max(h, textHeight(cells[c], f, x[static_cast<std::size_t>(c) + 1] - x[static_cast<std::size_t>(c)] - 8));
+    return h + 6;
 }
 
 void PdfLayout::table(const QStringList& header, const std::vector<QStringList>& rows, const std::vector<double>& widths,
                       const std::vector<bool>& rightAligned) {
-    std::vector<int> x(widths.size() + 1, 0);
-    for (std::size_t i = 0; i < widths.size(); ++i) x[i + 1] = x[i] + static_cast<int>(std::lround(widths[i] * m_width));
+    const std::vector<int> x = columnEdges(widths);
     const QFont headFont = font(11, true), cellFont = font(11);
-    auto rowHeight = [&](const QStringList& cells, const QFont& f) {
-        int h = 0;
-        for (int c = 0; c < cells.size() && c < static_cast<int>(widths.size()); ++c)
-            h = std::max(h, textHeight(cells[c], f, x[static_cast<std::size_t>(c) + 1] - x[static_cast<std::size_t>(c)] - 8));
-        return h + 6;
-    };
     auto drawRow = [&](const QStringList& cells, const QFont& f, int h, bool head, bool shade) {
         if (head) m_painter.fillRect(QRect(0, m_y, m_width, h), QColor(225, 232, 242));
         else if (shade) m_painter.fillRect(QRect(0, m_y, m_width, h), QColor(247, 248, 250));
@@ -177,11 +242,11 @@ void PdfLayout::table(const QStringList& header, const std::vector<QStringList>&
         }
         m_y += h;
     };
-    const int headH = rowHeight(header, headFont);
+    const int headH = rowHeight(header, headFont, x);
     ensure(headH * 3);
     drawRow(header, headFont, headH, true, false);
     for (std::size_t r = 0; r < rows.size(); ++r) {
-        const int h = rowHeight(rows[r], cellFont);
+        const int h = rowHeight(rows[r], cellFont, x);
         if (m_y + h > m_bottom) {
             newPage();
             drawRow(header, headFont, headH, true, false);  // the header again on the next page
@@ -189,6 +254,13 @@ void PdfLayout::table(const QStringList& header, const std::vector<QStringList>&
         drawRow(rows[r], cellFont, h, false, r % 2 == 1);
     }
     m_y += 10;
+}
+
+int PdfLayout::tableHeight(const QStringList& header, const std::vector<QStringList>& rows, const std::vector<double>& widths) const {
+    const std::vector<int> x = columnEdges(widths);
+    int h = rowHeight(header, font(11, true), x) + 10;
+    for (const QStringList& row : rows) h += rowHeight(row, font(11), x);
+    return h;
 }
 
 void PdfLayout::image(const QImage& image, int maxHeight) {

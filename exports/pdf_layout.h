@@ -34,6 +34,9 @@ public:
     // Big figures in boxes, three a row: (label, value).
     void tiles(const std::vector<std::pair<QString, QString>>& figures);
     void facts(const std::vector<std::pair<QString, QString>>& rows);
+    // The facts in the left part of the width and the image beside them on the right, so
+    // that a section with a picture takes half a page rather than most of one.
+    void factsBeside(const std::vector<std::pair<QString, QString>>& rows, const QImage& image, int maxImageHeight);
     // Column widths are shares of the width; numeric columns right-aligned.
     void table(const QStringList& header, const std::vector<QStringList>& rows, const std::vector<double>& widths,
                const std::vector<bool>& rightAligned = {});
@@ -41,10 +44,23 @@ public:
     // A picture painted at `size`, scaled to the width: stays vector in the PDF.
     void picture(const QPicture& picture, QSize size, const QString& caption);
 
+    // What each of the above would take, so that a caller can keep a section on one page.
+    int headingHeight(const QString& text, int level = 1) const;
+    int paragraphHeight(const QString& text, int pixelSize = 13) const;
+    int factsBesideHeight(const std::vector<std::pair<QString, QString>>& rows, const QImage& image, int maxImageHeight) const;
+    int tableHeight(const QStringList& header, const std::vector<QStringList>& rows, const std::vector<double>& widths) const;
+
 private:
     void ensure(int height);
     void drawFooter();
     int textHeight(const QString& text, const QFont& font, int width) const;
+    int factLabelWidth(int width) const;
+    int factRowHeight(const QString& label, const QString& value, int width) const;
+    int drawFacts(const std::vector<std::pair<QString, QString>>& rows, int width, bool mayBreak);
+    int factsHeight(const std::vector<std::pair<QString, QString>>& rows, int width) const;
+    QSize besideImageSize(const QImage& image, int maxImageHeight) const;
+    std::vector<int> columnEdges(const std::vector<double>& widths) const;
+    int rowHeight(const QStringList& cells, const QFont& font, const std::vector<int>& x) const;
 
     QPdfWriter m_writer;
     QPainter m_painter;

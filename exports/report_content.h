@@ -41,6 +41,8 @@ ReportContent buildReportContent(std::shared_ptr<const Run> run, const std::map<
 // Report-ready text, the same in the PDF and the HTML.
 std::string incidentTitle(const Incident& incident);                      // "Incident 12 · Faulty GPU"
 std::vector<std::pair<std::string, std::string>> incidentFacts(const Incident& incident, const RunInfo& info);
+// An incident with no review yet, in both reports' words.
+inline constexpr const char* kNotReviewedYet = "Not reviewed yet: no notes, confirmed cause or tags in its review.";
 std::string sinceSymptom(Nanos offset);  // "+4 min 10 s", "-4.9 s" (before it)
 std::vector<std::pair<std::string, std::string>> headlineFigures(const RunSummary& summary);
 // The "Cluster power" section: where the figures come from, peak, mean, energy; and the

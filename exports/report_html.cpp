@@ -51,7 +51,7 @@ void writeHtmlReport(const ReportContent& c, const ReportFigures& figures, const
                     "</td><td>" + h(e.what) + "</td></tr>";
         html += "</table>\n<h3>Review</h3>";
         if (!r.note) {
-            html += "<p class=muted>Not reviewed yet: no notes, confirmed cause or tags in its review.</p>\n";
+            html += QString("<p class=muted>") + kNotReviewedYet + "</p>\n";
             continue;
         }
         html += factsTable({{"Confirmed cause", r.note->confirmedCause ? std::string(rootCauseLabel(*r.note->confirmedCause)) : "not confirmed"},

@@ -66,26 +66,35 @@ void powerSection(PdfLayout& pdf, const ReportContent& c) {
     else pdf.table({"Largest swings (UTC)", "From", "To", "MW/s", "At"}, rows, {0.3, 0.16, 0.16, 0.12, 0.26}, {false, true, true, true, false});
 }
 
+constexpr int kSnapshotHeight = 200;  // the hardware at the failure, beside its facts
+
 void incidentSection(PdfLayout& pdf, const ReportContent& c, const ReportIncident& r, const QImage& snapshot, int rank) {
     const Incident& inc = r.incident;
-    // Pages filled: a section goes on under the one before (two a page where they fit) and
-    // opens a page of its own only when less than half of one is left.
-    if (pdf.spaceLeft() < pdf.pageHeight() / 2) pdf.newPage();
-    else pdf.skip(28);
-    pdf.heading(QString("%1  (#%2 by downtime)").arg(q(incidentTitle(inc))).arg(rank));
-    pdf.paragraph(q(inc.headline), QColor(60, 60, 60), 13);
-    pdf.facts(qPairs(incidentFacts(inc, c.run->info)));
-    pdf.image(snapshot, 250);
-    pdf.heading("Chain of events", 2);
+    const QString title = QString("#%1 · %2").arg(rank).arg(q(incidentTitle(inc)));
+    const auto facts = qPairs(incidentFacts(inc, c.run->info));
+    const QStringList chainHeader{"When (UTC)", "Since symptom", "What happened"};
+    const std::vector<double> chainWidths{0.25, 0.16, 0.59};
     std::vector<QStringList> chain;
     for (const IncidentEvent& e : inc.chain)
         chain.push_back({q(formatWallTime(c.run->info.startEpochNs, e.time)), q(sinceSymptom(e.time - inc.begin)), q(e.what)});
-    pdf.table({"When (UTC)", "Since symptom", "What happened"}, chain, {0.3, 0.17, 0.53});
-    pdf.heading("Review", 2);
+    // Pages filled: a section goes on under the one before (two a page where they fit) and
+    // opens a page of its own only when it would not fit in what is left.
+    constexpr int kGap = 20;
+    const int height = pdf.headingHeight(title) + pdf.paragraphHeight(q(inc.headline)) +
+                       pdf.factsBesideHeight(facts, snapshot, kSnapshotHeight) + pdf.headingHeight("Chain of events", 2) +
+                       pdf.tableHeight(chainHeader, chain, chainWidths) + pdf.paragraphHeight(kNotReviewedYet);
+    if (height + kGap > pdf.spaceLeft()) pdf.newPage();
+    else pdf.skip(kGap);
+    pdf.heading(title);
+    pdf.paragraph(q(inc.headline), QColor(60, 60, 60), 13);
+    pdf.factsBeside(facts, snapshot, kSnapshotHeight);
+    pdf.heading("Chain of events", 2);
+    pdf.table(chainHeader, chain, chainWidths);
     if (!r.note) {
-        pdf.paragraph("Not reviewed yet: no notes, confirmed cause or tags in its review.", QColor(120, 120, 120));
+        pdf.paragraph(kNotReviewedYet, QColor(120, 120, 120));
         return;
     }
+    pdf.heading("Review", 2);
     std::vector<std::pair<QString, QString>> review;
     review.emplace_back("Confirmed cause", r.note->confirmedCause ? q(rootCauseLabel(*r.note->confirmedCause)) : "not confirmed");
     review.emplace_back("Tags", r.note->tags.empty() ? "none" : q(joinTags(r.note->tags)));

@@ -110,6 +110,16 @@ TEST(ExportReport, PdfHasItsPagesAndTheTextAReviewerLooksFor) {
     ASSERT_GT(listPage, 0);
     const Output first = run("pdftotext", {"-f", QString::number(listPage), "-l", QString::number(listPage), pdf, "-"});
     EXPECT_TRUE(first.out.contains(QString::fromStdString(incidentTitle(r.worst)))) << first.out.toStdString();
+    // Two incidents a page where they fit: the second and third sections share one.
+    const std::vector<Incident> worst = worstIncidents(buildIncidents(test::tinyRun()), 3);
+    ASSERT_EQ(worst.size(), 3u);
+    bool shared = false;
+    for (int page = listPage; page <= pages.captured(1).toInt(); ++page) {
+        const QString onPage = run("pdftotext", {"-f", QString::number(page), "-l", QString::number(page), pdf, "-"}).out;
+        shared = shared || (onPage.contains(QString::fromStdString(incidentTitle(worst[1]))) &&
+                            onPage.contains(QString::fromStdString(incidentTitle(worst[2]))));
+    }
+    EXPECT_TRUE(shared) << "the second and third incident sections are on pages of their own";
 }
 
 TEST(ExportReport, LetterPaperWhenAsked) {
