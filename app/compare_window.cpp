@@ -167,8 +167,12 @@ CompareWindow::CompareWindow(QWidget* parent)
     auto* bottom = new QSplitter(Qt::Horizontal, this);
     bottom->addWidget(m_kpis);
     bottom->addWidget(m_charts);
-    bottom->setStretchFactor(0, 1);
-    bottom->setStretchFactor(1, 1);
+    // The charts get the larger share: the figures' table needs less than half the width, a
+    // chart's bar names need all they can get.
+    bottom->setStretchFactor(0, 2);
+    bottom->setStretchFactor(1, 3);
+    // On a 1280x720 screen the 3D views give way before the charts shrink below reading size.
+    bottom->setMinimumHeight(280);
     auto* main = new QSplitter(Qt::Vertical, this);
     main->addWidget(top);
     main->addWidget(bottom);
@@ -176,6 +180,7 @@ CompareWindow::CompareWindow(QWidget* parent)
     main->setStretchFactor(1, 2);
     setCentralWidget(main);
     resize(1600, 1000);
+    bottom->setSizes({640, 960});  // two fifths, three fifths, kept as the window is resized
 
     connect(m_clockTicks, &PlaybackClock::ticked, this, &CompareWindow::tick);
     connect(m_controls, &ReplayControls::scrubbed, this, [this](std::int64_t s) {

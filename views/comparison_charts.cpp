@@ -15,6 +15,8 @@
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QStackedBarSeries>
 #include <QtCharts/QValueAxis>
+#include <QGraphicsLayout>
+#include <QLocale>
 #include <QToolTip>
 #include <QCursor>
 
@@ -24,11 +26,35 @@ namespace faultline {
 
 namespace {
 
+// The comparison's charts share a pane below the two 3D views: tight margins leave their
+// plots the room on a 1280x720 screen.
+void fitSmallPane(QChart* chart) {
+    chart->setMargins(QMargins(2, 2, 2, 2));
+    chart->layout()->setContentsMargins(0, 0, 0, 0);
+    chart->setBackgroundRoundness(0);
+}
+
+// Bars named one word a line (Qt Charts reads axis labels as HTML): a bar a few words
+// wide would otherwise be named "Plann...".
+// Their font smaller than the value axis': "maintenance" fits a bar's width at 1280x720.
+QBarCategoryAxis* categoryAxis(const QStringList& names) {
+    auto* axis = new QBarCategoryAxis;
+    for (const QString& name : names) axis->append(name.toHtmlEscaped().replace(' ', "<br>"));
+    QFont font = axis->labelsFont();
+    font.setPointSizeF(font.pointSizeF() * 0.75);
+    axis->setLabelsFont(font);
+    return axis;
+}
+
 QChartView* barChart(const QString& title, const char* name, QWidget* parent) {
     auto* view = new QChartView(new QChart, parent);
     view->setObjectName(name);
     view->chart()->setTitle(title);
     view->chart()->legend()->setAlignment(Qt::AlignBottom);
+    fitSmallPane(view->chart());
+    // Thousands grouped, as the figures' table writes them: 4,371,450.
+    view->chart()->setLocale(QLocale(QLocale::English, QLocale::UnitedStates));
+    view->chart()->setLocalizeNumbers(true);
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumSize(200, 130);
     followAppPalette(view);
@@ -53,8 +79,7 @@ void fillGrouped(QChart* chart, const QStringList& categories, const QList<qreal
     series->append(setA);
     series->append(setB);
     chart->addSeries(series);
-    auto* x = new QBarCategoryAxis;
-    x->append(categories);
+    auto* x = categoryAxis(categories);
     auto* y = new QValueAxis;
     y->setTitleText(yTitle);
     double top = 0;
@@ -126,8 +151,7 @@ double fillBridge(QChart* chart, const QStringList& parts, const QList<qreal>& a
     for (QBarSet* set : {base, totalA, totalB, more, less}) series->append(set);
     chart->addSeries(series);
     chart->legend()->markers(series).first()->setVisible(false);  // the base is no data
-    auto* x = new QBarCategoryAxis;
-    x->append(categories);
+    auto* x = categoryAxis(categories);
     auto* y = new QValueAxis;
     // Zoomed, the axis starts near the lowest step, so changes of a few percent of the totals
     // stay visible; the totals' bars then stand cut off below.
@@ -177,6 +201,8 @@ ComparisonCharts::ComparisonCharts(QWidget* parent)
     setObjectName("comparisonCharts");
     m_ettr->setObjectName("ettrOverlay");
     m_steps->setObjectName("stepOverlay");
+    fitSmallPane(m_ettr->chart());
+    fitSmallPane(m_steps->chart());
     addTab(m_lostByCause, tr("GPU-hours lost"));
     addTab(m_causes, tr("Root causes"));
     addTab(m_ettr, tr("ETTR"));
@@ -208,7 +234,7 @@ void ComparisonCharts::setRuns(const Run& a, const Run& b, const RunComparison& 
         rateA << x.ratePerKiloGpuDayA;
         rateB << x.ratePerKiloGpuDayB;
     }
-    fillGrouped(m_causes->chart(), causes, rateA, rateB, tr("per 1,000 GPU-days"));
+    fillGrouped(m_causes->chart(), causes, rateA, rateB, QString());  // the title gives the unit
     m_causes->setToolTip(tr("Counts: A %1, B %2 unexpected interruptions").arg(c.a.unexpected).arg(c.b.unexpected));
 
     const Badput& ba = c.a.ledger.whole.badput;

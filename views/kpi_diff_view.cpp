@@ -19,8 +19,10 @@ KpiDiffView::KpiDiffView(QWidget* parent) : QTableWidget(parent) {
     setColumnCount(5);
     setHorizontalHeaderLabels({tr("Figure"), tr("A"), tr("B"), tr("B − A"), tr("Change")});
     verticalHeader()->hide();
-    horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-    for (int c = 1; c < 5; ++c) horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    // Every column as wide as its text: a narrow pane scrolls rather than cut a figure's name;
+    // a wide one gives the spare width to the last column.
+    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    horizontalHeader()->setStretchLastSection(true);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setAlternatingRowColors(true);

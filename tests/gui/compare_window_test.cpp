@@ -1,5 +1,6 @@
 // The comparison window: alignment by time, step and incident driving both views, linked
 // cameras, mirrored picks, the KPI table, the What If dialog and the comparison snapshot.
+#include "cut_texts.h"
 #include "gui_test_app.h"
 #include "../model/test_runs.h"
 
@@ -34,6 +35,7 @@
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTest>
 
 #include <vtkCamera.h>
@@ -257,6 +259,44 @@ TEST(CompareWindow, LostGpuHoursByCauseLeadWithTheNetwork) {
     ASSERT_NE(verdict, nullptr);
     EXPECT_TRUE(verdict->text().contains("RoCE lost ")) << verdict->text().toStdString();
     EXPECT_TRUE(verdict->text().contains("fewer GPU-hours to the network than InfiniBand")) << verdict->text().toStdString();
+}
+
+// Every chart of the comparison names its bars whole, at 1280x720 as at the window's own
+// 1600x1000: the bridge's "Planned maintenance" and "InfiniBand total" once read "Plann..."
+// and "Infini...".
+TEST(CompareWindow, ChartsCutNoNameShortOnASmallScreen) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string a = dir.file("roce.faultline"), b = dir.file("ib.faultline");
+    writeRunFile(test::tinyRun(), a);
+    faultline::Run ib = test::tinyRun();
+    ib.topology.fabric = FabricKind::InfinibandFatTree;
+    writeRunFile(ib, b);
+    CompareWindow window;
+    window.showComparison(loadComparison(QString::fromStdString(a), QString::fromStdString(b)));
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    auto* charts = window.findChild<QTabWidget*>("comparisonCharts");
+    ASSERT_NE(charts, nullptr);
+    for (const QSize size : {QSize(1280, 720), QSize(1600, 1000)}) {
+        window.resize(size);
+        for (int tab = 0; tab < charts->count(); ++tab) {
+            charts->setCurrentIndex(tab);
+            QApplication::processEvents();
+            QApplication::processEvents();
+            const QStringList cut = test::cutTexts(window);
+            EXPECT_TRUE(cut.isEmpty()) << size.width() << "x" << size.height() << ", " << charts->tabText(tab).toStdString() << ": "
+                                       << cut.join(" | ").toStdString();
+        }
+        // The figures' table scrolls rather than cut a name short.
+        auto* kpis = window.findChild<QTableWidget*>("kpiDiff");
+        ASSERT_NE(kpis, nullptr);
+        for (int row = 0; row < kpis->rowCount(); ++row) {
+            const QString name = kpis->item(row, 0)->text();
+            EXPECT_GT(kpis->columnWidth(0), kpis->fontMetrics().horizontalAdvance(name)) << size.width() << "x" << size.height() << ": "
+                                                                                        << name.toStdString();
+        }
+    }
 }
 
 TEST(CompareWindow, CamerasFollowUntilUnlinkedAndPicksAreMirrored) {

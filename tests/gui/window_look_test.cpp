@@ -1,6 +1,7 @@
 // The window as a user first sees it: its size and place on the screen, the 3D view given most
 // of it, the dark theme and the colour-blind-safe palette reaching every panel, and the
 // inspector following the incident chosen.
+#include "cut_texts.h"
 #include "gui_test_app.h"
 #include "../model/test_runs.h"
 
@@ -352,32 +353,6 @@ TEST(WindowLook, SelectingAnIncidentShowsItsHardwareInTheInspector) {
     }
 }
 
-// Text a user cannot read whole: chart titles, axis labels, legend entries and bar names Qt
-// Charts cut short with "...", and tile labels wider (or taller) than the room they are given.
-QStringList cutTexts(const QWidget& window) {
-    QStringList cut;
-    for (const QChartView* chart : window.findChildren<QChartView*>()) {
-        if (!chart->isVisible()) continue;  // scrolled out of sight still counts: the user scrolls to it
-        for (const QGraphicsItem* item : chart->scene()->items()) {
-            if (!item->isVisible()) continue;
-            QString text;
-            if (const auto* t = dynamic_cast<const QGraphicsTextItem*>(item)) text = t->toPlainText();
-            else if (const auto* st = dynamic_cast<const QGraphicsSimpleTextItem*>(item)) text = st->text();
-            if (text.contains("...") || text.contains(QChar(0x2026))) cut << chart->objectName() + ": " + text;
-        }
-    }
-    for (const StatTile* tile : window.findChildren<StatTile*>()) {
-        if (!tile->isVisible() || tile->visibleRegion().isEmpty()) continue;
-        for (const QLabel* label : tile->findChildren<QLabel*>()) {
-            if (!label->isVisible() || label->text().isEmpty()) continue;
-            const bool fits = label->wordWrap() ? label->heightForWidth(label->width()) <= label->height()
-                                                : label->sizeHint().width() <= label->width();
-            if (!fits) cut << tile->objectName() + ": " + label->text();
-        }
-    }
-    return cut;
-}
-
 // At 1280x720 (and 1366x768) every chart and tile of the summary and charts docks shows its
 // text whole: they scroll, or stack, rather than cut it.
 TEST(WindowLook, NoTextIsCutShortOnASmallScreen) {
@@ -390,7 +365,7 @@ TEST(WindowLook, NoTextIsCutShortOnASmallScreen) {
             dock->raise();
             QApplication::processEvents();
             QApplication::processEvents();
-            const QStringList cut = cutTexts(w.window);
+            const QStringList cut = test::cutTexts(w.window);
             EXPECT_TRUE(cut.isEmpty()) << size.width() << "x" << size.height() << ", " << dockName << ": "
                                        << cut.join(" | ").toStdString();
             const QString shot = QString("small_screen_%1x%2_%3").arg(size.width()).arg(size.height()).arg(dockName);
