@@ -1,6 +1,7 @@
 #include "straggler_analysis.h"
 
 #include "model/format.h"
+#include "telemetry_warnings.h"
 
 #include <algorithm>
 #include <numeric>
@@ -186,7 +187,8 @@ void addEpisodes(const RankStragglerScore& s, const RankAccumulator& a, const Wi
 }  // namespace
 
 std::string lateRankText(const RankStragglerScore& r) {
-    return "last at " + std::to_string(r.late) + " of " + std::to_string(r.collectives) + " collectives, others waited " + formatShortDuration(r.totalLateness);
+    return "last at " + std::to_string(r.late) + " of " + std::to_string(r.collectives) + " collectives, others waited " +
+           formatShortDuration(r.totalLateness) + (r.telemetry.empty() ? "" : "; " + r.telemetry);
 }
 
 StragglerReport analyzeStragglers(const Run& run, const StragglerAnalysisParams& params) {
@@ -197,6 +199,7 @@ StragglerReport analyzeStragglers(const Run& run, const StragglerAnalysisParams&
 
     const Windows windows = windowsOf(records, params.windows);
     report.traceBegin = windows.first;
+    report.traceEnd = windows.last;
     report.windowLength = windows.length;
     std::int32_t maxRank = 0;
     for (const CollectiveRecord& r : records) maxRank = std::max(maxRank, r.rank);
@@ -225,9 +228,13 @@ StragglerReport analyzeStragglers(const Run& run, const StragglerAnalysisParams&
         begin = end;
     }
 
+    // Whether a late rank's GPU was throttled, hot or short of power while traced: one pass
+    // over the telemetry for all of them.
+    const TelemetryWindow telemetry(run, windows.first, windows.last);
     for (std::size_t rank = 0; rank < acc.size(); ++rank) {
         if (acc[rank].collectives == 0) continue;
         RankStragglerScore s = scoreRank(rank, acc[rank], run, windows);
+        if (s.late > 0) s.telemetry = telemetry.evidence(s.gpu);
         addEpisodes(s, acc[rank], windows, params, report.episodes);
         report.ranks.push_back(std::move(s));
     }

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <string>
 #include <vector>
 
 namespace faultline {
@@ -37,6 +38,9 @@ struct RankStragglerScore {
     int late = 0;            // collectives it arrived last at (beyond the noise floor)
     Nanos totalLateness = 0; // the waiting it caused, summed over the trace: the ranking key
     std::vector<LateArrival> evidence;  // the latest arrivals, worst first (at most 5)
+    // What its GPU's telemetry says over the traced span against its peers' ("SM clock 1,403
+    // MHz vs peers 1,980; SW thermal slowdown"); "" when nothing stands out or none was kept.
+    std::string telemetry;
     std::vector<double> timeline;       // score per window
 };
 
@@ -45,6 +49,7 @@ struct StragglerReport {
     std::int64_t instances = 0;         // collectives matched across ranks by (group, seq)
     std::int64_t skewedInstances = 0;   // with at least one late rank
     Nanos traceBegin = 0;
+    Nanos traceEnd = 0;
     Nanos windowLength = 0;
     std::vector<RankStragglerScore> ranks;   // most waiting caused first
     std::vector<StragglerEpisode> episodes;  // detected, with their rank's GPU
@@ -54,8 +59,9 @@ StragglerReport analyzeStragglers(const Run& run, const StragglerAnalysisParams&
 // Adds the detected episodes to the run, so they replay like simulated ones.
 void appendDetectedStragglers(Run& run, const StragglerReport& report);
 
-// "last at 7 of 10 collectives, others waited 123.3 ms": one rank's lateness as the summary's
-// highlights and the inspector say it.
+// "last at 7 of 10 collectives, others waited 123.3 ms; SM clock 1,403 MHz vs peers 1,980":
+// one rank's lateness, and its GPU's telemetry where it stands out, as the summary's
+// highlights, the inspector and the report say it.
 std::string lateRankText(const RankStragglerScore& rank);
 
 nlohmann::json stragglersToJson(const StragglerReport& report, const Run& run);

@@ -32,7 +32,8 @@ nlohmann::json stragglersToJson(const StragglerReport& report, const Run& run) {
                                 {"time_s", toSeconds(a.enter)}, {"late_s", toSeconds(a.lateness)}});
         ranks.push_back({{"rank", r.rank}, {"gpu", r.gpu >= 0 ? nlohmann::json(where(run, r.gpu)) : nlohmann::json()},
                          {"score", r.score}, {"collectives", r.collectives}, {"late", r.late},
-                         {"total_late_s", toSeconds(r.totalLateness)}, {"evidence", evidence}, {"timeline", r.timeline}});
+                         {"total_late_s", toSeconds(r.totalLateness)}, {"evidence", evidence}, {"telemetry", r.telemetry},
+                         {"timeline", r.timeline}});
     }
     nlohmann::json episodes = nlohmann::json::array();
     for (const StragglerEpisode& e : report.episodes)
@@ -63,6 +64,7 @@ std::string stragglersToText(const StragglerReport& report, const Run& run, int 
         std::snprintf(buf, sizeof buf, "%6d  %-22.22s  %7s  %4d/%-4d  %12s  %s\n", r.rank, where(run, r.gpu).c_str(),
                       formatPercent(r.score, 1).c_str(), r.late, r.collectives, formatDuration(r.totalLateness).c_str(), evidence.c_str());
         out += buf;
+        if (!r.telemetry.empty()) out += std::string(32, ' ') + "its GPU while traced: " + r.telemetry + "\n";
     }
     if (shown == 0 || report.ranks.front().totalLateness == 0) out += "  no rank arrived late\n";
     if (!report.episodes.empty()) {

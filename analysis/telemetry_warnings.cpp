@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <cstdio>
 #include <optional>
 #include <utility>
@@ -83,39 +84,7 @@ std::string throttleReasons(std::uint64_t mask) {
 
 namespace {
 
-// The GPU's mean (and max) over the window, and the median of its peers' means (NaN without
-// peers, so no comparison holds); nullopt when the GPU has no reading then.
-struct Comparison {
-    double mine = 0, peers = 0, mineMax = 0;
-};
-
-std::optional<Comparison> compare(const Run& run, const TelemetryLevel& level, std::int32_t metric, std::int32_t gpu, Nanos begin, Nanos end) {
-    std::vector<double> peerMeans;
-    std::optional<Comparison> out;
-    for (const TelemetrySummarySeries& s : level.series) {
-        if (s.metric != metric) continue;
-        double sum = 0, top = 0;
-        int n = 0;
-        for (std::size_t k = 0; k < s.buckets.size(); ++k) {
-            const Nanos start = s.buckets[k] * level.bucket - run.info.startEpochNs;
-            if (start + level.bucket <= begin || start > end) continue;
-            sum += s.mean[k];
-            top = n == 0 ? s.max[k] : std::max(top, static_cast<double>(s.max[k]));
-            ++n;
-        }
-        if (n == 0) continue;
-        if (s.gpu == gpu) out = Comparison{sum / n, 0, top};
-        else peerMeans.push_back(sum / n);
-    }
-    if (!out) return std::nullopt;
-    if (peerMeans.empty()) {
-        out->peers = std::nan("");  // no peers to compare with: only the GPU's own readings count
-        return out;
-    }
-    std::nth_element(peerMeans.begin(), peerMeans.begin() + static_cast<std::ptrdiff_t>(peerMeans.size() / 2), peerMeans.end());
-    out->peers = peerMeans[peerMeans.size() / 2];
-    return out;
-}
+constexpr std::string_view kThrottleMetric = "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS";
 
 std::string grouped(double v) {
     const auto n = static_cast<long long>(std::llround(v));
@@ -129,26 +98,75 @@ std::string grouped(double v) {
 
 }  // namespace
 
-std::string stragglerEvidence(const Run& run, std::int32_t gpu, Nanos begin, Nanos end) {
+TelemetryWindow::TelemetryWindow(const Run& run, Nanos begin, Nanos end) {
     const Telemetry& tm = run.telemetry;
-    if (tm.levels.empty()) return "";
+    if (tm.levels.empty()) return;
     const TelemetryLevel& level = tm.levels.front();
+    const std::size_t gpus = run.topology.gpus.size();
+    for (const std::string_view name : {kSmClockMetric, kThrottleMetric, kTemperatureMetric, kPowerMetric}) {
+        const auto metric = tm.metricIndex(name);
+        if (!metric) continue;
+        Readings& r = m_metrics[std::string(name)];
+        r.mean.assign(gpus, std::nan(""));
+        r.max.assign(gpus, std::nan(""));
+        // Series are sorted by (metric, gpu); each one's buckets by time.
+        const auto first = std::lower_bound(level.series.begin(), level.series.end(), *metric, [](const auto& s, std::int32_t m) { return s.metric < m; });
+        for (auto s = first; s != level.series.end() && s->metric == *metric; ++s) {
+            if (s->gpu < 0 || static_cast<std::size_t>(s->gpu) >= gpus) continue;
+            // Buckets that overlap [begin, end]: starting after begin - bucket, at or before end.
+            const auto lo = std::upper_bound(s->buckets.begin(), s->buckets.end(), begin, [&](Nanos b, std::int64_t k) {
+                return b < k * level.bucket - run.info.startEpochNs + level.bucket;
+            });
+            double sum = 0, top = 0;
+            int n = 0;
+            for (auto k = lo; k != s->buckets.end() && *k * level.bucket - run.info.startEpochNs <= end; ++k) {
+                const auto at = static_cast<std::size_t>(k - s->buckets.begin());
+                sum += s->mean[at];
+                top = n == 0 ? s->max[at] : std::max(top, static_cast<double>(s->max[at]));
+                ++n;
+            }
+            if (n == 0) continue;
+            r.mean[static_cast<std::size_t>(s->gpu)] = sum / n;
+            r.max[static_cast<std::size_t>(s->gpu)] = top;
+            r.sortedMeans.push_back(sum / n);
+        }
+        std::sort(r.sortedMeans.begin(), r.sortedMeans.end());
+    }
+}
+
+// The GPU's mean and max over the window and the median of its peers' means (NaN without
+// peers, so no comparison holds); nullopt when the metric or the GPU has no reading then.
+std::optional<TelemetryWindow::Comparison> TelemetryWindow::compare(std::string_view metric, std::int32_t gpu) const {
+    const auto it = m_metrics.find(std::string(metric));
+    if (it == m_metrics.end() || gpu < 0 || static_cast<std::size_t>(gpu) >= it->second.mean.size()) return std::nullopt;
+    const Readings& r = it->second;
+    const double mine = r.mean[static_cast<std::size_t>(gpu)];
+    if (std::isnan(mine)) return std::nullopt;
+    Comparison c{mine, std::nan(""), r.max[static_cast<std::size_t>(gpu)]};
+    // The upper median of the others: the sorted means without this GPU's own.
+    const std::size_t others = r.sortedMeans.size() - 1;
+    if (others == 0) return c;
+    const auto self = static_cast<std::size_t>(std::lower_bound(r.sortedMeans.begin(), r.sortedMeans.end(), mine) - r.sortedMeans.begin());
+    const std::size_t k = others / 2;
+    c.peers = k < self ? r.sortedMeans[k] : r.sortedMeans[k + 1];
+    return c;
+}
+
+std::string TelemetryWindow::evidence(std::int32_t gpu) const {
     std::vector<std::string> said;
-    if (const auto m = tm.metricIndex(kSmClockMetric))
-        if (const auto c = compare(run, level, *m, gpu, begin, end); c && c->mine < 0.97 * c->peers)
-            said.push_back("SM clock " + grouped(c->mine) + " MHz vs peers " + grouped(c->peers));
-    if (const auto m = tm.metricIndex("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS"))
-        if (const auto c = compare(run, level, *m, gpu, begin, end))
-            if (const std::string reasons = throttleReasons(static_cast<std::uint64_t>(c->mineMax)); !reasons.empty()) said.push_back(reasons);
-    if (const auto m = tm.metricIndex(kTemperatureMetric))
-        if (const auto c = compare(run, level, *m, gpu, begin, end); c && c->mine > c->peers + 5)
-            said.push_back(grouped(c->mine) + " °C vs peers " + grouped(c->peers));
-    if (const auto m = tm.metricIndex(kPowerMetric))
-        if (const auto c = compare(run, level, *m, gpu, begin, end); c && c->mine < 0.9 * c->peers)
-            said.push_back("power " + grouped(c->mine) + " W vs peers " + grouped(c->peers));
+    if (const auto c = compare(kSmClockMetric, gpu); c && c->mine < 0.97 * c->peers)
+        said.push_back("SM clock " + grouped(c->mine) + " MHz vs peers " + grouped(c->peers));
+    if (const auto c = compare(kThrottleMetric, gpu))
+        if (const std::string reasons = throttleReasons(static_cast<std::uint64_t>(c->mineMax)); !reasons.empty()) said.push_back(reasons);
+    if (const auto c = compare(kTemperatureMetric, gpu); c && c->mine > c->peers + 5)
+        said.push_back(grouped(c->mine) + " °C vs peers " + grouped(c->peers));
+    if (const auto c = compare(kPowerMetric, gpu); c && c->mine < 0.9 * c->peers)
+        said.push_back("power " + grouped(c->mine) + " W vs peers " + grouped(c->peers));
     std::string out;
     for (const std::string& s : said) out += (out.empty() ? "" : "; ") + s;
     return out;
 }
+
+std::string stragglerEvidence(const Run& run, std::int32_t gpu, Nanos begin, Nanos end) { return TelemetryWindow(run, begin, end).evidence(gpu); }
 
 }  // namespace faultline

@@ -4,7 +4,10 @@
 // CLI, the app's incident pane and the report read it.
 #include "model/run.h"
 
+#include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace faultline {
@@ -30,6 +33,25 @@ std::vector<EarlyWarning> earlyWarnings(const Run& run, const std::vector<std::i
 // 1,980; SW thermal slowdown; 87 °C vs peers 70; power 448 W vs peers 696". Only what stands
 // out is said; "" when nothing does, or the run has no telemetry then.
 std::string stragglerEvidence(const Run& run, std::int32_t gpu, Nanos begin, Nanos end);
+
+// The same for many GPUs over one window (the late ranks of one trace): one pass over the
+// summaries, then each GPU's evidence without another.
+class TelemetryWindow {
+public:
+    TelemetryWindow(const Run& run, Nanos begin, Nanos end);
+    std::string evidence(std::int32_t gpu) const;
+
+private:
+    struct Readings {
+        std::vector<double> mean, max;   // by GPU; NaN where it has no reading in the window
+        std::vector<double> sortedMeans;  // of the GPUs that have one
+    };
+    struct Comparison {
+        double mine = 0, peers = 0, mineMax = 0;
+    };
+    std::optional<Comparison> compare(std::string_view metric, std::int32_t gpu) const;
+    std::map<std::string, Readings> m_metrics;  // by metric name
+};
 
 // The reasons a DCGM / nvidia-smi clock throttle bitmask names ("SW thermal slowdown, HW power
 // brake"), leaving out idle and application clock settings, which slow nothing down.

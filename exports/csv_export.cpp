@@ -152,7 +152,7 @@ std::string stragglersToCsv(const StragglerReport& collectives, const StepTimeRe
         const double ra = a.second.stepped ? a.second.stepped->meanRatio : 0, rb = b.second.stepped ? b.second.stepped->meanRatio : 0;
         return ra > rb;
     });
-    std::string out = row({"rank", "gpu", "host", "waiting_caused_s", "score", "collectives", "late", "step_time_ratio"});
+    std::string out = row({"rank", "gpu", "host", "waiting_caused_s", "score", "collectives", "late", "step_time_ratio", "telemetry"});
     for (const auto& [rank, line] : lines) {
         std::int32_t gpu = line.traced ? line.traced->gpu : -1;
         if (gpu < 0 && rank >= 0 && static_cast<std::size_t>(rank) < run.rankToGpu.size()) gpu = run.rankToGpu[static_cast<std::size_t>(rank)];
@@ -164,7 +164,7 @@ std::string stragglersToCsv(const StragglerReport& collectives, const StepTimeRe
         const RankStragglerScore* t = line.traced;
         out += row({std::to_string(rank), gpu >= 0 ? std::to_string(gpu) : "", host, t ? seconds(t->totalLateness) : "",
                     t ? ratio(t->score) : "", t ? std::to_string(t->collectives) : "", t ? std::to_string(t->late) : "",
-                    line.stepped ? ratio(line.stepped->meanRatio) : ""});
+                    line.stepped ? ratio(line.stepped->meanRatio) : "", t ? t->telemetry : ""});
     }
     return out;
 }

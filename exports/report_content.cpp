@@ -25,6 +25,7 @@ ReportContent buildReportContent(std::shared_ptr<const Run> run, const std::map<
     ReportContent c;
     c.summary = summarize(*run);
     c.power = clusterPower(*run);
+    c.stragglers = analyzeStragglers(*run);
     c.incidents = buildIncidents(*run);
     for (const Incident& inc : worstIncidents(c.incidents, incidentCount)) {
         ReportIncident r{inc, std::nullopt};
@@ -57,6 +58,19 @@ std::vector<std::vector<std::string>> powerSwingRows(const ClusterPower& p, cons
         std::snprintf(to, sizeof to, "%.3f MW", s.toMegawatts);
         std::snprintf(rate, sizeof rate, "%+.3f", s.megawattsPerSecond);
         rows.push_back({formatWallTime(info.startEpochNs, s.time), from, to, rate, s.cause.empty() ? "-" : s.cause});
+    }
+    return rows;
+}
+
+std::vector<std::string> lateRankHeader() { return {"Rank", "GPU", "Last at", "Others waited", "Its GPU while traced"}; }
+
+std::vector<std::vector<std::string>> lateRankRows(const StragglerReport& stragglers, const Run& run, std::size_t limit) {
+    std::vector<std::vector<std::string>> rows;
+    for (const RankStragglerScore& r : stragglers.ranks) {
+        if (r.late == 0 || rows.size() >= limit) break;  // most waiting caused first: the rest caused none
+        rows.push_back({std::to_string(r.rank), r.gpu >= 0 ? run.topology.gpuName(r.gpu) : "not known",
+                        std::to_string(r.late) + " of " + std::to_string(r.collectives), formatShortDuration(r.totalLateness),
+                        r.telemetry.empty() ? "-" : r.telemetry});
     }
     return rows;
 }

@@ -2,6 +2,7 @@
 // What an incident report says, worked out once and shared by the PDF and the HTML writers:
 // the run's figures, the incidents chosen for a section each, and the reviewer's notes.
 #include "analysis/incidents.h"
+#include "analysis/straggler_analysis.h"
 #include "analysis/cluster_power.h"
 #include "analysis/summary.h"
 #include "model/incident_notes.h"
@@ -24,6 +25,7 @@ struct ReportContent {
     std::shared_ptr<const Run> run;
     RunSummary summary;
     ClusterPower power;                    // the cluster's draw in MW (analysis/cluster_power.h)
+    StragglerReport stragglers;            // late ranks of the traced collectives
     std::vector<Incident> incidents;       // all of them, in time order
     std::vector<ReportIncident> selected;  // a section each, worst first
     std::int64_t generatedEpochNs = 0;
@@ -48,6 +50,10 @@ std::vector<std::pair<std::string, std::string>> headlineFigures(const RunSummar
 // The "Cluster power" section: where the figures come from, peak, mean, energy; and the
 // largest swings as rows of when (UTC), from, to, MW/s, at.
 std::vector<std::pair<std::string, std::string>> powerFacts(const ClusterPower& power);
+// The late ranks of the traced collectives, most waiting caused first (at most `limit`):
+// rank, GPU, collectives it was last at, the waiting it caused, its GPU's telemetry then.
+std::vector<std::string> lateRankHeader();
+std::vector<std::vector<std::string>> lateRankRows(const StragglerReport& stragglers, const Run& run, std::size_t limit = 10);
 std::vector<std::vector<std::string>> powerSwingRows(const ClusterPower& power, const RunInfo& info);
 
 }  // namespace faultline

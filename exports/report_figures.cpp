@@ -46,7 +46,7 @@ bool renderReportFigures(const ReportContent& content, ReportFigures& out, const
     {
         ChartsView charts;
         charts.setAttribute(Qt::WA_DontShowOnScreen);
-        charts.setRun(content.run, content.summary, analyzeStragglers(*content.run));
+        charts.setRun(content.run, content.summary, content.stragglers);
         charts.resize(kChartSize.width(), kChartSize.height() * 4);
         charts.show();
         QApplication::processEvents();

@@ -27,7 +27,10 @@ void writeHtmlReport(const ReportContent& c, const ReportFigures& figures, const
     for (const CauseCount& cc : c.summary.causes)
         html += "<tr><td>" + h(rootCauseLabel(cc.cause)) + "</td><td>" + QString::number(cc.count) + "</td><td>" +
                 QString::number(cc.percent, 'f', 1) + "%</td></tr>";
-    html += "</table>\n<pre>" + h(goodputToText(c.summary.ledger)) + "</pre>\n<h2>Cluster power</h2><table class=facts>";
+    html += "</table>\n<pre>" + h(goodputToText(c.summary.ledger)) + "</pre>\n";
+    if (const auto late = lateRankRows(c.stragglers, *c.run); !late.empty())
+        html += "<h3>Late ranks in the traced collectives</h3>" + gridTable(lateRankHeader(), late) + "\n";
+    html += "<h2>Cluster power</h2><table class=facts>";
     for (const auto& [k, v] : powerFacts(c.power)) html += "<tr><th>" + h(k) + "</th><td>" + h(v) + "</td></tr>";
     html += "</table><table class=grid><tr><th>Largest swings (UTC)</th><th>From</th><th>To</th><th>MW/s</th><th>At</th></tr>";
     for (const auto& row : powerSwingRows(c.power, info)) {

@@ -66,6 +66,22 @@ void powerSection(PdfLayout& pdf, const ReportContent& c) {
     else pdf.table({"Largest swings (UTC)", "From", "To", "MW/s", "At"}, rows, {0.3, 0.16, 0.16, 0.12, 0.26}, {false, true, true, true, false});
 }
 
+// Only when the run has traced collectives with a late rank.
+void lateRanksSection(PdfLayout& pdf, const ReportContent& c) {
+    const auto rows = lateRankRows(c.stragglers, *c.run);
+    if (rows.empty()) return;
+    pdf.heading("Late ranks in the traced collectives", 2);
+    std::vector<QStringList> cells;
+    for (const auto& r : rows) {
+        QStringList row;
+        for (const std::string& cell : r) row << q(cell);
+        cells.push_back(row);
+    }
+    QStringList header;
+    for (const std::string& h : lateRankHeader()) header << q(h);
+    pdf.table(header, cells, {0.08, 0.22, 0.12, 0.14, 0.44}, {true, false, true, true, false});
+}
+
 constexpr int kSnapshotHeight = 200;  // the hardware at the failure, beside its facts
 
 void incidentSection(PdfLayout& pdf, const ReportContent& c, const ReportIncident& r, const QImage& snapshot, int rank) {
@@ -133,6 +149,7 @@ int writePdfPages(const ReportContent& c, const ReportFigures& figures, const Re
     pdf.facts(qPairs(headlineFigures(c.summary)));
     ledgerSection(pdf, c.summary);
     causesSection(pdf, c);
+    lateRanksSection(pdf, c);
     powerSection(pdf, c);
 
     pdf.newPage();

@@ -435,5 +435,52 @@ TEST(ExportReport, AnIncidentNamesItsReportersAndSuspects) {
     for (const auto& [k, v] : incidentFacts(*other, tiny.info)) EXPECT_NE(k, "Suspect ranks");
 }
 
+// A run whose traced collectives had a late rank on a throttled GPU: both reports list the late
+// ranks with what their GPUs read while traced, and a run without traces has no such section.
+TEST(ExportReport, LateRanksComeWithTheirGpusTelemetry) {
+    test::guiApp();
+    faultline::Run traced = test::tinyRun();
+    traced.collectiveOps = {"allreduce"};
+    traced.processGroups = {{"dp", {0, 1, 2, 3}}};
+    traced.rankToGpu = {0, 1, 2, 3};
+    for (std::int64_t seq = 1; seq <= 3; ++seq)
+        for (std::int32_t rank = 0; rank < 4; ++rank) {
+            const Nanos start = kHour + seq * kSecond;
+            traced.collectives.push_back({rank, 0, 0, seq, start + (rank == 2 ? 40 * kMillisecond : 0), start + 50 * kMillisecond, 1 << 20});
+        }
+    traced.telemetry = {};  // only the SM clock of the four traced GPUs
+    traced.telemetry.metrics = {"DCGM_FI_DEV_SM_CLOCK"};
+    TelemetryLevel level{10 * kMinute, {}};
+    const std::int64_t bucket = (traced.info.startEpochNs + kHour) / level.bucket;
+    for (std::int32_t gpu = 0; gpu < 4; ++gpu) {
+        const float clock = gpu == 2 ? 1410.f : 1980.f;
+        level.series.push_back({0, gpu, {bucket}, {clock}, {clock}, {clock}});
+    }
+    traced.telemetry.levels = {level};
+    ScratchDir dir;
+    const std::string path = dir.file("traced.faultline");
+    writeRunFile(traced, path);
+    for (const char* name : {"report.pdf", "report.html"}) {
+        const QString out = QString::fromStdString(dir.file(name));
+        const Output made = run(FAULTLINE_APP, {"--report", out, QString::fromStdString(path)});
+        ASSERT_EQ(made.status, 0) << made.err.toStdString();
+        QString text;
+        if (out.endsWith(".pdf")) {
+            text = run("pdftotext", {out, "-"}).out;
+            if (const QByteArray shots = qgetenv("FAULTLINE_TEST_SHOTS"); !shots.isEmpty()) QFile::copy(out, shots + "/late-ranks-report.pdf");
+        } else {
+            QFile html(out);
+            ASSERT_TRUE(html.open(QIODevice::ReadOnly));
+            text = QString::fromUtf8(html.readAll());
+        }
+        EXPECT_TRUE(text.contains("Late ranks in the traced collectives")) << name;
+        EXPECT_TRUE(text.contains("SM clock 1,410 MHz vs peers 1,980")) << name;
+    }
+    const QString plain = QString::fromStdString(dir.file("plain.pdf"));
+    NotedRun untraced;
+    ASSERT_EQ(run(FAULTLINE_APP, {"--report", plain, QString::fromStdString(untraced.path)}).status, 0);
+    EXPECT_FALSE(run("pdftotext", {plain, "-"}).out.contains("Late ranks")) << "a run without traces has no late ranks to list";
+}
+
 }  // namespace
 }  // namespace faultline

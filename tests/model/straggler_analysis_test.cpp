@@ -47,6 +47,38 @@ TEST(StragglerAnalysis, LateRankIsFoundDespiteClockOffsets) {
     EXPECT_NE(stragglersToText(report, run).find("r0000-h0-gpu2"), std::string::npos);
 }
 
+// The late rank's GPU ran slow while it was traced: its line says so, in the table, the JSON
+// and the words the summary's highlights and the inspector use; readings outside the traced
+// span say nothing about it.
+TEST(StragglerAnalysis, ALateRanksThrottledGpuSaysSoBesideItsLateness) {
+    faultline::Run run = handTrace();
+    run.telemetry.metrics = {"DCGM_FI_DEV_SM_CLOCK", "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS"};
+    auto readings = [&](std::int64_t bucket) {
+        TelemetryLevel level{10 * kSecond, {}};
+        for (std::int32_t metric : {0, 1})
+            for (std::int32_t gpu = 0; gpu < 4; ++gpu) {
+                const float v = metric == 0 ? (gpu == 2 ? 1410.f : 1980.f) : (gpu == 2 ? 32.f : 0.f);  // 0x20: SW thermal slowdown
+                level.series.push_back({metric, gpu, {bucket}, {v}, {v}, {v}});
+            }
+        return std::vector<TelemetryLevel>{level};
+    };
+    run.telemetry.levels = readings(0);  // 0-10 s: the trace's span
+    const StragglerReport report = analyzeStragglers(run);
+    ASSERT_FALSE(report.ranks.empty());
+    const RankStragglerScore& worst = report.ranks.front();
+    EXPECT_EQ(worst.rank, 2);
+    EXPECT_EQ(worst.telemetry, "SM clock 1,410 MHz vs peers 1,980; SW thermal slowdown");
+    EXPECT_NE(lateRankText(worst).find("others waited 120.0 ms; SM clock 1,410 MHz vs peers 1,980"), std::string::npos) << lateRankText(worst);
+    EXPECT_NE(stragglersToText(report, run).find("its GPU while traced: SM clock 1,410 MHz vs peers 1,980; SW thermal slowdown"),
+              std::string::npos)
+        << stragglersToText(report, run);
+    EXPECT_EQ(stragglersToJson(report, run)["ranks"][0]["telemetry"], worst.telemetry);
+    for (std::size_t i = 1; i < report.ranks.size(); ++i) EXPECT_EQ(report.ranks[i].telemetry, "") << "rank " << report.ranks[i].rank;
+
+    run.telemetry.levels = readings(6);  // 60-70 s: long after the trace
+    EXPECT_EQ(analyzeStragglers(run).ranks.front().telemetry, "");
+}
+
 // Shaped like a real 8-rank trace: rank 5 arrives last at the first five collectives, 7.6 ms
 // behind at the first (about 9 ms in all); ranks 2 and 6 are last at the final three by under
 // 1 ms each. Kernel durations are widely spread, as on real GPUs: every arrival jitters by up
