@@ -13,6 +13,8 @@
 #include "exports/report_writer.h"
 #include "exports/video_recorder.h"
 #include "screenshot.h"
+#include "views/fabric_view.h"
+#include "views/replay_panel.h"
 #include "views/viewpoint_camera.h"
 
 #include <QComboBox>
@@ -108,6 +110,7 @@ void ExportController::exportReportTo(const ReportOptions& options) {
     const QString out = options.out;
     const std::shared_ptr<const Run> run(loaded, &loaded->run);
     auto content = std::make_shared<ReportContent>(buildReportContent(run, readIncidentNotes(loaded->path.toStdString()), options.incidents));
+    content->colourBy = m_window->replayPanel()->fabricView()->colourBy();  // the pictures as the user sees the hall
     auto figures = std::make_shared<ReportFigures>();
     QProgressDialog progress(tr("Making the report's figures..."), tr("Cancel"), 0, 100, m_window);
     progress.setWindowModality(Qt::WindowModal);
@@ -191,6 +194,9 @@ void ExportController::exportVideo() {
     if (!ask(m_window, tr("Export Video"), form)) return;
     VideoOptions o{QString(), from->text().trimmed(), to->text().trimmed(), speed->text().trimmed(), fps->value(),
                    QSize(width->value() & ~1, height->value() & ~1), camera->currentData().toString()};
+    // Coloured as the user sees the hall (View > Colour By).
+    if (const auto metric = m_window->replayPanel()->fabricView()->colourBy())
+        o.colourBy = QString::fromStdString(m_window->currentRun()->run.telemetry.metrics[static_cast<std::size_t>(*metric)]);
     QString error;
     if (!planVideo(m_window->currentRun()->run, o, &error)) {  // asked before where to save it
         QMessageBox::warning(m_window, tr("Export Video"), error);

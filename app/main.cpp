@@ -47,7 +47,7 @@ constexpr const char* kUsage = "usage: faultline [RUN.faultline]\n"
                                "       faultline A.faultline B.faultline   (the two runs compared side by side)\n"
                                "       faultline --screenshot OUT.png [--view PANEL] [--at TIME | --step N] [--viewpoint NAME] [--colour-by METRIC] [--size WxH] [RUN.faultline]\n"
                                "       faultline --screenshot OUT.svg --view charts|timeline [--at TIME] [--size WxH] [RUN.faultline]\n"
-                               "       faultline --report OUT.pdf|OUT.html [--incidents N] [--page a4|letter] [RUN.faultline]\n"
+                               "       faultline --report OUT.pdf|OUT.html [--incidents N] [--page a4|letter] [--colour-by METRIC] [RUN.faultline]\n"
                                "       faultline --presentation OUT.pdf [--incidents N] [RUN.faultline]\n"
                                "       faultline --record OUT.mp4 [--from T] [--to T] [--speed 1h/s] [--fps 30] [--viewpoint NAME] [--colour-by METRIC] [--size 1920x1080] [RUN.faultline]\n"
                                "       faultline --screenshot OUT.png --compare [--at TIME | --step N] [--size WxH] A.faultline B.faultline\n"
@@ -89,7 +89,7 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
     const QCommandLineOption camera("camera", "The camera of --bench-replay: whole (the whole cluster, default) or close (one zone, near enough that every GPU is drawn on its own).",
                                     "VIEW", "whole");
     const QCommandLineOption viewpoint("viewpoint", "The camera for --screenshot and --record: a viewpoint saved in the run's review (View > Viewpoints).", "NAME");
-    const QCommandLineOption colourBy("colour-by", "The 3D view's colours for --screenshot and --record: a metric of the run's telemetry, by DCGM's name "
+    const QCommandLineOption colourBy("colour-by", "The 3D view's colours for --screenshot, the pictures of --report, and --record: a metric of the run's telemetry, by DCGM's name "
                                                    "(DCGM_FI_DEV_POWER_USAGE) or the app's (Power), as View > Colour By; default: GPU state.", "METRIC");
     const QCommandLineOption presentation("presentation", "Write the presentation's slides (View > Present) as a PDF, one page a slide, its --incidents worst incidents (default 5), and exit.", "OUT.pdf");
     const QCommandLineOption force("force", "Replace an existing output file that is not of the kind written (never a run given as input).");
@@ -150,9 +150,10 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
     o.exports.video.viewpoint = o.viewpoint;
     o.colourBy = parser.value(colourBy);
     if (parser.isSet(colourBy) && o.colourBy.trimmed().isEmpty()) return usageError("--colour-by expects the name of a metric, such as Power");
-    if (parser.isSet(colourBy) && (!ofTheView || o.compare))
-        return usageError("--colour-by goes with --screenshot of the 3D view (--view fabric) or --record, of one run");
+    if (parser.isSet(colourBy) && ((!ofTheView && o.exports.report.out.isEmpty()) || o.compare))
+        return usageError("--colour-by goes with --screenshot of the 3D view (--view fabric), --report or --record, of one run");
     o.exports.video.colourBy = o.colourBy;
+    o.exports.report.colourBy = o.colourBy;
     o.presentation = parser.value(presentation);
     if (parser.isSet(presentation) && !o.presentation.endsWith(".pdf", Qt::CaseInsensitive))
         return usageError("--presentation writes a PDF: name it OUT.pdf, not \"" + o.presentation + "\"");

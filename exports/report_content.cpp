@@ -3,6 +3,7 @@
 #include "model/format.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 
@@ -60,6 +61,16 @@ std::vector<std::vector<std::string>> powerSwingRows(const ClusterPower& p, cons
         rows.push_back({formatWallTime(info.startEpochNs, s.time), from, to, rate, s.cause.empty() ? "-" : s.cause});
     }
     return rows;
+}
+
+std::string snapshotCaption(const ReportContent& c) {
+    if (!c.colourBy || *c.colourBy < 0 || static_cast<std::size_t>(*c.colourBy) >= c.run->telemetry.metrics.size())
+        return "The pictures colour each GPU by its state just after the first symptom: the failed hardware red.";
+    const MetricInfo info = metricInfo(c.run->telemetry.metrics[static_cast<std::size_t>(*c.colourBy)]);
+    std::string label(info.label);
+    if (!label.empty()) label[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(label[0])));
+    return "The pictures colour each GPU by its " + label + (info.unit.empty() ? std::string() : " (" + std::string(info.unit) + ")") +
+           " just after the first symptom, on the legend's scale.";
 }
 
 std::vector<std::string> lateRankHeader() { return {"Rank", "GPU", "Last at", "Others waited", "Its GPU while traced"}; }

@@ -26,6 +26,7 @@ struct ReportContent {
     RunSummary summary;
     ClusterPower power;                    // the cluster's draw in MW (analysis/cluster_power.h)
     StragglerReport stragglers;            // late ranks of the traced collectives
+    std::optional<std::int32_t> colourBy;  // the telemetry metric its 3D pictures show; unset: GPU state
     std::vector<Incident> incidents;       // all of them, in time order
     std::vector<ReportIncident> selected;  // a section each, worst first
     std::int64_t generatedEpochNs = 0;
@@ -52,6 +53,8 @@ std::vector<std::pair<std::string, std::string>> headlineFigures(const RunSummar
 std::vector<std::pair<std::string, std::string>> powerFacts(const ClusterPower& power);
 // The late ranks of the traced collectives, most waiting caused first (at most `limit`):
 // rank, GPU, collectives it was last at, the waiting it caused, its GPU's telemetry then.
+// "The pictures colour each GPU by its power (W) at the first symptom", or by its state.
+std::string snapshotCaption(const ReportContent& content);
 std::vector<std::string> lateRankHeader();
 std::vector<std::vector<std::string>> lateRankRows(const StragglerReport& stragglers, const Run& run, std::size_t limit = 10);
 std::vector<std::vector<std::string>> powerSwingRows(const ClusterPower& power, const RunInfo& info);

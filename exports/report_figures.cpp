@@ -89,6 +89,7 @@ bool renderReportFigures(const ReportContent& content, ReportFigures& out, const
         if (!step()) return false;
     }
     OffscreenRenderer renderer(content.run, kSnapshotSize);
+    renderer.view().setColourBy(content.colourBy);
     for (const ReportIncident& r : content.selected) {
         // Framed and labelled as the app frames an incident: a switch's blast radius whole.
         showIncident(renderer.view(), failedPart(*content.run, r.incident), r.incident.gpus).aim();

@@ -3,6 +3,7 @@
 #include "exports/report_writer.h"
 
 #include "model/incident_notes.h"
+#include "model/metric_text.h"
 #include "views/run_loader.h"
 
 #include <QElapsedTimer>
@@ -17,7 +18,8 @@ int writeReportHeadless(const QString& path, const ReportOptions& options) {
     try {
         const std::shared_ptr<const LoadedRun> loaded = loadRun(path);
         const std::shared_ptr<const Run> run(loaded, &loaded->run);
-        const ReportContent content = buildReportContent(run, readIncidentNotes(path.toStdString()), options.incidents);
+        ReportContent content = buildReportContent(run, readIncidentNotes(path.toStdString()), options.incidents);
+        if (!options.colourBy.isEmpty()) content.colourBy = metricNamed(run->telemetry, options.colourBy.toStdString());
         ReportFigures figures;
         renderReportFigures(content, figures);
         if (isHtmlReport(options.out)) {

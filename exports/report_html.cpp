@@ -40,7 +40,7 @@ void writeHtmlReport(const ReportContent& c, const ReportFigures& figures, const
     }
     html += "</table>\n<h2>Charts</h2>\n";
     for (const ReportFigure& f : figures.charts) html += "<figure><figcaption>" + h(f.title) + "</figcaption>" + svgOf(f) + "</figure>\n";
-    html += "<h2>Incidents by downtime</h2>\n";
+    html += "<h2>Incidents by downtime</h2>\n<p class=muted>" + h(snapshotCaption(c)) + "</p>\n";
     for (std::size_t i = 0; i < c.selected.size(); ++i) {
         const ReportIncident& r = c.selected[i];
         const Incident& inc = r.incident;

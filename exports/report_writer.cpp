@@ -165,6 +165,7 @@ int writePdfPages(const ReportContent& c, const ReportFigures& figures, const Re
                             q(rootCauseLabel(r.incident.cause)), q(r.incident.hardware), q(formatDuration(incidentCost(r.incident)))});
         pdf.table({"#", "First symptom (UTC)", "Root cause", "Hardware", "Downtime"}, rows, {0.06, 0.27, 0.2, 0.32, 0.15},
                   {true, false, false, false, true});
+        pdf.paragraph(q(snapshotCaption(c)), QColor(90, 90, 90), 12);
     }
     for (std::size_t i = 0; i < c.selected.size(); ++i)
         incidentSection(pdf, c, c.selected[i], i < figures.snapshots.size() ? figures.snapshots[i] : QImage(), static_cast<int>(i + 1));

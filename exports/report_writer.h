@@ -19,6 +19,7 @@ struct ReportOptions {
     QString out;                                  // .pdf or .html
     int incidents = 10;                           // sections, worst incidents first
     QPageSize::PageSizeId page = QPageSize::A4;   // PDF only
+    QString colourBy = {};  // the metric its 3D pictures colour the GPUs by (--colour-by); empty: GPU state
 };
 
 // Both throw faultline::Error when the file cannot be written. The PDF's page count is

@@ -7,6 +7,7 @@
 #include "../model/test_runs.h"
 
 #include "app/colour_by_menu.h"
+#include "app/export_controller.h"
 #include "app/main_window.h"
 #include "model/metric_at_instant.h"
 #include "model/run_file.h"
@@ -21,6 +22,7 @@
 
 #include <QAction>
 #include <QLabel>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QtCharts/QAreaSeries>
 #include <QtCharts/QLineSeries>
@@ -76,6 +78,24 @@ TEST(ColourBy, TheMenuListsTheRunsMetricsByNameAndChoosingOneRecoloursTheView) {
     ASSERT_TRUE(shown.wait(30'000));
     EXPECT_FALSE(view->colourBy().has_value());
     EXPECT_EQ(checkedEntry(*w.menu()), "State");
+}
+
+// Export Report from the window pictures the hall as the user has it coloured, and says so.
+TEST(ColourBy, TheWindowsReportPicturesTheHallByTheChosenMetric) {
+    WindowOn w(test::telemetryTinyRun());
+    ASSERT_TRUE(w.ok);
+    ASSERT_TRUE(w.menu()->choose("Power (W)"));
+    auto* exports = w.window.findChild<ExportController*>();
+    ASSERT_NE(exports, nullptr);
+    QSignalSpy said(exports, &ExportController::message);
+    const QString pdf = QString::fromStdString(w.dir.file("by-power.pdf"));
+    exports->exportReportTo({pdf, 1, QPageSize::A4});
+    ASSERT_TRUE(said.wait(60'000));
+    ASSERT_EQ(said.last().first().toString(), "Wrote " + pdf);
+    QProcess text;
+    text.start("pdftotext", {pdf, "-"});
+    ASSERT_TRUE(text.waitForFinished(60'000));
+    EXPECT_TRUE(QString::fromUtf8(text.readAllStandardOutput()).simplified().contains("colour each GPU by its power (W)"));
 }
 
 TEST(ColourBy, ARunWithoutTelemetryOffersOnlyState) {

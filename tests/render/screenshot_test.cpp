@@ -128,6 +128,16 @@ TEST(Screenshot, ColourByPaintsTheHallByAMetricAndRefusesOneTheRunHasNot) {
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_TRUE(r.errors.contains("the run has no metric 'humidity'")) << r.errors.toStdString();
     EXPECT_FALSE(QFileInfo::exists(none));
+
+    // A report's pictures, the same way; its text says what they show.
+    const QString pdf = QString::fromStdString(dir.file("power.pdf"));
+    r = runApp({"--report", pdf, "--incidents", "1", "--colour-by", "power", QString::fromStdString(file)});
+    ASSERT_EQ(r.exitCode, 0) << r.errors.toStdString();
+    QProcess text;
+    text.start("pdftotext", {pdf, "-"});
+    ASSERT_TRUE(text.waitForFinished(60'000));
+    const QString said = QString::fromUtf8(text.readAllStandardOutput()).simplified();
+    EXPECT_TRUE(said.contains("The pictures colour each GPU by its power (W) just after the first symptom")) << said.toStdString();
 }
 
 // Debian's VTK Qt module is built for Qt 5: one Qt 5 library in a Qt 6 program would crash it.
