@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 #include <span>
 
 namespace faultline {
@@ -60,22 +61,76 @@ Windows windowsOf(const std::vector<CollectiveRecord>& records, int count) {
     return w;
 }
 
-// Record indices ordered so that each collective instance (records sharing group and seq,
-// ranks in any order) is a run of neighbours.
+// Stable counting sort: `in`'s indices by key(i) in [0, keys), into `out`.
+template <typename Key>
+void countingSort(std::span<const std::uint32_t> in, std::size_t keys, Key key, std::span<std::uint32_t> out) {
+    std::vector<std::size_t> start(keys + 1, 0);
+    for (std::uint32_t i : in) ++start[key(i) + 1];
+    std::partial_sum(start.begin(), start.end(), start.begin());
+    for (std::uint32_t i : in) out[start[key(i)]++] = i;
+}
+
+// Whether values from lo to hi are few enough to count: not many more than the n items.
+bool countable(std::int64_t lo, std::int64_t hi, std::size_t n) {
+    return static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) <= 4 * static_cast<std::uint64_t>(n) + 1024;
+}
+
+// Record indices ordered by (group, seq), ties in record order, so that each collective
+// instance (records sharing group and seq, ranks in any order) is a run of neighbours.
+// Counted rather than compared where the numbers are dense (group indices, sequence numbers
+// counting up): a comparison sort of tens of millions of indices took most of an import.
 std::vector<std::uint32_t> byInstance(const std::vector<CollectiveRecord>& records) {
-    std::vector<std::uint32_t> order(records.size());
-    std::iota(order.begin(), order.end(), 0u);
-    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-        const CollectiveRecord &x = records[a], &y = records[b];
-        return x.group != y.group ? x.group < y.group : x.seq < y.seq;
-    });
+    std::vector<std::uint32_t> scratch(records.size()), order(records.size());
+    std::iota(scratch.begin(), scratch.end(), 0u);
+    if (records.empty()) return order;
+    auto bySeq = [&](std::uint32_t a, std::uint32_t b) { return records[a].seq != records[b].seq ? records[a].seq < records[b].seq : a < b; };
+    const auto [gLo, gHi] = std::minmax_element(records.begin(), records.end(), [](const auto& a, const auto& b) { return a.group < b.group; });
+    const std::int32_t lowGroup = gLo->group;
+    if (!countable(lowGroup, gHi->group, records.size())) {
+        order = scratch;
+        std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+            return records[a].group != records[b].group ? records[a].group < records[b].group : bySeq(a, b);
+        });
+        return order;
+    }
+    countingSort(scratch, static_cast<std::size_t>(gHi->group - lowGroup) + 1, [&](std::uint32_t i) { return static_cast<std::size_t>(records[i].group - lowGroup); },
+                 order);
+    for (std::size_t begin = 0; begin < order.size();) {
+        const std::int32_t group = records[order[begin]].group;
+        std::size_t end = begin;
+        std::int64_t lo = INT64_MAX, hi = INT64_MIN;
+        for (; end < order.size() && records[order[end]].group == group; ++end) {
+            lo = std::min(lo, records[order[end]].seq);
+            hi = std::max(hi, records[order[end]].seq);
+        }
+        const std::span<std::uint32_t> range = std::span(order).subspan(begin, end - begin);
+        if (countable(lo, hi, range.size())) {
+            const std::span<std::uint32_t> out = std::span(scratch).subspan(begin, range.size());
+            countingSort(range, static_cast<std::size_t>(hi - lo) + 1, [&](std::uint32_t i) { return static_cast<std::size_t>(records[i].seq - lo); }, out);
+            std::copy(out.begin(), out.end(), range.begin());
+        } else {
+            std::sort(range.begin(), range.end(), bySeq);
+        }
+        begin = end;
+    }
     return order;
 }
 
 // Each record's preceding work: the time since the same rank left its previous collective,
 // on that rank's own clock.
-std::vector<Nanos> workBeforeEachRecord(const std::vector<CollectiveRecord>& records) {
+std::vector<Nanos> workBeforeEachRecord(const std::vector<CollectiveRecord>& records, std::int32_t maxRank) {
     std::vector<Nanos> workBefore(records.size(), 0);
+    auto byEnter = [](const CollectiveRecord& a, const CollectiveRecord& b) { return a.enter < b.enter; };
+    if (std::is_sorted(records.begin(), records.end(), byEnter)) {
+        // In time order (as a run keeps them) a rank's previous collective is the last one seen.
+        std::vector<std::optional<Nanos>> lastExit(static_cast<std::size_t>(maxRank) + 1);
+        for (std::size_t i = 0; i < records.size(); ++i) {
+            std::optional<Nanos>& last = lastExit[static_cast<std::size_t>(records[i].rank)];
+            if (last) workBefore[i] = std::max<Nanos>(0, records[i].enter - *last);
+            last = records[i].exit;
+        }
+        return workBefore;
+    }
     std::vector<std::uint32_t> byRank(records.size());
     std::iota(byRank.begin(), byRank.end(), 0u);
     std::sort(byRank.begin(), byRank.end(), [&](std::uint32_t a, std::uint32_t b) {
@@ -214,7 +269,7 @@ StragglerReport analyzeStragglers(const Run& run, const StragglerAnalysisParams&
     }
 
     const std::vector<std::uint32_t> order = byInstance(records);
-    const std::vector<Nanos> workBefore = workBeforeEachRecord(records);
+    const std::vector<Nanos> workBefore = workBeforeEachRecord(records, maxRank);
     const TraceContext context{records, workBefore, windows, params};
     std::vector<Nanos> durations;
     for (std::size_t begin = 0; begin < order.size();) {

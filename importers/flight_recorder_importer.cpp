@@ -8,6 +8,8 @@
 #include "formats.h"
 #include "pickle_reader.h"
 
+#include <array>
+
 namespace faultline {
 
 namespace {
@@ -30,6 +32,8 @@ void importDump(const std::string& path, std::string data, ImportContext& ctx) {
     if (!dump.groups.empty()) ctx.report.count("process groups", static_cast<std::int64_t>(dump.groups.size()));
 
     const FlightRecorderCollectives collectives(dump);
+    // Counted here and reported once per state: a dump has thousands of entries.
+    std::array<std::int64_t, 4> byState{};
     for (std::size_t i = 0; i < dump.entries.size(); ++i) {
         const auto c = collectives.at(i);
         if (const auto* why = std::get_if<std::string>(&c)) {
@@ -37,13 +41,20 @@ void importDump(const std::string& path, std::string data, ImportContext& ctx) {
             continue;
         }
         const auto& collective = std::get<FlightRecorderCollective>(c);
-        const FlightRecorderState state = dump.entries[i].state;
-        ctx.report.count(state == FlightRecorderState::Unknown ? std::string("collectives without state")
-                                                               : "collectives " + std::string(flightRecorderStateText(state)));
-        ctx.report.count("collectives");
+        ++byState[static_cast<std::size_t>(dump.entries[i].state)];
         ctx.report.seen(collective.enter);
         ctx.report.seen(collective.exit);
     }
+    std::int64_t counted = 0;
+    for (std::size_t s = 0; s < byState.size(); ++s) {
+        if (byState[s] == 0) continue;
+        const auto state = static_cast<FlightRecorderState>(s);
+        ctx.report.count(state == FlightRecorderState::Unknown ? std::string("collectives without state")
+                                                               : "collectives " + std::string(flightRecorderStateText(state)),
+                         byState[s]);
+        counted += byState[s];
+    }
+    if (counted > 0) ctx.report.count("collectives", counted);
     ctx.events.flightRecorderDumps.push_back(std::move(dump));
 }
 

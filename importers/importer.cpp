@@ -284,10 +284,13 @@ ImportResult buildImport(std::vector<ShardedFile> files, const ImportOptions& op
         result.summary.files.back().warnings.push_back("merged into one run as asked, although " + disjointSpansText(spans, result.summary.files, false));
     }
 
+    // The hang is read from the dumps first: building the run releases them.
+    std::optional<HangReport> hang;
+    if (!events.flightRecorderDumps.empty()) hang = analyzeHang(events.flightRecorderDumps);
     BuildResult built = buildRun(events, events.topology, runName, {options.jobIds, options.jobName});
     result.run = std::move(built.run);
-    if (!events.flightRecorderDumps.empty()) {
-        result.run.hang = analyzeHang(events.flightRecorderDumps);
+    if (hang) {
+        result.run.hang = std::move(hang);
         addHangIncident(result.run);
     }
     if (options.runName.empty())

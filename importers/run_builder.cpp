@@ -16,6 +16,10 @@
 #include <map>
 #include <set>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 namespace faultline {
 
 namespace {
@@ -138,7 +142,7 @@ std::string normalisedPci(const std::string& id) {
 
 }  // namespace
 
-BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>& topology, const std::string& name,
+BuildResult buildRun(ImportedEvents& events, const std::optional<Topology>& topology, const std::string& name,
                      const JobSelection& selection) {
     BuildResult out;
     Run& run = out.run;
@@ -291,6 +295,11 @@ BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>
     }
 
     addCollectives(events, base, run);
+    // The dumps are the run's collectives now, and were most of the import's memory.
+    events.flightRecorderDumps = {};
+#ifdef __GLIBC__
+    malloc_trim(0);  // their many small blocks stay mapped until glibc is asked to hand them back
+#endif
     if (collectives.last > 0) toRun(collectives.last);
 
     // Steps are the job's: with several ranks reporting, the lowest rank speaks for all.

@@ -27,7 +27,9 @@ struct BuildResult {
 // many ranks to a host ("ranks0-7"), and a note says so.
 // With a chain of jobs (named by `selection`, else by the training logs' banners), every
 // gap between its jobs becomes a downtime, and the failures are the downtimes' symptoms.
-BuildResult buildRun(const ImportedEvents& events, const std::optional<Topology>& topology, const std::string& name,
+// The Flight Recorder dumps are released once made the run's collectives (analyse the hang
+// first): they are most of an import's memory.
+BuildResult buildRun(ImportedEvents& events, const std::optional<Topology>& topology, const std::string& name,
                      const JobSelection& selection = {});
 
 }  // namespace faultline

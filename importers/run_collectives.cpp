@@ -1,9 +1,12 @@
 #include "run_collectives.h"
 
 #include "flight_recorder_collectives.h"
+#include "parallel_files.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
+#include <numeric>
 
 namespace faultline {
 
@@ -39,20 +42,68 @@ std::int32_t dumpGroup(const FlightRecorderDump& dump, const FlightRecorderEntry
     return tables.group(name, it == dump.groups.end() || !it->second.ranks ? kNoRanks : *it->second.ranks);
 }
 
-// Records with absolute (epoch) times, as they are gathered.
-void addDump(const FlightRecorderDump& dump, CollectiveTables& tables, std::vector<CollectiveRecord>& out) {
+// The run's index of each of a dump's groups and ops, looked up once each, in the order its
+// collectives first name them.
+struct DumpIndices {
+    std::vector<std::int32_t> groups, ops;
+};
+
+template <typename F>
+void forEachDumpCollective(const FlightRecorderDump& dump, F&& f) {
     const FlightRecorderCollectives collectives(dump);
-    // The dump's few groups and ops, looked up in the run's tables once each.
-    std::vector<std::int32_t> groups(dump.entryGroups.size(), -1), ops(dump.ops.size(), -1);
-    for (std::size_t i = 0; i < dump.entries.size(); ++i) {
-        const auto c = collectives.at(i);
-        const auto* collective = std::get_if<FlightRecorderCollective>(&c);
-        if (!collective) continue;  // the importer reported it
-        const FlightRecorderEntry& e = dump.entries[i];
-        if (groups[e.group] < 0) groups[e.group] = dumpGroup(dump, dump.entryGroups[e.group], tables);
-        if (ops[e.op] < 0) ops[e.op] = tables.op(collectives.opOf(e));
-        out.push_back({dump.rank, groups[e.group], ops[e.op], collective->seq, collective->enter, collective->exit, collective->bytes});
-    }
+    for (std::size_t i = 0; i < dump.entries.size(); ++i)
+        if (const auto c = collectives.at(i); const auto* collective = std::get_if<FlightRecorderCollective>(&c))  // else the importer reported it
+            f(dump.entries[i], *collective, collectives);
+}
+
+DumpIndices dumpIndices(const FlightRecorderDump& dump, CollectiveTables& tables) {
+    DumpIndices x{std::vector<std::int32_t>(dump.entryGroups.size(), -1), std::vector<std::int32_t>(dump.ops.size(), -1)};
+    forEachDumpCollective(dump, [&](const FlightRecorderEntry& e, const FlightRecorderCollective&, const FlightRecorderCollectives& collectives) {
+        if (x.groups[e.group] < 0) x.groups[e.group] = dumpGroup(dump, dump.entryGroups[e.group], tables);
+        if (x.ops[e.op] < 0) x.ops[e.op] = tables.op(collectives.opOf(e));
+    });
+    return x;
+}
+
+// A dump's records with absolute (epoch) times, in entry order.
+template <typename F>
+void forEachDumpRecord(const FlightRecorderDump& dump, const DumpIndices& x, F&& f) {
+    forEachDumpCollective(dump, [&](const FlightRecorderEntry& e, const FlightRecorderCollective& c, const FlightRecorderCollectives&) {
+        f(CollectiveRecord{dump.rank, x.groups[e.group], x.ops[e.op], c.seq, c.enter, c.exit, c.bytes});
+    });
+}
+
+// Sorts `records` by time, ties in the order given, as one stable sort would, without its
+// buffer of half the records (gigabytes for a job of 16,384 ranks) or its passes over them
+// all: each record goes straight to its slice of time (counted first), then each slice, a
+// few thousand records, is sorted on its own. `forEach(f)` calls f with every record, in
+// order, each time it is called.
+template <typename ForEach>
+void fillInTimeOrder(const ForEach& forEach, std::vector<CollectiveRecord>& records) {
+    std::size_t total = 0;
+    EpochNs lo = INT64_MAX, hi = INT64_MIN;
+    forEach([&](const CollectiveRecord& r) {
+        ++total;
+        lo = std::min(lo, r.enter);
+        hi = std::max(hi, r.enter);
+    });
+    if (total == 0) return;
+    const std::uint64_t slices = total / 4096 + 1;
+    const std::uint64_t width = (static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo)) / slices + 1;
+    auto sliceOf = [&](EpochNs enter) { return static_cast<std::size_t>((static_cast<std::uint64_t>(enter) - static_cast<std::uint64_t>(lo)) / width); };
+    std::vector<std::size_t> start(slices + 1, 0);
+    forEach([&](const CollectiveRecord& r) { ++start[sliceOf(r.enter) + 1]; });
+    std::partial_sum(start.begin(), start.end(), start.begin());
+    const std::size_t first = records.size();
+    records.resize(first + total);
+    std::vector<std::size_t> next(start.begin(), start.end() - 1);
+    forEach([&](const CollectiveRecord& r) { records[first + next[sliceOf(r.enter)]++] = r; });
+    constexpr std::size_t kSlicesPerTask = 256;
+    forEachFileInParallel((slices + kSlicesPerTask - 1) / kSlicesPerTask, 0, [&](std::size_t task) {
+        for (std::size_t s = task * kSlicesPerTask; s < std::min<std::size_t>(slices, (task + 1) * kSlicesPerTask); ++s)
+            std::stable_sort(records.begin() + static_cast<std::ptrdiff_t>(first + start[s]), records.begin() + static_cast<std::ptrdiff_t>(first + start[s + 1]),
+                             [](const CollectiveRecord& a, const CollectiveRecord& b) { return a.enter < b.enter; });
+    });
 }
 
 }  // namespace
@@ -75,17 +126,27 @@ CollectiveSpan collectiveSpan(const ImportedEvents& events) {
 
 void addCollectives(const ImportedEvents& events, EpochNs base, Run& run) {
     CollectiveTables tables(run);
-    std::size_t total = events.collectives.size();
-    for (const FlightRecorderDump& dump : events.flightRecorderDumps) total += dump.entries.size();
-    std::vector<CollectiveRecord>& records = run.collectives;
-    records.reserve(total);
+    // The traces' groups and ops are looked up once; their records are made as they are placed.
+    std::vector<std::pair<std::int32_t, std::int32_t>> traced;
+    traced.reserve(events.collectives.size());
     bool unnumbered = false;
     for (const ImportedCollective& c : events.collectives) {
-        records.push_back({c.rank, tables.group(c.group, c.groupRanks), tables.op(c.op), c.seq, c.enter, c.exit, c.bytes});
+        traced.emplace_back(tables.group(c.group, c.groupRanks), tables.op(c.op));
         unnumbered |= c.seq < 0;
     }
-    for (const FlightRecorderDump& dump : events.flightRecorderDumps) addDump(dump, tables, records);
-    std::stable_sort(records.begin(), records.end(), [](const CollectiveRecord& a, const CollectiveRecord& b) { return a.enter < b.enter; });
+    std::vector<DumpIndices> indices;
+    indices.reserve(events.flightRecorderDumps.size());
+    for (const FlightRecorderDump& dump : events.flightRecorderDumps) indices.push_back(dumpIndices(dump, tables));
+    std::vector<CollectiveRecord>& records = run.collectives;
+    fillInTimeOrder(
+        [&](const auto& f) {
+            for (std::size_t i = 0; i < traced.size(); ++i) {
+                const ImportedCollective& c = events.collectives[i];
+                f(CollectiveRecord{c.rank, traced[i].first, traced[i].second, c.seq, c.enter, c.exit, c.bytes});
+            }
+            for (std::size_t d = 0; d < indices.size(); ++d) forEachDumpRecord(events.flightRecorderDumps[d], indices[d], f);
+        },
+        records);
 
     // Without the file's own sequence number, a rank's n-th collective in a group is taken
     // to be every member's n-th: true when all ranks' traces cover the same steps.

@@ -4,6 +4,7 @@
 
 #include "analysis/hang_analysis.h"
 #include "importers/pickle_reader.h"
+#include "importers/run_collectives.h"
 #include "model/run_file.h"
 #include "importers/read_whole_file.h"
 
@@ -71,6 +72,43 @@ TEST(FlightRecorder, JsonVariantReadsTheSameAsThePickle) {
         EXPECT_EQ(fromJson.run.collectives[i].bytes, fromPickle.run.collectives[i].bytes);
     }
     EXPECT_EQ(fromJson.run.info.startEpochNs, fromPickle.run.info.startEpochNs);
+}
+
+// The run's collectives are the dumps' entries merged in time order; ties keep the input
+// order (traces, then dumps in file order, each dump in its own order), as one stable sort of
+// them all would, also for a dump whose entries are out of time order.
+TEST(FlightRecorder, CollectivesMergeInTimeOrderTiesInInputOrder) {
+    ImportedEvents events;
+    auto dump = [&](std::int32_t rank, std::vector<std::pair<std::int64_t, EpochNs>> seqAndTime) {
+        FlightRecorderDump d;
+        d.rank = rank;
+        for (const auto& [seq, t] : seqAndTime) {
+            FlightRecorderEntryText e;
+            e.processGroup = "0";
+            e.collectiveSeqId = seq;
+            e.profilingName = "nccl:all_reduce";
+            e.timeCreatedNs = t;
+            d.add(e);
+        }
+        events.flightRecorderDumps.push_back(std::move(d));
+    };
+    dump(2, {{0, 100}, {1, 300}});
+    dump(0, {{0, 300}, {1, 100}, {2, 200}});
+    dump(1, {{0, 100}, {1, 300}});
+    ImportedCollective traced;
+    traced.rank = 5;
+    traced.group = "0";
+    traced.op = "all_reduce";
+    traced.enter = traced.exit = 300;
+    traced.seq = 7;
+    events.collectives.push_back(traced);
+    faultline::Run run;
+    addCollectives(events, 100, run);
+    std::vector<std::tuple<std::int32_t, std::int64_t, Nanos>> got;
+    for (const CollectiveRecord& c : run.collectives) got.emplace_back(c.rank, c.seq, c.enter);
+    const std::vector<std::tuple<std::int32_t, std::int64_t, Nanos>> want = {{2, 0, 0}, {0, 1, 0}, {1, 0, 0}, {0, 2, 100},
+                                                                             {5, 7, 200}, {2, 1, 200}, {0, 0, 200}, {1, 1, 200}};
+    EXPECT_EQ(got, want);
 }
 
 TEST(SafePickle, PickleThatCallsOsSystemIsRefusedAndNothingRuns) {
