@@ -298,6 +298,7 @@ void FabricView::refreshColours() {
 
 void FabricView::updateLegend() {
     const StatePalette& palette = activeStatePalette();
+    m_legend->setPlainTitle(m_jobColouring ? "Job holding the GPU" : "GPU state");
     if (m_jobColouring) {
         m_legend->setScale(std::nullopt);
         m_legend->setEntries(jobLegendEntries(palette));
