@@ -29,8 +29,19 @@ void ColourByMenu::setRun(const Run* run) {
     m_group->addAction(state);
     connect(state, &QAction::triggered, this, [this] { m_view.setColourBy(std::nullopt); });
     const bool telemetry = run && !run->telemetry.empty();
-    setEnabled(telemetry);
-    setToolTip(telemetry ? QString() : tr("This run has no GPU telemetry"));
+    const bool jobs = run && !run->jobs.empty();
+    setEnabled(telemetry || jobs);
+    setToolTip(telemetry || jobs ? QString() : tr("This run has no GPU telemetry and no jobs"));
+    if (jobs) {
+        // Whose hardware is whose: on a fleet, which job holds each GPU at the instant.
+        QAction* job = addAction(tr("&Job"));
+        job->setObjectName("colourByJob");
+        job->setCheckable(true);
+        job->setData(kColourByJob);
+        job->setToolTip(tr("Each GPU in the colour of the job holding it; idle hardware pale"));
+        m_group->addAction(job);
+        connect(job, &QAction::triggered, this, [this] { m_view.setColourBy(kColourByJob); });
+    }
     if (telemetry) {
         addSeparator();
         // By name, as a person looks for them: "GPU temperature (°C)", "Power (W)", "SM clock (MHz)".

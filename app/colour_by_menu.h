@@ -1,7 +1,8 @@
 #pragma once
 // View > Colour By: the 3D view's GPUs coloured by their state (the default) or by any metric
-// the open run's telemetry holds, one checkable entry each under its human name ("Power (W)").
-// Only State, disabled, when the run has no telemetry; a new run starts again at State.
+// the open run's telemetry holds, one checkable entry each under its human name ("Power (W)"),
+// and by Job where the run has jobs. Only State, disabled, when the run has neither; a new
+// run starts again at State.
 #include <QMenu>
 
 namespace faultline {

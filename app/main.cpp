@@ -52,7 +52,7 @@ constexpr const char* kUsage = "usage: faultline [RUN.faultline]\n"
                                "       faultline --record OUT.mp4 [--from T] [--to T] [--speed 1h/s] [--fps 30] [--viewpoint NAME] [--colour-by METRIC] [--size 1920x1080] [RUN.faultline]\n"
                                "       faultline --screenshot OUT.png --compare [--at TIME | --step N] [--size WxH] A.faultline B.faultline\n"
                                "       faultline --report OUT.pdf|OUT.html [--page a4|letter] --compare A.faultline B.faultline\n"
-                               "       faultline --bench-replay [--compare] [--gpus N] [--camera whole|close] [--size WxH]\n"
+                               "       faultline --bench-replay [--compare] [--gpus N | RUN.faultline] [--camera whole|close] [--size WxH]\n"
                                "       faultline --help | --version\n";
 
 constexpr const char* kExitStatus = "Exit status:\n  0  success\n  1  failure (the run cannot be opened, the screenshot not written)\n"
@@ -81,7 +81,7 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
     const QCommandLineOption at("at", "The instant for --screenshot: time since the start (36h) or UTC time (2024-03-05T14:02:11Z).", "TIME");
     const QCommandLineOption step("step", "The instant for --screenshot: when training step N completed.", "N");
     const QCommandLineOption size("size", "Window size for --screenshot and --bench-replay (default 1600x1000); frame size for --record (default 1920x1080).", "WxH", "1600x1000");
-    const QCommandLineOption benchReplay("bench-replay", "Replay a simulated run in the fabric view; print frames per second.");
+    const QCommandLineOption benchReplay("bench-replay", "Replay a simulated run (or the RUN.faultline given, timing its opening) in the fabric view; print frames per second.");
     const QCommandLineOption gpus("gpus", "GPUs in the --bench-replay run (default 24576).", "N", "24576");
     const QCommandLineOption compare("compare", "Compare the two run files given: with --screenshot, render the comparison window "
                                                 "(both views and the diff) at --at / --step of run A; with --bench-replay, replay two "
@@ -90,7 +90,8 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
                                     "VIEW", "whole");
     const QCommandLineOption viewpoint("viewpoint", "The camera for --screenshot and --record: a viewpoint saved in the run's review (View > Viewpoints).", "NAME");
     const QCommandLineOption colourBy("colour-by", "The 3D view's colours for --screenshot, the pictures of --report, and --record: a metric of the run's telemetry, by DCGM's name "
-                                                   "(DCGM_FI_DEV_POWER_USAGE) or the app's (Power), as View > Colour By; default: GPU state.", "METRIC");
+                                                   "(DCGM_FI_DEV_POWER_USAGE) or the app's (Power), or job (each job its own colour, idle hardware pale), as View > Colour By; "
+                                                   "default: GPU state.", "METRIC");
     const QCommandLineOption presentation("presentation", "Write the presentation's slides (View > Present) as a PDF, one page a slide, its --incidents worst incidents (default 5), and exit.", "OUT.pdf");
     const QCommandLineOption force("force", "Replace an existing output file that is not of the kind written (never a run given as input).");
     parser.addOptions({help, version, screenshot, view, at, step, size, benchReplay, gpus, compare, camera, viewpoint, colourBy, presentation, force});
@@ -231,7 +232,8 @@ int main(int argc, char** argv) {
     QApplication::setWindowIcon(faultline::appIcon());
 
     if (options.benchReplay && options.compare) return faultline::runCompareReplayBenchmark(options.gpus, options.size);
-    if (options.benchReplay) return faultline::runReplayBenchmark(options.gpus, options.size, options.closeCamera);
+    if (options.benchReplay)
+        return faultline::runReplayBenchmark(options.gpus, options.size, options.closeCamera, options.positional.isEmpty() ? QString() : options.positional[0]);
     if (options.compare && !options.exports.report.out.isEmpty())
         return faultline::writeComparisonReportHeadless(options.positional[0], options.positional[1], options.exports.report);
     if (options.compare) {

@@ -156,6 +156,15 @@ void MainWindow::createDocks() {
 
 void MainWindow::connectPanels() {
     connect(m_jobs, &JobsView::timeRequested, m_replay, &ReplayPanel::setTime);
+    connect(m_jobs, &JobsView::jobPicked, this, [this](std::int32_t job) {
+        // The job's hardware framed: on a fleet, where among the halls it ran.
+        if (!m_run || job < 0 || static_cast<std::size_t>(job) >= m_run->run.jobs.size()) return;
+        std::vector<ComponentRef> hosts;
+        for (std::int32_t h : m_run->run.jobs[static_cast<std::size_t>(job)].hosts) hosts.push_back({ComponentKind::Host, h});
+        if (hosts.empty()) return;
+        FabricView* view = m_replay->fabricView();
+        view->flyTo([view, hosts] { view->frameParts(hosts); });
+    });
     connect(m_offenders, &RepeatOffendersView::timeRequested, m_replay, &ReplayPanel::setTime);
     connect(m_offenders, &RepeatOffendersView::partRequested, m_replay, &ReplayPanel::showPart);
     connect(m_timeline, &TimelineView::timeRequested, m_replay, &ReplayPanel::setTime);

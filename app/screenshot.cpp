@@ -7,6 +7,7 @@
 #include "model/metric_text.h"
 #include "model/replay_state.h"
 #include "views/fabric_view.h"
+#include "views/job_colouring.h"
 #include "views/replay_panel.h"
 #include "views/viewpoint_camera.h"
 
@@ -61,7 +62,7 @@ void arrangeScreenshot(MainWindow& window, const ScreenshotRequest& request) {
         }
         if (!request.colourBy.isEmpty()) {
             try {
-                panel->fabricView()->setColourBy(metricNamed(run.telemetry, request.colourBy.toStdString()));
+                panel->fabricView()->setColourBy(colourByNamed(run, request.colourBy.toStdString()));
             } catch (const Error& e) {
                 return fail(QString::fromStdString(e.what()));
             }

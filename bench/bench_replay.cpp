@@ -1,7 +1,9 @@
 #include "bench/bench_replay.h"
 #include "bench/bench_telemetry_run.h"
 
+#include "model/error.h"
 #include "model/format.h"
+#include "model/run_file.h"
 #include "simulator/simulator.h"
 #include "views/fabric_view.h"
 #include "widgets/vtk_render_widget.h"
@@ -37,15 +39,26 @@ std::vector<ComponentRef> zoneHosts(const Topology& topology, std::int32_t rack)
 
 }  // namespace
 
-int runReplayBenchmark(int gpus, QSize size, bool closeCamera) {
+int runReplayBenchmark(int gpus, QSize size, bool closeCamera, const QString& runFile) {
     using Clock = std::chrono::steady_clock;
     const auto t0 = Clock::now();
-    SimulationParams p = simulationPreset("llama3-405b");
-    p.fabric.gpus = gpus;
-    Run simulated = simulate(p);
+    Run simulated;
+    if (runFile.isEmpty()) {
+        SimulationParams p = simulationPreset("llama3-405b");
+        p.fabric.gpus = gpus;
+        simulated = simulate(p);
+    } else {
+        try {
+            simulated = readRunFile(runFile.toStdString());
+        } catch (const Error& e) {
+            std::fprintf(stderr, "faultline: %s\n", e.what());
+            return 1;
+        }
+    }
     // FAULTLINE_BENCH_COLOUR_BY=power: View > Colour By power, on readings made up for the run
-    // (bench_telemetry_run.h); the replay then loops over the day they cover.
+    // (bench_telemetry_run.h); the replay then loops over the day they cover. =job: by job.
     const bool byPower = qgetenv("FAULTLINE_BENCH_COLOUR_BY") == "power";
+    const bool byJob = qgetenv("FAULTLINE_BENCH_COLOUR_BY") == "job";
     const std::int32_t power = byPower ? addBenchPowerReadings(simulated) : -1;
     const Nanos loop = byPower ? std::min(kDay, simulated.info.duration) : simulated.info.duration;
     auto run = std::make_shared<const Run>(std::move(simulated));
@@ -63,6 +76,7 @@ int runReplayBenchmark(int gpus, QSize size, bool closeCamera) {
         view.setColourBy(power);
         view.setReplayRate(kFrameStep * 30);  // a frame's step at 30 fps: the 10-minute level
     }
+    if (byJob) view.setColourBy(kColourByJob);
     view.show();
     QElapsedTimer waited;
     waited.start();
@@ -72,6 +86,8 @@ int runReplayBenchmark(int gpus, QSize size, bool closeCamera) {
         std::fprintf(stderr, "faultline: the benchmark window was never shown\n");
         return 1;
     }
+    view.renderImage();  // the first frame: part of opening a run
+    const auto shown = Clock::now();
     if (closeCamera) {
         view.renderImage();  // the first frame fits the whole cluster: frame the zone after it
         view.frameParts(zoneHosts(run->topology, run->topology.hosts[run->topology.hosts.size() / 2].rack));
@@ -112,9 +128,11 @@ int runReplayBenchmark(int gpus, QSize size, bool closeCamera) {
     // what a frame costs whatever else the machine is doing at the time.
     const double cpuMs = 1000.0 * static_cast<double>(std::clock() - cpuFrom) / CLOCKS_PER_SEC / static_cast<double>(std::max(1L, frames));
     auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
-    std::printf("gpus=%zu size=%dx%d camera=%s lod=%s colour_by=%s simulate_ms=%.0f first_frame_ms=%.0f frames=%ld\n", run->topology.gpus.size(),
-                size.width(), size.height(), closeCamera ? "close" : "whole", view.detailName(), byPower ? "power" : "state", ms(t0, t1),
-                ms(t1, t2), frames);
+    std::printf("gpus=%zu size=%dx%d camera=%s lod=%s colour_by=%s %s=%.0f first_frame_ms=%.0f frames=%ld\n", run->topology.gpus.size(),
+                size.width(), size.height(), closeCamera ? "close" : "whole", view.detailName(), byPower ? "power" : byJob ? "job" : "state",
+                runFile.isEmpty() ? "simulate_ms" : "read_ms", ms(t0, t1), ms(t1, t2), frames);
+    // Opening the run: reading it (not simulating it) and the view up to its first frame.
+    if (!runFile.isEmpty()) std::printf("open_ms=%.0f (read the file, build the view, first frame)\n", ms(t0, shown));
     // What the view itself costs a frame (state query, recolouring, VTK render, blit), apart
     // from what Qt spends presenting the widget.
     std::printf("render_ms=%.1f (state, colours, VTK, blit per frame)\n", view.renderWidget()->meanFrameRenderMs());

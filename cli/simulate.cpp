@@ -34,7 +34,9 @@ const CommandSpec& simulateSpec() {
             {"--preset", "", "NAME",
              "llama3-405b (default: 16,384 GPUs, 54 days, failures at the rate and root-cause mix Meta reported for Llama 3) "
              "tiny (256 GPUs, 2 days, failure-dense), meta-24k-roce or meta-24k-ib (24,576 GPUs for 54 days on Meta's RoCE "
-             "fabric or an InfiniBand fat tree, with each fabric's failures at their own rates: the pair to compare)"},
+             "fabric or an InfiniBand fat tree, with each fabric's failures at their own rates: the pair to compare), "
+             "fleet-350k (352,256 GPUs: eleven RoCE and InfiniBand clusters in five buildings, the 16,384-GPU pre-training "
+             "job among thousands of other jobs scheduled over 54 days, failures ending whichever job holds the hardware)"},
             {"--output", "-o", "RUN.faultline", "the run file to write (required unless --emit-logs is given)"},
             kForceOption,
             {"--emit-logs", "", "DIR", "also write the files a real cluster would have left for the run: sacct (text and --json), "
@@ -78,14 +80,24 @@ int simulateCommand(const CommandArgs& argv) {
         throw UsageError("option --preset expects " + known + ", not \"" + preset + "\"");
     }
     SimulationParams p = simulationPreset(preset);
+    const bool fleet = !p.fleet.clusters.empty();
+    if (fleet)  // the fleet's shape is the preset's; its pre-training job keeps its own options
+        for (const char* option : {"--gpus", "--trace-ranks", "--telemetry-interval", "--emit-logs"})
+            if (args.value(option)) throw UsageError(std::string("option ") + option + " does not apply to the fleet-350k preset");
+    int allGpus = p.fabric.gpus;
+    if (fleet) {
+        allGpus = 0;
+        for (const FleetClusterShape& c : p.fleet.clusters) allGpus += c.gpus;
+    }
     if (auto seed = args.integer("--seed")) p.seed = static_cast<std::uint64_t>(*seed);
     if (auto gpus = args.integer("--gpus")) {
         if (*gpus < 1 || *gpus > 10'000'000) throw UsageError("option --gpus expects 1 to 10,000,000 GPUs");
         p.fabric.gpus = static_cast<int>(*gpus);
         p.fatTree.gpus = p.fabric.gpus;
+        allGpus = p.fabric.gpus;
     }
     if (auto days = args.number("--days")) p.days = *days;
-    if (auto perDay = args.number("--failures-per-day")) p.failuresPerGpuDay = *perDay / p.fabric.gpus;
+    if (auto perDay = args.number("--failures-per-day")) p.failuresPerGpuDay = *perDay / allGpus;
     if (auto perDay = args.number("--planned-per-day")) p.plannedPerDay = *perDay;
     if (auto perDay = args.number("--stragglers-per-day")) p.stragglersPerDay = *perDay;
     p.checkpointInterval = durationOption(args, "--checkpoint-interval", p.checkpointInterval);
@@ -105,7 +117,7 @@ int simulateCommand(const CommandArgs& argv) {
 
     const bool quiet = args.flag("--quiet");
     ProgressLine progress("faultline-cli simulate", progressWanted(quiet));
-    progress.setStage("simulating " + formatCount(p.fabric.gpus) + " GPUs for " + formatDuration(static_cast<Nanos>(p.days * 24 * kHour)));
+    progress.setStage("simulating " + formatCount(allGpus) + " GPUs for " + formatDuration(static_cast<Nanos>(p.days * 24 * kHour)));
     const auto start = std::chrono::steady_clock::now();
     const Run run = simulate(p);
     const auto simulated = std::chrono::steady_clock::now();

@@ -1,6 +1,7 @@
 #include "exports/report_content.h"
 
 #include "model/format.h"
+#include "views/job_colouring.h"
 
 #include <algorithm>
 #include <cctype>
@@ -64,6 +65,7 @@ std::vector<std::vector<std::string>> powerSwingRows(const ClusterPower& p, cons
 }
 
 std::string snapshotCaption(const ReportContent& c) {
+    if (c.colourBy == kColourByJob) return "The pictures colour each GPU by the job holding it just after the first symptom: idle hardware pale.";
     if (!c.colourBy || *c.colourBy < 0 || static_cast<std::size_t>(*c.colourBy) >= c.run->telemetry.metrics.size())
         return "The pictures colour each GPU by its state just after the first symptom: the failed hardware red.";
     const MetricInfo info = metricInfo(c.run->telemetry.metrics[static_cast<std::size_t>(*c.colourBy)]);

@@ -26,7 +26,7 @@ struct ReportContent {
     RunSummary summary;
     ClusterPower power;                    // the cluster's draw in MW (analysis/cluster_power.h)
     StragglerReport stragglers;            // late ranks of the traced collectives
-    std::optional<std::int32_t> colourBy;  // the telemetry metric its 3D pictures show; unset: GPU state
+    std::optional<std::int32_t> colourBy;  // what its 3D pictures show (a metric, or kColourByJob); unset: GPU state
     std::vector<Incident> incidents;       // all of them, in time order
     std::vector<ReportIncident> selected;  // a section each, worst first
     std::int64_t generatedEpochNs = 0;

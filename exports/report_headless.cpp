@@ -3,7 +3,7 @@
 #include "exports/report_writer.h"
 
 #include "model/incident_notes.h"
-#include "model/metric_text.h"
+#include "views/job_colouring.h"
 #include "views/run_loader.h"
 
 #include <QElapsedTimer>
@@ -19,7 +19,7 @@ int writeReportHeadless(const QString& path, const ReportOptions& options) {
         const std::shared_ptr<const LoadedRun> loaded = loadRun(path);
         const std::shared_ptr<const Run> run(loaded, &loaded->run);
         ReportContent content = buildReportContent(run, readIncidentNotes(path.toStdString()), options.incidents);
-        if (!options.colourBy.isEmpty()) content.colourBy = metricNamed(run->telemetry, options.colourBy.toStdString());
+        if (!options.colourBy.isEmpty()) content.colourBy = colourByNamed(*run, options.colourBy.toStdString());
         ReportFigures figures;
         renderReportFigures(content, figures);
         if (isHtmlReport(options.out)) {

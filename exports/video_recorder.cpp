@@ -7,6 +7,7 @@
 #include "model/metric_text.h"
 #include "exports/offscreen_renderer.h"
 #include "views/fabric_view.h"
+#include "views/job_colouring.h"
 #include "views/run_loader.h"
 #include "exports/run_instant.h"
 #include "exports/video_encoder.h"
@@ -104,7 +105,7 @@ int recordVideoHeadless(const QString& path, const VideoOptions& o) {
             }
             goToViewpoint(renderer.view(), *viewpoint, 0);
         }
-        if (!o.colourBy.isEmpty()) renderer.view().setColourBy(metricNamed(run->telemetry, o.colourBy.toStdString()));
+        if (!o.colourBy.isEmpty()) renderer.view().setColourBy(colourByNamed(*run, o.colourBy.toStdString()));
         QElapsedTimer timer, shown;
         timer.start();
         shown.start();

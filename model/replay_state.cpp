@@ -1,6 +1,7 @@
 #include "replay_state.h"
 
 #include "format.h"
+#include "host_jobs.h"
 
 #include <algorithm>
 #include <cmath>
@@ -85,11 +86,28 @@ ReplayIndex::ReplayIndex(const Run& run)
     m_buckets.resize(static_cast<std::size_t>(duration / m_bucketWidth + 1));
 
     // A failed GPU stays failed until the relaunched job is up without it; one whose failure
-    // no downtime answers (an imported run cut short) stays failed to the end.
+    // no downtime answers stays failed until the scheduler next gives its host a job (another
+    // job of a fleet it ended), else to the end (an imported run cut short).
     std::vector<Nanos> failedUntil(run.failures.size(), run.info.duration);
+    std::vector<char> answered(run.failures.size(), 0);
     for (const Downtime& d : run.downtimes)
-        if (d.failure >= 0 && static_cast<std::size_t>(d.failure) < run.failures.size())
+        if (d.failure >= 0 && static_cast<std::size_t>(d.failure) < run.failures.size()) {
             failedUntil[static_cast<std::size_t>(d.failure)] = d.restarted;
+            answered[static_cast<std::size_t>(d.failure)] = 1;
+        }
+    if (!run.jobs.empty()) {
+        const HostJobs hostJobs(run);
+        for (std::size_t i = 0; i < run.failures.size(); ++i) {
+            const Failure& f = run.failures[i];
+            if (answered[i] || f.jobs.empty() || f.gpus.empty()) continue;
+            const std::int32_t host = run.topology.gpus.at(static_cast<std::size_t>(f.gpus.front())).host;
+            for (std::int32_t j : hostJobs.jobsOfHost(host))
+                if (const Nanos start = *run.jobs[static_cast<std::size_t>(j)].start; start > f.time) {
+                    failedUntil[i] = std::min(failedUntil[i], start);
+                    break;
+                }
+        }
+    }
     const auto gpuCount = static_cast<std::int32_t>(m_replacedAt.size());
     for (std::size_t i = 0; i < run.failures.size(); ++i) {
         const Failure& f = run.failures[i];

@@ -41,6 +41,9 @@ struct Failure {
     // timed-out collective's silent or lagging ranks, a crash's root-cause rank). Empty when unsaid.
     std::vector<std::int32_t> ranks{};
     std::vector<std::int32_t> suspectRanks{};
+    // The jobs it ended: those holding its GPUs when it struck (indices into Run::jobs).
+    // Empty when no job is known (imports, runs of one job without a job table).
+    std::vector<std::int32_t> jobs{};
 };
 
 // One interruption of the job, from stop to training resumed. A restart is the moment the

@@ -35,13 +35,13 @@ void writeMeta(SqliteDb& db, const RunInfo& info, const JobShape& jobShape, cons
 
 void writeEvents(SqliteDb& db, const Run& run) {
     {
-        SqliteStatement s(db, "INSERT INTO failures VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        SqliteStatement s(db, "INSERT INTO failures VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         for (std::size_t i = 0; i < run.failures.size(); ++i) {
             const Failure& f = run.failures[i];
             s.bind(1, static_cast<std::int64_t>(i)).bind(2, f.time).bind(3, rootCauseKey(f.cause));
             s.bind(4, std::string_view(schema::enumText(schema::kComponentKinds, f.component.kind))).bind(5, std::int64_t{f.component.index});
             s.bind(6, std::int64_t{f.xid}).bindBlob(7, f.gpus).bind(8, std::string_view(f.detail));
-            s.bindBlob(9, f.ranks).bindBlob(10, f.suspectRanks).execute();
+            s.bindBlob(9, f.ranks).bindBlob(10, f.suspectRanks).bindBlob(11, f.jobs).execute();
         }
     }
     {

@@ -11,7 +11,7 @@
 
 namespace faultline {
 
-inline constexpr int kRunFileSchemaVersion = 6;
+inline constexpr int kRunFileSchemaVersion = 7;
 inline constexpr std::int32_t kRunFileApplicationId = 0x46544C4E;  // "FTLN"
 
 void writeRunFile(const Run& run, const std::string& path);

@@ -158,12 +158,13 @@ void readHang(SqliteDb& db, Run& run, std::int64_t version) {
 }
 
 void readEvents(SqliteDb& db, Run& run, std::int64_t version) {
-    const char* failures = version < 3 ? "SELECT time_ns, cause, component_kind, component_index, xid, gpus, detail, NULL, NULL FROM failures ORDER BY id"
-                                       : "SELECT time_ns, cause, component_kind, component_index, xid, gpus, detail, ranks, suspect_ranks FROM failures ORDER BY id";
+    const char* failures = version < 3   ? "SELECT time_ns, cause, component_kind, component_index, xid, gpus, detail, NULL, NULL, NULL FROM failures ORDER BY id"
+                           : version < 7 ? "SELECT time_ns, cause, component_kind, component_index, xid, gpus, detail, ranks, suspect_ranks, NULL FROM failures ORDER BY id"
+                                         : "SELECT time_ns, cause, component_kind, component_index, xid, gpus, detail, ranks, suspect_ranks, jobs FROM failures ORDER BY id";
     for (SqliteStatement s(db, failures); s.next();)
         run.failures.push_back({s.int64(0), causeFromText(s.text(1)),
                                 {schema::enumFromText<ComponentKind>(schema::kComponentKinds, s.text(2), "component kind"), s.int32(3)},
-                                s.int32(4), s.int32Blob(5), s.text(6), s.int32Blob(7), s.int32Blob(8)});
+                                s.int32(4), s.int32Blob(5), s.text(6), s.int32Blob(7), s.int32Blob(8), s.int32Blob(9)});
     const char* downtimes = version < 2 ? "SELECT begin_ns, detected_ns, restarted_ns, end_ns, lost_work_ns, planned, cause, failure, -1 FROM downtimes ORDER BY id"
                                         : "SELECT begin_ns, detected_ns, restarted_ns, end_ns, lost_work_ns, planned, cause, failure, job FROM downtimes ORDER BY id";
     for (SqliteStatement s(db, downtimes); s.next();)

@@ -8,6 +8,9 @@
 // Version 5 added the telemetry tables (kTelemetryTables); older files read with no telemetry.
 // Version 6 added the fabric's kind (`fabric`) and `switches.rail`; older files read as RoCE
 // fabrics without rails.
+// Version 7 added the fleet: `clusters` (name, hall, building, fabric), `zones.cluster` and
+// `switches.cluster`; older files read as one cluster of the file's fabric kind. It also added
+// `failures.jobs` (the jobs a failure ended); older files read with none.
 #include "error.h"
 
 #include <array>
@@ -37,7 +40,9 @@ Enum enumFromText(const std::array<const char*, N>& names, const std::string& te
 
 // The fabric: zones, racks, hosts, GPUs, NICs, switches and links (topology_tables.h).
 inline constexpr const char* kTopologyTables = R"sql(
-CREATE TABLE zones(id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE clusters(id INTEGER PRIMARY KEY, name TEXT NOT NULL, hall TEXT NOT NULL, building TEXT NOT NULL,
+                      fabric TEXT NOT NULL);
+CREATE TABLE zones(id INTEGER PRIMARY KEY, name TEXT NOT NULL, cluster INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE racks(id INTEGER PRIMARY KEY, name TEXT NOT NULL, zone INTEGER NOT NULL,
                    row INTEGER NOT NULL, position INTEGER NOT NULL);
 CREATE TABLE hosts(id INTEGER PRIMARY KEY, name TEXT NOT NULL, rack INTEGER NOT NULL,
@@ -47,7 +52,8 @@ CREATE TABLE gpus(id INTEGER PRIMARY KEY, host INTEGER NOT NULL, idx INTEGER NOT
 CREATE TABLE nics(id INTEGER PRIMARY KEY, host INTEGER NOT NULL, idx INTEGER NOT NULL);
 CREATE TABLE fabric(kind TEXT NOT NULL);
 CREATE TABLE switches(id INTEGER PRIMARY KEY, name TEXT NOT NULL, tier TEXT NOT NULL,
-                      zone INTEGER NOT NULL, rack INTEGER NOT NULL, rail INTEGER NOT NULL DEFAULT -1);
+                      zone INTEGER NOT NULL, rack INTEGER NOT NULL, rail INTEGER NOT NULL DEFAULT -1,
+                      cluster INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE links(id INTEGER PRIMARY KEY, lower_kind TEXT NOT NULL, lower_index INTEGER NOT NULL,
                    upper_kind TEXT NOT NULL, upper_index INTEGER NOT NULL);
 )sql";
@@ -57,7 +63,7 @@ inline constexpr const char* kTables = R"sql(
 CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
 CREATE TABLE failures(id INTEGER PRIMARY KEY, time_ns INTEGER NOT NULL, cause TEXT NOT NULL,
                       component_kind TEXT NOT NULL, component_index INTEGER NOT NULL,
-                      xid INTEGER NOT NULL, gpus BLOB, detail TEXT, ranks BLOB, suspect_ranks BLOB);
+                      xid INTEGER NOT NULL, gpus BLOB, detail TEXT, ranks BLOB, suspect_ranks BLOB, jobs BLOB);
 CREATE TABLE downtimes(id INTEGER PRIMARY KEY, begin_ns INTEGER NOT NULL, detected_ns INTEGER NOT NULL,
                        restarted_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL,
                        lost_work_ns INTEGER NOT NULL, planned INTEGER NOT NULL,

@@ -118,6 +118,8 @@ Found checkReferences(const Run& run) {
                                                 ", which does not exist (the run has " + std::to_string(componentCount(t, f.component.kind)) + " of them)");
         for (std::int32_t g : f.gpus)
             if (!inRange(g, t.gpus.size())) return violation("failures", i, "the failure " + noGpu(g));
+        for (std::int32_t j : f.jobs)
+            if (!inRange(j, run.jobs.size())) return violation("failures", i, "job " + std::to_string(j) + " does not exist");
     }
     for (std::size_t i = 0; i < run.downtimes.size(); ++i) {
         const Downtime& d = run.downtimes[i];

@@ -113,9 +113,27 @@ std::size_t Topology::switchCount(SwitchTier tier) const {
         std::count_if(switches.begin(), switches.end(), [tier](const Switch& s) { return s.tier == tier; }));
 }
 
+FabricKind Topology::fabricOfCluster(std::int32_t cluster) const {
+    return clusters.empty() ? fabric : clusters.at(static_cast<std::size_t>(cluster)).fabric;
+}
+
+FabricKind Topology::fabricOfZone(std::int32_t zone) const { return fabricOfCluster(zones.at(static_cast<std::size_t>(zone)).cluster); }
+
+FabricKind Topology::fabricOfSwitch(std::int32_t sw) const { return fabricOfCluster(switches.at(static_cast<std::size_t>(sw)).cluster); }
+
+std::int32_t Topology::clusterOfHost(std::int32_t host) const {
+    const Rack& r = racks.at(static_cast<std::size_t>(hosts.at(static_cast<std::size_t>(host)).rack));
+    return zones.at(static_cast<std::size_t>(r.zone)).cluster;
+}
+
 void Topology::validate() const {
     auto fail = [](const std::string& what) { throw Error("topology: " + what); };
     auto inRange = [](std::int32_t i, std::size_t n) { return i >= 0 && static_cast<std::size_t>(i) < n; };
+    for (const Zone& z : zones)
+        if (!inRange(z.cluster, clusterCount())) fail("zone " + z.name + " names cluster " + std::to_string(z.cluster) + ", which does not exist");
+    for (const Switch& s : switches)
+        if (!inRange(s.cluster, clusterCount()) || (s.zone >= 0 && inRange(s.zone, zones.size()) && zones[static_cast<std::size_t>(s.zone)].cluster != s.cluster))
+            fail("switch " + s.name + " names a cluster that does not exist or is not its zone's");
     for (std::size_t i = 0; i < racks.size(); ++i)
         if (!inRange(racks[i].zone, zones.size())) fail("rack " + racks[i].name + " names zone " + std::to_string(racks[i].zone) + ", which does not exist");
     for (std::size_t i = 0; i < hosts.size(); ++i) {

@@ -23,8 +23,18 @@ enum class FabricKind : std::uint8_t {
     GenericTree,        // any other tree of switches
 };
 
+// One cluster of a fleet: its own fabric, standing in a hall of a building. A topology with
+// no clusters listed is one cluster of `Topology::fabric` (every run before the fleet preset).
+struct Cluster {
+    std::string name;      // "rsc-roce-24k"
+    std::string hall;      // "Hall 1"
+    std::string building;  // "Building A"
+    FabricKind fabric = FabricKind::RoceClos;
+};
+
 struct Zone {
     std::string name;
+    std::int32_t cluster = 0;  // index into Topology::clusters (0 when there are none)
 };
 
 struct Rack {
@@ -60,6 +70,7 @@ struct Switch {
     std::int32_t zone = -1;  // -1 for aggregation switches, which join zones
     std::int32_t rack = -1;  // the rack of a rack switch, else -1
     std::int32_t rail = -1;  // the NIC index a rail-optimised leaf serves on every host, else -1
+    std::int32_t cluster = 0;  // the cluster it belongs to (also for the zone-less top tier)
 };
 
 enum class NodeKind : std::uint8_t { Nic, Switch };
@@ -77,7 +88,10 @@ struct Link {
 };
 
 struct Topology {
+    // The fabric when the topology is one cluster; in a fleet, the first cluster's (each
+    // cluster's own is Cluster::fabric: use fabricOfZone / fabricOfSwitch).
     FabricKind fabric = FabricKind::RoceClos;
+    std::vector<Cluster> clusters;  // empty: one cluster of `fabric`
     std::vector<Zone> zones;
     std::vector<Rack> racks;
     std::vector<Host> hosts;
@@ -100,6 +114,11 @@ struct Topology {
     std::vector<std::int32_t> gpusBelowLink(std::int32_t link) const;
 
     std::size_t switchCount(SwitchTier tier) const;
+    std::size_t clusterCount() const { return clusters.empty() ? 1 : clusters.size(); }
+    FabricKind fabricOfCluster(std::int32_t cluster) const;
+    FabricKind fabricOfZone(std::int32_t zone) const;
+    FabricKind fabricOfSwitch(std::int32_t sw) const;
+    std::int32_t clusterOfHost(std::int32_t host) const;
     // Throws Error naming the first inconsistency (an index out of range, a GPU outside
     // its host's range); used when a topology comes from a file.
     void validate() const;

@@ -6,9 +6,17 @@ namespace faultline {
 
 void writeTopologyTables(SqliteDb& db, const Topology& t) {
     {
-        SqliteStatement s(db, "INSERT INTO zones VALUES(?, ?)");
+        SqliteStatement s(db, "INSERT INTO clusters VALUES(?, ?, ?, ?, ?)");
+        for (std::size_t i = 0; i < t.clusters.size(); ++i) {
+            const Cluster& c = t.clusters[i];
+            s.bind(1, static_cast<std::int64_t>(i)).bind(2, std::string_view(c.name)).bind(3, std::string_view(c.hall));
+            s.bind(4, std::string_view(c.building)).bind(5, std::string_view(schema::enumText(schema::kFabricKinds, c.fabric))).execute();
+        }
+    }
+    {
+        SqliteStatement s(db, "INSERT INTO zones VALUES(?, ?, ?)");
         for (std::size_t i = 0; i < t.zones.size(); ++i)
-            s.bind(1, static_cast<std::int64_t>(i)).bind(2, std::string_view(t.zones[i].name)).execute();
+            s.bind(1, static_cast<std::int64_t>(i)).bind(2, std::string_view(t.zones[i].name)).bind(3, std::int64_t{t.zones[i].cluster}).execute();
     }
     {
         SqliteStatement s(db, "INSERT INTO racks VALUES(?, ?, ?, ?, ?)");
@@ -43,12 +51,12 @@ void writeTopologyTables(SqliteDb& db, const Topology& t) {
     {
         SqliteStatement kind(db, "INSERT INTO fabric VALUES(?)");
         kind.bind(1, std::string_view(schema::enumText(schema::kFabricKinds, t.fabric))).execute();
-        SqliteStatement s(db, "INSERT INTO switches VALUES(?, ?, ?, ?, ?, ?)");
+        SqliteStatement s(db, "INSERT INTO switches VALUES(?, ?, ?, ?, ?, ?, ?)");
         for (std::size_t i = 0; i < t.switches.size(); ++i) {
             const Switch& w = t.switches[i];
             s.bind(1, static_cast<std::int64_t>(i)).bind(2, std::string_view(w.name));
             s.bind(3, std::string_view(schema::enumText(schema::kSwitchTiers, w.tier)));
-            s.bind(4, std::int64_t{w.zone}).bind(5, std::int64_t{w.rack}).bind(6, std::int64_t{w.rail}).execute();
+            s.bind(4, std::int64_t{w.zone}).bind(5, std::int64_t{w.rack}).bind(6, std::int64_t{w.rail}).bind(7, std::int64_t{w.cluster}).execute();
         }
     }
     {
@@ -64,7 +72,13 @@ void writeTopologyTables(SqliteDb& db, const Topology& t) {
 
 Topology readTopologyTables(SqliteDb& db) {
     Topology t;
-    for (SqliteStatement s(db, "SELECT name FROM zones ORDER BY id"); s.next();) t.zones.push_back({s.text(0)});
+    // Files before schema 7 have no clusters: one cluster, every zone and switch in it.
+    const bool hasClusters = SqliteStatement(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'clusters'").next();
+    if (hasClusters)
+        for (SqliteStatement s(db, "SELECT name, hall, building, fabric FROM clusters ORDER BY id"); s.next();)
+            t.clusters.push_back({s.text(0), s.text(1), s.text(2), schema::enumFromText<FabricKind>(schema::kFabricKinds, s.text(3), "fabric kind")});
+    for (SqliteStatement s(db, hasClusters ? "SELECT name, cluster FROM zones ORDER BY id" : "SELECT name, 0 FROM zones ORDER BY id"); s.next();)
+        t.zones.push_back({s.text(0), s.int32(1)});
     for (SqliteStatement s(db, "SELECT name, zone, row, position FROM racks ORDER BY id"); s.next();)
         t.racks.push_back({s.text(0), s.int32(1), s.int32(2), s.int32(3)});
     for (SqliteStatement s(db, "SELECT name, rack, first_gpu, gpu_count, first_nic, nic_count FROM hosts ORDER BY id"); s.next();)
@@ -77,10 +91,11 @@ Topology readTopologyTables(SqliteDb& db) {
     if (hasFabric)
         for (SqliteStatement s(db, "SELECT kind FROM fabric"); s.next();)
             t.fabric = schema::enumFromText<FabricKind>(schema::kFabricKinds, s.text(0), "fabric kind");
-    const char* switches = hasFabric ? "SELECT name, tier, zone, rack, rail FROM switches ORDER BY id"
-                                     : "SELECT name, tier, zone, rack, -1 FROM switches ORDER BY id";
+    const char* switches = hasClusters ? "SELECT name, tier, zone, rack, rail, cluster FROM switches ORDER BY id"
+                           : hasFabric ? "SELECT name, tier, zone, rack, rail, 0 FROM switches ORDER BY id"
+                                       : "SELECT name, tier, zone, rack, -1, 0 FROM switches ORDER BY id";
     for (SqliteStatement s(db, switches); s.next();)
-        t.switches.push_back({s.text(0), schema::enumFromText<SwitchTier>(schema::kSwitchTiers, s.text(1), "switch tier"), s.int32(2), s.int32(3), s.int32(4)});
+        t.switches.push_back({s.text(0), schema::enumFromText<SwitchTier>(schema::kSwitchTiers, s.text(1), "switch tier"), s.int32(2), s.int32(3), s.int32(4), s.int32(5)});
     for (SqliteStatement s(db, "SELECT lower_kind, lower_index, upper_kind, upper_index FROM links ORDER BY id"); s.next();)
         t.links.push_back({{schema::enumFromText<NodeKind>(schema::kNodeKinds, s.text(0), "link end"), s.int32(1)},
                            {schema::enumFromText<NodeKind>(schema::kNodeKinds, s.text(2), "link end"), s.int32(3)}});

@@ -2,6 +2,7 @@
 
 #include "diurnal.h"
 #include "fabric_failures.h"
+#include "fleet.h"
 #include "model/error.h"
 #include "random.h"
 #include "recovery.h"
@@ -237,7 +238,7 @@ Run Simulation::run() {
 
 }  // namespace
 
-std::vector<std::string> simulationPresetNames() { return {"llama3-405b", "tiny", "meta-24k-roce", "meta-24k-ib"}; }
+std::vector<std::string> simulationPresetNames() { return {"llama3-405b", "tiny", "meta-24k-roce", "meta-24k-ib", "fleet-350k"}; }
 
 SimulationParams simulationPreset(std::string_view name) {
     SimulationParams p;
@@ -269,6 +270,14 @@ SimulationParams simulationPreset(std::string_view name) {
         p.telemetry.interval = 0;
         return p;
     }
+    if (name == "fleet-350k") {
+        // Meta's fleet of about 350,000 H100s (end of 2024) as eleven clusters in five buildings,
+        // Llama 3 405B's pre-training on 16,384 GPUs of the RoCE 24k cluster among many other
+        // jobs (docs/fabric-presets.md). No telemetry: 350,000 GPUs of it would be gigabytes.
+        p.fleet = fleet350kShape();
+        p.telemetry.interval = 0;
+        return p;
+    }
     std::string known;
     for (const std::string& n : simulationPresetNames()) known += (known.empty() ? "" : ", ") + n;
     throw Error("unknown simulation preset \"" + std::string(name) + "\" (known presets: " + known + ")");
@@ -283,6 +292,7 @@ Run simulate(const SimulationParams& params) {
     if (params.stepTime <= 0) throw Error("simulation: the step time must be positive");
     if (params.checkpointInterval <= 0) throw Error("simulation: --checkpoint-interval must be positive");
     if (params.telemetry.interval < 0) throw Error("simulation: --telemetry-interval cannot be negative");
+    if (!params.fleet.clusters.empty()) return simulateFleet(params);
     return Simulation(params).run();
 }
 

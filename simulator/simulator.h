@@ -2,6 +2,7 @@
 // The run simulator: a synthetic but realistic training run, calibrated on what Meta
 // reported for Llama 3 405B (16,384 H100s, 54 days, 419 unexpected and 47 planned
 // interruptions, effective training time above 90%). Deterministic for a given seed.
+#include "fleet_shape.h"
 #include "model/fat_tree.h"
 #include "model/run.h"
 #include "simulated_collectives.h"
@@ -45,6 +46,10 @@ struct SimulationParams {
     Nanos hangDetectionMedian = 5 * kMinute;  // hangs wait for the NCCL watchdog
     Nanos restartMedian = 4 * kMinute;     // reschedule, swap the node, NCCL init
     Nanos maintenanceMedian = 12 * kMinute;
+
+    // A fleet of clusters (fleet-350k): the job above is the pre-training job on part of one of
+    // them, and the rest of the fleet runs a mix of other jobs (simulator/fleet.h).
+    FleetShape fleet;
 
     // Optional profiler trace of collectives over a window of steps (none by default).
     CollectiveTraceParams trace;

@@ -1,6 +1,7 @@
 #include "fabric_layout.h"
 
 #include "fat_tree_layout.h"
+#include "fleet_layout.h"
 
 #include <algorithm>
 #include <cmath>
@@ -252,6 +253,7 @@ void addLabels(const Topology& t, const Grid& g, FabricLayout& out) {
 }  // namespace
 
 FabricLayout layoutFabric(const Topology& topology) {
+    if (topology.clusters.size() > 1) return layoutFleet(topology);
     FabricLayout out;
     const Grid g = measure(topology);
     placeRacksHostsGpus(topology, g, out);

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,7 +31,7 @@ struct Segment3 {
 };
 
 // What a label names; where labels would overlap, the earlier kinds are kept.
-enum class LabelKind : std::uint8_t { Tier, Switch, Zone, Row };
+enum class LabelKind : std::uint8_t { Hall, Tier, Switch, Zone, Row };  // Hall: a fleet's halls and buildings
 
 struct Label3 {
     std::string text;
@@ -54,6 +55,7 @@ struct FabricLayout {
     float gpuPitch = 1.0f;       // floor distance between neighbouring GPUs
 };
 
+// A fleet (more than one cluster) is laid out as buildings of halls (fleet_layout.h).
 FabricLayout layoutFabric(const Topology& topology);
 
 }  // namespace faultline

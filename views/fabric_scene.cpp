@@ -29,7 +29,7 @@ std::vector<Box3> switchBoxes(const Topology& t, const FabricLayout& layout, boo
     index.assign(t.switches.size(), -1);
     for (std::size_t i = 0; i < t.switches.size(); ++i) {
         // A fat tree's leaves in their own row are drawn as the tiers above are, at any distance.
-        const bool onRack = t.switches[i].tier == SwitchTier::Rack && (t.fabric != FabricKind::InfinibandFatTree || t.switches[i].rack >= 0);
+        const bool onRack = t.switches[i].tier == SwitchTier::Rack && (t.fabricOfSwitch(static_cast<std::int32_t>(i)) != FabricKind::InfinibandFatTree || t.switches[i].rack >= 0);
         if (onRack == rackTier) {
             index[i] = static_cast<std::int32_t>(boxes.size());
             boxes.push_back(layout.switches[i]);

@@ -5,6 +5,7 @@
 #include "fabric_scene.h"
 #include "gpu_palette.h"
 #include "hall_colours.h"
+#include "job_colouring.h"
 #include "metric_colouring.h"
 #include "model/metric_text.h"
 #include "scene_legend.h"
@@ -77,8 +78,9 @@ void FabricView::setRun(std::shared_ptr<const Run> run) {
     m_blastRadius = {};
     m_scene.reset();  // it refers to the old run's topology
     m_replay.reset();
-    const bool wasMetric = m_metric != nullptr;
+    const bool wasMetric = m_metric != nullptr || m_jobColouring != nullptr;
     m_metric.reset();  // metric indices are the old run's
+    m_jobColouring.reset();
     m_run = std::move(run);
     m_selected = {};
     m_flashing.clear();
@@ -152,8 +154,9 @@ void FabricView::refreshBeforeRender() {
         const Failure& f = m_run->failures[static_cast<std::size_t>(job.failure)];
         if (f.component.kind == ComponentKind::Switch) failedSwitch = f.component.index;
     }
-    if (m_metric) {
-        m_metric->colour(m_time, m_states, activeStatePalette(), m_metricColours, m_metricRank);
+    if (m_metric || m_jobColouring) {
+        if (m_metric) m_metric->colour(m_time, m_states, activeStatePalette(), m_metricColours, m_metricRank);
+        else m_jobColouring->colour(m_time, m_states, activeStatePalette(), m_metricColours, m_metricRank);
         m_scene->showColours(m_metricColours, m_metricRank, m_states, m_flashing, failedSwitch);
     } else {
         m_scene->showStates(m_states, m_flashing, failedSwitch);
@@ -162,16 +165,21 @@ void FabricView::refreshBeforeRender() {
 }
 
 void FabricView::setColourBy(std::optional<std::int32_t> metric) {
-    if (metric && (!m_run || *metric < 0 || static_cast<std::size_t>(*metric) >= m_run->telemetry.metrics.size())) metric.reset();
+    const bool byJob = metric == kColourByJob && m_run && !m_run->jobs.empty();
+    if (metric && !byJob && (!m_run || *metric < 0 || static_cast<std::size_t>(*metric) >= m_run->telemetry.metrics.size())) metric.reset();
     if (metric == colourBy()) return;
-    m_metric = metric ? std::make_unique<MetricColouring>(*m_run, *metric, m_replayRate / kReplayFps) : nullptr;
+    m_jobColouring = byJob ? std::make_unique<JobColouring>(*m_run) : nullptr;
+    m_metric = metric && !byJob ? std::make_unique<MetricColouring>(*m_run, *metric, m_replayRate / kReplayFps) : nullptr;
     updateLegend();
     m_statesDirty = true;
     m_render->update();
     emit colourByChanged(metric);
 }
 
-std::optional<std::int32_t> FabricView::colourBy() const { return m_metric ? std::optional(m_metric->metric()) : std::nullopt; }
+std::optional<std::int32_t> FabricView::colourBy() const {
+    if (m_jobColouring) return kColourByJob;
+    return m_metric ? std::optional(m_metric->metric()) : std::nullopt;
+}
 
 void FabricView::setReplayRate(Nanos runTimePerSecond) {
     m_replayRate = std::max<Nanos>(0, runTimePerSecond);
@@ -290,6 +298,13 @@ void FabricView::refreshColours() {
 
 void FabricView::updateLegend() {
     const StatePalette& palette = activeStatePalette();
+    m_legend->setPlainTitle(m_jobColouring ? "Job holding the GPU" : "GPU state");
+    if (m_jobColouring) {
+        m_legend->setScale(std::nullopt);
+        m_legend->setEntries(jobLegendEntries(palette));
+        m_render->update();
+        return;
+    }
     if (!m_metric) {
         m_legend->setScale(std::nullopt);
         m_legend->setEntries(stateLegendEntries(palette, m_run && !m_run->untracedGpus.empty()));

@@ -6,6 +6,7 @@
 #include "camera_pose.h"
 #include "fabric_detail.h"
 #include "gpu_palette.h"
+#include "job_colouring.h"
 #include "model/replay_state.h"
 #include "model/run.h"
 
@@ -49,7 +50,8 @@ public:
 
     // View > Colour By: each GPU by its reading of one of the run's metrics (an index into
     // run()->telemetry.metrics) at the current instant, with the scale in the legend; nullopt
-    // colours by state. A new run goes back to state.
+    // colours by state; kColourByJob (job_colouring.h) by the job holding each GPU.
+    // A new run goes back to state.
     void setColourBy(std::optional<std::int32_t> metric);
     std::optional<std::int32_t> colourBy() const;
     // How much run time the replay covers per second of real time (0 while paused): a metric
@@ -163,7 +165,8 @@ private:
     std::unique_ptr<BlastOverlay> m_blast;  // refers to the scene's layout: reset first
     BlastRadius m_blastRadius;
     std::vector<GpuVisual> m_states;
-    std::unique_ptr<MetricColouring> m_metric;  // null: coloured by state
+    std::unique_ptr<MetricColouring> m_metric;  // null: coloured by state (or job)
+    std::unique_ptr<JobColouring> m_jobColouring;  // set: coloured by job
     Nanos m_replayRate = 0;
     std::vector<Rgb> m_metricColours;
     std::vector<int> m_metricRank;

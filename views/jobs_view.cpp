@@ -81,6 +81,7 @@ void JobsView::fill() {
 void JobsView::picked(int row) {
     if (row < 0 || row >= static_cast<int>(m_rowStart.size())) return;
     if (const auto& t = m_rowStart[static_cast<std::size_t>(row)]) emit timeRequested(*t);
+    if (const std::int32_t job = jobAt(row); job >= 0) emit jobPicked(job);
 }
 
 }  // namespace faultline

@@ -2,7 +2,7 @@
 // The Jobs panel: the scheduler jobs that trained the run, as `faultline-cli jobs` lists them
 // (id with its restarts, name, state, exit code, start, end, nodes, GPUs, and what followed
 // its end); "All jobs and steps" lists every job the files named. Read-only: picking a job
-// moves the replay to its start.
+// moves the replay to its start and frames its hardware in the 3D view.
 #include "model/run.h"
 
 #include <QWidget>
@@ -31,6 +31,8 @@ public:
 signals:
     // A job was picked: the replay goes to its start (run time).
     void timeRequested(faultline::Nanos time);
+    // ... and the 3D view frames its hardware (an index into Run::jobs).
+    void jobPicked(std::int32_t job);
 
 private:
     void fill();

@@ -135,7 +135,12 @@ void SceneLegend::setScale(std::optional<LegendScale> scale) {
     m_dirty = true;
 }
 
-std::string SceneLegend::title() const { return m_bar ? m_bar->title : "GPU state"; }
+std::string SceneLegend::title() const { return m_bar ? m_bar->title : m_plainTitle; }
+
+void SceneLegend::setPlainTitle(std::string title) {
+    m_plainTitle = std::move(title);
+    setScale(m_bar);  // shows the title
+}
 
 void SceneLegend::setColours(Rgb panel, Rgb border, Rgb text) {
     m_panelColour = panel;

@@ -39,6 +39,8 @@ public:
     void setScale(std::optional<LegendScale> scale);
     const std::optional<LegendScale>& scale() const { return m_bar; }
     std::string title() const;
+    // The title without a scale: "GPU state" unless set ("Job" when coloured by job).
+    void setPlainTitle(std::string title);
     void setColours(Rgb panel, Rgb border, Rgb text);
     void setVisible(bool visible);
     bool visible() const { return m_visible; }
@@ -74,6 +76,7 @@ private:
     vtkSmartPointer<vtkPolyData> m_shapes;  // the panel and the swatches, one quad each
     vtkSmartPointer<vtkActor2D> m_shapeActor;
     vtkSmartPointer<vtkTextActor> m_title;
+    std::string m_plainTitle = "GPU state";
     std::vector<vtkSmartPointer<vtkTextActor>> m_texts;
     std::vector<LegendEntry> m_entries;
     std::optional<LegendScale> m_bar;

@@ -1,5 +1,7 @@
 #include "state_legend.h"
 
+#include "job_colouring.h"
+
 namespace faultline {
 
 std::vector<LegendEntry> stateLegendEntries(const StatePalette& states, bool untraced) {
@@ -25,6 +27,20 @@ std::vector<LegendEntry> metricLegendEntries(const StatePalette& states) {
         {states.failed, "failed / cut off by the failure", {}},
         {states.flash, "failing now (flash)", {}},
         {states.metric.noData, "replaced hardware", kReplacedOutline},
+    };
+}
+
+std::vector<LegendEntry> jobLegendEntries(const StatePalette& states) {
+    // A few jobs' colours stand for all: each job has its own, kept through its requeues.
+    Job a, b, c;
+    a.id = "1", b.id = "2", c.id = "3";
+    return {
+        {jobColour(a), "one job (each its own colour)", {}},
+        {jobColour(b), "another job", {}},
+        {jobColour(c), "another job", {}},
+        {kIdleColour, "idle: no job holds it", {}},
+        {states.failed, "failed", {}},
+        {states.flash, "failing now (flash)", {}},
     };
 }
 

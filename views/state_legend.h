@@ -26,5 +26,7 @@ struct LegendScale {
 };
 // What else such a view draws: GPUs without a reading, failed ones, flashes, replaced hardware.
 std::vector<LegendEntry> metricLegendEntries(const StatePalette& palette);
+// Colour By job: a few jobs' colours, idle and failed.
+std::vector<LegendEntry> jobLegendEntries(const StatePalette& palette);
 
 }  // namespace faultline

@@ -157,8 +157,8 @@ TEST(RunFile, NewerSchemaIsRefusedByName) {
     ScratchDir dir;
     const std::string path = dir.file("future.faultline");
     writeRunFile(tinyRun(), path);
-    runSql(path, "PRAGMA user_version=7");
-    EXPECT_EQ(errorOf(path), path + " was written by a newer Faultline (run file schema 7; this build reads schema " + std::to_string(kRunFileSchemaVersion) + " and older)");
+    runSql(path, "PRAGMA user_version=8");
+    EXPECT_EQ(errorOf(path), path + " was written by a newer Faultline (run file schema 8; this build reads schema " + std::to_string(kRunFileSchemaVersion) + " and older)");
 }
 
 // Before schema 4 every collective was a row of `collectives`.
@@ -232,11 +232,39 @@ TEST(RunFile, FabricKindAndRailsRoundTripAndOlderFilesReadAsRoce) {
     EXPECT_EQ(back.topology.fabric, FabricKind::InfinibandFatTree);
     EXPECT_EQ(back.topology.switches[0].rail, 3);
     EXPECT_EQ(back.topology.switches[1].rail, -1);
-    runSql(path, "DROP TABLE fabric; ALTER TABLE switches DROP COLUMN rail; PRAGMA user_version=5");
+    runSql(path, "DROP TABLE clusters; ALTER TABLE zones DROP COLUMN cluster; ALTER TABLE switches DROP COLUMN cluster; "
+                 "DROP TABLE fabric; ALTER TABLE switches DROP COLUMN rail; PRAGMA user_version=5");
     const faultline::Run old = readRunFile(path);
     EXPECT_EQ(old.topology.fabric, FabricKind::RoceClos);
     EXPECT_EQ(old.topology.switches[0].rail, -1);
     EXPECT_EQ(old.topology.switches.size(), run.topology.switches.size());
+}
+
+// Schema 7 keeps a fleet's clusters (each with its hall, building and fabric) and which
+// cluster each zone and switch is in; a schema-6 file reads as one cluster of its fabric.
+TEST(RunFile, ClustersRoundTripAndOlderFilesReadAsOneCluster) {
+    ScratchDir dir;
+    const std::string path = dir.file("clusters.faultline");
+    faultline::Run run = tinyRun();
+    run.topology.clusters = {{"roce-a", "Hall 1", "Building A", FabricKind::RoceClos},
+                             {"ib-b", "Hall 2", "Building B", FabricKind::InfinibandFatTree}};
+    run.topology.zones.back().cluster = 1;
+    for (Switch& s : run.topology.switches)
+        s.cluster = s.zone >= 0 ? run.topology.zones[static_cast<std::size_t>(s.zone)].cluster : 0;
+    writeRunFile(run, path);
+    const faultline::Run back = readRunFile(path);
+    ASSERT_EQ(back.topology.clusters.size(), 2u);
+    EXPECT_EQ(back.topology.clusters[1].name, "ib-b");
+    EXPECT_EQ(back.topology.clusters[1].hall, "Hall 2");
+    EXPECT_EQ(back.topology.clusters[1].building, "Building B");
+    EXPECT_EQ(back.topology.fabricOfZone(static_cast<std::int32_t>(back.topology.zones.size()) - 1), FabricKind::InfinibandFatTree);
+    for (std::size_t i = 0; i < run.topology.switches.size(); ++i) EXPECT_EQ(back.topology.switches[i].cluster, run.topology.switches[i].cluster);
+
+    runSql(path, "DROP TABLE clusters; ALTER TABLE zones DROP COLUMN cluster; ALTER TABLE switches DROP COLUMN cluster; PRAGMA user_version=6");
+    const faultline::Run old = readRunFile(path);
+    EXPECT_TRUE(old.topology.clusters.empty());
+    EXPECT_EQ(old.topology.clusterCount(), 1u);
+    EXPECT_EQ(old.topology.fabricOfZone(0), old.topology.fabric);
 }
 
 TEST(RunFile, TruncatedFileIsCorrupt) {

@@ -141,7 +141,7 @@ TEST(Simulator, UnknownPresetNamesTheKnownOnes) {
         simulationPreset("gpt-9");
         FAIL();
     } catch (const Error& e) {
-        EXPECT_STREQ(e.what(), "unknown simulation preset \"gpt-9\" (known presets: llama3-405b, tiny, meta-24k-roce, meta-24k-ib)");
+        EXPECT_STREQ(e.what(), "unknown simulation preset \"gpt-9\" (known presets: llama3-405b, tiny, meta-24k-roce, meta-24k-ib, fleet-350k)");
     }
 }
 

@@ -12,6 +12,23 @@
 
 namespace faultline::test {
 
+const Run& smallFleetRun() {
+    static const Run run = [] {
+        SimulationParams p = simulationPreset("tiny");
+        p.preset = "small-fleet";
+        p.seed = 3;
+        using enum FabricKind;
+        p.fleet.clusters = {{"a1-roce-1k", "Hall A1", "Building A", RoceClos, 1'024},
+                            {"a2-ib-1k", "Hall A2", "Building A", InfinibandFatTree, 1'024},
+                            {"b1-roce-512", "Hall B1", "Building B", RoceClos, 512}};
+        p.fleet.pretrainingGpus = 512;
+        p.fleet.jobMix = {{"eval", 8, 0.5, 3.0}, {"finetune", 64, 0.3, 6.0}, {"sft", 256, 0.2, 12.0}};
+        p.fleet.warmUpDays = 1.0;
+        return simulate(p);
+    }();
+    return run;
+}
+
 const Run& tinyRun() {
     static const Run run = [] {
         SimulationParams p = simulationPreset("tiny");

@@ -14,6 +14,11 @@ const Run& tinyRun();
 // over 400 steps from 6 h in.
 const Run& tracedTinyRun();
 
+// A small fleet of three clusters in two buildings (RoCE 1,024 GPUs with the 512-GPU
+// pre-training job, InfiniBand 1,024, RoCE 512) over 2 days with jobs of 8 to 256 GPUs and
+// failures at the `tiny` preset's rate: the fleet-350k preset in miniature.
+const Run& smallFleetRun();
+
 // The `tiny` preset, seed 4, one of whose incidents is a failed rack switch (rtsw-r0001).
 const Run& rackSwitchFailureRun();
 // That run's failure of a rack switch.

@@ -109,7 +109,7 @@ TEST(CommandLine, UsageErrorsExitTwoWithTheUsageLine) {
         {"simulate --frobnicate -o " + out, "faultline-cli simulate: unknown option --frobnicate\n", "simulate"},
         {"simulate --preset tiny", "needs an output file", "simulate"},
         {"simulate --preset tiny --seed x -o " + out, "option --seed expects a whole number, not \"x\"", "simulate"},
-        {"simulate --preset huge -o " + out, "option --preset expects llama3-405b, tiny, meta-24k-roce or meta-24k-ib", "simulate"},
+        {"simulate --preset huge -o " + out, "option --preset expects llama3-405b, tiny, meta-24k-roce, meta-24k-ib or fleet-350k", "simulate"},
         {"simulate --preset tiny -o", "option -o needs a value", "simulate"},
         {"simulate --preset tiny --checkpoint-interval soon -o " + out, "expects a duration such as 10m", "simulate"},
         {"import -o " + out, "import needs files or folders", "import"},
@@ -270,6 +270,7 @@ TEST(CommandLine, BashCompletionOffersCommandsOptionsAndValues) {
     EXPECT_EQ(complete("faultline-cli simulate --checkp"), "--checkpoint-interval\n");
     EXPECT_EQ(complete("faultline-cli simulate --preset ll"), "llama3-405b\n");
     EXPECT_EQ(complete("faultline-cli simulate --preset meta"), "meta-24k-roce\nmeta-24k-ib\n");
+    EXPECT_EQ(complete("faultline-cli simulate --preset fl"), "fleet-350k\n");
     EXPECT_NE(complete("faultline-cli import --format ki").find("kineto"), std::string::npos);
     const std::string summaryOptions = complete("faultline-cli summary --");
     EXPECT_NE(summaryOptions.find("--json"), std::string::npos) << summaryOptions;

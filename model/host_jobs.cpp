@@ -1,0 +1,70 @@
+#include "host_jobs.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace faultline {
+
+HostJobs::HostJobs(const Run& run) : m_run(run) {
+    const std::size_t hosts = run.topology.hosts.size();
+    std::vector<std::int32_t> count(hosts + 1, 0);
+    auto filed = [](const Job& j) { return j.parent < 0 && j.start.has_value(); };
+    for (const Job& j : run.jobs)
+        if (filed(j))
+            for (std::int32_t h : j.hosts) ++count[static_cast<std::size_t>(h) + 1];
+    m_first.assign(hosts + 1, 0);
+    for (std::size_t h = 0; h < hosts; ++h) m_first[h + 1] = m_first[h] + count[h + 1];
+    m_jobs.resize(static_cast<std::size_t>(m_first[hosts]));
+    std::vector<std::int32_t> next(m_first.begin(), m_first.end() - 1);
+    for (std::size_t j = 0; j < run.jobs.size(); ++j)
+        if (filed(run.jobs[j]))
+            for (std::int32_t h : run.jobs[j].hosts) m_jobs[static_cast<std::size_t>(next[static_cast<std::size_t>(h)]++)] = static_cast<std::int32_t>(j);
+    m_starts.resize(m_jobs.size());
+    for (std::size_t h = 0; h < hosts; ++h) {
+        const auto begin = m_jobs.begin() + m_first[h], end = m_jobs.begin() + m_first[h + 1];
+        std::stable_sort(begin, end, [&](std::int32_t a, std::int32_t b) { return *run.jobs[static_cast<std::size_t>(a)].start < *run.jobs[static_cast<std::size_t>(b)].start; });
+        for (auto i = static_cast<std::size_t>(m_first[h]); i < static_cast<std::size_t>(m_first[h + 1]); ++i)
+            m_starts[i] = *run.jobs[static_cast<std::size_t>(m_jobs[i])].start;
+    }
+}
+
+std::int32_t HostJobs::jobAt(std::int32_t host, Nanos t) const {
+    const auto first = m_starts.begin() + m_first[static_cast<std::size_t>(host)];
+    const auto last = m_starts.begin() + m_first[static_cast<std::size_t>(host) + 1];
+    // The last job to start at or before t; it holds the host unless it has ended.
+    const auto after = std::upper_bound(first, last, t);
+    if (after == first) return -1;
+    const std::int32_t job = m_jobs[static_cast<std::size_t>(after - m_starts.begin() - 1)];
+    const Job& j = m_run.jobs[static_cast<std::size_t>(job)];
+    return j.end.value_or(std::numeric_limits<Nanos>::max()) > t ? job : -1;
+}
+
+std::vector<std::int32_t> HostJobs::jobsHolding(std::span<const std::int32_t> gpus, Nanos t) const {
+    std::vector<std::int32_t> out;
+    std::int32_t lastHost = -1;
+    for (std::int32_t g : gpus) {
+        const std::int32_t host = m_run.topology.gpus[static_cast<std::size_t>(g)].host;
+        if (host == lastHost) continue;
+        lastHost = host;
+        if (std::int32_t job = jobAt(host, t); job >= 0) out.push_back(job);
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+void HostJobs::gpuJobsAt(Nanos t, std::span<std::int32_t> out) const {
+    const Topology& topology = m_run.topology;
+    for (std::size_t h = 0; h < topology.hosts.size(); ++h) {
+        const Host& host = topology.hosts[h];
+        const std::int32_t job = m_first[h] == m_first[h + 1] ? -1 : jobAt(static_cast<std::int32_t>(h), t);
+        std::fill_n(out.begin() + host.firstGpu, host.gpuCount, job);
+    }
+}
+
+std::span<const std::int32_t> HostJobs::jobsOfHost(std::int32_t host) const {
+    const auto h = static_cast<std::size_t>(host);
+    return {m_jobs.data() + m_first[h], static_cast<std::size_t>(m_first[h + 1] - m_first[h])};
+}
+
+}  // namespace faultline

@@ -1,0 +1,72 @@
+// A fleet laid out as buildings of halls: each cluster its own hall drawn as its fabric is,
+// halls apart from one another, every part inside its hall, halls and buildings named.
+#include "box_checks.h"
+#include "../model/test_runs.h"
+#include "views/fleet_layout.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace faultline {
+namespace {
+
+// The floor area a cluster's racks and switches cover.
+Box3 hallOf(const Topology& t, const FabricLayout& layout, std::int32_t cluster) {
+    Box3 b{{1e30f, 1e30f, 0}, {-1e30f, -1e30f, 0}};
+    auto grow = [&](const Box3& part) {
+        for (std::size_t k = 0; k < 2; ++k) b.min[k] = std::min(b.min[k], part.min[k]), b.max[k] = std::max(b.max[k], part.max[k]);
+    };
+    for (std::size_t r = 0; r < t.racks.size(); ++r)
+        if (t.zones[static_cast<std::size_t>(t.racks[r].zone)].cluster == cluster) grow(layout.racks[r]);
+    for (std::size_t s = 0; s < t.switches.size(); ++s)
+        if (t.switches[s].cluster == cluster) grow(layout.switches[s]);
+    return b;
+}
+
+TEST(FleetLayout, EachClusterIsAHallOfItsOwnInItsBuilding) {
+    const Topology& t = test::smallFleetRun().topology;
+    ASSERT_EQ(t.clusters.size(), 3u);
+    const FabricLayout layout = layoutFabric(t);
+    ASSERT_EQ(layout.gpus.size(), t.gpus.size());
+    ASSERT_EQ(layout.switches.size(), t.switches.size());
+    std::vector<Box3> halls;
+    for (std::int32_t c = 0; c < 3; ++c) halls.push_back(hallOf(t, layout, c));
+    for (std::size_t a = 0; a < halls.size(); ++a)
+        for (std::size_t b = a + 1; b < halls.size(); ++b) {
+            const bool apart = halls[a].max[0] <= halls[b].min[0] || halls[b].max[0] <= halls[a].min[0] || halls[a].max[1] <= halls[b].min[1] ||
+                               halls[b].max[1] <= halls[a].min[1];
+            EXPECT_TRUE(apart) << "halls " << a << " and " << b << " overlap";
+        }
+    // Every GPU stands in its own cluster's hall, in its rack.
+    for (std::size_t g = 0; g < t.gpus.size(); ++g) {
+        const std::int32_t host = t.gpus[g].host;
+        ASSERT_TRUE(test::inside(layout.gpus[g], halls[static_cast<std::size_t>(t.clusterOfHost(host))], 2)) << "GPU " << g;
+        ASSERT_TRUE(test::inside(layout.gpus[g], layout.racks[static_cast<std::size_t>(t.hosts[static_cast<std::size_t>(host)].rack)], 2)) << "GPU " << g;
+    }
+    // Building A's two halls side by side; Building B behind them.
+    EXPECT_GT(halls[1].min[0], halls[0].max[0]);
+    EXPECT_GT(halls[2].min[1], std::max(halls[0].max[1], halls[1].max[1]));
+    // The halls and buildings named, each once, with the cluster's fabric.
+    auto labelled = [&](const std::string& text) {
+        return std::count_if(layout.labels.begin(), layout.labels.end(), [&](const Label3& l) { return l.text.find(text) != std::string::npos; });
+    };
+    EXPECT_EQ(labelled("Hall A2: a2-ib-1k (InfiniBand fat tree)"), 1);
+    EXPECT_EQ(labelled("Hall B1: b1-roce-512"), 1);
+    EXPECT_EQ(labelled("Building A"), 1);
+    EXPECT_EQ(labelled("Building B"), 1);
+    for (const Box3& hall : halls) EXPECT_TRUE(test::inside(hall, layout.bounds, 2));
+}
+
+TEST(FleetLayout, AClusterOnItsOwnIsTheTopologyItWasBuiltAs) {
+    const Topology& t = test::smallFleetRun().topology;
+    const auto ib = clusterTopology(t, 1);
+    ASSERT_TRUE(ib.has_value());
+    EXPECT_EQ(ib->fabric, FabricKind::InfinibandFatTree);
+    EXPECT_EQ(ib->gpus.size(), 1'024u);
+    EXPECT_NO_THROW(ib->validate());
+    EXPECT_EQ(ib->hosts.front().name, "a2-r0000-h0");
+}
+
+}  // namespace
+}  // namespace faultline
