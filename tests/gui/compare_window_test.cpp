@@ -217,19 +217,28 @@ TEST(CompareWindow, DowntimeWaterfallBridgesAsLostTimeToBs) {
     EXPECT_GT(less->at(6), 0);
 }
 
+// The tiny run on RoCE (roce.faultline) and on InfiniBand (ib.faultline), the latter with a
+// PFC-like fabric slowdown added when asked; their paths.
+std::pair<std::string, std::string> writeFabricPair(ScratchDir& dir, bool ibSlowdown) {
+    const std::string a = dir.file("roce.faultline"), b = dir.file("ib.faultline");
+    writeRunFile(test::tinyRun(), a);
+    faultline::Run ib = test::tinyRun();
+    ib.topology.fabric = FabricKind::InfinibandFatTree;
+    if (ibSlowdown) {
+        ib.stragglers.push_back({0, 10 * kHour, 12 * kHour, 3.0, "network: switch failure on spine-p00-01"});
+        std::stable_sort(ib.stragglers.begin(), ib.stragglers.end(), [](const auto& x, const auto& y) { return x.begin < y.begin; });
+    }
+    writeRunFile(ib, b);
+    return {a, b};
+}
+
 // Two fabrics: the tiny run on RoCE against the same run on InfiniBand with a PFC-like fabric
 // slowdown added. The chart a reviewer sees first bridges RoCE's GPU-hours lost to
 // InfiniBand's by cause group, the network first, named as the verdict names the fabrics.
 TEST(CompareWindow, LostGpuHoursByCauseLeadWithTheNetwork) {
     test::guiApp();
     ScratchDir dir;
-    const std::string a = dir.file("roce.faultline"), b = dir.file("ib.faultline");
-    writeRunFile(test::tinyRun(), a);
-    faultline::Run ib = test::tinyRun();
-    ib.topology.fabric = FabricKind::InfinibandFatTree;
-    ib.stragglers.push_back({0, 10 * kHour, 12 * kHour, 3.0, "network: switch failure on spine-p00-01"});
-    std::stable_sort(ib.stragglers.begin(), ib.stragglers.end(), [](const auto& x, const auto& y) { return x.begin < y.begin; });
-    writeRunFile(ib, b);
+    const auto [a, b] = writeFabricPair(dir, true);
     CompareWindow window;
     window.showComparison(loadComparison(QString::fromStdString(a), QString::fromStdString(b)));
     const ComparisonVerdict& v = window.comparison()->comparison.verdict;
@@ -267,11 +276,7 @@ TEST(CompareWindow, LostGpuHoursByCauseLeadWithTheNetwork) {
 TEST(CompareWindow, ChartsCutNoNameShortOnASmallScreen) {
     test::guiApp();
     ScratchDir dir;
-    const std::string a = dir.file("roce.faultline"), b = dir.file("ib.faultline");
-    writeRunFile(test::tinyRun(), a);
-    faultline::Run ib = test::tinyRun();
-    ib.topology.fabric = FabricKind::InfinibandFatTree;
-    writeRunFile(ib, b);
+    const auto [a, b] = writeFabricPair(dir, false);
     CompareWindow window;
     window.showComparison(loadComparison(QString::fromStdString(a), QString::fromStdString(b)));
     window.show();
