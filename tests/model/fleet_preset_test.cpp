@@ -22,7 +22,7 @@ const faultline::Run& fleetRun() {
 
 Nanos endOf(const Job& j) { return j.end.value_or(std::numeric_limits<Nanos>::max()); }
 
-TEST(FleetPreset, BuildingsHallsAndClustersOfDifferentSizesAndFabrics) {
+void buildingsHallsAndClustersOfDifferentSizesAndFabrics() {
     const Topology& t = fleetRun().topology;
     EXPECT_EQ(t.gpus.size(), 352'256u);
     ASSERT_EQ(t.clusters.size(), 11u);
@@ -49,7 +49,7 @@ TEST(FleetPreset, BuildingsHallsAndClustersOfDifferentSizesAndFabrics) {
     }
 }
 
-TEST(FleetPreset, ThePretrainingJobAmongManyJobsOfDifferentSizesOverTime) {
+void thePretrainingJobAmongManyJobsOfDifferentSizesOverTime() {
     const faultline::Run& run = fleetRun();
     std::set<std::int32_t> sizes;
     std::set<Nanos> weeks;
@@ -79,7 +79,7 @@ TEST(FleetPreset, ThePretrainingJobAmongManyJobsOfDifferentSizesOverTime) {
     }
 }
 
-TEST(FleetPreset, JobsNeverOverlapOnAHost) {
+void jobsNeverOverlapOnAHost() {
     const faultline::Run& run = fleetRun();
     const HostJobs index(run);
     for (std::size_t h = 0; h < run.topology.hosts.size(); ++h) {
@@ -92,7 +92,7 @@ TEST(FleetPreset, JobsNeverOverlapOnAHost) {
     }
 }
 
-TEST(FleetPreset, FailuresEndTheJobsHoldingTheirHardware) {
+void failuresEndTheJobsHoldingTheirHardware() {
     const faultline::Run& run = fleetRun();
     const HostJobs index(run);
     EXPECT_GT(run.failures.size(), 5'000u);
@@ -120,7 +120,7 @@ TEST(FleetPreset, FailuresEndTheJobsHoldingTheirHardware) {
     EXPECT_TRUE(std::is_sorted(run.failures.begin(), run.failures.end(), [](const Failure& a, const Failure& b) { return a.time < b.time; }));
 }
 
-TEST(FleetPreset, RunFileKeepsClustersJobsAndWhomFailuresHit) {
+void runFileKeepsClustersJobsAndWhomFailuresHit() {
     const faultline::Run& run = fleetRun();
     test::ScratchDir dir;
     const std::string path = dir.file("fleet.faultline");
@@ -141,6 +141,22 @@ TEST(FleetPreset, RunFileKeepsClustersJobsAndWhomFailuresHit) {
     }
     ASSERT_EQ(back.failures.size(), run.failures.size());
     for (std::size_t f = 0; f < run.failures.size(); ++f) ASSERT_EQ(back.failures[f].jobs, run.failures[f].jobs);
+}
+
+// One simulation of the fleet for all the checks above: it takes a minute (several under a
+// sanitizer), and each test of its own would run it again in a process of its own.
+TEST(FleetPreset, ShapeJobsFailuresAndTheRunFile) {
+    const std::pair<const char*, void (*)()> checks[] = {
+        {"BuildingsHallsAndClustersOfDifferentSizesAndFabrics", buildingsHallsAndClustersOfDifferentSizesAndFabrics},
+        {"ThePretrainingJobAmongManyJobsOfDifferentSizesOverTime", thePretrainingJobAmongManyJobsOfDifferentSizesOverTime},
+        {"JobsNeverOverlapOnAHost", jobsNeverOverlapOnAHost},
+        {"FailuresEndTheJobsHoldingTheirHardware", failuresEndTheJobsHoldingTheirHardware},
+        {"RunFileKeepsClustersJobsAndWhomFailuresHit", runFileKeepsClustersJobsAndWhomFailuresHit},
+    };
+    for (const auto& [name, check] : checks) {
+        SCOPED_TRACE(name);
+        check();
+    }
 }
 
 }  // namespace
