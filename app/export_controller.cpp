@@ -109,7 +109,7 @@ void ExportController::exportReportTo(const ReportOptions& options) {
     if (!loaded || refused(options.out)) return;
     const QString out = options.out;
     const std::shared_ptr<const Run> run(loaded, &loaded->run);
-    auto content = std::make_shared<ReportContent>(buildReportContent(run, readIncidentNotes(loaded->path.toStdString()), options.incidents));
+    auto content = std::make_shared<ReportContent>(buildReportContent(run, readIncidentNotes(loaded->path.toStdString()), options.incidents, &loaded->stragglers));
     content->colourBy = m_window->replayPanel()->fabricView()->colourBy();  // the pictures as the user sees the hall
     auto figures = std::make_shared<ReportFigures>();
     QProgressDialog progress(tr("Making the report's figures..."), tr("Cancel"), 0, 100, m_window);
@@ -151,7 +151,7 @@ void ExportController::exportPresentationTo(const QString& out, int incidents) {
     } catch (const std::exception&) {
         // Without readable notes the slides carry none, as the presentation does.
     }
-    const ReportContent content = buildReportContent(std::shared_ptr<const Run>(loaded, &loaded->run), notes, incidents);
+    const ReportContent content = buildReportContent(std::shared_ptr<const Run>(loaded, &loaded->run), notes, incidents, &loaded->stragglers);
     emit message(tr("Writing %1...").arg(out));
     try {
         // Off-screen renders want the GUI thread: a page a second or so, a few pages.

@@ -53,7 +53,7 @@ int snapshotPanel(const QString& view, const QString& runPath, const QString& ou
         panel = std::move(charts);
     } else if (view == "present") {
         // The presentation's title card, as the room sees it at this size.
-        auto content = std::make_shared<ReportContent>(buildReportContent(run, readIncidentNotes(loaded->path.toStdString()), 5));
+        auto content = std::make_shared<ReportContent>(buildReportContent(run, readIncidentNotes(loaded->path.toStdString()), 5, &loaded->stragglers));
         panel = std::make_unique<PresentationWindow>(std::move(content));
         panel->setAttribute(Qt::WA_DeleteOnClose, false);
     } else {

@@ -224,7 +224,7 @@ PresentationWindow* presentRun(QWidget* parent, const std::shared_ptr<const Load
     } catch (const std::exception&) {
         // A run without readable notes still presents; the captions just carry none.
     }
-    auto content = std::make_shared<ReportContent>(buildReportContent(std::shared_ptr<const Run>(run, &run->run), notes, incidents));
+    auto content = std::make_shared<ReportContent>(buildReportContent(std::shared_ptr<const Run>(run, &run->run), notes, incidents, &run->stragglers));
     auto* window = new PresentationWindow(std::move(content), parent);
     window->showFullScreen();
     window->activateWindow();

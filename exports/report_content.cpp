@@ -23,11 +23,12 @@ std::vector<Incident> worstIncidents(const std::vector<Incident>& incidents, int
     return out;
 }
 
-ReportContent buildReportContent(std::shared_ptr<const Run> run, const std::map<Nanos, IncidentNote>& notes, int incidentCount) {
+ReportContent buildReportContent(std::shared_ptr<const Run> run, const std::map<Nanos, IncidentNote>& notes, int incidentCount,
+                                 const StragglerReport* stragglers) {
     ReportContent c;
     c.summary = summarize(*run);
     c.power = clusterPower(*run);
-    c.stragglers = analyzeStragglers(*run);
+    c.stragglers = stragglers ? *stragglers : analyzeStragglers(*run);
     c.incidents = buildIncidents(*run);
     for (const Incident& inc : worstIncidents(c.incidents, incidentCount)) {
         ReportIncident r{inc, std::nullopt};

@@ -39,7 +39,10 @@ Nanos incidentCost(const Incident& incident);
 // maintenance; all of them when count is larger.
 std::vector<Incident> worstIncidents(const std::vector<Incident>& incidents, int count);
 
-ReportContent buildReportContent(std::shared_ptr<const Run> run, const std::map<Nanos, IncidentNote>& notes, int incidentCount);
+// `stragglers`: the run's straggler analysis where the caller has it already (a loaded run
+// keeps one); worked out here otherwise.
+ReportContent buildReportContent(std::shared_ptr<const Run> run, const std::map<Nanos, IncidentNote>& notes, int incidentCount,
+                                 const StragglerReport* stragglers = nullptr);
 
 // Report-ready text, the same in the PDF and the HTML.
 std::string incidentTitle(const Incident& incident);                      // "Incident 12 · Faulty GPU"

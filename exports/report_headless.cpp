@@ -18,7 +18,7 @@ int writeReportHeadless(const QString& path, const ReportOptions& options) {
     try {
         const std::shared_ptr<const LoadedRun> loaded = loadRun(path);
         const std::shared_ptr<const Run> run(loaded, &loaded->run);
-        ReportContent content = buildReportContent(run, readIncidentNotes(path.toStdString()), options.incidents);
+        ReportContent content = buildReportContent(run, readIncidentNotes(path.toStdString()), options.incidents, &loaded->stragglers);
         if (!options.colourBy.isEmpty()) content.colourBy = colourByNamed(*run, options.colourBy.toStdString());
         ReportFigures figures;
         renderReportFigures(content, figures);
