@@ -7,7 +7,7 @@
 //
 //   faultline_bench_shards [--ranks N] [--steps S] [--shards K] [--kineto-mb-per-core R]
 //                          [--cores-per-task C] [--keep DIR]
-#include "tests/model/collective_event.h"
+#include "tests/support/collective_event.h"
 #include "importers/importer.h"
 #include "model/run_file.h"
 #include "simulator/simulator.h"

@@ -3,7 +3,7 @@
 #include "importers/flight_recorder_reader.h"
 #include "analysis/hang_analysis.h"
 
-#include "../realdata.h"
+#include "realdata.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -11,38 +11,8 @@
 namespace faultline {
 namespace {
 
-Step step(Nanos at, std::int64_t n, double seconds) { return {at, n, fromSeconds(seconds)}; }
-
-// 10 hours on 16 GPUs: one failure at 2 h (down 7 min, 6 min of work lost), three 10 s saves,
-// four steps of 1, 2, 3 and 4 s.
-faultline::Run runA() {
-    faultline::Run run;
-    run.info = {"A", 0, 10 * kHour, "test"};
-    run.topology = buildFabric(FabricShape{.gpus = 16});
-    run.failures = {{2 * kHour, RootCause::FaultyGpu, {ComponentKind::Gpu, 3}, 79, {3}, "Xid 79"}};
-    run.downtimes = {{2 * kHour, 2 * kHour + kMinute, 2 * kHour + 5 * kMinute, 2 * kHour + 7 * kMinute, 6 * kMinute, false,
-                      RootCause::FaultyGpu, 0}};
-    for (Nanos at : {1 * kHour, 3 * kHour, 5 * kHour}) run.checkpoints.push_back({at, at + 10 * kSecond, 1, 1000, CheckpointKind::Save});
-    run.steps = {step(10 * kSecond, 1, 1), step(20 * kSecond, 2, 2), step(30 * kSecond, 3, 3), step(40 * kSecond, 4, 4)};
-    return run;
-}
-
-// 10 hours on 32 GPUs: two failures (2 h, 6 h), each down 6 min with 10 min lost, no saves,
-// steps of 2, 2, 2 and 10 s.
-faultline::Run runB() {
-    faultline::Run run;
-    run.info = {"B", 0, 10 * kHour, "test"};
-    run.topology = buildFabric(FabricShape{.gpus = 32});
-    run.failures = {{2 * kHour, RootCause::FaultyGpu, {ComponentKind::Gpu, 1}, 79, {1}, "Xid 79"},
-                    {6 * kHour, RootCause::SoftwareBug, {ComponentKind::None, -1}, 0, {}, "segfault"}};
-    for (int i = 0; i < 2; ++i) {
-        const Nanos at = (i == 0 ? 2 : 6) * kHour;
-        run.downtimes.push_back({at, at + 2 * kMinute, at + 5 * kMinute, at + 6 * kMinute, 10 * kMinute, false,
-                                 run.failures[static_cast<std::size_t>(i)].cause, i});
-    }
-    run.steps = {step(10 * kSecond, 1, 2), step(20 * kSecond, 2, 2), step(30 * kSecond, 3, 2), step(40 * kSecond, 4, 10)};
-    return run;
-}
+using test::comparisonRunA;
+using test::comparisonRunB;
 
 const KpiRow& row(const std::vector<KpiRow>& rows, const std::string& label) {
     for (const KpiRow& r : rows)
@@ -51,7 +21,7 @@ const KpiRow& row(const std::vector<KpiRow>& rows, const std::string& label) {
 }
 
 TEST(RunComparison, FiguresOfTwoHandMadeRuns) {
-    const RunComparison c = compareRuns(runA(), runB());
+    const RunComparison c = compareRuns(comparisonRunA(), comparisonRunB());
     // A: 7 min down, 6 min lost, 30 s saving of 600 min. B: 12 min down, 20 min lost.
     EXPECT_DOUBLE_EQ(c.a.ettr, (36000.0 - 420 - 360 - 30) / 36000);
     EXPECT_DOUBLE_EQ(c.b.ettr, (36000.0 - 720 - 1200) / 36000);
@@ -80,7 +50,7 @@ TEST(RunComparison, FiguresOfTwoHandMadeRuns) {
 }
 
 TEST(RunComparison, RowsSayWhichRunIsBetter) {
-    const std::vector<KpiRow> rows = compareRuns(runA(), runB()).rows();
+    const std::vector<KpiRow> rows = compareRuns(comparisonRunA(), comparisonRunB()).rows();
     const KpiRow& ettr = row(rows, "ETTR");
     EXPECT_NEAR(*ettr.delta(), (-720.0 - 1200 + 420 + 360 + 30) / 36000, 1e-12);
     EXPECT_EQ(ettr.verdict(), -1);
@@ -104,7 +74,7 @@ TEST(RunComparison, RowsSayWhichRunIsBetter) {
 // The answer first: A lost 3.6 GPU-hours (13 min down on 16 GPUs, 30 s of saves), B 17.1
 // (two 16-minute losses on 32 GPUs): A lost fewer, mostly because B had a software bug.
 TEST(RunComparison, TheVerdictSaysWhichRunLostFewerGpuHoursAndWhy) {
-    const RunComparison c = compareRuns(runA(), runB());
+    const RunComparison c = compareRuns(comparisonRunA(), comparisonRunB());
     EXPECT_NEAR(c.verdict.lostA, 13.0 / 60 * 16 + 30.0 / 3600 * 16, 1e-9);
     EXPECT_NEAR(c.verdict.lostB, 32.0 / 60 * 32, 1e-9);
     EXPECT_FALSE(c.verdict.even);
@@ -120,7 +90,7 @@ TEST(RunComparison, TheVerdictSaysWhichRunLostFewerGpuHoursAndWhy) {
 
 // A run against itself: nothing differs, nothing is coloured, and the verdict calls it even.
 TEST(RunComparison, IdenticalRunsHaveZeroDeltasAndAnEvenVerdict) {
-    const RunComparison c = compareRuns(runA(), runA());
+    const RunComparison c = compareRuns(comparisonRunA(), comparisonRunA());
     for (const KpiRow& r : c.rows()) {
         if (r.delta()) {
             EXPECT_EQ(*r.delta(), 0.0) << r.label;
@@ -142,50 +112,15 @@ TEST(RunComparison, DifferencesUnderOnePercentAreNeutral) {
 }
 
 TEST(RunComparison, TextNamesBothRunsAndMarksChanges) {
-    const std::string text = comparisonToText(compareRuns(runA(), runB()));
+    const std::string text = comparisonToText(compareRuns(comparisonRunA(), comparisonRunB()));
     EXPECT_NE(text.find("A  A (16 GPUs"), std::string::npos) << text;
     EXPECT_NE(text.find("B  B (32 GPUs"), std::string::npos) << text;
     EXPECT_NE(text.find("worse"), std::string::npos) << text;
     EXPECT_NE(text.find("Software Bug"), std::string::npos) << text;
 }
 
-TEST(RunComparison, CliJsonHasTheDocumentedKeys) {
-    test::ScratchDir dir;
-    writeRunFile(runA(), dir.file("a.faultline"));
-    writeRunFile(runB(), dir.file("b.faultline"));
-    const test::CommandResult r =
-        test::runCommand(std::string(FAULTLINE_CLI) + " compare --json " + dir.file("a.faultline") + " " + dir.file("b.faultline"), false);
-    ASSERT_EQ(r.status, 0) << r.output;
-    const nlohmann::json j = nlohmann::json::parse(r.output);
-    std::vector<std::string> keys;
-    for (const auto& [k, v] : j.items()) keys.push_back(k);
-    EXPECT_EQ(keys, (std::vector<std::string>{"a", "b", "causes", "delta", "step_time_s", "verdict"}));
-    EXPECT_EQ(j["a"]["gpus"], 16);
-    EXPECT_EQ(j["b"]["gpus"], 32);
-    const nlohmann::json& d = j["delta"];
-    EXPECT_NEAR(d["ettr"].get<double>(), (-720.0 - 1200 + 420 + 360 + 30) / 36000, 1e-12);
-    EXPECT_TRUE(d["goodput"].is_number());
-    EXPECT_DOUBLE_EQ(d["mtbf_s"].get<double>(), -18000);
-    EXPECT_EQ(d["interruptions"]["planned"], 0);
-    EXPECT_EQ(d["interruptions"]["unexpected"], 1);
-    EXPECT_DOUBLE_EQ(d["downtime_s"]["detection"].get<double>(), 180);
-    EXPECT_DOUBLE_EQ(d["downtime_s"]["restart"].get<double>(), 120);
-    EXPECT_DOUBLE_EQ(d["downtime_s"]["reload"].get<double>(), 0);
-    EXPECT_DOUBLE_EQ(d["downtime_s"]["lost_work"].get<double>(), 840);
-    EXPECT_DOUBLE_EQ(d["downtime_s"]["planned"].get<double>(), 0);
-    const nlohmann::json& s = j["step_time_s"];
-    EXPECT_DOUBLE_EQ(s["mean_a"].get<double>(), 2.5);
-    EXPECT_DOUBLE_EQ(s["mean_b"].get<double>(), 4);
-    EXPECT_DOUBLE_EQ(s["median_a"].get<double>(), 2.5);
-    EXPECT_DOUBLE_EQ(s["median_b"].get<double>(), 2);
-    EXPECT_DOUBLE_EQ(s["ratio_mean"].get<double>(), 1.6);
-    EXPECT_DOUBLE_EQ(s["ratio_median"].get<double>(), 0.8);
-    ASSERT_EQ(j["causes"].size(), 2u);
-    EXPECT_EQ(j["causes"][1], (nlohmann::json{{"cause", "software_bug"}, {"a", 0}, {"b", 1}}));
-}
-
 TEST(RunComparison, CollectivesSideBySideWhereBothHaveTraces) {
-    faultline::Run a = runA(), b = runB();
+    faultline::Run a = comparisonRunA(), b = comparisonRunB();
     EXPECT_FALSE(compareRuns(a, b).collectives.both);
     // Two ranks, one all_reduce each in A (4 and 6 ms inside); B: 10 ms and a broadcast.
     for (faultline::Run* r : {&a, &b}) {
@@ -211,22 +146,12 @@ TEST(RunComparison, CollectivesSideBySideWhereBothHaveTraces) {
 }
 
 TEST(RunComparison, StepRatiosAreNullWithoutSteps) {
-    faultline::Run noSteps = runB();
+    faultline::Run noSteps = comparisonRunB();
     noSteps.steps.clear();
-    const nlohmann::json j = comparisonToJson(compareRuns(runA(), noSteps));
+    const nlohmann::json j = comparisonToJson(compareRuns(comparisonRunA(), noSteps));
     EXPECT_TRUE(j["step_time_s"]["mean_b"].is_null());
     EXPECT_TRUE(j["step_time_s"]["ratio_mean"].is_null());
     EXPECT_DOUBLE_EQ(j["step_time_s"]["mean_a"].get<double>(), 2.5);
-}
-
-TEST(RunComparison, CliNamesAMissingRunFile) {
-    test::ScratchDir dir;
-    writeRunFile(runA(), dir.file("a.faultline"));
-    const test::CommandResult r =
-        test::runCommand(std::string(FAULTLINE_CLI) + " compare " + dir.file("a.faultline") + " " + dir.file("nope.faultline"));
-    EXPECT_EQ(r.status, 1) << r.output;
-    EXPECT_NE(r.output.find("nope.faultline"), std::string::npos) << r.output;
-    EXPECT_EQ(test::runCommand(std::string(FAULTLINE_CLI) + " compare " + dir.file("a.faultline")).status, 2);
 }
 
 }  // namespace

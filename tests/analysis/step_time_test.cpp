@@ -2,7 +2,7 @@
 // mini-batch-time): its README says what each job shows.
 #include "analysis/step_time_stragglers.h"
 
-#include "../realdata.h"
+#include "realdata.h"
 
 #include <gtest/gtest.h>
 

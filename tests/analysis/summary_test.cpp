@@ -1,3 +1,5 @@
+#include "test_runs.h"
+
 #include "analysis/summary.h"
 
 #include <gtest/gtest.h>
@@ -170,6 +172,29 @@ TEST(JobShape, ARankIsPlacedInMegatronsOrder) {
     EXPECT_EQ(rankRoleText(shape, 32), "");                    // no such rank
     EXPECT_EQ(rankRoleText(JobShape{32, 4, 0, 0, 0}, 3), "");  // the split is unknown
     EXPECT_EQ(jobShapeText(JobShape{}), "");
+}
+
+TEST(Summary, YoungDalyIntervalNextToTheOneUsed) {
+    const RunSummary s = summarize(test::tinyRun());
+    EXPECT_GT(s.checkpointInterval, 9 * kMinute);  // the tiny preset saves every 10 min of training
+    EXPECT_LT(s.checkpointInterval, 11 * kMinute);
+    EXPECT_EQ(s.optimalCheckpointInterval, youngDalyInterval(s.meanCheckpointSave, s.mtbf));
+    EXPECT_EQ(youngDalyInterval(2 * kSecond, kHour), 120 * kSecond);  // sqrt(2 x 2 x 3600) = 120
+    EXPECT_EQ(youngDalyInterval(0, kHour), 0);
+    const std::string text = summaryToText(s);
+    EXPECT_NE(text.find("Young/Daly optimal interval"), std::string::npos) << text;
+}
+
+TEST(RunFile, TheLongestAllowedRunSummarisesWithoutOverflow) {
+    // Ten years, the most a run file may hold: the figures must still come out finite.
+    faultline::Run run = test::tinyRun();
+    run.info.duration = 10LL * 365 * 24 * 3600 * kSecond;
+    const RunSummary s = summarize(run);
+    EXPECT_EQ(s.duration, run.info.duration);
+    EXPECT_GT(s.ettr, 0.0);
+    EXPECT_LE(s.ettr, 1.0);
+    EXPECT_GE(s.mtbf, 0);
+    EXPECT_NE(summaryToText(s).find("3650 d"), std::string::npos) << summaryToText(s);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // The app as a user starts it: the real `faultline` binary under the X server.
 #include "gui_test_app.h"
-#include "../model/test_runs.h"
+#include "test_runs.h"
 
 #include "model/run_file.h"
 

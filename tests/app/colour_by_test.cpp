@@ -3,8 +3,8 @@
 // charted with its failure and straggler episode marked; no run telemetry, only State.
 #include "gui_test_app.h"
 #include "open_in_window.h"
-#include "../model/telemetry_test_run.h"
-#include "../model/test_runs.h"
+#include "telemetry_test_run.h"
+#include "test_runs.h"
 
 #include "app/colour_by_menu.h"
 #include "app/export_controller.h"

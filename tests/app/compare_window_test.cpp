@@ -2,7 +2,7 @@
 // cameras, mirrored picks, the KPI table, the What If dialog and the comparison snapshot.
 #include "cut_texts.h"
 #include "gui_test_app.h"
-#include "../model/test_runs.h"
+#include "test_runs.h"
 
 #include "analysis/run_alignment.h"
 #include "analysis/run_comparison.h"

@@ -2,8 +2,8 @@
 // and the inspector of a GPU that took part; at 16,384 ranks it paints only the lanes shown.
 #include "gui_test_app.h"
 #include "open_in_window.h"
-#include "../model/test_runs.h"
-#include "../realdata.h"
+#include "test_runs.h"
+#include "realdata.h"
 
 #include "app/hang_window.h"
 #include "analysis/hang_lanes.h"

@@ -1,10 +1,12 @@
 // File > Import as a user sees it: the progress dialog, the report, Cancel, errors, and
 // files dropped onto the window; the window keeps processing events while parsing runs.
+#include "gui_test_app.h"
+
 #include "app/import_controller.h"
 #include "app/import_dialog.h"
 #include "model/run_file.h"
 #include "test_runs.h"
-#include "../../realdata.h"
+#include "realdata.h"
 
 #include <QMimeData>
 #include <QProgressBar>
@@ -27,6 +29,7 @@ QString realData(const char* rel) { return QString::fromStdString(test::realData
 QString fixture(const char* name) { return QString(FAULTLINE_IMPORTER_TESTDATA) + "/" + name; }
 
 TEST(ImportGui, ImportShowsTheReportAndWritesTheRun) {
+    test::guiApp();
     FAULTLINE_REQUIRE_REALDATA();
     test::ScratchDir dir;
     QWidget window;
@@ -57,6 +60,7 @@ TEST(ImportGui, ImportShowsTheReportAndWritesTheRun) {
 }
 
 TEST(ImportGui, CancelWritesNothing) {
+    test::guiApp();
     FAULTLINE_REQUIRE_REALDATA();
     test::ScratchDir dir;
     QWidget window;
@@ -72,6 +76,7 @@ TEST(ImportGui, CancelWritesNothing) {
 }
 
 TEST(ImportGui, UnknownFileIsNamedInTheDialog) {
+    test::guiApp();
     test::ScratchDir dir;
     QWidget window;
     ImportController controller(&window);
@@ -85,6 +90,7 @@ TEST(ImportGui, UnknownFileIsNamedInTheDialog) {
 }
 
 TEST(ImportGui, FilesDroppedOnTheWindowAreImported) {
+    test::guiApp();
     test::ScratchDir dir;
     QWidget window;
     ImportController controller(&window);
@@ -111,6 +117,7 @@ TEST(ImportGui, FilesDroppedOnTheWindowAreImported) {
 }
 
 TEST(ImportGui, FilesFromYearsApartAreShownWithTheirSpansAndImportedOnlyWhenConfirmed) {
+    test::guiApp();
     test::ScratchDir dir;
     const std::string kernel = dir.file("node17.log");
     std::ofstream(kernel) << "[Tue Jan 21 04:41:44 2025] NVRM: Xid (PCI:0000:9a:00): 79, pid=1, name=python, GPU has fallen off the bus.\n";
@@ -135,6 +142,7 @@ TEST(ImportGui, FilesFromYearsApartAreShownWithTheirSpansAndImportedOnlyWhenConf
 }
 
 TEST(ImportGui, DragOfNonFilesIsIgnored) {
+    test::guiApp();
     QWidget window;
     ImportController controller(&window);
     QMimeData mime;

@@ -1,6 +1,6 @@
 #include "gui_test_app.h"
 #include "open_in_window.h"
-#include "../model/test_runs.h"
+#include "test_runs.h"
 
 #include "app/main_window.h"
 #include "app/theme.h"

@@ -2,7 +2,7 @@
 // its legend, the scrubber and the charts; and no two entries of one legend look alike
 // (CIEDE2000 of 10 or more) in any palette under either theme.
 #include "gui_test_app.h"
-#include "../model/test_runs.h"
+#include "test_runs.h"
 
 #include "app/theme.h"
 #include "exports/offscreen_renderer.h"

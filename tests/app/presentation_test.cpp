@@ -2,7 +2,7 @@
 // screen in large type, the keys of slide software, View > Present (F5) from the window.
 #include "gui_test_app.h"
 #include "open_in_window.h"
-#include "../model/test_runs.h"
+#include "test_runs.h"
 
 #include "app/main_window.h"
 #include "app/presentation_window.h"

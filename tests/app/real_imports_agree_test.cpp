@@ -4,8 +4,8 @@
 // interruptions" in another.
 #include "gui_test_app.h"
 #include "open_in_window.h"
-#include "../model/test_runs.h"
-#include "../realdata.h"
+#include "test_runs.h"
+#include "realdata.h"
 
 #include "analysis/straggler_analysis.h"
 #include "analysis/summary.h"

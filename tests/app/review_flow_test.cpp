@@ -4,8 +4,8 @@
 // inspector's history and an incident's chain move the replay; search by prefix or
 // substring with a completion list; trace-only runs read in milliseconds.
 #include "gui_test_app.h"
-#include "../model/test_runs.h"
-#include "../realdata.h"
+#include "test_runs.h"
+#include "realdata.h"
 
 #include "analysis/incidents.h"
 #include "analysis/run_search.h"

@@ -1,8 +1,8 @@
 // `faultline --screenshot` as users and reports use it, and what the binary links.
-#include "../gui/gui_test_app.h"
+#include "gui_test_app.h"
 #include "app_process.h"
-#include "../model/telemetry_test_run.h"
-#include "../model/test_runs.h"
+#include "telemetry_test_run.h"
+#include "test_runs.h"
 
 #include "model/replay_state.h"
 #include "model/run_file.h"

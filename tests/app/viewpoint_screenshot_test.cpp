@@ -3,7 +3,7 @@
 // with a message naming it and a failure status.
 #include "shown_fabric.h"
 #include "app_process.h"
-#include "../model/test_runs.h"
+#include "test_runs.h"
 
 #include "model/run_file.h"
 #include "model/viewpoints.h"

@@ -2,7 +2,7 @@
 // Ctrl+Shift+N), still there when the run is opened again, flown back to with the menu or
 // Ctrl+N; renamed and deleted; one saved on another cluster refused with a message.
 #include "gui_test_app.h"
-#include "../model/test_runs.h"
+#include "test_runs.h"
 
 #include "app/main_window.h"
 #include "app/viewpoint_menu.h"

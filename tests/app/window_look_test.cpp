@@ -3,7 +3,7 @@
 // inspector following the incident chosen.
 #include "cut_texts.h"
 #include "gui_test_app.h"
-#include "../model/test_runs.h"
+#include "test_runs.h"
 
 #include "analysis/blast_radius.h"
 #include "analysis/incidents.h"

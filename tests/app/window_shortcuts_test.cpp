@@ -2,7 +2,7 @@
 // window included: the menus' keys, N and P, the replay's keys.
 #include "gui_test_app.h"
 #include "open_in_window.h"
-#include "../model/test_runs.h"
+#include "test_runs.h"
 
 #include "app/main_window.h"
 #include "model/run_file.h"

@@ -1,5 +1,8 @@
-// `faultline-cli import` as a user runs it: the real binary, its output and exit status.
+// `faultline-cli import` (and merge, power, telemetry) as a user runs it: the real binary, its
+// output and exit status. What each command reads is tested in tests/importers.
 #include "import_test_util.h"
+#include "rank_event_files.h"
+#include "round_trip_checks.h"
 
 #include "model/run_file.h"
 #include "test_runs.h"
@@ -10,6 +13,7 @@
 #include <array>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <sys/wait.h>
 
 namespace faultline {
@@ -129,6 +133,135 @@ TEST(CliImport, AnImportedHangIsTheOneHangFindsInTheDumps) {
     const Result none = runHangCli("hang " + kineto);
     EXPECT_EQ(none.status, 1);
     EXPECT_NE(none.output.find(kineto + ": the run holds no hang analysis"), std::string::npos) << none.output;
+}
+
+}  // namespace
+}  // namespace faultline
+
+// The importers' own tests (tests/importers) run through the command line.
+namespace faultline {
+namespace {
+
+using test::ScratchDir;
+using test::fixture;
+
+void writeFile(const std::string& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
+
+const char* kXid79 = "Jan 21 04:41:44 gpu-node-17 kernel: NVRM: Xid (PCI:0000:ab:00): 79, pid=2924364, name=pt_main_thread, GPU has fallen off the bus.\n";
+
+TEST(HostileInput, InvalidUtf8InALogStillPrintsAsJson) {
+    ScratchDir dir;
+    const std::string log = dir.file("node1.log");
+    writeFile(log, "2025-01-21T04:41:44,283302+00:00 node1 kernel: NVRM: Xid (PCI:0000:ab:00): 79, pid=1, name=\xff\xfe\xc3, GPU has fallen off the bus.\n");
+    const std::string run = dir.file("run.faultline");
+    ASSERT_EQ(test::runCommand(std::string(FAULTLINE_CLI) + " import " + log + " -o " + run).status, 0);
+    const test::CommandResult r = test::runCommand(std::string(FAULTLINE_CLI) + " incidents " + run + " --json", false);
+    ASSERT_EQ(r.status, 0) << r.output;
+    const nlohmann::json j = nlohmann::json::parse(r.output);  // valid JSON, hence valid UTF-8
+    EXPECT_NE(r.output.find("\xef\xbf\xbd"), std::string::npos);  // the bad bytes became U+FFFD
+}
+
+TEST(ImportChecks, CliRefusesDisjointFilesUnlessAllowed) {
+    ScratchDir dir;
+    const std::string kernel = dir.file("node17.log");
+    writeFile(kernel, kXid79);
+    const std::string out = dir.file("run.faultline");
+    const std::string base = std::string(FAULTLINE_CLI) + " import --year 2025 -q " + kernel + " " + test::fixture("sacct_snowman.txt") + " -o " + out;
+    const auto refused = test::runCommand(base);
+    EXPECT_NE(refused.status, 0);
+    EXPECT_NE(refused.output.find("not one run"), std::string::npos) << refused.output;
+    EXPECT_FALSE(std::filesystem::exists(out));
+    const auto allowed = test::runCommand(base + " --allow-disjoint");
+    EXPECT_EQ(allowed.status, 0) << allowed.output;
+    EXPECT_TRUE(std::filesystem::exists(out));
+}
+
+// As a user runs it: simulate with --emit-logs, import the folder, compare the summaries.
+TEST(RoundTrip, CommandLineEmitsAndImportsTheClusterFiles) {
+    ScratchDir dir;
+    const std::string cli = FAULTLINE_CLI;
+    const auto sim = test::runCommand(cli + " simulate --preset tiny --seed 3 -o " + dir.file("sim.faultline") + " --emit-logs " + dir.file("cluster"));
+    ASSERT_EQ(sim.status, 0) << sim.output;
+    EXPECT_NE(sim.output.find("job runs"), std::string::npos) << sim.output;
+    for (const char* f : {"sacct.txt", "sacct.json", "topology.conf", "kernel", "logs"})
+        EXPECT_TRUE(std::filesystem::exists(dir.file(std::string("cluster/") + f))) << f;
+
+    const auto imp = test::runCommand(cli + " import " + dir.file("cluster") + " --json -o " + dir.file("imp.faultline"), false);
+    ASSERT_EQ(imp.status, 0) << imp.output;
+    const auto report = nlohmann::json::parse(imp.output);
+    const faultline::Run simulated = readRunFile(dir.file("sim.faultline"));
+    EXPECT_EQ(report["downtimes"].get<std::size_t>(), simulated.downtimes.size());
+    EXPECT_EQ(report["run_jobs"].get<std::size_t>(), simulated.downtimes.size() + 1);
+    test::expectSameFigures(simulated, readRunFile(dir.file("imp.faultline")));
+
+    // The jobs the run file keeps, as `faultline-cli jobs` lists them.
+    const auto jobs = test::runCommand(cli + " jobs --json " + dir.file("imp.faultline"), false);
+    ASSERT_EQ(jobs.status, 0) << jobs.output;
+    const auto listed = nlohmann::json::parse(jobs.output)["jobs"];
+    ASSERT_EQ(listed.size(), simulated.downtimes.size() + 1);
+    EXPECT_EQ(listed.front()["state"], "FAILED");
+    EXPECT_EQ(listed.back()["state"], "RUNNING");
+
+    // Naming a job the files lack fails, says why, and writes nothing.
+    const auto bad = test::runCommand(cli + " import " + dir.file("cluster") + " --job 17 -o " + dir.file("bad.faultline"));
+    EXPECT_EQ(bad.status, 1);
+    EXPECT_NE(bad.output.find("no job in the files is --job 17"), std::string::npos) << bad.output;
+    EXPECT_FALSE(std::filesystem::exists(dir.file("bad.faultline")));
+}
+
+TEST(ShardedImport, TheCliShardsAndMerges) {
+    ScratchDir dir, out;
+    const std::vector<std::string> inputs = test::writeRankFiles(dir);
+    const std::string cli = FAULTLINE_CLI;
+    std::string parts;
+    for (int i = 1; i <= 2; ++i) {
+        const std::string part = out.file("part" + std::to_string(i) + ".shard");
+        const auto r = test::runCommand(cli + " import --shard " + std::to_string(i) + "/2 " + dir.path().string() + " -o " + part);
+        ASSERT_EQ(r.status, 0) << r.output;
+        EXPECT_NE(r.output.find("shard " + std::to_string(i) + " of 2: 8 of 16 input files"), std::string::npos) << r.output;
+        parts += " " + part;
+    }
+    const auto merged = test::runCommand(cli + " merge" + parts + " -o " + out.file("run.faultline"));
+    ASSERT_EQ(merged.status, 0) << merged.output;
+    const auto single = test::runCommand(cli + " import " + dir.path().string() + " -o " + out.file("single.faultline"));
+    ASSERT_EQ(single.status, 0) << single.output;
+    const auto a = test::runCommand(cli + " stragglers " + out.file("run.faultline") + " --json", false);
+    const auto b = test::runCommand(cli + " stragglers " + out.file("single.faultline") + " --json", false);
+    EXPECT_EQ(a.output, b.output);
+    EXPECT_EQ(test::runCommand(cli + " import --shard 3/2 " + dir.path().string() + " -o x").status, 2);
+}
+
+TEST(Telemetry, PowerCommandPrintsTheCurveAsCsv) {
+    test::ScratchDir dir;
+    const std::string run = dir.file("p.faultline");
+    const auto imported = test::runCommand(std::string(FAULTLINE_CLI) + " import -q -o " + run + " " + fixture("telemetry/dcgm_scrapes.prom"));
+    ASSERT_EQ(imported.status, 0) << imported.output;
+    const auto csv = test::runCommand(std::string(FAULTLINE_CLI) + " power --csv " + run);
+    ASSERT_EQ(csv.status, 0) << csv.output;
+    EXPECT_EQ(csv.output, "time_s,utc,megawatts\n0.000,2025-01-01 00:00:00 UTC,0.001146\n10.000,2025-01-01 00:00:10 UTC,0.001142\n");
+    const auto text = test::runCommand(std::string(FAULTLINE_CLI) + " power " + run);
+    EXPECT_NE(text.output.find("peak 1.146 kW"), std::string::npos) << text.output;
+}
+
+// What View > Colour By shows on a GPU at an instant, printed: node01's gpu 1 read 455.25 W at
+// 0 s and 440.75 W at 15 s; between scrapes the newest reading holds; past the run, no data.
+TEST(Telemetry, TelemetryCommandPrintsEachGpusReadingAtTheInstant) {
+    test::ScratchDir dir;
+    const std::string run = dir.file("t.faultline");
+    const auto imported = test::runCommand(std::string(FAULTLINE_CLI) + " import -q -o " + run + " " + fixture("telemetry/dcgm_scrapes.prom"));
+    ASSERT_EQ(imported.status, 0) << imported.output;
+    auto telemetry = [&](const std::string& args) { return test::runCommand(std::string(FAULTLINE_CLI) + " telemetry " + run + " " + args); };
+    const auto at10 = telemetry("--at 10s --gpu node01:1 --metric power");
+    ASSERT_EQ(at10.status, 0) << at10.output;
+    EXPECT_EQ(at10.output, "At 2025-01-01 00:00:10 UTC (10.0 s into the run):\n  node01-gpu1  Power (W)  455 W\n");
+    const auto at15 = telemetry("--at 2025-01-01T00:00:15Z --gpu node01-gpu1 --metric DCGM_FI_DEV_POWER_USAGE --json");
+    EXPECT_NE(at15.output.find("\"value\": 440.75"), std::string::npos) << at15.output;
+    const auto clock = telemetry("--at 15s --gpu node01:0 --metric 'SM clock'");
+    EXPECT_NE(clock.output.find("node01-gpu0  SM clock (MHz)  1,980 MHz"), std::string::npos) << clock.output;
+    const auto unknown = telemetry("--metric fan");
+    EXPECT_EQ(unknown.status, 1);
+    EXPECT_NE(unknown.output.find("the run has no metric 'fan'"), std::string::npos) << unknown.output;
+    EXPECT_EQ(telemetry("--at yesterday").status, 2);
 }
 
 }  // namespace

@@ -71,20 +71,6 @@ TEST(ImportChecks, FilesOfOneStretchAreMergedWithoutAsking) {
     EXPECT_EQ(r.run.failures.size(), 2u);
 }
 
-TEST(ImportChecks, CliRefusesDisjointFilesUnlessAllowed) {
-    ScratchDir dir;
-    const std::string kernel = write(dir, "node17.log", kXid79);
-    const std::string out = dir.file("run.faultline");
-    const std::string base = std::string(FAULTLINE_CLI) + " import --year 2025 -q " + kernel + " " + test::fixture("sacct_snowman.txt") + " -o " + out;
-    const auto refused = test::runCommand(base);
-    EXPECT_NE(refused.status, 0);
-    EXPECT_NE(refused.output.find("not one run"), std::string::npos) << refused.output;
-    EXPECT_FALSE(std::filesystem::exists(out));
-    const auto allowed = test::runCommand(base + " --allow-disjoint");
-    EXPECT_EQ(allowed.status, 0) << allowed.output;
-    EXPECT_TRUE(std::filesystem::exists(out));
-}
-
 TEST(ImportChecks, TwoXidLinesOnOneGpuWithinSecondsAreOneFailureWithBothAsEvidence) {
     ScratchDir dir;
     const std::string log = write(dir, "node17.log", std::string(kXid79) + kXid48);

@@ -2,6 +2,7 @@
 // files (sacct, kernel logs, the training job's stdout, topology.conf), imported, must give
 // back the simulated run's figures.
 #include "import_test_util.h"
+#include "round_trip_checks.h"
 
 #include "analysis/incidents.h"
 #include "analysis/summary.h"
@@ -33,37 +34,7 @@ RoundTrip roundTrip(SimulationParams p, const ScratchDir& dir) {
     return r;
 }
 
-int causeCount(const RunSummary& s, RootCause cause) {
-    for (const CauseCount& c : s.causes)
-        if (c.cause == cause) return c.count;
-    return 0;
-}
-
-void expectWithin5Percent(Nanos simulated, Nanos imported, const char* what) {
-    EXPECT_LE(std::abs(toSeconds(imported) - toSeconds(simulated)), 0.05 * toSeconds(simulated))
-        << what << ": simulated " << toSeconds(simulated) << " s, imported " << toSeconds(imported) << " s";
-}
-
-// What a reviewer compares: interruptions, causes, ETTR, where the downtime went, checkpoints.
-void expectSameFigures(const Run& simulated, const Run& imported) {
-    const RunSummary a = summarize(simulated);
-    const RunSummary b = summarize(imported);
-    EXPECT_EQ(b.gpus, a.gpus);
-    EXPECT_EQ(b.planned, a.planned);
-    EXPECT_EQ(b.unexpected, a.unexpected);
-    for (int c = 0; c < kRootCauseCount; ++c) {
-        const auto cause = static_cast<RootCause>(c);
-        EXPECT_LE(std::abs(causeCount(b, cause) - causeCount(a, cause)), 1) << rootCauseLabel(cause);
-    }
-    ASSERT_TRUE(b.ettrKnown);
-    EXPECT_NEAR(b.ettr * 100, a.ettr * 100, 0.5);
-    expectWithin5Percent(a.downtime.detection, b.downtime.detection, "detection");
-    expectWithin5Percent(a.downtime.restart, b.downtime.restart, "restart");
-    expectWithin5Percent(a.downtime.reload, b.downtime.reload, "checkpoint reload");
-    expectWithin5Percent(a.downtime.lostWork, b.downtime.lostWork, "lost work");
-    expectWithin5Percent(a.downtime.planned, b.downtime.planned, "planned maintenance");
-    EXPECT_EQ(b.checkpoints, a.checkpoints);
-}
+using test::expectSameFigures;
 
 TEST(RoundTrip, TinyRunComesBackFromItsClusterFiles) {
     ScratchDir dir;
@@ -130,39 +101,6 @@ TEST(RoundTrip, ImportedRunSurvivesTheRunFile) {
         EXPECT_EQ(back.jobs[i].hosts, r.imported.jobs[i].hosts);
     }
     expectSameFigures(r.simulated, back);
-}
-
-// As a user runs it: simulate with --emit-logs, import the folder, compare the summaries.
-TEST(RoundTrip, CommandLineEmitsAndImportsTheClusterFiles) {
-    ScratchDir dir;
-    const std::string cli = FAULTLINE_CLI;
-    const auto sim = test::runCommand(cli + " simulate --preset tiny --seed 3 -o " + dir.file("sim.faultline") + " --emit-logs " + dir.file("cluster"));
-    ASSERT_EQ(sim.status, 0) << sim.output;
-    EXPECT_NE(sim.output.find("job runs"), std::string::npos) << sim.output;
-    for (const char* f : {"sacct.txt", "sacct.json", "topology.conf", "kernel", "logs"})
-        EXPECT_TRUE(std::filesystem::exists(dir.file(std::string("cluster/") + f))) << f;
-
-    const auto imp = test::runCommand(cli + " import " + dir.file("cluster") + " --json -o " + dir.file("imp.faultline"), false);
-    ASSERT_EQ(imp.status, 0) << imp.output;
-    const auto report = nlohmann::json::parse(imp.output);
-    const faultline::Run simulated = readRunFile(dir.file("sim.faultline"));
-    EXPECT_EQ(report["downtimes"].get<std::size_t>(), simulated.downtimes.size());
-    EXPECT_EQ(report["run_jobs"].get<std::size_t>(), simulated.downtimes.size() + 1);
-    expectSameFigures(simulated, readRunFile(dir.file("imp.faultline")));
-
-    // The jobs the run file keeps, as `faultline-cli jobs` lists them.
-    const auto jobs = test::runCommand(cli + " jobs --json " + dir.file("imp.faultline"), false);
-    ASSERT_EQ(jobs.status, 0) << jobs.output;
-    const auto listed = nlohmann::json::parse(jobs.output)["jobs"];
-    ASSERT_EQ(listed.size(), simulated.downtimes.size() + 1);
-    EXPECT_EQ(listed.front()["state"], "FAILED");
-    EXPECT_EQ(listed.back()["state"], "RUNNING");
-
-    // Naming a job the files lack fails, says why, and writes nothing.
-    const auto bad = test::runCommand(cli + " import " + dir.file("cluster") + " --job 17 -o " + dir.file("bad.faultline"));
-    EXPECT_EQ(bad.status, 1);
-    EXPECT_NE(bad.output.find("no job in the files is --job 17"), std::string::npos) << bad.output;
-    EXPECT_FALSE(std::filesystem::exists(dir.file("bad.faultline")));
 }
 
 }  // namespace

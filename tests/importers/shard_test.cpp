@@ -1,7 +1,7 @@
 // Sharded import: every shard count must merge to the run a single import gives, on the
 // per-rank traces of a simulated run and on real Kineto traces.
 #include "import_test_util.h"
-#include "../model/collective_event.h"
+#include "rank_event_files.h"
 
 #include "analysis/hang_analysis.h"
 #include "analysis/straggler_analysis.h"
@@ -21,22 +21,7 @@ using test::importPaths;
 using test::realData;
 using test::ScratchDir;
 
-// Per-rank event files (JSON Lines) of the traced simulated run's first 16 ranks over its
-// first 100 steps, as a cluster's profiler would leave one file per rank.
-std::vector<std::string> writeRankFiles(const ScratchDir& dir) {
-    const Run& run = test::tracedTinyRun();
-    constexpr std::int32_t kRanks = 16;
-    std::vector<std::ofstream> out;
-    std::vector<std::string> paths;
-    for (std::int32_t r = 0; r < kRanks; ++r) {
-        paths.push_back(dir.file("rank" + std::to_string(r) + ".jsonl"));
-        out.emplace_back(paths.back());
-        out.back() << nlohmann::json{{"kind", "placement"}, {"rank", r}, {"host", "node" + std::to_string(r / 8)}, {"gpu", r % 8}}.dump() << "\n";
-    }
-    for (const CollectiveRecord& c : run.collectives)
-        if (c.rank < kRanks && c.seq < 400) out[static_cast<std::size_t>(c.rank)] << test::collectiveEvent(run, c).dump() << "\n";
-    return paths;
-}
+using test::writeRankFiles;
 
 // What a user compares: the summary and the straggler table, as the CLI prints them.
 std::string figures(const Run& run) {
@@ -142,28 +127,6 @@ TEST(ShardedImport, MissingForeignAndRepeatedShardsAreNamed) {
     EXPECT_NE(errorOf([&] { mergeShards({a, other}, {}); }).find(other + " is shard 1 of 2 of another import"), std::string::npos);
     EXPECT_NE(errorOf([&] { mergeShards({a, a}, {}); }).find("are both shard 1 of 3"), std::string::npos);
     EXPECT_NE(errorOf([&] { mergeShards({inputs.front()}, {}); }).find("is not a Faultline import shard"), std::string::npos);
-}
-
-TEST(ShardedImport, TheCliShardsAndMerges) {
-    ScratchDir dir, out;
-    const std::vector<std::string> inputs = writeRankFiles(dir);
-    const std::string cli = FAULTLINE_CLI;
-    std::string parts;
-    for (int i = 1; i <= 2; ++i) {
-        const std::string part = out.file("part" + std::to_string(i) + ".shard");
-        const auto r = test::runCommand(cli + " import --shard " + std::to_string(i) + "/2 " + dir.path().string() + " -o " + part);
-        ASSERT_EQ(r.status, 0) << r.output;
-        EXPECT_NE(r.output.find("shard " + std::to_string(i) + " of 2: 8 of 16 input files"), std::string::npos) << r.output;
-        parts += " " + part;
-    }
-    const auto merged = test::runCommand(cli + " merge" + parts + " -o " + out.file("run.faultline"));
-    ASSERT_EQ(merged.status, 0) << merged.output;
-    const auto single = test::runCommand(cli + " import " + dir.path().string() + " -o " + out.file("single.faultline"));
-    ASSERT_EQ(single.status, 0) << single.output;
-    const auto a = test::runCommand(cli + " stragglers " + out.file("run.faultline") + " --json", false);
-    const auto b = test::runCommand(cli + " stragglers " + out.file("single.faultline") + " --json", false);
-    EXPECT_EQ(a.output, b.output);
-    EXPECT_EQ(test::runCommand(cli + " import --shard 3/2 " + dir.path().string() + " -o x").status, 2);
 }
 
 }  // namespace

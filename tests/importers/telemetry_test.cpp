@@ -354,39 +354,6 @@ TEST(Telemetry, ClusterPowerSumsTheGpusPowerPerBucket) {
     EXPECT_NEAR(p.largestSwings[0].megawattsPerSecond, -3.5e-6 / 10, 1e-12);
 }
 
-TEST(Telemetry, PowerCommandPrintsTheCurveAsCsv) {
-    test::ScratchDir dir;
-    const std::string run = dir.file("p.faultline");
-    const auto imported = test::runCommand(std::string(FAULTLINE_CLI) + " import -q -o " + run + " " + fixture("telemetry/dcgm_scrapes.prom"));
-    ASSERT_EQ(imported.status, 0) << imported.output;
-    const auto csv = test::runCommand(std::string(FAULTLINE_CLI) + " power --csv " + run);
-    ASSERT_EQ(csv.status, 0) << csv.output;
-    EXPECT_EQ(csv.output, "time_s,utc,megawatts\n0.000,2025-01-01 00:00:00 UTC,0.001146\n10.000,2025-01-01 00:00:10 UTC,0.001142\n");
-    const auto text = test::runCommand(std::string(FAULTLINE_CLI) + " power " + run);
-    EXPECT_NE(text.output.find("peak 1.146 kW"), std::string::npos) << text.output;
-}
-
-// What View > Colour By shows on a GPU at an instant, printed: node01's gpu 1 read 455.25 W at
-// 0 s and 440.75 W at 15 s; between scrapes the newest reading holds; past the run, no data.
-TEST(Telemetry, TelemetryCommandPrintsEachGpusReadingAtTheInstant) {
-    test::ScratchDir dir;
-    const std::string run = dir.file("t.faultline");
-    const auto imported = test::runCommand(std::string(FAULTLINE_CLI) + " import -q -o " + run + " " + fixture("telemetry/dcgm_scrapes.prom"));
-    ASSERT_EQ(imported.status, 0) << imported.output;
-    auto telemetry = [&](const std::string& args) { return test::runCommand(std::string(FAULTLINE_CLI) + " telemetry " + run + " " + args); };
-    const auto at10 = telemetry("--at 10s --gpu node01:1 --metric power");
-    ASSERT_EQ(at10.status, 0) << at10.output;
-    EXPECT_EQ(at10.output, "At 2025-01-01 00:00:10 UTC (10.0 s into the run):\n  node01-gpu1  Power (W)  455 W\n");
-    const auto at15 = telemetry("--at 2025-01-01T00:00:15Z --gpu node01-gpu1 --metric DCGM_FI_DEV_POWER_USAGE --json");
-    EXPECT_NE(at15.output.find("\"value\": 440.75"), std::string::npos) << at15.output;
-    const auto clock = telemetry("--at 15s --gpu node01:0 --metric 'SM clock'");
-    EXPECT_NE(clock.output.find("node01-gpu0  SM clock (MHz)  1,980 MHz"), std::string::npos) << clock.output;
-    const auto unknown = telemetry("--metric fan");
-    EXPECT_EQ(unknown.status, 1);
-    EXPECT_NE(unknown.output.find("the run has no metric 'fan'"), std::string::npos) << unknown.output;
-    EXPECT_EQ(telemetry("--at yesterday").status, 2);
-}
-
 // node01's gpu 0 counted 3 correctable ECC errors, then 9 fifteen seconds later: a failure of
 // that GPU at 20 s lists the rise as its early warning; its neighbour's failure does not.
 TEST(Telemetry, RisingEccCountersBeforeAFailureAreItsEarlyWarning) {

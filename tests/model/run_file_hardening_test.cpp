@@ -2,7 +2,6 @@
 // one message, no `.partial-*` left behind, messages that name the user's file.
 #include "test_runs.h"
 
-#include "analysis/summary.h"
 #include "model/collective_chunks.h"
 #include "model/error.h"
 #include "model/partial_file.h"
@@ -194,18 +193,6 @@ TEST(RunFile, AFifoIsNotARunFileAndDoesNotBlock) {
     const std::string path = dir.file("run.faultline");
     ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
     EXPECT_EQ(errorReading(path), path + " is not a regular file (a FIFO, socket or device), not a Faultline run file");
-}
-
-TEST(RunFile, TheLongestAllowedRunSummarisesWithoutOverflow) {
-    // Ten years, the most a run file may hold: the figures must still come out finite.
-    faultline::Run run = tinyRun();
-    run.info.duration = 10LL * 365 * 24 * 3600 * kSecond;
-    const RunSummary s = summarize(run);
-    EXPECT_EQ(s.duration, run.info.duration);
-    EXPECT_GT(s.ettr, 0.0);
-    EXPECT_LE(s.ettr, 1.0);
-    EXPECT_GE(s.mtbf, 0);
-    EXPECT_NE(summaryToText(s).find("3650 d"), std::string::npos) << summaryToText(s);
 }
 
 TEST(PartialFile, StaleLeftoversOfGoneWritersAreRemoved) {

@@ -1,6 +1,6 @@
 // Help > Documentation, Keyboard Shortcuts and About in the real main window, as a user finds
 // them: through the menu, checked by what the windows show.
-#include "../gui/gui_test_app.h"
+#include "gui_test_app.h"
 
 #include "app/help_windows.h"
 #include "app/main_window.h"

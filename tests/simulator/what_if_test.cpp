@@ -14,17 +14,7 @@
 namespace faultline {
 namespace {
 
-// 4 hours, no steps, one failure at 2 h (detected in 1 min, restarted 4 min later, reloaded
-// in 2 min) and one 10 s save.
-faultline::Run oneFailure() {
-    faultline::Run run;
-    run.info = {"one failure", 0, 4 * kHour, "test"};
-    run.topology = buildFabric(FabricShape{.gpus = 16});
-    run.failures = {{2 * kHour, RootCause::FaultyGpu, {ComponentKind::Gpu, 3}, 79, {3}, "Xid 79"}};
-    run.downtimes = {{2 * kHour, 2 * kHour + kMinute, 2 * kHour + 5 * kMinute, 2 * kHour + 7 * kMinute, 0, false, RootCause::FaultyGpu, 0}};
-    run.checkpoints = {{kHour, kHour + 10 * kSecond, 0, 1000, CheckpointKind::Save}};
-    return run;
-}
+using test::oneFailureRun;
 
 RecoveryPolicy every(Nanos interval) {
     RecoveryPolicy p;
@@ -34,7 +24,7 @@ RecoveryPolicy every(Nanos interval) {
 
 TEST(WhatIf, LostWorkFollowsTheIntervalByHand) {
     const RecoveryPolicy every30m = every(30 * kMinute);
-    const faultline::Run r30 = replayWithPolicy(oneFailure(), every30m);
+    const faultline::Run r30 = replayWithPolicy(oneFailureRun(), every30m);
     ASSERT_EQ(r30.downtimes.size(), 1u);
     // Saves end at 30m10s, 60m20s, 90m30s; the failure at 120 min loses 29m30s.
     EXPECT_EQ(r30.downtimes[0].lostWork, 29 * kMinute + 30 * kSecond);
@@ -44,7 +34,7 @@ TEST(WhatIf, LostWorkFollowsTheIntervalByHand) {
 
     RecoveryPolicy every5m = every(5 * kMinute);
     every5m.restart = 2 * kMinute;
-    const faultline::Run r5 = replayWithPolicy(oneFailure(), every5m);
+    const faultline::Run r5 = replayWithPolicy(oneFailureRun(), every5m);
     // A save ends every 5m10s: the 23rd at 7,130 s, so 70 s are lost.
     EXPECT_EQ(r5.downtimes[0].lostWork, 70 * kSecond);
     EXPECT_EQ(r5.downtimes[0].restarted - r5.downtimes[0].detected, 2 * kMinute);  // the policy's restart
@@ -116,7 +106,7 @@ TEST(WhatIf, OnlyWhatThePolicyChangesMoves) {
 }
 
 TEST(WhatIf, RefusesARunWithoutDowntimes) {
-    faultline::Run run = oneFailure();
+    faultline::Run run = oneFailureRun();
     run.downtimes.clear();
     try {
         replayWithPolicy(run, {});
@@ -124,39 +114,12 @@ TEST(WhatIf, RefusesARunWithoutDowntimes) {
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find("no downtimes to replay"), std::string::npos) << e.what();
     }
-    faultline::Run noSaves = oneFailure();
+    faultline::Run noSaves = oneFailureRun();
     noSaves.checkpoints.clear();
     EXPECT_THROW(replayWithPolicy(noSaves, {}), Error);
     RecoveryPolicy withSave;
     withSave.saveTime = 2 * kSecond;
     EXPECT_NO_THROW(replayWithPolicy(noSaves, withSave));
-}
-
-TEST(WhatIf, CliWritesARunTheComparisonOpens) {
-    test::ScratchDir dir;
-    writeRunFile(oneFailure(), dir.file("a.faultline"));
-    const std::string cli = FAULTLINE_CLI;
-    const test::CommandResult r =
-        test::runCommand(cli + " whatif " + dir.file("a.faultline") + " --checkpoint-interval 5m --save-time 10s -o " + dir.file("b.faultline"));
-    ASSERT_EQ(r.status, 0) << r.output;
-    EXPECT_NE(r.output.find("Downtime: lost work"), std::string::npos) << r.output;
-    EXPECT_EQ(readRunFile(dir.file("b.faultline")).downtimes[0].lostWork, 70 * kSecond);
-    EXPECT_EQ(test::runCommand(cli + " compare " + dir.file("a.faultline") + " " + dir.file("b.faultline")).status, 0);
-    const test::CommandResult bad = test::runCommand(cli + " whatif " + dir.file("a.faultline") + " --checkpoint-interval soon -o x.faultline");
-    EXPECT_EQ(bad.status, 2);
-    EXPECT_NE(bad.output.find("--checkpoint-interval expects a duration"), std::string::npos) << bad.output;
-    EXPECT_EQ(test::runCommand(cli + " whatif " + dir.file("a.faultline") + " -o x.faultline").status, 2);
-}
-
-TEST(Summary, YoungDalyIntervalNextToTheOneUsed) {
-    const RunSummary s = summarize(test::tinyRun());
-    EXPECT_GT(s.checkpointInterval, 9 * kMinute);  // the tiny preset saves every 10 min of training
-    EXPECT_LT(s.checkpointInterval, 11 * kMinute);
-    EXPECT_EQ(s.optimalCheckpointInterval, youngDalyInterval(s.meanCheckpointSave, s.mtbf));
-    EXPECT_EQ(youngDalyInterval(2 * kSecond, kHour), 120 * kSecond);  // sqrt(2 x 2 x 3600) = 120
-    EXPECT_EQ(youngDalyInterval(0, kHour), 0);
-    const std::string text = summaryToText(s);
-    EXPECT_NE(text.find("Young/Daly optimal interval"), std::string::npos) << text;
 }
 
 }  // namespace

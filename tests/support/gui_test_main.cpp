@@ -1,4 +1,5 @@
-// The GUI tests' main: one QApplication, made before the first test that needs it.
+// The Qt suites' main (exports, views, app, help menu): one QApplication, made before the first
+// test that needs it.
 #include "gui_test_app.h"
 
 #include <QApplication>
@@ -16,7 +17,7 @@ std::unique_ptr<QApplication> app;
 
 QApplication& guiApp() {
     static int argc = 1;
-    static char name[] = "faultline_gui_tests";
+    static char name[] = "faultline_gui_test";  // every Qt suite alike: one QSettings
     static char* argv[] = {name, nullptr};
     if (!app) {
         QSurfaceFormat format;

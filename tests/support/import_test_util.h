@@ -2,7 +2,7 @@
 // Paths of the real files (../shared/realdata) and our own fixtures, and a one-call import.
 #include "importers/importer.h"
 #include "test_runs.h"
-#include "../realdata.h"
+#include "realdata.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 #pragma once
 // A FabricView in a shown top-level window of a known size, for render tests.
-#include "../gui/gui_test_app.h"
+#include "gui_test_app.h"
 
 #include "views/fabric_view.h"
 

@@ -97,4 +97,51 @@ ScratchDir::~ScratchDir() {
     std::filesystem::remove_all(m_path, ignored);
 }
 
+namespace {
+Step stepOf(Nanos at, std::int64_t n, double seconds) { return {at, n, fromSeconds(seconds)}; }
+}  // namespace
+
+// 10 hours on 16 GPUs: one failure at 2 h (down 7 min, 6 min of work lost), three 10 s saves,
+// four steps of 1, 2, 3 and 4 s.
+Run comparisonRunA() {
+    Run run;
+    run.info = {"A", 0, 10 * kHour, "test"};
+    run.topology = buildFabric(FabricShape{.gpus = 16});
+    run.failures = {{2 * kHour, RootCause::FaultyGpu, {ComponentKind::Gpu, 3}, 79, {3}, "Xid 79"}};
+    run.downtimes = {{2 * kHour, 2 * kHour + kMinute, 2 * kHour + 5 * kMinute, 2 * kHour + 7 * kMinute, 6 * kMinute, false,
+                      RootCause::FaultyGpu, 0}};
+    for (Nanos at : {1 * kHour, 3 * kHour, 5 * kHour}) run.checkpoints.push_back({at, at + 10 * kSecond, 1, 1000, CheckpointKind::Save});
+    run.steps = {stepOf(10 * kSecond, 1, 1), stepOf(20 * kSecond, 2, 2), stepOf(30 * kSecond, 3, 3), stepOf(40 * kSecond, 4, 4)};
+    return run;
+}
+
+// 10 hours on 32 GPUs: two failures (2 h, 6 h), each down 6 min with 10 min lost, no saves,
+// steps of 2, 2, 2 and 10 s.
+Run comparisonRunB() {
+    Run run;
+    run.info = {"B", 0, 10 * kHour, "test"};
+    run.topology = buildFabric(FabricShape{.gpus = 32});
+    run.failures = {{2 * kHour, RootCause::FaultyGpu, {ComponentKind::Gpu, 1}, 79, {1}, "Xid 79"},
+                    {6 * kHour, RootCause::SoftwareBug, {ComponentKind::None, -1}, 0, {}, "segfault"}};
+    for (int i = 0; i < 2; ++i) {
+        const Nanos at = (i == 0 ? 2 : 6) * kHour;
+        run.downtimes.push_back({at, at + 2 * kMinute, at + 5 * kMinute, at + 6 * kMinute, 10 * kMinute, false,
+                                 run.failures[static_cast<std::size_t>(i)].cause, i});
+    }
+    run.steps = {stepOf(10 * kSecond, 1, 2), stepOf(20 * kSecond, 2, 2), stepOf(30 * kSecond, 3, 2), stepOf(40 * kSecond, 4, 10)};
+    return run;
+}
+
+// 4 hours, no steps, one failure at 2 h (detected in 1 min, restarted 4 min later, reloaded
+// in 2 min) and one 10 s save.
+Run oneFailureRun() {
+    Run run;
+    run.info = {"one failure", 0, 4 * kHour, "test"};
+    run.topology = buildFabric(FabricShape{.gpus = 16});
+    run.failures = {{2 * kHour, RootCause::FaultyGpu, {ComponentKind::Gpu, 3}, 79, {3}, "Xid 79"}};
+    run.downtimes = {{2 * kHour, 2 * kHour + kMinute, 2 * kHour + 5 * kMinute, 2 * kHour + 7 * kMinute, 0, false, RootCause::FaultyGpu, 0}};
+    run.checkpoints = {{kHour, kHour + 10 * kSecond, 0, 1000, CheckpointKind::Save}};
+    return run;
+}
+
 }  // namespace faultline::test

@@ -24,6 +24,16 @@ const Run& rackSwitchFailureRun();
 // That run's failure of a rack switch.
 const Failure& rackSwitchFailure(const Run& run);
 
+// Two small runs made by hand, every figure of their comparison worked out in the tests:
+// A, 10 hours on 16 GPUs: one failure at 2 h (down 7 min, 6 min of work lost), three 10 s
+// saves, four steps of 1, 2, 3 and 4 s. B, 10 hours on 32 GPUs: two failures (2 h, 6 h),
+// each down 6 min with 10 min lost, no saves, steps of 2, 2, 2 and 10 s.
+Run comparisonRunA();
+Run comparisonRunB();
+// 4 hours on 16 GPUs, no steps, one failure at 2 h (detected in 1 min, restarted 4 min later,
+// reloaded in 2 min) and one 10 s save: the what-if replays' run.
+Run oneFailureRun();
+
 // A command line run as a user runs it: its exit status and what it printed.
 struct CommandResult {
     int status;

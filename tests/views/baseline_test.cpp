@@ -2,8 +2,8 @@
 // tolerance for small rendering differences (fonts, rasteriser versions). To accept a
 // deliberate change, run with FAULTLINE_UPDATE_BASELINES=1 and commit the new PNG.
 #include "shown_fabric.h"
-#include "../model/test_runs.h"
-#include "../realdata.h"
+#include "test_runs.h"
+#include "realdata.h"
 #include "importers/importer.h"
 
 #include <QDir>

@@ -2,7 +2,7 @@
 // cut-off colour, its way up in the path colour), gone when the selection is cleared, and
 // previewed for a cluster switch that cuts nothing off (its way up only).
 #include "shown_fabric.h"
-#include "../model/test_runs.h"
+#include "test_runs.h"
 
 #include <gtest/gtest.h>
 

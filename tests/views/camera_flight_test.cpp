@@ -3,7 +3,7 @@
 // flight's next frames.
 #include "manual_animation_clock.h"
 #include "shown_fabric.h"
-#include "../model/test_runs.h"
+#include "test_runs.h"
 
 #include "views/camera_pose.h"
 #include "widgets/vtk_render_widget.h"

@@ -1,5 +1,5 @@
 #include "gui_test_app.h"
-#include "../model/test_runs.h"
+#include "test_runs.h"
 
 #include "analysis/goodput.h"
 #include "simulator/simulator.h"

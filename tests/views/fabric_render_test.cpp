@@ -1,7 +1,7 @@
 // The fabric view rendered for real (under Xvfb, Mesa llvmpipe): the colour drawn where a
 // GPU is, at instants whose state the run decides.
 #include "shown_fabric.h"
-#include "../model/test_runs.h"
+#include "test_runs.h"
 
 #include "model/replay_state.h"
 #include "views/gpu_palette.h"

@@ -6,7 +6,7 @@
 #include "importers/importer.h"
 #include "model/fat_tree.h"
 #include "views/fabric_layout.h"
-#include "../realdata.h"
+#include "realdata.h"
 
 #include <gtest/gtest.h>
 

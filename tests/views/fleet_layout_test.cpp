@@ -1,7 +1,7 @@
 // A fleet laid out as buildings of halls: each cluster its own hall drawn as its fabric is,
 // halls apart from one another, every part inside its hall, halls and buildings named.
 #include "box_checks.h"
-#include "../model/test_runs.h"
+#include "test_runs.h"
 #include "views/fleet_layout.h"
 
 #include <gtest/gtest.h>

@@ -2,7 +2,7 @@
 // job holding it at the instant, jobs apart from one another, idle hardware pale, a failed
 // GPU still red, and a job keeping its colour through its requeues.
 #include "shown_fabric.h"
-#include "../model/test_runs.h"
+#include "test_runs.h"
 
 #include "model/host_jobs.h"
 #include "views/job_colouring.h"

@@ -1,5 +1,7 @@
 // The Jobs panel as a user sees it: the jobs that trained an imported run, every job on
 // request, and a job picked moves the replay to its start.
+#include "gui_test_app.h"
+
 #include "importers/importer.h"
 #include "views/jobs_view.h"
 
@@ -25,6 +27,7 @@ std::shared_ptr<const faultline::Run> retryRun() {
 }
 
 TEST(JobsView, ListsTheRunsJobsAndMovesTheReplayToOne) {
+    test::guiApp();
     JobsView view;
     view.resize(900, 300);
     const auto run = retryRun();
@@ -51,6 +54,7 @@ TEST(JobsView, ListsTheRunsJobsAndMovesTheReplayToOne) {
 }
 
 TEST(JobsView, SaysWhyARunHasNoJobs) {
+    test::guiApp();
     JobsView view;
     view.setRun(std::make_shared<const faultline::Run>());
     EXPECT_EQ(view.rowCount(), 0);

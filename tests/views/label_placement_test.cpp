@@ -2,7 +2,7 @@
 // another nor the legend, and where they would, the more important ones stay: tier names
 // before switch names before row names. The legend drawn in the view keeps the hall clear.
 #include "shown_fabric.h"
-#include "../model/test_runs.h"
+#include "test_runs.h"
 
 #include "views/label_placer.h"
 #include "views/scene_labels.h"

@@ -2,7 +2,7 @@
 // reading at the instant, no reading drawn as no data (not as healthy), a failure still
 // drawn as a failure, the scale in the legend with its unit and range.
 #include "shown_fabric.h"
-#include "../model/telemetry_test_run.h"
+#include "telemetry_test_run.h"
 
 #include "views/metric_scale.h"
 #include "views/scene_legend.h"

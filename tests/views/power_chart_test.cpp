@@ -1,7 +1,7 @@
 // The Charts panel's power chart: the cluster's draw over the run with its failures marked,
 // on the same clock as the other charts.
 #include "gui_test_app.h"
-#include "../model/test_runs.h"
+#include "test_runs.h"
 
 #include "views/charts_view.h"
 #include "views/power_chart.h"

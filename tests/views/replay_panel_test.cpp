@@ -1,6 +1,6 @@
 // The replay panel as a user drives it: buttons, scrubber, clicks on the fabric, search.
-#include "../gui/gui_test_app.h"
-#include "../model/test_runs.h"
+#include "gui_test_app.h"
+#include "test_runs.h"
 
 #include "model/format.h"
 #include "views/fabric_view.h"

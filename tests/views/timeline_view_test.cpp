@@ -1,5 +1,5 @@
 #include "gui_test_app.h"
-#include "../model/test_runs.h"
+#include "test_runs.h"
 
 #include "simulator/simulator.h"
 #include "views/gpu_palette.h"

@@ -1,7 +1,7 @@
 // The top view (T) keeps every tier and its labels in frame: the switches floating over the
 // hall, seen in perspective from above, spread out past the floor's edges.
 #include "shown_fabric.h"
-#include "../model/test_runs.h"
+#include "test_runs.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,79 @@
+// `faultline-cli compare` and `whatif` as a user runs them, on the hand-made runs whose
+// comparison tests/analysis/run_comparison_test.cpp works out by hand.
+#include "test_runs.h"
+
+#include "model/run_file.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace faultline {
+namespace {
+
+using test::comparisonRunA;
+using test::comparisonRunB;
+using test::oneFailureRun;
+
+TEST(RunComparison, CliJsonHasTheDocumentedKeys) {
+    test::ScratchDir dir;
+    writeRunFile(comparisonRunA(), dir.file("a.faultline"));
+    writeRunFile(comparisonRunB(), dir.file("b.faultline"));
+    const test::CommandResult r =
+        test::runCommand(std::string(FAULTLINE_CLI) + " compare --json " + dir.file("a.faultline") + " " + dir.file("b.faultline"), false);
+    ASSERT_EQ(r.status, 0) << r.output;
+    const nlohmann::json j = nlohmann::json::parse(r.output);
+    std::vector<std::string> keys;
+    for (const auto& [k, v] : j.items()) keys.push_back(k);
+    EXPECT_EQ(keys, (std::vector<std::string>{"a", "b", "causes", "delta", "step_time_s", "verdict"}));
+    EXPECT_EQ(j["a"]["gpus"], 16);
+    EXPECT_EQ(j["b"]["gpus"], 32);
+    const nlohmann::json& d = j["delta"];
+    EXPECT_NEAR(d["ettr"].get<double>(), (-720.0 - 1200 + 420 + 360 + 30) / 36000, 1e-12);
+    EXPECT_TRUE(d["goodput"].is_number());
+    EXPECT_DOUBLE_EQ(d["mtbf_s"].get<double>(), -18000);
+    EXPECT_EQ(d["interruptions"]["planned"], 0);
+    EXPECT_EQ(d["interruptions"]["unexpected"], 1);
+    EXPECT_DOUBLE_EQ(d["downtime_s"]["detection"].get<double>(), 180);
+    EXPECT_DOUBLE_EQ(d["downtime_s"]["restart"].get<double>(), 120);
+    EXPECT_DOUBLE_EQ(d["downtime_s"]["reload"].get<double>(), 0);
+    EXPECT_DOUBLE_EQ(d["downtime_s"]["lost_work"].get<double>(), 840);
+    EXPECT_DOUBLE_EQ(d["downtime_s"]["planned"].get<double>(), 0);
+    const nlohmann::json& s = j["step_time_s"];
+    EXPECT_DOUBLE_EQ(s["mean_a"].get<double>(), 2.5);
+    EXPECT_DOUBLE_EQ(s["mean_b"].get<double>(), 4);
+    EXPECT_DOUBLE_EQ(s["median_a"].get<double>(), 2.5);
+    EXPECT_DOUBLE_EQ(s["median_b"].get<double>(), 2);
+    EXPECT_DOUBLE_EQ(s["ratio_mean"].get<double>(), 1.6);
+    EXPECT_DOUBLE_EQ(s["ratio_median"].get<double>(), 0.8);
+    ASSERT_EQ(j["causes"].size(), 2u);
+    EXPECT_EQ(j["causes"][1], (nlohmann::json{{"cause", "software_bug"}, {"a", 0}, {"b", 1}}));
+}
+
+TEST(RunComparison, CliNamesAMissingRunFile) {
+    test::ScratchDir dir;
+    writeRunFile(comparisonRunA(), dir.file("a.faultline"));
+    const test::CommandResult r =
+        test::runCommand(std::string(FAULTLINE_CLI) + " compare " + dir.file("a.faultline") + " " + dir.file("nope.faultline"));
+    EXPECT_EQ(r.status, 1) << r.output;
+    EXPECT_NE(r.output.find("nope.faultline"), std::string::npos) << r.output;
+    EXPECT_EQ(test::runCommand(std::string(FAULTLINE_CLI) + " compare " + dir.file("a.faultline")).status, 2);
+}
+
+TEST(WhatIf, CliWritesARunTheComparisonOpens) {
+    test::ScratchDir dir;
+    writeRunFile(oneFailureRun(), dir.file("a.faultline"));
+    const std::string cli = FAULTLINE_CLI;
+    const test::CommandResult r =
+        test::runCommand(cli + " whatif " + dir.file("a.faultline") + " --checkpoint-interval 5m --save-time 10s -o " + dir.file("b.faultline"));
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("Downtime: lost work"), std::string::npos) << r.output;
+    EXPECT_EQ(readRunFile(dir.file("b.faultline")).downtimes[0].lostWork, 70 * kSecond);
+    EXPECT_EQ(test::runCommand(cli + " compare " + dir.file("a.faultline") + " " + dir.file("b.faultline")).status, 0);
+    const test::CommandResult bad = test::runCommand(cli + " whatif " + dir.file("a.faultline") + " --checkpoint-interval soon -o x.faultline");
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.output.find("--checkpoint-interval expects a duration"), std::string::npos) << bad.output;
+    EXPECT_EQ(test::runCommand(cli + " whatif " + dir.file("a.faultline") + " -o x.faultline").status, 2);
+}
+
+}  // namespace
+}  // namespace faultline

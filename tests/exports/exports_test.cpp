@@ -1,0 +1,173 @@
+// The exports' own pieces, without the app: the off-screen renderer's video frames, the video
+// plan's durations, pictures of panels (PNG at a scale, SVG that holds the series, the 3D view
+// rendered off screen) and the report's facts of an incident. The files the app writes from
+// its command line and its File menu are tested in tests/app/export_gui_test.cpp.
+#include "gui_test_app.h"
+#include "test_runs.h"
+
+#include "analysis/incidents.h"
+#include "exports/offscreen_renderer.h"
+#include "exports/panel_export.h"
+#include "exports/report_content.h"
+#include "exports/video_recorder.h"
+#include "views/charts_view.h"
+#include "views/fabric_view.h"
+#include "views/timeline_view.h"
+
+#include <QFile>
+#include <QImage>
+#include <QTest>
+#include <QWidget>
+#include <QXmlStreamReader>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLineSeries>
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace faultline {
+namespace {
+
+using test::ScratchDir;
+
+// A failure in a frame of the whole hall is a few pixels: video frames call it out with a
+// ring at the failed part and its name, while it is recent, and not before it happened.
+TEST(ExportVideo, FramesCallOutEachRecentFailure) {
+    test::guiApp();
+    auto tiny = std::shared_ptr<const faultline::Run>(&test::tinyRun(), [](const faultline::Run*) {});
+    ASSERT_FALSE(tiny->failures.empty());
+    const Failure& failure = tiny->failures.front();
+    OffscreenRenderer renderer(tiny, QSize(1280, 720));
+    renderer.setCalloutSpan(5 * kMinute);
+    auto callout = [](const QImage& frame) {
+        int n = 0;
+        for (int y = 0; y < frame.height() * 3 / 4; ++y)  // above the caption strip
+            for (int x = 0; x < frame.width(); ++x) n += frame.pixelColor(x, y) == QColor(255, 214, 10);
+        return n;
+    };
+    const QImage during = renderer.render(failure.time + kMinute);
+    EXPECT_GT(callout(during), 100) << "no ring or name at the failed part";
+    if (const QByteArray shots = qgetenv("FAULTLINE_TEST_SHOTS"); !shots.isEmpty()) during.save(shots + "/video-callout.png");
+    EXPECT_EQ(callout(renderer.render(failure.time - kMinute)), 0) << "called out before it happened";
+    EXPECT_EQ(callout(renderer.render(failure.time + 30 * kMinute)), 0) << "still called out long after";
+}
+
+TEST(ExportVideo, FromAndToReadCompoundDurations) {
+    const faultline::Run& tiny = test::tinyRun();
+    VideoOptions options;
+    options.from = "1h";
+    options.to = "1h30m";
+    QString error;
+    const auto plan = planVideo(tiny, options, &error);
+    ASSERT_TRUE(plan) << error.toStdString();
+    EXPECT_EQ(plan->from, kHour);
+    EXPECT_EQ(plan->to, 90 * kMinute);
+    options.to = "1h30x";
+    EXPECT_FALSE(planVideo(tiny, options, &error));
+    EXPECT_TRUE(error.contains("--to expects")) << error.toStdString();
+}
+
+TEST(ExportPicture, ChartSvgParsesAndHoldsTheSeries) {
+    test::guiApp();
+    ScratchDir dir;
+    ChartsView charts;
+    charts.setRun(std::shared_ptr<const faultline::Run>(std::shared_ptr<const faultline::Run>(), &test::tinyRun()));
+    charts.resize(1000, 1200);
+    charts.show();
+    auto* chart = charts.findChild<QChartView*>("stepTimeChart");
+    QLineSeries* series = nullptr;
+    for (QAbstractSeries* s : chart ? chart->chart()->series() : QList<QAbstractSeries*>())
+        if (s->objectName() == "stepTime") series = qobject_cast<QLineSeries*>(s);
+    ASSERT_TRUE(chart && series);
+    ASSERT_GT(series->count(), 10);
+    const QString svg = QString::fromStdString(dir.file("step.svg"));
+    QString error;
+    ASSERT_TRUE(exportPanel(chart, svg, QSize(900, 400), 1, &error)) << error.toStdString();
+    QFile f(svg);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    QXmlStreamReader xml(&f);
+    qsizetype vertices = 0;
+    QString texts;
+    while (!xml.atEnd()) {
+        xml.readNext();
+        if (xml.isStartElement() && (xml.name() == u"polyline" || xml.name() == u"path")) {
+            const QString points = xml.attributes().value(xml.name() == u"polyline" ? "points" : "d").toString();
+            vertices += points.count(',');
+        }
+        if (xml.isCharacters()) texts += xml.text();
+    }
+    ASSERT_FALSE(xml.hasError()) << xml.errorString().toStdString();
+    // The step-time line is vector segments through every sample (Qt Charts draws a line
+    // series segment by segment), not a picture of it.
+    EXPECT_GE(vertices, series->count()) << vertices << " vertices for " << series->count() << " samples";
+    EXPECT_TRUE(texts.contains("Step time")) << texts.toStdString();
+    EXPECT_TRUE(texts.contains(series->name())) << "the legend names the series";
+}
+
+TEST(ExportPicture, PngHasTheSizeTimesTheScale) {
+    test::guiApp();
+    ScratchDir dir;
+    TimelineView timeline;
+    timeline.setRun(std::shared_ptr<const faultline::Run>(std::shared_ptr<const faultline::Run>(), &test::tinyRun()));
+    timeline.show();
+    const QString png = QString::fromStdString(dir.file("timeline.png"));
+    QString error;
+    ASSERT_TRUE(exportPanel(&timeline, png, QSize(800, 300), 2, &error)) << error.toStdString();
+    const QImage image(png);
+    EXPECT_EQ(image.size(), QSize(1600, 600));
+}
+
+TEST(ExportPicture, The3DViewRendersOffScreenAtTheAskedSizeAndLeavesTheWindowAlone) {
+    test::guiApp();
+    ScratchDir dir;
+    QWidget window;
+    window.resize(900, 600);
+    auto* view = new FabricView(&window);
+    view->resize(900, 600);
+    view->setRun(std::shared_ptr<const faultline::Run>(std::shared_ptr<const faultline::Run>(), &test::tinyRun()));
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    view->setTime(test::tinyRun().failures.front().time);
+    const QString png = QString::fromStdString(dir.file("fabric.png"));
+    QString error;
+    ASSERT_TRUE(exportPanel(view, png, QSize(800, 500), 2, &error)) << error.toStdString();
+    EXPECT_FALSE(exportPanel(view, QString::fromStdString(dir.file("fabric.svg")), QSize(800, 500), 1, &error));
+    const QImage image(png);
+    EXPECT_EQ(image.size(), QSize(1600, 1000));
+    EXPECT_EQ(view->size(), QSize(900, 600)) << "the window's view keeps its size";
+    std::set<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 4)
+        for (int x = 0; x < image.width(); x += 4) colours.insert(image.pixel(x, y));
+    EXPECT_GT(colours.size(), 20u) << "a rendered cluster, not a blank picture";
+}
+
+// An incident's section names who reported it and whom the logs suspect, with torchrun's
+// root-cause host and exit code: the facts the PDF and the HTML both print.
+TEST(ExportReport, AnIncidentNamesItsReportersAndSuspects) {
+    faultline::Run tiny = test::tinyRun();
+    const auto before = buildIncidents(tiny);
+    const auto withFailure = std::find_if(before.begin(), before.end(), [](const Incident& i) { return i.failure >= 0; });
+    ASSERT_NE(withFailure, before.end());
+    Failure& f = tiny.failures[static_cast<std::size_t>(withFailure->failure)];
+    f.ranks = {0, 1, 2, 4};
+    f.suspectRanks = {3};
+    f.detail += "; torchrun's root cause: rank 3 on r0000-h1, exit code 1";
+    const auto incidents = buildIncidents(tiny);
+    const Incident& inc = incidents[static_cast<std::size_t>(withFailure - before.begin())];
+    const auto facts = incidentFacts(inc, tiny.info);
+    const auto fact = [&](const std::string& name) {
+        for (const auto& [k, v] : facts)
+            if (k == name) return v;
+        return std::string("(none)");
+    };
+    EXPECT_EQ(fact("Reported by ranks"), "0-2,4");
+    EXPECT_EQ(fact("Suspect ranks"), "3 (rank 3 on r0000-h1, exit code 1)");
+    // An incident whose logs named no rank says nothing of ranks.
+    const auto other = std::find_if(incidents.begin(), incidents.end(), [](const Incident& i) { return i.reportingRanks.empty(); });
+    ASSERT_NE(other, incidents.end());
+    for (const auto& [k, v] : incidentFacts(*other, tiny.info)) EXPECT_NE(k, "Suspect ranks");
+}
+
+}  // namespace
+}  // namespace faultline
