@@ -13,22 +13,32 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <unistd.h>
 
 namespace {
 
-// Importers read paths, so each input goes through a file of this process's own.
+// Importers read paths, so each input goes through a file of this process's own, removed
+// when the fuzzer ends (libFuzzer leaves through exit(), at its time limit too).
+// The names live as long as the process (never destroyed), so the exit handler can use them.
 const std::string& scratchFile() {
-    static const std::string path = "/tmp/faultline-fuzz-" + std::to_string(::getpid()) + "-" FAULTLINE_FUZZ_TARGET;
-    return path;
+    static const auto* path = new std::string("/tmp/faultline-fuzz-" + std::to_string(::getpid()) + "-" FAULTLINE_FUZZ_TARGET);
+    return *path;
 }
 
 const std::string& scratchRunFile() {
-    static const std::string path = scratchFile() + ".faultline";
-    return path;
+    static const auto* path = new std::string(scratchFile() + ".faultline");
+    return *path;
 }
+
+void removeScratchFiles() {
+    std::remove(scratchFile().c_str());
+    std::remove(scratchRunFile().c_str());
+}
+
+[[maybe_unused]] const bool scratchRemovedAtExit = (std::atexit(removeScratchFiles), true);
 
 // The run of an input that imported must come back from its run file and summarise.
 void reopenAndSummarise(const faultline::Run& run) {

@@ -54,6 +54,7 @@ BoxMesh::BoxMesh(const std::vector<Box3>& boxes, Faces faces, Lit lit)
     m_image->SetDimensions(m_textureWidth, height, 1);
     m_image->AllocateScalars(VTK_UNSIGNED_CHAR, 3);
     std::fill_n(static_cast<unsigned char*>(m_image->GetScalarPointer()), static_cast<std::size_t>(m_textureWidth * height * 3), 0);
+    m_shown.assign(m_count, Rgb{0, 0, 0});
 
     const std::size_t faceCount = faces == Faces::All ? kFacesPerBox : faces == Faces::OpenBack ? kFacesPerBox - 1 : 1;
     const std::size_t firstFace = faces == Faces::FrontOnly ? 1 : 0;  // the top comes first, then the front
@@ -106,7 +107,9 @@ BoxMesh::BoxMesh(const std::vector<Box3>& boxes, Faces faces, Lit lit)
 vtkActor* BoxMesh::actor() const { return m_actor; }
 
 void BoxMesh::setColour(std::size_t box, Rgb colour) {
-    if (box >= m_count) return;
+    if (box >= m_count || m_shown[box] == colour) return;
+    m_shown[box] = colour;
+    m_changed = true;
     auto* texels = static_cast<unsigned char*>(m_image->GetScalarPointer());
     const std::size_t w = static_cast<std::size_t>(m_textureWidth);
     const std::size_t x = box % w;
@@ -124,6 +127,9 @@ void BoxMesh::setColours(std::span<const Rgb> colours) {
     commit();
 }
 
-void BoxMesh::commit() { m_image->Modified(); }
+void BoxMesh::commit() {
+    if (m_changed) m_image->Modified();
+    m_changed = false;
+}
 
 }  // namespace faultline

@@ -31,7 +31,8 @@ public:
 
     vtkActor* actor() const;
     std::size_t size() const { return m_count; }
-    // Colours of every box; takes effect at the next render.
+    // Colours of every box; takes effect at the next render. The texture is uploaded again
+    // only when a colour changed: most frames of a replay change none or a handful.
     void setColours(std::span<const Rgb> colours);
     void setColour(std::size_t box, Rgb colour);  // one box; call commit() after a batch
     void commit();
@@ -40,6 +41,8 @@ private:
     vtkSmartPointer<vtkActor> m_actor;
     vtkSmartPointer<vtkImageData> m_image;
     std::size_t m_count = 0;
+    std::vector<Rgb> m_shown;  // each box's colour in the texture
+    bool m_changed = false;    // since the last commit
     int m_textureWidth = 1;
     Lit m_lit = Lit::Top;
 };

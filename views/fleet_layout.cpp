@@ -123,16 +123,20 @@ FabricLayout layoutFleet(const Topology& t) {
     std::vector<std::array<float, 2>> offset(halls.size());
     float y = 0;
     for (const std::string& building : buildings) {
-        float x = 0, depth = 0;
+        float x = 0, depth = 0, height = 0;
         for (std::size_t c : hallsOf[building]) {
             const Box3& b = halls[c].bounds;
             offset[c] = {x - b.min[0], y - b.min[1]};
             x += (b.max[0] - b.min[0]) + kHallGap;
             depth = std::max(depth, b.max[1] - b.min[1]);
+            height = std::max(height, b.max[2] - b.min[2]);
         }
         // The building's name on the floor in front of its halls, at their left.
         out.labels.push_back({building, {0.0f, y - 0.3f * kHallGap, 0}, true, LabelKind::Hall});
-        y += depth + kBuildingGap;
+        // The next building stands behind this one's tallest tier of switches: seen from the
+        // front at 45 degrees or higher, a fat tree's spines and cabling stay in front of the
+        // next building's racks instead of drawn over them.
+        y += depth + std::max(kBuildingGap, height + kHallGap);
     }
     bool first = true;
     for (std::size_t c = 0; c < halls.size(); ++c) {

@@ -39,6 +39,13 @@ JobsView::JobsView(QWidget* parent)
 
 void JobsView::setRun(std::shared_ptr<const Run> run) {
     m_run = std::move(run);
+    // A fleet's jobs are what its hardware was doing: every one of them is the run's story,
+    // not only the pre-training job.
+    const bool fleet = m_run && m_run->topology.clusterCount() > 1;
+    if (fleet && !m_all->isChecked()) {
+        m_all->setChecked(true);  // fills
+        return;
+    }
     fill();
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // The Jobs panel: the scheduler jobs that trained the run, as `faultline-cli jobs` lists them
 // (id with its restarts, name, state, exit code, start, end, nodes, GPUs, and what followed
-// its end); "All jobs and steps" lists every job the files named. Read-only: picking a job
+// its end); "All jobs and steps" lists every job the files named, and is ticked for a fleet,
+// whose many jobs are its story. Read-only: picking a job
 // moves the replay to its start and frames its hardware in the 3D view.
 #include "model/run.h"
 

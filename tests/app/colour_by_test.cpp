@@ -3,6 +3,7 @@
 // charted with its failure and straggler episode marked; no run telemetry, only State.
 #include "gui_test_app.h"
 #include "open_in_window.h"
+#include "manual_animation_clock.h"
 #include "telemetry_test_run.h"
 #include "test_runs.h"
 
@@ -15,6 +16,9 @@
 #include "views/fabric_view.h"
 #include "views/gpu_metric_chart.h"
 #include "views/inspector_view.h"
+#include "views/job_colouring.h"
+#include "views/jobs_view.h"
+#include "widgets/vtk_render_widget.h"
 #include "views/metric_scale.h"
 #include "views/replay_panel.h"
 #include "views/scene_legend.h"
@@ -23,12 +27,17 @@
 #include <QAction>
 #include <QLabel>
 #include <QProcess>
+#include <QDockWidget>
 #include <QSignalSpy>
+#include <QTableWidget>
+#include <QTest>
 #include <QtCharts/QAreaSeries>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 namespace faultline {
 namespace {
@@ -214,6 +223,61 @@ TEST(ColourBy, NoDataFailuresAndFlashesStandApartFromEveryColourOfTheScaleInEith
                 }
         }
     }
+}
+
+// A fleet's jobs, as its reviewer meets them: View > Colour By offers Job, the Jobs panel
+// lists every job the hardware ran (not only the pre-training one), and picking one moves the
+// replay to its start and flies the camera until its hosts fill the view.
+TEST(ColourBy, AFleetsJobsAreAColourAndAListAndPickingOneFramesItsHardware) {
+    test::ManualAnimationClock clock;  // the flight ends when the test says, however busy the machine
+    const faultline::Run& run = test::smallFleetRun();
+    WindowOn w(run);
+    ASSERT_TRUE(w.ok);
+    FabricView* view = w.window.replayPanel()->fabricView();
+    ASSERT_TRUE(w.menu()->entries().contains("Job"));
+    ASSERT_TRUE(w.menu()->choose("Job"));
+    EXPECT_EQ(view->colourBy(), kColourByJob);
+    EXPECT_EQ(view->legend().title(), "Job holding the GPU");
+
+    auto* jobs = w.window.findChild<JobsView*>("jobsView");
+    ASSERT_NE(jobs, nullptr);
+    EXPECT_EQ(jobs->rowCount(), static_cast<int>(run.jobs.size())) << "a fleet lists all its jobs";
+    // A small job far from the first hall: framing it is a real move of the camera.
+    int row = -1;
+    for (int r = jobs->rowCount() - 1; r >= 0 && row < 0; --r) {
+        const std::int32_t j = jobs->jobAt(r);
+        const Job& job = run.jobs[static_cast<std::size_t>(j)];
+        if (!job.inRun && job.hosts.size() == 1 && job.start) row = r;
+    }
+    ASSERT_GE(row, 0);
+    const Job& job = run.jobs[static_cast<std::size_t>(jobs->jobAt(row))];
+    const ComponentRef host{ComponentKind::Host, job.hosts.front()};
+
+    auto* table = jobs->findChild<QTableWidget*>("jobsTable");
+    ASSERT_NE(table, nullptr);
+    w.window.findChild<QDockWidget*>("jobsDock")->raise();
+    table->scrollToItem(table->item(row, 0));
+    QApplication::processEvents();
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(row, 0)).center());
+    EXPECT_EQ(w.window.replayPanel()->time(), *job.start) << "the replay moves to the job's start";
+    EXPECT_TRUE(view->flying());
+    clock.advanceBy(100);    // the flight takes off
+    clock.advanceBy(5'000);  // and is past its end
+    EXPECT_FALSE(view->flying());
+    view->renderImage();
+
+    // Framed: the host is on screen, well inside the view, and drawn large.
+    const QSize size = view->renderWidget()->size();
+    const QPointF at = view->positionOf(host);
+    EXPECT_GT(at.x(), size.width() * 0.2);
+    EXPECT_LT(at.x(), size.width() * 0.8);
+    EXPECT_GT(at.y(), size.height() * 0.2);
+    EXPECT_LT(at.y(), size.height() * 0.8);
+    const auto gpus = run.topology.gpusOfHost(job.hosts.front());
+    ASSERT_GE(gpus.size(), 2u);
+    const QPointF first = view->gpuPosition(gpus.front()), last = view->gpuPosition(gpus.back());
+    EXPECT_GT(std::hypot(first.x() - last.x(), first.y() - last.y()), size.width() * 0.05)
+        << "its GPUs stand apart, not a speck of a far hall";
 }
 
 }  // namespace

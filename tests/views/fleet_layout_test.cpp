@@ -1,6 +1,7 @@
 // A fleet laid out as buildings of halls: each cluster its own hall drawn as its fabric is,
 // halls apart from one another, every part inside its hall, halls and buildings named.
 #include "box_checks.h"
+#include "simulator/fleet_shape.h"
 #include "test_runs.h"
 #include "views/fleet_layout.h"
 
@@ -66,6 +67,29 @@ TEST(FleetLayout, AClusterOnItsOwnIsTheTopologyItWasBuiltAs) {
     EXPECT_EQ(ib->gpus.size(), 1'024u);
     EXPECT_NO_THROW(ib->validate());
     EXPECT_EQ(ib->hosts.front().name, "a2-r0000-h0");
+}
+
+// The fleet-350k preset's buildings stand far enough apart that a fat tree's spines and
+// cabling, seen from the front at 45 degrees or higher, stay in front of the next building's
+// racks: each hall's tallest switch is nearer than the gap to any hall behind it.
+TEST(FleetLayout, AFatTreesTiersAreNotDrawnOverTheBuildingBehind) {
+    const Topology t = buildFleetTopology(fleet350kShape());
+    const FabricLayout layout = layoutFabric(t);
+    std::vector<Box3> halls;
+    std::vector<float> tallest(t.clusters.size(), 0);
+    for (std::int32_t c = 0; c < static_cast<std::int32_t>(t.clusters.size()); ++c) halls.push_back(hallOf(t, layout, c));
+    for (std::size_t s = 0; s < t.switches.size(); ++s) {
+        auto& top = tallest[static_cast<std::size_t>(t.switches[s].cluster)];
+        top = std::max(top, layout.switches[s].max[2]);
+    }
+    int pairs = 0;
+    for (std::size_t a = 0; a < halls.size(); ++a)
+        for (std::size_t b = 0; b < halls.size(); ++b)
+            if (t.clusters[a].building != t.clusters[b].building && halls[b].min[1] > halls[a].max[1]) {
+                ++pairs;
+                EXPECT_GE(halls[b].min[1] - halls[a].max[1], tallest[a]) << t.clusters[a].name << " reaches over " << t.clusters[b].name;
+            }
+    EXPECT_GT(pairs, 10);
 }
 
 }  // namespace
