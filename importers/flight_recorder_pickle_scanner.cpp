@@ -683,7 +683,10 @@ private:
         e.input = internShapes(s.sizes, s.dtypes);
         if (s.state.kind == Kind::Text) e.state = flightRecorderState(text(s.state));
         e.timeCreatedNs = s.created;
-        if (m_timings) m_dump.timings.push_back({s.started, s.completed, internShapes(s.outputSizes, s.outputDtypes)});
+        if (m_timings) {
+            e.output = internShapes(s.outputSizes, s.outputDtypes);
+            m_dump.timings.push_back({s.started, s.completed});
+        }
         m_dump.entries.push_back(e);
     }
 
