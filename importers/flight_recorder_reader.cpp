@@ -243,10 +243,11 @@ std::int32_t rankFromName(const std::string& path) {
 }  // namespace
 
 FlightRecorderDump readFlightRecorderDump(const std::string& path, const FlightRecorderReading& how) {
-    return readFlightRecorderDump(path, readFlightRecorderFile(path), how);
+    const FlightRecorderFileBuffer file(path);
+    return readFlightRecorderDump(path, file.data(), how);
 }
 
-FlightRecorderDump readFlightRecorderDump(const std::string& path, std::string data, const FlightRecorderReading& how) {
+FlightRecorderDump readFlightRecorderDump(const std::string& path, std::string_view data, const FlightRecorderReading& how) {
     FlightRecorderGroupLists own;
     FlightRecorderGroupLists& shared = how.lists ? *how.lists : own;
     FlightRecorderDump dump;
@@ -254,7 +255,7 @@ FlightRecorderDump readFlightRecorderDump(const std::string& path, std::string d
     if (how.wholeDocument || !looksLikePickle(data) || !scanFlightRecorderPickle(data, dump, shared, how.timings)) {
         dump = FlightRecorderDump();
         dump.path = path;
-        const FlightRecorderDocument doc(path, std::move(data));
+        const FlightRecorderDocument doc(path, std::string(data));
         fill(dump, doc.root(), shared, how.timings);
     }
     if (dump.rank < 0) dump.rank = rankFromName(path);
