@@ -4,8 +4,8 @@
 #include "telemetry_warnings.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <numeric>
-#include <optional>
 #include <span>
 
 namespace faultline {
@@ -116,39 +116,46 @@ std::vector<std::uint32_t> byInstance(const std::vector<CollectiveRecord>& recor
     return order;
 }
 
-// Each record's preceding work: the time since the same rank left its previous collective,
-// on that rank's own clock.
-std::vector<Nanos> workBeforeEachRecord(const std::vector<CollectiveRecord>& records, std::int32_t maxRank) {
-    std::vector<Nanos> workBefore(records.size(), 0);
+// Each record's previous collective on the same rank, in time order (kNoPrevious for a
+// rank's first): the work before a record is the time since that one ended, on that rank's
+// own clock. An index rather than the time, as it is kept for tens of millions of records.
+constexpr std::uint32_t kNoPrevious = UINT32_MAX;
+
+std::vector<std::uint32_t> previousOnSameRank(const std::vector<CollectiveRecord>& records, std::int32_t maxRank) {
+    std::vector<std::uint32_t> previous(records.size(), kNoPrevious);
     auto byEnter = [](const CollectiveRecord& a, const CollectiveRecord& b) { return a.enter < b.enter; };
     if (std::is_sorted(records.begin(), records.end(), byEnter)) {
         // In time order (as a run keeps them) a rank's previous collective is the last one seen.
-        std::vector<std::optional<Nanos>> lastExit(static_cast<std::size_t>(maxRank) + 1);
+        std::vector<std::uint32_t> last(static_cast<std::size_t>(maxRank) + 1, kNoPrevious);
         for (std::size_t i = 0; i < records.size(); ++i) {
-            std::optional<Nanos>& last = lastExit[static_cast<std::size_t>(records[i].rank)];
-            if (last) workBefore[i] = std::max<Nanos>(0, records[i].enter - *last);
-            last = records[i].exit;
+            std::uint32_t& l = last[static_cast<std::size_t>(records[i].rank)];
+            previous[i] = l;
+            l = static_cast<std::uint32_t>(i);
         }
-        return workBefore;
+        return previous;
     }
     std::vector<std::uint32_t> byRank(records.size());
     std::iota(byRank.begin(), byRank.end(), 0u);
     std::sort(byRank.begin(), byRank.end(), [&](std::uint32_t a, std::uint32_t b) {
         return records[a].rank != records[b].rank ? records[a].rank < records[b].rank : records[a].enter < records[b].enter;
     });
-    for (std::size_t i = 1; i < byRank.size(); ++i) {
-        const CollectiveRecord &prev = records[byRank[i - 1]], &cur = records[byRank[i]];
-        if (prev.rank == cur.rank) workBefore[byRank[i]] = std::max<Nanos>(0, cur.enter - prev.exit);
-    }
-    return workBefore;
+    for (std::size_t i = 1; i < byRank.size(); ++i)
+        if (records[byRank[i - 1]].rank == records[byRank[i]].rank) previous[byRank[i]] = byRank[i - 1];
+    return previous;
 }
 
 // What every collective instance is looked at with.
 struct TraceContext {
     const std::vector<CollectiveRecord>& records;
-    const std::vector<Nanos>& workBefore;
+    const std::vector<std::uint32_t>& previous;  // previousOnSameRank
     const Windows& windows;
     const StragglerAnalysisParams& params;
+
+    // The time since the same rank left its previous collective.
+    Nanos workBefore(std::uint32_t i) const {
+        const std::uint32_t p = previous[i];
+        return p == kNoPrevious ? 0 : std::max<Nanos>(0, records[i].enter - records[p].exit);
+    }
 };
 
 // What one collective instance says about each of its ranks: the earliest arrival spends the
@@ -189,7 +196,7 @@ bool accumulateInstance(const TraceContext& c, std::span<const std::uint32_t> in
         // that came in with the last (within half its lateness) held the group up.
         if (lateness >= maxLateness - lateness) {  // 2 x lateness, without overflow
             ++a.windowLate[w];
-            a.windowLateWork[w] += c.workBefore[instance[i]];
+            a.windowLateWork[w] += c.workBefore(instance[i]);
             a.windowBehindMedian[w] += std::max<Nanos>(0, typical - inside(i));
         }
     }
@@ -269,8 +276,8 @@ StragglerReport analyzeStragglers(const Run& run, const StragglerAnalysisParams&
     }
 
     const std::vector<std::uint32_t> order = byInstance(records);
-    const std::vector<Nanos> workBefore = workBeforeEachRecord(records, maxRank);
-    const TraceContext context{records, workBefore, windows, params};
+    const std::vector<std::uint32_t> previous = previousOnSameRank(records, maxRank);
+    const TraceContext context{records, previous, windows, params};
     std::vector<Nanos> durations;
     for (std::size_t begin = 0; begin < order.size();) {
         std::size_t end = begin + 1;
