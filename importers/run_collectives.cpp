@@ -4,8 +4,8 @@
 #include "parallel_files.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <new>
