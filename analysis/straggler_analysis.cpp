@@ -4,8 +4,10 @@
 #include "telemetry_warnings.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <numeric>
 #include <optional>
+#include <ranges>
 #include <span>
 
 namespace faultline {
@@ -62,8 +64,8 @@ Windows windowsOf(const std::vector<CollectiveRecord>& records, int count) {
 }
 
 // Stable counting sort: `in`'s indices by key(i) in [0, keys), into `out`.
-template <typename Key>
-void countingSort(std::span<const std::uint32_t> in, std::size_t keys, Key key, std::span<std::uint32_t> out) {
+template <typename Indices, typename Key>
+void countingSort(const Indices& in, std::size_t keys, Key key, std::span<std::uint32_t> out) {
     std::vector<std::size_t> start(keys + 1, 0);
     for (std::uint32_t i : in) ++start[key(i) + 1];
     std::partial_sum(start.begin(), start.end(), start.begin());
@@ -80,21 +82,24 @@ bool countable(std::int64_t lo, std::int64_t hi, std::size_t n) {
 // Counted rather than compared where the numbers are dense (group indices, sequence numbers
 // counting up): a comparison sort of tens of millions of indices took most of an import.
 std::vector<std::uint32_t> byInstance(const std::vector<CollectiveRecord>& records) {
-    std::vector<std::uint32_t> scratch(records.size()), order(records.size());
-    std::iota(scratch.begin(), scratch.end(), 0u);
+    // Memory: the order and, for the sort by seq, one group's indices at a time (tens of
+    // millions of records: each array of them is over 100 MB).
+    std::vector<std::uint32_t> order(records.size());
     if (records.empty()) return order;
+    const auto all = std::views::iota(std::uint32_t{0}, static_cast<std::uint32_t>(records.size()));
     auto bySeq = [&](std::uint32_t a, std::uint32_t b) { return records[a].seq != records[b].seq ? records[a].seq < records[b].seq : a < b; };
     const auto [gLo, gHi] = std::minmax_element(records.begin(), records.end(), [](const auto& a, const auto& b) { return a.group < b.group; });
     const std::int32_t lowGroup = gLo->group;
     if (!countable(lowGroup, gHi->group, records.size())) {
-        order = scratch;
+        std::iota(order.begin(), order.end(), 0u);
         std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
             return records[a].group != records[b].group ? records[a].group < records[b].group : bySeq(a, b);
         });
         return order;
     }
-    countingSort(scratch, static_cast<std::size_t>(gHi->group - lowGroup) + 1, [&](std::uint32_t i) { return static_cast<std::size_t>(records[i].group - lowGroup); },
+    countingSort(all, static_cast<std::size_t>(gHi->group - lowGroup) + 1, [&](std::uint32_t i) { return static_cast<std::size_t>(records[i].group - lowGroup); },
                  order);
+    std::vector<std::uint32_t> scratch;
     for (std::size_t begin = 0; begin < order.size();) {
         const std::int32_t group = records[order[begin]].group;
         std::size_t end = begin;
@@ -105,9 +110,9 @@ std::vector<std::uint32_t> byInstance(const std::vector<CollectiveRecord>& recor
         }
         const std::span<std::uint32_t> range = std::span(order).subspan(begin, end - begin);
         if (countable(lo, hi, range.size())) {
-            const std::span<std::uint32_t> out = std::span(scratch).subspan(begin, range.size());
-            countingSort(range, static_cast<std::size_t>(hi - lo) + 1, [&](std::uint32_t i) { return static_cast<std::size_t>(records[i].seq - lo); }, out);
-            std::copy(out.begin(), out.end(), range.begin());
+            scratch.resize(range.size());
+            countingSort(range, static_cast<std::size_t>(hi - lo) + 1, [&](std::uint32_t i) { return static_cast<std::size_t>(records[i].seq - lo); }, scratch);
+            std::copy(scratch.begin(), scratch.end(), range.begin());
         } else {
             std::sort(range.begin(), range.end(), bySeq);
         }
@@ -116,40 +121,43 @@ std::vector<std::uint32_t> byInstance(const std::vector<CollectiveRecord>& recor
     return order;
 }
 
-// Each record's preceding work: the time since the same rank left its previous collective,
-// on that rank's own clock.
-std::vector<Nanos> workBeforeEachRecord(const std::vector<CollectiveRecord>& records, std::int32_t maxRank) {
-    std::vector<Nanos> workBefore(records.size(), 0);
+// What every collective instance is looked at with. The compute before a late arrival is
+// added afterwards, in time order (addLateWork): it needs the rank's previous collective,
+// which the instances, in (group, seq) order, do not reach.
+struct TraceContext {
+    const std::vector<CollectiveRecord>& records;
+    const Windows& windows;
+    const StragglerAnalysisParams& params;
+    std::vector<bool>& lateWork;  // by record: its compute before counts towards windowLateWork
+};
+
+// Adds to each rank's windowLateWork the compute before each arrival marked in `lateWork`:
+// the time since the same rank left its previous collective, on that rank's own clock.
+// One bit a record rather than a number: tens of millions of them are kept.
+void addLateWork(const std::vector<CollectiveRecord>& records, const std::vector<bool>& lateWork, const Windows& windows,
+                 std::vector<RankAccumulator>& acc) {
+    auto add = [&](const CollectiveRecord& r, Nanos previousExit) {
+        acc[static_cast<std::size_t>(r.rank)].windowLateWork[windows.of(r.enter)] += std::max<Nanos>(0, r.enter - previousExit);
+    };
     auto byEnter = [](const CollectiveRecord& a, const CollectiveRecord& b) { return a.enter < b.enter; };
     if (std::is_sorted(records.begin(), records.end(), byEnter)) {
         // In time order (as a run keeps them) a rank's previous collective is the last one seen.
-        std::vector<std::optional<Nanos>> lastExit(static_cast<std::size_t>(maxRank) + 1);
+        std::vector<std::optional<Nanos>> lastExit(acc.size());
         for (std::size_t i = 0; i < records.size(); ++i) {
             std::optional<Nanos>& last = lastExit[static_cast<std::size_t>(records[i].rank)];
-            if (last) workBefore[i] = std::max<Nanos>(0, records[i].enter - *last);
+            if (last && lateWork[i]) add(records[i], *last);
             last = records[i].exit;
         }
-        return workBefore;
+        return;
     }
     std::vector<std::uint32_t> byRank(records.size());
     std::iota(byRank.begin(), byRank.end(), 0u);
     std::sort(byRank.begin(), byRank.end(), [&](std::uint32_t a, std::uint32_t b) {
         return records[a].rank != records[b].rank ? records[a].rank < records[b].rank : records[a].enter < records[b].enter;
     });
-    for (std::size_t i = 1; i < byRank.size(); ++i) {
-        const CollectiveRecord &prev = records[byRank[i - 1]], &cur = records[byRank[i]];
-        if (prev.rank == cur.rank) workBefore[byRank[i]] = std::max<Nanos>(0, cur.enter - prev.exit);
-    }
-    return workBefore;
+    for (std::size_t i = 1; i < byRank.size(); ++i)
+        if (records[byRank[i - 1]].rank == records[byRank[i]].rank && lateWork[byRank[i]]) add(records[byRank[i]], records[byRank[i - 1]].exit);
 }
-
-// What every collective instance is looked at with.
-struct TraceContext {
-    const std::vector<CollectiveRecord>& records;
-    const std::vector<Nanos>& workBefore;
-    const Windows& windows;
-    const StragglerAnalysisParams& params;
-};
 
 // What one collective instance says about each of its ranks: the earliest arrival spends the
 // longest inside, the last the shortest; everyone else's lateness is how long the earliest
@@ -189,7 +197,7 @@ bool accumulateInstance(const TraceContext& c, std::span<const std::uint32_t> in
         // that came in with the last (within half its lateness) held the group up.
         if (lateness >= maxLateness - lateness) {  // 2 x lateness, without overflow
             ++a.windowLate[w];
-            a.windowLateWork[w] += c.workBefore[instance[i]];
+            c.lateWork[instance[i]] = true;
             a.windowBehindMedian[w] += std::max<Nanos>(0, typical - inside(i));
         }
     }
@@ -268,20 +276,23 @@ StragglerReport analyzeStragglers(const Run& run, const StragglerAnalysisParams&
         a.windowLate.assign(perWindow, 0);
     }
 
-    const std::vector<std::uint32_t> order = byInstance(records);
-    const std::vector<Nanos> workBefore = workBeforeEachRecord(records, maxRank);
-    const TraceContext context{records, workBefore, windows, params};
-    std::vector<Nanos> durations;
-    for (std::size_t begin = 0; begin < order.size();) {
-        std::size_t end = begin + 1;
-        const CollectiveRecord& head = records[order[begin]];
-        while (end < order.size() && records[order[end]].group == head.group && records[order[end]].seq == head.seq) ++end;
-        if (end - begin >= 2) {
-            ++report.instances;
-            report.skewedInstances += accumulateInstance(context, std::span(order).subspan(begin, end - begin), acc, durations);
+    std::vector<bool> lateWork(records.size());
+    {
+        const std::vector<std::uint32_t> order = byInstance(records);
+        const TraceContext context{records, windows, params, lateWork};
+        std::vector<Nanos> durations;
+        for (std::size_t begin = 0; begin < order.size();) {
+            std::size_t end = begin + 1;
+            const CollectiveRecord& head = records[order[begin]];
+            while (end < order.size() && records[order[end]].group == head.group && records[order[end]].seq == head.seq) ++end;
+            if (end - begin >= 2) {
+                ++report.instances;
+                report.skewedInstances += accumulateInstance(context, std::span(order).subspan(begin, end - begin), acc, durations);
+            }
+            begin = end;
         }
-        begin = end;
     }
+    addLateWork(records, lateWork, windows, acc);
 
     // Whether a late rank's GPU was throttled, hot or short of power while traced: one pass
     // over the telemetry for all of them.

@@ -48,7 +48,7 @@ std::variant<FlightRecorderCollective, std::string> FlightRecorderCollectives::a
     c.exit = t.completedNs > 0 ? t.completedNs : c.enter;
     if (c.exit < c.enter || c.exit - c.enter > kDay)
         return std::string("expected time_discovered_completed_ns from its start to a day after it (no collective runs longer)");
-    c.bytes = std::max(m_tensorBytes[e.input], index < m_dump.timings.size() ? m_tensorBytes[t.output] : 0);
+    c.bytes = std::max(m_tensorBytes[e.input], index < m_dump.timings.size() ? m_tensorBytes[e.output] : 0);
     c.seq = e.collectiveSeqId;
     return c;
 }

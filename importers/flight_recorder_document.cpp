@@ -88,36 +88,62 @@ FlightRecorderEntryValues flightRecorderEntryValues(const FlightRecorderValue& e
     return v;
 }
 
-std::string readFlightRecorderFile(const std::string& path) {
+void readFlightRecorderFile(const std::string& path, std::string& into) {
     // A plain regular file is read straight into its buffer: zlib's transparent reading
     // copies every byte once more, a tenth of the time of reading a dump (perf, 4,096 dumps).
     // Anything else (gzip, not a regular file, too large, an error) is left to readWholeFile,
     // which reads it or says what is wrong.
     constexpr std::size_t kLimit = std::size_t{512} << 20;
     const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) return readWholeFile(path, kLimit);
-    std::string data;
+    if (fd < 0) {
+        into = readWholeFile(path, kLimit);
+        return;
+    }
     struct stat st {};
     bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 2 && static_cast<std::uint64_t>(st.st_size) <= kLimit;
     if (ok) {
-        data.resize(static_cast<std::size_t>(st.st_size) + 1);  // one byte more, to see the end
+        into.resize(static_cast<std::size_t>(st.st_size) + 1);  // one byte more, to see the end
         std::size_t have = 0;
         for (;;) {
-            const ssize_t got = ::read(fd, data.data() + have, data.size() - have);
+            const ssize_t got = ::read(fd, into.data() + have, into.size() - have);
             if (got < 0 && errno == EINTR) continue;
             if (got <= 0) {
                 ok = got == 0;
                 break;
             }
             have += static_cast<std::size_t>(got);
-            if (have == data.size()) break;  // it grew meanwhile
+            if (have == into.size()) break;  // it grew meanwhile
         }
         ok = ok && have == static_cast<std::size_t>(st.st_size) &&
-             !(static_cast<unsigned char>(data[0]) == 0x1f && static_cast<unsigned char>(data[1]) == 0x8b);  // gzip
-        data.resize(have);
+             !(static_cast<unsigned char>(into[0]) == 0x1f && static_cast<unsigned char>(into[1]) == 0x8b);  // gzip
+        into.resize(have);
     }
     ::close(fd);
-    return ok ? data : readWholeFile(path, kLimit);
+    if (!ok) into = readWholeFile(path, kLimit);
+}
+
+std::string readFlightRecorderFile(const std::string& path) {
+    std::string data;
+    readFlightRecorderFile(path, data);
+    return data;
+}
+
+namespace {
+
+std::string& threadBuffer() {
+    thread_local std::string buffer;
+    return buffer;
+}
+
+}  // namespace
+
+FlightRecorderFileBuffer::FlightRecorderFileBuffer(const std::string& path) : m_data(threadBuffer()) {
+    readFlightRecorderFile(path, m_data);
+}
+
+FlightRecorderFileBuffer::~FlightRecorderFileBuffer() {
+    constexpr std::size_t kKept = std::size_t{4} << 20;  // dumps are a few hundred KB
+    if (m_data.capacity() > kKept) std::string().swap(m_data);
 }
 
 FlightRecorderDocument::FlightRecorderDocument(const std::string& path, std::string data) : m_data(std::move(data)) {

@@ -14,9 +14,9 @@ namespace faultline {
 
 namespace {
 
-void importDump(const std::string& path, std::string data, ImportContext& ctx) {
+void importDump(const std::string& path, std::string_view data, ImportContext& ctx) {
     ctx.tick(0.0);
-    FlightRecorderDump dump = readFlightRecorderDump(path, std::move(data), FlightRecorderReading{.lists = ctx.flightRecorderGroupLists, .timings = true});
+    FlightRecorderDump dump = readFlightRecorderDump(path, data, FlightRecorderReading{.lists = ctx.flightRecorderGroupLists, .timings = true});
     ctx.tick(0.5);
     if (dump.rank > kMaxRank)
         throw Error(path + ": rank " + std::to_string(dump.rank) + " is not a rank (expected 0 to " + std::to_string(kMaxRank) + ")");
@@ -61,15 +61,15 @@ void importDump(const std::string& path, std::string data, ImportContext& ctx) {
 }  // namespace
 
 void importFlightRecorder(const std::string& path, ImportContext& ctx) {
-    std::string data = readFlightRecorderFile(path);
-    if (!looksLikePickle(data)) throw Error(path + ": byte 0: expected a pickle (protocol 2 or later), as PyTorch writes Flight Recorder dumps");
-    importDump(path, std::move(data), ctx);
+    const FlightRecorderFileBuffer file(path);
+    if (!looksLikePickle(file.data())) throw Error(path + ": byte 0: expected a pickle (protocol 2 or later), as PyTorch writes Flight Recorder dumps");
+    importDump(path, file.data(), ctx);
 }
 
 void importFlightRecorderJson(const std::string& path, ImportContext& ctx) {
-    std::string data = readFlightRecorderFile(path);
-    if (looksLikePickle(data)) throw Error(path + ": a pickle, not the JSON variant of a Flight Recorder dump (import it as flight-recorder)");
-    importDump(path, std::move(data), ctx);
+    const FlightRecorderFileBuffer file(path);
+    if (looksLikePickle(file.data())) throw Error(path + ": a pickle, not the JSON variant of a Flight Recorder dump (import it as flight-recorder)");
+    importDump(path, file.data(), ctx);
 }
 
 }  // namespace faultline

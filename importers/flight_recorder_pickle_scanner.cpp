@@ -140,10 +140,53 @@ struct EntryScratch {
 bool isList(Shape s) { return s == Shape::List || s == Shape::Tuple; }
 std::uint32_t bit(Key k) { return 1u << static_cast<unsigned>(k); }
 
+// The scan's working memory, all of it cleared for each dump but kept by its thread for the
+// next: sizing it afresh for each of thousands of dumps cost the kernel's clearing of its pages.
+struct Scratch {
+    std::vector<Val> store;
+    std::vector<std::size_t> marks;
+    std::vector<Val> memo;
+    std::vector<Val> items;
+    std::vector<Box> boxes;
+    std::vector<GroupScratch> groups;
+    std::vector<StatusScratch> statuses;
+    std::vector<EntryScratch> entries;
+    std::vector<std::uint32_t> freeEntries;
+    std::vector<std::array<Val, 2>> processGroups;
+    std::vector<Span> sizeLists;
+    std::vector<Span> tensors;
+    std::vector<std::int64_t> dims;
+    std::vector<Span> dtypeLists;
+    std::vector<Val> dtypes;
+
+    void clear() {
+        marks.clear();
+        memo.clear();
+        items.clear();
+        boxes.clear();
+        groups.clear();
+        statuses.clear();
+        entries.clear();
+        freeEntries.clear();
+        processGroups.clear();
+        sizeLists.clear();
+        tensors.clear();
+        dims.clear();
+        dtypeLists.clear();
+        dtypes.clear();
+        if (store.size() < 1024) store.resize(1024);  // the stack's room; what it held is not read
+    }
+};
+
 class Scanner {
 public:
-    Scanner(std::string_view data, FlightRecorderDump& dump, FlightRecorderGroupLists& lists, bool timings)
-        : m_data(data), m_dump(dump), m_lists(lists), m_timings(timings), m_p(data.data()), m_end(data.data() + data.size()), m_store(1024) {
+    Scanner(std::string_view data, FlightRecorderDump& dump, FlightRecorderGroupLists& lists, bool timings, Scratch& scratch)
+        : m_data(data), m_dump(dump), m_lists(lists), m_timings(timings), m_p(data.data()), m_end(data.data() + data.size()),
+          m_store(scratch.store), m_marks(scratch.marks), m_memo(scratch.memo), m_items(scratch.items), m_boxes(scratch.boxes),
+          m_groups(scratch.groups), m_statuses(scratch.statuses), m_entries(scratch.entries), m_freeEntries(scratch.freeEntries),
+          m_processGroups(scratch.processGroups), m_sizeLists(scratch.sizeLists), m_tensors(scratch.tensors), m_dims(scratch.dims),
+          m_dtypeLists(scratch.dtypeLists), m_dtypes(scratch.dtypes) {
+        scratch.clear();
         m_base = m_top = m_store.data();
         m_cap = m_base + m_store.size();
         // Sized once from the data (a few bytes of opcodes for each): growing them copies
@@ -683,7 +726,10 @@ private:
         e.input = internShapes(s.sizes, s.dtypes);
         if (s.state.kind == Kind::Text) e.state = flightRecorderState(text(s.state));
         e.timeCreatedNs = s.created;
-        if (m_timings) m_dump.timings.push_back({s.started, s.completed, internShapes(s.outputSizes, s.outputDtypes)});
+        if (m_timings) {
+            e.output = internShapes(s.outputSizes, s.outputDtypes);
+            m_dump.timings.push_back({s.started, s.completed});
+        }
         m_dump.entries.push_back(e);
     }
 
@@ -780,30 +826,30 @@ private:
     // Pointers, not indices: the stack's 64-bit stores could alias an index, never a pointer.
     const char* m_p;
     const char* m_end;
-    std::vector<Val> m_store;  // the stack: m_base .. m_top, room to m_cap
+    std::vector<Val>& m_store;  // the stack: m_base .. m_top, room to m_cap
     Val* m_base = nullptr;
     Val* m_top = nullptr;
     Val* m_cap = nullptr;
-    std::vector<std::size_t> m_marks;
-    std::vector<Val> m_memo;
+    std::vector<std::size_t>& m_marks;
+    std::vector<Val>& m_memo;
     std::uint64_t m_memoCount = 0;
-    std::vector<Val> m_items;
+    std::vector<Val>& m_items;
     std::uint64_t m_memoText = 0;  // bytes of texts pushed again from the memo
 
-    std::vector<Box> m_boxes;
+    std::vector<Box>& m_boxes;
     std::uint32_t m_root = kNone, m_pgConfig = kNone, m_pgStatus = kNone, m_entriesBox = kNone;
     std::uint32_t m_rootSeen = 0, m_rootHas = 0;
     Val m_version, m_ncclVersion, m_rank;
-    std::vector<GroupScratch> m_groups;
-    std::vector<StatusScratch> m_statuses;
-    std::vector<EntryScratch> m_entries;
-    std::vector<std::uint32_t> m_freeEntries;
-    std::vector<std::array<Val, 2>> m_processGroups;
-    std::vector<Span> m_sizeLists;  // an input_sizes: its tensors in m_tensors
-    std::vector<Span> m_tensors;    // a tensor: its dimensions in m_dims
-    std::vector<std::int64_t> m_dims;
-    std::vector<Span> m_dtypeLists;  // an input_dtypes: its texts in m_dtypes
-    std::vector<Val> m_dtypes;
+    std::vector<GroupScratch>& m_groups;
+    std::vector<StatusScratch>& m_statuses;
+    std::vector<EntryScratch>& m_entries;
+    std::vector<std::uint32_t>& m_freeEntries;
+    std::vector<std::array<Val, 2>>& m_processGroups;
+    std::vector<Span>& m_sizeLists;  // an input_sizes: its tensors in m_tensors
+    std::vector<Span>& m_tensors;    // a tensor: its dimensions in m_dims
+    std::vector<std::int64_t>& m_dims;
+    std::vector<Span>& m_dtypeLists;  // an input_dtypes: its texts in m_dtypes
+    std::vector<Val>& m_dtypes;
 
     struct GroupCache {
         std::uint64_t name = 0, desc = 0;
@@ -823,8 +869,12 @@ private:
 }  // namespace
 
 bool scanFlightRecorderPickle(std::string_view data, FlightRecorderDump& dump, FlightRecorderGroupLists& lists, bool timings) {
+    // A dump larger than real ones gets memory of its own, given back when done.
+    constexpr std::size_t kKeptFor = std::size_t{4} << 20;
+    thread_local Scratch kept;
+    Scratch own;
     try {
-        Scanner(data, dump, lists, timings).run();
+        Scanner(data, dump, lists, timings, data.size() <= kKeptFor ? kept : own).run();
         return true;
     } catch (const GiveUp&) {
         return false;

@@ -188,6 +188,7 @@ void fill(FlightRecorderDump& dump, const FlightRecorderValue& root, FlightRecor
     const FlightRecorderValue entries = root["entries"];
     if (entries.present() && !entries.isList()) Field{entries, path, {}}.expected("a list of entries", "entries");
     dump.entries.reserve(entries.size());
+    if (timings) dump.timings.reserve(entries.size());
     TensorShapes shapes;
     for (std::size_t i = 0; i < entries.size(); ++i) {
         const FlightRecorderValue node = entries.item(i);
@@ -220,10 +221,11 @@ void fill(FlightRecorderDump& dump, const FlightRecorderValue& root, FlightRecor
         if (v.state.present() && !v.state.isText()) Field{v.state, path, {}, i}.expected("text", "state");
         if (v.state.isText()) e.state = flightRecorderState(v.state.text());
         e.timeCreatedNs = integer(v.timeCreated, "time_created_ns", 0);
+        if (timings) {
+            e.output = dump.internTensors(tensorsOf(v.outputSizes, v.outputDtypes, "output", path, i));
+            dump.timings.push_back({integer(v.timeStarted, "time_discovered_started_ns", 0), integer(v.timeCompleted, "time_discovered_completed_ns", 0)});
+        }
         dump.entries.push_back(e);
-        if (timings)
-            dump.timings.push_back({integer(v.timeStarted, "time_discovered_started_ns", 0), integer(v.timeCompleted, "time_discovered_completed_ns", 0),
-                                    dump.internTensors(tensorsOf(v.outputSizes, v.outputDtypes, "output", path, i))});
     }
 }
 
@@ -241,10 +243,11 @@ std::int32_t rankFromName(const std::string& path) {
 }  // namespace
 
 FlightRecorderDump readFlightRecorderDump(const std::string& path, const FlightRecorderReading& how) {
-    return readFlightRecorderDump(path, readFlightRecorderFile(path), how);
+    const FlightRecorderFileBuffer file(path);
+    return readFlightRecorderDump(path, file.data(), how);
 }
 
-FlightRecorderDump readFlightRecorderDump(const std::string& path, std::string data, const FlightRecorderReading& how) {
+FlightRecorderDump readFlightRecorderDump(const std::string& path, std::string_view data, const FlightRecorderReading& how) {
     FlightRecorderGroupLists own;
     FlightRecorderGroupLists& shared = how.lists ? *how.lists : own;
     FlightRecorderDump dump;
@@ -252,7 +255,7 @@ FlightRecorderDump readFlightRecorderDump(const std::string& path, std::string d
     if (how.wholeDocument || !looksLikePickle(data) || !scanFlightRecorderPickle(data, dump, shared, how.timings)) {
         dump = FlightRecorderDump();
         dump.path = path;
-        const FlightRecorderDocument doc(path, std::move(data));
+        const FlightRecorderDocument doc(path, std::string(data));
         fill(dump, doc.root(), shared, how.timings);
     }
     if (dump.rank < 0) dump.rank = rankFromName(path);
@@ -277,7 +280,7 @@ std::string flightRecorderDumpToJson(const FlightRecorderDump& dump) {
                       {"time_created_ns", e.timeCreatedNs}};
         if (!dump.timings.empty()) {
             const FlightRecorderTiming& t = dump.timings[static_cast<std::size_t>(&e - dump.entries.data())];
-            const FlightRecorderTensors& out = dump.tensors[t.output];
+            const FlightRecorderTensors& out = dump.tensors[e.output];
             entry["output_sizes"] = out.sizes;
             entry["output_dtypes"] = out.dtypes;
             entry["time_discovered_started_ns"] = time(t.startedNs);

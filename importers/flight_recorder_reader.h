@@ -5,6 +5,7 @@
 #include "model/flight_recorder.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace faultline {
@@ -24,7 +25,7 @@ struct FlightRecorderReading {
 // Throws Error naming the file and what was expected.
 FlightRecorderDump readFlightRecorderDump(const std::string& path, const FlightRecorderReading& how = {});
 // The same, from the file's bytes already read.
-FlightRecorderDump readFlightRecorderDump(const std::string& path, std::string data, const FlightRecorderReading& how = {});
+FlightRecorderDump readFlightRecorderDump(const std::string& path, std::string_view data, const FlightRecorderReading& how = {});
 // The dump as the JSON variant of a Flight Recorder dump holding just what the reader keeps:
 // readFlightRecorderDump gives the same dump back (import shards carry dumps this way).
 std::string flightRecorderDumpToJson(const FlightRecorderDump& dump);

@@ -5,8 +5,15 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <map>
+#include <memory>
+#include <new>
 #include <numeric>
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 namespace faultline {
 
@@ -73,37 +80,76 @@ void forEachDumpRecord(const FlightRecorderDump& dump, const DumpIndices& x, F&&
     });
 }
 
-// Sorts `records` by time, ties in the order given, as one stable sort would, without its
-// buffer of half the records (gigabytes for a job of 16,384 ranks) or its passes over them
-// all: each record goes straight to its slice of time (counted first), then each slice, a
-// few thousand records, is sorted on its own. `forEach(f)` calls f with every record, in
-// order, each time it is called.
+// Records' memory that is touched only where records land, freed as a whole: a window's
+// buffer grows in memory as the dumps that fill it shrink.
+using RecordBuffer = std::unique_ptr<CollectiveRecord[], decltype(&std::free)>;
+
+RecordBuffer recordBuffer(std::size_t n) {
+    // CollectiveRecord is an aggregate of integers: malloc'd memory holds it as is.
+    auto* p = static_cast<CollectiveRecord*>(std::malloc(std::max<std::size_t>(n, 1) * sizeof(CollectiveRecord)));
+    if (!p) throw std::bad_alloc();
+    return RecordBuffer(p, &std::free);
+}
+
+// Sorts the records `forEach` gives by time, ties in the order given, as one stable sort
+// would, without its buffer of half the records (gigabytes for a job of 16,384 ranks) or its
+// passes over them all: each record goes straight to its slice of time (counted first), then
+// each slice, a few thousand records, is sorted on its own. `forEach(f, last)` calls f with
+// every record, in order, each time it is called; when `last`, it may release each source
+// once given. The slices are filled in windows of their own memory, each appended to
+// `records` and freed in turn, so that the sources, the windows and `records` together stay
+// near the size of the records: the whole of them never exists twice.
 template <typename ForEach>
 void fillInTimeOrder(const ForEach& forEach, std::vector<CollectiveRecord>& records) {
     std::size_t total = 0;
     EpochNs lo = INT64_MAX, hi = INT64_MIN;
-    forEach([&](const CollectiveRecord& r) {
-        ++total;
-        lo = std::min(lo, r.enter);
-        hi = std::max(hi, r.enter);
-    });
+    forEach(
+        [&](const CollectiveRecord& r) {
+            ++total;
+            lo = std::min(lo, r.enter);
+            hi = std::max(hi, r.enter);
+        },
+        false);
     if (total == 0) return;
     const std::uint64_t slices = total / 4096 + 1;
     const std::uint64_t width = (static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo)) / slices + 1;
     auto sliceOf = [&](EpochNs enter) { return static_cast<std::size_t>((static_cast<std::uint64_t>(enter) - static_cast<std::uint64_t>(lo)) / width); };
     std::vector<std::size_t> start(slices + 1, 0);
-    forEach([&](const CollectiveRecord& r) { ++start[sliceOf(r.enter) + 1]; });
+    forEach([&](const CollectiveRecord& r) { ++start[sliceOf(r.enter) + 1]; }, false);
     std::partial_sum(start.begin(), start.end(), start.begin());
-    const std::size_t first = records.size();
-    records.resize(first + total);
+
+    constexpr std::size_t kSlicesPerWindow = 256;  // about a million records, 48 MB
+    const std::size_t windows = (slices + kSlicesPerWindow - 1) / kSlicesPerWindow;
+    auto windowBegin = [&](std::size_t w) { return start[std::min<std::size_t>(w * kSlicesPerWindow, slices)]; };
+    std::vector<RecordBuffer> buffers;
+    buffers.reserve(windows);
+    for (std::size_t w = 0; w < windows; ++w) buffers.push_back(recordBuffer(windowBegin(w + 1) - windowBegin(w)));
     std::vector<std::size_t> next(start.begin(), start.end() - 1);
-    forEach([&](const CollectiveRecord& r) { records[first + next[sliceOf(r.enter)]++] = r; });
-    constexpr std::size_t kSlicesPerTask = 256;
-    forEachFileInParallel((slices + kSlicesPerTask - 1) / kSlicesPerTask, 0, [&](std::size_t task) {
-        for (std::size_t s = task * kSlicesPerTask; s < std::min<std::size_t>(slices, (task + 1) * kSlicesPerTask); ++s)
-            std::stable_sort(records.begin() + static_cast<std::ptrdiff_t>(first + start[s]), records.begin() + static_cast<std::ptrdiff_t>(first + start[s + 1]),
-                             [](const CollectiveRecord& a, const CollectiveRecord& b) { return a.enter < b.enter; });
+    forEach(
+        [&](const CollectiveRecord& r) {
+            const std::size_t s = sliceOf(r.enter);
+            const std::size_t w = s / kSlicesPerWindow;
+            buffers[w][next[s]++ - windowBegin(w)] = r;
+        },
+        true);
+    forEachFileInParallel(windows, 0, [&](std::size_t w) {
+        CollectiveRecord* const base = buffers[w].get() - windowBegin(w);
+        for (std::size_t s = w * kSlicesPerWindow; s < std::min<std::size_t>(slices, (w + 1) * kSlicesPerWindow); ++s)
+            std::stable_sort(base + start[s], base + start[s + 1], [](const CollectiveRecord& a, const CollectiveRecord& b) { return a.enter < b.enter; });
     });
+    records.reserve(records.size() + total);
+    for (std::size_t w = 0; w < windows; ++w) {
+        records.insert(records.end(), buffers[w].get(), buffers[w].get() + (windowBegin(w + 1) - windowBegin(w)));
+        buffers[w].reset();
+    }
+}
+
+// Hands the memory of freed dumps back to the system: their many small blocks otherwise stay
+// mapped while the records that replace them grow.
+void releaseFreedMemory() {
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
 }
 
 }  // namespace
@@ -124,7 +170,7 @@ CollectiveSpan collectiveSpan(const ImportedEvents& events) {
     return span;
 }
 
-void addCollectives(const ImportedEvents& events, EpochNs base, Run& run) {
+void addCollectives(ImportedEvents& events, EpochNs base, Run& run) {
     CollectiveTables tables(run);
     // The traces' groups and ops are looked up once; their records are made as they are placed.
     std::vector<std::pair<std::int32_t, std::int32_t>> traced;
@@ -138,15 +184,22 @@ void addCollectives(const ImportedEvents& events, EpochNs base, Run& run) {
     indices.reserve(events.flightRecorderDumps.size());
     for (const FlightRecorderDump& dump : events.flightRecorderDumps) indices.push_back(dumpIndices(dump, tables));
     std::vector<CollectiveRecord>& records = run.collectives;
+    constexpr std::size_t kDumpsPerRelease = 512;
     fillInTimeOrder(
-        [&](const auto& f) {
+        [&](const auto& f, bool last) {
             for (std::size_t i = 0; i < traced.size(); ++i) {
                 const ImportedCollective& c = events.collectives[i];
                 f(CollectiveRecord{c.rank, traced[i].first, traced[i].second, c.seq, c.enter, c.exit, c.bytes});
             }
-            for (std::size_t d = 0; d < indices.size(); ++d) forEachDumpRecord(events.flightRecorderDumps[d], indices[d], f);
+            for (std::size_t d = 0; d < indices.size(); ++d) {
+                forEachDumpRecord(events.flightRecorderDumps[d], indices[d], f);
+                if (!last) continue;
+                events.flightRecorderDumps[d] = FlightRecorderDump();  // its records are made: most of the import's memory
+                if ((d + 1) % kDumpsPerRelease == 0) releaseFreedMemory();
+            }
         },
         records);
+    releaseFreedMemory();
 
     // Without the file's own sequence number, a rank's n-th collective in a group is taken
     // to be every member's n-th: true when all ranks' traces cover the same steps.

@@ -15,6 +15,8 @@ struct CollectiveSpan {
 CollectiveSpan collectiveSpan(const ImportedEvents& events);
 
 // Fills run.collectives, run.collectiveOps and run.processGroups; times become Nanos since `base`.
-void addCollectives(const ImportedEvents& events, EpochNs base, Run& run);
+// The Flight Recorder dumps are emptied as their entries become records (most of an import's
+// memory is theirs); events.flightRecorderDumps keeps as many, empty.
+void addCollectives(ImportedEvents& events, EpochNs base, Run& run);
 
 }  // namespace faultline

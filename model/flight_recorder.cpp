@@ -1,5 +1,7 @@
 #include "flight_recorder.h"
 
+#include "error.h"
+
 #include <functional>
 
 namespace faultline {
@@ -24,6 +26,8 @@ const char* flightRecorderStateText(FlightRecorderState state) {
 std::uint32_t FlightRecorderDump::internGroup(std::string_view name, std::string_view desc, std::int64_t pgId) {
     for (std::size_t i = entryGroups.size(); i-- > 0;)
         if (entryGroups[i].name == name && entryGroups[i].desc == desc && entryGroups[i].pgId == pgId) return static_cast<std::uint32_t>(i);
+    if (entryGroups.size() >= kMaxFlightRecorderEntryGroups)
+        throw Error(path + ": more than " + std::to_string(kMaxFlightRecorderEntryGroups) + " process groups named by its entries");
     entryGroups.push_back({std::string(name), std::string(desc), pgId});
     return static_cast<std::uint32_t>(entryGroups.size() - 1);
 }

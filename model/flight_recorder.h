@@ -3,8 +3,9 @@
 // process group enqueued on one rank, and where each group's counters stood.
 //
 // A job of 16,384 ranks leaves 16,384 dumps of a few thousand entries each, and the hang
-// analysis needs all of them at once: an entry is 32 bytes, its texts (group, op, tensor
-// shapes) kept once per dump, and a group's rank list once per job (shared between dumps).
+// analysis needs all of them at once: an entry is 32 bytes (48 with the timings an import
+// reads), its texts (group, op, tensor shapes) kept once per dump, and a group's rank list
+// once per job (shared between dumps).
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -39,19 +40,23 @@ struct FlightRecorderEntry {
     // analysis reads collectives alone, the run's collectives take a send's own number).
     std::int64_t collectiveSeqId = 0;
     std::int64_t timeCreatedNs = 0;  // Unix epoch nanoseconds
-    std::uint32_t group = 0;         // index into FlightRecorderDump::entryGroups
     std::uint32_t op = 0;            // index into FlightRecorderDump::ops ("nccl:all_to_all")
     std::uint32_t input = 0;         // index into FlightRecorderDump::tensors
-    FlightRecorderState state = FlightRecorderState::Unknown;
-    bool isP2P = false;
+    std::uint32_t output = 0;        // the same for the output side; read with the timings, else 0
+    // Bit fields keep an entry at 32 bytes: a job's dumps hold tens of millions of them.
+    std::uint32_t group : 27 = 0;    // index into FlightRecorderDump::entryGroups
+    FlightRecorderState state : 4 = FlightRecorderState::Unknown;
+    bool isP2P : 1 = false;
 };
+static_assert(sizeof(FlightRecorderEntry) == 32);
+// A dump has fewer groups than this: each takes an entry of its own, and a dump is at most 512 MB.
+inline constexpr std::uint32_t kMaxFlightRecorderEntryGroups = 1u << 27;
 
 // What the run's collectives need of an entry beyond the hang analysis: read only when asked
 // (an import), so that `hang` keeps 32 bytes an entry.
 struct FlightRecorderTiming {
     std::int64_t startedNs = 0;    // when the watchdog saw it start; 0 when it did not
     std::int64_t completedNs = 0;  // when the watchdog saw it complete; 0 when it did not
-    std::uint32_t output = 0;      // index into FlightRecorderDump::tensors
     bool operator==(const FlightRecorderTiming&) const = default;
 };
 

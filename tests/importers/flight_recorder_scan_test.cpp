@@ -57,6 +57,7 @@ void expectSameDump(const FlightRecorderDump& fast, const FlightRecorderDump& fu
         EXPECT_EQ(a.group, b.group) << "entry " << i;
         EXPECT_EQ(a.op, b.op) << "entry " << i;
         EXPECT_EQ(a.input, b.input) << "entry " << i;
+        EXPECT_EQ(a.output, b.output) << "entry " << i;
         EXPECT_EQ(a.state, b.state) << "entry " << i;
         EXPECT_EQ(a.isP2P, b.isP2P) << "entry " << i;
     }

@@ -8,8 +8,10 @@
 #include "model/run_file.h"
 #include "importers/read_whole_file.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
+#include <tuple>
 
 namespace faultline {
 namespace {
@@ -109,6 +111,40 @@ TEST(FlightRecorder, CollectivesMergeInTimeOrderTiesInInputOrder) {
     const std::vector<std::tuple<std::int32_t, std::int64_t, Nanos>> want = {{2, 0, 0}, {0, 1, 0}, {1, 0, 0}, {0, 2, 100},
                                                                              {5, 7, 200}, {2, 1, 200}, {0, 0, 200}, {1, 1, 200}};
     EXPECT_EQ(got, want);
+}
+
+// Past a million records the slices of time are filled in windows of their own memory, and
+// each dump is emptied once its records are made: the order must be one stable sort's still.
+TEST(FlightRecorder, ManyCollectivesKeepOneStableTimeOrderAcrossWindows) {
+    ImportedEvents events;
+    std::vector<std::tuple<EpochNs, std::int32_t, std::int64_t>> want;  // (enter, rank, seq) in input order
+    constexpr int kDumps = 40, kEntries = 28000;                        // 1.12 million records
+    std::uint64_t x = 12345;
+    for (int d = 0; d < kDumps; ++d) {
+        FlightRecorderDump dump;
+        dump.rank = (d * 7) % kDumps;  // not in rank order: ties go in input order
+        FlightRecorderEntry e;
+        e.group = dump.internGroup("0", "default_pg", 0);
+        e.op = dump.internOp("nccl:all_reduce");
+        e.input = dump.internTensors({});
+        for (int i = 0; i < kEntries; ++i) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            e.collectiveSeqId = i;
+            e.timeCreatedNs = 1000 + static_cast<EpochNs>((x >> 33) % 50000);  // many ties
+            dump.entries.push_back(e);
+            want.emplace_back(e.timeCreatedNs, dump.rank, e.collectiveSeqId);
+        }
+        events.flightRecorderDumps.push_back(std::move(dump));
+    }
+    std::stable_sort(want.begin(), want.end(), [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
+    faultline::Run run;
+    addCollectives(events, 1000, run);
+    ASSERT_EQ(run.collectives.size(), want.size());
+    for (std::size_t i = 0; i < want.size(); ++i) {
+        const CollectiveRecord& c = run.collectives[i];
+        ASSERT_EQ(std::make_tuple(c.enter + 1000, c.rank, c.seq), want[i]) << "record " << i;
+    }
+    for (const FlightRecorderDump& d : events.flightRecorderDumps) EXPECT_TRUE(d.entries.empty());
 }
 
 TEST(SafePickle, PickleThatCallsOsSystemIsRefusedAndNothingRuns) {
