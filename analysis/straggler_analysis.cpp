@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <numeric>
 #include <optional>
-#include <ranges>
 #include <span>
 
 namespace faultline {
@@ -72,6 +71,20 @@ void countingSort(const Indices& in, std::size_t keys, Key key, std::span<std::u
     for (std::uint32_t i : in) out[start[key(i)]++] = i;
 }
 
+// The indices 0..n-1 to loop over without storing them (std::views::iota does not compile
+// with clang and GCC 12's library, which the fuzz build uses).
+struct FirstIndices {
+    std::uint32_t n;
+    struct Index {
+        std::uint32_t i;
+        std::uint32_t operator*() const { return i; }
+        Index& operator++() { return ++i, *this; }
+        bool operator!=(const Index& other) const { return i != other.i; }
+    };
+    Index begin() const { return {0}; }
+    Index end() const { return {n}; }
+};
+
 // Whether values from lo to hi are few enough to count: not many more than the n items.
 bool countable(std::int64_t lo, std::int64_t hi, std::size_t n) {
     return static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) <= 4 * static_cast<std::uint64_t>(n) + 1024;
@@ -86,7 +99,7 @@ std::vector<std::uint32_t> byInstance(const std::vector<CollectiveRecord>& recor
     // millions of records: each array of them is over 100 MB).
     std::vector<std::uint32_t> order(records.size());
     if (records.empty()) return order;
-    const auto all = std::views::iota(std::uint32_t{0}, static_cast<std::uint32_t>(records.size()));
+    const FirstIndices all{static_cast<std::uint32_t>(records.size())};
     auto bySeq = [&](std::uint32_t a, std::uint32_t b) { return records[a].seq != records[b].seq ? records[a].seq < records[b].seq : a < b; };
     const auto [gLo, gHi] = std::minmax_element(records.begin(), records.end(), [](const auto& a, const auto& b) { return a.group < b.group; });
     const std::int32_t lowGroup = gLo->group;
