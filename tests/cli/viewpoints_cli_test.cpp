@@ -1,5 +1,6 @@
 // `faultline-cli viewpoints` as a user runs it: the review file's saved cameras listed in
 // order, those of another cluster marked.
+#include "saved_camera.h"
 #include "test_runs.h"
 
 #include "model/run_file.h"
@@ -12,16 +13,7 @@ namespace {
 
 using test::ScratchDir;
 
-Viewpoint camera(const std::string& name, double x) {
-    Viewpoint v;
-    v.name = name;
-    v.position = {x, -120.5, 80.25};
-    v.focal = {x, 40, 3};
-    v.up = {0, 0.6, 0.8};
-    v.viewAngle = 30;
-    v.topology = stampOf(test::tinyRun().topology);
-    return v;
-}
+using test::savedCamera;
 
 TEST(Viewpoints, TheCliListsThemInOrderAndSaysWhichDoNotFit) {
     ScratchDir dir;
@@ -31,8 +23,8 @@ TEST(Viewpoints, TheCliListsThemInOrderAndSaysWhichDoNotFit) {
     test::CommandResult r = test::runCommand(cli + path);
     EXPECT_EQ(r.status, 0);
     EXPECT_NE(r.output.find("has no saved viewpoints"), std::string::npos) << r.output;
-    ViewpointStore(path).save(camera("Aisle", 10));
-    Viewpoint alien = camera("Other hall", 1);
+    ViewpointStore(path).save(savedCamera("Aisle", 10));
+    Viewpoint alien = savedCamera("Other hall", 1);
     alien.topology = stampOf(buildFabric(FabricShape{.gpus = 1024}));
     ViewpointStore(path).save(alien);
     r = test::runCommand(cli + path);

@@ -1,5 +1,6 @@
 // Saved viewpoints as the review file keeps them: beside the run (never in it), beside the
 // notes (neither write loses the other), in the order saved, and refused on another cluster.
+#include "saved_camera.h"
 #include "test_runs.h"
 
 #include "model/error.h"
@@ -18,16 +19,7 @@ namespace {
 
 using test::ScratchDir;
 
-Viewpoint camera(const std::string& name, double x) {
-    Viewpoint v;
-    v.name = name;
-    v.position = {x, -120.5, 80.25};
-    v.focal = {x, 40, 3};
-    v.up = {0, 0.6, 0.8};
-    v.viewAngle = 30;
-    v.topology = stampOf(test::tinyRun().topology);
-    return v;
-}
+using test::savedCamera;
 
 TEST(Viewpoints, SavedRenamedAndDeletedInTheReviewFileNotTheRun) {
     ScratchDir dir;
@@ -36,9 +28,9 @@ TEST(Viewpoints, SavedRenamedAndDeletedInTheReviewFileNotTheRun) {
     const std::string runBefore = test::fileChecksum(path);
     {
         ViewpointStore store(path);
-        store.save(camera("Zone 1 from the aisle", 10));
-        store.save(camera("  Top of row 2 ", 20));  // the name is trimmed
-        store.save(camera("Zone 1 from the aisle", 15));  // the same name: its camera replaced, in place
+        store.save(savedCamera("Zone 1 from the aisle", 10));
+        store.save(savedCamera("  Top of row 2 ", 20));  // the name is trimmed
+        store.save(savedCamera("Zone 1 from the aisle", 15));  // the same name: its camera replaced, in place
     }
     EXPECT_TRUE(std::filesystem::exists(path + "-review"));
     EXPECT_EQ(test::fileChecksum(path), runBefore) << "saving a viewpoint never writes the run file";
@@ -57,7 +49,7 @@ TEST(Viewpoints, SavedRenamedAndDeletedInTheReviewFileNotTheRun) {
     EXPECT_NE(findViewpoint(store.load(), "Row 2 from above"), nullptr);
     EXPECT_THROW(store.rename("Row 2 from above", "Zone 1 from the aisle"), Error) << "a name in use";
     EXPECT_THROW(store.rename("No such view", "x"), Error);
-    EXPECT_THROW(store.save(camera("   ", 1)), Error) << "a viewpoint needs a name";
+    EXPECT_THROW(store.save(savedCamera("   ", 1)), Error) << "a viewpoint needs a name";
     store.remove("Zone 1 from the aisle");
     all = store.load();
     ASSERT_EQ(all.size(), 1u);
@@ -69,10 +61,10 @@ TEST(Viewpoints, NotesAndViewpointsKeepEachOtherAndEnterTheRunFileTogether) {
     ScratchDir dir;
     const std::string path = dir.file("run.faultline");
     writeRunFile(test::tinyRun(), path);
-    ViewpointStore(path).save(camera("Overview", 1));
+    ViewpointStore(path).save(savedCamera("Overview", 1));
     IncidentNotesStore(path).save({42, "Rack switch reseated", std::nullopt, {"network"}, 0});
     ASSERT_EQ(readViewpoints(path).size(), 1u) << "saving a note keeps the viewpoints";
-    ViewpointStore(path).save(camera("Close-up", 2));
+    ViewpointStore(path).save(savedCamera("Close-up", 2));
     ASSERT_EQ(readIncidentNotes(path).size(), 1u) << "saving a viewpoint keeps the notes";
 
     saveReviewIntoRunFile(path);
@@ -84,7 +76,7 @@ TEST(Viewpoints, NotesAndViewpointsKeepEachOtherAndEnterTheRunFileTogether) {
 }
 
 TEST(Viewpoints, AViewpointOfAnotherClusterIsRefusedNamingBoth) {
-    Viewpoint v = camera("Hall", 1);
+    Viewpoint v = savedCamera("Hall", 1);
     EXPECT_FALSE(viewpointMismatch(v, test::tinyRun().topology));
     const Topology other = buildFabric(FabricShape{.gpus = 1024});
     const auto why = viewpointMismatch(v, other);
