@@ -60,6 +60,12 @@ std::vector<Failure> mergeDuplicateFailures(const std::vector<FailureRecord>& re
             match->failure = std::move(specific);
             match->fromJob = false;
         } else {
+            // A port counter names the very cable a host's kernel only said went down.
+            if (match->failure.component.kind == ComponentKind::Host &&
+                (r.failure.component.kind == ComponentKind::Link || r.failure.component.kind == ComponentKind::Nic)) {
+                match->failure.component = r.failure.component;
+                match->failure.gpus = r.failure.gpus;
+            }
             match->failure.detail += "; also " + evidence(r);
             // Who reported it and whom it points at, from every record of the event.
             for (std::int32_t rank : r.failure.ranks)

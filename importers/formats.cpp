@@ -25,8 +25,8 @@ const std::vector<FormatInfo>& formats() {
         {"faultline-events", "Faultline events: JSON Lines or CSV (failure, collective, step, checkpoint, placement)", importNativeEvents},
         {"sacct", "Slurm sacct --parsable output with a header (any delimiter)", importSacct},
         {"sacct-json", "Slurm sacct --json output (Slurm 21.08 and later)", importSacctJson},
-        {"prometheus-text", "GPU telemetry in Prometheus text exposition or OpenMetrics: dcgm-exporter /metrics scrapes, one or a series with timestamps", importPrometheusText},
-        {"prometheus-json", "GPU telemetry from the Prometheus HTTP API: query_range (matrix) or query (vector) responses, with or without the status/data envelope, and Kepler's metric-to-result map", importPrometheusJson},
+        {"prometheus-text", "GPU telemetry in Prometheus text exposition or OpenMetrics: dcgm-exporter /metrics scrapes, one or a series with timestamps; InfiniBand link-down counters (node_exporter, infiniband-exporter) as cable failures", importPrometheusText},
+        {"prometheus-json", "GPU telemetry from the Prometheus HTTP API: query_range (matrix) or query (vector) responses, with or without the status/data envelope, and Kepler's metric-to-result map; InfiniBand link-down counters as cable failures", importPrometheusJson},
         {"nvidia-smi-csv", "nvidia-smi --query-gpu=... --format=csv log (-l / -lms), any fields, with or without header and units", importNvidiaSmiCsv},
         {"gpu-dmon", "nvidia-smi dmon or dcgmi dmon output", importGpuDmon},
     };

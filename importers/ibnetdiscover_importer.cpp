@@ -8,6 +8,7 @@
 // (scalable units), else each host stands in the rack of its first NIC's leaf.
 #include "analysis/fabric_outline.h"
 #include "formats.h"
+#include "infiniband_names.h"
 #include "leaf_groups.h"
 #include "line_reader.h"
 #include "text_parse.h"
@@ -47,27 +48,11 @@ std::string_view quoted(std::string_view s, std::size_t from = 0) {
     return s.substr(a + 1, b - a - 1);
 }
 
-// "a08-p1-dgx-04-c01 HCA-6" -> host a08-p1-dgx-04-c01, NIC 5; "x mlx5_5" -> NIC 5.
-std::optional<std::pair<std::string, std::int32_t>> hostNic(std::string_view description) {
-    const std::size_t sp = description.find(' ');
-    if (sp == std::string_view::npos) return std::nullopt;
-    const std::string_view host = description.substr(0, sp);
-    const std::string_view adapter = trim(description.substr(sp + 1));
-    if (startsWith(adapter, "HCA-")) {
-        const auto n = parseInt(adapter.substr(4));
-        if (n && *n >= 1 && *n <= 64) return std::make_pair(std::string(host), static_cast<std::int32_t>(*n - 1));
-    } else if (startsWith(adapter, "mlx5_")) {
-        const auto n = parseInt(adapter.substr(5));
-        if (n && *n >= 0 && *n < 64) return std::make_pair(std::string(host), static_cast<std::int32_t>(*n));
-    }
-    return std::nullopt;
-}
-
 // The switch name: its description up to the first ':' ("MF0;A10-P1-IBSPINE-02:MQM9701/U1"
 // -> "MF0;A10-P1-IBSPINE-02"), which names the unit; the GUID when there is no description.
 std::string switchName(const std::string& guid, const Node& n) {
     if (n.description.empty()) return guid;
-    return n.description.substr(0, n.description.find(':'));
+    return switchUnitName(n.description);
 }
 
 // A port line's last word when it is a width and rate ("4xNDR", "2xHDR"): the cable's speed.
@@ -126,7 +111,7 @@ void importIbnetdiscover(const std::string& path, ImportContext& ctx) {
     std::int64_t unnamed = 0;
     for (const auto& [guid, n] : nodes) {
         if (n.isSwitch) continue;
-        if (auto hn = hostNic(n.description)) hcaOf[guid] = *hn;
+        if (auto adapter = hostAdapter(n.description)) hcaOf[guid] = {adapter->host, adapter->nic};
         else ++unnamed;
     }
     std::vector<std::string> frontier;

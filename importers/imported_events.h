@@ -5,6 +5,7 @@
 #include "model/flight_recorder.h"
 #include "model/root_cause.h"
 #include "model/run.h"
+#include "link_counters.h"
 #include "telemetry_accumulator.h"
 
 #include <cstdint>
@@ -46,6 +47,8 @@ struct ImportedFailure {
     RootCause cause = RootCause::Unknown;
     std::int32_t xid = 0;
     GpuLocator where;
+    // The cable it names (a port counter's rise); `where.host` is then the host of its near end.
+    std::optional<LinkLocator> link;
     std::vector<std::string> hosts;  // a job failure takes out these hosts (sacct NodeList)
     std::vector<std::int32_t> ranks;  // ranks that reported it (NCCL watchdog timeouts, every rank's copy of an error)
     // The ranks it points at: those of a timed-out collective's group that did not report it or
@@ -144,6 +147,7 @@ struct ImportedEvents {
     std::vector<std::pair<std::string, std::string>> gpuBusIds;
     std::optional<Topology> topology;  // from a topology file, when one was imported
     ImportedTelemetry telemetry;       // GPU metrics (DCGM, Prometheus, nvidia-smi), summarised as read
+    ImportedLinkCounters linkCounters;  // InfiniBand link-down counters: cables that failed
     std::string topologySource;
 };
 

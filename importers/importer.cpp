@@ -193,6 +193,7 @@ void mergeEvents(ImportedEvents& into, ImportedEvents&& from, const std::string&
     if (from.rankHosts.size() > into.rankHosts.size()) into.rankHosts = std::move(from.rankHosts);
     append(into.gpuBusIds, from.gpuBusIds);
     into.telemetry.append(std::move(from.telemetry));
+    into.linkCounters.append(std::move(from.linkCounters));
     if (from.topology) {
         if (into.topology)
             throw Error(path + ": a second topology file (the first was " + into.topologySource + "); import one topology per run");
@@ -287,6 +288,8 @@ ImportResult buildImport(std::vector<ShardedFile> files, const ImportOptions& op
     // The hang is read from the dumps first: building the run releases them.
     std::optional<HangReport> hang;
     if (!events.flightRecorderDumps.empty()) hang = analyzeHang(events.flightRecorderDumps);
+    // Port counters that rose are cable failures like any other read from a log.
+    addLinkDownFailures(events);
     BuildResult built = buildRun(events, events.topology, runName, {options.jobIds, options.jobName});
     result.run = std::move(built.run);
     if (hang) {

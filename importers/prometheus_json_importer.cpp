@@ -4,6 +4,7 @@
 // query_range result list. Streamed: a series of millions of samples is never held whole.
 #include "formats.h"
 #include "json_pull.h"
+#include "link_counters.h"
 #include "telemetry_labels.h"
 #include "text_parse.h"
 
@@ -15,6 +16,9 @@ namespace faultline {
 namespace {
 
 using Token = JsonPull::Token;
+
+// Series ids at or below this are link counters' (kLinkSeries - their id).
+constexpr std::int32_t kLinkSeries = -3;
 
 class PrometheusJsonReader {
 public:
@@ -32,7 +36,7 @@ public:
         if (m_in.next() != Token::End) m_in.fail("more after the end of the JSON document");
     }
 
-    std::int64_t samples = 0, series = 0, noGpu = 0, skipped = 0;
+    std::int64_t samples = 0, series = 0, noGpu = 0, skipped = 0, linkSamples = 0;
     std::string resultType;
 
 private:
@@ -86,7 +90,7 @@ private:
 
     void oneSeries(const std::string& name) {
         Labels labels;
-        std::int32_t id = -2;  // -2: labels not read yet; -1: not a GPU's series
+        std::int32_t id = -2;  // -2: labels not read yet; -1: neither a GPU's series nor a link counter
         std::vector<std::pair<EpochNs, double>> early;  // samples before "metric" (unusual order)
         auto sample = [&](EpochNs t, double v) {
             if (id == -2) early.emplace_back(t, v);
@@ -127,8 +131,10 @@ private:
         std::string metric = name;
         for (const auto& [k, v] : labels)
             if (k == "__name__") metric = v;
+        if (metric.empty()) return -1;
+        if (const auto link = linkDownCounter(metric, labels)) return kLinkSeries - m_ctx.events.linkCounters.series(*link, metric, m_in.path());
         const auto gpu = gpuFromLabels(labels);
-        if (!gpu || metric.empty()) return -1;
+        if (!gpu) return -1;
         TelemetryGpu g = *gpu;
         if (g.host.empty()) g.host = m_host;
         ++series;
@@ -155,6 +161,12 @@ private:
     }
 
     void take(std::int32_t id, EpochNs t, double v) {
+        if (id <= kLinkSeries) {
+            m_ctx.events.linkCounters.add(kLinkSeries - id, t, v, 0);
+            m_ctx.report.seen(t);
+            ++linkSamples;
+            return;
+        }
         if (id < 0) {
             ++noGpu;
             return;
@@ -176,10 +188,11 @@ void importPrometheusJson(const std::string& path, ImportContext& ctx) {
     JsonPull in(path);
     PrometheusJsonReader reader(in, ctx, hostOfUnnamedFile(path, ctx.options.host));
     reader.document();
-    if (reader.samples == 0 && reader.noGpu == 0)
+    if (reader.samples == 0 && reader.noGpu == 0 && reader.linkSamples == 0)
         throw Error(path + ": no samples: expected a Prometheus query or query_range response with a \"result\" list of series");
     ctx.report.count("telemetry samples", reader.samples);
     ctx.report.count("telemetry series", reader.series);
+    if (reader.linkSamples > 0) ctx.report.count("link-down counter samples", reader.linkSamples);
     if (reader.noGpu > 0) ctx.report.count("samples of no GPU (skipped)", reader.noGpu);
     if (reader.skipped > 0) ctx.report.count("NaN or infinite samples (skipped)", reader.skipped);
 }

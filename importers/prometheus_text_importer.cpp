@@ -4,6 +4,7 @@
 // file was written. Series of no GPU (a node's or a pod's) are counted and skipped.
 #include "formats.h"
 #include "line_reader.h"
+#include "link_counters.h"
 #include "telemetry_labels.h"
 #include "text_parse.h"
 
@@ -58,6 +59,9 @@ std::optional<double> sampleValue(std::string_view t) {
     return v;
 }
 
+// Series ids at or below this are link counters' (kLinkSeries - their id).
+constexpr std::int32_t kLinkSeries = -2;
+
 // Prometheus writes milliseconds, OpenMetrics seconds (with a fraction, or a number of
 // seconds too small to be milliseconds of any date after 1973).
 std::optional<EpochNs> sampleTime(std::string_view t) {
@@ -80,12 +84,13 @@ void importPrometheusText(const std::string& path, ImportContext& ctx) {
     // Series seen before, by their text up to the value, in the order first seen: a scrape
     // repeats the series of the one before in the same order, so the next line is nearly
     // always the one after the last (a compare, no hash); else the map finds it.
+    // A series' id: a GPU metric's (>= 0), a link counter's (kLinkSeries - id), or none (-1).
     std::vector<std::pair<std::string, std::int32_t>> seen;
     std::unordered_map<std::string, std::size_t> known;
     std::size_t cursor = 0;
     std::string key;
     Labels labels;
-    std::int64_t samples = 0, untimed = 0, noGpu = 0, gpuSeries = 0;
+    std::int64_t samples = 0, untimed = 0, noGpu = 0, gpuSeries = 0, linkSamples = 0;
     std::string_view line;
     while (in.next(line)) {
         if ((in.lineNumber() & 0xfff) == 0) ctx.tick(in.progress());
@@ -135,6 +140,8 @@ void importPrometheusText(const std::string& path, ImportContext& ctx) {
                 if (g.host.empty()) g.host = host;
                 id = telemetry.series(g, metricFromLabels(t.substr(0, i), labels));
                 ++gpuSeries;
+            } else if (const auto link = linkDownCounter(t.substr(0, i), labels)) {
+                id = kLinkSeries - ctx.events.linkCounters.series(*link, t.substr(0, i), path);
             }
             known.emplace(key, seen.size());
             seen.emplace_back(key, id);
@@ -169,6 +176,12 @@ void importPrometheusText(const std::string& path, ImportContext& ctx) {
         } else {
             ++untimed;
         }
+        if (id <= kLinkSeries) {
+            ctx.events.linkCounters.add(kLinkSeries - id, time, *value, in.lineNumber());
+            ctx.report.seen(time);
+            ++linkSamples;
+            continue;
+        }
         if (id < 0) {
             ++noGpu;
             continue;
@@ -177,9 +190,10 @@ void importPrometheusText(const std::string& path, ImportContext& ctx) {
         ctx.report.seen(time);
         ++samples;
     }
-    if (samples == 0 && noGpu == 0) throw Error(path + ": no samples: expected Prometheus text exposition lines, `name{label=\"value\",...} value`");
+    if (samples == 0 && noGpu == 0 && linkSamples == 0) throw Error(path + ": no samples: expected Prometheus text exposition lines, `name{label=\"value\",...} value`");
     ctx.report.count("telemetry samples", samples);
     ctx.report.count("telemetry series", gpuSeries);
+    if (linkSamples > 0) ctx.report.count("link-down counter samples", linkSamples);
     if (noGpu > 0) ctx.report.count("samples of no GPU (skipped)", noGpu);
     if (untimed > 0) ctx.report.notes.push_back(std::to_string(untimed) + " samples carry no timestamp: taken at the file's modification time, " + formatEpochNs(written));
 }

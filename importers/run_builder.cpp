@@ -43,6 +43,7 @@ EpochNs earliestTime(const ImportedEvents& e, const CollectiveSpan& collectives)
     for (const auto& c : e.checkpoints) see(c.begin);
     for (const auto& j : e.jobs) see(j.start);
     if (e.telemetry.samples() > 0) see(e.telemetry.earliest());
+    if (e.linkCounters.samples() > 0) see(e.linkCounters.earliest());
     return t;
 }
 
@@ -236,6 +237,16 @@ BuildResult buildRun(ImportedEvents& events, const std::optional<Topology>& topo
         r.detail = f.detail;
         r.ranks = f.ranks;
         r.suspectRanks = f.suspectRanks;
+        if (f.link) {
+            if (const auto cable = cableOf(topo, *f.link)) {
+                r.component = *cable;
+                if (cable->kind == ComponentKind::Link) r.gpus = topo.gpusBelowLink(cable->index);
+                else if (const std::int32_t g = topo.gpuOfNic(cable->index); g >= 0) r.gpus = {g};
+                return r;
+            }
+            out.warnings.push_back("a link-down counter names " + f.link->near.text() + ", which the topology lacks" +
+                                   (f.where.host.empty() ? "" : "; counted against its host"));
+        }
         if (const std::int32_t g = resolve(f.where); g >= 0) {
             r.component = {ComponentKind::Gpu, g};
             r.gpus = {g};
@@ -314,6 +325,7 @@ BuildResult buildRun(ImportedEvents& events, const std::optional<Topology>& topo
 
     run.telemetry = buildTelemetry(events.telemetry, resolve, base, out.warnings);
     if (events.telemetry.samples() > 0) toRun(events.telemetry.latest());
+    if (events.linkCounters.samples() > 0) toRun(events.linkCounters.latest());
 
     for (const auto& c : events.checkpoints) run.checkpoints.push_back({toRun(c.begin), toRun(c.end), c.step, c.bytes, c.kind});
     std::stable_sort(run.checkpoints.begin(), run.checkpoints.end(), [](const Checkpoint& a, const Checkpoint& b) { return a.begin < b.begin; });

@@ -34,17 +34,21 @@ std::optional<TelemetryGpu> gpuFromLabels(const Labels& labels) {
     else if (const std::string* lower = label(labels, "uuid")) gpu.uuid = *lower;
     if (const std::string* pci = label(labels, "pci_bus_id")) gpu.pciBusId = normalisePciBusId(*pci);
     if (gpu.index < 0 && gpu.uuid.empty() && gpu.pciBusId.empty()) return std::nullopt;
+    gpu.host = hostFromLabels(labels);
+    return gpu;
+}
+
+std::string hostFromLabels(const Labels& labels) {
     for (std::string_view key : {"Hostname", "hostname", "node", "kubernetes_node", "exported_instance", "instance"}) {
         if (const std::string* host = label(labels, key)) {
             std::string h = *host;
             // A scrape target "10.0.172.246:9400" names the exporter, not the machine's name;
             // it still tells two hosts apart when nothing better is said.
             if (const std::size_t colon = h.rfind(':'); colon != std::string::npos && h.find(':') == colon) h.resize(colon);
-            gpu.host = std::move(h);
-            break;
+            return h;
         }
     }
-    return gpu;
+    return {};
 }
 
 std::string metricFromLabels(std::string_view name, const Labels& labels) {

@@ -17,6 +17,8 @@ using Labels = std::vector<std::pair<std::string, std::string>>;
 // Hostname / hostname / node / exported_instance / instance (its port dropped). nullopt for
 // a series of no GPU (a node's CPU energy, a pod's counters).
 std::optional<TelemetryGpu> gpuFromLabels(const Labels& labels);
+// The host a series names, by the same labels; empty when none does.
+std::string hostFromLabels(const Labels& labels);
 
 // The metric a series is stored under: its name, and the labels that make it another
 // quantity of the same GPU (Kepler's mode="idle" and mode="dynamic" energy).
