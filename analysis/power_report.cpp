@@ -13,14 +13,14 @@ namespace faultline {
 namespace {
 
 // A cluster draws megawatts; one host's capture draws kilowatts, said as such.
-struct Unit {
+struct PowerUnit {
     double scale;
     const char* power;
     const char* energy;
 };
-Unit unitFor(const ClusterPower& p) { return p.peakMegawatts >= 1 ? Unit{1, "MW", "MWh"} : Unit{1000, "kW", "kWh"}; }
+PowerUnit unitFor(const ClusterPower& p) { return p.peakMegawatts >= 1 ? PowerUnit{1, "MW", "MWh"} : PowerUnit{1000, "kW", "kWh"}; }
 
-std::string amount(double megawatts, const Unit& u) {
+std::string amount(double megawatts, const PowerUnit& u) {
     char b[32];
     std::snprintf(b, sizeof b, "%.3f %s", megawatts * u.scale, u.power);
     return b;
@@ -29,7 +29,7 @@ std::string amount(double megawatts, const Unit& u) {
 }  // namespace
 
 std::string clusterPowerToText(const ClusterPower& p, const Run& run) {
-    const Unit u = unitFor(p);
+    const PowerUnit u = unitFor(p);
     std::string out = "Cluster power of " + run.info.name + "\n";
     out += "  source:  " + p.source + "\n";
     out += "  peak " + amount(p.peakMegawatts, u) + ", mean " + amount(p.meanMegawatts, u);

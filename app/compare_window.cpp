@@ -1,4 +1,5 @@
 #include "compare_window.h"
+#include "widgets/qt_text.h"
 #include "recent_files.h"
 
 #include "widgets/run_in_background.h"
@@ -30,16 +31,12 @@
 #include <QStatusBar>
 #include <QVBoxLayout>
 
-
 #include <algorithm>
 #include <variant>
 
 namespace faultline {
 
 namespace {
-
-
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
 std::shared_ptr<const Run> readRun(const QString& path) {
     try {
@@ -268,10 +265,10 @@ void CompareWindow::showComparison(std::shared_ptr<const LoadedComparison> loade
     m_viewA->setRun(m_loaded->a);
     m_viewB->setRun(m_loaded->b);
     m_kpis->setComparison(m_loaded->comparison);
-    m_verdict->setText(q(m_loaded->comparison.verdict.headline));
+    m_verdict->setText(qtText(m_loaded->comparison.verdict.headline));
     m_charts->setRuns(*m_loaded->a, *m_loaded->b, m_loaded->comparison);
     fillIncidentLists();
-    setWindowTitle(tr("%1 vs %2 — Faultline").arg(q(m_loaded->a->info.name), q(m_loaded->b->info.name)));
+    setWindowTitle(tr("%1 vs %2 — Faultline").arg(qtText(m_loaded->a->info.name), qtText(m_loaded->b->info.name)));
     statusBar()->showMessage(tr("A: %1    B: %2").arg(m_loaded->pathA, m_loaded->pathB));
     rememberRecent({m_loaded->pathA, m_loaded->pathB});  // File > Open Recent
     alignByTime();
@@ -286,7 +283,7 @@ void CompareWindow::fillIncidentLists() {
             const Downtime& d = run.downtimes[i];
             box->addItem(QObject::tr("#%1 at %2: %3")
                              .arg(i + 1)
-                             .arg(q(formatDuration(d.begin)), QString::fromUtf8(rootCauseLabel(d.cause).data(),
+                             .arg(qtText(formatDuration(d.begin)), QString::fromUtf8(rootCauseLabel(d.cause).data(),
                                                                                  static_cast<qsizetype>(rootCauseLabel(d.cause).size()))),
                          static_cast<int>(i));
         }
@@ -364,7 +361,7 @@ void CompareWindow::updateScrubberRange() {
 void CompareWindow::showClock() {
     const Nanos begin = m_alignment->clockBegin();
     m_controls->setTime(m_clock - begin, tr("A at %1, B at %2")
-                                             .arg(q(formatDuration(m_viewA->time())), q(formatDuration(m_viewB->time()))));
+                                             .arg(qtText(formatDuration(m_viewA->time())), qtText(formatDuration(m_viewB->time()))));
     m_statusA->setText(statusA());
     m_statusB->setText(statusB());
     m_charts->setTime(m_viewA->time());
@@ -376,8 +373,8 @@ QString describe(const char* which, const FabricView* view, bool outside) {
     const Run* run = view->run();
     if (!run || !view->replay()) return {};
     const Nanos t = view->time();
-    QString text = QString("%1  %2  ·  %3  ·  %4").arg(which, q(run->info.name), q(formatWallTime(run->info.startEpochNs, t)),
-                                                      q(describeJob(*run, view->replay()->jobAt(t))));
+    QString text = QString("%1  %2  ·  %3  ·  %4").arg(which, qtText(run->info.name), qtText(formatWallTime(run->info.startEpochNs, t)),
+                                                      qtText(describeJob(*run, view->replay()->jobAt(t))));
     if (outside) text += QObject::tr("  ·  (outside this run)");
     if (view->selected().kind != ComponentKind::None) text += "  ·  " + partName(view->selected());
     return text;
@@ -440,7 +437,7 @@ void CompareWindow::mirrorPick(FabricView* to, const ComponentRef& part) {
         const FabricView* from = to == m_viewA ? m_viewB : m_viewA;
         const std::string name = from->run() ? faultline::partName(from->run()->topology, part) : std::string();
         statusBar()->showMessage(tr("%1 (selected in %2) does not exist in %3")
-                                     .arg(name.empty() ? partName(part) : q(name), to == m_viewA ? "B" : "A", to == m_viewA ? "A" : "B"));
+                                     .arg(name.empty() ? partName(part) : qtText(name), to == m_viewA ? "B" : "A", to == m_viewA ? "A" : "B"));
     }
     m_statusA->setText(statusA());
     m_statusB->setText(statusB());

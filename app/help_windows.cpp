@@ -1,4 +1,5 @@
 #include "help_windows.h"
+#include "widgets/qt_text.h"
 
 #include "cli/build_info.h"
 
@@ -42,8 +43,6 @@ QTableWidget* makeTable(const QStringList& headers, const std::vector<QStringLis
     table->horizontalHeader()->setStretchLastSection(true);
     return table;
 }
-
-QString text(const std::string& s) { return QString::fromStdString(s); }
 
 // The width that shows every column of the table whole: its columns, frame and scroll bar.
 int tableContentWidth(const QTableWidget& table) {
@@ -93,7 +92,7 @@ AboutDialog::AboutDialog(QWidget* parent) : QDialog(parent) {
     title->setTextInteractionFlags(Qt::TextSelectableByMouse);
     title->setText(tr("<h2>Faultline %1</h2><p>Replays and explains large-cluster training runs: failures, stragglers, "
                       "downtime and checkpoints.</p><p>Build: %2<br>Licence: %3</p>")
-                       .arg(faultlineVersion(), text(buildDescription()).toHtmlEscaped(), FAULTLINE_LICENSE));
+                       .arg(faultlineVersion(), qtText(buildDescription()).toHtmlEscaped(), FAULTLINE_LICENSE));
     title->setWordWrap(true);
     header->addWidget(title, 1);
     layout->addLayout(header);
@@ -103,7 +102,7 @@ AboutDialog::AboutDialog(QWidget* parent) : QDialog(parent) {
         {"Qt", qVersion(), "LGPL-3.0-only", "https://www.qt.io/licensing/open-source-lgpl-obligations"},
         {"VTK", vtkVersion::GetVTKVersion(), "BSD-3-Clause", "https://vtk.org/about/#license"},
     };
-    for (const LibraryInfo& lib : coreLibraries()) rows.push_back({text(lib.name), text(lib.version), text(lib.licence), text(lib.url)});
+    for (const LibraryInfo& lib : coreLibraries()) rows.push_back({qtText(lib.name), qtText(lib.version), qtText(lib.licence), qtText(lib.url)});
     QTableWidget* libraries = makeTable({tr("Library"), tr("Version"), tr("Licence"), tr("Terms")}, rows, this);
     libraries->setObjectName("libraryTable");
     layout->addWidget(libraries);

@@ -1,4 +1,5 @@
 #include "presenter_notes.h"
+#include "widgets/qt_text.h"
 
 #include "model/incident_notes.h"
 
@@ -8,15 +9,11 @@
 
 namespace faultline {
 
-namespace {
-QString q(const std::string& s) { return QString::fromStdString(s); }
-}  // namespace
-
 PresenterNotes::PresenterNotes(std::shared_ptr<const ReportContent> content, QWidget* parent)
     : QWidget(parent, Qt::Window), m_content(std::move(content)), m_where(new QLabel(this)), m_notes(new QTextBrowser(this)),
       m_next(new QLabel(this)) {
     setObjectName("presenterNotes");
-    setWindowTitle(tr("Presenter notes — %1").arg(q(m_content->run->info.name)));
+    setWindowTitle(tr("Presenter notes — %1").arg(qtText(m_content->run->info.name)));
     m_where->setObjectName("presenterSlide");
     QFont bold = m_where->font();
     bold.setBold(true);
@@ -43,20 +40,20 @@ void PresenterNotes::showSlide(int slide, int slides, int incident, const QStrin
         m_where->setText(position + " · " + (incident == -1 ? tr("Title card") : tr("Closing figures")));
         const RunSummary& s = m_content->summary;
         m_notes->setPlainText(incident == -1 ? tr("%1: %2 incidents in turn, worst by time lost first.")
-                                                   .arg(q(m_content->run->info.name))
+                                                   .arg(qtText(m_content->run->info.name))
                                                    .arg(m_content->selected.size())
                                              : tr("%1 unexpected interruptions, %2 planned.").arg(s.unexpected).arg(s.planned));
         return;
     }
     const ReportIncident& r = m_content->selected.at(static_cast<std::size_t>(incident));
-    m_where->setText(position + " · " + q(incidentTitle(r.incident)));
-    QString text = q(r.incident.headline) + "\n\n";
+    m_where->setText(position + " · " + qtText(incidentTitle(r.incident)));
+    QString text = qtText(r.incident.headline) + "\n\n";
     if (!r.note || (r.note->notes.empty() && !r.note->confirmedCause && r.note->tags.empty())) {
         text += tr("No reviewer's notes for this incident.");
     } else {
-        if (!r.note->notes.empty()) text += q(r.note->notes) + "\n\n";
-        if (r.note->confirmedCause) text += tr("Confirmed cause: %1").arg(q(std::string(rootCauseLabel(*r.note->confirmedCause)))) + "\n";
-        if (!r.note->tags.empty()) text += tr("Tags: %1").arg(q(joinTags(r.note->tags))) + "\n";
+        if (!r.note->notes.empty()) text += qtText(r.note->notes) + "\n\n";
+        if (r.note->confirmedCause) text += tr("Confirmed cause: %1").arg(qtText(std::string(rootCauseLabel(*r.note->confirmedCause)))) + "\n";
+        if (!r.note->tags.empty()) text += tr("Tags: %1").arg(qtText(joinTags(r.note->tags))) + "\n";
     }
     m_notes->setPlainText(text.trimmed());
 }

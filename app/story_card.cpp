@@ -1,4 +1,5 @@
 #include "story_card.h"
+#include "widgets/qt_text.h"
 
 #include "model/format.h"
 
@@ -12,7 +13,7 @@ namespace faultline {
 
 namespace {
 
-const QColor kBackground(14, 20, 32);
+const QColor kCardBackground(14, 20, 32);
 const QColor kAccent(255, 196, 0);
 
 QFont sized(int px, bool bold) {
@@ -21,8 +22,6 @@ QFont sized(int px, bool bold) {
     f.setBold(bold);
     return f;
 }
-
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
 // The largest type, from `largest` down, in which `text` fits the box on one line; the
 // smallest tried when none does (noted in `cut`, for the tests).
@@ -52,7 +51,7 @@ void figureGrid(QPainter& p, const QRect& area, const std::vector<std::pair<std:
         p.fillRect(QRect(box.left(), box.top(), unit / 4, box.height()), kAccent);
         const QRect caption = box.adjusted(unit, unit / 2, -unit / 2, -(box.height() - unit / 2 - unit * 3 / 2));
         const QRect valueBox = box.adjusted(unit, unit * 2, -unit / 2, -unit / 2);
-        const QString label = q(figures[i].first), value = q(figures[i].second);
+        const QString label = qtText(figures[i].first), value = qtText(figures[i].second);
         p.setPen(QColor(170, 182, 200));
         p.setFont(fitted(label, caption.size(), unit * 9 / 10, false, cut));
         p.drawText(caption, Qt::AlignLeft | Qt::AlignTop, label);
@@ -81,7 +80,7 @@ void StoryCard::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
     p.setRenderHint(QPainter::TextAntialiasing);
-    p.fillRect(rect(), kBackground);
+    p.fillRect(rect(), kCardBackground);
     m_cut.clear();
     if (!m_content) return;
     const RunInfo& info = m_content->run->info;
@@ -95,7 +94,7 @@ void StoryCard::paintEvent(QPaintEvent*) {
     area.adjust(0, unit * 2, 0, 0);
     p.setPen(Qt::white);
     p.setFont(sized(titlePixelSize(), true));
-    const QString title = m_kind == Kind::Title ? q(info.name) : tr("%1 effective training").arg(s.ettrKnown ? q(formatPercent(s.ettr)) : tr("unknown"));
+    const QString title = m_kind == Kind::Title ? qtText(info.name) : tr("%1 effective training").arg(s.ettrKnown ? qtText(formatPercent(s.ettr)) : tr("unknown"));
     const QRect titleRect = p.boundingRect(area, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, title);
     p.drawText(area, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, title);
     area.setTop(titleRect.bottom() + unit);
@@ -103,11 +102,11 @@ void StoryCard::paintEvent(QPaintEvent*) {
     p.setFont(sized(unit * 14 / 10, false));
     QString sub;
     if (m_kind == Kind::Title) {
-        sub = q(formatWallTime(info.startEpochNs, 0) + "  to  " + formatWallTime(info.startEpochNs, info.duration) + "  ·  " + formatDuration(info.duration));
+        sub = qtText(formatWallTime(info.startEpochNs, 0) + "  to  " + formatWallTime(info.startEpochNs, info.duration) + "  ·  " + formatDuration(info.duration));
     } else {
         QStringList causes;
         for (std::size_t i = 0; i < std::min<std::size_t>(3, s.causes.size()); ++i)
-            causes << QString("%1 %2").arg(q(std::string(rootCauseLabel(s.causes[i].cause)))).arg(s.causes[i].count);
+            causes << QString("%1 %2").arg(qtText(std::string(rootCauseLabel(s.causes[i].cause)))).arg(s.causes[i].count);
         sub = tr("Most frequent causes: %1").arg(causes.isEmpty() ? tr("none") : causes.join(", "));
     }
     p.drawText(area, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, sub);
@@ -125,7 +124,7 @@ void StoryCard::paintEvent(QPaintEvent*) {
                                                    : tr("Next: the %1 incidents that cost the most time").arg(m_content->selected.size()));
         return;
     }
-    p.drawText(foot, Qt::AlignLeft | Qt::AlignVCenter, tr("%1 interruptions in %2").arg(m_content->incidents.size()).arg(q(formatDuration(info.duration))));
+    p.drawText(foot, Qt::AlignLeft | Qt::AlignVCenter, tr("%1 interruptions in %2").arg(m_content->incidents.size()).arg(qtText(formatDuration(info.duration))));
     const Badput& b = s.ledger.whole.badput;
     figureGrid(p, area,
                {{"Goodput", s.ettrKnown ? formatPercent(s.goodput) : "unknown"},

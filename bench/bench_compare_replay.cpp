@@ -16,12 +16,6 @@
 
 namespace faultline {
 
-namespace {
-constexpr qint64 kWarmUpMs = 1500;
-constexpr qint64 kMeasureMs = 6000;
-constexpr Nanos kFrameStep = 7 * kMinute;
-}  // namespace
-
 // The comparison window as a user sees it (both views, the diff and the charts), with a
 // simulated run as A and its what-if (checkpoints every 5 minutes) as B. A frame is counted
 // when both views have presented the same clock instant.

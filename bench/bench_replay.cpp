@@ -23,10 +23,6 @@
 namespace faultline {
 
 namespace {
-constexpr qint64 kWarmUpMs = 1500;
-constexpr qint64 kMeasureMs = 6000;
-// Each frame moves the replay this far: far enough that states change from frame to frame.
-constexpr Nanos kFrameStep = 7 * kMinute;
 // Every host of the zone that holds `rack`.
 std::vector<ComponentRef> zoneHosts(const Topology& topology, std::int32_t rack) {
     const std::int32_t zone = topology.racks[static_cast<std::size_t>(rack)].zone;

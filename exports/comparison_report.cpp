@@ -1,7 +1,9 @@
 #include "exports/comparison_report.h"
+#include "widgets/qt_text.h"
 
 #include "exports/html_parts.h"
 #include "exports/pdf_layout.h"
+#include "exports/report_figures.h"
 #include "model/error.h"
 #include "model/format.h"
 #include "model/partial_file.h"
@@ -17,9 +19,6 @@ namespace faultline {
 
 namespace {
 
-constexpr QSize kChartSize(1000, 460);
-
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
 std::string runLine(const RunSummary& s) {
     return s.name + " · " + formatCount(static_cast<std::int64_t>(s.gpus)) + " GPUs · " + formatDuration(s.duration) + " from " +
@@ -60,7 +59,7 @@ const std::vector<std::string> kCauseHeader{"Root cause", "A", "per 1,000 GPU-da
 
 QStringList qRow(const std::vector<std::string>& row) {
     QStringList out;
-    for (const std::string& c : row) out << q(c);
+    for (const std::string& c : row) out << qtText(c);
     return out;
 }
 std::vector<QStringList> qRows(const std::vector<std::vector<std::string>>& rows) {
@@ -71,10 +70,10 @@ std::vector<QStringList> qRows(const std::vector<std::vector<std::string>>& rows
 
 int writePdf(const RunComparison& c, const std::vector<ReportFigure>& figures, const ReportOptions& options, const QString& path) {
     const std::string title = "Comparison: " + c.a.name + " and " + c.b.name;
-    PdfLayout pdf(path, options.page, q(title), q("Faultline · " + title));
+    PdfLayout pdf(path, options.page, qtText(title), qtText("Faultline · " + title));
     if (!pdf.ok()) throw Error(options.out.toStdString() + ": cannot write");
-    pdf.title(q(title), q("A  " + runLine(c.a) + "\nB  " + runLine(c.b)));
-    pdf.paragraph(q(c.verdict.headline), QColor(20, 70, 140), 17);
+    pdf.title(qtText(title), qtText("A  " + runLine(c.a) + "\nB  " + runLine(c.b)));
+    pdf.paragraph(qtText(c.verdict.headline), QColor(20, 70, 140), 17);
     const Tables t = tablesOf(c);
     pdf.heading(QObject::tr("GPU-hours lost, by cause"));
     pdf.table(qRow(groupHeader(c.verdict)), qRows(t.groups), {0.46, 0.18, 0.18, 0.18}, {false, true, true, true});

@@ -20,7 +20,6 @@ namespace faultline {
 
 namespace {
 
-constexpr QSize kChartSize(1000, 460);
 constexpr QSize kSnapshotSize(1400, 860);
 
 }  // namespace

@@ -17,6 +17,9 @@
 
 namespace faultline {
 
+// The size every chart of a report is painted at, in logical pixels.
+inline constexpr QSize kChartSize(1000, 460);
+
 struct ReportFigure {
     QString title;
     QPicture picture;

@@ -1,4 +1,5 @@
 #include "exports/report_writer.h"
+#include "widgets/qt_text.h"
 
 #include "model/partial_file.h"
 
@@ -13,12 +14,9 @@ namespace faultline {
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
-QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
-
 std::vector<std::pair<QString, QString>> qPairs(const std::vector<std::pair<std::string, std::string>>& in) {
     std::vector<std::pair<QString, QString>> out;
-    for (const auto& [k, v] : in) out.emplace_back(q(k), q(v));
+    for (const auto& [k, v] : in) out.emplace_back(qtText(k), qtText(v));
     return out;
 }
 
@@ -29,7 +27,7 @@ void ledgerSection(PdfLayout& pdf, const RunSummary& s) {
     const GoodputPeriod& w = s.ledger.whole;
     const double span = static_cast<double>(std::max<Nanos>(1, w.end - w.begin));
     auto row = [&](const QString& what, Nanos t) {
-        return QStringList{what, hours(t), q(formatPercent(static_cast<double>(t) / span))};
+        return QStringList{what, hours(t), qtText(formatPercent(static_cast<double>(t) / span))};
     };
     const Badput& b = w.badput;
     pdf.table({"", "Hours", "Share"},
@@ -47,7 +45,7 @@ void causesSection(PdfLayout& pdf, const ReportContent& c) {
         Nanos down = 0;
         for (const Incident& inc : c.incidents)
             if (!inc.planned && inc.cause == cc.cause) down += incidentCost(inc);
-        rows.push_back({q(rootCauseLabel(cc.cause)), QString::number(cc.count), QString::number(cc.percent, 'f', 1) + "%", hours(down)});
+        rows.push_back({qtText(rootCauseLabel(cc.cause)), QString::number(cc.count), QString::number(cc.percent, 'f', 1) + "%", hours(down)});
     }
     if (rows.empty()) pdf.paragraph("No unexpected interruptions.");
     else pdf.table({"Root cause", "Count", "Share", "Hours lost"}, rows, {0.49, 0.15, 0.16, 0.2}, {false, true, true, true});
@@ -59,7 +57,7 @@ void powerSection(PdfLayout& pdf, const ReportContent& c) {
     std::vector<QStringList> rows;
     for (const auto& r : powerSwingRows(c.power, c.run->info)) {
         QStringList row;
-        for (const std::string& cell : r) row << q(cell);
+        for (const std::string& cell : r) row << qtText(cell);
         rows.push_back(row);
     }
     if (rows.empty()) pdf.paragraph("No swings: the draw is flat over the run.");
@@ -74,11 +72,11 @@ void lateRanksSection(PdfLayout& pdf, const ReportContent& c) {
     std::vector<QStringList> cells;
     for (const auto& r : rows) {
         QStringList row;
-        for (const std::string& cell : r) row << q(cell);
+        for (const std::string& cell : r) row << qtText(cell);
         cells.push_back(row);
     }
     QStringList header;
-    for (const std::string& h : lateRankHeader()) header << q(h);
+    for (const std::string& h : lateRankHeader()) header << qtText(h);
     pdf.table(header, cells, {0.08, 0.22, 0.12, 0.14, 0.44}, {true, false, true, true, false});
 }
 
@@ -86,23 +84,23 @@ constexpr int kSnapshotHeight = 200;  // the hardware at the failure, beside its
 
 void incidentSection(PdfLayout& pdf, const ReportContent& c, const ReportIncident& r, const QImage& snapshot, int rank) {
     const Incident& inc = r.incident;
-    const QString title = QString("#%1 · %2").arg(rank).arg(q(incidentTitle(inc)));
+    const QString title = QString("#%1 · %2").arg(rank).arg(qtText(incidentTitle(inc)));
     const auto facts = qPairs(incidentFacts(inc, c.run->info));
     const QStringList chainHeader{"When (UTC)", "Since symptom", "What happened"};
     const std::vector<double> chainWidths{0.25, 0.16, 0.59};
     std::vector<QStringList> chain;
     for (const IncidentEvent& e : inc.chain)
-        chain.push_back({q(formatWallTime(c.run->info.startEpochNs, e.time)), q(sinceSymptom(e.time - inc.begin)), q(e.what)});
+        chain.push_back({qtText(formatWallTime(c.run->info.startEpochNs, e.time)), qtText(sinceSymptom(e.time - inc.begin)), qtText(e.what)});
     // Pages filled: a section goes on under the one before (two a page where they fit) and
     // opens a page of its own only when it would not fit in what is left.
     constexpr int kGap = 20;
-    const int height = pdf.headingHeight(title) + pdf.paragraphHeight(q(inc.headline)) +
+    const int height = pdf.headingHeight(title) + pdf.paragraphHeight(qtText(inc.headline)) +
                        pdf.factsBesideHeight(facts, snapshot, kSnapshotHeight) + pdf.headingHeight("Chain of events", 2) +
                        pdf.tableHeight(chainHeader, chain, chainWidths) + pdf.paragraphHeight(kNotReviewedYet);
     if (height + kGap > pdf.spaceLeft()) pdf.newPage();
     else pdf.skip(kGap);
     pdf.heading(title);
-    pdf.paragraph(q(inc.headline), QColor(60, 60, 60), 13);
+    pdf.paragraph(qtText(inc.headline), QColor(60, 60, 60), 13);
     pdf.factsBeside(facts, snapshot, kSnapshotHeight);
     pdf.heading("Chain of events", 2);
     pdf.table(chainHeader, chain, chainWidths);
@@ -112,10 +110,10 @@ void incidentSection(PdfLayout& pdf, const ReportContent& c, const ReportInciden
     }
     pdf.heading("Review", 2);
     std::vector<std::pair<QString, QString>> review;
-    review.emplace_back("Confirmed cause", r.note->confirmedCause ? q(rootCauseLabel(*r.note->confirmedCause)) : "not confirmed");
-    review.emplace_back("Tags", r.note->tags.empty() ? "none" : q(joinTags(r.note->tags)));
+    review.emplace_back("Confirmed cause", r.note->confirmedCause ? qtText(rootCauseLabel(*r.note->confirmedCause)) : "not confirmed");
+    review.emplace_back("Tags", r.note->tags.empty() ? "none" : qtText(joinTags(r.note->tags)));
     pdf.facts(review);
-    if (!r.note->notes.empty()) pdf.paragraph(q(noteExcerpt(r.note->notes, 4000)));
+    if (!r.note->notes.empty()) pdf.paragraph(qtText(noteExcerpt(r.note->notes, 4000)));
 }
 
 }  // namespace
@@ -130,18 +128,18 @@ namespace {
 // The report's pages into the PDF at `path`; returns how many.
 int writePdfPages(const ReportContent& c, const ReportFigures& figures, const ReportOptions& options, const QString& path) {
     const RunInfo& info = c.run->info;
-    PdfLayout pdf(path, options.page, q("Run review: " + info.name), q("Faultline · " + info.name + " · generated " + formatWallTime(c.generatedEpochNs, 0)));
+    PdfLayout pdf(path, options.page, qtText("Run review: " + info.name), qtText("Faultline · " + info.name + " · generated " + formatWallTime(c.generatedEpochNs, 0)));
     if (!pdf.ok()) throw Error(options.out.toStdString() + ": cannot write");
 
-    pdf.title(q("Run review: " + info.name),
-              q(formatWallTime(info.startEpochNs, 0) + " to " + formatWallTime(info.startEpochNs, info.duration) + " · " +
+    pdf.title(qtText("Run review: " + info.name),
+              qtText(formatWallTime(info.startEpochNs, 0) + " to " + formatWallTime(info.startEpochNs, info.duration) + " · " +
                 formatDuration(info.duration) + "\n" + info.source));
     pdf.tiles(qPairs(headlineFigures(c.summary)));
     pdf.paragraph(QString("This report covers %1 interruptions; the %2 that cost the most time (time to recover plus work "
                           "redone) each have a section of their own.%3")
                       .arg(c.incidents.size())
                       .arg(c.selected.size())
-                      .arg(ettrCaveat(c.summary).empty() ? QString() : q(" ETTR is " + formatPercent(c.summary.ettr) + ", " + ettrCaveat(c.summary) + ".")),
+                      .arg(ettrCaveat(c.summary).empty() ? QString() : qtText(" ETTR is " + formatPercent(c.summary.ettr) + ", " + ettrCaveat(c.summary) + ".")),
                   QColor(60, 60, 60));
 
     pdf.newPage();
@@ -161,11 +159,11 @@ int writePdfPages(const ReportContent& c, const ReportFigures& figures, const Re
         pdf.heading("Incidents by downtime");
         std::vector<QStringList> rows;
         for (const ReportIncident& r : c.selected)
-            rows.push_back({QString::number(r.incident.id), q(formatWallTime(info.startEpochNs, r.incident.begin)),
-                            q(rootCauseLabel(r.incident.cause)), q(r.incident.hardware), q(formatDuration(incidentCost(r.incident)))});
+            rows.push_back({QString::number(r.incident.id), qtText(formatWallTime(info.startEpochNs, r.incident.begin)),
+                            qtText(rootCauseLabel(r.incident.cause)), qtText(r.incident.hardware), qtText(formatDuration(incidentCost(r.incident)))});
         pdf.table({"#", "First symptom (UTC)", "Root cause", "Hardware", "Downtime"}, rows, {0.06, 0.27, 0.2, 0.32, 0.15},
                   {true, false, false, false, true});
-        pdf.paragraph(q(snapshotCaption(c)), QColor(90, 90, 90), 12);
+        pdf.paragraph(qtText(snapshotCaption(c)), QColor(90, 90, 90), 12);
     }
     for (std::size_t i = 0; i < c.selected.size(); ++i)
         incidentSection(pdf, c, c.selected[i], i < figures.snapshots.size() ? figures.snapshots[i] : QImage(), static_cast<int>(i + 1));
@@ -175,8 +173,8 @@ int writePdfPages(const ReportContent& c, const ReportFigures& figures, const Re
     std::vector<QStringList> days;
     int day = 1;
     for (const GoodputPeriod& p : c.summary.ledger.days)
-        days.push_back({QString::number(day++), q(formatWallTime(info.startEpochNs, p.begin)).left(10),
-                        c.summary.ledger.timeAccounted ? q(formatPercent(p.ettr())) : "-", hours(p.productive),
+        days.push_back({QString::number(day++), qtText(formatWallTime(info.startEpochNs, p.begin)).left(10),
+                        c.summary.ledger.timeAccounted ? qtText(formatPercent(p.ettr())) : "-", hours(p.productive),
                         hours(p.badput.detection + p.badput.restart + p.badput.reload), hours(p.badput.lostWork),
                         hours(p.badput.checkpointSave), hours(p.badput.planned)});
     pdf.table({"Day", "Date", "ETTR", "Productive h", "Down h", "Lost work h", "Ckpt save h", "Planned h"}, days,

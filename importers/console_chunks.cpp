@@ -1,5 +1,6 @@
 #include "console_chunks.h"
 
+#include "line_reader.h"
 #include "text_parse.h"
 #include "training_log_line.h"
 
@@ -16,8 +17,6 @@ namespace {
 // Big enough that a chunk's thread start and hand-over cost nothing next to its lines, small
 // enough that the chunks in flight stay a few tens of MB.
 constexpr std::size_t kDefaultChunk = 4u << 20;
-// A "line" longer than this is not text a tool wrote line by line (as LineReader says).
-constexpr std::size_t kMaxLine = 64u << 20;
 
 void prepareSegments(PreparedChunk& chunk, std::vector<ConsoleLine>& segments, std::uint32_t physical) {
     for (ConsoleLine& line : segments) {
@@ -126,8 +125,8 @@ std::unique_ptr<PreparedChunk> ConsoleChunks::read() {
         }
         if (m_eof) break;  // the last line, without its newline
         searched = buf.size();
-        if (buf.size() >= kMaxLine)
-            throw Error(m_in.path() + ": line longer than " + std::to_string(kMaxLine >> 20) + " MB; this is not a line-oriented text file");
+        if (buf.size() >= kMaxLineBytes)
+            throw Error(m_in.path() + ": line longer than " + std::to_string(kMaxLineBytes >> 20) + " MB; this is not a line-oriented text file");
     }
     if (buf.empty()) {
         m_spare.push_back(std::move(chunk));

@@ -11,7 +11,6 @@ namespace faultline {
 
 namespace {
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
 // The (optionally negative) integer right after `key`, spaces skipped.
 std::optional<std::int64_t> intAfter(std::string_view s, std::string_view key, std::size_t from = 0) {

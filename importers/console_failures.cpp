@@ -13,7 +13,7 @@ namespace faultline {
 namespace {
 
 // Every rank prints its own copy of an error within seconds; a burst is one event.
-constexpr EpochNs kBurst = 60'000'000'000;
+constexpr EpochNs kConsoleBurst = 60'000'000'000;
 
 bool has(std::string_view s, std::string_view what) { return s.find(what) != std::string_view::npos; }
 
@@ -109,7 +109,7 @@ std::uint64_t ConsoleFailures::streamKey(const LineOrigin& at) const {
 ImportedFailure& ConsoleFailures::failureFor(Family family, const LineOrigin& at, bool& created) {
     created = false;
     auto it = m_open.find(family);
-    if (it != m_open.end() && at.time - it->second.last <= kBurst) {
+    if (it != m_open.end() && at.time - it->second.last <= kConsoleBurst) {
         it->second.last = std::max(it->second.last, at.time);
         return m_ctx.events.failures[it->second.failure];
     }
@@ -163,7 +163,7 @@ void ConsoleFailures::add(const ConsoleEvent& e, std::string_view text, const Li
     // A signal that follows a crash is the launcher tearing the job down: evidence of the crash.
     if (e.kind == ConsoleKind::Signal && !m_open.count(Family::Scheduler)) {
         auto crash = m_open.find(Family::Crash);
-        if (crash != m_open.end() && at.time - crash->second.last <= kBurst) family = Family::Crash;
+        if (crash != m_open.end() && at.time - crash->second.last <= kConsoleBurst) family = Family::Crash;
     }
     bool created = false;
     ImportedFailure& f = failureFor(family, at, created);
@@ -238,7 +238,7 @@ void ConsoleFailures::crash(const ConsoleEvent& e, std::string_view text, const 
 void ConsoleFailures::elastic(const ConsoleEvent& e, const LineOrigin& at) {
     if (e.field == "header") {
         m_summary = {};
-        if (!m_open.count(Family::Crash) || at.time - m_open[Family::Crash].last > 30 * kBurst) {
+        if (!m_open.count(Family::Crash) || at.time - m_open[Family::Crash].last > 30 * kConsoleBurst) {
             bool created = false;
             ImportedFailure& f = failureFor(Family::Crash, at, created);
             if (m_open[Family::Crash].specificity < 2) {

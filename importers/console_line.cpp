@@ -9,7 +9,6 @@ namespace faultline {
 
 namespace {
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
 bool isLower(char c) { return c >= 'a' && c <= 'z'; }
 bool isAlnum(char c) { return isDigit(c) || isLower(c) || (c >= 'A' && c <= 'Z'); }
 

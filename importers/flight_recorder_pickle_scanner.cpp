@@ -35,7 +35,7 @@ struct GiveUp {};
 
 [[noreturn, gnu::cold, gnu::noinline]] void giveUp() { throw GiveUp{}; }
 
-enum class Kind : std::uint8_t { None, Bool, Int, Float, Text, Box, Unset };  // Unset: a memo slot never stored
+enum class ValueKind : std::uint8_t { None, Bool, Int, Float, Text, Box, Unset };  // Unset: a memo slot never stored
 
 // The keys Faultline reads, wherever they appear; worked out once for a memoised string.
 enum class Key : std::uint8_t {
@@ -94,7 +94,7 @@ Key classify(std::string_view k) {
 
 // A value on the stack or in the memo: 16 bytes, no allocation.
 struct Val {
-    Kind kind = Kind::None;
+    ValueKind kind = ValueKind::None;
     Key key = Key::Unknown;  // a text's meaning as a key, once looked at
     std::uint32_t len = 0;   // a text's length; a container's box
     std::uint64_t v = 0;     // an integer (a bool: 0/1); a text's offset in the data
@@ -211,24 +211,24 @@ public:
                 case 'T': case 'B': pushText(le<4>()); break;  // BINSTRING, BINBYTES
                 case 'U': case 'C': pushText(le<1>()); break;  // SHORT_BINSTRING, SHORT_BINBYTES
                 case 0x8e: pushText(le<8>()); break;           // BINBYTES8
-                case 'K': pushScalar(Kind::Int, le<1>()); break;  // BININT1
-                case 'M': pushScalar(Kind::Int, le<2>()); break;  // BININT2
+                case 'K': pushScalar(ValueKind::Int, le<1>()); break;  // BININT1
+                case 'M': pushScalar(ValueKind::Int, le<2>()); break;  // BININT2
                 case 'J': {                                       // BININT
                     const auto u = static_cast<std::uint32_t>(le<4>());
                     std::int32_t s = 0;
                     std::memcpy(&s, &u, sizeof s);
-                    pushScalar(Kind::Int, static_cast<std::uint64_t>(static_cast<std::int64_t>(s)));
+                    pushScalar(ValueKind::Int, static_cast<std::uint64_t>(static_cast<std::int64_t>(s)));
                     break;
                 }
                 case 0x8a: pushLong(le<1>()); break;  // LONG1
                 case 0x8b: pushLong(le<4>()); break;  // LONG4
                 case 'G':  // BINFLOAT: no float is read
                     take(8);
-                    pushScalar(Kind::Float, 0);
+                    pushScalar(ValueKind::Float, 0);
                     break;
-                case 'N': pushScalar(Kind::None, 0); break;
-                case 0x88: pushScalar(Kind::Bool, 1); break;
-                case 0x89: pushScalar(Kind::Bool, 0); break;
+                case 'N': pushScalar(ValueKind::None, 0); break;
+                case 0x88: pushScalar(ValueKind::Bool, 1); break;
+                case 0x89: pushScalar(ValueKind::Bool, 0); break;
                 case '(': m_marks.push_back(size()); break;  // MARK
                 case '}': newBox(Shape::Dict); break;
                 case ']': newBox(Shape::List); break;
@@ -327,10 +327,10 @@ private:
         m_cap = m_base + m_store.size();
     }
     std::size_t size() const { return static_cast<std::size_t>(m_top - m_base); }
-    [[gnu::always_inline]] void pushScalar(Kind kind, std::uint64_t v) { push({kind, Key::Unknown, 0, v}); }
+    [[gnu::always_inline]] void pushScalar(ValueKind kind, std::uint64_t v) { push({kind, Key::Unknown, 0, v}); }
     [[gnu::always_inline]] void pushText(std::uint64_t n) {
         if (n > static_cast<std::size_t>(m_end - m_p)) giveUp();
-        push({Kind::Text, Key::Unknown, static_cast<std::uint32_t>(n), static_cast<std::uint64_t>(m_p - m_data.data())});
+        push({ValueKind::Text, Key::Unknown, static_cast<std::uint32_t>(n), static_cast<std::uint64_t>(m_p - m_data.data())});
         m_p += n;
     }
     void pushLong(std::uint64_t n) {  // little-endian two's complement
@@ -339,7 +339,7 @@ private:
         std::uint64_t v = 0;
         for (std::size_t k = 0; k < b.size(); ++k) v |= static_cast<std::uint64_t>(static_cast<unsigned char>(b[k])) << (8 * k);
         if (!b.empty() && b.size() < 8 && (static_cast<unsigned char>(b.back()) & 0x80)) v |= ~std::uint64_t{0} << (8 * b.size());
-        pushScalar(Kind::Int, v);
+        pushScalar(ValueKind::Int, v);
     }
     Val pop() {
         if (m_top == m_base || (!m_marks.empty() && size() == m_marks.back())) giveUp();
@@ -354,42 +354,42 @@ private:
     // The container at stack[i], which must be a dict (SETITEMS) or a list (APPENDS).
     std::uint32_t target(std::size_t i, Shape shape) const {
         const Val& t = m_base[i];
-        if (t.kind != Kind::Box || m_boxes[t.len].shape != shape) giveUp();
+        if (t.kind != ValueKind::Box || m_boxes[t.len].shape != shape) giveUp();
         return t.len;
     }
     [[gnu::always_inline]] void memoPut(std::uint64_t key) {
         if (m_top == m_base) giveUp();
         Val& v = m_top[-1];
-        if (v.kind == Kind::Text && v.key == Key::Unknown) v.key = classify(text(v));
+        if (v.kind == ValueKind::Text && v.key == Key::Unknown) v.key = classify(text(v));
         if (key == m_memo.size()) [[likely]] {  // as every pickler numbers them
             m_memo.push_back(v);
             ++m_memoCount;
             return;
         }
         if (key >= m_memo.size() + 4096) giveUp();  // a far-off key: the full reader's map
-        if (key > m_memo.size()) m_memo.resize(key + 1, Val{Kind::Unset});
+        if (key > m_memo.size()) m_memo.resize(key + 1, Val{ValueKind::Unset});
         Val& slot = m_memo[key];
-        m_memoCount += slot.kind == Kind::Unset;
+        m_memoCount += slot.kind == ValueKind::Unset;
         slot = v;
     }
     [[gnu::always_inline]] void memoGet(std::uint64_t key) {
         if (key >= m_memo.size()) giveUp();
         const Val& v = m_memo[key];
-        if (v.kind >= Kind::Box) giveUp();  // a shared container, or never stored
-        if (v.kind == Kind::Text) m_memoText += v.len;
+        if (v.kind >= ValueKind::Box) giveUp();  // a shared container, or never stored
+        if (v.kind == ValueKind::Text) m_memoText += v.len;
         push(v);
     }
 
     std::string_view text(const Val& v) const { return m_data.substr(static_cast<std::size_t>(v.v), v.len); }
     [[gnu::always_inline]] Key keyOf(Val& v) const {
-        if (v.kind != Kind::Text) return Key::Other;
+        if (v.kind != ValueKind::Text) return Key::Other;
         if (v.key == Key::Unknown) v.key = classify(text(v));
         return v.key;
     }
     // Text as the full reader's Field::text gives it: text as is, an integer spelt out.
     std::string_view textOf(const Val& v, std::string& spelt) const {
-        if (v.kind == Kind::Text) return text(v);
-        if (v.kind == Kind::Int) return spelt = std::to_string(static_cast<std::int64_t>(v.v));
+        if (v.kind == ValueKind::Text) return text(v);
+        if (v.kind == ValueKind::Int) return spelt = std::to_string(static_cast<std::int64_t>(v.v));
         return {};
     }
 
@@ -401,7 +401,7 @@ private:
         Val* const stack = m_base;
         const std::size_t floor = m_marks.empty() ? 0 : m_marks.back();  // values from here lie above the last MARK
         bool found = false;
-        if (!m_marks.empty() && floor >= 1 && stack[floor - 1].kind == Kind::Box) {
+        if (!m_marks.empty() && floor >= 1 && stack[floor - 1].kind == ValueKind::Box) {
             const std::uint32_t p = stack[floor - 1].len;
             if (m_boxes[p].shape == Shape::Dict && (size - floor) % 2 == 1) {
                 parent = p, key = keyOf(stack[size - 1]), found = true;
@@ -409,9 +409,9 @@ private:
                 parent = p, found = true;
             }
         }
-        if (!found && size >= 1 && size - 1 >= floor && stack[size - 1].kind == Kind::Box && m_boxes[stack[size - 1].len].shape == Shape::List) {
+        if (!found && size >= 1 && size - 1 >= floor && stack[size - 1].kind == ValueKind::Box && m_boxes[stack[size - 1].len].shape == Shape::List) {
             parent = stack[size - 1].len, found = true;  // APPEND of one value
-        } else if (!found && size >= 2 && size - 2 >= floor && stack[size - 2].kind == Kind::Box &&
+        } else if (!found && size >= 2 && size - 2 >= floor && stack[size - 2].kind == ValueKind::Box &&
                    m_boxes[stack[size - 2].len].shape == Shape::Dict) {
             parent = stack[size - 2].len, key = keyOf(stack[size - 1]), found = true;  // SETITEM of one pair
         }
@@ -452,7 +452,7 @@ private:
             case Role::Ignored: break;
         }
         m_boxes.push_back(b);
-        push({Kind::Box, Key::Unknown, id, 0});
+        push({ValueKind::Box, Key::Unknown, id, 0});
     }
     template <typename T>
     static std::uint32_t add(std::vector<T>& v) {
@@ -486,7 +486,7 @@ private:
     // be a container, which was foreseen to go elsewhere.
     void fromItems(Shape shape, const Val* items, std::size_t n) {
         for (std::size_t k = 0; k < n; ++k)
-            if (items[k].kind == Kind::Box) giveUp();
+            if (items[k].kind == ValueKind::Box) giveUp();
         newBox(shape);
         place(m_top[-1].len, items, n);
     }
@@ -502,13 +502,13 @@ private:
                 for (std::size_t k = 0; k < n; k += 2) {
                     Val key = items[k];
                     const Val& v = items[k + 1];
-                    if (key.kind == Kind::Box || (v.kind == Kind::Box && m_boxes[v.len].parent != into)) giveUp();
-                    if (key.kind == Kind::Text) entryItem(e, keyOf(key), v);
+                    if (key.kind == ValueKind::Box || (v.kind == ValueKind::Box && m_boxes[v.len].parent != into)) giveUp();
+                    if (key.kind == ValueKind::Text) entryItem(e, keyOf(key), v);
                 }
                 return;
             }
             for (std::size_t k = 0; k < n; k += 2)
-                if (items[k].kind == Kind::Box || (items[k + 1].kind == Kind::Box && m_boxes[items[k + 1].len].parent != into)) giveUp();
+                if (items[k].kind == ValueKind::Box || (items[k + 1].kind == ValueKind::Box && m_boxes[items[k + 1].len].parent != into)) giveUp();
             if (b.role == Role::Ignored) return;
             for (std::size_t k = 0; k < n; k += 2) {
                 Val key = items[k];
@@ -527,15 +527,15 @@ private:
             return;
         }
         for (std::size_t k = 0; k < n; ++k)
-            if (items[k].kind == Kind::Box && m_boxes[items[k].len].parent != into) giveUp();
+            if (items[k].kind == ValueKind::Box && m_boxes[items[k].len].parent != into) giveUp();
         if (b.role == Role::Ignored) return;
         for (std::size_t k = 0; k < n; ++k) appendItem(b, b.count + static_cast<std::uint32_t>(k), items[k]);
     }
 
     static std::int64_t integer(const Val& v) { return static_cast<std::int64_t>(v.v); }
-    static bool isInteger(const Val& v) { return v.kind == Kind::Int || v.kind == Kind::Bool; }  // Field::integer takes both
+    static bool isInteger(const Val& v) { return v.kind == ValueKind::Int || v.kind == ValueKind::Bool; }  // Field::integer takes both
     const Box& boxOf(const Val& v, Role role) const {
-        if (v.kind != Kind::Box || m_boxes[v.len].role != role) giveUp();
+        if (v.kind != ValueKind::Box || m_boxes[v.len].role != role) giveUp();
         return m_boxes[v.len];
     }
     static void once(std::uint32_t& seen, Key k) {  // a repeated key: the last would win, left to the full reader
@@ -555,7 +555,7 @@ private:
                 const Key key = keyOf(k);
                 if (key != Key::Name && key != Key::Desc && key != Key::Ranks) return;
                 once(g.seen, key);
-                if (key == Key::Ranks ? v.kind != Kind::Text && v.kind != Kind::None : v.kind != Kind::Text && v.kind != Kind::Int && v.kind != Kind::None)
+                if (key == Key::Ranks ? v.kind != ValueKind::Text && v.kind != ValueKind::None : v.kind != ValueKind::Text && v.kind != ValueKind::Int && v.kind != ValueKind::None)
                     giveUp();
                 (key == Key::Name ? g.name : key == Key::Desc ? g.desc : g.ranks) = v;
                 return;
@@ -565,7 +565,7 @@ private:
                 const Key key = keyOf(k);
                 if (key != Key::LastEnqueued && key != Key::LastStarted && key != Key::LastCompleted) return;
                 once(s.seen, key);
-                if (v.kind == Kind::None) return;
+                if (v.kind == ValueKind::None) return;
                 if (!isInteger(v)) giveUp();
                 (key == Key::LastEnqueued ? s.status.lastEnqueued : key == Key::LastStarted ? s.status.lastStarted : s.status.lastCompleted) = integer(v);
                 return;
@@ -578,7 +578,7 @@ private:
         auto number = [&](std::int64_t& into) {
             once(e.seen, key);
             if (isInteger(v)) into = integer(v);
-            else if (v.kind != Kind::None) giveUp();
+            else if (v.kind != ValueKind::None) giveUp();
         };
         switch (key) {
             case Key::PgId: return number(e.pgId);
@@ -589,17 +589,17 @@ private:
             case Key::P2PSeqId: return number(e.p2pSeq);
             case Key::IsP2P:
                 once(e.seen, key);
-                e.p2p = v.kind == Kind::Bool && v.v != 0;
+                e.p2p = v.kind == ValueKind::Bool && v.v != 0;
                 return;
             case Key::ProfilingName:
             case Key::State:
                 once(e.seen, key);
-                if (v.kind != Kind::Text && v.kind != Kind::None) giveUp();
+                if (v.kind != ValueKind::Text && v.kind != ValueKind::None) giveUp();
                 (key == Key::State ? e.state : e.profilingName) = v;
                 return;
             case Key::ProcessGroup: {
                 once(e.seen, key);
-                if (v.kind == Kind::None) return;
+                if (v.kind == ValueKind::None) return;
                 const Box& pg = boxOf(v, Role::ProcessGroup);
                 if (!isList(pg.shape)) giveUp();
                 e.groupName = m_processGroups[pg.slot][0];
@@ -611,7 +611,7 @@ private:
             case Key::OutputSizes:
             case Key::OutputDtypes: {
                 once(e.seen, key);
-                if (v.kind == Kind::None) return;
+                if (v.kind == ValueKind::None) return;
                 const bool sizes = key == Key::InputSizes || key == Key::OutputSizes;
                 const Box& list = boxOf(v, sizes ? Role::InputSizes : Role::InputDtypes);
                 if (!isList(list.shape)) giveUp();
@@ -627,19 +627,19 @@ private:
             case Key::Version:
             case Key::NcclVersion:
                 once(m_rootSeen, key);
-                if (v.kind != Kind::Text && v.kind != Kind::Int && v.kind != Kind::None) giveUp();
+                if (v.kind != ValueKind::Text && v.kind != ValueKind::Int && v.kind != ValueKind::None) giveUp();
                 (key == Key::Version ? m_version : m_ncclVersion) = v;
                 return;
             case Key::Rank:
                 once(m_rootSeen, key);
-                if (v.kind != Kind::None && !isInteger(v)) giveUp();
+                if (v.kind != ValueKind::None && !isInteger(v)) giveUp();
                 m_rank = v;
                 return;
             case Key::PgConfig:
             case Key::PgStatus:
             case Key::Entries: {
                 once(m_rootSeen, key);
-                if (v.kind == Kind::None) return;
+                if (v.kind == ValueKind::None) return;
                 const Box& box = boxOf(v, key == Key::PgConfig ? Role::PgConfig : key == Key::PgStatus ? Role::PgStatus : Role::Entries);
                 if (box.shape != (key == Key::Entries ? Shape::List : Shape::Dict)) giveUp();
                 m_rootHas |= bit(key);
@@ -650,8 +650,8 @@ private:
     }
 
     std::string groupKey(const Val& k) const {
-        if (k.kind == Kind::Text) return std::string(text(k));
-        if (k.kind == Kind::Int) return std::to_string(integer(k));
+        if (k.kind == ValueKind::Text) return std::string(text(k));
+        if (k.kind == ValueKind::Int) return std::to_string(integer(k));
         giveUp();
     }
 
@@ -662,9 +662,9 @@ private:
         const GroupScratch& g = m_groups[box.slot];
         std::string spelt;
         FlightRecorderGroup out;
-        out.name = g.name.kind == Kind::None ? key : std::string(textOf(g.name, spelt));
+        out.name = g.name.kind == ValueKind::None ? key : std::string(textOf(g.name, spelt));
         out.desc = std::string(textOf(g.desc, spelt));
-        if (g.ranks.kind == Kind::Text) {
+        if (g.ranks.kind == ValueKind::Text) {
             const std::string_view ranks = text(g.ranks);
             out.ranks = m_lists.find(ranks);
             if (!out.ranks) out.ranks = m_lists.keep(ranks, flightRecorderRanksFromText(ranks, m_dump.path, key));
@@ -693,7 +693,7 @@ private:
                 return;
             }
             case Role::InputDtypes: {
-                if (v.kind != Kind::Text && v.kind != Kind::Int) giveUp();
+                if (v.kind != ValueKind::Text && v.kind != ValueKind::Int) giveUp();
                 Span& s = m_dtypeLists[b.slot];
                 if (s.begin + s.count != m_dtypes.size()) giveUp();
                 m_dtypes.push_back(v);
@@ -702,7 +702,7 @@ private:
             }
             case Role::ProcessGroup:
                 if (index >= 2) return;  // the full reader reads the name and description alone
-                if (v.kind != Kind::Text && v.kind != Kind::Int) giveUp();
+                if (v.kind != ValueKind::Text && v.kind != ValueKind::Int) giveUp();
                 m_processGroups[b.slot][index] = v;
                 return;
             case Role::Entries: {
@@ -724,7 +724,7 @@ private:
         e.isP2P = s.p2p;
         e.op = internOp(s.profilingName);
         e.input = internShapes(s.sizes, s.dtypes);
-        if (s.state.kind == Kind::Text) e.state = flightRecorderState(text(s.state));
+        if (s.state.kind == ValueKind::Text) e.state = flightRecorderState(text(s.state));
         e.timeCreatedNs = s.created;
         if (m_timings) {
             e.output = internShapes(s.outputSizes, s.outputDtypes);
@@ -736,7 +736,7 @@ private:
     // The dump's own interning decides; a cache keyed by where the texts lie in the data
     // (a memoised string lies in one place) spares most of its string comparisons.
     std::uint32_t internGroup(const EntryScratch& s) {
-        const bool cacheable = s.groupName.kind != Kind::Int && s.groupDesc.kind != Kind::Int;
+        const bool cacheable = s.groupName.kind != ValueKind::Int && s.groupDesc.kind != ValueKind::Int;
         GroupCache* c = nullptr;
         if (cacheable) {
             c = &m_groupCache[(s.groupName.v * 31 + s.groupDesc.v * 7 + static_cast<std::uint64_t>(s.pgId)) % m_groupCache.size()];
@@ -750,7 +750,7 @@ private:
         return index;
     }
     std::uint32_t internOp(const Val& name) {
-        if (name.kind != Kind::Text) return m_dump.internOp("");
+        if (name.kind != ValueKind::Text) return m_dump.internOp("");
         OpCache& c = m_opCache[name.v % m_opCache.size()];
         if (c.index != kNone && c.offset == name.v && c.len == name.len) return c.index;
         c = {name.v, name.len, m_dump.internOp(text(name))};
@@ -771,8 +771,8 @@ private:
         mix(dtypes.count);
         for (std::uint32_t i = 0; i < dtypes.count; ++i) {
             const Val& d = m_dtypes[dtypes.begin + i];
-            spelt |= d.kind != Kind::Text;
-            mix(d.kind == Kind::Text ? std::hash<std::string_view>{}(text(d)) : d.v);
+            spelt |= d.kind != ValueKind::Text;
+            mix(d.kind == ValueKind::Text ? std::hash<std::string_view>{}(text(d)) : d.v);
         }
         if (!spelt) {
             auto it = m_shapes.find(h);
@@ -803,7 +803,7 @@ private:
 
     // ---- STOP: the dump's own fields, as the full reader checks them
     void finish() {
-        if (m_base[0].kind != Kind::Box || m_base[0].len != m_root || m_boxes[m_root].shape != Shape::Dict) giveUp();
+        if (m_base[0].kind != ValueKind::Box || m_base[0].len != m_root || m_boxes[m_root].shape != Shape::Dict) giveUp();
         if (m_memoText > 47 * m_data.size() + (16u << 20)) giveUp();  // the full reader's budget: 64 bytes a byte + 16 MB
         // A pg_config, pg_status or entries read but never placed in the dump would have been read in vain.
         if ((m_pgConfig != kNone && !(m_rootHas & bit(Key::PgConfig))) || (m_pgStatus != kNone && !(m_rootHas & bit(Key::PgStatus))) ||
@@ -811,9 +811,9 @@ private:
             giveUp();
         if (!(m_rootHas & (bit(Key::Entries) | bit(Key::PgConfig)))) giveUp();  // not a dump: the full reader says so
         std::string spelt;
-        if (m_version.kind != Kind::None) m_dump.version = std::string(textOf(m_version, spelt));
-        if (m_ncclVersion.kind != Kind::None) m_dump.ncclVersion = std::string(textOf(m_ncclVersion, spelt));
-        if (m_rank.kind != Kind::None) {
+        if (m_version.kind != ValueKind::None) m_dump.version = std::string(textOf(m_version, spelt));
+        if (m_ncclVersion.kind != ValueKind::None) m_dump.ncclVersion = std::string(textOf(m_ncclVersion, spelt));
+        if (m_rank.kind != ValueKind::None) {
             if (integer(m_rank) < 0 || integer(m_rank) > INT32_MAX) giveUp();
             m_dump.rank = static_cast<std::int32_t>(integer(m_rank));
         }
@@ -855,7 +855,7 @@ private:
         std::uint64_t name = 0, desc = 0;
         std::int64_t pgId = 0;
         std::uint32_t nameLen = 0, descLen = 0, index = kNone;
-        Kind nameKind = Kind::None, descKind = Kind::None;
+        ValueKind nameKind = ValueKind::None, descKind = ValueKind::None;
     };
     struct OpCache {
         std::uint64_t offset = 0;

@@ -26,20 +26,20 @@ void splitWords(std::string_view s, std::vector<std::string_view>& out) {
     }
 }
 
-struct Layout {
+struct DmonLayout {
     bool dcgmi = false;  // rows start "GPU 0"
     int date = -1, time = -1, gpu = -1;
     std::vector<std::pair<std::size_t, std::string>> metrics;  // row word, metric
 };
 
-std::optional<Layout> layoutOf(std::string_view headerLine) {
+std::optional<DmonLayout> dmonLayoutOf(std::string_view headerLine) {
     std::string_view h = trim(headerLine);
     if (h.empty() || h.front() != '#') return std::nullopt;
     h.remove_prefix(1);
     std::vector<std::string_view> words;
     splitWords(h, words);
     if (words.empty()) return std::nullopt;
-    Layout l;
+    DmonLayout l;
     std::size_t word = 0;
     for (std::string_view w : words) {
         if (w == "Entity") {
@@ -75,7 +75,7 @@ std::optional<EpochNs> dmonTime(std::string_view date, std::string_view time) {
 
 void importGpuDmon(const std::string& path, ImportContext& ctx) {
     // First pass: the layout, and the number of samples (for files without times).
-    std::optional<Layout> layout;
+    std::optional<DmonLayout> layout;
     std::int64_t sampleCount = 0;
     {
         LineReader in(path);
@@ -86,7 +86,7 @@ void importGpuDmon(const std::string& path, ImportContext& ctx) {
             const std::string_view t = trim(line);
             if (t.empty()) continue;
             if (t.front() == '#') {
-                if (!layout) layout = layoutOf(t);
+                if (!layout) layout = dmonLayoutOf(t);
                 continue;
             }
             if (!layout) throw Error(in.where() + ": expected the dmon header (\"# gpu pwr gtemp ...\" or \"#Entity POWER TMPTR ...\") before the rows");

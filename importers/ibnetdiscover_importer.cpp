@@ -24,7 +24,6 @@ namespace faultline {
 
 namespace {
 
-constexpr std::int32_t kGpusPerHost = 8;
 
 constexpr std::int32_t kHostsPerCabinet = 4;
 

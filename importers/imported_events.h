@@ -22,6 +22,8 @@ inline constexpr std::int64_t kMaxRank = 10'000'000;
 // No node holds more GPUs than this; a bigger local index is a misread number, and laying
 // out a host of it would take gigabytes.
 inline constexpr std::int32_t kMaxGpusPerNode = 64;
+// A host's GPUs where no file says how many: an HGX baseboard's eight.
+inline constexpr std::int32_t kGpusPerHost = 8;
 
 // Where something happened, as much as the file says: any of host + PCI bus id, host +
 // local GPU index, or a rank.

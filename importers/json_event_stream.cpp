@@ -9,7 +9,7 @@ namespace faultline {
 
 namespace {
 
-constexpr std::size_t kChunk = 8u << 20;
+constexpr std::size_t kStreamChunk = 8u << 20;
 constexpr std::size_t kPadding = 64;                 // >= SIMDJSON_PADDING
 constexpr std::size_t kMaxMetadata = 64u << 20;      // what may sit outside the array
 constexpr std::size_t kMaxEvent = 256u << 20;        // one event larger than this is not a trace
@@ -39,7 +39,7 @@ bool onlyColonBetween(const char* p, std::size_t from, std::size_t to) {
 class JsonEventStream::Scanner {
 public:
     using OnEvent = std::function<void(const char*, std::size_t, std::size_t)>;
-    Scanner(JsonEventStream& stream, const OnEvent& onEvent) : m_s(stream), m_onEvent(onEvent), m_buf(kChunk + kPadding) {}
+    Scanner(JsonEventStream& stream, const OnEvent& onEvent) : m_s(stream), m_onEvent(onEvent), m_buf(kStreamChunk + kPadding) {}
 
     // Reads the next chunk behind what is still needed; false at the end of the file.
     bool refill();
@@ -106,9 +106,9 @@ bool JsonEventStream::Scanner::refill() {
     m_at -= keep;
     for (std::size_t* offset : {&m_eventStart, &m_stringStart, &m_nameKeyEnd, &m_keyStart}) *offset -= std::min(*offset, keep);
     m_begin = 0;
-    if (m_end + kChunk + kPadding > m_buf.size()) {
+    if (m_end + kStreamChunk + kPadding > m_buf.size()) {
         if (m_end > kMaxEvent) m_s.fail(m_base, "one " + element() + " is larger than 256 MB");
-        m_buf.resize(m_end + kChunk + kPadding);
+        m_buf.resize(m_end + kStreamChunk + kPadding);
     }
     const std::size_t got = m_s.m_in.read(m_buf.data() + m_end, m_buf.size() - kPadding - m_end);
     if (got == 0) return false;

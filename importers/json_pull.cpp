@@ -7,9 +7,9 @@
 namespace faultline {
 
 namespace {
-constexpr std::size_t kChunk = 1u << 20;
+constexpr std::size_t kPullChunk = 1u << 20;
 constexpr std::size_t kMaxToken = 64u << 20;  // a string longer than this is not telemetry
-constexpr int kMaxDepth = 512;
+constexpr int kMaxJsonDepth = 512;
 
 void appendUtf8(std::string& out, unsigned cp) {
     if (cp < 0x80) {
@@ -25,7 +25,7 @@ void appendUtf8(std::string& out, unsigned cp) {
 }
 }  // namespace
 
-JsonPull::JsonPull(const std::string& path) : m_in(path), m_buf(kChunk) {}
+JsonPull::JsonPull(const std::string& path) : m_in(path), m_buf(kPullChunk) {}
 
 void JsonPull::fail(const std::string& what) const { throw Error(m_in.path() + ": byte " + std::to_string(offset()) + ": " + what); }
 
@@ -69,7 +69,7 @@ JsonPull::Token JsonPull::next() {
     switch (c) {
         case '{':
         case '[':
-            if (++m_depth > kMaxDepth) fail("JSON nested deeper than " + std::to_string(kMaxDepth) + " levels");
+            if (++m_depth > kMaxJsonDepth) fail("JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
             ++m_pos;
             return c == '{' ? Token::BeginObject : Token::BeginArray;
         case '}':

@@ -17,7 +17,7 @@ namespace {
 
 // The driver often reports one fault as a burst of lines (17 Xid 13 lines in 2 ms in
 // gpud's sample). Lines of the same code on the same GPU this close together are one failure.
-constexpr EpochNs kBurst = 60'000'000'000;
+constexpr EpochNs kKernelBurst = 60'000'000'000;
 
 std::string hostFromFileName(const std::string& path) {
     std::string name = path.substr(path.find_last_of('/') + 1);
@@ -81,7 +81,7 @@ void hostEvent(RootCause cause, const std::string& host, const KernelLogLine& en
     if (const std::size_t at = entry.message.find("PCI:"); at != std::string_view::npos && cause == RootCause::GpuThermalInterface)
         pci = normalisePciBusId(entry.message.substr(at + 4, entry.message.find(": ", at) - at - 4));
     const auto key = std::make_tuple(host, pci, -1 - static_cast<int>(cause));
-    if (auto it = open.find(key); it != open.end() && t - ctx.events.failures[it->second].time <= kBurst) return;
+    if (auto it = open.find(key); it != open.end() && t - ctx.events.failures[it->second].time <= kKernelBurst) return;
     ImportedFailure f;
     f.time = t;
     f.sinceBoot = sinceBoot;
@@ -118,7 +118,7 @@ void hostOutOfMemory(const std::string& host, const KernelLogLine& entry, const 
     }
     // One event of the killer is several lines (invoked, the kill, the summary, the reaper).
     const auto key = std::make_tuple(host, std::string(), std::numeric_limits<int>::min());
-    if (auto it = open.find(key); it != open.end() && t - ctx.events.failures[it->second].time <= kBurst) {
+    if (auto it = open.find(key); it != open.end() && t - ctx.events.failures[it->second].time <= kKernelBurst) {
         ImportedFailure& f = ctx.events.failures[it->second];
         if (training && f.evidenceOnly) {
             f.evidenceOnly = false;
@@ -221,7 +221,7 @@ void importKernelLog(const std::string& path, ImportContext& ctx) {
         const auto key = std::make_tuple(host, xid->pciBusId, xid->xid);
         if (auto it = open.find(key); it != open.end()) {
             ImportedFailure& f = ctx.events.failures[it->second];
-            if (t - f.time <= kBurst) continue;
+            if (t - f.time <= kKernelBurst) continue;
         }
         ImportedFailure f;
         f.time = t;

@@ -10,7 +10,6 @@ namespace faultline {
 
 namespace {
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
 // dmesg --decode puts "facility:level : " before the time ("kern  :warn  : ").
 std::string_view skipDecodePrefix(std::string_view s) {

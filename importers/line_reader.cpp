@@ -7,13 +7,10 @@
 namespace faultline {
 
 namespace {
-constexpr std::size_t kChunk = 1 << 20;
-// A "line" longer than this is not text a tool wrote line by line: stop rather than buffer
-// an arbitrarily large binary blob.
-constexpr std::size_t kMaxLine = 64u << 20;
+constexpr std::size_t kLineChunk = 1 << 20;
 }  // namespace
 
-LineReader::LineReader(const std::string& path) : m_in(path), m_buf(kChunk) {}
+LineReader::LineReader(const std::string& path) : m_in(path), m_buf(kLineChunk) {}
 
 bool LineReader::fill() {
     if (m_eof) return false;
@@ -23,9 +20,9 @@ bool LineReader::fill() {
         m_begin = 0;
     }
     if (m_end == m_buf.size()) {
-        if (m_buf.size() >= kMaxLine)
+        if (m_buf.size() >= kMaxLineBytes)
             throw Error(m_in.path() + ":" + std::to_string(m_lineNumber + 1) + ": line longer than " +
-                        std::to_string(kMaxLine >> 20) + " MB; this is not a line-oriented text file");
+                        std::to_string(kMaxLineBytes >> 20) + " MB; this is not a line-oriented text file");
         m_buf.resize(m_buf.size() * 2);
     }
     const std::size_t got = m_in.read(m_buf.data() + m_end, m_buf.size() - m_end);

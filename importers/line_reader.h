@@ -9,6 +9,10 @@
 
 namespace faultline {
 
+// A "line" longer than this is not text a tool wrote line by line: readers stop rather than
+// buffer an arbitrarily large binary blob.
+inline constexpr std::size_t kMaxLineBytes = 64u << 20;
+
 class LineReader {
 public:
     explicit LineReader(const std::string& path);

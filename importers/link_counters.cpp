@@ -11,12 +11,6 @@ namespace faultline {
 
 namespace {
 
-const std::string* label(const Labels& labels, std::string_view key) {
-    for (const auto& [k, v] : labels)
-        if (k == key && !v.empty()) return &v;
-    return nullptr;
-}
-
 // A name infiniband-exporter gives an end: an adapter's "host mlx5_N", else a switch.
 LinkEndName endFromDescription(std::string_view description) {
     if (auto adapter = hostAdapter(description)) return {adapter->host, adapter->nic, {}};

@@ -21,6 +21,10 @@ namespace faultline {
 
 struct ImportedEvents;
 
+// The importers keep one id per series read: a GPU metric's (>= 0), a link counter's at or
+// below this (kLinkSeries - its id in ImportedLinkCounters); -1 and -2 are theirs to use.
+inline constexpr std::int32_t kLinkSeries = -3;
+
 // One end of a cable as a counter names it: a host's NIC, or a switch.
 struct LinkEndName {
     std::string host;

@@ -45,13 +45,13 @@ std::string fieldName(std::string_view header) {
     return std::string(trim(f));
 }
 
-struct Columns {
+struct QueryColumns {
     int time = -1, index = -1, pci = -1, uuid = -1;
     std::vector<std::pair<int, std::string>> metrics;  // column, metric
 };
 
-Columns columnsOf(const std::vector<std::string>& fields) {
-    Columns c;
+QueryColumns queryColumnsOf(const std::vector<std::string>& fields) {
+    QueryColumns c;
     for (std::size_t i = 0; i < fields.size(); ++i) {
         const std::string& f = fields[i];
         const int col = static_cast<int>(i);
@@ -129,7 +129,7 @@ void importNvidiaSmiCsv(const std::string& path, ImportContext& ctx) {
         splitBy(ctx.options.queryGpuFields, ",", cells);
         for (std::string_view c : cells) fields.push_back(fieldName(c));
     }
-    const Columns columns = columnsOf(fields);
+    const QueryColumns columns = queryColumnsOf(fields);
     if (columns.time < 0) throw Error(path + ":1: no timestamp field: nvidia-smi logs need --query-gpu=timestamp,... to be placed in time");
     if (columns.metrics.empty()) throw Error(path + ":1: no measurement among the fields (expected power.draw, temperature.gpu, clocks.sm, ...)");
     const bool named = columns.index >= 0 || columns.pci >= 0 || columns.uuid >= 0;

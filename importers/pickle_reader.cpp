@@ -12,7 +12,7 @@ namespace faultline {
 
 namespace {
 
-constexpr std::size_t kMaxDepth = 200;
+constexpr std::size_t kMaxPickleDepth = 200;
 
 using Kind = PickleNode::Kind;
 
@@ -35,8 +35,8 @@ private:
         const PickleNode::Raw& node = m_doc.nodes[n];
         if (node.kind != Kind::List && node.kind != Kind::Tuple && node.kind != Kind::Set && node.kind != Kind::Dict)
             return 16 + (node.kind == Kind::String || node.kind == Kind::Bytes ? node.a : 0);
-        if (depth > kMaxDepth || m_state[node.a] == 1)
-            throw Error(m_name + ": the pickle nests deeper than " + std::to_string(kMaxDepth) + " levels (or refers to itself)");
+        if (depth > kMaxPickleDepth || m_state[node.a] == 1)
+            throw Error(m_name + ": the pickle nests deeper than " + std::to_string(kMaxPickleDepth) + " levels (or refers to itself)");
         if (m_state[node.a] == 2) return m_size[node.a];
         m_state[node.a] = 1;
         std::uint64_t size = 16;

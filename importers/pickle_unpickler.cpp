@@ -12,7 +12,7 @@ namespace faultline {
 
 namespace {
 
-constexpr std::size_t kMaxStack = 1u << 24;
+constexpr std::size_t kMaxPickleStack = 1u << 24;
 constexpr std::uint32_t kNoNode = UINT32_MAX;
 
 using Kind = PickleNode::Kind;
@@ -56,7 +56,7 @@ public:
                 return pop(at);
             }
             step(op, at);
-            if (m_stack.size() > kMaxStack) fail(at, "more than 16 million values on the pickle stack");
+            if (m_stack.size() > kMaxPickleStack) fail(at, "more than 16 million values on the pickle stack");
         }
     }
 

@@ -17,9 +17,6 @@ namespace {
 
 using Token = JsonPull::Token;
 
-// Series ids at or below this are link counters' (kLinkSeries - their id).
-constexpr std::int32_t kLinkSeries = -3;
-
 class PrometheusJsonReader {
 public:
     PrometheusJsonReader(JsonPull& in, ImportContext& ctx, std::string host) : m_in(in), m_ctx(ctx), m_host(std::move(host)) {}

@@ -59,9 +59,6 @@ std::optional<double> sampleValue(std::string_view t) {
     return v;
 }
 
-// Series ids at or below this are link counters' (kLinkSeries - their id).
-constexpr std::int32_t kLinkSeries = -2;
-
 // Prometheus writes milliseconds, OpenMetrics seconds (with a fraction, or a number of
 // seconds too small to be milliseconds of any date after 1973).
 std::optional<EpochNs> sampleTime(std::string_view t) {
@@ -84,7 +81,7 @@ void importPrometheusText(const std::string& path, ImportContext& ctx) {
     // Series seen before, by their text up to the value, in the order first seen: a scrape
     // repeats the series of the one before in the same order, so the next line is nearly
     // always the one after the last (a compare, no hash); else the map finds it.
-    // A series' id: a GPU metric's (>= 0), a link counter's (kLinkSeries - id), or none (-1).
+    // A series' id: a GPU metric's, a link counter's (link_counters.h), or none (-1).
     std::vector<std::pair<std::string, std::int32_t>> seen;
     std::unordered_map<std::string, std::size_t> known;
     std::size_t cursor = 0;

@@ -24,7 +24,6 @@ namespace faultline {
 
 namespace {
 
-constexpr int kGpusPerHost = 8;
 constexpr int kHostsPerRack = 2;
 // Larger than any cluster (100,000 hosts of 8 GPUs): a count beyond it is a misread number,
 // and a run of it would take minutes and gigabytes to lay out.

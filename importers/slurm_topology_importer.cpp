@@ -13,7 +13,6 @@ namespace faultline {
 
 namespace {
 
-constexpr std::int32_t kGpusPerHost = 8;
 
 struct TreeSwitch {
     std::string name;

@@ -10,15 +10,11 @@
 
 namespace faultline {
 
-namespace {
-
 const std::string* label(const Labels& labels, std::string_view key) {
     for (const auto& [k, v] : labels)
         if (k == key && !v.empty()) return &v;
     return nullptr;
 }
-
-}  // namespace
 
 std::optional<TelemetryGpu> gpuFromLabels(const Labels& labels) {
     TelemetryGpu gpu;

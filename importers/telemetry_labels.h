@@ -13,6 +13,9 @@ namespace faultline {
 
 using Labels = std::vector<std::pair<std::string, std::string>>;
 
+// The value of label `key`; null when the series has no such label or it is empty.
+const std::string* label(const Labels& labels, std::string_view key);
+
 // The GPU a Prometheus series names: gpu / index, UUID / uuid, pci_bus_id, and its host from
 // Hostname / hostname / node / exported_instance / instance (its port dropped). nullopt for
 // a series of no GPU (a node's CPU energy, a pod's counters).

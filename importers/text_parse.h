@@ -12,6 +12,7 @@
 
 namespace faultline {
 
+inline bool isDigit(char c) { return c >= '0' && c <= '9'; }
 std::string_view trim(std::string_view s);
 bool startsWith(std::string_view s, std::string_view prefix);
 bool contains(std::string_view s, std::string_view needle);

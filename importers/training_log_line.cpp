@@ -10,10 +10,9 @@ namespace faultline {
 
 namespace {
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
 // The integer right after `key` (skipping spaces), or nullopt.
-std::optional<std::int64_t> intAfter(std::string_view line, std::string_view key) {
+std::optional<std::int64_t> unsignedAfter(std::string_view line, std::string_view key) {
     const std::size_t at = line.find(key);
     if (at == std::string_view::npos) return std::nullopt;
     std::size_t i = at + key.size();
@@ -77,7 +76,7 @@ std::optional<EpochNs> glogTime(std::string_view line, int year) {
 std::optional<MegatronIteration> parseMegatronIteration(std::string_view line, bool& bad) {
     bad = false;
     if (!contains(line, "elapsed time per iteration (ms):")) return std::nullopt;
-    const auto iteration = intAfter(line, "iteration");
+    const auto iteration = unsignedAfter(line, "iteration");
     const auto elapsed = numberAfter(line, "elapsed time per iteration (ms):");
     if (!iteration || !elapsed || *elapsed < 0) {
         bad = true;
@@ -161,8 +160,8 @@ std::optional<CheckpointLine> parseDcpEvent(std::string_view line) {
     else if (*event == "end" && *func != "async_save") out.event = save ? CheckpointEvent::SaveEnd : CheckpointEvent::LoadEnd;
     else return std::nullopt;
     if (const auto id = quotedField(line, "'checkpoint_id': '")) out.step = stepInCheckpointPath(*id);
-    if (const auto ns = intAfter(line, "'time':"); ns && *ns > 0) out.at = *ns;
-    if (const auto spent = intAfter(line, "'times_spent':")) out.seconds = static_cast<double>(*spent) / 1e9;
+    if (const auto ns = unsignedAfter(line, "'time':"); ns && *ns > 0) out.at = *ns;
+    if (const auto spent = unsignedAfter(line, "'times_spent':")) out.seconds = static_cast<double>(*spent) / 1e9;
     return out;
 }
 
@@ -202,7 +201,7 @@ std::optional<CheckpointLine> parseCheckpointLine(std::string_view line) {
         if (at == std::string_view::npos) continue;
         CheckpointLine out;
         out.event = p.event;
-        if (!p.stepKey.empty()) out.step = intAfter(line, p.stepKey).value_or(-1);
+        if (!p.stepKey.empty()) out.step = unsignedAfter(line, p.stepKey).value_or(-1);
         if (!p.secondsKey.empty()) out.seconds = numberAfter(line, p.secondsKey).value_or(-1);
         if (p.pathFollows) out.step = stepInCheckpointPath(pathAfter(line.substr(at + p.phrase.size())));
         out.bytes = sizeInLine(line);
@@ -279,9 +278,9 @@ std::optional<NcclCommInit> parseNcclCommInit(std::string_view line) {
     const std::size_t info = line.find(" NCCL INFO comm 0x");
     if (info == std::string_view::npos) return std::nullopt;
     const std::string_view rest = line.substr(info);
-    const auto rank = intAfter(rest, " rank ");
-    auto ranks = intAfter(rest, " nRanks ");
-    if (!ranks) ranks = intAfter(rest, " nranks ");
+    const auto rank = unsignedAfter(rest, " rank ");
+    auto ranks = unsignedAfter(rest, " nRanks ");
+    if (!ranks) ranks = unsignedAfter(rest, " nranks ");
     if (!rank || !ranks || *ranks <= 0 || *rank >= *ranks) return std::nullopt;
     // "HOST:PID:TID [DEV]" before it, after whatever prefix a launcher put on the line.
     std::string_view head = trim(line.substr(0, info));
@@ -334,16 +333,16 @@ std::optional<std::int64_t> parseTitanStep(std::string_view line) {
     const std::size_t info = line.find(" - INFO - step:");
     if (info == std::string_view::npos) return std::nullopt;
     if (!contains(line, "loss")) return std::nullopt;
-    return intAfter(line.substr(info), "step:");
+    return unsignedAfter(line.substr(info), "step:");
 }
 
 std::optional<WatchdogTimeout> parseWatchdogTimeout(std::string_view line) {
     if (!contains(line, "Watchdog caught collective operation timeout")) return std::nullopt;
     WatchdogTimeout out;
-    if (auto r = intAfter(line, "[Rank ")) out.rank = static_cast<std::int32_t>(*r);
-    else if (auto r2 = intAfter(line, "[rank")) out.rank = static_cast<std::int32_t>(*r2);
-    out.seq = intAfter(line, "SeqNum=").value_or(-1);
-    out.timeoutMs = intAfter(line, "Timeout(ms)=").value_or(0);
+    if (auto r = unsignedAfter(line, "[Rank ")) out.rank = static_cast<std::int32_t>(*r);
+    else if (auto r2 = unsignedAfter(line, "[rank")) out.rank = static_cast<std::int32_t>(*r2);
+    out.seq = unsignedAfter(line, "SeqNum=").value_or(-1);
+    out.timeoutMs = unsignedAfter(line, "Timeout(ms)=").value_or(0);
     if (const std::size_t at = line.find("OpType="); at != std::string_view::npos) {
         std::string_view rest = line.substr(at + 7);
         out.op = std::string(rest.substr(0, rest.find_first_of(", )")));

@@ -10,12 +10,6 @@ namespace faultline {
 
 namespace {
 
-std::string numbered(const char* prefix, int value, int width) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%s%0*d", prefix, width, value);
-    return buf;
-}
-
 // The largest divisor of n that is at most limit (at least 1).
 int largestDivisorAtMost(int n, int limit) {
     for (int d = std::min(n, limit); d > 1; --d)
@@ -51,19 +45,19 @@ Topology buildFatTree(const FatTreeShape& s) {
     Topology t;
     t.fabric = FabricKind::InfinibandFatTree;
     const int racksPerPod = unitsPerPod * s.hostsPerUnit / s.hostsPerRack;
-    for (int p = 0; p < pods; ++p) t.zones.push_back({numbered("pod", p, 2)});
+    for (int p = 0; p < pods; ++p) t.zones.push_back({numberedName("pod", p, 2)});
 
     // Cores first, grouped by the spine planes they serve: core (group, u) takes uplink u of
     // spine j of every pod, for the `planes` values of j in its group.
     const int coreGroups = planes > 0 ? spinesPerPod / planes : 0;
     for (int g = 0; g < coreGroups; ++g)
-        for (int u = 0; u < spineUplinks; ++u) t.switches.push_back({numbered("core-g", g, 2) + numbered("-", u, 2), SwitchTier::Aggregation, -1, -1});
+        for (int u = 0; u < spineUplinks; ++u) t.switches.push_back({numberedName("core-g", g, 2) + numberedName("-", u, 2), SwitchTier::Aggregation, -1, -1});
 
     for (int p = 0; p < pods; ++p) {
         const auto spineBase = static_cast<std::int32_t>(t.switches.size());
         for (int j = 0; j < spinesPerPod; ++j) {
             const auto spine = static_cast<std::int32_t>(t.switches.size());
-            t.switches.push_back({numbered("spine-p", p, 2) + numbered("-", j, 2), SwitchTier::Cluster, p, -1});
+            t.switches.push_back({numberedName("spine-p", p, 2) + numberedName("-", j, 2), SwitchTier::Cluster, p, -1});
             for (int u = 0; u < spineUplinks; ++u)
                 t.links.push_back({{NodeKind::Switch, spine}, {NodeKind::Switch, (j / planes) * spineUplinks + u}});
         }
@@ -71,14 +65,14 @@ Topology buildFatTree(const FatTreeShape& s) {
             const auto leafBase = static_cast<std::int32_t>(t.switches.size());
             for (int r = 0; r < rails; ++r) {
                 const auto leaf = static_cast<std::int32_t>(t.switches.size());
-                t.switches.push_back({numbered("leaf-su", unit, 2) + numbered("-rail", r, 1), SwitchTier::Rack, p, -1, r});
+                t.switches.push_back({numberedName("leaf-su", unit, 2) + numberedName("-rail", r, 1), SwitchTier::Rack, p, -1, r});
                 for (int j = 0; j < spinesPerPod; ++j) t.links.push_back({{NodeKind::Switch, leaf}, {NodeKind::Switch, spineBase + j}});
             }
             for (int h = unit * s.hostsPerUnit; h < (unit + 1) * s.hostsPerUnit; ++h) {
                 const int rack = h / s.hostsPerRack;
                 if (h % s.hostsPerRack == 0) {
                     const int inPod = rack % racksPerPod;
-                    t.racks.push_back({numbered("r", rack, 4), p, inPod / s.racksPerRow, inPod % s.racksPerRow});
+                    t.racks.push_back({numberedName("r", rack, 4), p, inPod / s.racksPerRow, inPod % s.racksPerRow});
                 }
                 t.hosts.push_back({t.racks.back().name + "-h" + std::to_string(h % s.hostsPerRack), rack, static_cast<std::int32_t>(t.gpus.size()),
                                    rails, static_cast<std::int32_t>(t.nics.size()), rails});

@@ -11,17 +11,11 @@ namespace faultline {
 
 namespace {
 
-constexpr const char* kTable =
+constexpr const char* kNotesTable =
     "CREATE TABLE IF NOT EXISTS incident_notes(incident_begin_ns INTEGER PRIMARY KEY, notes TEXT NOT NULL, "
     "confirmed_cause TEXT, tags TEXT NOT NULL, updated_epoch_ns INTEGER NOT NULL)";
 
-std::string trimmed(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t\r\n");
-    if (b == std::string::npos) return "";
-    return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
-}
-
-bool isEmpty(const IncidentNote& note) { return trimmed(note.notes).empty() && !note.confirmedCause && note.tags.empty(); }
+bool isEmpty(const IncidentNote& note) { return trimmedText(note.notes).empty() && !note.confirmedCause && note.tags.empty(); }
 
 std::map<Nanos, IncidentNote> readNotesTable(const std::string& path) {
     SqliteDb db(path, SqliteDb::Mode::ReadOnly);
@@ -68,7 +62,7 @@ std::map<Nanos, IncidentNote> readIncidentNotes(const std::string& runPath) { re
 void writeIncidentNotesTable(const std::string& path, const std::map<Nanos, IncidentNote>& notes) {
     SqliteDb db(path, SqliteDb::Mode::ReadWrite);
     db.exec("BEGIN");
-    db.exec(kTable);
+    db.exec(kNotesTable);
     db.exec("DELETE FROM incident_notes");
     SqliteStatement s(db, "INSERT INTO incident_notes VALUES(?, ?, ?, ?, ?)");
     for (const auto& [begin, note] : notes) {
@@ -85,7 +79,7 @@ std::vector<std::string> splitTags(const std::string& text) {
     std::size_t from = 0;
     while (from <= text.size()) {
         const std::size_t comma = text.find(',', from);
-        const std::string tag = trimmed(text.substr(from, comma == std::string::npos ? std::string::npos : comma - from));
+        const std::string tag = trimmedText(text.substr(from, comma == std::string::npos ? std::string::npos : comma - from));
         if (!tag.empty()) out.push_back(tag);
         if (comma == std::string::npos) break;
         from = comma + 1;

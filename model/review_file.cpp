@@ -13,6 +13,12 @@
 
 namespace faultline {
 
+std::string trimmedText(const std::string& s) {
+    const auto b = s.find_first_not_of(" \t\r\n");
+    if (b == std::string::npos) return "";
+    return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
+}
+
 namespace {
 
 // FNV-1a: a stable name for a run's review in the shared folder, the same in every build.

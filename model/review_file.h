@@ -17,6 +17,9 @@ namespace faultline {
 inline constexpr std::int32_t kReviewFileApplicationId = 0x46544C52;  // "FTLR"
 inline constexpr int kReviewFileSchemaVersion = 1;
 
+// A reviewer's text without the blanks around it: notes and viewpoint names are kept trimmed.
+std::string trimmedText(const std::string& s);
+
 // RUN.faultline-review when RUN's folder can be written; otherwise a file named after the run
 // and a hash of its absolute path under $XDG_DATA_HOME (or ~/.local/share)/faultline/reviews.
 std::string reviewFilePath(const std::string& runPath);

@@ -22,13 +22,13 @@ std::string pciBusIdFor(int index) {
     return buf;
 }
 
-std::string numbered(const char* prefix, int value, int width) {
+}  // namespace
+
+std::string numberedName(const char* prefix, int value, int width) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%s%0*d", prefix, width, value);
     return buf;
 }
-
-}  // namespace
 
 std::string Topology::gpuName(std::int32_t gpu) const {
     const Gpu& g = gpus.at(static_cast<std::size_t>(gpu));
@@ -170,13 +170,13 @@ Topology buildFabric(const FabricShape& shape) {
     const int atswBase = 0;
 
     for (int a = 0; a < shape.atswCount; ++a)
-        t.switches.push_back({numbered("atsw", a, 2), SwitchTier::Aggregation, -1, -1});
+        t.switches.push_back({numberedName("atsw", a, 2), SwitchTier::Aggregation, -1, -1});
     std::vector<int> ctswBase(static_cast<std::size_t>(zoneCount));
     for (int z = 0; z < zoneCount; ++z) {
-        t.zones.push_back({numbered("zone", z, 2)});
+        t.zones.push_back({numberedName("zone", z, 2)});
         ctswBase[static_cast<std::size_t>(z)] = static_cast<int>(t.switches.size());
         for (int c = 0; c < shape.ctswPerZone; ++c) {
-            t.switches.push_back({numbered("ctsw-z", z, 2) + numbered("-", c, 2), SwitchTier::Cluster, z, -1});
+            t.switches.push_back({numberedName("ctsw-z", z, 2) + numberedName("-", c, 2), SwitchTier::Cluster, z, -1});
             for (int a = 0; a < shape.atswCount; ++a)
                 t.links.push_back({{NodeKind::Switch, static_cast<std::int32_t>(t.switches.size() - 1)},
                                    {NodeKind::Switch, atswBase + a}});
@@ -185,7 +185,7 @@ Topology buildFabric(const FabricShape& shape) {
     for (int r = 0; r < rackCount; ++r) {
         const int zone = r / shape.racksPerZone;
         const int inZone = r % shape.racksPerZone;
-        const std::string rackName = numbered("r", r, 4);
+        const std::string rackName = numberedName("r", r, 4);
         t.racks.push_back({rackName, zone, inZone / shape.racksPerRow, inZone % shape.racksPerRow});
         const auto rtsw = static_cast<std::int32_t>(t.switches.size());
         t.switches.push_back({"rtsw-" + rackName, SwitchTier::Rack, zone, r});

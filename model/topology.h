@@ -135,6 +135,9 @@ struct FabricShape {
     int atswCount = 8;       // every CTSW has one uplink to each ATSW
 };
 
+// "rtsw" and 3 at width 4 -> "rtsw0003": how the fabric builders name their parts.
+std::string numberedName(const char* prefix, int value, int width);
+
 // Builds the fabric for `shape`; GPU count is rounded up to whole hosts.
 Topology buildFabric(const FabricShape& shape);
 

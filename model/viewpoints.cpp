@@ -12,21 +12,15 @@ namespace faultline {
 
 namespace {
 
-constexpr const char* kTable =
+constexpr const char* kViewpointsTable =
     "CREATE TABLE IF NOT EXISTS viewpoints(position INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, "
     "eye_x REAL NOT NULL, eye_y REAL NOT NULL, eye_z REAL NOT NULL, focal_x REAL NOT NULL, focal_y REAL NOT NULL, "
     "focal_z REAL NOT NULL, up_x REAL NOT NULL, up_y REAL NOT NULL, up_z REAL NOT NULL, view_angle REAL NOT NULL, "
     "parallel INTEGER NOT NULL, parallel_scale REAL NOT NULL, topology_gpus INTEGER NOT NULL, topology_racks INTEGER NOT NULL, "
     "topology_switches INTEGER NOT NULL, topology_hash TEXT NOT NULL, saved_epoch_ns INTEGER NOT NULL)";
 
-std::string trimmed(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t\r\n");
-    if (b == std::string::npos) return "";
-    return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
-}
-
 std::string checkedName(const std::string& name) {
-    const std::string t = trimmed(name);
+    const std::string t = trimmedText(name);
     if (t.empty()) throw Error("a viewpoint needs a name");
     return t;
 }
@@ -139,7 +133,7 @@ std::vector<Viewpoint> readViewpoints(const std::string& runPath) { return readT
 void writeViewpointsTable(const std::string& path, const std::vector<Viewpoint>& viewpoints) {
     SqliteDb db(path, SqliteDb::Mode::ReadWrite);
     db.exec("BEGIN");
-    db.exec(kTable);
+    db.exec(kViewpointsTable);
     db.exec("DELETE FROM viewpoints");
     SqliteStatement s(db, "INSERT INTO viewpoints VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     std::int64_t position = 0;

@@ -1,4 +1,5 @@
 #include "charts_view.h"
+#include "widgets/qt_text.h"
 
 #include "chart_palette.h"
 #include "power_chart.h"
@@ -32,7 +33,6 @@ namespace faultline {
 namespace {
 
 double hours(Nanos t) { return static_cast<double>(t) / static_cast<double>(kHour); }
-QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
 // A message over a chart in place of an empty plot; an empty text hides it.
 void showChartMessage(QChartView* view, const QString& text) {
@@ -138,7 +138,6 @@ ChartsView::ChartsView(QWidget* parent)
     new QGridLayout(this);
     arrange(2);
 }
-
 
 void ChartsView::arrange(int columns) {
     if (columns == m_columns) return;
@@ -259,7 +258,7 @@ void ChartsView::fillCauses() {
         int count = 0;
         for (const CauseCount& c : summary.causes)
             if (c.cause == *it) count = c.count;
-        labels << q(rootCauseLabel(*it));
+        labels << qtText(rootCauseLabel(*it));
         m_causeRows.push_back(*it);
         *set << count;
         most = std::max(most, count);

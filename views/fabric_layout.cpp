@@ -28,7 +28,6 @@ constexpr int kMaxGpuColumns = 4;    // GPUs of a host, 4 across its tray in row
 // racks (rack switches) or per zone (cluster switches) instead.
 constexpr std::size_t kMaxTierLinks = 256;
 constexpr std::size_t kMaxZoneLabels = 64;
-constexpr std::size_t kMaxNamedSwitches = 16;
 constexpr std::size_t kMaxRowLabels = 24;
 constexpr std::size_t kMaxRacksForSwitchNames = 64;
 constexpr int kMaxFatTreeUnitsInLine = 12;

@@ -17,6 +17,9 @@
 
 namespace faultline {
 
+// Switches of a tier are named in the scene only when there are at most this many.
+inline constexpr std::size_t kMaxNamedSwitches = 16;
+
 struct Box3 {
     std::array<float, 3> min{};
     std::array<float, 3> max{};

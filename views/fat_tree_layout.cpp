@@ -19,7 +19,6 @@ constexpr float kSpinePitch = 24.0f;
 constexpr std::size_t kMaxPairs = 128;
 // More unit-to-switch bundles than this are a wall too: the upper row is then taken in groups.
 constexpr std::size_t kMaxBundles = 1024;
-constexpr std::size_t kMaxNamedSwitches = 16;
 
 std::array<float, 3> topCentre(const Box3& b) { return {(b.min[0] + b.max[0]) / 2, (b.min[1] + b.max[1]) / 2, b.max[2]}; }
 std::array<float, 3> bottomCentre(const Box3& b) { return {(b.min[0] + b.max[0]) / 2, (b.min[1] + b.max[1]) / 2, b.min[2]}; }

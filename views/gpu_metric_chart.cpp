@@ -19,7 +19,6 @@ namespace {
 // Points a narrow inspector chart draws usefully; raw samples beyond it read a summary level.
 constexpr std::size_t kMaxPoints = 1500;
 
-QColor qColour(const Rgb& c, int alpha = 255) { return QColor(c[0], c[1], c[2], alpha); }
 
 template <typename Series>
 const Series* seriesOf(const std::vector<Series>& all, std::int32_t metric, std::int32_t gpu) {

@@ -18,11 +18,10 @@ namespace faultline {
 
 namespace {
 
-constexpr int kLabelWidth = 150;  // "rank 16383 waiting"
-constexpr int kRulerHeight = 22;
+constexpr int kLaneLabelWidth = 150;  // "rank 16383 waiting"
+constexpr int kHangRulerHeight = 22;
 constexpr int kLaneHeight = 18;
 
-QColor stateColour(const Rgb& c) { return QColor(c[0], c[1], c[2]); }
 
 QString roleText(HangRole role) {
     switch (role) {
@@ -68,7 +67,7 @@ void HangView::setRun(std::shared_ptr<const Run> run, CollectiveLanes lanes, std
     update();
 }
 
-int HangView::visibleLaneCount() const { return std::max(0, (height() - kRulerHeight) / kLaneHeight); }
+int HangView::visibleLaneCount() const { return std::max(0, (height() - kHangRulerHeight) / kLaneHeight); }
 
 void HangView::updateScrollRange() {
     const int lanes = m_hang ? static_cast<int>(m_hang->lanes.size()) : 0;
@@ -78,7 +77,7 @@ void HangView::updateScrollRange() {
 }
 
 void HangView::resizeEvent(QResizeEvent*) {
-    m_scroll->setGeometry(width() - m_scroll->sizeHint().width(), kRulerHeight, m_scroll->sizeHint().width(), height() - kRulerHeight);
+    m_scroll->setGeometry(width() - m_scroll->sizeHint().width(), kHangRulerHeight, m_scroll->sizeHint().width(), height() - kHangRulerHeight);
     updateScrollRange();
 }
 
@@ -91,14 +90,14 @@ int HangView::laneOfRank(std::int32_t rank) const {
 
 QRect HangView::laneRect(int lane) const {
     const int right = m_scroll->isVisible() ? m_scroll->x() : width();
-    return {0, kRulerHeight + (lane - firstVisibleLane()) * kLaneHeight, right, kLaneHeight};
+    return {0, kHangRulerHeight + (lane - firstVisibleLane()) * kLaneHeight, right, kLaneHeight};
 }
 
 double HangView::xOf(Nanos t) const {
-    if (!m_hang) return kLabelWidth;
+    if (!m_hang) return kLaneLabelWidth;
     const int right = m_scroll->isVisible() ? m_scroll->x() : width();
     const double span = static_cast<double>(std::max<Nanos>(1, m_hang->viewEnd - m_hang->viewBegin));
-    return kLabelWidth + static_cast<double>(t - m_hang->viewBegin) / span * std::max(1, right - kLabelWidth);
+    return kLaneLabelWidth + static_cast<double>(t - m_hang->viewBegin) / span * std::max(1, right - kLaneLabelWidth);
 }
 
 void HangView::wheelEvent(QWheelEvent* event) {
@@ -140,21 +139,21 @@ void HangView::drawRuler(QPainter& p) {
         return metrics.horizontalAdvance(QString::fromStdString(timelineTickLabel(start, m_hang->viewBegin, step)));
     });
     p.setPen(palette().text().color());
-    p.drawText(QRect(4, 0, kLabelWidth - 8, kRulerHeight), Qt::AlignLeft | Qt::AlignVCenter, tr("rank"));
+    p.drawText(QRect(4, 0, kLaneLabelWidth - 8, kHangRulerHeight), Qt::AlignLeft | Qt::AlignVCenter, tr("rank"));
     p.save();
-    p.setClipRect(QRect(kLabelWidth, 0, width() - kLabelWidth, height()));
+    p.setClipRect(QRect(kLaneLabelWidth, 0, width() - kLaneLabelWidth, height()));
     for (Nanos t = firstTickAtOrAfter(start, m_hang->viewBegin, tick); t <= m_hang->viewEnd; t = nextTick(start, t, tick)) {
         const double x = xOf(t);
         p.setPen(palette().mid().color());
-        p.drawLine(QPointF(x, kRulerHeight - 4), QPointF(x, height()));
+        p.drawLine(QPointF(x, kHangRulerHeight - 4), QPointF(x, height()));
         p.setPen(palette().text().color());
         p.drawText(QPointF(x + 3, 14), QString::fromStdString(timelineTickLabel(start, t, tick)));
     }
     // When the first rank entered the collective the culprits never joined.
     const Rgb failed = activeStatePalette().failed;
     const double x = xOf(m_hang->hangBegin);
-    p.setPen(QPen(stateColour(failed), 2, Qt::DashLine));
-    p.drawLine(QPointF(x, kRulerHeight), QPointF(x, height()));
+    p.setPen(QPen(qColour(failed), 2, Qt::DashLine));
+    p.drawLine(QPointF(x, kHangRulerHeight), QPointF(x, height()));
     p.restore();
 }
 
@@ -164,7 +163,7 @@ void HangView::drawLanes(QPainter& p) {
     const int first = firstVisibleLane();
     const int last = std::min<int>(static_cast<int>(m_hang->lanes.size()), first + visibleLaneCount() + 1);
     const int plotRight = m_scroll->isVisible() ? m_scroll->x() : width();
-    const int plotWidth = std::max(1, plotRight - kLabelWidth);
+    const int plotWidth = std::max(1, plotRight - kLaneLabelWidth);
     // Thousands of collectives on screen: painted as pixel runs into one image, not box by box.
     QImage boxes(plotWidth, std::max(1, (last - first) * kLaneHeight), QImage::Format_ARGB32_Premultiplied);
     boxes.fill(Qt::transparent);
@@ -178,20 +177,20 @@ void HangView::drawLanes(QPainter& p) {
         const QRect r = laneRect(lane);
         const bool culprit = hl.role == HangRole::Culprit;
         if (culprit) {
-            QColor tint = stateColour(failed);
+            QColor tint = qColour(failed);
             tint.setAlpha(40);  // the culprit's whole lane, so it is found at a glance
             p.fillRect(QRect(0, r.top(), r.width(), r.height()), tint);
         } else if (lane % 2) {
             p.fillRect(QRect(0, r.top(), r.width(), r.height()), palette().alternateBase());
         }
         p.setFont(culprit ? bold : normal);
-        p.setPen(culprit ? stateColour(failed) : palette().text().color());
+        p.setPen(culprit ? qColour(failed) : palette().text().color());
         const QString role = roleText(hl.role);
-        p.drawText(QRect(4, r.top(), kLabelWidth - 8, r.height()), Qt::AlignLeft | Qt::AlignVCenter,
+        p.drawText(QRect(4, r.top(), kLaneLabelWidth - 8, r.height()), Qt::AlignLeft | Qt::AlignVCenter,
                    role.isEmpty() ? tr("rank %1").arg(hl.rank) : tr("rank %1  %2").arg(hl.rank).arg(role));
         if (culprit) {
             const auto waiting = std::count_if(m_hang->flows.begin(), m_hang->flows.end(), [&](const HangFlow& f) { return f.to == hl.rank; });
-            p.drawText(QRect(kLabelWidth, r.top(), r.width() - kLabelWidth - 6, r.height()), Qt::AlignRight | Qt::AlignVCenter,
+            p.drawText(QRect(kLaneLabelWidth, r.top(), r.width() - kLaneLabelWidth - 6, r.height()), Qt::AlignRight | Qt::AlignVCenter,
                        waiting == 1 ? tr("1 rank waits for it") : tr("%1 ranks wait for it").arg(QString::fromStdString(formatCount(waiting))));
         }
         if (hl.lane == SIZE_MAX) continue;
@@ -206,18 +205,18 @@ void HangView::drawLanes(QPainter& p) {
             const CollectiveRecord& c = m_run->collectives[*it];
             if (c.enter > m_hang->viewEnd) break;
             if (c.exit < m_hang->viewBegin) continue;
-            const double x0 = xOf(c.enter) - kLabelWidth;
+            const double x0 = xOf(c.enter) - kLaneLabelWidth;
             const int from = std::clamp(static_cast<int>(x0), 0, plotWidth);
-            const int to = std::clamp(std::max(static_cast<int>(std::ceil(xOf(c.exit) - kLabelWidth)), from + 2), 0, plotWidth);
+            const int to = std::clamp(std::max(static_cast<int>(std::ceil(xOf(c.exit) - kLaneLabelWidth)), from + 2), 0, plotWidth);
             for (int y = top; y < bottom; ++y) std::fill_n(reinterpret_cast<QRgb*>(boxes.scanLine(y)) + from, to - from, box);
             // Entered and never left: it waits from here to the end of what the dumps saw.
-            if (isStuck(*it)) stuck.emplace_back(kLabelWidth + x0, r.top() + 3, xOf(m_hang->viewEnd) - kLabelWidth - x0, r.height() - 6);
+            if (isStuck(*it)) stuck.emplace_back(kLaneLabelWidth + x0, r.top() + 3, xOf(m_hang->viewEnd) - kLaneLabelWidth - x0, r.height() - 6);
         }
     }
-    p.drawImage(kLabelWidth, kRulerHeight, boxes);
-    p.setPen(QPen(stateColour(down), 1));
+    p.drawImage(kLaneLabelWidth, kHangRulerHeight, boxes);
+    p.setPen(QPen(qColour(down), 1));
     for (const QRectF& s : stuck) {
-        p.fillRect(s, QBrush(stateColour(down), Qt::BDiagPattern));
+        p.fillRect(s, QBrush(qColour(down), Qt::BDiagPattern));
         p.drawRect(s);
     }
     p.setFont(normal);
@@ -225,9 +224,9 @@ void HangView::drawLanes(QPainter& p) {
 
 void HangView::drawFlows(QPainter& p) {
     const Rgb failed = activeStatePalette().failed;
-    const QColor colour = stateColour(failed);
+    const QColor colour = qColour(failed);
     p.save();
-    p.setClipRect(QRect(kLabelWidth, kRulerHeight, width() - kLabelWidth, height() - kRulerHeight));
+    p.setClipRect(QRect(kLaneLabelWidth, kHangRulerHeight, width() - kLaneLabelWidth, height() - kHangRulerHeight));
     p.setRenderHint(QPainter::Antialiasing);
     const int first = firstVisibleLane(), last = first + visibleLaneCount();
     for (const HangFlow& f : m_hang->flows) {
@@ -269,8 +268,8 @@ std::optional<std::size_t> HangView::recordAt(int lane, const QPoint& pos) const
 }
 
 QString HangView::toolTipAt(const QPoint& pos) const {
-    if (!m_hang || pos.y() < kRulerHeight) return {};
-    const int lane = firstVisibleLane() + (pos.y() - kRulerHeight) / kLaneHeight;
+    if (!m_hang || pos.y() < kHangRulerHeight) return {};
+    const int lane = firstVisibleLane() + (pos.y() - kHangRulerHeight) / kLaneHeight;
     if (lane >= static_cast<int>(m_hang->lanes.size())) return {};
     const HangLane& hl = m_hang->lanes[static_cast<std::size_t>(lane)];
     QString who = tr("rank %1").arg(hl.rank);
@@ -278,7 +277,7 @@ QString HangView::toolTipAt(const QPoint& pos) const {
         who += tr(" on %1").arg(QString::fromStdString(m_run->topology.gpuName(m_run->rankToGpu[static_cast<std::size_t>(hl.rank)])));
     if (hl.role == HangRole::Culprit) who += tr(": the culprit, it never joined the collective the others wait in");
     if (hl.role == HangRole::Waiting) who += tr(": waiting for the culprit");
-    if (pos.x() < kLabelWidth) return who;
+    if (pos.x() < kLaneLabelWidth) return who;
     const std::optional<std::size_t> record = recordAt(lane, pos);
     if (!record) return who;
     const CollectiveRecord& c = m_run->collectives[*record];

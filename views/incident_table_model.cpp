@@ -1,14 +1,9 @@
 #include "incident_table_model.h"
+#include "widgets/qt_text.h"
 
 #include "model/format.h"
 
 namespace faultline {
-
-namespace {
-
-QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
-
-}  // namespace
 
 IncidentTableModel::IncidentTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -68,12 +63,12 @@ QVariant IncidentTableModel::data(const QModelIndex& index, int role) const {
     switch (index.column()) {
         case Id: return inc.id;
         case Time: return QString::fromStdString(formatWallTime(m_startEpochNs, inc.begin));
-        case Cause: return q(rootCauseLabel(inc.cause)) + (inc.xid ? QString(" (Xid %1)").arg(inc.xid) : QString());
+        case Cause: return qtText(rootCauseLabel(inc.cause)) + (inc.xid ? QString(" (Xid %1)").arg(inc.xid) : QString());
         case Hardware: return QString::fromStdString(inc.hardware);
         case Downtime: return inc.end ? QString::fromStdString(formatDuration(inc.timeToRecover)) : QString("-");
         case LostWork: return QString::fromStdString(formatDuration(inc.lostWork));
         case GpuHoursLost: return QString::fromStdString(gpuHoursText(inc.gpuHoursLost));
-        case Confirmed: return n.confirmedCause ? q(rootCauseLabel(*n.confirmedCause)) : QString();
+        case Confirmed: return n.confirmedCause ? qtText(rootCauseLabel(*n.confirmedCause)) : QString();
         case Tags: return QString::fromStdString(joinTags(n.tags));
         default: return {};
     }

@@ -1,4 +1,5 @@
 #include "inspector_view.h"
+#include "widgets/qt_text.h"
 
 #include "analysis/blast_radius.h"
 #include "analysis/hang_analysis.h"
@@ -24,14 +25,12 @@ namespace faultline {
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
-
 QString rackPlace(const Topology& t, std::int32_t rack) {
     const Rack& r = t.racks[static_cast<std::size_t>(rack)];
     return QObject::tr("zone %1, row %2, rack %3 (position %4)")
-        .arg(q(t.zones[static_cast<std::size_t>(r.zone)].name))
+        .arg(qtText(t.zones[static_cast<std::size_t>(r.zone)].name))
         .arg(r.row)
-        .arg(q(r.name))
+        .arg(qtText(r.name))
         .arg(r.position);
 }
 
@@ -298,53 +297,53 @@ void InspectorView::fill() {
     if (m_part.kind == ComponentKind::Gpu) {
         const Gpu& g = t.gpus[i];
         const Host& h = t.hosts[static_cast<std::size_t>(g.host)];
-        m_title->setText(q(t.gpuName(m_part.index)));
+        m_title->setText(qtText(t.gpuName(m_part.index)));
         m_details->setText(tr("GPU %1 of host %2<br>%3<br>PCI bus id %4%5")
-                               .arg(g.index).arg(q(h.name)).arg(rackPlace(t, h.rack)).arg(g.pciBusId.empty() ? tr("unknown") : q(g.pciBusId))
+                               .arg(g.index).arg(qtText(h.name)).arg(rackPlace(t, h.rack)).arg(g.pciBusId.empty() ? tr("unknown") : qtText(g.pciBusId))
                                .arg(rankLine(*m_run, m_part.index)));
         gpus = {m_part.index};
     } else if (m_part.kind == ComponentKind::Host) {
         const Host& h = t.hosts[i];
-        m_title->setText(q(h.name));
+        m_title->setText(qtText(h.name));
         m_details->setText(tr("host with %1 GPUs<br>%2").arg(h.gpuCount).arg(rackPlace(t, h.rack)));
         gpus = t.gpusOfHost(m_part.index);
     } else if (m_part.kind == ComponentKind::Switch) {
         const Switch& s = t.switches[i];
-        m_title->setText(q(s.name));
+        m_title->setText(qtText(s.name));
         // A fat tree's zones are its scalable units (the leaves that share hosts).
         const bool units = t.fabric == FabricKind::InfinibandFatTree;
         QString where = s.rack >= 0   ? rackPlace(t, s.rack)
-                        : s.zone >= 0 ? (units ? tr("unit %1") : tr("zone %1")).arg(q(t.zones[static_cast<std::size_t>(s.zone)].name))
+                        : s.zone >= 0 ? (units ? tr("unit %1") : tr("zone %1")).arg(qtText(t.zones[static_cast<std::size_t>(s.zone)].name))
                         : units       ? tr("joins all units")
                                       : tr("joins all zones");
         // Tiers as this fabric names them; a rail leaf serves one NIC of each of its hosts.
         const QString rail = s.rail >= 0 ? tr(", rail %1 (NIC %1 of each host)").arg(s.rail) : QString();
         m_details->setText(tr("%1 switch%2<br>%3").arg(switchTierName(s.tier, t.fabric), rail, where));
     } else {  // a cable or a NIC
-        m_title->setText(q(partName(t, m_part)));
+        m_title->setText(qtText(partName(t, m_part)));
         m_details->setText(m_part.kind == ComponentKind::Link ? tr("cable") : tr("NIC"));
     }
     const std::int64_t start = m_run->info.startEpochNs;
     for (std::int32_t g : gpus)
         if (const auto late = m_lateByGpu.find(g); late != m_lateByGpu.end()) {
-            auto* item = new QListWidgetItem(tr("late rank %1 in the traced collectives: %2").arg(late->second.rank).arg(q(late->second.text)), m_history);
+            auto* item = new QListWidgetItem(tr("late rank %1 in the traced collectives: %2").arg(late->second.rank).arg(qtText(late->second.text)), m_history);
             item->setData(Qt::UserRole, QVariant::fromValue<Nanos>(late->second.worst));
         }
     for (const Failure& f : m_run->failures) {
         const bool mine = (m_part.kind == ComponentKind::Switch || m_part.kind == ComponentKind::Link) ? f.component == m_part : touches(f, gpus);
         if (!mine) continue;
-        QString text = tr("%1  failed: %2 — %3").arg(q(formatWallTime(start, f.time)), q(std::string(rootCauseLabel(f.cause))), q(f.detail));
+        QString text = tr("%1  failed: %2 — %3").arg(qtText(formatWallTime(start, f.time)), qtText(std::string(rootCauseLabel(f.cause))), qtText(f.detail));
         // Who, on a line of its own: in the evidence it is buried at the end of a long line.
-        if (const std::string who = ranksOfFailureText(f.ranks, f.suspectRanks, suspectReasonOf(f)); !who.empty()) text += "\n    " + q(who);
+        if (const std::string who = ranksOfFailureText(f.ranks, f.suspectRanks, suspectReasonOf(f)); !who.empty()) text += "\n    " + qtText(who);
         auto* item = new QListWidgetItem(text, m_history);
         item->setData(Qt::UserRole, QVariant::fromValue<Nanos>(f.time));
     }
     for (const StragglerEpisode& s : m_run->stragglers) {
         if (std::find(gpus.begin(), gpus.end(), s.gpu) == gpus.end()) continue;
         auto* item = new QListWidgetItem(tr("%1  straggling %2 for %3, %4% slower (%5)")
-                                             .arg(q(formatWallTime(start, s.begin)), q(t.gpuName(s.gpu)), q(formatDuration(s.end - s.begin)))
+                                             .arg(qtText(formatWallTime(start, s.begin)), qtText(t.gpuName(s.gpu)), qtText(formatDuration(s.end - s.begin)))
                                              .arg(static_cast<int>((s.slowdown - 1) * 100 + 0.5))
-                                             .arg(q(s.cause)),
+                                             .arg(qtText(s.cause)),
                                          m_history);
         item->setData(Qt::UserRole, QVariant::fromValue<Nanos>(s.begin));
     }
@@ -380,7 +379,7 @@ void InspectorView::fillHang() {
     m_hang->setText(tr("Rank %1 %2 in the hang: %3. <a href=\"%1\">Show the hang</a>")
                         .arg(rank)
                         .arg(part->culprit ? tr("is the culprit") : tr("waits"))
-                        .arg(q(hangOriginText(*m_run->hang, *part->origin)).toHtmlEscaped()));
+                        .arg(qtText(hangOriginText(*m_run->hang, *part->origin)).toHtmlEscaped()));
     m_hang->show();
 }
 

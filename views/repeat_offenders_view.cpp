@@ -1,4 +1,5 @@
 #include "repeat_offenders_view.h"
+#include "widgets/qt_text.h"
 
 #include "model/format.h"
 
@@ -10,8 +11,6 @@
 namespace faultline {
 
 namespace {
-
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
 constexpr int kOffenderRole = Qt::UserRole;     // the offender's index, on its row
 constexpr int kFailureRole = Qt::UserRole + 1;  // the failure's index into Run::failures, on a failure's row
@@ -50,18 +49,18 @@ void RepeatOffendersView::setRun(std::shared_ptr<const Run> shown) {
     const Run& run = *m_run;
     for (std::size_t i = 0; i < m_offenders.size(); ++i) {
         const RepeatOffender& o = m_offenders[i];
-        auto* row = new QTreeWidgetItem(m_tree, {tr("%1 %2").arg(offenderLevelName(o.level), q(o.name)), QString::number(o.failures.size()),
-                                                 q(formatDuration(o.shortestGap)), q(formatDuration(o.meanGap)), q(offenderCausesText(o, run))});
+        auto* row = new QTreeWidgetItem(m_tree, {tr("%1 %2").arg(offenderLevelName(o.level), qtText(o.name)), QString::number(o.failures.size()),
+                                                 qtText(formatDuration(o.shortestGap)), qtText(formatDuration(o.meanGap)), qtText(offenderCausesText(o, run))});
         row->setData(0, kOffenderRole, static_cast<int>(i));
         row->setData(0, kFailureRole, -1);
         for (int c = 1; c <= 3; ++c) row->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
         for (std::int32_t f : o.failures) {
             const Failure& failure = run.failures[static_cast<std::size_t>(f)];
-            auto* child = new QTreeWidgetItem(row, {q(formatWallTime(run.info.startEpochNs, failure.time)), QString(), QString(), QString(),
-                                                    q(std::string(rootCauseLabel(failure.cause)) + (failure.detail.empty() ? "" : ": " + failure.detail))});
+            auto* child = new QTreeWidgetItem(row, {qtText(formatWallTime(run.info.startEpochNs, failure.time)), QString(), QString(), QString(),
+                                                    qtText(std::string(rootCauseLabel(failure.cause)) + (failure.detail.empty() ? "" : ": " + failure.detail))});
             child->setData(0, kOffenderRole, static_cast<int>(i));
             child->setData(0, kFailureRole, f);
-            child->setToolTip(4, q(failure.detail));
+            child->setToolTip(4, qtText(failure.detail));
         }
     }
 }

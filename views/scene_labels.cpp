@@ -18,8 +18,8 @@ namespace faultline {
 
 namespace {
 
-constexpr double kFontSize = 15;  // pixels, at scale 1
-constexpr double kPadding = 3;    // pixels kept free around a label, at scale 1
+constexpr double kLabelFontSize = 15;  // pixels, at scale 1
+constexpr double kLabelPadding = 3;    // pixels kept free around a label, at scale 1
 
 std::array<double, 3> colour(Rgb c) { return {c[0] / 255.0, c[1] / 255.0, c[2] / 255.0}; }
 
@@ -35,7 +35,7 @@ SceneLabels::SceneLabels(const FabricLayout& layout, vtkRenderer* renderer) : m_
         text->SetInput(l.text.c_str());
         text->GetPositionCoordinate()->SetCoordinateSystemToWorld();
         text->GetPositionCoordinate()->SetValue(l.at[0], l.at[1], l.at[2]);
-        text->GetTextProperty()->SetFontSize(static_cast<int>(kFontSize));
+        text->GetTextProperty()->SetFontSize(static_cast<int>(kLabelFontSize));
         text->GetTextProperty()->SetColor(0.15, 0.17, 0.22);
         text->GetTextProperty()->SetJustificationToCentered();
         text->GetTextProperty()->SetVerticalJustificationToCentered();
@@ -76,12 +76,12 @@ void SceneLabels::measure(double fontSize) {
 }
 
 void SceneLabels::place(const std::vector<ScreenRect>& blocked, double scale) {
-    measure(std::round(kFontSize * scale));
+    measure(std::round(kLabelFontSize * scale));
     vtkCamera* camera = m_renderer->GetActiveCamera();
     std::array<double, 3> eye{}, look{};
     camera->GetPosition(eye.data());
     camera->GetDirectionOfProjection(look.data());
-    const double pad = kPadding * scale;
+    const double pad = kLabelPadding * scale;
     std::vector<LabelCandidate> candidates;
     candidates.reserve(m_texts.size());
     for (std::size_t i = 0; i < m_texts.size(); ++i) {

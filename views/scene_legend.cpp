@@ -22,10 +22,10 @@ namespace faultline {
 namespace {
 
 // Pixels at scale 1: compact beside the hall, readable from the back of a room at 4K.
-constexpr double kFontSize = 13;
+constexpr double kLegendFontSize = 13;
 constexpr double kTitleSize = 14;
 constexpr double kSwatch = 13;
-constexpr double kPadding = 8;
+constexpr double kLegendPadding = 8;
 constexpr double kGap = 6;     // between a swatch and its text
 constexpr double kLeading = 5;  // between lines
 constexpr double kMargin = 12;  // from the view's corner
@@ -175,14 +175,14 @@ void SceneLegend::layout(int width, int height, double scale) {
 }
 
 SceneLegend::Layout SceneLegend::measure(double s) {
-    const double pad = kPadding * s, swatch = std::round(kSwatch * s), gap = kGap * s, columnGap = kColumnGap * s;
+    const double pad = kLegendPadding * s, swatch = std::round(kSwatch * s), gap = kGap * s, columnGap = kColumnGap * s;
     m_title->GetTextProperty()->SetFontSize(static_cast<int>(std::round(kTitleSize * s)));
     m_title->GetTextProperty()->SetColor(unit(m_textColour).data());
     const double titleWidth = textSize(m_title->GetTextProperty(), m_title->GetInput() ? m_title->GetInput() : "", m_dpi)[0];
     double textWidth = 0, line = swatch;
     for (std::size_t i = 0; i < m_texts.size(); ++i) {
         vtkTextProperty* p = m_texts[i]->GetTextProperty();
-        p->SetFontSize(static_cast<int>(std::round(kFontSize * s)));
+        p->SetFontSize(static_cast<int>(std::round(kLegendFontSize * s)));
         p->SetColor(unit(m_textColour).data());
         const auto size = textSize(p, m_entries[i].text, m_dpi);
         textWidth = std::max(textWidth, size[0]);
@@ -192,7 +192,7 @@ SceneLegend::Layout SceneLegend::measure(double s) {
     Layout out;
     if (m_bar && !m_collapsed) {
         for (vtkTextActor* t : {m_lowText.Get(), m_highText.Get()}) {
-            t->GetTextProperty()->SetFontSize(static_cast<int>(std::round(kFontSize * s)));
+            t->GetTextProperty()->SetFontSize(static_cast<int>(std::round(kLegendFontSize * s)));
             t->GetTextProperty()->SetColor(unit(m_textColour).data());
         }
         out.lowWidth = textSize(m_lowText->GetTextProperty(), m_bar->lowText, m_dpi)[0];
@@ -226,7 +226,7 @@ void SceneLegend::rebuild() {
         s *= std::max(0.55, std::min(0.95, m_height / 5.0 / fitted.height));
         fitted = measure(s);
     }
-    const double pad = kPadding * s, swatch = std::round(kSwatch * s), gap = kGap * s;
+    const double pad = kLegendPadding * s, swatch = std::round(kSwatch * s), gap = kGap * s;
     const double cell = fitted.cell, line = fitted.line, titleLine = fitted.titleLine;
     const std::size_t rows = fitted.rows;
     const double w = fitted.width, h = fitted.height;

@@ -4,9 +4,13 @@
 // GPU states listens to, so that no window has to know which views to redraw.
 #include "gpu_palette.h"
 
+#include <QColor>
 #include <QObject>
 
 namespace faultline {
+
+// A palette colour as Qt's.
+inline QColor qColour(const Rgb& c, int alpha = 255) { return QColor(c[0], c[1], c[2], alpha); }
 
 class StatePaletteChoice : public QObject {
     Q_OBJECT

@@ -1,4 +1,5 @@
 #include "summary_view.h"
+#include "widgets/qt_text.h"
 
 #include "model/format.h"
 #include "analysis/summary.h"
@@ -13,8 +14,6 @@
 namespace faultline {
 
 namespace {
-
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
 StatTile* makeTile(const QString& caption, const QString& objectName, QWidget* parent) {
     auto* tile = new StatTile(caption, parent);
@@ -91,33 +90,33 @@ void SummaryView::setHighlights(const QStringList& lines) {
 QString SummaryView::highlightsText() const { return m_highlights->text(); }
 
 void SummaryView::setSummary(const RunSummary& s) {
-    m_title->setText(q(s.name));
+    m_title->setText(qtText(s.name));
     m_subtitle->setText(tr("Started %1 · ran %2 · %3 in %4, %5, %6%7 · %8")
-                            .arg(q(formatWallTime(s.startEpochNs, 0)), q(formatDuration(s.duration)),
-                                 q(formatCounted(static_cast<std::int64_t>(s.gpus), "GPU", "GPUs")),
-                                 q(formatCounted(static_cast<std::int64_t>(s.hosts), "host", "hosts")),
-                                 q(formatCounted(static_cast<std::int64_t>(s.racks), "rack", "racks")),
-                                 q(formatCounted(static_cast<std::int64_t>(s.switches), "switch", "switches")),
-                                 s.shape.known() ? q(" · job " + jobShapeText(s.shape)) : QString(), q(fabricOutlineText(s.fabric)))
-                        + (s.untracedGpus > 0 ? q(" · traced GPUs: " + untracedText(s)) : QString()));
+                            .arg(qtText(formatWallTime(s.startEpochNs, 0)), qtText(formatDuration(s.duration)),
+                                 qtText(formatCounted(static_cast<std::int64_t>(s.gpus), "GPU", "GPUs")),
+                                 qtText(formatCounted(static_cast<std::int64_t>(s.hosts), "host", "hosts")),
+                                 qtText(formatCounted(static_cast<std::int64_t>(s.racks), "rack", "racks")),
+                                 qtText(formatCounted(static_cast<std::int64_t>(s.switches), "switch", "switches")),
+                                 s.shape.known() ? qtText(" · job " + jobShapeText(s.shape)) : QString(), qtText(fabricOutlineText(s.fabric)))
+                        + (s.untracedGpus > 0 ? qtText(" · traced GPUs: " + untracedText(s)) : QString()));
 
-    m_ettr->setValue(s.ettrKnown ? q(formatPercent(s.ettr)) : tr("unknown"));
+    m_ettr->setValue(s.ettrKnown ? qtText(formatPercent(s.ettr)) : tr("unknown"));
     const std::string caveat = ettrCaveat(s);
     m_ettr->setDetail(!s.ettrKnown       ? tr("the files give neither steps nor downtimes")
                       : caveat.empty() ? tr("of wall time spent on training that was kept")
-                                       : q(caveat));
+                                       : qtText(caveat));
     m_interruptions->setValue(QString::number(s.planned + s.unexpected));
     m_interruptions->setDetail(s.withoutDowntime > 0 ? tr("%1 planned · %2 unexpected, %3 with no downtime shown").arg(s.planned).arg(s.unexpected).arg(s.withoutDowntime)
                                                      : tr("%1 planned · %2 unexpected").arg(s.planned).arg(s.unexpected));
-    m_mtbf->setValue(s.unexpected ? q(formatDuration(s.mtbf)) : tr("no failures"));
+    m_mtbf->setValue(s.unexpected ? qtText(formatDuration(s.mtbf)) : tr("no failures"));
     m_mtbf->setDetail(tr("between unexpected interruptions"));
-    m_checkpoints->setValue(q(formatCount(s.checkpoints)));
-    m_checkpoints->setDetail(tr("mean save %1").arg(q(formatDuration(s.meanCheckpointSave))));
+    m_checkpoints->setValue(qtText(formatCount(s.checkpoints)));
+    m_checkpoints->setDetail(tr("mean save %1").arg(qtText(formatDuration(s.meanCheckpointSave))));
 
     auto setDowntime = [&s](StatTile* tile, Nanos value) {
-        tile->setValue(q(formatDuration(value)));
+        tile->setValue(qtText(formatDuration(value)));
         const double share = s.duration > 0 ? static_cast<double>(value) / static_cast<double>(s.duration) : 0.0;
-        tile->setDetail(tr("%1 of the run").arg(q(formatPercent(share, 2))));
+        tile->setDetail(tr("%1 of the run").arg(qtText(formatPercent(share, 2))));
     };
     setDowntime(m_detection, s.downtime.detection);
     setDowntime(m_restart, s.downtime.restart);
@@ -129,7 +128,7 @@ void SummaryView::setSummary(const RunSummary& s) {
         const CauseCount& c = s.causes[static_cast<std::size_t>(row)];
         const RootCauseInfo& info = rootCauseInfo(c.cause);
         auto* count = new QTableWidgetItem(QString::number(c.count));
-        auto* share = new QTableWidgetItem(q(formatPercent(c.percent / 100.0)));
+        auto* share = new QTableWidgetItem(qtText(formatPercent(c.percent / 100.0)));
         count->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         share->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         m_causes->setItem(row, 0, new QTableWidgetItem(QString::fromUtf8(info.label.data(), static_cast<qsizetype>(info.label.size()))));

@@ -3,6 +3,7 @@
 #include "state_palette.h"
 #include "analysis/hang_lanes.h"
 #include "model/format.h"
+#include "timeline_geometry.h"
 #include "timeline_ticks.h"
 
 #include <QMouseEvent>
@@ -17,15 +18,9 @@
 
 namespace faultline {
 
+using namespace timeline_geometry;
+
 namespace {
-
-constexpr int kLabelWidth = 64;   // row names on the left
-constexpr int kRulerHeight = 34;  // wall time and step numbers
-constexpr int kBandTop = 38, kBandHeight = 26;
-constexpr int kCheckpointTop = 68, kCheckpointHeight = 12;
-constexpr int kLanesTop = 86;
-
-QColor qColour(Rgb c) { return {c[0], c[1], c[2]}; }
 
 QColor causeColour(const Downtime& d, const TimelineColours& c) {
     if (d.planned) return qColour(c.planned);

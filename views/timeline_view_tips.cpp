@@ -2,6 +2,7 @@
 // under the mouse (a downtime, a failure, a checkpoint, a rank's collective, the ruler).
 #include "timeline_view.h"
 #include "state_palette.h"
+#include "timeline_geometry.h"
 #include "analysis/hang_lanes.h"
 
 #include "model/format.h"
@@ -15,14 +16,9 @@
 
 namespace faultline {
 
-namespace {
+using namespace timeline_geometry;
 
-// Must match the rows drawn by timeline_view.cpp.
-constexpr int kLabelWidth = 64;
-constexpr int kRulerHeight = 34;
-constexpr int kBandTop = 38, kBandHeight = 26;
-constexpr int kCheckpointTop = 68, kCheckpointHeight = 12;
-constexpr int kLanesTop = 86;
+namespace {
 
 struct LegendItem {
     QColor colour;
@@ -30,8 +26,6 @@ struct LegendItem {
     QString meaning;
     bool marker = false;  // a triangle (failures) rather than a swatch
 };
-
-QColor qColour(Rgb c) { return {c[0], c[1], c[2]}; }
 
 std::vector<LegendItem> legendItems(const StatePalette& states, const QColor& cursor) {
     const TimelineColours& c = states.timeline;
