@@ -807,36 +807,44 @@ private:
             if (!memoized(p, key) || !field(p, entry, e, key.key)) return false;
         }
     }
-    // Each field the dump keeps reads its value at a site of its own, so that the branch
-    // predictor learns each one's usual opcode (a time is a LONG1, a state a memoised text):
-    // at one site for all, most opcodes were mispredicted.
+    // Each field the dump keeps is read at a site of its own, its key known there, so that the
+    // branch predictor learns each one's usual opcode (a time is a LONG1, a state a memoised
+    // text): at one site for all, most opcodes were mispredicted.
     [[gnu::always_inline]] bool field(const Byte*& p, std::uint32_t entry, EntryScratch& e, Key key) {
-        Val v;
-        bool read = false;
         switch (key) {
-            case Key::InputSizes:
-            case Key::OutputSizes: read = *p == ']' ? sizesList(p, entry, v) : value<Key::InputSizes>(p, v); break;
-            case Key::InputDtypes:
-            case Key::OutputDtypes: read = *p == ']' ? dtypesList(p, entry, v) : value<Key::InputDtypes>(p, v); break;
-            case Key::ProcessGroup: read = *p != 'N' ? groupPair(p, entry, v) : value<Key::ProcessGroup>(p, v); break;
-            case Key::PgId: read = value<Key::PgId>(p, v); break;
-            case Key::CollectiveSeqId: read = value<Key::CollectiveSeqId>(p, v); break;
-            case Key::P2PSeqId: read = value<Key::P2PSeqId>(p, v); break;
-            case Key::IsP2P: read = value<Key::IsP2P>(p, v); break;
-            case Key::ProfilingName: read = value<Key::ProfilingName>(p, v); break;
-            case Key::State: read = value<Key::State>(p, v); break;
-            case Key::TimeCreated: read = value<Key::TimeCreated>(p, v); break;
-            case Key::TimeStarted: read = value<Key::TimeStarted>(p, v); break;
-            case Key::TimeCompleted: read = value<Key::TimeCompleted>(p, v); break;
-            default: read = value<Key::Other>(p, v); break;
+            case Key::InputSizes: return *p == ']' ? listField<Key::InputSizes>(p, entry, e) : scalarField<Key::InputSizes>(p, e);
+            case Key::OutputSizes: return *p == ']' ? listField<Key::OutputSizes>(p, entry, e) : scalarField<Key::OutputSizes>(p, e);
+            case Key::InputDtypes: return *p == ']' ? listField<Key::InputDtypes>(p, entry, e) : scalarField<Key::InputDtypes>(p, e);
+            case Key::OutputDtypes: return *p == ']' ? listField<Key::OutputDtypes>(p, entry, e) : scalarField<Key::OutputDtypes>(p, e);
+            case Key::ProcessGroup: return *p != 'N' ? listField<Key::ProcessGroup>(p, entry, e) : scalarField<Key::ProcessGroup>(p, e);
+            case Key::PgId: return scalarField<Key::PgId>(p, e);
+            case Key::CollectiveSeqId: return scalarField<Key::CollectiveSeqId>(p, e);
+            case Key::P2PSeqId: return scalarField<Key::P2PSeqId>(p, e);
+            case Key::IsP2P: return scalarField<Key::IsP2P>(p, e);
+            case Key::ProfilingName: return scalarField<Key::ProfilingName>(p, e);
+            case Key::State: return scalarField<Key::State>(p, e);
+            case Key::TimeCreated: return scalarField<Key::TimeCreated>(p, e);
+            case Key::TimeStarted: return scalarField<Key::TimeStarted>(p, e);
+            case Key::TimeCompleted: return scalarField<Key::TimeCompleted>(p, e);
+            default: return scalarField<Key::Other>(p, e);
         }
-        if (!read) return false;
-        entryItem(e, key, v);
+    }
+    template <Key K>
+    [[gnu::always_inline]] bool scalarField(const Byte*& p, EntryScratch& e) {
+        Val v;
+        if (!token(p, v) || !memoized(p, v)) return false;
+        entryItem(e, K, v);
         return true;
     }
-    template <Key>  // one copy for each field (see field())
-    [[gnu::always_inline]] bool value(const Byte*& p, Val& v) {
-        return token(p, v) && memoized(p, v);
+    template <Key K>
+    bool listField(const Byte*& p, std::uint32_t entry, EntryScratch& e) {
+        Val v;
+        const bool read = K == Key::ProcessGroup                              ? groupPair(p, entry, v)
+                          : K == Key::InputSizes || K == Key::OutputSizes ? sizesList(p, entry, v)
+                                                                          : dtypesList(p, entry, v);
+        if (!read) return false;
+        entryItem(e, K, v);
+        return true;
     }
 
     // A value that is no container, at p, as scalar() reads it: the common opcodes here, the
@@ -1023,7 +1031,8 @@ private:
         if (s.state.kind == Kind::Text) e.state = flightRecorderState(text(s.state));
         e.timeCreatedNs = s.created;
         if (m_timings) {
-            e.output = internShapes(s.outputSizes, s.outputDtypes);
+            // Most collectives give back tensors shaped as they took them.
+            e.output = sameShapes(s.sizes, s.dtypes, s.outputSizes, s.outputDtypes) ? e.input : internShapes(s.outputSizes, s.outputDtypes);
             m_dump.timings.push_back({s.started, s.completed});
         }
         m_dump.entries.push_back(e);
@@ -1083,6 +1092,26 @@ private:
         const std::uint32_t index = m_dump.internTensors(std::move(t));
         if (!spelt) c = {h, index};
         return index;
+    }
+    // Whether two sides read the same, dimension by dimension and text by text (a number
+    // spelt as a text is left to internShapes).
+    bool sameShapes(std::uint32_t sizesA, std::uint32_t dtypesA, std::uint32_t sizesB, std::uint32_t dtypesB) const {
+        const Span a = sizesA == kNone ? Span{} : m_sizeLists[sizesA];
+        const Span b = sizesB == kNone ? Span{} : m_sizeLists[sizesB];
+        const Span da = dtypesA == kNone ? Span{} : m_dtypeLists[dtypesA];
+        const Span db = dtypesB == kNone ? Span{} : m_dtypeLists[dtypesB];
+        if (a.count != b.count || da.count != db.count) return false;
+        for (std::uint32_t i = 0; i < a.count; ++i) {
+            const Span& x = m_tensors[a.begin + i];
+            const Span& y = m_tensors[b.begin + i];
+            if (x.count != y.count || !std::equal(m_dims.begin() + x.begin, m_dims.begin() + x.begin + x.count, m_dims.begin() + y.begin)) return false;
+        }
+        for (std::uint32_t i = 0; i < da.count; ++i) {
+            const Val& x = m_dtypes[da.begin + i];
+            const Val& y = m_dtypes[db.begin + i];
+            if (x.kind != Kind::Text || y.kind != Kind::Text || (x.v != y.v && text(x) != text(y)) || x.len != y.len) return false;
+        }
+        return true;
     }
     bool same(const FlightRecorderTensors& t, Span sizes, Span dtypes) const {
         if (t.sizes.size() != sizes.count || t.dtypes.size() != dtypes.count) return false;
