@@ -161,11 +161,22 @@ CollectiveSpan collectiveSpan(const ImportedEvents& events) {
         span.last = std::max(span.last, exit);
     };
     for (const ImportedCollective& c : events.collectives) see(c.enter, c.exit);
-    for (const FlightRecorderDump& dump : events.flightRecorderDumps) {
-        const FlightRecorderCollectives collectives(dump);
-        for (std::size_t i = 0; i < dump.entries.size(); ++i)
-            if (const auto c = collectives.at(i); const auto* collective = std::get_if<FlightRecorderCollective>(&c))
-                see(collective->enter, collective->exit);
+    // Each dump's span on every core (tens of millions of entries), then the span of them all:
+    // the first and last are the same whichever order they are met in.
+    const auto& dumps = events.flightRecorderDumps;
+    std::vector<CollectiveSpan> ofDump(dumps.size());
+    forEachFileInParallel(dumps.size(), 0, [&](std::size_t d) {
+        CollectiveSpan& own = ofDump[d];
+        const FlightRecorderCollectives collectives(dumps[d]);
+        for (std::size_t i = 0; i < dumps[d].entries.size(); ++i)
+            if (const auto c = collectives.at(i); const auto* collective = std::get_if<FlightRecorderCollective>(&c)) {
+                if (collective->enter > 0 && (own.first == 0 || collective->enter < own.first)) own.first = collective->enter;
+                own.last = std::max(own.last, collective->exit);
+            }
+    });
+    for (const CollectiveSpan& s : ofDump) {
+        if (s.first > 0) see(s.first, s.last);
+        else span.last = std::max(span.last, s.last);
     }
     return span;
 }
