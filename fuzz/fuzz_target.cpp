@@ -3,7 +3,9 @@
 // is merely bad must end in faultline::Error, the one exception users see as a message; any
 // other exception, crash, leak, hang or undefined behaviour is a defect libFuzzer reports.
 // What import writes, every reader reads: an input that imports must make a run that is
-// written, re-opened and summarised; an Error there is a defect too.
+// written, re-opened and summarised; an Error there is a defect too. A Flight Recorder dump is
+// also read both ways, by the fast scan and through the whole document: they must agree.
+#include "importers/flight_recorder_reader.h"
 #include "importers/import_context.h"
 #include "importers/importer.h"
 #include "analysis/summary.h"
@@ -14,6 +16,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unistd.h>
@@ -52,6 +55,58 @@ void reopenAndSummarise(const faultline::Run& run) {
     }
 }
 
+// Two readings of one dump give the same dump: every field a user can see, entry by entry.
+bool sameDump(const faultline::FlightRecorderDump& a, const faultline::FlightRecorderDump& b) {
+    auto sameGroups = [](const auto& x, const auto& y) {
+        if (x.size() != y.size()) return false;
+        for (auto i = x.begin(), j = y.begin(); i != x.end(); ++i, ++j)
+            if (i->first != j->first || i->second.name != j->second.name || i->second.desc != j->second.desc || !i->second.ranks != !j->second.ranks ||
+                (i->second.ranks && *i->second.ranks != *j->second.ranks))
+                return false;
+        return true;
+    };
+    auto sameStatus = [](const auto& x, const auto& y) {
+        if (x.size() != y.size()) return false;
+        for (auto i = x.begin(), j = y.begin(); i != x.end(); ++i, ++j)
+            if (i->first != j->first || i->second.lastEnqueued != j->second.lastEnqueued || i->second.lastStarted != j->second.lastStarted ||
+                i->second.lastCompleted != j->second.lastCompleted)
+                return false;
+        return true;
+    };
+    if (a.rank != b.rank || a.version != b.version || a.ncclVersion != b.ncclVersion || !sameGroups(a.groups, b.groups) ||
+        !sameStatus(a.groupStatus, b.groupStatus) || a.entries.size() != b.entries.size() || !(a.timings == b.timings))
+        return false;
+    for (std::size_t i = 0; i < a.entries.size(); ++i) {
+        const auto& x = a.entries[i];
+        const auto& y = b.entries[i];
+        const auto& gx = a.groupOf(x);
+        const auto& gy = b.groupOf(y);
+        if (x.collectiveSeqId != y.collectiveSeqId || x.timeCreatedNs != y.timeCreatedNs || x.state != y.state || x.isP2P != y.isP2P ||
+            gx.name != gy.name || gx.desc != gy.desc || gx.pgId != gy.pgId || a.opOf(x) != b.opOf(y) || !(a.inputOf(x) == b.inputOf(y)) ||
+            !(a.tensors[x.output] == b.tensors[y.output]))
+            return false;
+    }
+    return true;
+}
+
+// The fast pickle scan must never read a dump otherwise than the reference reading through
+// the whole document: the same dump from both, or the same refusal.
+void compareDumpReadings(std::string_view data) {
+    auto read = [&](bool whole) -> std::optional<faultline::FlightRecorderDump> {
+        try {
+            return faultline::readFlightRecorderDump("fuzz_dump_0", data, faultline::FlightRecorderReading{.wholeDocument = whole, .timings = true});
+        } catch (const faultline::Error&) {
+            return std::nullopt;
+        }
+    };
+    const auto fast = read(false);
+    const auto whole = read(true);
+    if (fast.has_value() != whole.has_value() || (fast && !sameDump(*fast, *whole))) {
+        std::fprintf(stderr, "the fast scan and the whole document read this dump differently\n");
+        std::abort();
+    }
+}
+
 void writeScratch(const std::uint8_t* data, std::size_t size) {
     std::FILE* f = std::fopen(scratchFile().c_str(), "wb");
     if (!f) std::abort();
@@ -70,6 +125,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             writeScratch(data, size);
             faultline::readRunFile(scratchFile());
         } else {
+            if (target == "flight-recorder") compareDumpReadings(std::string_view(reinterpret_cast<const char*>(data), size));
             writeScratch(data, size);
             faultline::ImportOptions options;
             options.format = std::string(target);

@@ -19,8 +19,8 @@
 #include "model/error.h"
 
 #include <array>
+#include <bit>
 #include <cstring>
-#include <unordered_map>
 #include <vector>
 
 namespace faultline {
@@ -200,36 +200,13 @@ public:
             if (m_p >= m_end) giveUp();
             const auto op = static_cast<unsigned char>(*m_p++);
             switch (op) {
-                case 'h': memoGet(le<1>()); break;  // BINGET
-                case 'j': memoGet(le<4>()); break;  // LONG_BINGET
                 case 'q': memoPut(le<1>()); break;  // BINPUT
                 case 'r': memoPut(le<4>()); break;  // LONG_BINPUT
                 case 0x94: memoPut(m_memoCount); break;  // MEMOIZE
-                case 'X': pushText(le<4>()); break;      // BINUNICODE
-                case 0x8c: pushText(le<1>()); break;     // SHORT_BINUNICODE
-                case 0x8d: pushText(le<8>()); break;     // BINUNICODE8
-                case 'T': case 'B': pushText(le<4>()); break;  // BINSTRING, BINBYTES
-                case 'U': case 'C': pushText(le<1>()); break;  // SHORT_BINSTRING, SHORT_BINBYTES
-                case 0x8e: pushText(le<8>()); break;           // BINBYTES8
-                case 'K': pushScalar(ValueKind::Int, le<1>()); break;  // BININT1
-                case 'M': pushScalar(ValueKind::Int, le<2>()); break;  // BININT2
-                case 'J': {                                       // BININT
-                    const auto u = static_cast<std::uint32_t>(le<4>());
-                    std::int32_t s = 0;
-                    std::memcpy(&s, &u, sizeof s);
-                    pushScalar(ValueKind::Int, static_cast<std::uint64_t>(static_cast<std::int64_t>(s)));
+                case '(':  // MARK
+                    m_marks.push_back(size());
+                    if (m_top != m_base && m_top[-1].kind == ValueKind::Box && isEntry(m_boxes[m_top[-1].len])) readEntryFields(m_top[-1].len);
                     break;
-                }
-                case 0x8a: pushLong(le<1>()); break;  // LONG1
-                case 0x8b: pushLong(le<4>()); break;  // LONG4
-                case 'G':  // BINFLOAT: no float is read
-                    take(8);
-                    pushScalar(ValueKind::Float, 0);
-                    break;
-                case 'N': pushScalar(ValueKind::None, 0); break;
-                case 0x88: pushScalar(ValueKind::Bool, 1); break;
-                case 0x89: pushScalar(ValueKind::Bool, 0); break;
-                case '(': m_marks.push_back(size()); break;  // MARK
                 case '}': newBox(Shape::Dict); break;
                 case ']': newBox(Shape::List); break;
                 case ')': newBox(Shape::Tuple); break;
@@ -286,7 +263,11 @@ public:
                     if (size() != 1) giveUp();
                     finish();
                     return;
-                default: giveUp();  // the full reader takes it from here (or refuses the file)
+                default: {  // a number, a text, None ...: anything else the full reader takes from here (or refuses)
+                    Val v;
+                    if (!scalar(op, v)) giveUp();
+                    push(v);
+                }
             }
         }
     }
@@ -327,20 +308,6 @@ private:
         m_cap = m_base + m_store.size();
     }
     std::size_t size() const { return static_cast<std::size_t>(m_top - m_base); }
-    [[gnu::always_inline]] void pushScalar(ValueKind kind, std::uint64_t v) { push({kind, Key::Unknown, 0, v}); }
-    [[gnu::always_inline]] void pushText(std::uint64_t n) {
-        if (n > static_cast<std::size_t>(m_end - m_p)) giveUp();
-        push({ValueKind::Text, Key::Unknown, static_cast<std::uint32_t>(n), static_cast<std::uint64_t>(m_p - m_data.data())});
-        m_p += n;
-    }
-    void pushLong(std::uint64_t n) {  // little-endian two's complement
-        if (n > 8) giveUp();
-        const std::string_view b = take(static_cast<std::size_t>(n));
-        std::uint64_t v = 0;
-        for (std::size_t k = 0; k < b.size(); ++k) v |= static_cast<std::uint64_t>(static_cast<unsigned char>(b[k])) << (8 * k);
-        if (!b.empty() && b.size() < 8 && (static_cast<unsigned char>(b.back()) & 0x80)) v |= ~std::uint64_t{0} << (8 * b.size());
-        pushScalar(ValueKind::Int, v);
-    }
     Val pop() {
         if (m_top == m_base || (!m_marks.empty() && size() == m_marks.back())) giveUp();
         return *--m_top;
@@ -359,8 +326,7 @@ private:
     }
     [[gnu::always_inline]] void memoPut(std::uint64_t key) {
         if (m_top == m_base) giveUp();
-        Val& v = m_top[-1];
-        if (v.kind == ValueKind::Text && v.key == Key::Unknown) v.key = classify(text(v));
+        const Val& v = m_top[-1];
         if (key == m_memo.size()) [[likely]] {  // as every pickler numbers them
             m_memo.push_back(v);
             ++m_memoCount;
@@ -372,12 +338,69 @@ private:
         m_memoCount += slot.kind == ValueKind::Unset;
         slot = v;
     }
-    [[gnu::always_inline]] void memoGet(std::uint64_t key) {
-        if (key >= m_memo.size()) giveUp();
-        const Val& v = m_memo[key];
-        if (v.kind >= ValueKind::Box) giveUp();  // a shared container, or never stored
-        if (v.kind == ValueKind::Text) m_memoText += v.len;
-        push(v);
+
+    // ---- values that are no container
+    // The value an opcode (already read) pushes when it is a number, a text (where it lies in
+    // the data), None, a bool or a memoised one of those; false for any other opcode, and for
+    // a memo slot holding a container or nothing.
+    [[gnu::always_inline]] bool scalar(unsigned op, Val& v) {
+        switch (op) {
+            case 'h': return fromMemo(le<1>(), v);    // BINGET
+            case 'j': return fromMemo(le<4>(), v);    // LONG_BINGET
+            case 0x8c: return textAt(le<1>(), v);     // SHORT_BINUNICODE
+            case 'X': return textAt(le<4>(), v);      // BINUNICODE
+            case 0x8d: return textAt(le<8>(), v);     // BINUNICODE8
+            case 'T': case 'B': return textAt(le<4>(), v);  // BINSTRING, BINBYTES
+            case 'U': case 'C': return textAt(le<1>(), v);  // SHORT_BINSTRING, SHORT_BINBYTES
+            case 0x8e: return textAt(le<8>(), v);           // BINBYTES8
+            case 'K': v = {ValueKind::Int, Key::Unknown, 0, le<1>()}; return true;  // BININT1
+            case 'M': v = {ValueKind::Int, Key::Unknown, 0, le<2>()}; return true;  // BININT2
+            case 'J': {                                                        // BININT
+                const auto u = static_cast<std::uint32_t>(le<4>());
+                std::int32_t s = 0;
+                std::memcpy(&s, &u, sizeof s);
+                v = {ValueKind::Int, Key::Unknown, 0, static_cast<std::uint64_t>(static_cast<std::int64_t>(s))};
+                return true;
+            }
+            case 0x8a: return longAt(le<1>(), v);  // LONG1
+            case 0x8b: return longAt(le<4>(), v);  // LONG4
+            case 'G':                              // BINFLOAT: no float is read
+                take(8);
+                v = {ValueKind::Float, Key::Unknown, 0, 0};
+                return true;
+            case 'N': v = {ValueKind::None, Key::Unknown, 0, 0}; return true;
+            case 0x88: v = {ValueKind::Bool, Key::Unknown, 0, 1}; return true;
+            case 0x89: v = {ValueKind::Bool, Key::Unknown, 0, 0}; return true;
+            default: return false;
+        }
+    }
+    [[gnu::always_inline]] bool textAt(std::uint64_t n, Val& v) {
+        if (n > static_cast<std::size_t>(m_end - m_p)) giveUp();
+        v = {ValueKind::Text, Key::Unknown, static_cast<std::uint32_t>(n), static_cast<std::uint64_t>(m_p - m_data.data())};
+        m_p += n;
+        return true;
+    }
+    bool longAt(std::uint64_t n, Val& v) {  // little-endian two's complement
+        if (n > 8) return false;
+        const std::string_view b = take(static_cast<std::size_t>(n));
+        std::uint64_t x = 0;
+        for (std::size_t k = 0; k < b.size(); ++k) x |= static_cast<std::uint64_t>(static_cast<unsigned char>(b[k])) << (8 * k);
+        if (!b.empty() && b.size() < 8 && (static_cast<unsigned char>(b.back()) & 0x80)) x |= ~std::uint64_t{0} << (8 * b.size());
+        v = {ValueKind::Int, Key::Unknown, 0, x};
+        return true;
+    }
+    // A memoised text is classified as a key once, in its slot: keys are read from the memo
+    // again and again.
+    [[gnu::always_inline]] bool fromMemo(std::uint64_t key, Val& v) {
+        if (key >= m_memo.size()) return false;
+        Val& m = m_memo[key];
+        if (m.kind >= ValueKind::Box) return false;  // a shared container, or never stored
+        if (m.kind == ValueKind::Text) {
+            m_memoText += m.len;
+            if (m.key == Key::Unknown) m.key = classify(text(m));
+        }
+        v = m;
+        return true;
     }
 
     std::string_view text(const Val& v) const { return m_data.substr(static_cast<std::size_t>(v.v), v.len); }
@@ -716,6 +739,287 @@ private:
         }
     }
 
+    // ---- an entry's fields, read without the stack
+    // Nearly all of a dump is its entries, all written by one pickler in a few shapes: a key
+    // (a text, or one from the memo), then a number, a text, None, the (name, desc) pair, or
+    // a list of tensor sizes or dtypes. Those are read here, from the entry's MARK to its
+    // SETITEMS, straight into the entry: each container made just as the general loop would
+    // make it, each field given to entryItem as place() would give it. Anything else (another
+    // opcode, a container under a key not read, a memo slot out of order) puts everything
+    // back as it was at the MARK, and the general loop reads the entry instead.
+    using Byte = unsigned char;
+    // Each token is read with at least this many bytes after its start (a text checks its own
+    // length): one comparison a token rather than one a read. An opcode and its argument take
+    // 10 bytes at most, a memo opcode 5. The last entry, this close to the end, is left to the
+    // general loop.
+    static constexpr std::ptrdiff_t kRoom = 24;
+    static_assert(std::endian::native == std::endian::little, "numbers are copied as the pickle stores them");
+
+    static bool isEntry(const Box& b) { return b.role == Role::Entry && b.shape == Shape::Dict; }
+
+    struct Checkpoint {
+        const char* p;
+        std::size_t memo, boxes, processGroups, sizeLists, tensors, dims, dtypeLists, dtypes;
+        std::uint64_t memoCount, memoText;
+    };
+    Checkpoint checkpoint() const {
+        return {m_p,           m_memo.size(),    m_boxes.size(),      m_processGroups.size(), m_sizeLists.size(), m_tensors.size(),
+                m_dims.size(), m_dtypeLists.size(), m_dtypes.size(), m_memoCount,            m_memoText};
+    }
+    void rollBack(const Checkpoint& c) {
+        m_p = c.p;
+        m_memo.resize(c.memo);
+        m_boxes.resize(c.boxes);
+        m_processGroups.resize(c.processGroups);
+        m_sizeLists.resize(c.sizeLists);
+        m_tensors.resize(c.tensors);
+        m_dims.resize(c.dims);
+        m_dtypeLists.resize(c.dtypeLists);
+        m_dtypes.resize(c.dtypes);
+        m_memoCount = c.memoCount;
+        m_memoText = c.memoText;
+    }
+
+    // Called at the MARK that opens the entry's fields; leaves the SETITEMS that closes them to
+    // the general loop, which then places nothing.
+    void readEntryFields(std::uint32_t entry) {
+        EntryScratch& e = m_entries[m_boxes[entry].slot];
+        const EntryScratch before = e;
+        const Checkpoint at = checkpoint();
+        const Byte* p = reinterpret_cast<const Byte*>(m_p);
+        // The general loop would have stacked at most a value a byte: past its limit, it decides.
+        if (entryFields(p, entry, e) && size() + static_cast<std::size_t>(p - reinterpret_cast<const Byte*>(at.p)) < kMaxStack) {
+            m_p = reinterpret_cast<const char*>(p);
+            return;
+        }
+        e = before;
+        rollBack(at);
+    }
+    [[gnu::always_inline]] bool room(const Byte* p) const { return reinterpret_cast<const Byte*>(m_end) - p >= kRoom; }
+
+    bool entryFields(const Byte*& p, std::uint32_t entry, EntryScratch& e) {
+        for (;;) {
+            if (!room(p)) return false;
+            if (*p == 'u') return true;
+            Val key;
+            if (!token(p, key) || key.kind != ValueKind::Text) return false;
+            if (key.key == Key::Unknown) key.key = classify(text(key));
+            if (!memoized(p, key) || !field(p, entry, e, key.key)) return false;
+        }
+    }
+    // Each field the dump keeps is read at a site of its own, its key known there, so that the
+    // branch predictor learns each one's usual opcode (a time is a LONG1, a state a memoised
+    // text): at one site for all, most opcodes were mispredicted.
+    [[gnu::always_inline]] bool field(const Byte*& p, std::uint32_t entry, EntryScratch& e, Key key) {
+        switch (key) {
+            case Key::InputSizes: return *p == ']' ? listField<Key::InputSizes>(p, entry, e) : scalarField<Key::InputSizes>(p, e);
+            case Key::OutputSizes: return *p == ']' ? listField<Key::OutputSizes>(p, entry, e) : scalarField<Key::OutputSizes>(p, e);
+            case Key::InputDtypes: return *p == ']' ? listField<Key::InputDtypes>(p, entry, e) : scalarField<Key::InputDtypes>(p, e);
+            case Key::OutputDtypes: return *p == ']' ? listField<Key::OutputDtypes>(p, entry, e) : scalarField<Key::OutputDtypes>(p, e);
+            case Key::ProcessGroup: return *p != 'N' ? listField<Key::ProcessGroup>(p, entry, e) : scalarField<Key::ProcessGroup>(p, e);
+            case Key::PgId: return scalarField<Key::PgId>(p, e);
+            case Key::CollectiveSeqId: return scalarField<Key::CollectiveSeqId>(p, e);
+            case Key::P2PSeqId: return scalarField<Key::P2PSeqId>(p, e);
+            case Key::IsP2P: return scalarField<Key::IsP2P>(p, e);
+            case Key::ProfilingName: return scalarField<Key::ProfilingName>(p, e);
+            case Key::State: return scalarField<Key::State>(p, e);
+            case Key::TimeCreated: return scalarField<Key::TimeCreated>(p, e);
+            case Key::TimeStarted: return scalarField<Key::TimeStarted>(p, e);
+            case Key::TimeCompleted: return scalarField<Key::TimeCompleted>(p, e);
+            default: return scalarField<Key::Other>(p, e);
+        }
+    }
+    template <Key K>
+    [[gnu::always_inline]] bool scalarField(const Byte*& p, EntryScratch& e) {
+        Val v;
+        if (!token(p, v) || !memoized(p, v)) return false;
+        entryItem(e, K, v);
+        return true;
+    }
+    template <Key K>
+    bool listField(const Byte*& p, std::uint32_t entry, EntryScratch& e) {
+        Val v;
+        const bool read = K == Key::ProcessGroup                              ? groupPair(p, entry, v)
+                          : K == Key::InputSizes || K == Key::OutputSizes ? sizesList(p, entry, v)
+                                                                          : dtypesList(p, entry, v);
+        if (!read) return false;
+        entryItem(e, K, v);
+        return true;
+    }
+
+    // A value that is no container, at p, as scalar() reads it: the common opcodes here, the
+    // rest by scalar() itself. False for any other opcode.
+    [[gnu::always_inline]] bool token(const Byte*& p, Val& v) {
+        switch (*p) {
+            case 'h': {  // BINGET
+                const Byte slot = p[1];
+                p += 2;
+                return fromMemo(slot, v);
+            }
+            case 0x8c: {  // SHORT_BINUNICODE
+                const std::size_t n = p[1];
+                if (static_cast<std::size_t>(reinterpret_cast<const Byte*>(m_end) - p) < n + 2) return false;
+                v = {ValueKind::Text, Key::Unknown, static_cast<std::uint32_t>(n), static_cast<std::uint64_t>(reinterpret_cast<const char*>(p + 2) - m_data.data())};
+                p += 2 + n;
+                return true;
+            }
+            case 'K':  // BININT1
+                v = {ValueKind::Int, Key::Unknown, 0, p[1]};
+                p += 2;
+                return true;
+            case 'M':  // BININT2
+                v = {ValueKind::Int, Key::Unknown, 0, static_cast<std::uint64_t>(p[1] | p[2] << 8)};
+                p += 3;
+                return true;
+            case 'J': {  // BININT
+                std::int32_t x = 0;
+                std::memcpy(&x, p + 1, sizeof x);
+                v = {ValueKind::Int, Key::Unknown, 0, static_cast<std::uint64_t>(static_cast<std::int64_t>(x))};
+                p += 5;
+                return true;
+            }
+            case 0x8a:  // LONG1 of 8 bytes: a time in nanoseconds
+                if (p[1] != 8) break;
+                v = {ValueKind::Int, Key::Unknown, 0, 0};
+                std::memcpy(&v.v, p + 2, sizeof v.v);
+                p += 10;
+                return true;
+            case 'N': v = {ValueKind::None, Key::Unknown, 0, 0}; p += 1; return true;
+            case 0x88: v = {ValueKind::Bool, Key::Unknown, 0, 1}; p += 1; return true;
+            case 0x89: v = {ValueKind::Bool, Key::Unknown, 0, 0}; p += 1; return true;
+            default: break;
+        }
+        m_p = reinterpret_cast<const char*>(p + 1);
+        const bool read = scalar(*p, v);
+        p = reinterpret_cast<const Byte*>(m_p);
+        return read;
+    }
+    // The memo opcode that may follow a value: only the next slot, as picklers number them.
+    [[gnu::always_inline]] bool memoized(const Byte*& p, const Val& v) {
+        if (!room(p)) return false;
+        switch (*p) {
+            case 0x94:  // MEMOIZE
+                if (m_memoCount != m_memo.size()) return false;
+                p += 1;
+                break;
+            case 'q':  // BINPUT
+                if (p[1] != m_memo.size()) return false;
+                p += 2;
+                break;
+            default: return true;
+        }
+        m_memo.push_back(v);
+        ++m_memoCount;
+        return true;
+    }
+
+    // A container as newBox would make it under `parent`; kNone past the depth limit.
+    std::uint32_t box(std::uint32_t parent, Role role, Shape shape, std::uint32_t slot) {
+        Box b;
+        b.parent = parent;
+        b.slot = slot;
+        b.role = role;
+        b.shape = shape;
+        b.depth = static_cast<std::uint16_t>(m_boxes[parent].depth + 1);
+        if (b.depth > kMaxDepth) return kNone;
+        m_boxes.push_back(b);
+        return static_cast<std::uint32_t>(m_boxes.size() - 1);
+    }
+    static Val boxValue(std::uint32_t id) { return {ValueKind::Box, Key::Unknown, id, 0}; }
+
+    // A list's items as Python's pickler writes them: batches of MARK items APPENDS, or one
+    // item and APPEND; nothing when empty. `starts` says whether an item begins at p, `item`
+    // reads one and says whether it could.
+    template <typename Starts, typename Item>
+    [[gnu::always_inline]] bool listItems(const Byte*& p, Starts starts, Item item) {
+        for (;;) {
+            if (!room(p)) return false;
+            if (*p == '(') {
+                ++p;
+                for (;;) {
+                    if (!room(p)) return false;
+                    if (*p == 'e') break;
+                    if (!item(p)) return false;
+                }
+                ++p;
+            } else if (starts(p)) {
+                if (!item(p) || !room(p) || *p != 'a') return false;
+                ++p;
+            } else {
+                return true;
+            }
+        }
+    }
+
+    bool groupPair(const Byte*& p, std::uint32_t entry, Val& v) {  // name desc TUPLE2
+        Val name, desc;
+        if (!token(p, name) || !memoized(p, name) || !token(p, desc) || !memoized(p, desc) || *p != 0x86) return false;
+        if ((name.kind != ValueKind::Text && name.kind != ValueKind::Int) || (desc.kind != ValueKind::Text && desc.kind != ValueKind::Int)) return false;
+        ++p;
+        const std::uint32_t id = box(entry, Role::ProcessGroup, Shape::Tuple, add(m_processGroups));
+        if (id == kNone) return false;
+        m_processGroups.back() = {name, desc};
+        v = boxValue(id);
+        return memoized(p, v);
+    }
+    bool sizesList(const Byte*& p, std::uint32_t entry, Val& v) {  // [[dim, ...], ...]
+        ++p;
+        const std::uint32_t list = box(entry, Role::InputSizes, Shape::List, add(m_sizeLists, m_tensors.size()));
+        if (list == kNone) return false;
+        v = boxValue(list);
+        if (!memoized(p, v)) return false;
+        const std::uint32_t slot = m_boxes[list].slot;
+        return listItems(p, [](const Byte* q) { return *q == ']'; },
+                         [&](const Byte*& q) {
+                             if (*q != ']') return false;
+                             ++m_sizeLists[slot].count;
+                             return tensor(q, list);
+                         });
+    }
+    bool tensor(const Byte*& p, std::uint32_t list) {  // [dim, ...]
+        ++p;
+        const std::uint32_t t = box(list, Role::Tensor, Shape::List, add(m_tensors, m_dims.size()));
+        if (t == kNone || !memoized(p, boxValue(t))) return false;
+        const std::uint32_t slot = m_boxes[t].slot;
+        return listItems(p, [](const Byte* q) { return *q == 'K' || *q == 'M' || *q == 'J' || *q == 0x8a; },
+                         [&](const Byte*& q) {
+                             Val d;
+                             if (!token(q, d) || d.kind != ValueKind::Int) return false;
+                             m_dims.push_back(integer(d));
+                             ++m_tensors[slot].count;
+                             return true;
+                         });
+    }
+    bool dtypesList(const Byte*& p, std::uint32_t entry, Val& v) {  // [dtype, ...]
+        ++p;
+        const std::uint32_t list = box(entry, Role::InputDtypes, Shape::List, add(m_dtypeLists, m_dtypes.size()));
+        if (list == kNone) return false;
+        v = boxValue(list);
+        if (!memoized(p, v)) return false;
+        const std::uint32_t slot = m_boxes[list].slot;
+        return listItems(p, [this](const Byte* q) { return appendFollows(q); },
+                         [&](const Byte*& q) {
+                             Val d;
+                             if (!token(q, d) || (d.kind != ValueKind::Text && d.kind != ValueKind::Int) || !memoized(q, d)) return false;
+                             m_dtypes.push_back(d);
+                             ++m_dtypeLists[slot].count;
+                             return true;
+                         });
+    }
+    // A single dtype opens like the next key: whether the text or memo read at p (which has
+    // room), and its memo opcode if any, is followed by APPEND.
+    bool appendFollows(const Byte* p) const {
+        switch (*p) {
+            case 'h': p += 2; break;
+            case 0x8c: p += 2 + p[1]; break;
+            default: return false;
+        }
+        if (reinterpret_cast<const Byte*>(m_end) - p < 3) return false;
+        if (*p == 0x94) p += 1;
+        else if (*p == 'q') p += 2;
+        return *p == 'a';
+    }
+
     // ---- an entry as the full reader keeps it
     void addEntry(const EntryScratch& s) {
         FlightRecorderEntry e;
@@ -727,7 +1031,8 @@ private:
         if (s.state.kind == ValueKind::Text) e.state = flightRecorderState(text(s.state));
         e.timeCreatedNs = s.created;
         if (m_timings) {
-            e.output = internShapes(s.outputSizes, s.outputDtypes);
+            // Most collectives give back tensors shaped as they took them.
+            e.output = sameShapes(s.sizes, s.dtypes, s.outputSizes, s.outputDtypes) ? e.input : internShapes(s.outputSizes, s.outputDtypes);
             m_dump.timings.push_back({s.started, s.completed});
         }
         m_dump.entries.push_back(e);
@@ -774,10 +1079,8 @@ private:
             spelt |= d.kind != ValueKind::Text;
             mix(d.kind == ValueKind::Text ? std::hash<std::string_view>{}(text(d)) : d.v);
         }
-        if (!spelt) {
-            auto it = m_shapes.find(h);
-            if (it != m_shapes.end() && same(m_dump.tensors[it->second], sizes, dtypes)) return it->second;
-        }
+        ShapeCache& c = m_shapeCache[h >> 58];  // the high bits: the low ones see only the dimensions' low bits
+        if (!spelt && c.index != kNone && c.hash == h && same(m_dump.tensors[c.index], sizes, dtypes)) return c.index;
         FlightRecorderTensors t;
         t.sizes.reserve(sizes.count);
         for (std::uint32_t i = 0; i < sizes.count; ++i) {
@@ -787,8 +1090,28 @@ private:
         std::string number;
         for (std::uint32_t i = 0; i < dtypes.count; ++i) t.dtypes.emplace_back(textOf(m_dtypes[dtypes.begin + i], number));
         const std::uint32_t index = m_dump.internTensors(std::move(t));
-        if (!spelt) m_shapes.try_emplace(h, index);
+        if (!spelt) c = {h, index};
         return index;
+    }
+    // Whether two sides read the same, dimension by dimension and text by text (a number
+    // spelt as a text is left to internShapes).
+    bool sameShapes(std::uint32_t sizesA, std::uint32_t dtypesA, std::uint32_t sizesB, std::uint32_t dtypesB) const {
+        const Span a = sizesA == kNone ? Span{} : m_sizeLists[sizesA];
+        const Span b = sizesB == kNone ? Span{} : m_sizeLists[sizesB];
+        const Span da = dtypesA == kNone ? Span{} : m_dtypeLists[dtypesA];
+        const Span db = dtypesB == kNone ? Span{} : m_dtypeLists[dtypesB];
+        if (a.count != b.count || da.count != db.count) return false;
+        for (std::uint32_t i = 0; i < a.count; ++i) {
+            const Span& x = m_tensors[a.begin + i];
+            const Span& y = m_tensors[b.begin + i];
+            if (x.count != y.count || !std::equal(m_dims.begin() + x.begin, m_dims.begin() + x.begin + x.count, m_dims.begin() + y.begin)) return false;
+        }
+        for (std::uint32_t i = 0; i < da.count; ++i) {
+            const Val& x = m_dtypes[da.begin + i];
+            const Val& y = m_dtypes[db.begin + i];
+            if (x.kind != ValueKind::Text || y.kind != ValueKind::Text || (x.v != y.v && text(x) != text(y)) || x.len != y.len) return false;
+        }
+        return true;
     }
     bool same(const FlightRecorderTensors& t, Span sizes, Span dtypes) const {
         if (t.sizes.size() != sizes.count || t.dtypes.size() != dtypes.count) return false;
@@ -863,7 +1186,11 @@ private:
     };
     std::array<GroupCache, 64> m_groupCache{};
     std::array<OpCache, 64> m_opCache{};
-    std::unordered_map<std::uint64_t, std::uint32_t> m_shapes;  // hash of a shape -> the first index kept with it
+    struct ShapeCache {
+        std::uint64_t hash = 0;
+        std::uint32_t index = kNone;
+    };
+    std::array<ShapeCache, 64> m_shapeCache{};  // by the top 6 bits of a shape's hash: the last index kept with it
 };
 
 }  // namespace

@@ -91,31 +91,54 @@ RecordBuffer recordBuffer(std::size_t n) {
     return RecordBuffer(p, &std::free);
 }
 
-// Sorts the records `forEach` gives by time, ties in the order given, as one stable sort
-// would, without its buffer of half the records (gigabytes for a job of 16,384 ranks) or its
-// passes over them all: each record goes straight to its slice of time (counted first), then
-// each slice, a few thousand records, is sorted on its own. `forEach(f, last)` calls f with
-// every record, in order, each time it is called; when `last`, it may release each source
-// once given. The slices are filled in windows of their own memory, each appended to
-// `records` and freed in turn, so that the sources, the windows and `records` together stay
-// near the size of the records: the whole of them never exists twice.
-template <typename ForEach>
-void fillInTimeOrder(const ForEach& forEach, std::vector<CollectiveRecord>& records) {
+// Sorts the records of `sources` sources by time, ties in source order then record order, as
+// one stable sort would, without its buffer of half the records (gigabytes for a job of 16,384
+// ranks) or its passes over them all: each record goes straight to its slice of time (counted
+// first), then each slice, a few thousand records, is sorted on its own. `forSource(s, f)`
+// calls f with every record of source s, in order, each time it is called; `release(s)` may
+// free source s once its records are placed. The slices are filled in windows of their own
+// memory, each appended to `records` and freed in turn, so that the sources, the windows and
+// `records` together stay near the size of the records: the whole of them never exists twice.
+// The two counting passes read the sources on every core; the placing pass, in order, does not.
+template <typename ForSource, typename Release>
+void fillInTimeOrder(std::size_t sources, const ForSource& forSource, const Release& release, std::vector<CollectiveRecord>& records) {
+    struct Extent {
+        std::size_t count = 0;
+        EpochNs lo = INT64_MAX, hi = INT64_MIN;
+    };
+    std::vector<Extent> extents(sources);
+    forEachFileInParallel(sources, 0, [&](std::size_t s) {
+        Extent& x = extents[s];
+        forSource(s, [&x](const CollectiveRecord& r) {
+            ++x.count;
+            x.lo = std::min(x.lo, r.enter);
+            x.hi = std::max(x.hi, r.enter);
+        });
+    });
     std::size_t total = 0;
     EpochNs lo = INT64_MAX, hi = INT64_MIN;
-    forEach(
-        [&](const CollectiveRecord& r) {
-            ++total;
-            lo = std::min(lo, r.enter);
-            hi = std::max(hi, r.enter);
-        },
-        false);
+    for (const Extent& x : extents) {
+        total += x.count;
+        lo = std::min(lo, x.lo);
+        hi = std::max(hi, x.hi);
+    }
     if (total == 0) return;
     const std::uint64_t slices = total / 4096 + 1;
     const std::uint64_t width = (static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo)) / slices + 1;
     auto sliceOf = [&](EpochNs enter) { return static_cast<std::size_t>((static_cast<std::uint64_t>(enter) - static_cast<std::uint64_t>(lo)) / width); };
+    // Counted by runs of sources, each into counts of its own, then added up.
+    const std::size_t runs = std::min<std::size_t>(sources, 16);
+    std::vector<std::vector<std::size_t>> counts(runs);
+    forEachFileInParallel(runs, 0, [&](std::size_t run) {
+        std::vector<std::size_t>& c = counts[run];
+        c.assign(slices + 1, 0);
+        for (std::size_t s = run * sources / runs; s < (run + 1) * sources / runs; ++s)
+            forSource(s, [&](const CollectiveRecord& r) { ++c[sliceOf(r.enter) + 1]; });
+    });
     std::vector<std::size_t> start(slices + 1, 0);
-    forEach([&](const CollectiveRecord& r) { ++start[sliceOf(r.enter) + 1]; }, false);
+    for (const std::vector<std::size_t>& c : counts)
+        for (std::size_t i = 0; i < c.size(); ++i) start[i] += c[i];
+    counts = {};
     std::partial_sum(start.begin(), start.end(), start.begin());
 
     constexpr std::size_t kSlicesPerWindow = 256;  // about a million records, 48 MB
@@ -125,13 +148,14 @@ void fillInTimeOrder(const ForEach& forEach, std::vector<CollectiveRecord>& reco
     buffers.reserve(windows);
     for (std::size_t w = 0; w < windows; ++w) buffers.push_back(recordBuffer(windowBegin(w + 1) - windowBegin(w)));
     std::vector<std::size_t> next(start.begin(), start.end() - 1);
-    forEach(
-        [&](const CollectiveRecord& r) {
-            const std::size_t s = sliceOf(r.enter);
-            const std::size_t w = s / kSlicesPerWindow;
-            buffers[w][next[s]++ - windowBegin(w)] = r;
-        },
-        true);
+    for (std::size_t s = 0; s < sources; ++s) {
+        forSource(s, [&](const CollectiveRecord& r) {
+            const std::size_t slice = sliceOf(r.enter);
+            const std::size_t w = slice / kSlicesPerWindow;
+            buffers[w][next[slice]++ - windowBegin(w)] = r;
+        });
+        release(s);
+    }
     forEachFileInParallel(windows, 0, [&](std::size_t w) {
         CollectiveRecord* const base = buffers[w].get() - windowBegin(w);
         for (std::size_t s = w * kSlicesPerWindow; s < std::min<std::size_t>(slices, (w + 1) * kSlicesPerWindow); ++s)
@@ -161,11 +185,22 @@ CollectiveSpan collectiveSpan(const ImportedEvents& events) {
         span.last = std::max(span.last, exit);
     };
     for (const ImportedCollective& c : events.collectives) see(c.enter, c.exit);
-    for (const FlightRecorderDump& dump : events.flightRecorderDumps) {
-        const FlightRecorderCollectives collectives(dump);
-        for (std::size_t i = 0; i < dump.entries.size(); ++i)
-            if (const auto c = collectives.at(i); const auto* collective = std::get_if<FlightRecorderCollective>(&c))
-                see(collective->enter, collective->exit);
+    // Each dump's span on every core (tens of millions of entries), then the span of them all:
+    // the first and last are the same whichever order they are met in.
+    const auto& dumps = events.flightRecorderDumps;
+    std::vector<CollectiveSpan> ofDump(dumps.size());
+    forEachFileInParallel(dumps.size(), 0, [&](std::size_t d) {
+        CollectiveSpan& own = ofDump[d];
+        const FlightRecorderCollectives collectives(dumps[d]);
+        for (std::size_t i = 0; i < dumps[d].entries.size(); ++i)
+            if (const auto c = collectives.at(i); const auto* collective = std::get_if<FlightRecorderCollective>(&c)) {
+                if (collective->enter > 0 && (own.first == 0 || collective->enter < own.first)) own.first = collective->enter;
+                own.last = std::max(own.last, collective->exit);
+            }
+    });
+    for (const CollectiveSpan& s : ofDump) {
+        if (s.first > 0) see(s.first, s.last);
+        else span.last = std::max(span.last, s.last);
     }
     return span;
 }
@@ -185,18 +220,20 @@ void addCollectives(ImportedEvents& events, EpochNs base, Run& run) {
     for (const FlightRecorderDump& dump : events.flightRecorderDumps) indices.push_back(dumpIndices(dump, tables));
     std::vector<CollectiveRecord>& records = run.collectives;
     constexpr std::size_t kDumpsPerRelease = 512;
+    // Source 0: the traces' collectives; then each dump.
     fillInTimeOrder(
-        [&](const auto& f, bool last) {
+        1 + indices.size(),
+        [&](std::size_t s, const auto& f) {
+            if (s > 0) return forEachDumpRecord(events.flightRecorderDumps[s - 1], indices[s - 1], f);
             for (std::size_t i = 0; i < traced.size(); ++i) {
                 const ImportedCollective& c = events.collectives[i];
                 f(CollectiveRecord{c.rank, traced[i].first, traced[i].second, c.seq, c.enter, c.exit, c.bytes});
             }
-            for (std::size_t d = 0; d < indices.size(); ++d) {
-                forEachDumpRecord(events.flightRecorderDumps[d], indices[d], f);
-                if (!last) continue;
-                events.flightRecorderDumps[d] = FlightRecorderDump();  // its records are made: most of the import's memory
-                if ((d + 1) % kDumpsPerRelease == 0) releaseFreedMemory();
-            }
+        },
+        [&](std::size_t s) {
+            if (s == 0) return;
+            events.flightRecorderDumps[s - 1] = FlightRecorderDump();  // its records are made: most of the import's memory
+            if (s % kDumpsPerRelease == 0) releaseFreedMemory();
         },
         records);
     releaseFreedMemory();
