@@ -116,6 +116,7 @@ FabricScene::FabricScene(const Topology& topology, vtkRenderer* renderer)
       m_trays(m_layout.hosts, hostChunks(topology, gpuChunks(topology)), BoxMesh::Faces::OpenBack),
       m_rackTops(m_layout.rackTops, rackChunks(topology, gpuChunks(topology)), BoxMesh::Faces::TopOnly),
       m_chunkDetail(m_gpus.chunkCount(), FabricDetail::Boxes),
+      m_chunkShown(m_gpus.chunkCount(), false),
       m_rackTopHost(topology.racks.size(), -1),
       m_rackSwitches(switchBoxes(topology, m_layout, true, m_rackSwitchIndex)),
       m_upperSwitches(switchBoxes(topology, m_layout, false, m_upperSwitchIndex)),
@@ -287,7 +288,8 @@ void FabricScene::applyColours(std::span<const GpuVisual> states, std::span<cons
         m_rackColours[static_cast<std::size_t>(m_topology.hosts[static_cast<std::size_t>(m_topology.gpus[static_cast<std::size_t>(g)].host)].rack)] = activeStatePalette().flash;
     }
     // Only the meshes on show are recoloured; setChunkDetail brings the others up to date.
-    for (std::size_t c = 0; c < m_chunkDetail.size(); ++c) recolourChunk(c);
+    for (std::size_t c = 0; c < m_chunkDetail.size(); ++c)
+        if (m_chunkShown[c]) recolourChunk(c);
     if (failedSwitch != m_failedSwitchShown) {
         if (m_failedSwitchShown >= 0) colourSwitch(m_failedSwitchShown, kSwitchColour);
         if (failedSwitch >= 0 && static_cast<std::size_t>(failedSwitch) < m_rackSwitchIndex.size()) colourSwitch(failedSwitch, kFailedColour);
@@ -325,8 +327,9 @@ void FabricScene::setDetails(const std::function<FabricDetail(const Box3&)>& cho
 }
 
 void FabricScene::setChunkDetail(std::size_t chunk, FabricDetail detail) {
-    if (m_chunkDetail[chunk] == detail) return;
-    if (m_chunkDetail[chunk] != FabricDetail::Boxes) rowsOf(chunk).actor()->VisibilityOff();
+    if (m_chunkShown[chunk] && m_chunkDetail[chunk] == detail) return;
+    if (m_chunkShown[chunk] && m_chunkDetail[chunk] != FabricDetail::Boxes) rowsOf(chunk).actor()->VisibilityOff();
+    m_chunkShown[chunk] = true;
     m_chunkDetail[chunk] = detail;
     const bool boxes = detail == FabricDetail::Boxes;
     m_gpus.setChunkVisibility(chunk, boxes);

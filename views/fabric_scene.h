@@ -98,6 +98,7 @@ private:
     // on a software rasteriser): only its grid and the zones' outlines are drawn.
     vtkSmartPointer<vtkActor> m_floorLines;
     std::vector<FabricDetail> m_chunkDetail;
+    std::vector<bool> m_chunkShown;  // false until the first setDetail(s): nothing drawn, nothing built
     std::vector<std::int32_t> m_rackTopHost;      // rack -> the host in its top slot, or -1
     std::vector<std::int32_t> m_rackSwitchIndex;   // switch -> box in m_rackSwitches, or -1
     std::vector<std::int32_t> m_upperSwitchIndex;  // switch -> box in m_upperSwitches, or -1
