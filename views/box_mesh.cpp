@@ -78,7 +78,7 @@ void BoxMesh::build() {
     std::fill_n(static_cast<unsigned char*>(m_image->GetScalarPointer()), static_cast<std::size_t>(m_textureWidth * height * 3), 0);
     for (std::size_t i = 0; i < m_count; ++i) paintTexel(i, m_shown[i]);
 
-    const std::size_t faceCount = faces == Faces::All ? kFacesPerBox : faces == Faces::OpenBack ? kFacesPerBox - 1 : 1;
+    const std::size_t faceCount = faces == Faces::All ? kFacesPerBox : faces == Faces::OpenBack ? kFacesPerBox - 1 : faces == Faces::TopAndFront ? 2 : 1;
     const std::size_t firstFace = faces == Faces::FrontOnly ? 1 : 0;  // the top comes first, then the front
     auto points = vtkSmartPointer<vtkPoints>::New();
     points->SetDataTypeToFloat();
@@ -126,7 +126,7 @@ void BoxMesh::build() {
 vtkActor* BoxMesh::actor() const { return m_actor; }
 
 void BoxMesh::setColour(std::size_t box, Rgb colour) {
-    if (box >= m_count || m_shown[box] == colour) return;
+    if (box >= m_count || sameRgb(m_shown[box], colour)) return;
     m_shown[box] = colour;
     if (!m_built) return;  // painted when built
     m_changed = true;

@@ -23,7 +23,9 @@ public:
     // be a pixel wide anyway (the top of a rack lid, the front of a GPU).
     // OpenBack: all but the back, for boxes whose back is inside something (a GPU in its
     // cabinet); a face fewer to set up for each of thousands of boxes.
-    enum class Faces { All, OpenBack, TopOnly, FrontOnly };
+    // TopAndFront: the faces a view from the front and above sees of a box far away (the
+    // switch tiers of a fleet seen whole).
+    enum class Faces { All, OpenBack, TopOnly, FrontOnly, TopAndFront };
     // Which faces show the true colour: the tops (floors, lids), or the fronts (GPUs and
     // racks, which face the aisle); the others are shaded darker.
     enum class Lit { Top, Front };

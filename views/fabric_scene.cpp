@@ -126,7 +126,9 @@ FabricScene::FabricScene(const Topology& topology, vtkRenderer* renderer)
       m_chunkShown(m_gpus.chunkCount(), false),
       m_rackTopHost(topology.racks.size(), -1),
       m_rackSwitches(switchBoxes(topology, m_layout, true, m_rackSwitchIndex)),
-      m_upperSwitches(switchBoxes(topology, m_layout, false, m_upperSwitchIndex)),
+      m_upperSwitchBoxes(switchBoxes(topology, m_layout, false, m_upperSwitchIndex)),
+      m_upperSwitches(m_upperSwitchBoxes, BoxMesh::Faces::All, BoxMesh::Lit::Top, BoxMesh::Deferred{}),
+      m_upperSwitchesFar(m_upperSwitchBoxes, BoxMesh::Faces::TopAndFront),
       m_replacedLines(vtkSmartPointer<vtkPolyData>::New()),
       m_highlightLines(vtkSmartPointer<vtkPolyData>::New()),
       m_markLines(vtkSmartPointer<vtkPolyData>::New()),
@@ -135,6 +137,7 @@ FabricScene::FabricScene(const Topology& topology, vtkRenderer* renderer)
       m_rackColours(m_layout.racks.size(), kTrainingColour) {
     m_rackSwitches.setColours(std::vector<Rgb>(m_rackSwitches.size(), kSwitchColour));
     m_upperSwitches.setColours(std::vector<Rgb>(m_upperSwitches.size(), kSwitchColour));
+    m_upperSwitchesFar.setColours(std::vector<Rgb>(m_upperSwitchesFar.size(), kSwitchColour));
     m_rackLinks = buildLinks(m_layout.rackLinks);
     m_links = buildLinks(m_layout.links);
     m_nearLinks = buildLinks(m_layout.nearLinks);
@@ -164,6 +167,8 @@ FabricScene::FabricScene(const Topology& topology, vtkRenderer* renderer)
         m_chunkInHall.assign(starts.size(), false);
         m_hallMeshes.resize(m_halls.size());
     }
+    m_rackOfGpu.resize(topology.gpus.size());
+    for (std::size_t g = 0; g < topology.gpus.size(); ++g) m_rackOfGpu[g] = topology.hosts[static_cast<std::size_t>(topology.gpus[g].host)].rack;
     for (std::size_t h = topology.hosts.size(); h-- > 0;) m_rackTopHost[static_cast<std::size_t>(topology.hosts[h].rack)] = static_cast<std::int32_t>(h);
     m_cabinets.setColours(std::vector<Rgb>(m_layout.cabinets.size(), kCabinetColour));
     m_trays.setColours(std::vector<Rgb>(m_layout.hosts.size(), kTrayColour));
@@ -220,7 +225,7 @@ std::vector<vtkActor*> FabricScene::actors() const {
         all.push_back(m_rackTops.actors()[c]);
         all.push_back(m_cabinets.actors()[c]);
     }
-    for (vtkActor* a : {m_rackSwitches.actor(), m_upperSwitches.actor(), m_floorLines.Get(), m_rackLinks.Get(), m_links.Get(), m_nearLinks.Get(), m_farLinks.Get(),
+    for (vtkActor* a : {m_rackSwitches.actor(), m_upperSwitches.actor(), m_upperSwitchesFar.actor(), m_floorLines.Get(), m_rackLinks.Get(), m_links.Get(), m_nearLinks.Get(), m_farLinks.Get(),
                         m_replaced.Get(), m_highlight.Get(), m_marks.Get()})
         all.push_back(a);
     return all;
@@ -245,8 +250,10 @@ void FabricScene::colourSwitch(std::int32_t sw, Rgb colour) {
         m_rackSwitches.setColour(static_cast<std::size_t>(m_rackSwitchIndex[i]), colour);
         m_rackSwitches.commit();
     } else {
-        m_upperSwitches.setColour(static_cast<std::size_t>(m_upperSwitchIndex[i]), colour);
-        m_upperSwitches.commit();
+        for (BoxMesh* mesh : {&m_upperSwitches, &m_upperSwitchesFar}) {
+            mesh->setColour(static_cast<std::size_t>(m_upperSwitchIndex[i]), colour);
+            mesh->commit();
+        }
     }
 }
 
@@ -286,8 +293,9 @@ void FabricScene::showStates(std::span<const GpuVisual> states, std::span<const 
                              std::int32_t failedSwitch) {
     const std::size_t n = std::min(states.size(), m_gpuColours.size());
     m_stateRank.resize(n);
+    const StatePalette& palette = activeStatePalette();
     for (std::size_t g = 0; g < n; ++g) {
-        m_gpuColours[g] = gpuColour(states[g]);
+        m_gpuColours[g] = gpuColour(states[g], palette);
         m_stateRank[g] = gpuSeverity(states[g]);
     }
     applyColours(states.first(n), m_stateRank, flashing, failedSwitch);
@@ -305,7 +313,7 @@ void FabricScene::applyColours(std::span<const GpuVisual> states, std::span<cons
     const std::size_t n = states.size();
     std::fill(m_rackSeverity.begin(), m_rackSeverity.end(), -1);
     for (std::size_t g = 0; g < n; ++g) {
-        const auto rack = static_cast<std::size_t>(m_topology.hosts[static_cast<std::size_t>(m_topology.gpus[g].host)].rack);
+        const auto rack = static_cast<std::size_t>(m_rackOfGpu[g]);
         if (rank[g] > m_rackSeverity[rack]) {
             m_rackSeverity[rack] = rank[g];
             m_rackColours[rack] = m_gpuColours[g];
@@ -331,7 +339,8 @@ void FabricScene::applyColours(std::span<const GpuVisual> states, std::span<cons
 
 void FabricScene::outlineReplaced(std::span<const GpuVisual> states) {
     // Replacements only accumulate over time, so the count names the set.
-    const auto count = static_cast<std::size_t>(std::count_if(states.begin(), states.end(), [](const GpuVisual& v) { return v.replaced; }));
+    std::size_t count = 0;
+    for (const GpuVisual& v : states) count += v.replaced ? 1 : 0;
     if (count == m_replacedShown) return;
     m_replacedShown = count;
     auto points = vtkSmartPointer<vtkPoints>::New();
@@ -403,6 +412,10 @@ void FabricScene::showFinestDetail() {
     m_detail = m_chunkDetail.empty() ? FabricDetail::Boxes : *std::min_element(m_chunkDetail.begin(), m_chunkDetail.end());
     // Where every rack is a speck of a block, rack switches and their cables are specks over them.
     m_rackSwitches.actor()->SetVisibility(m_detail != FabricDetail::Hall);
+    // Thousands of switches far away: a face fewer than a box's five would set up less, and
+    // from the front and above only the tops and fronts show anyway.
+    m_upperSwitches.setVisible(m_detail != FabricDetail::Hall);
+    m_upperSwitchesFar.setVisible(m_detail == FabricDetail::Hall);
     // Close up, the uplinks of every rack would cross the GPUs in front of them.
     m_rackLinks->SetVisibility(m_detail == FabricDetail::Rows);
     // A fat tree's rack cabling: a line per rack and leaf is a wall from afar, one per unit there.

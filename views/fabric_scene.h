@@ -112,11 +112,14 @@ private:
     vtkSmartPointer<vtkActor> m_floorLines;
     std::vector<FabricDetail> m_chunkDetail;
     std::vector<bool> m_chunkShown;  // false until the first setDetail(s): nothing drawn, nothing built
+    std::vector<std::int32_t> m_rackOfGpu;        // gpu -> its rack, looked up for every GPU every frame
     std::vector<std::int32_t> m_rackTopHost;      // rack -> the host in its top slot, or -1
     std::vector<std::int32_t> m_rackSwitchIndex;   // switch -> box in m_rackSwitches, or -1
     std::vector<std::int32_t> m_upperSwitchIndex;  // switch -> box in m_upperSwitches, or -1
     BoxMesh m_rackSwitches;                        // hidden from far away, like the GPUs
-    BoxMesh m_upperSwitches;
+    std::vector<Box3> m_upperSwitchBoxes;
+    BoxMesh m_upperSwitches;     // every face, nearer than the farthest level (built when first shown)
+    BoxMesh m_upperSwitchesFar;  // their tops and fronts only, at the farthest level
     vtkSmartPointer<vtkActor> m_rackLinks;
     vtkSmartPointer<vtkActor> m_links;
     vtkSmartPointer<vtkActor> m_nearLinks;  // FabricLayout::nearLinks and farLinks
