@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 namespace faultline {
 
@@ -14,17 +15,23 @@ HostJobs::HostJobs(const Run& run) : m_run(run) {
             for (std::int32_t h : j.hosts) ++count[static_cast<std::size_t>(h) + 1];
     m_first.assign(hosts + 1, 0);
     for (std::size_t h = 0; h < hosts; ++h) m_first[h + 1] = m_first[h] + count[h + 1];
-    m_jobs.resize(static_cast<std::size_t>(m_first[hosts]));
+    // Each host's jobs by start, those starting together in the order filed: sorted as (start,
+    // job) pairs, which reads no job while sorting (a fleet's hosts hold 18,000 jobs between them).
+    std::vector<std::pair<Nanos, std::int32_t>> byStart(static_cast<std::size_t>(m_first[hosts]));
     std::vector<std::int32_t> next(m_first.begin(), m_first.end() - 1);
     for (std::size_t j = 0; j < run.jobs.size(); ++j)
         if (filed(run.jobs[j]))
-            for (std::int32_t h : run.jobs[j].hosts) m_jobs[static_cast<std::size_t>(next[static_cast<std::size_t>(h)]++)] = static_cast<std::int32_t>(j);
-    m_starts.resize(m_jobs.size());
+            for (std::int32_t h : run.jobs[j].hosts)
+                byStart[static_cast<std::size_t>(next[static_cast<std::size_t>(h)]++)] = {*run.jobs[j].start, static_cast<std::int32_t>(j)};
     for (std::size_t h = 0; h < hosts; ++h) {
-        const auto begin = m_jobs.begin() + m_first[h], end = m_jobs.begin() + m_first[h + 1];
-        std::stable_sort(begin, end, [&](std::int32_t a, std::int32_t b) { return *run.jobs[static_cast<std::size_t>(a)].start < *run.jobs[static_cast<std::size_t>(b)].start; });
-        for (auto i = static_cast<std::size_t>(m_first[h]); i < static_cast<std::size_t>(m_first[h + 1]); ++i)
-            m_starts[i] = *run.jobs[static_cast<std::size_t>(m_jobs[i])].start;
+        const auto begin = byStart.begin() + m_first[h], end = byStart.begin() + m_first[h + 1];
+        if (!std::is_sorted(begin, end)) std::sort(begin, end);
+    }
+    m_jobs.resize(byStart.size());
+    m_starts.resize(byStart.size());
+    for (std::size_t i = 0; i < byStart.size(); ++i) {
+        m_starts[i] = byStart[i].first;
+        m_jobs[i] = byStart[i].second;
     }
 }
 

@@ -13,6 +13,8 @@
 #include <vtkUnsignedCharArray.h>
 
 #include <algorithm>
+#include <span>
+#include <utility>
 
 namespace faultline {
 
@@ -43,8 +45,28 @@ constexpr std::array<Face, kFacesPerBox> kFaces{{
 
 }  // namespace
 
-BoxMesh::BoxMesh(const std::vector<Box3>& boxes, Faces faces, Lit lit)
-    : m_actor(vtkSmartPointer<vtkActor>::New()), m_image(vtkSmartPointer<vtkImageData>::New()), m_count(boxes.size()), m_lit(lit) {
+BoxMesh::BoxMesh(const std::vector<Box3>& boxes, Faces faces, Lit lit) : BoxMesh(std::span<const Box3>(boxes), faces, lit, Deferred{}) {
+    setVisible(true);  // built now: the caller's boxes may go
+}
+
+BoxMesh::BoxMesh(std::span<const Box3> boxes, Faces faces, Lit lit, Deferred)
+    : m_boxes(boxes), m_faces(faces), m_actor(vtkSmartPointer<vtkActor>::New()), m_image(vtkSmartPointer<vtkImageData>::New()),
+      m_count(boxes.size()), m_shown(boxes.size(), Rgb{0, 0, 0}), m_lit(lit) {
+    m_actor->VisibilityOff();
+    m_actor->GetProperty()->LightingOff();  // the shades are in the texture
+    m_actor->GetProperty()->SetColor(1, 1, 1);
+    m_actor->GetProperty()->BackfaceCullingOn();
+}
+
+void BoxMesh::setVisible(bool visible) {
+    if (visible && !m_built) build();
+    m_actor->SetVisibility(visible);
+}
+
+void BoxMesh::build() {
+    m_built = true;
+    const Faces faces = m_faces;
+    const std::span<const Box3> boxes = std::exchange(m_boxes, {});
     // At least two texels wide: VTK loads an image one texel wide as a 1D texture along its
     // height, which would sample the wrong shade.
     m_textureWidth = static_cast<int>(std::clamp<std::size_t>(m_count, 2, kMaxTextureWidth));
@@ -54,9 +76,9 @@ BoxMesh::BoxMesh(const std::vector<Box3>& boxes, Faces faces, Lit lit)
     m_image->SetDimensions(m_textureWidth, height, 1);
     m_image->AllocateScalars(VTK_UNSIGNED_CHAR, 3);
     std::fill_n(static_cast<unsigned char*>(m_image->GetScalarPointer()), static_cast<std::size_t>(m_textureWidth * height * 3), 0);
-    m_shown.assign(m_count, Rgb{0, 0, 0});
+    for (std::size_t i = 0; i < m_count; ++i) paintTexel(i, m_shown[i]);
 
-    const std::size_t faceCount = faces == Faces::All ? kFacesPerBox : faces == Faces::OpenBack ? kFacesPerBox - 1 : 1;
+    const std::size_t faceCount = faces == Faces::All ? kFacesPerBox : faces == Faces::OpenBack ? kFacesPerBox - 1 : faces == Faces::TopAndFront ? 2 : 1;
     const std::size_t firstFace = faces == Faces::FrontOnly ? 1 : 0;  // the top comes first, then the front
     auto points = vtkSmartPointer<vtkPoints>::New();
     points->SetDataTypeToFloat();
@@ -99,17 +121,19 @@ BoxMesh::BoxMesh(const std::vector<Box3>& boxes, Faces faces, Lit lit)
     mapper->ScalarVisibilityOff();
     m_actor->SetMapper(mapper);
     m_actor->SetTexture(texture);
-    m_actor->GetProperty()->LightingOff();  // the shades are in the texture
-    m_actor->GetProperty()->SetColor(1, 1, 1);
-    m_actor->GetProperty()->BackfaceCullingOn();
 }
 
 vtkActor* BoxMesh::actor() const { return m_actor; }
 
 void BoxMesh::setColour(std::size_t box, Rgb colour) {
-    if (box >= m_count || m_shown[box] == colour) return;
+    if (box >= m_count || sameRgb(m_shown[box], colour)) return;
     m_shown[box] = colour;
+    if (!m_built) return;  // painted when built
     m_changed = true;
+    paintTexel(box, colour);
+}
+
+void BoxMesh::paintTexel(std::size_t box, Rgb colour) {
     auto* texels = static_cast<unsigned char*>(m_image->GetScalarPointer());
     const std::size_t w = static_cast<std::size_t>(m_textureWidth);
     const std::size_t x = box % w;

@@ -10,7 +10,7 @@ ChunkedBoxMesh::ChunkedBoxMesh(const std::vector<Box3>& boxes, std::vector<std::
     : m_count(boxes.size()), m_starts(std::move(starts)) {
     if (m_starts.empty() || m_starts.front() != 0) m_starts.insert(m_starts.begin(), 0);
     for (std::size_t c = 0; c < m_starts.size(); ++c) {
-        const std::vector<Box3> chunk(boxes.begin() + static_cast<std::ptrdiff_t>(m_starts[c]), boxes.begin() + static_cast<std::ptrdiff_t>(chunkEnd(c)));
+        const std::span<const Box3> chunk = std::span<const Box3>(boxes).subspan(m_starts[c], chunkEnd(c) - m_starts[c]);
         Box3 bounds = chunk.empty() ? Box3{} : chunk.front();
         for (const Box3& b : chunk)
             for (std::size_t k = 0; k < 3; ++k) {
@@ -18,11 +18,11 @@ ChunkedBoxMesh::ChunkedBoxMesh(const std::vector<Box3>& boxes, std::vector<std::
                 bounds.max[k] = std::max(bounds.max[k], b.max[k]);
             }
         m_bounds.push_back(bounds);
-        m_chunks.push_back(std::make_unique<BoxMesh>(chunk, faces, lit));
+        m_chunks.push_back(std::make_unique<BoxMesh>(chunk, faces, lit, BoxMesh::Deferred{}));
     }
 }
 
-void ChunkedBoxMesh::setChunkVisibility(std::size_t chunk, bool visible) { m_chunks[chunk]->actor()->SetVisibility(visible); }
+void ChunkedBoxMesh::setChunkVisibility(std::size_t chunk, bool visible) { m_chunks[chunk]->setVisible(visible); }
 
 void ChunkedBoxMesh::setChunkColours(std::size_t chunk, std::span<const Rgb> colours) {
     const std::size_t begin = std::min(chunkBegin(chunk), colours.size());
@@ -37,7 +37,7 @@ std::vector<vtkActor*> ChunkedBoxMesh::actors() const {
 }
 
 void ChunkedBoxMesh::setVisibility(bool visible) {
-    for (const auto& c : m_chunks) c->actor()->SetVisibility(visible);
+    for (const auto& c : m_chunks) c->setVisible(visible);
 }
 
 void ChunkedBoxMesh::setColours(std::span<const Rgb> colours) {

@@ -1,7 +1,8 @@
 #pragma once
 // Many boxes as several BoxMeshes, each a run of neighbouring boxes (whole racks of GPUs):
 // VTK culls an actor outside the view whole, so a close view draws only the chunks it sees
-// instead of every GPU of the cluster.
+// instead of every GPU of the cluster. A chunk is built when first shown: most of a large
+// cluster is only ever seen from afar, as row blocks.
 #include "box_mesh.h"
 
 #include <memory>
@@ -14,7 +15,8 @@ namespace faultline {
 
 class ChunkedBoxMesh {
 public:
-    // `starts` are the first box of each chunk, ascending, starting with 0.
+    // `starts` are the first box of each chunk, ascending, starting with 0. Every chunk starts
+    // hidden; `boxes` must outlive the mesh.
     ChunkedBoxMesh(const std::vector<Box3>& boxes, std::vector<std::size_t> starts, BoxMesh::Faces faces = BoxMesh::Faces::All,
                    BoxMesh::Lit lit = BoxMesh::Lit::Top);
 

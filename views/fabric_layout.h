@@ -53,6 +53,11 @@ struct FabricLayout {
     std::vector<Box3> switches;  // by switch index
     std::vector<Segment3> rackLinks;  // from racks and rack switches: too fine for far views
     std::vector<Segment3> links;      // between the upper tiers
+    // A fat tree's rack-to-leaf cables where one line per rack and leaf would be a wall from
+    // afar (8 rail leaves a rack): nearLinks (one per rack and leaf) are drawn only nearer
+    // than the farthest level of detail, farLinks (one per unit and leaf) in their stead there.
+    std::vector<Segment3> nearLinks;
+    std::vector<Segment3> farLinks;
     std::vector<Label3> labels;  // zone names and switch tiers, where they fit
     Box3 bounds;
     float gpuPitch = 1.0f;       // floor distance between neighbouring GPUs

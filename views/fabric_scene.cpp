@@ -55,6 +55,11 @@ std::optional<double> hit(const Box3& b, const std::array<double, 3>& o, const s
     return near;
 }
 
+std::int32_t clusterOfRack(const Topology& t, std::int32_t rack) {
+    const auto zone = static_cast<std::size_t>(t.racks[static_cast<std::size_t>(rack)].zone);
+    return zone < t.zones.size() ? t.zones[zone].cluster : 0;
+}
+
 // GPUs in runs of whole racks of about a thousand: a close view culls what it does not see.
 std::vector<std::size_t> gpuChunks(const Topology& t) {
     constexpr std::size_t kGpusPerChunk = 1024;
@@ -65,7 +70,9 @@ std::vector<std::size_t> gpuChunks(const Topology& t) {
         // A new chunk only where a new row of racks starts: far away a row is one block.
         const bool newRow = rack < 0 || t.racks[static_cast<std::size_t>(r)].row != t.racks[static_cast<std::size_t>(rack)].row ||
                             t.racks[static_cast<std::size_t>(r)].zone != t.racks[static_cast<std::size_t>(rack)].zone;
-        if (r != rack && newRow && g - starts.back() >= kGpusPerChunk) starts.push_back(g);
+        // Each hall (a fleet's cluster) its own chunks: far away a hall is one block of rows.
+        const bool newHall = rack >= 0 && r != rack && clusterOfRack(t, r) != clusterOfRack(t, rack);
+        if (g > starts.back() && (newHall || (r != rack && newRow && g - starts.back() >= kGpusPerChunk))) starts.push_back(g);
         rack = r;
     }
     // Chunks of racks must match: racks in ascending order along the GPUs, else one chunk.
@@ -116,9 +123,12 @@ FabricScene::FabricScene(const Topology& topology, vtkRenderer* renderer)
       m_trays(m_layout.hosts, hostChunks(topology, gpuChunks(topology)), BoxMesh::Faces::OpenBack),
       m_rackTops(m_layout.rackTops, rackChunks(topology, gpuChunks(topology)), BoxMesh::Faces::TopOnly),
       m_chunkDetail(m_gpus.chunkCount(), FabricDetail::Boxes),
+      m_chunkShown(m_gpus.chunkCount(), false),
       m_rackTopHost(topology.racks.size(), -1),
       m_rackSwitches(switchBoxes(topology, m_layout, true, m_rackSwitchIndex)),
-      m_upperSwitches(switchBoxes(topology, m_layout, false, m_upperSwitchIndex)),
+      m_upperSwitchBoxes(switchBoxes(topology, m_layout, false, m_upperSwitchIndex)),
+      m_upperSwitches(m_upperSwitchBoxes, BoxMesh::Faces::All, BoxMesh::Lit::Top, BoxMesh::Deferred{}),
+      m_upperSwitchesFar(m_upperSwitchBoxes, BoxMesh::Faces::TopAndFront),
       m_replacedLines(vtkSmartPointer<vtkPolyData>::New()),
       m_highlightLines(vtkSmartPointer<vtkPolyData>::New()),
       m_markLines(vtkSmartPointer<vtkPolyData>::New()),
@@ -127,8 +137,11 @@ FabricScene::FabricScene(const Topology& topology, vtkRenderer* renderer)
       m_rackColours(m_layout.racks.size(), kTrainingColour) {
     m_rackSwitches.setColours(std::vector<Rgb>(m_rackSwitches.size(), kSwitchColour));
     m_upperSwitches.setColours(std::vector<Rgb>(m_upperSwitches.size(), kSwitchColour));
+    m_upperSwitchesFar.setColours(std::vector<Rgb>(m_upperSwitchesFar.size(), kSwitchColour));
     m_rackLinks = buildLinks(m_layout.rackLinks);
     m_links = buildLinks(m_layout.links);
+    m_nearLinks = buildLinks(m_layout.nearLinks);
+    m_farLinks = buildLinks(m_layout.farLinks);
     m_replaced = lineActor(m_replacedLines, kReplacedOutline, 2.0f);
     m_highlight = lineActor(m_highlightLines, kHighlightColour, 3.0f);
     m_highlight->VisibilityOff();
@@ -143,10 +156,19 @@ FabricScene::FabricScene(const Topology& topology, vtkRenderer* renderer)
         for (std::size_t c = 0; c < starts.size(); ++c) {
             m_rowChunks.push_back({starts[c], c + 1 < starts.size() ? starts[c + 1] : topology.racks.size(), hostStarts[c],
                                    c + 1 < hostStarts.size() ? hostStarts[c + 1] : topology.hosts.size()});
-            m_hallRows.push_back(rowMesh(c, kHallTexelsPerUnit));
+            const RowChunk& chunk = m_rowChunks.back();
+            const std::int32_t cluster = chunk.rackBegin < chunk.rackEnd ? clusterOfRack(topology, static_cast<std::int32_t>(chunk.rackBegin)) : -1;
+            if (m_halls.empty() || cluster != m_halls.back().cluster) m_halls.push_back({cluster, c, c});
+            ++m_halls.back().chunkEnd;
         }
-        m_rows.resize(starts.size());  // built when first needed: most of a hall is seen from afar
+        // Built when first needed: most of a hall is seen from afar, and seen whole as one.
+        m_rows.resize(starts.size());
+        m_hallRows.resize(starts.size());
+        m_chunkInHall.assign(starts.size(), false);
+        m_hallMeshes.resize(m_halls.size());
     }
+    m_rackOfGpu.resize(topology.gpus.size());
+    for (std::size_t g = 0; g < topology.gpus.size(); ++g) m_rackOfGpu[g] = topology.hosts[static_cast<std::size_t>(topology.gpus[g].host)].rack;
     for (std::size_t h = topology.hosts.size(); h-- > 0;) m_rackTopHost[static_cast<std::size_t>(topology.hosts[h].rack)] = static_cast<std::int32_t>(h);
     m_cabinets.setColours(std::vector<Rgb>(m_layout.cabinets.size(), kCabinetColour));
     m_trays.setColours(std::vector<Rgb>(m_layout.hosts.size(), kTrayColour));
@@ -157,8 +179,9 @@ FabricScene::FabricScene(const Topology& topology, vtkRenderer* renderer)
 
 FabricScene::~FabricScene() {
     for (vtkActor* a : actors()) m_renderer->RemoveActor(a);
-    for (const auto& rows : m_rows)
-        if (rows) m_renderer->RemoveActor(rows->actor());
+    for (const auto* meshes : {&m_rows, &m_hallRows, &m_hallMeshes})
+        for (const auto& rows : *meshes)
+            if (rows) m_renderer->RemoveActor(rows->actor());
 }
 
 std::unique_ptr<RowMesh> FabricScene::rowMesh(std::size_t chunk, float texelsPerUnit) const {
@@ -169,12 +192,25 @@ std::unique_ptr<RowMesh> FabricScene::rowMesh(std::size_t chunk, float texelsPer
 }
 
 RowMesh& FabricScene::rowsOf(std::size_t chunk) {
-    if (m_chunkDetail[chunk] == FabricDetail::Hall) return *m_hallRows[chunk];
-    if (!m_rows[chunk]) {
-        m_rows[chunk] = rowMesh(chunk, kRowTexelsPerUnit);
-        m_renderer->AddActor(m_rows[chunk]->actor());
+    const bool hall = m_chunkDetail[chunk] == FabricDetail::Hall;
+    auto& mesh = hall ? m_hallRows[chunk] : m_rows[chunk];
+    if (!mesh) {
+        mesh = rowMesh(chunk, hall ? kHallTexelsPerUnit : kRowTexelsPerUnit);
+        m_renderer->AddActor(mesh->actor());
     }
-    return *m_rows[chunk];
+    return *mesh;
+}
+
+RowMesh& FabricScene::hallMesh(std::size_t hall) {
+    auto& mesh = m_hallMeshes[hall];
+    if (!mesh) {
+        const RowChunk& first = m_rowChunks[m_halls[hall].chunkBegin];
+        const RowChunk& last = m_rowChunks[m_halls[hall].chunkEnd - 1];
+        mesh = std::make_unique<RowMesh>(m_topology, m_layout, m_rowOf, first.rackBegin, last.rackEnd, first.hostBegin, last.hostEnd, kHallTexelsPerUnit);
+        mesh->actor()->VisibilityOff();
+        m_renderer->AddActor(mesh->actor());
+    }
+    return *mesh;
 }
 
 std::vector<vtkActor*> FabricScene::actors() const {
@@ -186,11 +222,10 @@ std::vector<vtkActor*> FabricScene::actors() const {
         for (const ChunkedBoxMesh* mesh : {&m_gpus, &m_trays})
             all.push_back(mesh->actors()[c]);
     for (std::size_t c = m_chunkDetail.size(); c-- > 0;) {
-        all.push_back(m_hallRows[c]->actor());
         all.push_back(m_rackTops.actors()[c]);
         all.push_back(m_cabinets.actors()[c]);
     }
-    for (vtkActor* a : {m_rackSwitches.actor(), m_upperSwitches.actor(), m_floorLines.Get(), m_rackLinks.Get(), m_links.Get(),
+    for (vtkActor* a : {m_rackSwitches.actor(), m_upperSwitches.actor(), m_upperSwitchesFar.actor(), m_floorLines.Get(), m_rackLinks.Get(), m_links.Get(), m_nearLinks.Get(), m_farLinks.Get(),
                         m_replaced.Get(), m_highlight.Get(), m_marks.Get()})
         all.push_back(a);
     return all;
@@ -215,8 +250,10 @@ void FabricScene::colourSwitch(std::int32_t sw, Rgb colour) {
         m_rackSwitches.setColour(static_cast<std::size_t>(m_rackSwitchIndex[i]), colour);
         m_rackSwitches.commit();
     } else {
-        m_upperSwitches.setColour(static_cast<std::size_t>(m_upperSwitchIndex[i]), colour);
-        m_upperSwitches.commit();
+        for (BoxMesh* mesh : {&m_upperSwitches, &m_upperSwitchesFar}) {
+            mesh->setColour(static_cast<std::size_t>(m_upperSwitchIndex[i]), colour);
+            mesh->commit();
+        }
     }
 }
 
@@ -256,8 +293,9 @@ void FabricScene::showStates(std::span<const GpuVisual> states, std::span<const 
                              std::int32_t failedSwitch) {
     const std::size_t n = std::min(states.size(), m_gpuColours.size());
     m_stateRank.resize(n);
+    const StatePalette& palette = activeStatePalette();
     for (std::size_t g = 0; g < n; ++g) {
-        m_gpuColours[g] = gpuColour(states[g]);
+        m_gpuColours[g] = gpuColour(states[g], palette);
         m_stateRank[g] = gpuSeverity(states[g]);
     }
     applyColours(states.first(n), m_stateRank, flashing, failedSwitch);
@@ -275,7 +313,7 @@ void FabricScene::applyColours(std::span<const GpuVisual> states, std::span<cons
     const std::size_t n = states.size();
     std::fill(m_rackSeverity.begin(), m_rackSeverity.end(), -1);
     for (std::size_t g = 0; g < n; ++g) {
-        const auto rack = static_cast<std::size_t>(m_topology.hosts[static_cast<std::size_t>(m_topology.gpus[g].host)].rack);
+        const auto rack = static_cast<std::size_t>(m_rackOfGpu[g]);
         if (rank[g] > m_rackSeverity[rack]) {
             m_rackSeverity[rack] = rank[g];
             m_rackColours[rack] = m_gpuColours[g];
@@ -287,7 +325,10 @@ void FabricScene::applyColours(std::span<const GpuVisual> states, std::span<cons
         m_rackColours[static_cast<std::size_t>(m_topology.hosts[static_cast<std::size_t>(m_topology.gpus[static_cast<std::size_t>(g)].host)].rack)] = activeStatePalette().flash;
     }
     // Only the meshes on show are recoloured; setChunkDetail brings the others up to date.
-    for (std::size_t c = 0; c < m_chunkDetail.size(); ++c) recolourChunk(c);
+    for (std::size_t c = 0; c < m_chunkDetail.size(); ++c)
+        if (m_chunkShown[c]) recolourChunk(c);
+    for (std::size_t h = 0; h < m_halls.size(); ++h)
+        if (m_halls[h].whole) m_hallMeshes[h]->setColours(m_gpuColours, m_rackColours);
     if (failedSwitch != m_failedSwitchShown) {
         if (m_failedSwitchShown >= 0) colourSwitch(m_failedSwitchShown, kSwitchColour);
         if (failedSwitch >= 0 && static_cast<std::size_t>(failedSwitch) < m_rackSwitchIndex.size()) colourSwitch(failedSwitch, kFailedColour);
@@ -298,7 +339,8 @@ void FabricScene::applyColours(std::span<const GpuVisual> states, std::span<cons
 
 void FabricScene::outlineReplaced(std::span<const GpuVisual> states) {
     // Replacements only accumulate over time, so the count names the set.
-    const auto count = static_cast<std::size_t>(std::count_if(states.begin(), states.end(), [](const GpuVisual& v) { return v.replaced; }));
+    std::size_t count = 0;
+    for (const GpuVisual& v : states) count += v.replaced ? 1 : 0;
     if (count == m_replacedShown) return;
     m_replacedShown = count;
     auto points = vtkSmartPointer<vtkPoints>::New();
@@ -314,26 +356,46 @@ void FabricScene::outlineReplaced(std::span<const GpuVisual> states) {
     m_replacedLines->Modified();
 }
 
-void FabricScene::setDetail(FabricDetail detail) {
-    for (std::size_t c = 0; c < m_chunkDetail.size(); ++c) setChunkDetail(c, detail);
-    showFinestDetail();
-}
+void FabricScene::setDetail(FabricDetail detail) { applyDetails(std::vector<FabricDetail>(m_chunkDetail.size(), detail)); }
 
 void FabricScene::setDetails(const std::function<FabricDetail(const Box3&)>& choose) {
-    for (std::size_t c = 0; c < m_chunkDetail.size(); ++c) setChunkDetail(c, choose(m_gpus.chunkBounds(c)));
+    std::vector<FabricDetail> details(m_chunkDetail.size());
+    for (std::size_t c = 0; c < details.size(); ++c) details[c] = choose(m_gpus.chunkBounds(c));
+    applyDetails(details);
+}
+
+void FabricScene::applyDetails(const std::vector<FabricDetail>& details) {
+    for (std::size_t h = 0; h < m_halls.size(); ++h) {
+        Hall& hall = m_halls[h];
+        // A hall seen whole from afar is one mesh: a draw per hall instead of one per chunk,
+        // which is most of a far frame's cost on a software rasteriser.
+        const bool whole = std::all_of(details.begin() + static_cast<std::ptrdiff_t>(hall.chunkBegin), details.begin() + static_cast<std::ptrdiff_t>(hall.chunkEnd),
+                                       [](FabricDetail d) { return d == FabricDetail::Hall; });
+        for (std::size_t c = hall.chunkBegin; c < hall.chunkEnd; ++c) setChunkDetail(c, details[c], whole);
+        if (whole == hall.whole) continue;
+        hall.whole = whole;
+        if (whole) {
+            hallMesh(h).actor()->VisibilityOn();
+            m_hallMeshes[h]->setColours(m_gpuColours, m_rackColours);
+        } else if (m_hallMeshes[h]) {
+            m_hallMeshes[h]->actor()->VisibilityOff();
+        }
+    }
     showFinestDetail();
 }
 
-void FabricScene::setChunkDetail(std::size_t chunk, FabricDetail detail) {
-    if (m_chunkDetail[chunk] == detail) return;
-    if (m_chunkDetail[chunk] != FabricDetail::Boxes) rowsOf(chunk).actor()->VisibilityOff();
+void FabricScene::setChunkDetail(std::size_t chunk, FabricDetail detail, bool inHallMesh) {
+    if (m_chunkShown[chunk] && m_chunkDetail[chunk] == detail && m_chunkInHall[chunk] == inHallMesh) return;
+    if (m_chunkShown[chunk] && m_chunkDetail[chunk] != FabricDetail::Boxes && !m_chunkInHall[chunk]) rowsOf(chunk).actor()->VisibilityOff();
+    m_chunkShown[chunk] = true;
     m_chunkDetail[chunk] = detail;
+    m_chunkInHall[chunk] = inHallMesh;
     const bool boxes = detail == FabricDetail::Boxes;
     m_gpus.setChunkVisibility(chunk, boxes);
     m_trays.setChunkVisibility(chunk, boxes);
     m_cabinets.setChunkVisibility(chunk, boxes);
     m_rackTops.setChunkVisibility(chunk, boxes);  // a row block's lids show the same
-    if (!boxes) rowsOf(chunk).actor()->VisibilityOn();
+    if (!boxes && !inHallMesh) rowsOf(chunk).actor()->VisibilityOn();
     recolourChunk(chunk);
 }
 
@@ -341,17 +403,24 @@ void FabricScene::recolourChunk(std::size_t chunk) {
     if (m_chunkDetail[chunk] == FabricDetail::Boxes) {
         m_gpus.setChunkColours(chunk, m_gpuColours);
         m_rackTops.setChunkColours(chunk, m_rackColours);
-    } else {
+    } else if (!m_chunkInHall[chunk]) {
         rowsOf(chunk).setColours(m_gpuColours, m_rackColours);
-    }
+    }  // else its hall's mesh shows it
 }
 
 void FabricScene::showFinestDetail() {
     m_detail = m_chunkDetail.empty() ? FabricDetail::Boxes : *std::min_element(m_chunkDetail.begin(), m_chunkDetail.end());
     // Where every rack is a speck of a block, rack switches and their cables are specks over them.
     m_rackSwitches.actor()->SetVisibility(m_detail != FabricDetail::Hall);
+    // Thousands of switches far away: a face fewer than a box's five would set up less, and
+    // from the front and above only the tops and fronts show anyway.
+    m_upperSwitches.setVisible(m_detail != FabricDetail::Hall);
+    m_upperSwitchesFar.setVisible(m_detail == FabricDetail::Hall);
     // Close up, the uplinks of every rack would cross the GPUs in front of them.
     m_rackLinks->SetVisibility(m_detail == FabricDetail::Rows);
+    // A fat tree's rack cabling: a line per rack and leaf is a wall from afar, one per unit there.
+    m_nearLinks->SetVisibility(m_detail != FabricDetail::Hall);
+    m_farLinks->SetVisibility(m_detail == FabricDetail::Hall);
 }
 
 ComponentRef FabricScene::pick(const std::array<double, 3>& origin, const std::array<double, 3>& direction) const {

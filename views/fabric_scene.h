@@ -68,7 +68,10 @@ public:
 private:
     vtkSmartPointer<vtkActor> buildLinks(const std::vector<Segment3>& segments) const;
     void colourSwitch(std::int32_t sw, Rgb colour);
-    void setChunkDetail(std::size_t chunk, FabricDetail detail);
+    void applyDetails(const std::vector<FabricDetail>& details);  // by chunk
+    // `inHallMesh`: the chunk is drawn by its hall's one mesh (the whole hall is far away).
+    void setChunkDetail(std::size_t chunk, FabricDetail detail, bool inHallMesh);
+    RowMesh& hallMesh(std::size_t hall);
     std::unique_ptr<RowMesh> rowMesh(std::size_t chunk, float texelsPerUnit) const;
     RowMesh& rowsOf(std::size_t chunk);  // the row blocks chunk c shows at its detail
     void recolourChunk(std::size_t chunk);
@@ -82,8 +85,8 @@ private:
     vtkRenderer* m_renderer;
     FabricLayout m_layout;
     ChunkedBoxMesh m_gpus;
-    // Further away, chunk c's racks as rows of textured blocks: finely textured (built when
-    // first shown) or coarsely for the whole hall.
+    // Further away, chunk c's racks as rows of textured blocks: finely textured or coarsely
+    // for the whole hall (each built when first shown).
     struct RowChunk {
         std::size_t rackBegin, rackEnd, hostBegin, hostEnd;
     };
@@ -91,6 +94,16 @@ private:
     std::vector<std::int64_t> m_rowOf;  // rack -> its zone and row
     std::vector<std::unique_ptr<RowMesh>> m_rows;
     std::vector<std::unique_ptr<RowMesh>> m_hallRows;
+    // The chunks of each hall (a fleet's cluster; the whole floor otherwise), and the hall
+    // as one mesh of rows where every chunk of it is at the farthest level.
+    struct Hall {
+        std::int32_t cluster = 0;
+        std::size_t chunkBegin = 0, chunkEnd = 0;
+        bool whole = false;  // its one mesh on show
+    };
+    std::vector<Hall> m_halls;
+    std::vector<std::unique_ptr<RowMesh>> m_hallMeshes;  // by hall, built when first shown
+    std::vector<bool> m_chunkInHall;
     ChunkedBoxMesh m_cabinets;                     // chunked as the racks
     ChunkedBoxMesh m_trays;                        // chunk c holds the hosts of GPU chunk c
     ChunkedBoxMesh m_rackTops;                     // rack lids coloured by their worst GPU, chunked as the racks
@@ -98,13 +111,19 @@ private:
     // on a software rasteriser): only its grid and the zones' outlines are drawn.
     vtkSmartPointer<vtkActor> m_floorLines;
     std::vector<FabricDetail> m_chunkDetail;
+    std::vector<bool> m_chunkShown;  // false until the first setDetail(s): nothing drawn, nothing built
+    std::vector<std::int32_t> m_rackOfGpu;        // gpu -> its rack, looked up for every GPU every frame
     std::vector<std::int32_t> m_rackTopHost;      // rack -> the host in its top slot, or -1
     std::vector<std::int32_t> m_rackSwitchIndex;   // switch -> box in m_rackSwitches, or -1
     std::vector<std::int32_t> m_upperSwitchIndex;  // switch -> box in m_upperSwitches, or -1
     BoxMesh m_rackSwitches;                        // hidden from far away, like the GPUs
-    BoxMesh m_upperSwitches;
+    std::vector<Box3> m_upperSwitchBoxes;
+    BoxMesh m_upperSwitches;     // every face, nearer than the farthest level (built when first shown)
+    BoxMesh m_upperSwitchesFar;  // their tops and fronts only, at the farthest level
     vtkSmartPointer<vtkActor> m_rackLinks;
     vtkSmartPointer<vtkActor> m_links;
+    vtkSmartPointer<vtkActor> m_nearLinks;  // FabricLayout::nearLinks and farLinks
+    vtkSmartPointer<vtkActor> m_farLinks;
     vtkSmartPointer<vtkActor> m_replaced;
     vtkSmartPointer<vtkPolyData> m_replacedLines;
     vtkSmartPointer<vtkActor> m_highlight;

@@ -98,8 +98,25 @@ void addCables(const Topology& t, FabricLayout& out) {
         if (l.lower.kind == NodeKind::Nic) ++rackLeaf[{t.hosts[static_cast<std::size_t>(t.nics[static_cast<std::size_t>(l.lower.index)].host)].rack, l.upper.index}];
         else ++pairs[{l.lower.index, l.upper.index}];
     }
-    for (const auto& [key, n] : rackLeaf)
-        out.links.push_back({topCentre(out.racks[static_cast<std::size_t>(key.first)]), bottomCentre(out.switches[static_cast<std::size_t>(key.second)])});
+    // Where rail leaves make those a wall from afar, they are drawn only nearer, and one line
+    // from the middle of each unit's racks to each of its leaves far away.
+    const bool bundled = rackLeaf.size() > kMaxBundles;
+    struct UnitToLeaf {
+        std::array<float, 3> racks{};
+        float n = 0;
+    };
+    std::map<std::pair<std::int32_t, std::int32_t>, UnitToLeaf> unitLeaf;  // (zone, leaf)
+    for (const auto& [key, n] : rackLeaf) {
+        const auto rack = static_cast<std::size_t>(key.first);
+        const Segment3 line{topCentre(out.racks[rack]), bottomCentre(out.switches[static_cast<std::size_t>(key.second)])};
+        (bundled ? out.nearLinks : out.links).push_back(line);
+        if (!bundled) continue;
+        UnitToLeaf& u = unitLeaf[{t.racks[rack].zone, key.second}];
+        for (std::size_t k = 0; k < 3; ++k) u.racks[k] += line.a[k];
+        u.n += 1;
+    }
+    for (const auto& [key, u] : unitLeaf)
+        out.farLinks.push_back({{u.racks[0] / u.n, u.racks[1] / u.n, u.racks[2] / u.n}, bottomCentre(out.switches[static_cast<std::size_t>(key.second)])});
     std::map<SwitchTier, std::size_t> pairsByTier;
     for (const auto& [key, n] : pairs) ++pairsByTier[t.switches[static_cast<std::size_t>(key.first)].tier];
     // Many pairs: one line from the middle of each unit's switches to each upper switch. Where

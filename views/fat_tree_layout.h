@@ -4,7 +4,8 @@
 // over the unit, in rail order, each labelled with its rail), spines in a row above the
 // leaves and cores above the spines, all in the racks' plane like a network diagram. Cables
 // go one line per rack-leaf and per leaf-spine pair, or one per unit and upper switch where
-// pairs would be a blur.
+// pairs would be a blur; where rack-leaf lines are a wall from afar, one per unit and leaf
+// stands in for them there (FabricLayout::farLinks).
 #include "views/fabric_layout.h"
 
 namespace faultline {

@@ -144,7 +144,7 @@ FabricLayout layoutFleet(const Topology& t) {
         const auto [dx, dy] = offset[c];
         for (auto* boxes : {&h.gpus, &h.hosts, &h.racks, &h.cabinets, &h.rackTops, &h.zones, &h.switches})
             for (Box3& b : *boxes) shift(b, dx, dy);
-        for (auto* lines : {&h.rackLinks, &h.links})
+        for (auto* lines : {&h.rackLinks, &h.links, &h.nearLinks, &h.farLinks})
             for (Segment3& s : *lines) shift(s.a, dx, dy), shift(s.b, dx, dy);
         shift(h.bounds, dx, dy);
         // Each hall named once with its cluster and fabric; the zones' own names would crowd it.
@@ -156,7 +156,7 @@ FabricLayout layoutFleet(const Topology& t) {
         first = false;
         append(out.gpus, h.gpus), append(out.hosts, h.hosts), append(out.racks, h.racks), append(out.cabinets, h.cabinets);
         append(out.rackTops, h.rackTops), append(out.zones, h.zones), append(out.switches, h.switches);
-        append(out.rackLinks, h.rackLinks), append(out.links, h.links);
+        append(out.rackLinks, h.rackLinks), append(out.links, h.links), append(out.nearLinks, h.nearLinks), append(out.farLinks, h.farLinks);
         if (c == 0) out.bounds = h.bounds;
         for (std::size_t k = 0; k < 3; ++k) {
             out.bounds.min[k] = std::min(out.bounds.min[k], h.bounds.min[k]);

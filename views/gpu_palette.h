@@ -9,6 +9,10 @@ namespace faultline {
 
 using Rgb = std::array<std::uint8_t, 3>;
 
+// Two colours equal, without the call to memcmp that comparing the arrays compiles to: it
+// runs for every GPU every frame.
+inline bool sameRgb(const Rgb& a, const Rgb& b) { return a[0] == b[0] && a[1] == b[1] && a[2] == b[2]; }
+
 inline constexpr Rgb kTrainingColour{168, 176, 188};      // neutral: nothing to see
 inline constexpr Rgb kFailedColour{220, 30, 30};
 inline constexpr Rgb kStragglingLight{255, 196, 90};      // a few percent slower

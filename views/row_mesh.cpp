@@ -160,13 +160,13 @@ void RowMesh::paint(const Patch& patch, Rgb colour, int shadePercent) {
 void RowMesh::setColours(std::span<const Rgb> gpuColours, std::span<const Rgb> rackColours) {
     bool changed = false;
     for (std::size_t i = 0; i < m_gpuPatches.size() && m_gpuBegin + i < gpuColours.size(); ++i)
-        if (const Rgb& c = gpuColours[m_gpuBegin + i]; c != m_gpuShown[i] && m_gpuPatches[i].x1 > 0) {
+        if (const Rgb& c = gpuColours[m_gpuBegin + i]; !sameRgb(c, m_gpuShown[i]) && m_gpuPatches[i].x1 > 0) {
             m_gpuShown[i] = c;
             paint(m_gpuPatches[i], c, kFront);
             changed = true;
         }
     for (std::size_t i = 0; i < m_lidPatches.size() && m_rackBegin + i < rackColours.size(); ++i)
-        if (const Rgb& c = rackColours[m_rackBegin + i]; c != m_lidShown[i]) {
+        if (const Rgb& c = rackColours[m_rackBegin + i]; !sameRgb(c, m_lidShown[i])) {
             m_lidShown[i] = c;
             paint(m_lidPatches[i], c, kLid);
             changed = true;

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 namespace faultline {
@@ -86,6 +87,37 @@ TEST(FatTreeLayout, A24kFatTreeDrawsItsCoreCablingAsAFewBundlesAPod) {
     for (const Segment3& s : layout.links) toCores += std::min(s.a[2], s.b[2]) >= spineTop - 0.1f && std::max(s.a[2], s.b[2]) >= coreBottom - 0.1f;
     EXPECT_GE(toCores, 24u) << "every pod reaches the cores";
     EXPECT_LE(toCores, 128u) << "the core cabling is a wall of lines";
+}
+
+// The same tree's racks: each cabled to the 8 rail leaves of its unit, 12,288 lines that from
+// afar draw as solid walls over the racks. Near views keep a line per rack and leaf; far
+// away one line per unit and leaf stands in for them, from the middle of the unit's racks.
+TEST(FatTreeLayout, A24kFatTreesRackCablingIsALinePerUnitAndLeafFromAfar) {
+    const Topology t = buildFatTree({});
+    const FabricLayout layout = layoutFabric(t);
+    std::set<std::pair<std::int32_t, std::int32_t>> rackLeaf, unitLeaf;
+    for (const Link& l : t.links) {
+        if (l.lower.kind != NodeKind::Nic) continue;
+        const std::int32_t rack = t.hosts[static_cast<std::size_t>(t.nics[static_cast<std::size_t>(l.lower.index)].host)].rack;
+        rackLeaf.insert({rack, l.upper.index});
+        unitLeaf.insert({t.racks[static_cast<std::size_t>(rack)].zone, l.upper.index});
+    }
+    ASSERT_GT(rackLeaf.size(), 8'000u);
+    EXPECT_EQ(layout.nearLinks.size(), rackLeaf.size()) << "close up, a line per rack and leaf";
+    EXPECT_EQ(layout.farLinks.size(), unitLeaf.size()) << "far away, a line per unit and leaf";
+    EXPECT_LE(layout.farLinks.size(), rackLeaf.size() / 8);
+    // Each far line ends under a leaf and starts over the racks of that leaf's unit.
+    const float rackTop = std::max_element(layout.racks.begin(), layout.racks.end(), [](const Box3& a, const Box3& b) { return a.max[2] < b.max[2]; })->max[2];
+    for (const Segment3& s : layout.farLinks) {
+        EXPECT_NEAR(s.a[2], rackTop, 0.01f);
+        const bool underALeaf = std::any_of(t.switches.begin(), t.switches.end(), [&](const Switch& sw) {
+            const Box3& b = layout.switches[static_cast<std::size_t>(&sw - t.switches.data())];
+            return sw.tier == SwitchTier::Rack && std::abs(s.b[2] - b.min[2]) < 0.01f && s.b[0] > b.min[0] && s.b[0] < b.max[0];
+        });
+        EXPECT_TRUE(underALeaf);
+    }
+    // The rack cabling is no longer in the lines drawn at every distance.
+    for (const Segment3& s : layout.links) EXPECT_GT(s.a[2], rackTop + 0.01f);
 }
 
 TEST(FatTreeLayout, LeavesOverTheirRacksSpinesAndCoreAbove) {
