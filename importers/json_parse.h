@@ -2,6 +2,8 @@
 // nlohmann::json::parse for what a file holds. Nesting deeper than kMaxJsonDepth is refused
 // (no importer's data nests that deep, and a DOM of millions of levels costs gigabytes), and
 // every failure, the library's own included, becomes an Error naming the file and the byte.
+#include "json_limits.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -9,8 +11,6 @@
 #include <string_view>
 
 namespace faultline {
-
-inline constexpr int kMaxJsonDepth = 512;
 
 // `text` starts at byte `offset` of `path`; `expected` says what the file should be
 // ("sacct --json output"), for the message.

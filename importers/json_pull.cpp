@@ -1,5 +1,7 @@
 #include "json_pull.h"
 
+#include "json_limits.h"
+
 #include "model/error.h"
 
 #include <cstring>
@@ -9,7 +11,6 @@ namespace faultline {
 namespace {
 constexpr std::size_t kPullChunk = 1u << 20;
 constexpr std::size_t kMaxToken = 64u << 20;  // a string longer than this is not telemetry
-constexpr int kMaxJsonDepth = 512;
 
 void appendUtf8(std::string& out, unsigned cp) {
     if (cp < 0x80) {

@@ -21,7 +21,7 @@ namespace {
 constexpr int kMaxTextureSide = 8192;
 constexpr float kMinTexelsPerUnit = 0.25f;
 // Shades baked into the texels, lit from the front as the GPU boxes are.
-constexpr int kFront = 100, kLid = 84, kSide = 66, kCabinetFront = 80, kGap = 40;
+constexpr int kShadeFront = 100, kShadeLid = 84, kShadeSide = 66, kShadeCabinetFront = 80, kShadeGap = 40;
 
 }  // namespace
 
@@ -73,14 +73,14 @@ RowMesh::RowMesh(const Topology& topology, const FabricLayout& layout, const std
     };
     // Under the texels painted below: the gaps between racks, dark, and each row's sides.
     for (const Row& row : m_rows) {
-        paint({0, m_width, row.top - frontLines - 1, row.top + 1}, kCabinetColour, kGap);
-        paint({0, m_width, row.top - frontLines - 1, row.top - frontLines}, kCabinetColour, kSide);
+        paint({0, m_width, row.top - frontLines - 1, row.top + 1}, kCabinetColour, kShadeGap);
+        paint({0, m_width, row.top - frontLines - 1, row.top - frontLines}, kCabinetColour, kShadeSide);
     }
     m_lidPatches.resize(rackEnd - rackBegin);
     m_lidShown.assign(rackEnd - rackBegin, Rgb{});
     for (std::size_t r = rackBegin; r < rackEnd; ++r) {
         const Row& row = m_rows[rowOfRack[r - rackBegin]];
-        paint(frontPatch(row, racks[r]), kCabinetColour, kCabinetFront);
+        paint(frontPatch(row, racks[r]), kCabinetColour, kShadeCabinetFront);
         const auto x = span(racks[r].min[0], racks[r].max[0], row.x0, m_width);
         m_lidPatches[r - rackBegin] = {x[0], x[1], row.top, row.top + 1};
     }
@@ -90,7 +90,7 @@ RowMesh::RowMesh(const Topology& topology, const FabricLayout& layout, const std
         const auto rack = static_cast<std::size_t>(host.rack);
         if (rack < rackBegin || rack >= rackEnd) continue;
         const Row& row = m_rows[rowOfRack[rack - rackBegin]];
-        paint(frontPatch(row, layout.hosts[h]), kTrayColour, kCabinetFront);
+        paint(frontPatch(row, layout.hosts[h]), kTrayColour, kShadeCabinetFront);
         for (std::int32_t i = 0; i < host.gpuCount; ++i) {
             const auto g = static_cast<std::size_t>(host.firstGpu + i);
             if (g < m_gpuBegin || g >= layout.gpus.size()) continue;
@@ -162,13 +162,13 @@ void RowMesh::setColours(std::span<const Rgb> gpuColours, std::span<const Rgb> r
     for (std::size_t i = 0; i < m_gpuPatches.size() && m_gpuBegin + i < gpuColours.size(); ++i)
         if (const Rgb& c = gpuColours[m_gpuBegin + i]; !sameRgb(c, m_gpuShown[i]) && m_gpuPatches[i].x1 > 0) {
             m_gpuShown[i] = c;
-            paint(m_gpuPatches[i], c, kFront);
+            paint(m_gpuPatches[i], c, kShadeFront);
             changed = true;
         }
     for (std::size_t i = 0; i < m_lidPatches.size() && m_rackBegin + i < rackColours.size(); ++i)
         if (const Rgb& c = rackColours[m_rackBegin + i]; !sameRgb(c, m_lidShown[i])) {
             m_lidShown[i] = c;
-            paint(m_lidPatches[i], c, kLid);
+            paint(m_lidPatches[i], c, kShadeLid);
             changed = true;
         }
     if (changed) m_image->Modified();
