@@ -12,6 +12,15 @@
 
 namespace faultline::test {
 
+Failure faultyGpuFailure(std::int32_t gpu, Nanos time) {
+    Failure f;
+    f.time = time;
+    f.cause = RootCause::FaultyGpu;
+    f.component = {ComponentKind::Gpu, gpu};
+    f.gpus = {gpu};
+    return f;
+}
+
 const Run& smallFleetRun() {
     static const Run run = [] {
         SimulationParams p = simulationPreset("tiny");

@@ -33,6 +33,8 @@ Run comparisonRunB();
 // 4 hours on 16 GPUs, no steps, one failure at 2 h (detected in 1 min, restarted 4 min later,
 // reloaded in 2 min) and one 10 s save: the what-if replays' run.
 Run oneFailureRun();
+// A faulty GPU taking only itself out of the job at `time`.
+Failure faultyGpuFailure(std::int32_t gpu, Nanos time);
 
 // A command line run as a user runs it: its exit status and what it printed.
 struct CommandResult {

@@ -87,11 +87,7 @@ TEST(RenderBaseline, WholeClusterMatchesTheCommittedPicture) {
     shape.gpus = 16'384;
     run.topology = buildFabric(shape);
     run.info.duration = kHour;
-    Failure f;
-    f.time = 30 * kMinute;
-    f.cause = RootCause::FaultyGpu;
-    f.component = {ComponentKind::Gpu, 9'001};
-    f.gpus = {9'001};
+    const Failure f = test::faultyGpuFailure(9'001, 30 * kMinute);
     run.failures.push_back(f);
     test::ShownFabric shown(run, {800, 500});
     ASSERT_TRUE(shown.exposed());

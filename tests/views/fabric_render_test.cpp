@@ -158,11 +158,7 @@ TEST(FabricRender, FarAwayRacksAreBlocksColouredByTheirWorstGpu) {
     shape.gpus = 100'000;
     run.topology = buildFabric(shape);
     run.info.duration = kHour;
-    Failure f;
-    f.time = 30 * kMinute;
-    f.cause = RootCause::FaultyGpu;
-    f.component = {ComponentKind::Gpu, 54'325};
-    f.gpus = {54'325};
+    const Failure f = test::faultyGpuFailure(54'325, 30 * kMinute);
     run.failures.push_back(f);
     test::ShownFabric shown(run, {1600, 1000});
     ASSERT_TRUE(shown.exposed());
@@ -267,11 +263,7 @@ TEST(FabricRender, SeenWholeEachGpuIsStillItsOwnPatchOfColour) {
     run.topology = buildFabric(shape);
     run.info.duration = kHour;
     const std::int32_t gpu = 9'000;
-    Failure f;
-    f.time = 30 * kMinute;
-    f.cause = RootCause::FaultyGpu;
-    f.component = {ComponentKind::Gpu, gpu};
-    f.gpus = {gpu};
+    const Failure f = test::faultyGpuFailure(gpu, 30 * kMinute);
     run.failures.push_back(f);
     test::ShownFabric shown(run, {1600, 1000});
     ASSERT_TRUE(shown.exposed());

@@ -2,6 +2,7 @@
 // not one per thousand GPUs: what a software rasteriser's frame costs), a failed GPU still red
 // where it is drawn and picked there, and close up its boxes again.
 #include "shown_fabric.h"
+#include "test_runs.h"
 
 #include "simulator/fleet_shape.h"
 #include "views/gpu_palette.h"
@@ -48,11 +49,7 @@ TEST(FleetRender, SeenWholeEachHallIsOneMeshAndAFailedGpuIsStillRedWhereItIsDraw
     run.topology = buildFleetTopology(shape);
     run.info.duration = kHour;
     const std::int32_t gpu = 5'000;  // in the first RoCE hall, which no cabling is drawn over from the front
-    Failure f;
-    f.time = 30 * kMinute;
-    f.cause = RootCause::FaultyGpu;
-    f.component = {ComponentKind::Gpu, gpu};
-    f.gpus = {gpu};
+    const Failure f = test::faultyGpuFailure(gpu, 30 * kMinute);
     run.failures.push_back(f);
     test::ShownFabric shown(run, {1600, 1000});
     ASSERT_TRUE(shown.exposed());
