@@ -1,6 +1,7 @@
 #include "cluster_logs.h"
 
 #include "cluster_log_lines.h"
+#include "ibnetdiscover_dump.h"
 #include "model/error.h"
 
 #include <nlohmann/json.hpp>
@@ -147,6 +148,10 @@ private:
 
     void writeTopology() {
         const Topology& t = m_run.topology;
+        if (t.fabric == FabricKind::InfinibandFatTree) {
+            save("ibnetdiscover.out", ibnetdiscoverDump(t));
+            return;
+        }
         std::string out = "# Slurm topology.conf for the simulated cluster: rack switches over cluster switches over aggregation\n";
         std::map<std::int32_t, std::vector<std::string>> hostsOfRack;
         for (const Host& h : t.hosts) hostsOfRack[h.rack].push_back(h.name);

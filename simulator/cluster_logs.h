@@ -5,7 +5,8 @@
 //
 //   DIR/sacct.txt         sacct --parsable --duplicates (jobs and steps, `|` delimited)
 //   DIR/sacct.json        sacct --json (Slurm 23.02 spelling)
-//   DIR/topology.conf     Slurm topology.conf, tree form
+//   DIR/topology.conf     Slurm topology.conf, tree form; for an InfiniBand fat tree instead
+//   DIR/ibnetdiscover.out the fabric as ibnetdiscover prints it (rail leaves need it)
 //   DIR/kernel/HOST.dmesg.log   dmesg --time-format iso, for every node a failure showed on
 //   DIR/logs/NAME-JOBID.out     the training job's stdout: SLURM_* banner, Megatron's
 //                               arguments, iteration and checkpoint lines, errors, NCCL

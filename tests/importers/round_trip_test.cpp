@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <set>
 
 namespace faultline {
@@ -85,6 +86,40 @@ TEST(RoundTrip, TwoDaysOfLlama3ComeBackFromTheirClusterFiles) {
     ASSERT_GT(r.simulated.downtimes.size(), 10u);
     expectSameFigures(r.simulated, r.imported);
     EXPECT_EQ(r.imported.topology.hosts.size(), 2048u);
+}
+
+TEST(RoundTrip, InfinibandFatTreeComesBackCabledAsBuiltFromItsIbnetdiscoverDump) {
+    // Rail leaves: a host's eight NICs go to eight leaves, which only ibnetdiscover can say.
+    ScratchDir dir;
+    SimulationParams p = simulationPreset("meta-24k-ib");
+    p.fatTree.gpus = 4'096;  // four pods, so cores too
+    p.days = 3;
+    const RoundTrip r = roundTrip(p, dir);
+    ASSERT_TRUE(std::filesystem::exists(dir.file("cluster/ibnetdiscover.out")));
+    EXPECT_FALSE(std::filesystem::exists(dir.file("cluster/topology.conf")));
+    ASSERT_GT(r.simulated.downtimes.size(), 5u);
+    expectSameFigures(r.simulated, r.imported);
+
+    const Topology& a = r.simulated.topology;
+    const Topology& b = r.imported.topology;
+    EXPECT_EQ(b.fabric, FabricKind::InfinibandFatTree);
+    ASSERT_EQ(b.hosts.size(), a.hosts.size());
+    for (SwitchTier tier : {SwitchTier::Rack, SwitchTier::Cluster, SwitchTier::Aggregation})
+        EXPECT_EQ(b.switchCount(tier), a.switchCount(tier)) << switchTierName(tier, FabricKind::InfinibandFatTree);
+    std::map<std::string, const Switch*> imported;
+    for (const Switch& s : b.switches) imported[s.name] = &s;
+    for (const Switch& s : a.switches) {
+        ASSERT_TRUE(imported.count(s.name)) << s.name;
+        EXPECT_EQ(imported[s.name]->tier, s.tier) << s.name;
+        EXPECT_EQ(imported[s.name]->rail, s.rail) << s.name;
+    }
+    // Every cable, named by its two ends, is there.
+    auto cables = [](const Topology& t) {
+        std::set<std::string> out;
+        for (std::size_t i = 0; i < t.links.size(); ++i) out.insert(t.linkName(static_cast<std::int32_t>(i)));
+        return out;
+    };
+    EXPECT_EQ(cables(b), cables(a));
 }
 
 TEST(RoundTrip, ImportedRunSurvivesTheRunFile) {
