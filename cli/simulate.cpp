@@ -40,7 +40,8 @@ const CommandSpec& simulateSpec() {
             {"--output", "-o", "RUN.faultline", "the run file to write (required unless --emit-logs is given)"},
             kForceOption,
             {"--emit-logs", "", "DIR", "also write the files a real cluster would have left for the run: sacct (text and --json), "
-                                      "kernel logs of the nodes that failed, the training job's stdout per job, topology.conf, "
+                                      "kernel logs of the nodes that failed, the training job's stdout per job, topology.conf "
+                                      "(ibnetdiscover output for an InfiniBand fat tree), "
                                       "and GPU telemetry per host (dcgm-exporter scrapes or nvidia-smi --query-gpu CSV)"},
             {"--telemetry-interval", "", "DURATION", "GPU telemetry (power, temperature, SM clock, throttle reasons, ECC errors) "
                                                      "every DURATION for every GPU (default 5m; 0 for none)"},
