@@ -1,5 +1,6 @@
 #include "link_counters.h"
 
+#include "failure_merge.h"
 #include "imported_events.h"
 #include "infiniband_names.h"
 
@@ -71,8 +72,10 @@ void ImportedLinkCounters::add(std::int32_t id, EpochNs time, double value, std:
     if (m_samples++ == 0 || time < m_earliest) m_earliest = time;
     if (time > m_latest) m_latest = time;
     // A series' samples come in time order within a file: only its changes are worth keeping.
+    const EpochNs previous = s.points.empty() ? time : s.lastSample;
+    s.lastSample = time;
     if (!s.points.empty() && s.points.back().value == value) return;
-    s.points.push_back({time, value, line});
+    s.points.push_back({time, previous, value, line});
 }
 
 void ImportedLinkCounters::append(ImportedLinkCounters&& other) {
@@ -98,18 +101,19 @@ std::vector<ImportedLinkCounters::LinkDown> ImportedLinkCounters::linkDowns() co
     for (const auto& [key, parts] : counters) {
         struct Point {
             EpochNs time;
+            EpochNs previousSample;
             double value;
             std::int64_t line;
             std::int32_t file;
         };
         std::vector<Point> points;
         for (const Series* s : parts)
-            for (const ChangePoint& p : s->points) points.push_back({p.time, p.value, p.line, s->file});
+            for (const ChangePoint& p : s->points) points.push_back({p.time, p.previousSample, p.value, p.line, s->file});
         std::stable_sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.time < b.time; });
         for (std::size_t i = 1; i < points.size(); ++i) {
             if (!(points[i].value > points[i - 1].value)) continue;
             const std::string& file = m_files[static_cast<std::size_t>(points[i].file)];
-            out.push_back({points[i].time, parts.front()->link, parts.front()->metric, points[i - 1].value, points[i].value,
+            out.push_back({points[i].time, std::max(points[i].previousSample, points[i - 1].time), parts.front()->link, parts.front()->metric, points[i - 1].value, points[i].value,
                            points[i].line > 0 ? file + ":" + std::to_string(points[i].line) : file});
         }
     }
@@ -133,6 +137,21 @@ std::optional<LinkEnd> endIn(const Topology& t, const LinkEndName& name) {
 
 }  // namespace
 
+namespace {
+
+// A kernel's report of a link going down on the counter's host while the counter rose.
+ImportedFailure* kernelLinkDown(ImportedEvents& events, std::size_t logged, const ImportedLinkCounters::LinkDown& d) {
+    if (d.link.near.host.empty()) return nullptr;
+    for (std::size_t i = 0; i < logged; ++i) {
+        ImportedFailure& f = events.failures[i];
+        if (f.cause != RootCause::NetworkSwitchCable || f.link || f.sinceBoot || f.where.host != d.link.near.host) continue;
+        if (f.time >= d.since - kSameEventWindow && f.time <= d.time + kSameEventWindow) return &f;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
 std::optional<ComponentRef> cableOf(const Topology& t, const LinkLocator& link) {
     const auto near = endIn(t, link.near);
     if (!near) return std::nullopt;
@@ -148,14 +167,22 @@ std::optional<ComponentRef> cableOf(const Topology& t, const LinkLocator& link) 
 }
 
 void addLinkDownFailures(ImportedEvents& events) {
+    const std::size_t logged = events.failures.size();  // what the logs said, before any counter
     for (const ImportedLinkCounters::LinkDown& d : events.linkCounters.linkDowns()) {
+        const std::string far = d.link.far.empty() ? "" : " (cabled to " + d.link.far.text() + ")";
+        const std::string detail =
+            "link down: " + d.metric + " rose from " + countText(d.before) + " to " + countText(d.after) + " on " + d.link.near.text() + far;
+        if (ImportedFailure* seen = kernelLinkDown(events, logged, d)) {
+            seen->link = d.link;
+            seen->detail += "; also " + detail + " (" + d.source + ")";
+            continue;
+        }
         ImportedFailure f;
         f.time = d.time;
         f.cause = RootCause::NetworkSwitchCable;
         f.link = d.link;
         f.where.host = d.link.near.host;
-        const std::string far = d.link.far.empty() ? "" : " (cabled to " + d.link.far.text() + ")";
-        f.detail = "link down: " + d.metric + " rose from " + countText(d.before) + " to " + countText(d.after) + " on " + d.link.near.text() + far;
+        f.detail = detail;
         f.source = d.source;
         events.failures.push_back(std::move(f));
     }

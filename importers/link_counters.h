@@ -59,7 +59,8 @@ public:
     EpochNs latest() const { return m_latest; }
 
     struct LinkDown {
-        EpochNs time = 0;
+        EpochNs time = 0;   // the first sample that read the higher count
+        EpochNs since = 0;  // the last that read the lower one: the link went down in between
         LinkLocator link;
         std::string metric;
         double before = 0, after = 0;
@@ -72,6 +73,7 @@ public:
 private:
     struct ChangePoint {
         EpochNs time = 0;
+        EpochNs previousSample = 0;  // the series' sample before this one (its own time when none)
         double value = 0;
         std::int64_t line = 0;
     };
@@ -80,6 +82,7 @@ private:
         std::string metric;
         std::int32_t file = 0;            // index into m_files
         std::vector<ChangePoint> points;  // the first sample, then each that changed the value
+        EpochNs lastSample = 0;
     };
     std::int32_t fileIndex(const std::string& path);
 
@@ -95,7 +98,10 @@ private:
 // when the topology lacks the near end.
 std::optional<ComponentRef> cableOf(const Topology& topology, const LinkLocator& link);
 
-// Adds a failure for each cable the counters saw go down (ImportedFailure::link names it).
+// Adds a failure for each cable the counters saw go down (ImportedFailure::link names it). A
+// counter is only read at each scrape: a kernel's "Link down" on the same host between the
+// scrape before the rise and the rise's (give or take kSameEventWindow) is the same event, so
+// that record gains the cable and keeps its own, exact time.
 void addLinkDownFailures(ImportedEvents& events);
 
 }  // namespace faultline

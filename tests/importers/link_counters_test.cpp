@@ -84,8 +84,31 @@ TEST(LinkCounters, AKernelsLinkDownOnTheHostIsOneEventLedByTheCable) {
     const Failure* f = failureOn(r.run, ComponentKind::Link, "node02-nic1 <-> leaf-r1");
     ASSERT_NE(f, nullptr);
     EXPECT_EQ(r.run.info.startEpochNs + f->time, kFirstScrape + 2 * kMinute - 3'000'000'000);
-    EXPECT_NE(f->detail.find("[2 records of one event]"), std::string::npos) << f->detail;
+    EXPECT_NE(f->detail.find("Link down"), std::string::npos) << f->detail;
+    EXPECT_NE(f->detail.find("; also link down: node_infiniband_link_downed_total rose from 0 to 1"), std::string::npos) << f->detail;
     EXPECT_EQ(r.run.failures.size(), 2u);
+}
+
+TEST(LinkCounters, ACounterScrapedAMinuteApartIsOneEventWithTheKernelLineBetweenItsScrapes) {
+    // Prometheus scrapes every minute: node02's kernel logged the link going down 50 s before
+    // the scrape that counted it, 10 s after the one that did not. One event, at the kernel's
+    // time, on the cable. A kernel line before the earlier scrape is another event.
+    for (const bool between : {true, false}) {
+        test::ScratchDir dir;
+        const std::string kernel = dir.file("node02.dmesg.log");
+        const char* at = between ? "2025-01-01T00:01:10,000000+00:00" : "2025-01-01T00:00:30,000000+00:00";
+        std::ofstream(kernel) << at << " mlx5_core 0000:2a:00.0 ibp42s0: Link down\n";
+        const ImportResult r = importPaths({fixture("ibnetdiscover_leaf_per_rack.out"), fixture("telemetry/ib_link_counters.prom"), kernel});
+        const Failure* f = failureOn(r.run, ComponentKind::Link, "node02-nic1 <-> leaf-r1");
+        ASSERT_NE(f, nullptr);
+        if (between) {
+            EXPECT_EQ(r.run.failures.size(), 2u);
+            EXPECT_EQ(r.run.info.startEpochNs + f->time, kFirstScrape + kMinute + 10'000'000'000);
+        } else {
+            EXPECT_EQ(r.run.failures.size(), 3u) << "a link that went down 30 s before a scrape that still read 0 is not that counter's rise";
+            EXPECT_EQ(r.run.info.startEpochNs + f->time, kFirstScrape + 2 * kMinute);
+        }
+    }
 }
 
 }  // namespace
