@@ -2,6 +2,7 @@
 
 #include "cluster_log_lines.h"
 #include "ibnetdiscover_dump.h"
+#include "link_counter_logs.h"
 #include "model/error.h"
 
 #include <nlohmann/json.hpp>
@@ -79,6 +80,7 @@ public:
         writeSacctJson();
         writeTopology();
         writeKernelLogs();
+        writeLinkCounters();
         for (std::size_t k = 0; k < m_jobs.size(); ++k) writeTrainingLog(k);
         m_summary.jobs = static_cast<int>(m_jobs.size());
         return m_summary;
@@ -170,6 +172,15 @@ private:
             }
         }
         save("topology.conf", out);
+    }
+
+    void writeLinkCounters() {
+        const auto scrapes = linkDownCounterScrapes(m_run);
+        if (scrapes.empty()) return;
+        std::error_code ec;
+        std::filesystem::create_directories(std::filesystem::path(m_dir) / "infiniband", ec);
+        if (ec) throw Error("cannot create " + (std::filesystem::path(m_dir) / "infiniband").string() + ": " + ec.message());
+        for (const auto& [host, text] : scrapes) save("infiniband/" + m_hosts[static_cast<std::size_t>(host)] + ".prom", text);
     }
 
     void writeKernelLogs() {

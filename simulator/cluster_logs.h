@@ -8,6 +8,8 @@
 //   DIR/topology.conf     Slurm topology.conf, tree form; for an InfiniBand fat tree instead
 //   DIR/ibnetdiscover.out the fabric as ibnetdiscover prints it (rail leaves need it)
 //   DIR/kernel/HOST.dmesg.log   dmesg --time-format iso, for every node a failure showed on
+//   DIR/infiniband/HOST.prom    node_exporter's link-down counters around each failed cable
+//                               of the host (link_counter_logs.h)
 //   DIR/logs/NAME-JOBID.out     the training job's stdout: SLURM_* banner, Megatron's
 //                               arguments, iteration and checkpoint lines, errors, NCCL
 //                               watchdog timeouts; a requeued job appends to its file

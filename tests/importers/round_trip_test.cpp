@@ -91,9 +91,10 @@ TEST(RoundTrip, TwoDaysOfLlama3ComeBackFromTheirClusterFiles) {
 TEST(RoundTrip, InfinibandFatTreeComesBackCabledAsBuiltFromItsIbnetdiscoverDump) {
     // Rail leaves: a host's eight NICs go to eight leaves, which only ibnetdiscover can say.
     ScratchDir dir;
-    SimulationParams p = simulationPreset("meta-24k-ib");
-    p.fatTree.gpus = 4'096;  // four pods, so cores too
-    p.days = 3;
+    SimulationParams p = simulationPreset("meta-24k-ib");  // 24,576 GPUs: leaves, spines and cores
+    // Four days: none of its failures is minutes before the end, where the simulated run stops
+    // and the imported one goes on to the last line of the recovery's logs.
+    p.days = 4;
     const RoundTrip r = roundTrip(p, dir);
     ASSERT_TRUE(std::filesystem::exists(dir.file("cluster/ibnetdiscover.out")));
     EXPECT_FALSE(std::filesystem::exists(dir.file("cluster/topology.conf")));
@@ -120,6 +121,23 @@ TEST(RoundTrip, InfinibandFatTreeComesBackCabledAsBuiltFromItsIbnetdiscoverDump)
         return out;
     };
     EXPECT_EQ(cables(b), cables(a));
+
+    // A host's cable that failed comes back as that cable: the kernel's "Link down" on the
+    // host and the NIC's link-down counter are one event.
+    int hostCables = 0;
+    for (const Failure& f : r.simulated.failures) {
+        if (f.component.kind != ComponentKind::Link || a.links[static_cast<std::size_t>(f.component.index)].lower.kind != NodeKind::Nic) continue;
+        ++hostCables;
+        const std::string cable = a.linkName(f.component.index);
+        const auto back = std::find_if(r.imported.failures.begin(), r.imported.failures.end(), [&](const Failure& g) {
+            return g.component.kind == ComponentKind::Link && b.linkName(g.component.index) == cable;
+        });
+        ASSERT_NE(back, r.imported.failures.end()) << cable;
+        // At the kernel line's time, which dmesg prints to the microsecond.
+        EXPECT_LT(std::abs(r.imported.info.startEpochNs + back->time - (r.simulated.info.startEpochNs + f.time)), 1'000) << cable;
+        EXPECT_EQ(back->cause, RootCause::NetworkSwitchCable);
+    }
+    EXPECT_GT(hostCables, 0) << "no cable failed: nothing checked";
 }
 
 TEST(RoundTrip, ImportedRunSurvivesTheRunFile) {
