@@ -41,7 +41,7 @@ const CommandSpec& simulateSpec() {
             kForceOption,
             {"--emit-logs", "", "DIR", "also write the files a real cluster would have left for the run: sacct (text and --json), "
                                       "kernel logs of the nodes that failed, the training job's stdout per job, topology.conf "
-                                      "(ibnetdiscover output for an InfiniBand fat tree), "
+                                      "(ibnetdiscover output for an InfiniBand fat tree), the link-down counters of the hosts whose cable failed, "
                                       "and GPU telemetry per host (dcgm-exporter scrapes or nvidia-smi --query-gpu CSV)"},
             {"--telemetry-interval", "", "DURATION", "GPU telemetry (power, temperature, SM clock, throttle reasons, ECC errors) "
                                                      "every DURATION for every GPU (default 5m; 0 for none)"},
