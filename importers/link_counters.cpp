@@ -113,7 +113,8 @@ std::vector<ImportedLinkCounters::LinkDown> ImportedLinkCounters::linkDowns() co
         for (std::size_t i = 1; i < points.size(); ++i) {
             if (!(points[i].value > points[i - 1].value)) continue;
             const std::string& file = m_files[static_cast<std::size_t>(points[i].file)];
-            out.push_back({points[i].time, std::max(points[i].previousSample, points[i - 1].time), parts.front()->link, parts.front()->metric, points[i - 1].value, points[i].value,
+            const EpochNs since = std::max(points[i].previousSample, points[i - 1].time);
+            out.push_back({points[i].time, since, parts.front()->link, parts.front()->metric, points[i - 1].value, points[i].value,
                            points[i].line > 0 ? file + ":" + std::to_string(points[i].line) : file});
         }
     }
@@ -134,10 +135,6 @@ std::optional<LinkEnd> endIn(const Topology& t, const LinkEndName& name) {
     if (name.nic < 0 || name.nic >= h.nicCount) return std::nullopt;
     return LinkEnd{NodeKind::Nic, h.firstNic + name.nic};
 }
-
-}  // namespace
-
-namespace {
 
 // A kernel's report of a link going down on the counter's host while the counter rose.
 ImportedFailure* kernelLinkDown(ImportedEvents& events, std::size_t logged, const ImportedLinkCounters::LinkDown& d) {

@@ -7,7 +7,8 @@ namespace faultline {
 
 namespace {
 
-constexpr Nanos kAround = 10 * kMinute;  // scrapes kept before and after each failure
+constexpr Nanos kLinkCounterScrape = kMinute;  // Prometheus's default scrape interval
+constexpr Nanos kAround = 10 * kMinute;         // scrapes kept before and after each failure
 
 struct LinkDown {
     Nanos time = 0;

@@ -12,8 +12,6 @@
 
 namespace faultline {
 
-inline constexpr Nanos kLinkCounterScrape = kMinute;
-
 // Prometheus text exposition (timestamps in ms), by host index; hosts without a failed
 // cable have none.
 std::map<std::int32_t, std::string> linkDownCounterScrapes(const Run& run);
