@@ -1,5 +1,7 @@
 #include "box_mesh.h"
 
+#include "texel_image.h"
+
 #include <vtkActor.h>
 #include <vtkCellArray.h>
 #include <vtkFloatArray.h>
@@ -73,9 +75,7 @@ void BoxMesh::build() {
     const int bands = static_cast<int>((std::max<std::size_t>(m_count, 1) + static_cast<std::size_t>(m_textureWidth) - 1) /
                                        static_cast<std::size_t>(m_textureWidth));
     const int height = bands * kShades;
-    m_image->SetDimensions(m_textureWidth, height, 1);
-    m_image->AllocateScalars(VTK_UNSIGNED_CHAR, 3);
-    std::fill_n(static_cast<unsigned char*>(m_image->GetScalarPointer()), static_cast<std::size_t>(m_textureWidth * height * 3), 0);
+    allocateOpaqueTexels(m_image, m_textureWidth, height);
     for (std::size_t i = 0; i < m_count; ++i) paintTexel(i, m_shown[i]);
 
     const std::size_t faceCount = faces == Faces::All ? kFacesPerBox : faces == Faces::OpenBack ? kFacesPerBox - 1 : faces == Faces::TopAndFront ? 2 : 1;
@@ -121,6 +121,7 @@ void BoxMesh::build() {
     mapper->ScalarVisibilityOff();
     m_actor->SetMapper(mapper);
     m_actor->SetTexture(texture);
+    m_actor->ForceOpaqueOn();
 }
 
 vtkActor* BoxMesh::actor() const { return m_actor; }
@@ -139,7 +140,7 @@ void BoxMesh::paintTexel(std::size_t box, Rgb colour) {
     const std::size_t x = box % w;
     const std::size_t band = box / w;
     for (std::size_t s = 0; s < kShades; ++s) {
-        unsigned char* t = texels + ((band * kShades + s) * w + x) * 3;
+        unsigned char* t = texels + ((band * kShades + s) * w + x) * kTexelBytes;
         const int percent = m_lit == Lit::Front ? kFrontLitPercent[s] : kShadePercent[s];
         for (std::size_t k = 0; k < 3; ++k) t[k] = static_cast<unsigned char>(colour[k] * percent / 100);
     }

@@ -312,7 +312,9 @@ void FabricScene::applyColours(std::span<const GpuVisual> states, std::span<cons
                                std::int32_t failedSwitch) {
     const std::size_t n = states.size();
     std::fill(m_rackSeverity.begin(), m_rackSeverity.end(), -1);
+    std::size_t replaced = 0;  // counted here, not in a pass of its own over every GPU
     for (std::size_t g = 0; g < n; ++g) {
+        replaced += states[g].replaced ? 1 : 0;
         const auto rack = static_cast<std::size_t>(m_rackOfGpu[g]);
         if (rank[g] > m_rackSeverity[rack]) {
             m_rackSeverity[rack] = rank[g];
@@ -334,13 +336,11 @@ void FabricScene::applyColours(std::span<const GpuVisual> states, std::span<cons
         if (failedSwitch >= 0 && static_cast<std::size_t>(failedSwitch) < m_rackSwitchIndex.size()) colourSwitch(failedSwitch, kFailedColour);
         m_failedSwitchShown = failedSwitch;
     }
-    outlineReplaced(states);
+    outlineReplaced(states, replaced);
 }
 
-void FabricScene::outlineReplaced(std::span<const GpuVisual> states) {
+void FabricScene::outlineReplaced(std::span<const GpuVisual> states, std::size_t count) {
     // Replacements only accumulate over time, so the count names the set.
-    std::size_t count = 0;
-    for (const GpuVisual& v : states) count += v.replaced ? 1 : 0;
     if (count == m_replacedShown) return;
     m_replacedShown = count;
     auto points = vtkSmartPointer<vtkPoints>::New();

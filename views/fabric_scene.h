@@ -78,7 +78,8 @@ private:
     void showFinestDetail();
     std::vector<vtkActor*> actors() const;
     void buildFloorLines();
-    void outlineReplaced(std::span<const GpuVisual> states);
+    // `count`: how many of `states` are replaced.
+    void outlineReplaced(std::span<const GpuVisual> states, std::size_t count);
     void applyColours(std::span<const GpuVisual> states, std::span<const int> rank, std::span<const std::int32_t> flashing, std::int32_t failedSwitch);
 
     const Topology& m_topology;

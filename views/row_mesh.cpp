@@ -1,5 +1,7 @@
 #include "row_mesh.h"
 
+#include "texel_image.h"
+
 #include <vtkActor.h>
 #include <vtkCellArray.h>
 #include <vtkFloatArray.h>
@@ -51,9 +53,8 @@ RowMesh::RowMesh(const Topology& topology, const FabricLayout& layout, const std
     m_height = std::max(1, static_cast<int>(m_rows.size()) * linesPerRow);
     for (std::size_t i = 0; i < m_rows.size(); ++i) m_rows[i].top = static_cast<int>(i) * linesPerRow + frontLines + 1;
 
-    m_image->SetDimensions(m_width, m_height, 1);
-    m_image->AllocateScalars(VTK_UNSIGNED_CHAR, 3);
-    std::fill_n(static_cast<unsigned char*>(m_image->GetScalarPointer()), static_cast<std::size_t>(m_width) * static_cast<std::size_t>(m_height) * 3, 0);
+    allocateOpaqueTexels(m_image, m_width, m_height);
+    m_texels = static_cast<unsigned char*>(m_image->GetScalarPointer());
 
     // The texels of a box along one axis: as many as its size rounds to (at least one), so
     // that every GPU is a patch of the same size, centred where the box is, so that the
@@ -144,6 +145,7 @@ RowMesh::RowMesh(const Topology& topology, const FabricLayout& layout, const std
     m_actor->GetProperty()->LightingOff();
     m_actor->GetProperty()->SetColor(1, 1, 1);
     m_actor->GetProperty()->BackfaceCullingOn();
+    m_actor->ForceOpaqueOn();
 }
 
 vtkActor* RowMesh::actor() const { return m_actor; }
@@ -151,10 +153,9 @@ vtkActor* RowMesh::actor() const { return m_actor; }
 void RowMesh::paint(const Patch& patch, Rgb colour, int shadePercent) {
     Rgb shaded;
     for (std::size_t c = 0; c < 3; ++c) shaded[c] = static_cast<std::uint8_t>(colour[c] * shadePercent / 100);
-    auto* texels = static_cast<unsigned char*>(m_image->GetScalarPointer());
     for (int y = patch.y0; y < patch.y1; ++y)
         for (int x = patch.x0; x < patch.x1; ++x)
-            std::copy(shaded.begin(), shaded.end(), texels + (static_cast<std::size_t>(y) * static_cast<std::size_t>(m_width) + static_cast<std::size_t>(x)) * 3);
+            setTexel(m_texels + (static_cast<std::size_t>(y) * static_cast<std::size_t>(m_width) + static_cast<std::size_t>(x)) * kTexelBytes, shaded);
 }
 
 void RowMesh::setColours(std::span<const Rgb> gpuColours, std::span<const Rgb> rackColours) {

@@ -52,6 +52,7 @@ private:
     std::vector<Rgb> m_lidShown;
     vtkSmartPointer<vtkActor> m_actor;
     vtkSmartPointer<vtkImageData> m_image;
+    unsigned char* m_texels = nullptr;  // m_image's, looked up once: a frame paints thousands of patches
     int m_width = 2, m_height = 1;
 };
 

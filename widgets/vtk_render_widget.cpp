@@ -157,7 +157,7 @@ void VtkRenderWidget::syncSize() {
 }
 
 void VtkRenderWidget::update() {
-    if (onScreen()) m_surface->requestUpdate();
+    if (onScreen()) m_surface->scheduleFrame();
 }
 
 void VtkRenderWidget::renderFrame(bool present) {

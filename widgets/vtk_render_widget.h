@@ -47,8 +47,9 @@ public:
     // camera fitting needs the true aspect ratio.
     void syncSize();
 
-    // Asks for a frame on screen soon (at the window system's pace). It hides QWidget's
-    // update(): the widget itself draws nothing on screen, its embedded window does.
+    // Asks for a frame on screen once the events already waiting are handled; asked again
+    // before then, it is still one frame. It hides QWidget's update(): the widget itself
+    // draws nothing on screen, its embedded window does.
     void update();
     // Renders now, off screen, and returns the frame in device pixels.
     QImage grabFramebuffer();

@@ -1,5 +1,6 @@
 #include "vtk_surface_window.h"
 
+#include <QCoreApplication>
 #include <QEvent>
 
 namespace faultline {
@@ -11,9 +12,17 @@ VtkSurfaceWindow::VtkSurfaceWindow(Handlers handlers) : m_handlers(std::move(han
     setFlag(Qt::WindowDoesNotAcceptFocus);
 }
 
+void VtkSurfaceWindow::scheduleFrame() {
+    if (m_framePosted) return;
+    m_framePosted = true;
+    // Low priority: input and the other posted events go first.
+    QCoreApplication::postEvent(this, new QEvent(QEvent::UpdateRequest), Qt::LowEventPriority);
+}
+
 bool VtkSurfaceWindow::event(QEvent* event) {
     switch (event->type()) {
         case QEvent::UpdateRequest:
+            m_framePosted = false;
             if (isExposed()) m_handlers.render();
             return true;
         case QEvent::MouseButtonPress:

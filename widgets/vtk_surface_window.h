@@ -18,12 +18,19 @@ public:
     };
     explicit VtkSurfaceWindow(Handlers handlers);
 
+    // Asks for a frame as soon as the events before it are handled; asked again before then,
+    // it is still one frame. Not QWindow::requestUpdate: where the display sends no frame
+    // callbacks (X without a compositor, Xvfb), that waits for a 5 ms timer before every
+    // frame, time a replay cannot spare.
+    void scheduleFrame();
+
 protected:
     bool event(QEvent* event) override;
     void exposeEvent(QExposeEvent* event) override;
 
 private:
     Handlers m_handlers;
+    bool m_framePosted = false;
 };
 
 }  // namespace faultline
