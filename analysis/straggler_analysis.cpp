@@ -4,10 +4,14 @@
 #include "telemetry_warnings.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <exception>
+#include <mutex>
 #include <numeric>
 #include <optional>
 #include <span>
+#include <thread>
 
 namespace faultline {
 
@@ -85,6 +89,30 @@ struct FirstIndices {
     Index end() const { return {n}; }
 };
 
+// Calls work(i) for every i in [0, count) on every core; the first exception is rethrown.
+template <typename Work>
+void forEachInParallel(std::size_t count, const Work& work) {
+    std::atomic<std::size_t> next{0};
+    std::exception_ptr error;
+    std::mutex errorMutex;
+    auto run = [&] {
+        for (std::size_t i; (i = next.fetch_add(1)) < count;) {
+            try {
+                work(i);
+            } catch (...) {
+                const std::lock_guard lock(errorMutex);
+                if (!error) error = std::current_exception();
+                next = count;
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < std::min<std::size_t>(count, std::max(1u, std::thread::hardware_concurrency())); ++t) pool.emplace_back(run);
+    run();
+    for (std::thread& t : pool) t.join();
+    if (error) std::rethrow_exception(error);
+}
+
 // Whether values from lo to hi are few enough to count: not many more than the n items.
 bool countable(std::int64_t lo, std::int64_t hi, std::size_t n) {
     return static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) <= 4 * static_cast<std::uint64_t>(n) + 1024;
@@ -110,27 +138,29 @@ std::vector<std::uint32_t> byInstance(const std::vector<CollectiveRecord>& recor
         });
         return order;
     }
-    countingSort(all, static_cast<std::size_t>(gHi->group - lowGroup) + 1, [&](std::uint32_t i) { return static_cast<std::size_t>(records[i].group - lowGroup); },
-                 order);
-    std::vector<std::uint32_t> scratch;
-    for (std::size_t begin = 0; begin < order.size();) {
-        const std::int32_t group = records[order[begin]].group;
-        std::size_t end = begin;
+    const std::size_t groups = static_cast<std::size_t>(gHi->group - lowGroup) + 1;
+    auto groupOf = [&](std::uint32_t i) { return static_cast<std::size_t>(records[i].group - lowGroup); };
+    std::vector<std::size_t> groupStart(groups + 1, 0);
+    for (std::uint32_t i : all) ++groupStart[groupOf(i) + 1];
+    std::partial_sum(groupStart.begin(), groupStart.end(), groupStart.begin());
+    countingSort(all, groups, groupOf, order);
+    // Each group's run is sorted by seq on its own, the groups on every core.
+    forEachInParallel(groups, [&](std::size_t g) {
+        const std::span<std::uint32_t> range = std::span(order).subspan(groupStart[g], groupStart[g + 1] - groupStart[g]);
+        if (range.size() < 2) return;
         std::int64_t lo = INT64_MAX, hi = INT64_MIN;
-        for (; end < order.size() && records[order[end]].group == group; ++end) {
-            lo = std::min(lo, records[order[end]].seq);
-            hi = std::max(hi, records[order[end]].seq);
+        for (std::uint32_t i : range) {
+            lo = std::min(lo, records[i].seq);
+            hi = std::max(hi, records[i].seq);
         }
-        const std::span<std::uint32_t> range = std::span(order).subspan(begin, end - begin);
         if (countable(lo, hi, range.size())) {
-            scratch.resize(range.size());
+            std::vector<std::uint32_t> scratch(range.size());
             countingSort(range, static_cast<std::size_t>(hi - lo) + 1, [&](std::uint32_t i) { return static_cast<std::size_t>(records[i].seq - lo); }, scratch);
             std::copy(scratch.begin(), scratch.end(), range.begin());
         } else {
             std::sort(range.begin(), range.end(), bySeq);
         }
-        begin = end;
-    }
+    });
     return order;
 }
 
@@ -185,10 +215,17 @@ bool accumulateInstance(const TraceContext& c, std::span<const std::uint32_t> in
         if (inside(i) < inside(lastArrival)) lastArrival = i;
     }
     const Nanos maxLateness = longest - inside(lastArrival);
-    // A slowdown is sized against the typical rank, not the earliest one.
-    durations.clear();
-    for (std::size_t i = 0; i < instance.size(); ++i) durations.push_back(inside(i));
-    const Nanos typical = median(durations);
+    // A slowdown is sized against the typical rank, not the earliest one: worked out when
+    // first needed, as most instances have no rank late enough to size.
+    std::optional<Nanos> typical;
+    auto typicalInside = [&] {
+        if (!typical) {
+            durations.clear();
+            for (std::size_t i = 0; i < instance.size(); ++i) durations.push_back(inside(i));
+            typical = median(durations);
+        }
+        return *typical;
+    };
     bool skewed = false;
     for (std::size_t i = 0; i < instance.size(); ++i) {
         const CollectiveRecord& r = c.records[instance[i]];
@@ -211,7 +248,7 @@ bool accumulateInstance(const TraceContext& c, std::span<const std::uint32_t> in
         if (lateness >= maxLateness - lateness) {  // 2 x lateness, without overflow
             ++a.windowLate[w];
             c.lateWork[instance[i]] = true;
-            a.windowBehindMedian[w] += std::max<Nanos>(0, typical - inside(i));
+            a.windowBehindMedian[w] += std::max<Nanos>(0, typicalInside() - inside(i));
         }
     }
     return skewed;

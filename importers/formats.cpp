@@ -197,6 +197,10 @@ const FormatInfo* detectText(std::string_view head, bool console) {
 }  // namespace
 
 const FormatInfo* detectFormat(const std::string& path) {
+    // A pickle says so in its first two bytes: a job's thousands of Flight Recorder dumps
+    // are not each read up to a megabyte here before the importer reads them again (a
+    // quarter of the CPU time of importing 1,024 dumps).
+    if (looksLikePickle(readHead(path, 2))) return findFormat("flight-recorder");
     const std::string head = readHead(path, kHead);
     const std::string_view t = trim(head);
     if (t.empty()) return nullptr;
@@ -205,7 +209,6 @@ const FormatInfo* detectFormat(const std::string& path) {
         if (const FormatInfo* json = detectJson(t)) return json;
         if (t.front() == '{') return nullptr;
     }
-    if (looksLikePickle(head)) return findFormat("flight-recorder");
     // Binary content is no text format: a NUL byte in the head settles it.
     if (head.find('\0') != std::string::npos) return nullptr;
     // A folder's README and licence quote log lines; they are documentation, not a job's console.

@@ -16,12 +16,15 @@ std::int64_t unzigzag(std::uint64_t u) {
     return static_cast<std::int64_t>((u >> 1) ^ (~(u & 1) + 1));
 }
 
-void putVarint(std::string& out, std::uint64_t v) {
+// Writes v at p and returns the end: a record's numbers go to a buffer of its own and are
+// appended at once (byte by byte onto the string was most of writing a large run's file).
+char* putVarint(char* p, std::uint64_t v) {
     while (v >= 0x80) {
-        out += static_cast<char>(static_cast<unsigned char>(v) | 0x80);
+        *p++ = static_cast<char>(static_cast<unsigned char>(v) | 0x80);
         v >>= 7;
     }
-    out += static_cast<char>(v);
+    *p++ = static_cast<char>(v);
+    return p;
 }
 
 class VarintReader {
@@ -56,15 +59,18 @@ std::string encodeCollectiveChunk(std::span<const CollectiveRecord> records) {
     std::string out;
     out.reserve(records.size() * 16);
     std::uint64_t previousEnter = 0;
+    char record[7 * 10];  // seven varints of 10 bytes at most
     for (const CollectiveRecord& c : records) {
-        putVarint(out, zigzag(c.rank));
-        putVarint(out, zigzag(c.group));
-        putVarint(out, zigzag(c.op));
-        putVarint(out, zigzag(c.seq));
+        char* p = record;
+        p = putVarint(p, zigzag(c.rank));
+        p = putVarint(p, zigzag(c.group));
+        p = putVarint(p, zigzag(c.op));
+        p = putVarint(p, zigzag(c.seq));
         const auto enter = static_cast<std::uint64_t>(c.enter);
-        putVarint(out, zigzag(static_cast<std::int64_t>(enter - previousEnter)));
-        putVarint(out, zigzag(static_cast<std::int64_t>(static_cast<std::uint64_t>(c.exit) - enter)));
-        putVarint(out, zigzag(c.bytes));
+        p = putVarint(p, zigzag(static_cast<std::int64_t>(enter - previousEnter)));
+        p = putVarint(p, zigzag(static_cast<std::int64_t>(static_cast<std::uint64_t>(c.exit) - enter)));
+        p = putVarint(p, zigzag(c.bytes));
+        out.append(record, p);
         previousEnter = enter;
     }
     return out;

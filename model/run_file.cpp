@@ -11,6 +11,8 @@
 
 #include <sqlite3.h>
 
+#include <future>
+
 
 namespace faultline {
 
@@ -109,9 +111,17 @@ void writeEvents(SqliteDb& db, const Run& run) {
     {
         SqliteStatement s(db, "INSERT INTO collective_chunks VALUES(?, ?, ?)");
         const std::span<const CollectiveRecord> all(run.collectives);
-        for (std::size_t begin = 0, id = 0; begin < all.size(); begin += kCollectivesPerChunk, ++id) {
-            const auto chunk = all.subspan(begin, std::min(kCollectivesPerChunk, all.size() - begin));
-            s.bind(1, static_cast<std::int64_t>(id)).bind(2, static_cast<std::int64_t>(chunk.size())).bindBytes(3, encodeCollectiveChunk(chunk)).execute();
+        const std::size_t chunks = (all.size() + kCollectivesPerChunk - 1) / kCollectivesPerChunk;
+        auto chunk = [&](std::size_t id) { return all.subspan(id * kCollectivesPerChunk, std::min(kCollectivesPerChunk, all.size() - id * kCollectivesPerChunk)); };
+        auto encode = [&](std::size_t id) { return encodeCollectiveChunk(chunk(id)); };
+        // The next chunk is encoded on another thread while this one is written: for tens of
+        // millions of collectives the two take about as long.
+        std::future<std::string> next;
+        if (chunks > 0) next = std::async(std::launch::async, encode, 0);
+        for (std::size_t id = 0; id < chunks; ++id) {
+            std::string blob = next.get();
+            if (id + 1 < chunks) next = std::async(std::launch::async, encode, id + 1);
+            s.bind(1, static_cast<std::int64_t>(id)).bind(2, static_cast<std::int64_t>(chunk(id).size())).bindBytes(3, blob).execute();
         }
     }
     {
