@@ -17,7 +17,7 @@ constexpr std::array<const char*, 8> kHgxPciBusIds = {
 
 std::string pciBusIdFor(int index) {
     if (index < static_cast<int>(kHgxPciBusIds.size())) return kHgxPciBusIds[static_cast<std::size_t>(index)];
-    char buf[16];
+    char buf[24];  // room for any int: nothing is cut
     std::snprintf(buf, sizeof buf, "0000:%02x:00.0", 0xe0 + index);
     return buf;
 }
