@@ -4,6 +4,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -27,7 +28,7 @@ std::string notRegularFileText(unsigned mode) {
     return std::string("is ") + kind + ", not a regular file: Faultline imports files a cluster wrote (copy the data into a file first)";
 }
 
-InputFile::InputFile(std::string path) : m_path(std::move(path)) {
+InputFile::InputFile(std::string path, std::size_t buffer) : m_path(std::move(path)) {
     // Opened without blocking and checked on the descriptor itself: a FIFO with no writer
     // would block open() forever, and a file swapped for one after a stat() would too.
     const int fd = ::open(m_path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -53,7 +54,7 @@ InputFile::InputFile(std::string path) : m_path(std::move(path)) {
         ::close(fd);
         throw Error(m_path + ": cannot open");
     }
-    gzbuffer(asGz(m_gz), 1 << 20);
+    gzbuffer(asGz(m_gz), static_cast<unsigned>(std::clamp<std::size_t>(buffer, 64, kDefaultBuffer)));
 }
 
 InputFile::~InputFile() {
@@ -86,7 +87,9 @@ double InputFile::progress() const {
 }
 
 std::string readHead(const std::string& path, std::size_t n) {
-    InputFile in(path);
+    // The first bytes of a file (a pickle's two, in each of thousands of Flight Recorder
+    // dumps) are not worth a megabyte read and copied through zlib's buffer.
+    InputFile in(path, n);
     std::string out(n, '\0');
     std::size_t have = 0;
     try {

@@ -8,7 +8,11 @@ namespace faultline {
 
 class InputFile {
 public:
-    explicit InputFile(std::string path);  // throws Error when it cannot be opened
+    // Throws Error when it cannot be opened. `buffer`: what zlib reads from the file at a
+    // time (and, for a file that is not gzip, copies out of), a megabyte unless only a few
+    // bytes are wanted.
+    explicit InputFile(std::string path, std::size_t buffer = kDefaultBuffer);
+    static constexpr std::size_t kDefaultBuffer = 1 << 20;
     ~InputFile();
     InputFile(const InputFile&) = delete;
     InputFile& operator=(const InputFile&) = delete;
