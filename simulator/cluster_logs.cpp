@@ -71,11 +71,7 @@ public:
     }
 
     ClusterLogSummary write() {
-        std::error_code ec;
-        for (const char* sub : {"", "kernel", "logs"}) {
-            std::filesystem::create_directories(std::filesystem::path(m_dir) / sub, ec);
-            if (ec) throw Error("cannot create " + (std::filesystem::path(m_dir) / sub).string() + ": " + ec.message());
-        }
+        for (const char* sub : {"", "kernel", "logs"}) createFolder(sub);
         writeSacctText();
         writeSacctJson();
         writeTopology();
@@ -88,6 +84,12 @@ public:
 
 private:
     std::int64_t epoch(Nanos t) const { return m_run.info.startEpochNs + t; }
+
+    void createFolder(const char* relative) {
+        std::error_code ec;
+        std::filesystem::create_directories(std::filesystem::path(m_dir) / relative, ec);
+        if (ec) throw Error("cannot create " + (std::filesystem::path(m_dir) / relative).string() + ": " + ec.message());
+    }
 
     void save(const std::string& relative, const std::string& text, bool append = false) {
         const std::string path = (std::filesystem::path(m_dir) / relative).string();
@@ -177,9 +179,7 @@ private:
     void writeLinkCounters() {
         const auto scrapes = linkDownCounterScrapes(m_run);
         if (scrapes.empty()) return;
-        std::error_code ec;
-        std::filesystem::create_directories(std::filesystem::path(m_dir) / "infiniband", ec);
-        if (ec) throw Error("cannot create " + (std::filesystem::path(m_dir) / "infiniband").string() + ": " + ec.message());
+        createFolder("infiniband");
         for (const auto& [host, text] : scrapes) save("infiniband/" + m_hosts[static_cast<std::size_t>(host)] + ".prom", text);
     }
 
