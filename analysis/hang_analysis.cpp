@@ -1,5 +1,7 @@
 #include "hang_analysis.h"
 
+#include "model/parallel.h"
+
 #include <algorithm>
 #include <cstring>
 #include <limits>
@@ -198,8 +200,8 @@ HangReport analyzeHang(const std::vector<FlightRecorderDump>& dumps) {
     std::vector<DumpIndex> indexes(dumps.size());
     std::unordered_map<std::int32_t, const DumpIndex*> byRank;
     std::map<std::string, FlightRecorderGroup> groups;
+    forEachInParallel(dumps.size(), [&](std::size_t d) { indexes[d] = indexOf(dumps[d]); });
     for (std::size_t d = 0; d < dumps.size(); ++d) {
-        indexes[d] = indexOf(dumps[d]);
         byRank[dumps[d].rank] = &indexes[d];
         for (const auto& [name, g] : dumps[d].groups) {
             if (!g.ranks) continue;

@@ -1,17 +1,16 @@
 #include "straggler_analysis.h"
 
 #include "model/format.h"
+#include "model/parallel.h"
 #include "telemetry_warnings.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
-#include <exception>
-#include <mutex>
+#include <functional>
 #include <numeric>
 #include <optional>
 #include <span>
-#include <thread>
 
 namespace faultline {
 
@@ -36,14 +35,37 @@ struct RankAccumulator {
     std::vector<int> windowLate;
 };
 
+// Which of two late arrivals is the worse: the longer wait, then the earlier one. A total
+// order, so that the five kept are the same however the instances were shared out.
+bool worse(const LateArrival& x, const LateArrival& y) {
+    if (x.lateness != y.lateness) return x.lateness > y.lateness;
+    if (x.enter != y.enter) return x.enter < y.enter;
+    return x.group != y.group ? x.group < y.group : x.seq < y.seq;
+}
+
 void keepWorst(std::vector<LateArrival>& evidence, const LateArrival& a) {
     constexpr std::size_t kKeep = 5;
     if (evidence.size() < kKeep) {
         evidence.push_back(a);
         return;
     }
-    auto least = std::min_element(evidence.begin(), evidence.end(), [](const auto& x, const auto& y) { return x.lateness < y.lateness; });
-    if (a.lateness > least->lateness) *least = a;
+    auto least = std::min_element(evidence.begin(), evidence.end(), [](const auto& x, const auto& y) { return worse(y, x); });
+    if (worse(a, *least)) *least = a;
+}
+
+// Adds what `from` holds to `into`: both accumulated over the same windows.
+void addAccumulator(RankAccumulator& into, const RankAccumulator& from) {
+    into.lateness += from.lateness;
+    into.span += from.span;
+    into.collectives += from.collectives;
+    into.late += from.late;
+    for (const LateArrival& a : from.evidence) keepWorst(into.evidence, a);
+    auto add = [](auto& x, const auto& y) { std::transform(x.begin(), x.end(), y.begin(), x.begin(), std::plus<>()); };
+    add(into.windowLateness, from.windowLateness);
+    add(into.windowSpan, from.windowSpan);
+    add(into.windowLateWork, from.windowLateWork);
+    add(into.windowBehindMedian, from.windowBehindMedian);
+    add(into.windowLate, from.windowLate);
 }
 
 // The trace's span, cut into equal windows for the per-rank timelines.
@@ -53,26 +75,55 @@ struct Windows {
     std::size_t of(Nanos t) const { return static_cast<std::size_t>(std::clamp(static_cast<int>((t - first) / length), 0, count - 1)); }
 };
 
-Windows windowsOf(const std::vector<CollectiveRecord>& records, int count) {
-    Windows w;
-    w.first = records.front().enter;
-    w.last = records.front().exit;
-    for (const CollectiveRecord& r : records) {
-        w.first = std::min(w.first, r.enter);
-        w.last = std::max(w.last, r.exit);
+// What one pass over the records finds: their span, highest rank and range of groups. On
+// every core, a million records at a time: a run holds tens of millions.
+struct RecordExtent {
+    Nanos first = INT64_MAX, last = INT64_MIN;
+    std::int32_t maxRank = 0;
+    std::int32_t lowGroup = INT32_MAX, highGroup = INT32_MIN;
+    void add(const RecordExtent& o) {
+        first = std::min(first, o.first);
+        last = std::max(last, o.last);
+        maxRank = std::max(maxRank, o.maxRank);
+        lowGroup = std::min(lowGroup, o.lowGroup);
+        highGroup = std::max(highGroup, o.highGroup);
     }
+};
+
+RecordExtent extentOf(const std::vector<CollectiveRecord>& records) {
+    constexpr std::size_t kBlock = std::size_t{1} << 20;
+    std::vector<RecordExtent> ofBlock((records.size() + kBlock - 1) / kBlock);
+    forEachInParallel(ofBlock.size(), [&](std::size_t b) {
+        RecordExtent& x = ofBlock[b];
+        for (std::size_t i = b * kBlock; i < std::min(records.size(), (b + 1) * kBlock); ++i) {
+            const CollectiveRecord& r = records[i];
+            x.add({r.enter, r.exit, r.rank, r.group, r.group});
+        }
+    });
+    RecordExtent all;
+    for (const RecordExtent& x : ofBlock) all.add(x);
+    return all;
+}
+
+Windows windowsOf(const RecordExtent& extent, int count) {
+    Windows w;
+    w.first = extent.first;
+    w.last = std::max(extent.first, extent.last);
     w.count = std::max(1, count);
     w.length = std::max<Nanos>(1, (w.last - w.first + w.count - 1) / w.count);
     return w;
 }
 
-// Stable counting sort: `in`'s indices by key(i) in [0, keys), into `out`.
+// Stable counting sort: `in`'s indices by key(i) in [0, keys), into `out`. Returns where each
+// key's indices begin in `out`, and (last) their end.
 template <typename Indices, typename Key>
-void countingSort(const Indices& in, std::size_t keys, Key key, std::span<std::uint32_t> out) {
+std::vector<std::size_t> countingSort(const Indices& in, std::size_t keys, Key key, std::span<std::uint32_t> out) {
     std::vector<std::size_t> start(keys + 1, 0);
     for (std::uint32_t i : in) ++start[key(i) + 1];
     std::partial_sum(start.begin(), start.end(), start.begin());
-    for (std::uint32_t i : in) out[start[key(i)]++] = i;
+    std::vector<std::size_t> next(start.begin(), start.end() - 1);
+    for (std::uint32_t i : in) out[next[key(i)]++] = i;
+    return start;
 }
 
 // The indices 0..n-1 to loop over without storing them (std::views::iota does not compile
@@ -89,30 +140,6 @@ struct FirstIndices {
     Index end() const { return {n}; }
 };
 
-// Calls work(i) for every i in [0, count) on every core; the first exception is rethrown.
-template <typename Work>
-void forEachInParallel(std::size_t count, const Work& work) {
-    std::atomic<std::size_t> next{0};
-    std::exception_ptr error;
-    std::mutex errorMutex;
-    auto run = [&] {
-        for (std::size_t i; (i = next.fetch_add(1)) < count;) {
-            try {
-                work(i);
-            } catch (...) {
-                const std::lock_guard lock(errorMutex);
-                if (!error) error = std::current_exception();
-                next = count;
-            }
-        }
-    };
-    std::vector<std::thread> pool;
-    for (std::size_t t = 1; t < std::min<std::size_t>(count, std::max(1u, std::thread::hardware_concurrency())); ++t) pool.emplace_back(run);
-    run();
-    for (std::thread& t : pool) t.join();
-    if (error) std::rethrow_exception(error);
-}
-
 // Whether values from lo to hi are few enough to count: not many more than the n items.
 bool countable(std::int64_t lo, std::int64_t hi, std::size_t n) {
     return static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) <= 4 * static_cast<std::uint64_t>(n) + 1024;
@@ -122,28 +149,24 @@ bool countable(std::int64_t lo, std::int64_t hi, std::size_t n) {
 // instance (records sharing group and seq, ranks in any order) is a run of neighbours.
 // Counted rather than compared where the numbers are dense (group indices, sequence numbers
 // counting up): a comparison sort of tens of millions of indices took most of an import.
-std::vector<std::uint32_t> byInstance(const std::vector<CollectiveRecord>& records) {
+std::vector<std::uint32_t> byInstance(const std::vector<CollectiveRecord>& records, const RecordExtent& extent) {
     // Memory: the order and, for the sort by seq, one group's indices at a time (tens of
     // millions of records: each array of them is over 100 MB).
     std::vector<std::uint32_t> order(records.size());
     if (records.empty()) return order;
     const FirstIndices all{static_cast<std::uint32_t>(records.size())};
     auto bySeq = [&](std::uint32_t a, std::uint32_t b) { return records[a].seq != records[b].seq ? records[a].seq < records[b].seq : a < b; };
-    const auto [gLo, gHi] = std::minmax_element(records.begin(), records.end(), [](const auto& a, const auto& b) { return a.group < b.group; });
-    const std::int32_t lowGroup = gLo->group;
-    if (!countable(lowGroup, gHi->group, records.size())) {
+    const std::int32_t lowGroup = extent.lowGroup;
+    if (!countable(lowGroup, extent.highGroup, records.size())) {
         std::iota(order.begin(), order.end(), 0u);
         std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
             return records[a].group != records[b].group ? records[a].group < records[b].group : bySeq(a, b);
         });
         return order;
     }
-    const std::size_t groups = static_cast<std::size_t>(gHi->group - lowGroup) + 1;
+    const std::size_t groups = static_cast<std::size_t>(extent.highGroup - lowGroup) + 1;
     auto groupOf = [&](std::uint32_t i) { return static_cast<std::size_t>(records[i].group - lowGroup); };
-    std::vector<std::size_t> groupStart(groups + 1, 0);
-    for (std::uint32_t i : all) ++groupStart[groupOf(i) + 1];
-    std::partial_sum(groupStart.begin(), groupStart.end(), groupStart.begin());
-    countingSort(all, groups, groupOf, order);
+    const std::vector<std::size_t> groupStart = countingSort(all, groups, groupOf, order);
     // Each group's run is sorted by seq on its own, the groups on every core.
     forEachInParallel(groups, [&](std::size_t g) {
         const std::span<std::uint32_t> range = std::span(order).subspan(groupStart[g], groupStart[g + 1] - groupStart[g]);
@@ -164,6 +187,17 @@ std::vector<std::uint32_t> byInstance(const std::vector<CollectiveRecord>& recor
     return order;
 }
 
+// A bit a record, set from every core at once: tens of millions of records share words.
+class RecordMarks {
+public:
+    explicit RecordMarks(std::size_t records) : m_words((records + 63) / 64) {}
+    void mark(std::size_t i) { m_words[i / 64].fetch_or(std::uint64_t{1} << (i % 64), std::memory_order_relaxed); }
+    bool operator[](std::size_t i) const { return (m_words[i / 64].load(std::memory_order_relaxed) >> (i % 64)) & 1; }
+
+private:
+    std::vector<std::atomic<std::uint64_t>> m_words;
+};
+
 // What every collective instance is looked at with. The compute before a late arrival is
 // added afterwards, in time order (addLateWork): it needs the rank's previous collective,
 // which the instances, in (group, seq) order, do not reach.
@@ -171,13 +205,13 @@ struct TraceContext {
     const std::vector<CollectiveRecord>& records;
     const Windows& windows;
     const StragglerAnalysisParams& params;
-    std::vector<bool>& lateWork;  // by record: its compute before counts towards windowLateWork
+    RecordMarks& lateWork;  // by record: its compute before counts towards windowLateWork
 };
 
 // Adds to each rank's windowLateWork the compute before each arrival marked in `lateWork`:
 // the time since the same rank left its previous collective, on that rank's own clock.
-// One bit a record rather than a number: tens of millions of them are kept.
-void addLateWork(const std::vector<CollectiveRecord>& records, const std::vector<bool>& lateWork, const Windows& windows,
+// A bit a record rather than a number: tens of millions of them are kept.
+void addLateWork(const std::vector<CollectiveRecord>& records, const RecordMarks& lateWork, const Windows& windows,
                  std::vector<RankAccumulator>& acc) {
     auto add = [&](const CollectiveRecord& r, Nanos previousExit) {
         acc[static_cast<std::size_t>(r.rank)].windowLateWork[windows.of(r.enter)] += std::max<Nanos>(0, r.enter - previousExit);
@@ -247,7 +281,7 @@ bool accumulateInstance(const TraceContext& c, std::span<const std::uint32_t> in
         // that came in with the last (within half its lateness) held the group up.
         if (lateness >= maxLateness - lateness) {  // 2 x lateness, without overflow
             ++a.windowLate[w];
-            c.lateWork[instance[i]] = true;
+            c.lateWork.mark(instance[i]);
             a.windowBehindMedian[w] += std::max<Nanos>(0, typicalInside() - inside(i));
         }
     }
@@ -262,7 +296,7 @@ RankStragglerScore scoreRank(std::size_t rank, RankAccumulator& a, const Run& ru
     s.late = a.late;
     s.totalLateness = a.lateness;
     s.score = a.span > 0 ? static_cast<double>(a.lateness) / static_cast<double>(a.span) : 0.0;
-    std::sort(a.evidence.begin(), a.evidence.end(), [](const auto& x, const auto& y) { return x.lateness > y.lateness; });
+    std::sort(a.evidence.begin(), a.evidence.end(), worse);
     s.evidence = std::move(a.evidence);
     s.timeline.resize(static_cast<std::size_t>(windows.count));
     for (std::size_t w = 0; w < s.timeline.size(); ++w)
@@ -310,36 +344,65 @@ StragglerReport analyzeStragglers(const Run& run, const StragglerAnalysisParams&
     report.records = static_cast<std::int64_t>(records.size());
     if (records.empty()) return report;
 
-    const Windows windows = windowsOf(records, params.windows);
+    const RecordExtent extent = extentOf(records);
+    const Windows windows = windowsOf(extent, params.windows);
     report.traceBegin = windows.first;
     report.traceEnd = windows.last;
     report.windowLength = windows.length;
-    std::int32_t maxRank = 0;
-    for (const CollectiveRecord& r : records) maxRank = std::max(maxRank, r.rank);
-    std::vector<RankAccumulator> acc(static_cast<std::size_t>(maxRank) + 1);
-    const auto perWindow = static_cast<std::size_t>(windows.count);
-    for (RankAccumulator& a : acc) {
-        a.windowLateness.assign(perWindow, 0);
-        a.windowSpan.assign(perWindow, 0);
-        a.windowLateWork.assign(perWindow, 0);
-        a.windowBehindMedian.assign(perWindow, 0);
-        a.windowLate.assign(perWindow, 0);
-    }
+    auto accumulators = [&] {
+        std::vector<RankAccumulator> acc(static_cast<std::size_t>(extent.maxRank) + 1);
+        const auto perWindow = static_cast<std::size_t>(windows.count);
+        for (RankAccumulator& a : acc) {
+            a.windowLateness.assign(perWindow, 0);
+            a.windowSpan.assign(perWindow, 0);
+            a.windowLateWork.assign(perWindow, 0);
+            a.windowBehindMedian.assign(perWindow, 0);
+            a.windowLate.assign(perWindow, 0);
+        }
+        return acc;
+    };
 
-    std::vector<bool> lateWork(records.size());
+    // The instances on every core, each core taking a run of whole instances into
+    // accumulators of its own (tens of millions of records: this was most of the analysis).
+    RecordMarks lateWork(records.size());
+    std::vector<RankAccumulator> acc;
     {
-        const std::vector<std::uint32_t> order = byInstance(records);
+        const std::vector<std::uint32_t> order = byInstance(records, extent);
+        auto sameInstance = [&](std::size_t k) { return records[order[k - 1]].group == records[order[k]].group && records[order[k - 1]].seq == records[order[k]].seq; };
+        const std::size_t parts = parallelWorkers(order.size());
+        std::vector<std::size_t> cut(parts + 1, order.size());
+        cut[0] = 0;
+        for (std::size_t p = 1; p < parts; ++p) {
+            std::size_t k = std::max(cut[p - 1], p * order.size() / parts);
+            while (k > 0 && k < order.size() && sameInstance(k)) ++k;
+            cut[p] = k;
+        }
+        struct Part {
+            std::vector<RankAccumulator> acc;
+            std::int64_t instances = 0, skewed = 0;
+        };
+        std::vector<Part> part(parts);
         const TraceContext context{records, windows, params, lateWork};
-        std::vector<Nanos> durations;
-        for (std::size_t begin = 0; begin < order.size();) {
-            std::size_t end = begin + 1;
-            const CollectiveRecord& head = records[order[begin]];
-            while (end < order.size() && records[order[end]].group == head.group && records[order[end]].seq == head.seq) ++end;
-            if (end - begin >= 2) {
-                ++report.instances;
-                report.skewedInstances += accumulateInstance(context, std::span(order).subspan(begin, end - begin), acc, durations);
+        forEachInParallel(parts, [&](std::size_t p) {
+            Part& own = part[p];
+            own.acc = accumulators();
+            std::vector<Nanos> durations;
+            for (std::size_t begin = cut[p]; begin < cut[p + 1];) {
+                std::size_t end = begin + 1;
+                while (end < cut[p + 1] && sameInstance(end)) ++end;
+                if (end - begin >= 2) {
+                    ++own.instances;
+                    own.skewed += accumulateInstance(context, std::span(order).subspan(begin, end - begin), own.acc, durations);
+                }
+                begin = end;
             }
-            begin = end;
+        });
+        acc = std::move(part[0].acc);
+        for (const Part& p : part) {
+            report.instances += p.instances;
+            report.skewedInstances += p.skewed;
+            if (&p != &part[0])
+                for (std::size_t rank = 0; rank < acc.size(); ++rank) addAccumulator(acc[rank], p.acc[rank]);
         }
     }
     addLateWork(records, lateWork, windows, acc);

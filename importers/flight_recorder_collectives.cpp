@@ -36,18 +36,18 @@ FlightRecorderCollectives::FlightRecorderCollectives(const FlightRecorderDump& d
     for (const FlightRecorderTensors& t : dump.tensors) m_tensorBytes.push_back(tensorBytes(t));
 }
 
-std::variant<FlightRecorderCollective, std::string> FlightRecorderCollectives::at(std::size_t index) const {
+std::variant<FlightRecorderCollective, const char*> FlightRecorderCollectives::at(std::size_t index) const {
     const FlightRecorderEntry& e = m_dump.entries[index];
     const FlightRecorderTiming t = index < m_dump.timings.size() ? m_dump.timings[index] : FlightRecorderTiming{};
-    if (opOf(e).empty()) return std::string("expected a profiling_name such as \"nccl:all_reduce\"");
-    if (e.timeCreatedNs <= 0 && t.startedNs <= 0) return std::string("expected time_created_ns");
+    if (opOf(e).empty()) return "expected a profiling_name such as \"nccl:all_reduce\"";
+    if (e.timeCreatedNs <= 0 && t.startedNs <= 0) return "expected time_created_ns";
     FlightRecorderCollective c;
     // A collective that never completed (the hang Flight Recorder exists to show) ends where
     // it began: the model has no "still running" state.
     c.enter = t.startedNs > 0 ? t.startedNs : e.timeCreatedNs;
     c.exit = t.completedNs > 0 ? t.completedNs : c.enter;
     if (c.exit < c.enter || c.exit - c.enter > kDay)
-        return std::string("expected time_discovered_completed_ns from its start to a day after it (no collective runs longer)");
+        return "expected time_discovered_completed_ns from its start to a day after it (no collective runs longer)";
     c.bytes = std::max(m_tensorBytes[e.input], index < m_dump.timings.size() ? m_tensorBytes[e.output] : 0);
     c.seq = e.collectiveSeqId;
     return c;

@@ -23,8 +23,9 @@ class FlightRecorderCollectives {
 public:
     explicit FlightRecorderCollectives(const FlightRecorderDump& dump);
 
-    // The collective entry `index` stands for, or why it is skipped ("expected ...").
-    std::variant<FlightRecorderCollective, std::string> at(std::size_t index) const;
+    // The collective entry `index` stands for, or why it is skipped ("expected ..."): a text
+    // that lives as long as the program, so that the tens of millions of calls copy no string.
+    std::variant<FlightRecorderCollective, const char*> at(std::size_t index) const;
     // The op an entry names, as the run keeps it: "nccl:send 0->3" is "send"; empty if none.
     const std::string& opOf(const FlightRecorderEntry& e) const { return m_ops[e.op]; }
 

@@ -36,7 +36,7 @@ void importDump(const std::string& path, std::string_view data, ImportContext& c
     std::array<std::int64_t, 4> byState{};
     for (std::size_t i = 0; i < dump.entries.size(); ++i) {
         const auto c = collectives.at(i);
-        if (const auto* why = std::get_if<std::string>(&c)) {
+        if (const auto* why = std::get_if<const char*>(&c)) {
             ctx.report.skip(path + ": entries[" + std::to_string(i) + "]: " + *why);
             continue;
         }

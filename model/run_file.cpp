@@ -11,7 +11,9 @@
 
 #include <sqlite3.h>
 
+#include <deque>
 #include <future>
+#include <thread>
 
 
 namespace faultline {
@@ -114,13 +116,14 @@ void writeEvents(SqliteDb& db, const Run& run) {
         const std::size_t chunks = (all.size() + kCollectivesPerChunk - 1) / kCollectivesPerChunk;
         auto chunk = [&](std::size_t id) { return all.subspan(id * kCollectivesPerChunk, std::min(kCollectivesPerChunk, all.size() - id * kCollectivesPerChunk)); };
         auto encode = [&](std::size_t id) { return encodeCollectiveChunk(chunk(id)); };
-        // The next chunk is encoded on another thread while this one is written: for tens of
-        // millions of collectives the two take about as long.
-        std::future<std::string> next;
-        if (chunks > 0) next = std::async(std::launch::async, encode, 0);
-        for (std::size_t id = 0; id < chunks; ++id) {
-            std::string blob = next.get();
-            if (id + 1 < chunks) next = std::async(std::launch::async, encode, id + 1);
+        // The chunks after this one are encoded on every core while it is written: for tens
+        // of millions of collectives, encoding on one thread took longer than writing.
+        const std::size_t ahead = std::max(2u, std::thread::hardware_concurrency());
+        std::deque<std::future<std::string>> next;
+        for (std::size_t id = 0, queued = 0; id < chunks; ++id) {
+            for (; queued < chunks && queued < id + ahead; ++queued) next.push_back(std::async(std::launch::async, encode, queued));
+            std::string blob = next.front().get();
+            next.pop_front();
             s.bind(1, static_cast<std::int64_t>(id)).bind(2, static_cast<std::int64_t>(chunk(id).size())).bindBytes(3, blob).execute();
         }
     }

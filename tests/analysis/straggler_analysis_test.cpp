@@ -131,6 +131,47 @@ TEST(StragglerAnalysis, TheRankThatCostMostTimeComesFirst) {
     EXPECT_LT(text.find("r0000-h0-gpu5"), text.find("r0000-h0-gpu6")) << text;
 }
 
+// A thousand all-reduces of four ranks, rank 1 late to each by 1 to 10 ms in turn: the
+// analysis shares the instances out among the cores and adds up what each found, so every
+// figure must come out as if one core had read them all, and the worst five arrivals (ties
+// in waiting broken by the earlier) whichever core read them.
+TEST(StragglerAnalysis, FiguresAddUpAcrossTheCoresThatShareTheInstances) {
+    faultline::Run run;
+    run.info = {"trace", 0, kHour, "test"};
+    run.topology = buildFabric(FabricShape{.gpus = 8});
+    run.collectiveOps = {"allreduce"};
+    run.processGroups = {{"dp", {0, 1, 2, 3}}};
+    run.rankToGpu = {0, 1, 2, 3};
+    constexpr std::int64_t kInstances = 1000;
+    Nanos totalLateness = 0;
+    for (std::int64_t seq = 0; seq < kInstances; ++seq) {
+        const Nanos start = seq * 100 * kMillisecond;
+        const Nanos late = (1 + seq % 10) * kMillisecond;
+        totalLateness += late;
+        for (std::int32_t rank = 0; rank < 4; ++rank)
+            run.collectives.push_back({rank, 0, 0, seq, start + (rank == 1 ? late : 0), start + 20 * kMillisecond, 1 << 20});
+    }
+    const StragglerReport report = analyzeStragglers(run);
+    EXPECT_EQ(report.instances, kInstances);
+    EXPECT_EQ(report.skewedInstances, kInstances);
+    ASSERT_FALSE(report.ranks.empty());
+    const RankStragglerScore& worst = report.ranks.front();
+    EXPECT_EQ(worst.rank, 1);
+    EXPECT_EQ(worst.collectives, kInstances);
+    EXPECT_EQ(worst.late, kInstances);
+    EXPECT_EQ(worst.totalLateness, totalLateness);
+    // 10 ms late at seq 9, 19, 29, ...: the first five of them, earliest first.
+    ASSERT_EQ(worst.evidence.size(), 5u);
+    for (std::size_t i = 0; i < 5; ++i) {
+        EXPECT_EQ(worst.evidence[i].lateness, 10 * kMillisecond);
+        EXPECT_EQ(worst.evidence[i].seq, static_cast<std::int64_t>(9 + 10 * i));
+    }
+    for (std::size_t i = 1; i < report.ranks.size(); ++i) {
+        EXPECT_EQ(report.ranks[i].collectives, kInstances);
+        EXPECT_EQ(report.ranks[i].late, 0);
+    }
+}
+
 TEST(StragglerAnalysis, OneRankAndNoTraceAreNotErrors) {
     faultline::Run run = handTrace();
     std::erase_if(run.collectives, [](const CollectiveRecord& r) { return r.rank != 0; });

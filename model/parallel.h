@@ -1,0 +1,43 @@
+#pragma once
+// Work spread over every core, for the Qt-free core's passes over tens of millions of
+// records: work(i) for each i in [0, count), each thread taking the next i in turn. The first
+// exception thrown stops the others taking more and is rethrown once all have stopped.
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace faultline {
+
+// How many threads forEachInParallel runs for `count` items.
+inline std::size_t parallelWorkers(std::size_t count) {
+    return std::min<std::size_t>(count, std::max(1u, std::thread::hardware_concurrency()));
+}
+
+template <typename Work>
+void forEachInParallel(std::size_t count, const Work& work) {
+    std::atomic<std::size_t> next{0};
+    std::exception_ptr error;
+    std::mutex errorMutex;
+    auto run = [&] {
+        for (std::size_t i; (i = next.fetch_add(1)) < count;) {
+            try {
+                work(i);
+            } catch (...) {
+                const std::lock_guard lock(errorMutex);
+                if (!error) error = std::current_exception();
+                next = count;
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < parallelWorkers(count); ++t) pool.emplace_back(run);
+    run();
+    for (std::thread& t : pool) t.join();
+    if (error) std::rethrow_exception(error);
+}
+
+}  // namespace faultline
