@@ -160,8 +160,7 @@ struct Scratch {
     std::vector<Val> dtypes;
 
     void clear() {
-        marks.clear();
-        memo.clear();
+        marks.clear();  // memo: the scanner counts what of it holds this dump's values
         items.clear();
         boxes.clear();
         groups.clear();
@@ -192,7 +191,7 @@ public:
         // Sized once from the data (a few bytes of opcodes for each): growing them copies
         // them again and again, which showed in profiles as much as the reading itself.
         m_boxes.reserve(data.size() / 16);
-        m_memo.reserve(data.size() / 16);
+        if (m_memo.size() < data.size() / 16) m_memo.resize(data.size() / 16);
     }
 
     void run() {
@@ -327,13 +326,15 @@ private:
     [[gnu::always_inline]] void memoPut(std::uint64_t key) {
         if (m_top == m_base) giveUp();
         const Val& v = m_top[-1];
-        if (key == m_memo.size()) [[likely]] {  // as every pickler numbers them
-            m_memo.push_back(v);
-            ++m_memoCount;
+        if (key == m_memoSize) [[likely]] {  // as every pickler numbers them
+            remember(v);
             return;
         }
-        if (key >= m_memo.size() + 4096) giveUp();  // a far-off key: the full reader's map
-        if (key > m_memo.size()) m_memo.resize(key + 1, Val{ValueKind::Unset});
+        if (key >= m_memoSize + 4096) giveUp();  // a far-off key: the full reader's map
+        while (m_memoSize <= key) {
+            remember(Val{ValueKind::Unset});
+            --m_memoCount;
+        }
         Val& slot = m_memo[key];
         m_memoCount += slot.kind == ValueKind::Unset;
         slot = v;
@@ -392,7 +393,7 @@ private:
     // A memoised text is classified as a key once, in its slot: keys are read from the memo
     // again and again.
     [[gnu::always_inline]] bool fromMemo(std::uint64_t key, Val& v) {
-        if (key >= m_memo.size()) return false;
+        if (key >= m_memoSize) return false;
         Val& m = m_memo[key];
         if (m.kind >= ValueKind::Box) return false;  // a shared container, or never stored
         if (m.kind == ValueKind::Text) {
@@ -763,12 +764,12 @@ private:
         std::uint64_t memoCount, memoText;
     };
     Checkpoint checkpoint() const {
-        return {m_p,           m_memo.size(),    m_boxes.size(),      m_processGroups.size(), m_sizeLists.size(), m_tensors.size(),
+        return {m_p,           m_memoSize,       m_boxes.size(),      m_processGroups.size(), m_sizeLists.size(), m_tensors.size(),
                 m_dims.size(), m_dtypeLists.size(), m_dtypes.size(), m_memoCount,            m_memoText};
     }
     void rollBack(const Checkpoint& c) {
         m_p = c.p;
-        m_memo.resize(c.memo);
+        m_memoSize = c.memo;
         m_boxes.resize(c.boxes);
         m_processGroups.resize(c.processGroups);
         m_sizeLists.resize(c.sizeLists);
@@ -899,18 +900,25 @@ private:
         if (!room(p)) return false;
         switch (*p) {
             case 0x94:  // MEMOIZE
-                if (m_memoCount != m_memo.size()) return false;
+                if (m_memoCount != m_memoSize) return false;
                 p += 1;
                 break;
             case 'q':  // BINPUT
-                if (p[1] != m_memo.size()) return false;
+                if (p[1] != m_memoSize) return false;
                 p += 2;
                 break;
             default: return true;
         }
-        m_memo.push_back(v);
-        ++m_memoCount;
+        remember(v);
         return true;
+    }
+    // The memo's next slot. Not push_back: GCC leaves that a call in the scanner's large
+    // functions, and nearly every value read is memoised (15% of reading a dump). The memo
+    // keeps its slots from dump to dump; m_memoSize says how many hold this one's values.
+    [[gnu::always_inline]] void remember(const Val& v) {
+        if (m_memoSize == m_memo.size()) [[unlikely]] m_memo.resize(std::max<std::size_t>(1024, 2 * m_memo.size()));
+        m_memo[m_memoSize++] = v;
+        ++m_memoCount;
     }
 
     // A container as newBox would make it under `parent`; kNone past the depth limit.
@@ -1155,6 +1163,7 @@ private:
     Val* m_cap = nullptr;
     std::vector<std::size_t>& m_marks;
     std::vector<Val>& m_memo;
+    std::size_t m_memoSize = 0;  // m_memo's slots that hold this dump's values
     std::uint64_t m_memoCount = 0;
     std::vector<Val>& m_items;
     std::uint64_t m_memoText = 0;  // bytes of texts pushed again from the memo
