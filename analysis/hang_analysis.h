@@ -9,7 +9,8 @@
 //
 // Cost: O(E + M log M) time for E entries in all dumps and M group memberships (the sum of
 // the groups' sizes): each dump's entries are bucketed by group once, and each (rank, group)
-// reads only its own bucket. Memory beyond the dumps: 4 bytes an entry plus O(M).
+// reads only its own bucket; the dumps are bucketed on every core. Memory beyond the dumps:
+// 4 bytes an entry plus O(M).
 #include "model/flight_recorder.h"
 #include "model/hang.h"
 
