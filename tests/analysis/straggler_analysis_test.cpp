@@ -9,15 +9,21 @@
 namespace faultline {
 namespace {
 
-// Four ranks, three all-reduces; rank 2 arrives 40 ms late to each. Each rank records on
-// its own clock: rank 3's is 5 seconds off.
-faultline::Run handTrace() {
+// A run on eight GPUs whose ranks 0-3 all-reduce in one group, without records yet.
+faultline::Run fourRanksInOneGroup() {
     faultline::Run run;
     run.info = {"trace", 0, kHour, "test"};
     run.topology = buildFabric(FabricShape{.gpus = 8});
     run.collectiveOps = {"allreduce"};
     run.processGroups = {{"dp", {0, 1, 2, 3}}};
     run.rankToGpu = {0, 1, 2, 3};
+    return run;
+}
+
+// Four ranks, three all-reduces; rank 2 arrives 40 ms late to each. Each rank records on
+// its own clock: rank 3's is 5 seconds off.
+faultline::Run handTrace() {
+    faultline::Run run = fourRanksInOneGroup();
     for (std::int64_t seq = 1; seq <= 3; ++seq) {
         const Nanos start = seq * kSecond;
         for (std::int32_t rank = 0; rank < 4; ++rank) {
@@ -136,12 +142,7 @@ TEST(StragglerAnalysis, TheRankThatCostMostTimeComesFirst) {
 // figure must come out as if one core had read them all, and the worst five arrivals (ties
 // in waiting broken by the earlier) whichever core read them.
 TEST(StragglerAnalysis, FiguresAddUpAcrossTheCoresThatShareTheInstances) {
-    faultline::Run run;
-    run.info = {"trace", 0, kHour, "test"};
-    run.topology = buildFabric(FabricShape{.gpus = 8});
-    run.collectiveOps = {"allreduce"};
-    run.processGroups = {{"dp", {0, 1, 2, 3}}};
-    run.rankToGpu = {0, 1, 2, 3};
+    faultline::Run run = fourRanksInOneGroup();
     constexpr std::int64_t kInstances = 1000;
     Nanos totalLateness = 0;
     for (std::int64_t seq = 0; seq < kInstances; ++seq) {
