@@ -1,25 +1,40 @@
 #include "run_highlights.h"
 
+#include "hang_analysis.h"
 #include "model/format.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <map>
-#include <set>
 
 namespace faultline {
 
 std::vector<std::string> runHighlights(const Run& run, const RunSummary& summary, const StragglerReport& stragglers) {
     std::vector<std::string> out;
+    // A hang is the answer a reviewer of the run came for: it leads, in the words every view
+    // gives it.
+    if (run.hang) {
+        constexpr std::size_t kNamed = 3;
+        const std::vector<HangOrigin>& origins = run.hang->origins;
+        for (std::size_t i = 0; i < std::min(origins.size(), kNamed); ++i)
+            out.push_back("Hung: " + hangOriginText(*run.hang, origins[i]));
+        if (origins.size() > kNamed) out.push_back("Hung in " + std::to_string(origins.size() - kNamed) + " more places (faultline-cli hang lists them)");
+    }
     if (!run.collectives.empty()) {
-        std::set<std::int32_t> ranks;
+        // Ranks counted with a flag each, not a set: a run holds tens of millions of records.
+        std::vector<bool> traced;
+        std::size_t ranks = 0;
         Nanos first = run.collectives.front().enter, last = first;
         for (const CollectiveRecord& c : run.collectives) {
-            ranks.insert(c.rank);
+            if (c.rank >= 0) {
+                const auto r = static_cast<std::size_t>(c.rank);
+                if (r >= traced.size()) traced.resize(r + 1);
+                if (!traced[r]) traced[r] = true, ++ranks;
+            }
             first = std::min(first, c.enter);
             last = std::max(last, c.exit);
         }
-        out.push_back(formatCount(static_cast<std::int64_t>(ranks.size())) + " ranks traced over " + formatShortDuration(last - first) + ": " +
+        out.push_back(formatCount(static_cast<std::int64_t>(ranks)) + " ranks traced over " + formatShortDuration(last - first) + ": " +
                       formatCount(static_cast<std::int64_t>(run.collectives.size())) + " collective calls in " +
                       std::to_string(run.processGroups.size()) + (run.processGroups.size() == 1 ? " process group, " : " process groups, ") +
                       formatCount(stragglers.instances) +
