@@ -108,12 +108,17 @@ Topology deriveTopology(const ImportedEvents& e, std::int32_t ranks, std::map<st
                         " of " + std::to_string(gpusPerHost) + " GPUs named by their ranks (\"" + firstGuessedHost + "\", ...)");
 
     Topology t;
+    // Racks in rows and zones as the built fabrics' (FabricShape): one row of a thousand racks
+    // is drawn too thin to see a GPU in.
+    const FabricShape shape;
     t.zones.push_back({"zone0"});
     for (const auto& [name, needs] : hosts) {
         const auto hostIndex = static_cast<std::int32_t>(t.hosts.size());
         if (hostIndex % kHostsPerRack == 0) {
             const auto rack = static_cast<std::int32_t>(t.racks.size());
-            t.racks.push_back({"rack" + std::to_string(rack), 0, 0, rack});
+            const std::int32_t zone = rack / shape.racksPerZone, inZone = rack % shape.racksPerZone;
+            if (inZone == 0 && zone > 0) t.zones.push_back({"zone" + std::to_string(zone)});
+            t.racks.push_back({"rack" + std::to_string(rack), zone, inZone / shape.racksPerRow, inZone % shape.racksPerRow});
         }
         Host h;
         h.name = name;

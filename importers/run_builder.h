@@ -23,8 +23,9 @@ struct BuildResult {
 // `topology` is the cluster when a topology file was given; events naming hosts it lacks
 // are dropped with a warning. Without one, hosts get as many GPUs as the job's nodes hold (the
 // launcher's nproc_per_node or SLURM_GPUS_ON_NODE, else 8; more if a file names a higher GPU
-// index), two hosts to a rack, one zone; ranks no file places get hosts of their own, as
-// many ranks to a host ("ranks0-7"), and a note says so.
+// index), two hosts to a rack, racks in rows of 16 and zones of 128 as in the built fabrics;
+// ranks no file places get hosts of their own, as many ranks to a host ("ranks0-7"), and a
+// note says so.
 // With a chain of jobs (named by `selection`, else by the training logs' banners), every
 // gap between its jobs becomes a downtime, and the failures are the downtimes' symptoms.
 // The Flight Recorder dumps are released once made the run's collectives (analyse the hang

@@ -4,6 +4,7 @@
 
 #include "analysis/hang_analysis.h"
 #include "importers/pickle_reader.h"
+#include "importers/run_builder.h"
 #include "importers/run_collectives.h"
 #include "model/run_file.h"
 #include "importers/read_whole_file.h"
@@ -145,6 +146,27 @@ TEST(FlightRecorder, ManyCollectivesKeepOneStableTimeOrderAcrossWindows) {
         ASSERT_EQ(std::make_tuple(c.enter + 1000, c.rank, c.seq), want[i]) << "record " << i;
     }
     for (const FlightRecorderDump& d : events.flightRecorderDumps) EXPECT_TRUE(d.entries.empty());
+}
+
+// Dumps alone name no host: the hall drawn for a job of 16,384 ranks has 2,048 hosts of eight
+// GPUs, two to a rack, and its 1,024 racks in rows of 16 and zones of 128 as a built fabric's,
+// not in one row too long and thin to see a GPU in.
+TEST(FlightRecorder, ADerivedHallLaysItsRacksInRowsAndZones) {
+    ImportedEvents events;
+    events.worldSize = 16384;
+    events.collectives.push_back({0, "0", {0, 1}, "allreduce", "Float", 1000, 2000, 4, 0});
+    const BuildResult built = buildRun(events, std::nullopt, "derived");
+    const Topology& t = built.run.topology;
+    ASSERT_TRUE(built.derivedTopology);
+    EXPECT_EQ(t.hosts.size(), 2048u);
+    ASSERT_EQ(t.racks.size(), 1024u);
+    ASSERT_EQ(t.zones.size(), 8u);
+    EXPECT_EQ(t.zones[7].name, "zone7");
+    for (std::size_t r = 0; r < t.racks.size(); ++r) {
+        EXPECT_EQ(t.racks[r].zone, static_cast<std::int32_t>(r / 128)) << t.racks[r].name;
+        EXPECT_EQ(t.racks[r].row, static_cast<std::int32_t>(r % 128 / 16)) << t.racks[r].name;
+        EXPECT_EQ(t.racks[r].position, static_cast<std::int32_t>(r % 16)) << t.racks[r].name;
+    }
 }
 
 TEST(SafePickle, PickleThatCallsOsSystemIsRefusedAndNothingRuns) {
