@@ -11,6 +11,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <deque>
 #include <future>
 #include <thread>
@@ -116,9 +117,10 @@ void writeEvents(SqliteDb& db, const Run& run) {
         const std::size_t chunks = (all.size() + kCollectivesPerChunk - 1) / kCollectivesPerChunk;
         auto chunk = [&](std::size_t id) { return all.subspan(id * kCollectivesPerChunk, std::min(kCollectivesPerChunk, all.size() - id * kCollectivesPerChunk)); };
         auto encode = [&](std::size_t id) { return encodeCollectiveChunk(chunk(id)); };
-        // The chunks after this one are encoded on every core while it is written: for tens
-        // of millions of collectives, encoding on one thread took longer than writing.
-        const std::size_t ahead = std::max(2u, std::thread::hardware_concurrency());
+        // The chunks after this one are encoded on other cores while it is written: for tens
+        // of millions of collectives, encoding on one thread took longer than writing. A few
+        // encoders keep up with the writer; more would only hold more chunks in memory.
+        const std::size_t ahead = std::clamp(std::thread::hardware_concurrency(), 2u, 4u);
         std::deque<std::future<std::string>> next;
         for (std::size_t id = 0, queued = 0; id < chunks; ++id) {
             for (; queued < chunks && queued < id + ahead; ++queued) next.push_back(std::async(std::launch::async, encode, queued));
