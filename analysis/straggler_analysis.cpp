@@ -76,7 +76,7 @@ struct Windows {
 };
 
 // What one pass over the records finds: their span, highest rank and range of groups. On
-// every core, a million records at a time: a run holds tens of millions.
+// every core, a block of records at a time: a run holds tens of millions.
 struct RecordExtent {
     Nanos first = INT64_MAX, last = INT64_MIN;
     std::int32_t maxRank = 0;
@@ -91,13 +91,11 @@ struct RecordExtent {
 };
 
 RecordExtent extentOf(const std::vector<CollectiveRecord>& records) {
-    constexpr std::size_t kBlock = std::size_t{1} << 20;
-    std::vector<RecordExtent> ofBlock((records.size() + kBlock - 1) / kBlock);
-    forEachInParallel(ofBlock.size(), [&](std::size_t b) {
-        RecordExtent& x = ofBlock[b];
-        for (std::size_t i = b * kBlock; i < std::min(records.size(), (b + 1) * kBlock); ++i) {
+    std::vector<RecordExtent> ofBlock(rowBlocks(records.size()));
+    forEachRowBlock(records.size(), [&](std::size_t b, std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
             const CollectiveRecord& r = records[i];
-            x.add({r.enter, r.exit, r.rank, r.group, r.group});
+            ofBlock[b].add({r.enter, r.exit, r.rank, r.group, r.group});
         }
     });
     RecordExtent all;

@@ -40,4 +40,16 @@ void forEachInParallel(std::size_t count, const Work& work) {
     if (error) std::rethrow_exception(error);
 }
 
+// The passes over a run's tens of millions of collectives: rows [0, rows) in blocks of a
+// million, work(block, begin, end) for each block on whichever core is free. A pass keeps one
+// result a block (rowBlocks(rows) of them), then combines them.
+inline constexpr std::size_t kRowsPerBlock = std::size_t{1} << 20;
+
+inline std::size_t rowBlocks(std::size_t rows) { return (rows + kRowsPerBlock - 1) / kRowsPerBlock; }
+
+template <typename Work>
+void forEachRowBlock(std::size_t rows, const Work& work) {
+    forEachInParallel(rowBlocks(rows), [&](std::size_t b) { work(b, b * kRowsPerBlock, std::min(rows, (b + 1) * kRowsPerBlock)); });
+}
+
 }  // namespace faultline

@@ -18,13 +18,12 @@ Found violation(std::string table, std::size_t row, std::string what) { return R
 bool inRun(Nanos t) { return t >= -kLongestRun && t <= 2 * kLongestRun; }
 
 // The first row of `rows` that breaks the rule, or rows.size(): looked for on every core, a
-// million rows at a time (a run's collectives are tens of millions).
+// block of rows at a time (a run's collectives are tens of millions).
 template <typename Row, typename Breaks>
 std::size_t firstBreaking(const std::vector<Row>& rows, const Breaks& breaks) {
-    constexpr std::size_t kBlock = std::size_t{1} << 20;
-    std::vector<std::size_t> first((rows.size() + kBlock - 1) / kBlock, rows.size());
-    forEachInParallel(first.size(), [&](std::size_t b) {
-        for (std::size_t i = b * kBlock; i < std::min(rows.size(), (b + 1) * kBlock); ++i)
+    std::vector<std::size_t> first(rowBlocks(rows.size()), rows.size());
+    forEachRowBlock(rows.size(), [&](std::size_t b, std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i)
             if (breaks(rows[i])) {
                 first[b] = i;
                 return;
