@@ -331,10 +331,7 @@ private:
             return;
         }
         if (key >= m_memoSize + 4096) giveUp();  // a far-off key: the full reader's map
-        while (m_memoSize <= key) {
-            remember(Val{ValueKind::Unset});
-            --m_memoCount;
-        }
+        while (m_memoSize <= key) nextMemoSlot() = Val{ValueKind::Unset};
         Val& slot = m_memo[key];
         m_memoCount += slot.kind == ValueKind::Unset;
         slot = v;
@@ -915,9 +912,12 @@ private:
     // The memo's next slot. Not push_back: GCC leaves that a call in the scanner's large
     // functions, and nearly every value read is memoised (15% of reading a dump). The memo
     // keeps its slots from dump to dump; m_memoSize says how many hold this one's values.
-    [[gnu::always_inline]] void remember(const Val& v) {
+    [[gnu::always_inline]] Val& nextMemoSlot() {
         if (m_memoSize == m_memo.size()) [[unlikely]] m_memo.resize(std::max<std::size_t>(1024, 2 * m_memo.size()));
-        m_memo[m_memoSize++] = v;
+        return m_memo[m_memoSize++];
+    }
+    [[gnu::always_inline]] void remember(const Val& v) {
+        nextMemoSlot() = v;
         ++m_memoCount;
     }
 
