@@ -2,7 +2,7 @@
 
 #include "model/metric_text.h"
 #include "model/run.h"
-#include "views/fabric_view.h"
+#include "views/fabric/fabric_view.h"
 #include "views/metric_scale.h"
 
 #include <QActionGroup>

@@ -2,7 +2,7 @@
 
 #include "compare_window.h"
 #include "screenshot.h"
-#include "views/fabric_view.h"
+#include "views/fabric/fabric_view.h"
 
 #include <QApplication>
 #include <QTimer>

@@ -10,9 +10,9 @@
 #include "model/replay_state.h"
 #include "model/run_file.h"
 #include "views/comparison_charts.h"
-#include "views/fabric_view.h"
+#include "views/fabric/fabric_view.h"
 #include "views/kpi_diff_view.h"
-#include "views/linked_cameras.h"
+#include "views/fabric/linked_cameras.h"
 #include "views/playback_clock.h"
 #include "views/replay_controls.h"
 

@@ -13,9 +13,9 @@
 #include "exports/report_writer.h"
 #include "exports/video_recorder.h"
 #include "screenshot.h"
-#include "views/fabric_view.h"
+#include "views/fabric/fabric_view.h"
 #include "views/replay_panel.h"
-#include "views/viewpoint_camera.h"
+#include "views/fabric/viewpoint_camera.h"
 
 #include <QComboBox>
 #include <QDialog>

@@ -2,8 +2,8 @@
 // File > Import and drag-and-drop: asks what to import and where to write the run, runs the
 // import off the GUI thread with a progress dialog and Cancel, and says when the run file is
 // ready. One import at a time: a new one cancels the one in progress, whose result is dropped.
-#include "importers/import_context.h"
-#include "importers/import_report.h"
+#include "importers/events/import_context.h"
+#include "importers/events/import_report.h"
 
 #include <QObject>
 #include <QStringList>

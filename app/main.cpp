@@ -1,6 +1,6 @@
 // faultline: the desktop app. With no argument it opens the built-in sample run.
 #include "app_icon.h"
-#include "bench/bench_replay.h"
+#include "app/replay_bench/bench_replay.h"
 #include "cli/build_info.h"
 #include "compare_snapshot.h"
 #include "compare_window.h"

@@ -6,8 +6,8 @@
 #include "model/error.h"
 #include "model/incident_notes.h"
 #include "model/partial_file.h"
-#include "views/fabric_view.h"
-#include "views/incident_camera.h"
+#include "views/fabric/fabric_view.h"
+#include "views/fabric/incident_camera.h"
 
 #include <QPageLayout>
 #include <QPageSize>

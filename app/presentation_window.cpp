@@ -6,8 +6,8 @@
 #include "exports/run_caption.h"
 #include "story_card.h"
 #include "analysis/blast_radius.h"
-#include "views/fabric_view.h"
-#include "views/incident_camera.h"
+#include "views/fabric/fabric_view.h"
+#include "views/fabric/incident_camera.h"
 
 #include <QDateTime>
 

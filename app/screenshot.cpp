@@ -6,10 +6,10 @@
 #include "model/format.h"
 #include "model/metric_text.h"
 #include "model/replay_state.h"
-#include "views/fabric_view.h"
-#include "views/job_colouring.h"
+#include "views/fabric/fabric_view.h"
+#include "views/fabric/job_colouring.h"
 #include "views/replay_panel.h"
-#include "views/viewpoint_camera.h"
+#include "views/fabric/viewpoint_camera.h"
 
 #include <QApplication>
 #include <QDockWidget>

@@ -2,8 +2,8 @@
 
 #include "main_window.h"
 #include "model/viewpoints.h"
-#include "views/fabric_view.h"
-#include "views/viewpoint_camera.h"
+#include "views/fabric/fabric_view.h"
+#include "views/fabric/viewpoint_camera.h"
 
 #include <QInputDialog>
 #include <QMessageBox>

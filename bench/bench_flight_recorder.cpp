@@ -17,10 +17,10 @@
 //                same shape there are reused, so a second run times the reading alone
 //     --keep     leave the dumps behind
 #include "analysis/hang_analysis.h"
-#include "importers/flight_recorder_reader.h"
+#include "importers/pytorch/flight_recorder_reader.h"
 #include "importers/importer.h"
-#include "importers/pickle_reader.h"
-#include "importers/read_whole_file.h"
+#include "importers/pytorch/pickle_reader.h"
+#include "importers/text/read_whole_file.h"
 
 #include <nlohmann/json.hpp>
 

@@ -11,8 +11,8 @@
 //     --trace    import this file instead of generating any (repeat for several)
 //     --keep     leave the generated traces in the temporary folder
 #include "importers/importer.h"
-#include "importers/input_file.h"
-#include "importers/read_whole_file.h"
+#include "importers/text/input_file.h"
+#include "importers/text/read_whole_file.h"
 
 #include <algorithm>
 #include <chrono>

@@ -7,7 +7,7 @@
 //
 //   faultline_bench_shards [--ranks N] [--steps S] [--shards K] [--kineto-mb-per-core R]
 //                          [--cores-per-task C] [--keep DIR]
-#include "tests/support/collective_event.h"
+#include "simulator/collective_event.h"
 #include "importers/importer.h"
 #include "model/run_file.h"
 #include "simulator/simulator.h"
@@ -40,7 +40,7 @@ std::uint64_t writeRankFiles(const faultline::Run& run, int ranks, const fs::pat
         out.emplace_back(paths.back());
     }
     for (const faultline::CollectiveRecord& c : run.collectives)
-        out[static_cast<std::size_t>(c.rank)] << faultline::test::collectiveEvent(run, c).dump() << "\n";
+        out[static_cast<std::size_t>(c.rank)] << faultline::collectiveEvent(run, c).dump() << "\n";
     std::uint64_t bytes = 0;
     for (auto& o : out) o.close();
     for (const std::string& p : paths) bytes += fs::file_size(p);

@@ -1,7 +1,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 
-#include "importers/flight_recorder_reader.h"
+#include "importers/pytorch/flight_recorder_reader.h"
 #include "model/error.h"
 #include "model/output_guard.h"
 #include "model/run_file.h"

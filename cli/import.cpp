@@ -4,7 +4,7 @@
 
 #include "importers/formats.h"
 #include "importers/importer.h"
-#include "importers/text_parse.h"
+#include "importers/text/text_parse.h"
 #include "model/error.h"
 #include "model/json_text.h"
 

@@ -1,7 +1,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 
-#include "importers/text_parse.h"
+#include "importers/text/text_parse.h"
 #include "model/format.h"
 #include "model/json_text.h"
 #include "model/metric_at_instant.h"

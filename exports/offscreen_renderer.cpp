@@ -2,7 +2,7 @@
 
 #include "analysis/blast_radius.h"
 #include "model/replay_state.h"
-#include "views/fabric_view.h"
+#include "views/fabric/fabric_view.h"
 
 #include <QApplication>
 #include <QPainter>

@@ -4,7 +4,7 @@
 #include "model/error.h"
 #include "model/partial_file.h"
 #include "exports/offscreen_renderer.h"
-#include "views/fabric_view.h"
+#include "views/fabric/fabric_view.h"
 #include "widgets/vtk_render_widget.h"
 
 #include <QApplication>

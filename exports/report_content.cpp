@@ -1,7 +1,7 @@
 #include "exports/report_content.h"
 
 #include "model/format.h"
-#include "views/job_colouring.h"
+#include "views/fabric/job_colouring.h"
 
 #include <algorithm>
 #include <cctype>

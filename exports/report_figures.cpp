@@ -5,8 +5,8 @@
 #include "exports/offscreen_renderer.h"
 #include "exports/panel_export.h"
 #include "views/charts_view.h"
-#include "views/fabric_view.h"
-#include "views/incident_camera.h"
+#include "views/fabric/fabric_view.h"
+#include "views/fabric/incident_camera.h"
 #include "views/timeline_view.h"
 
 #include <QApplication>

@@ -3,7 +3,7 @@
 #include "exports/report_writer.h"
 
 #include "model/incident_notes.h"
-#include "views/job_colouring.h"
+#include "views/fabric/job_colouring.h"
 #include "views/run_loader.h"
 
 #include <QElapsedTimer>

@@ -1,13 +1,13 @@
 #include "exports/video_recorder.h"
 
-#include "views/viewpoint_camera.h"
+#include "views/fabric/viewpoint_camera.h"
 
 #include "model/error.h"
 #include "model/format.h"
 #include "model/metric_text.h"
 #include "exports/offscreen_renderer.h"
-#include "views/fabric_view.h"
-#include "views/job_colouring.h"
+#include "views/fabric/fabric_view.h"
+#include "views/fabric/job_colouring.h"
 #include "views/run_loader.h"
 #include "exports/run_instant.h"
 #include "exports/video_encoder.h"

@@ -5,11 +5,11 @@
 // What import writes, every reader reads: an input that imports must make a run that is
 // written, re-opened and summarised; an Error there is a defect too. A Flight Recorder dump is
 // also read both ways, by the fast scan and through the whole document: they must agree.
-#include "importers/flight_recorder_reader.h"
-#include "importers/import_context.h"
+#include "importers/pytorch/flight_recorder_reader.h"
+#include "importers/events/import_context.h"
 #include "importers/importer.h"
 #include "analysis/summary.h"
-#include "importers/pickle_reader.h"
+#include "importers/pytorch/pickle_reader.h"
 #include "model/error.h"
 #include "model/run_file.h"
 

@@ -1,35 +1,32 @@
-#include "formats.h"
+#include "importers/formats.h"
 
 #include <cctype>
 
-#include "console_catalogue.h"
-#include "console_line.h"
-#include "input_file.h"
-#include "kernel_log_line.h"
-#include "line_reader.h"
-#include "pickle_reader.h"
-#include "text_parse.h"
+#include "importers/console/console_catalogue.h"
+#include "importers/console/readers.h"
+#include "importers/fabric/readers.h"
+#include "importers/kernel/readers.h"
+#include "importers/native/readers.h"
+#include "importers/pytorch/readers.h"
+#include "importers/slurm/readers.h"
+#include "importers/telemetry/readers.h"
+#include "importers/console/console_line.h"
+#include "importers/text/input_file.h"
+#include "importers/kernel/kernel_log_line.h"
+#include "importers/text/line_reader.h"
+#include "importers/pytorch/pickle_reader.h"
+#include "importers/text/text_parse.h"
 
 namespace faultline {
 
 const std::vector<FormatInfo>& formats() {
-    static const std::vector<FormatInfo> kFormats = {
-        {"kineto", "PyTorch profiler (Kineto) Chrome-trace JSON, plain or gzipped", importKineto},
-        {"flight-recorder", "PyTorch NCCL Flight Recorder dump (pickle, read without running any of it)", importFlightRecorder},
-        {"flight-recorder-json", "PyTorch NCCL Flight Recorder dump, JSON variant", importFlightRecorderJson},
-        {"kernel-log", "kernel log with NVIDIA Xid lines (dmesg -T, dmesg --time-format iso, /dev/kmsg, journalctl)", importKernelLog},
-        {"training-log", "console log of a training job, behind any launcher's prefixes (srun, torchrun, mpirun, pdsh, Ray, collectors): NCCL, CUDA, out-of-memory, launcher, Slurm and Python errors, progress and checkpoints of Megatron-LM, DeepSpeed, torchtitan, HF Trainer, Lightning, NeMo", importTrainingLog},
-        {"slurm-topology", "Slurm topology.conf, tree (SwitchName=) or block (BlockName=) form", importSlurmTopology},
-        {"ibnetdiscover", "InfiniBand ibnetdiscover output", importIbnetdiscover},
-        {"faultline-topology", "Faultline topology JSON", importFaultlineTopology},
-        {"faultline-events", "Faultline events: JSON Lines or CSV (failure, collective, step, checkpoint, placement)", importNativeEvents},
-        {"sacct", "Slurm sacct --parsable output with a header (any delimiter)", importSacct},
-        {"sacct-json", "Slurm sacct --json output (Slurm 21.08 and later)", importSacctJson},
-        {"prometheus-text", "GPU telemetry in Prometheus text exposition or OpenMetrics: dcgm-exporter /metrics scrapes, one or a series with timestamps; InfiniBand link-down counters (node_exporter, infiniband-exporter) as cable failures", importPrometheusText},
-        {"prometheus-json", "GPU telemetry from the Prometheus HTTP API: query_range (matrix) or query (vector) responses, with or without the status/data envelope, and Kepler's metric-to-result map; InfiniBand link-down counters as cable failures", importPrometheusJson},
-        {"nvidia-smi-csv", "nvidia-smi --query-gpu=... --format=csv log (-l / -lms), any fields, with or without header and units", importNvidiaSmiCsv},
-        {"gpu-dmon", "nvidia-smi dmon or dcgmi dmon output", importGpuDmon},
-    };
+    static const std::vector<FormatInfo> kFormats = [] {
+        std::vector<FormatInfo> all;
+        using Family = const std::vector<FormatInfo>& (*)();
+        for (Family family : {pytorchReaders, kernelReaders, consoleReaders, slurmReaders, fabricReaders, nativeReaders, telemetryReaders})
+            for (const FormatInfo& f : family()) all.push_back(f);
+        return all;
+    }();
     return kFormats;
 }
 

@@ -1,4 +1,4 @@
-#include "hang_incident.h"
+#include "importers/hang_incident.h"
 
 #include "analysis/hang_analysis.h"
 

@@ -2,9 +2,9 @@
 // The one entry point the CLI and the app share: read files and folders in whatever formats
 // they are, build a run, and (optionally) write it. Nothing is written unless every file
 // was read; Cancel stops at the next chunk and writes nothing.
-#include "import_context.h"
-#include "import_report.h"
-#include "shard_file.h"
+#include "importers/events/import_context.h"
+#include "importers/events/import_report.h"
+#include "importers/shard_file.h"
 
 #include "model/run.h"
 

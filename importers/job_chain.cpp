@@ -1,6 +1,6 @@
-#include "job_chain.h"
+#include "importers/job_chain.h"
 
-#include "import_report.h"
+#include "importers/events/import_report.h"
 #include "model/error.h"
 
 #include <algorithm>

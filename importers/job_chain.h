@@ -3,7 +3,7 @@
 // continue it) and the downtime each gap between them was: why the job ended, from the
 // evidence around its end, and how long each part of the recovery took, from the training
 // logs' last progress, the job's end and the next job's first sign of life and checkpoint load.
-#include "imported_events.h"
+#include "importers/events/imported_events.h"
 
 #include <optional>
 #include <string>

@@ -1,7 +1,7 @@
-#include "rank_map.h"
+#include "importers/rank_map.h"
 
-#include "line_reader.h"
-#include "text_parse.h"
+#include "importers/text/line_reader.h"
+#include "importers/text/text_parse.h"
 
 namespace faultline {
 

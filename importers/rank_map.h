@@ -2,7 +2,7 @@
 // The --rank-map file: where each rank ran, for traces that do not say. One rank a line,
 // "RANK HOST [LOCAL_GPU]", separated by spaces, tabs or commas; '#' starts a comment; a first
 // line that does not start with a number is a header.
-#include "imported_events.h"
+#include "importers/events/imported_events.h"
 
 #include <string>
 #include <vector>

@@ -2,8 +2,8 @@
 // Turns what the importers read into a Run: times become Nanos since the earliest event,
 // host names / PCI bus ids / ranks become GPU indices, and (when no topology file was given)
 // a plausible topology is derived from the hosts and ranks the files name.
-#include "imported_events.h"
-#include "job_chain.h"
+#include "importers/events/imported_events.h"
+#include "importers/job_chain.h"
 
 #include "model/run.h"
 

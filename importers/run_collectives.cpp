@@ -1,7 +1,7 @@
-#include "run_collectives.h"
+#include "importers/run_collectives.h"
 
-#include "flight_recorder_collectives.h"
-#include "parallel_files.h"
+#include "importers/pytorch/flight_recorder_collectives.h"
+#include "importers/text/parallel_files.h"
 
 #include <algorithm>
 #include <cstdint>

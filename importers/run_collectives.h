@@ -1,7 +1,7 @@
 #pragma once
 // The run's collectives from every file that has them: traces' ImportedCollectives and
 // Flight Recorder dumps' entries, in one time order, their ops and process groups made tables.
-#include "imported_events.h"
+#include "importers/events/imported_events.h"
 
 #include "model/run.h"
 

@@ -1,4 +1,4 @@
-#include "run_jobs.h"
+#include "importers/run_jobs.h"
 
 #include <algorithm>
 #include <set>

@@ -1,8 +1,8 @@
 #pragma once
 // The run builder's part for jobs: the jobs as the run keeps them, where ranks ran when only
 // the job's nodes say, and GPU bus ids a topology file leaves out.
-#include "imported_events.h"
-#include "job_chain.h"
+#include "importers/events/imported_events.h"
+#include "importers/job_chain.h"
 
 #include "model/run.h"
 

@@ -1,8 +1,8 @@
-#include "shard_file.h"
+#include "importers/shard_file.h"
 
-#include "flight_recorder_group_lists.h"
-#include "flight_recorder_reader.h"
-#include "input_file.h"
+#include "importers/pytorch/flight_recorder_group_lists.h"
+#include "importers/pytorch/flight_recorder_reader.h"
+#include "importers/text/input_file.h"
 
 #include "model/error.h"
 #include "model/partial_file.h"

@@ -6,8 +6,8 @@
 //
 // An SQLite file like a run file (one transaction into a partial file, renamed when
 // complete), with its own application id so neither is mistaken for the other.
-#include "import_report.h"
-#include "imported_events.h"
+#include "importers/events/import_report.h"
+#include "importers/events/imported_events.h"
 
 #include <cstdint>
 #include <string>

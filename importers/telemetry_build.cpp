@@ -1,4 +1,4 @@
-#include "telemetry_build.h"
+#include "importers/telemetry_build.h"
 
 #include <algorithm>
 #include <cmath>

@@ -3,7 +3,7 @@
 // PCI bus id, host and index, or UUID (through another series that names the UUID with its
 // host), series of one GPU and metric from several files are merged, and the summaries
 // become the run's levels.
-#include "imported_events.h"
+#include "importers/events/imported_events.h"
 
 #include "model/telemetry.h"
 

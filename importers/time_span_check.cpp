@@ -1,4 +1,4 @@
-#include "time_span_check.h"
+#include "importers/time_span_check.h"
 
 #include "model/format.h"
 

@@ -3,7 +3,7 @@
 // weeks apart (a kernel log from 2025 beside an sacct dump from 2020) are not one run:
 // merged, they make a run of "1526 d" with a nonsense MTBF. The import reports each file's
 // span and refuses them unless the user says they belong together.
-#include "import_report.h"
+#include "importers/events/import_report.h"
 #include "model/error.h"
 
 #include <vector>

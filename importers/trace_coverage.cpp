@@ -1,4 +1,4 @@
-#include "trace_coverage.h"
+#include "importers/trace_coverage.h"
 
 #include <set>
 

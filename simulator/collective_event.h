@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace faultline::test {
+namespace faultline {
 
 inline nlohmann::json collectiveEvent(const Run& run, const CollectiveRecord& c) {
     return {{"kind", "collective"},

@@ -1,4 +1,4 @@
-#include "chart_palette.h"
+#include "views/chart_palette.h"
 
 #include <QEvent>
 #include <QPalette>

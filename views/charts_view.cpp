@@ -1,13 +1,13 @@
-#include "charts_view.h"
+#include "views/charts_view.h"
 #include "widgets/qt_text.h"
 
-#include "chart_palette.h"
-#include "power_chart.h"
-#include "state_palette.h"
+#include "views/chart_palette.h"
+#include "views/power_chart.h"
+#include "views/state_palette.h"
 
 #include "analysis/goodput.h"
 #include "analysis/summary.h"
-#include "time_chart_view.h"
+#include "views/time_chart_view.h"
 #include "widgets/heat_map.h"
 #include "widgets/nice_ticks.h"
 

@@ -1,10 +1,10 @@
-#include "comparison_charts.h"
+#include "views/comparison_charts.h"
 #include "widgets/chart_tool_tips.h"
 
 #include "analysis/incidents.h"
-#include "chart_palette.h"
+#include "views/chart_palette.h"
 
-#include "time_chart_view.h"
+#include "views/time_chart_view.h"
 
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSeries>

@@ -1,7 +1,7 @@
-#include "gpu_metric_chart.h"
+#include "views/gpu_metric_chart.h"
 
-#include "metric_scale.h"
-#include "state_palette.h"
+#include "views/metric_scale.h"
+#include "views/state_palette.h"
 
 #include <QtCharts/QAreaSeries>
 #include <QtCharts/QLegendMarker>

@@ -3,7 +3,7 @@
 // of that GPU shows (raw samples where the run keeps them, else bucket means), with the GPU's
 // failures marked on it and its straggler episodes shaded, the replay's instant as a cursor.
 #include "model/run.h"
-#include "time_chart_view.h"
+#include "views/time_chart_view.h"
 
 #include <optional>
 

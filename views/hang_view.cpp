@@ -1,8 +1,8 @@
-#include "hang_view.h"
+#include "views/hang_view.h"
 
 #include "model/format.h"
-#include "state_palette.h"
-#include "timeline_ticks.h"
+#include "views/state_palette.h"
+#include "views/timeline_ticks.h"
 
 #include <QHelpEvent>
 #include <QPainter>

@@ -1,6 +1,6 @@
-#include "incident_filter_proxy.h"
+#include "views/incident_filter_proxy.h"
 
-#include "incident_table_model.h"
+#include "views/incident_table_model.h"
 
 namespace faultline {
 

@@ -1,4 +1,4 @@
-#include "incident_table_model.h"
+#include "views/incident_table_model.h"
 #include "widgets/qt_text.h"
 
 #include "model/format.h"

@@ -1,7 +1,7 @@
-#include "incident_view.h"
+#include "views/incident_view.h"
 
-#include "incident_filter_proxy.h"
-#include "incident_table_model.h"
+#include "views/incident_filter_proxy.h"
+#include "views/incident_table_model.h"
 #include "model/error.h"
 #include "model/format.h"
 #include "model/incident_notes.h"

@@ -1,4 +1,4 @@
-#include "jobs_view.h"
+#include "views/jobs_view.h"
 
 #include "analysis/jobs_report.h"
 

@@ -1,4 +1,4 @@
-#include "kpi_diff_view.h"
+#include "views/kpi_diff_view.h"
 
 #include <QHeaderView>
 

@@ -1,4 +1,4 @@
-#include "metric_scale.h"
+#include "views/metric_scale.h"
 
 #include "model/metric_text.h"
 #include "model/telemetry.h"

@@ -3,7 +3,7 @@
 // for temperature and power, so that a hot GPU looks hot in any run; the run's own range for
 // the others) and the palette's scale over it, as a table a frame reads without arithmetic.
 // Knows nothing of Qt.
-#include "gpu_palette.h"
+#include "views/gpu_palette.h"
 #include "model/run.h"
 
 #include <array>

@@ -1,4 +1,4 @@
-#include "playback_clock.h"
+#include "views/playback_clock.h"
 
 #include <QTimer>
 

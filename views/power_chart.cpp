@@ -1,4 +1,4 @@
-#include "power_chart.h"
+#include "views/power_chart.h"
 
 #include <QLegendMarker>
 

@@ -2,7 +2,7 @@
 // The cluster's power draw over the run (analysis/cluster_power.h) as a time chart in the
 // Charts panel: the curve in MW (kW for a single host's capture), failures, restarts and
 // checkpoints marked on it, linked to the replay's instant like the other time charts.
-#include "time_chart_view.h"
+#include "views/time_chart_view.h"
 
 #include "analysis/cluster_power.h"
 

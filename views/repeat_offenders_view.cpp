@@ -1,4 +1,4 @@
-#include "repeat_offenders_view.h"
+#include "views/repeat_offenders_view.h"
 #include "widgets/qt_text.h"
 
 #include "model/format.h"

@@ -1,7 +1,7 @@
-#include "replay_controls.h"
+#include "views/replay_controls.h"
 
 #include "model/replay_state.h"
-#include "state_palette.h"
+#include "views/state_palette.h"
 
 #include "widgets/media_icons.h"
 #include "widgets/time_scrubber.h"

@@ -1,9 +1,9 @@
-#include "replay_panel.h"
+#include "views/replay_panel.h"
 
-#include "fabric_view.h"
-#include "inspector_view.h"
+#include "views/fabric/fabric_view.h"
+#include "views/inspector_view.h"
 #include "model/format.h"
-#include "playback_clock.h"
+#include "views/playback_clock.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

@@ -4,7 +4,7 @@
 // advances the instant by the chosen speed against real time; failures crossed while
 // playing flash.
 #include "model/run.h"
-#include "replay_controls.h"
+#include "views/replay_controls.h"
 
 #include <QWidget>
 

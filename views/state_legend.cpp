@@ -1,6 +1,6 @@
-#include "state_legend.h"
+#include "views/state_legend.h"
 
-#include "job_colouring.h"
+#include "views/fabric/job_colouring.h"
 
 namespace faultline {
 

@@ -1,7 +1,7 @@
 #pragma once
 // What the 3D view's colours mean, as the legend in the view lists them: the GPU states in
 // the active palette, the flash of a failure and the outline of replaced hardware.
-#include "gpu_palette.h"
+#include "views/gpu_palette.h"
 
 #include <optional>
 #include <string>

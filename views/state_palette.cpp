@@ -1,4 +1,4 @@
-#include "state_palette.h"
+#include "views/state_palette.h"
 
 namespace faultline {
 

@@ -2,7 +2,7 @@
 // The state colours every view draws with now: the one source of truth for View >
 // Colour-Blind-Safe Colours. Changing it emits changed(), which every view that draws
 // GPU states listens to, so that no window has to know which views to redraw.
-#include "gpu_palette.h"
+#include "views/gpu_palette.h"
 
 #include <QColor>
 #include <QObject>

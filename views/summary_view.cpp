@@ -1,4 +1,4 @@
-#include "summary_view.h"
+#include "views/summary_view.h"
 #include "widgets/qt_text.h"
 
 #include "model/format.h"

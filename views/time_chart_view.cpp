@@ -1,7 +1,7 @@
-#include "time_chart_view.h"
+#include "views/time_chart_view.h"
 #include "widgets/chart_tool_tips.h"
 
-#include "chart_palette.h"
+#include "views/chart_palette.h"
 
 #include "widgets/nice_ticks.h"
 

@@ -1,4 +1,4 @@
-#include "timeline_ticks.h"
+#include "views/timeline_ticks.h"
 
 #include <cstdio>
 #include <ctime>

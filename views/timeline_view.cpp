@@ -1,10 +1,10 @@
-#include "timeline_view.h"
+#include "views/timeline_view.h"
 
-#include "state_palette.h"
+#include "views/state_palette.h"
 #include "analysis/hang_lanes.h"
 #include "model/format.h"
-#include "timeline_geometry.h"
-#include "timeline_ticks.h"
+#include "views/timeline_geometry.h"
+#include "views/timeline_ticks.h"
 
 #include <QMouseEvent>
 #include <QPainter>

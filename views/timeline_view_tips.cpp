@@ -1,8 +1,8 @@
 // The timeline explains itself: the legend along the bottom and the tooltip of whatever is
 // under the mouse (a downtime, a failure, a checkpoint, a rank's collective, the ruler).
-#include "timeline_view.h"
-#include "state_palette.h"
-#include "timeline_geometry.h"
+#include "views/timeline_view.h"
+#include "views/state_palette.h"
+#include "views/timeline_geometry.h"
 #include "analysis/hang_lanes.h"
 
 #include "model/format.h"

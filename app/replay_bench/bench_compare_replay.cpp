@@ -1,9 +1,9 @@
-#include "bench/bench_replay.h"
+#include "app/replay_bench/bench_replay.h"
 
 #include "app/compare_window.h"
 #include "simulator/simulator.h"
 #include "simulator/what_if.h"
-#include "views/fabric_view.h"
+#include "views/fabric/fabric_view.h"
 #include "widgets/vtk_render_widget.h"
 
 #include <QApplication>

@@ -1,11 +1,11 @@
-#include "bench/bench_replay.h"
-#include "bench/bench_telemetry_run.h"
+#include "app/replay_bench/bench_replay.h"
+#include "app/replay_bench/bench_telemetry_run.h"
 
 #include "model/error.h"
 #include "model/format.h"
 #include "model/run_file.h"
 #include "simulator/simulator.h"
-#include "views/fabric_view.h"
+#include "views/fabric/fabric_view.h"
 #include "widgets/vtk_render_widget.h"
 
 #include <QApplication>

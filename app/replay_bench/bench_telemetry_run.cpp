@@ -1,4 +1,4 @@
-#include "bench/bench_telemetry_run.h"
+#include "app/replay_bench/bench_telemetry_run.h"
 
 #include <algorithm>
 #include <cmath>

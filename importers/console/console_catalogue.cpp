@@ -1,4 +1,4 @@
-#include "console_catalogue.h"
+#include "importers/console/console_catalogue.h"
 
 #include <array>
 #include <cstring>

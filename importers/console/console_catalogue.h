@@ -4,7 +4,7 @@
 // phrases in one pass (matchConsoleKinds); the entries it names are then parsed in the
 // order of ConsoleKind, most specific first, and the first that parses is what the line is.
 // docs/formats.md lists each entry with the lines it reads.
-#include "imported_events.h"
+#include "importers/events/imported_events.h"
 
 #include <bitset>
 #include <optional>

@@ -1,8 +1,8 @@
-#include "console_chunks.h"
+#include "importers/console/console_chunks.h"
 
-#include "line_reader.h"
-#include "text_parse.h"
-#include "training_log_line.h"
+#include "importers/text/line_reader.h"
+#include "importers/text/text_parse.h"
+#include "importers/console/training_log_line.h"
 
 #include "model/error.h"
 

@@ -5,9 +5,9 @@
 // order to the reader's one sequential pass (console_log_importer.cpp), which keeps what does
 // depend on the lines before: the clock, the year of yearless times, open checkpoints,
 // failures. Whatever the number of threads or the chunk size, that pass sees the same lines.
-#include "console_catalogue.h"
-#include "console_line.h"
-#include "input_file.h"
+#include "importers/console/console_catalogue.h"
+#include "importers/console/console_line.h"
+#include "importers/text/input_file.h"
 
 #include <deque>
 #include <future>

@@ -1,9 +1,9 @@
 // The parser of each catalogue entry (console_catalogue.h): what a line of that kind says.
-#include "console_catalogue.h"
+#include "importers/console/console_catalogue.h"
 
-#include "job_banner.h"
-#include "text_parse.h"
-#include "training_log_line.h"
+#include "importers/console/job_banner.h"
+#include "importers/text/text_parse.h"
+#include "importers/console/training_log_line.h"
 
 #include <string>
 

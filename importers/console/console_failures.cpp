@@ -1,7 +1,7 @@
-#include "console_failures.h"
+#include "importers/console/console_failures.h"
 
-#include "import_report.h"
-#include "text_parse.h"
+#include "importers/events/import_report.h"
+#include "importers/text/text_parse.h"
 
 #include "analysis/incidents.h"
 

@@ -4,8 +4,8 @@
 // reported in several lines (terminate, what(), frames; a traceback and its exception;
 // torchrun's summary) is one failure with its most specific cause. At the end each failure
 // is told who: the ranks that reported it, the world they belong to, and the suspects.
-#include "console_catalogue.h"
-#include "import_context.h"
+#include "importers/console/console_catalogue.h"
+#include "importers/events/import_context.h"
 
 #include <map>
 #include <optional>

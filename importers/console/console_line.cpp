@@ -1,6 +1,6 @@
-#include "console_line.h"
+#include "importers/console/console_line.h"
 
-#include "text_parse.h"
+#include "importers/text/text_parse.h"
 
 #include <algorithm>
 #include <cstring>

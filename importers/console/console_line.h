@@ -19,8 +19,8 @@
 // depends on the lines before it (the year nearest the log's last date): a peeler without a
 // YearResolver leaves it to resolveYear, so that lines can be peeled out of order (in chunks,
 // on several threads) and their years resolved in order afterwards.
-#include "imported_events.h"
-#include "year_resolver.h"
+#include "importers/events/imported_events.h"
+#include "importers/text/year_resolver.h"
 
 #include <optional>
 #include <string>

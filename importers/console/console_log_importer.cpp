@@ -4,14 +4,14 @@
 // are taken in order: their times make the log's clock, steps, checkpoints and the job's shape
 // go to ConsoleProgress, failures to ConsoleFailures. Lines no entry knows are counted, and the first
 // few are shown in the import report.
-#include "console_catalogue.h"
-#include "console_chunks.h"
-#include "console_failures.h"
-#include "console_line.h"
-#include "console_progress.h"
-#include "formats.h"
-#include "text_parse.h"
-#include "year_resolver.h"
+#include "importers/console/console_catalogue.h"
+#include "importers/console/console_chunks.h"
+#include "importers/console/console_failures.h"
+#include "importers/console/console_line.h"
+#include "importers/console/console_progress.h"
+#include "importers/console/readers.h"
+#include "importers/text/text_parse.h"
+#include "importers/text/year_resolver.h"
 
 #include <ctime>
 

@@ -1,7 +1,7 @@
-#include "console_progress.h"
+#include "importers/console/console_progress.h"
 
-#include "hostlist.h"
-#include "text_parse.h"
+#include "importers/text/hostlist.h"
+#include "importers/text/text_parse.h"
 
 #include <cmath>
 

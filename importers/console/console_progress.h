@@ -3,10 +3,10 @@
 // (console_log_importer.cpp hands each catalogue event here): steps of every framework,
 // checkpoint saves and loads (one checkpoint however many ranks report it), the launcher's
 // restarts, the Slurm job and its shape, and where each rank ran.
-#include "console_catalogue.h"
-#include "import_context.h"
-#include "job_banner.h"
-#include "training_log_line.h"
+#include "importers/console/console_catalogue.h"
+#include "importers/events/import_context.h"
+#include "importers/console/job_banner.h"
+#include "importers/console/training_log_line.h"
 
 #include <map>
 #include <optional>

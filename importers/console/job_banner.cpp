@@ -1,6 +1,6 @@
-#include "job_banner.h"
+#include "importers/console/job_banner.h"
 
-#include "text_parse.h"
+#include "importers/text/text_parse.h"
 
 #include <array>
 #include <cctype>

@@ -1,6 +1,6 @@
-#include "training_log_line.h"
+#include "importers/console/training_log_line.h"
 
-#include "text_parse.h"
+#include "importers/text/text_parse.h"
 
 #include <cctype>
 #include <cstdio>

@@ -2,7 +2,7 @@
 // Recognisers for the lines of training logs that matter to a run: Megatron-LM iteration
 // and checkpoint lines, torchtitan step and checkpoint lines, PyTorch's NCCL watchdog
 // timeout, and slurmstepd's cancellation notice. Each returns nullopt for other lines.
-#include "imported_events.h"
+#include "importers/events/imported_events.h"
 
 #include <optional>
 #include <string>

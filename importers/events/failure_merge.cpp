@@ -1,4 +1,4 @@
-#include "failure_merge.h"
+#include "importers/events/failure_merge.h"
 
 #include <algorithm>
 

@@ -1,8 +1,8 @@
 #pragma once
 // What every format importer gets: the options the user gave, where to put what it reads,
 // the report to fill, and the progress / Cancel plumbing of the import it is part of.
-#include "import_report.h"
-#include "imported_events.h"
+#include "importers/events/import_report.h"
+#include "importers/events/imported_events.h"
 
 #include "model/error.h"
 

@@ -1,4 +1,4 @@
-#include "import_report.h"
+#include "importers/events/import_report.h"
 
 #include <nlohmann/json.hpp>
 

@@ -2,7 +2,7 @@
 // What one import read, per file: its format, how many events of each kind, the time span,
 // the ranks it covers, and the lines it had to skip. Printed by `faultline-cli import` and
 // shown by the app, from this one structure.
-#include "imported_events.h"
+#include "importers/events/imported_events.h"
 
 #include <nlohmann/json_fwd.hpp>
 

@@ -5,8 +5,9 @@
 #include "model/flight_recorder.h"
 #include "model/root_cause.h"
 #include "model/run.h"
-#include "link_counters.h"
-#include "telemetry_accumulator.h"
+#include "importers/events/epoch.h"
+#include "importers/events/imported_link_counters.h"
+#include "importers/events/telemetry_accumulator.h"
 
 #include <cstdint>
 #include <optional>
@@ -14,8 +15,6 @@
 #include <vector>
 
 namespace faultline {
-
-using EpochNs = std::int64_t;
 
 // Ranks beyond this are not a job anyone runs; a bigger number in a file is corruption.
 inline constexpr std::int64_t kMaxRank = 10'000'000;

@@ -1,4 +1,4 @@
-#include "telemetry_accumulator.h"
+#include "importers/events/telemetry_accumulator.h"
 
 #include <algorithm>
 

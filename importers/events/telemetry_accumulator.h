@@ -2,6 +2,7 @@
 // What the telemetry importers read, before it is placed on the topology: series of samples
 // named the way the file names their GPU, summarised as they stream in. Memory grows with
 // what is kept (capped raw samples and summary cells), never with the file's size.
+#include "importers/events/epoch.h"
 #include "model/telemetry.h"
 
 #include <array>
@@ -13,7 +14,6 @@
 
 namespace faultline {
 
-using EpochNs = std::int64_t;
 
 // A GPU as a telemetry file names it: any of host + PCI bus id, host + index, or UUID.
 struct TelemetryGpu {

@@ -1,4 +1,4 @@
-#include "topology_builder.h"
+#include "importers/events/topology_builder.h"
 
 #include "model/error.h"
 

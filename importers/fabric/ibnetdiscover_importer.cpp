@@ -7,12 +7,12 @@
 // hosts are rail leaves (Switch::rail); then hosts are grouped by the leaves they share
 // (scalable units), else each host stands in the rack of its first NIC's leaf.
 #include "analysis/fabric_outline.h"
-#include "formats.h"
-#include "infiniband_names.h"
-#include "leaf_groups.h"
-#include "line_reader.h"
-#include "text_parse.h"
-#include "topology_builder.h"
+#include "importers/fabric/readers.h"
+#include "importers/text/infiniband_names.h"
+#include "importers/fabric/leaf_groups.h"
+#include "importers/text/line_reader.h"
+#include "importers/text/text_parse.h"
+#include "importers/events/topology_builder.h"
 
 #include <algorithm>
 #include <cctype>

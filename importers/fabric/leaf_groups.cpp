@@ -1,4 +1,4 @@
-#include "leaf_groups.h"
+#include "importers/fabric/leaf_groups.h"
 
 #include <map>
 #include <numeric>

@@ -1,10 +1,11 @@
 // Kernel logs with NVIDIA Xid lines (dmesg -T, dmesg --time-format iso [--decode], raw
 // /dev/kmsg, journalctl). Each Xid becomes a failure of the GPU at that PCI bus id.
-#include "formats.h"
-#include "kernel_log_line.h"
-#include "line_reader.h"
-#include "text_parse.h"
-#include "year_resolver.h"
+#include "importers/kernel/readers.h"
+#include "importers/kernel/kernel_log_line.h"
+#include "importers/text/pci_bus_id.h"
+#include "importers/text/line_reader.h"
+#include "importers/text/text_parse.h"
+#include "importers/text/year_resolver.h"
 
 #include <ctime>
 #include <limits>

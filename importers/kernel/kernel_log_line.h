@@ -1,7 +1,7 @@
 #pragma once
 // One kernel log line in any of the spellings tools write it in, split into its time, the
 // host (when the line names one) and the message.
-#include "imported_events.h"
+#include "importers/events/imported_events.h"
 
 #include <optional>
 #include <string_view>
@@ -36,8 +36,5 @@ struct XidMessage {
     std::string_view text;  // what follows the code
 };
 std::optional<XidMessage> parseXidMessage(std::string_view message);
-
-// "0000:38:00", "00000000:38:00.0", "38:00.0" -> "0000:38:00": the form GPUs are matched on.
-std::string normalisePciBusId(std::string_view id);
 
 }  // namespace faultline

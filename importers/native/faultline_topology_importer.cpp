@@ -1,9 +1,9 @@
 // Faultline's own topology JSON (docs/formats.md, "faultline-topology"): the cluster by
 // name, for fabrics no tool describes.
-#include "json_parse.h"
-#include "formats.h"
-#include "read_whole_file.h"
-#include "topology_builder.h"
+#include "importers/text/json_parse.h"
+#include "importers/native/readers.h"
+#include "importers/text/read_whole_file.h"
+#include "importers/events/topology_builder.h"
 
 #include <nlohmann/json.hpp>
 
@@ -140,13 +140,6 @@ void importFaultlineTopology(const std::string& path, ImportContext& ctx) {
     ctx.report.count("switches", static_cast<std::int64_t>(t.switches.size()));
     ctx.report.count("links", static_cast<std::int64_t>(t.links.size()));
     setImportedTopology(std::move(t), path, ctx);
-}
-
-void setImportedTopology(Topology topology, const std::string& path, ImportContext& ctx) {
-    if (ctx.events.topology)
-        throw Error(path + ": a second topology file (the first was " + ctx.events.topologySource + "); import one topology per run");
-    ctx.events.topology = std::move(topology);
-    ctx.events.topologySource = path;
 }
 
 }  // namespace faultline

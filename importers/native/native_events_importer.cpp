@@ -1,10 +1,10 @@
 // Faultline's own event formats, for what no tool writes (docs/formats.md,
 // "faultline-events"): JSON Lines, one event object a line, or CSV with a header naming the
 // same fields. Both go through one reader of a field -> value object.
-#include "json_parse.h"
-#include "formats.h"
-#include "line_reader.h"
-#include "text_parse.h"
+#include "importers/text/json_parse.h"
+#include "importers/native/readers.h"
+#include "importers/text/line_reader.h"
+#include "importers/text/text_parse.h"
 
 #include <nlohmann/json.hpp>
 

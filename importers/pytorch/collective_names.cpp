@@ -1,4 +1,4 @@
-#include "collective_names.h"
+#include "importers/pytorch/collective_names.h"
 
 namespace faultline {
 

@@ -1,6 +1,6 @@
-#include "flight_recorder_collectives.h"
+#include "importers/pytorch/flight_recorder_collectives.h"
 
-#include "collective_names.h"
+#include "importers/pytorch/collective_names.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 #pragma once
 // A Flight Recorder dump's entries as the run's collectives: one rule for the importer (which
 // reports the entries it cannot use) and the run builder (which keeps the others).
-#include "imported_events.h"
+#include "importers/events/imported_events.h"
 
 #include <cstdint>
 #include <string>

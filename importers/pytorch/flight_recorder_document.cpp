@@ -1,7 +1,7 @@
-#include "flight_recorder_document.h"
+#include "importers/pytorch/flight_recorder_document.h"
 
-#include "json_parse.h"
-#include "read_whole_file.h"
+#include "importers/text/json_parse.h"
+#include "importers/text/read_whole_file.h"
 
 #include "model/error.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 // A Flight Recorder dump as read, whether PyTorch wrote the pickle or the JSON variant: one
 // kind of value to walk, so the importer and the hang reader read both forms the same way.
-#include "pickle_reader.h"
+#include "importers/pytorch/pickle_reader.h"
 
 #include <nlohmann/json.hpp>
 

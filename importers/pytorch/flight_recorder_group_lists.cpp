@@ -1,4 +1,4 @@
-#include "flight_recorder_group_lists.h"
+#include "importers/pytorch/flight_recorder_group_lists.h"
 
 #include "model/error.h"
 

@@ -2,11 +2,11 @@
 // variant, read by the same reader as `faultline-cli hang` (flight_recorder_reader.h). The
 // dump itself goes into the run's events whole: the run builder makes the collectives of
 // it, and the import analyses the hang from all dumps together (importer.cpp).
-#include "flight_recorder_collectives.h"
-#include "flight_recorder_document.h"
-#include "flight_recorder_reader.h"
-#include "formats.h"
-#include "pickle_reader.h"
+#include "importers/pytorch/flight_recorder_collectives.h"
+#include "importers/pytorch/flight_recorder_document.h"
+#include "importers/pytorch/flight_recorder_reader.h"
+#include "importers/pytorch/readers.h"
+#include "importers/pytorch/pickle_reader.h"
 
 #include <array>
 

@@ -12,9 +12,9 @@
 // The full reader's other refusals are kept or made stricter: the same stack limit, nesting
 // under half its limit, and the expansion budget counted over every value pushed (a bound on
 // the tree it would measure, as no container is shared).
-#include "flight_recorder_pickle_scanner.h"
+#include "importers/pytorch/flight_recorder_pickle_scanner.h"
 
-#include "flight_recorder_group_lists.h"
+#include "importers/pytorch/flight_recorder_group_lists.h"
 
 #include "model/error.h"
 

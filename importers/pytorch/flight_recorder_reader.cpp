@@ -1,9 +1,9 @@
-#include "flight_recorder_reader.h"
+#include "importers/pytorch/flight_recorder_reader.h"
 
-#include "flight_recorder_document.h"
-#include "flight_recorder_group_lists.h"
-#include "flight_recorder_pickle_scanner.h"
-#include "parallel_files.h"
+#include "importers/pytorch/flight_recorder_document.h"
+#include "importers/pytorch/flight_recorder_group_lists.h"
+#include "importers/pytorch/flight_recorder_pickle_scanner.h"
+#include "importers/text/parallel_files.h"
 
 #include "model/error.h"
 

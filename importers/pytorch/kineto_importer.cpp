@@ -1,12 +1,12 @@
 // PyTorch profiler (Kineto) Chrome-trace JSON, one file per rank, plain or gzipped.
 // Streams traceEvents (JsonEventStream) and parses each event with simdjson on-demand;
 // keeps only collectives and steps, so memory follows what is kept, not the file size.
-#include "json_parse.h"
-#include "collective_names.h"
-#include "formats.h"
-#include "json_event_stream.h"
+#include "importers/text/json_parse.h"
+#include "importers/pytorch/collective_names.h"
+#include "importers/pytorch/readers.h"
+#include "importers/text/json_event_stream.h"
 #include "model/time.h"
-#include "text_parse.h"
+#include "importers/text/text_parse.h"
 
 #include <nlohmann/json.hpp>
 #include <simdjson.h>

@@ -1,6 +1,6 @@
-#include "pickle_reader.h"
+#include "importers/pytorch/pickle_reader.h"
 
-#include "pickle_unpickler.h"
+#include "importers/pytorch/pickle_unpickler.h"
 
 #include "model/error.h"
 

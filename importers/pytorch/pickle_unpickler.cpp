@@ -1,5 +1,5 @@
 // The opcode loop of the pickle reader (pickle_reader.h): values into a PickleData.
-#include "pickle_unpickler.h"
+#include "importers/pytorch/pickle_unpickler.h"
 
 #include "model/error.h"
 

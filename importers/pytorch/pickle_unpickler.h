@@ -1,7 +1,7 @@
 #pragma once
 // The pickle reader's opcode loop, apart from the document it fills (pickle_reader.h says
 // what is read and what is refused).
-#include "pickle_reader.h"
+#include "importers/pytorch/pickle_reader.h"
 
 #include <cstdint>
 #include <string>

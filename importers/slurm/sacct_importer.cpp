@@ -1,11 +1,11 @@
 // Slurm `sacct --parsable` output with a header, any delimiter ("|", "|#", "☃", ...).
 // A job's own line (JobID without a ".step" suffix) describes it; when a capture holds only
 // its steps (sacct -j JOB.0, or filtered output), the steps together stand for the job.
-#include "formats.h"
-#include "hostlist.h"
-#include "line_reader.h"
-#include "slurm_job.h"
-#include "text_parse.h"
+#include "importers/slurm/readers.h"
+#include "importers/text/hostlist.h"
+#include "importers/text/line_reader.h"
+#include "importers/slurm/slurm_job.h"
+#include "importers/text/text_parse.h"
 
 #include <algorithm>
 #include <cctype>

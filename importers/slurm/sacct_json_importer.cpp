@@ -2,12 +2,12 @@
 //   21.08 / 22.05: time.start, time.end are integers; state.current is a string.
 //   23.02: the same, but time.limit became {set, infinite, number}.
 //   23.11+: times and states may be {set, infinite, number} objects and state.current a list.
-#include "formats.h"
-#include "hostlist.h"
-#include "json_event_stream.h"
-#include "json_parse.h"
-#include "slurm_job.h"
-#include "text_parse.h"
+#include "importers/slurm/readers.h"
+#include "importers/text/hostlist.h"
+#include "importers/text/json_event_stream.h"
+#include "importers/text/json_parse.h"
+#include "importers/slurm/slurm_job.h"
+#include "importers/text/text_parse.h"
 
 #include <nlohmann/json.hpp>
 

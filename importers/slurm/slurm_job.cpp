@@ -1,8 +1,8 @@
-#include "slurm_job.h"
+#include "importers/slurm/slurm_job.h"
 
-#include "import_report.h"
+#include "importers/events/import_report.h"
 
-#include "text_parse.h"
+#include "importers/text/text_parse.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 #pragma once
 // What sacct's text and JSON outputs share: which job states interrupt training, and how a
 // job becomes an imported job and (if it ended badly) a failure.
-#include "import_context.h"
+#include "importers/events/import_context.h"
 
 #include <nlohmann/json_fwd.hpp>
 

@@ -1,10 +1,10 @@
 // Slurm topology.conf, tree form (SwitchName=... Nodes=... / Switches=...) and block form
 // (BlockName=... Nodes=...). Hosts get 8 GPUs and 8 NICs each (the file does not say).
-#include "formats.h"
-#include "hostlist.h"
-#include "line_reader.h"
-#include "text_parse.h"
-#include "topology_builder.h"
+#include "importers/slurm/readers.h"
+#include "importers/text/hostlist.h"
+#include "importers/text/line_reader.h"
+#include "importers/text/text_parse.h"
+#include "importers/events/topology_builder.h"
 
 #include <functional>
 #include <map>

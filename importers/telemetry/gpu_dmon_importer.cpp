@@ -3,10 +3,10 @@
 // header repeated now and then. With -o DT (nvidia-smi) each row carries its date and time;
 // without them samples are taken 1 s apart (the tools' default interval), the last at the
 // file's modification time, and the report says so.
-#include "formats.h"
-#include "line_reader.h"
-#include "telemetry_labels.h"
-#include "text_parse.h"
+#include "importers/telemetry/readers.h"
+#include "importers/text/line_reader.h"
+#include "importers/telemetry/telemetry_labels.h"
+#include "importers/text/text_parse.h"
 
 #include <algorithm>
 #include <map>

@@ -3,11 +3,11 @@
 // pci.bus_id or uuid column; without one, nvidia-smi prints every GPU once per sample in
 // device order, so the rows of a sample are GPUs 0, 1, ... of the host. Times are the
 // host's clock as nvidia-smi prints it ("2025/07/26 23:32:09.703"), taken as UTC.
-#include "formats.h"
-#include "kernel_log_line.h"
-#include "line_reader.h"
-#include "telemetry_labels.h"
-#include "text_parse.h"
+#include "importers/telemetry/readers.h"
+#include "importers/text/pci_bus_id.h"
+#include "importers/text/line_reader.h"
+#include "importers/telemetry/telemetry_labels.h"
+#include "importers/text/text_parse.h"
 
 #include <algorithm>
 #include <map>

@@ -2,11 +2,11 @@
 // and /api/v1/query (resultType "vector": one "value" each), with or without the
 // {"status", "data"} envelope, and Kepler's form: one object mapping each metric name to its
 // query_range result list. Streamed: a series of millions of samples is never held whole.
-#include "formats.h"
-#include "json_pull.h"
-#include "link_counters.h"
-#include "telemetry_labels.h"
-#include "text_parse.h"
+#include "importers/telemetry/readers.h"
+#include "importers/text/json_pull.h"
+#include "importers/telemetry/link_counters.h"
+#include "importers/telemetry/telemetry_labels.h"
+#include "importers/text/text_parse.h"
 
 #include <charconv>
 #include <cmath>

@@ -2,11 +2,11 @@
 // series of scrapes with timestamps), node exporters, a federate endpoint's output.
 // `name{label="value",...} value [timestamp]`; a scrape without timestamps was taken when the
 // file was written. Series of no GPU (a node's or a pod's) are counted and skipped.
-#include "formats.h"
-#include "line_reader.h"
-#include "link_counters.h"
-#include "telemetry_labels.h"
-#include "text_parse.h"
+#include "importers/telemetry/readers.h"
+#include "importers/text/line_reader.h"
+#include "importers/telemetry/link_counters.h"
+#include "importers/telemetry/telemetry_labels.h"
+#include "importers/text/text_parse.h"
 
 #include <charconv>
 #include <cmath>

@@ -1,8 +1,8 @@
-#include "telemetry_labels.h"
+#include "importers/telemetry/telemetry_labels.h"
 
-#include "imported_events.h"
-#include "kernel_log_line.h"
-#include "text_parse.h"
+#include "importers/events/imported_events.h"
+#include "importers/text/pci_bus_id.h"
+#include "importers/text/text_parse.h"
 
 #include <cctype>
 #include <charconv>

@@ -1,7 +1,7 @@
 #pragma once
 // What the telemetry formats share: which GPU a series' labels name, the one name a metric
 // goes by whatever tool wrote it, and the moment a file without timestamps was written.
-#include "telemetry_accumulator.h"
+#include "importers/events/telemetry_accumulator.h"
 
 #include <optional>
 #include <string>

@@ -1,7 +1,7 @@
-#include "hostlist.h"
+#include "importers/text/hostlist.h"
 
 #include "model/error.h"
-#include "text_parse.h"
+#include "importers/text/text_parse.h"
 
 namespace faultline {
 

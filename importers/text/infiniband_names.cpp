@@ -1,6 +1,6 @@
-#include "infiniband_names.h"
+#include "importers/text/infiniband_names.h"
 
-#include "text_parse.h"
+#include "importers/text/text_parse.h"
 
 namespace faultline {
 

@@ -1,4 +1,4 @@
-#include "input_file.h"
+#include "importers/text/input_file.h"
 
 #include "model/error.h"
 

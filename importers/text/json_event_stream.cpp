@@ -1,4 +1,4 @@
-#include "json_event_stream.h"
+#include "importers/text/json_event_stream.h"
 
 #include "model/error.h"
 

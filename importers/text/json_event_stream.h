@@ -4,7 +4,7 @@
 // chunk size plus the largest element, however big the file. Everything outside the array
 // (distributedInfo, baseTimeNanoseconds, meta, ...) is handed back as a small JSON document
 // of its own once the file has been read.
-#include "input_file.h"
+#include "importers/text/input_file.h"
 
 #include <functional>
 #include <string>

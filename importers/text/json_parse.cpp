@@ -1,4 +1,4 @@
-#include "json_parse.h"
+#include "importers/text/json_parse.h"
 
 #include "model/error.h"
 

@@ -2,7 +2,7 @@
 // nlohmann::json::parse for what a file holds. Nesting deeper than kMaxJsonDepth is refused
 // (no importer's data nests that deep, and a DOM of millions of levels costs gigabytes), and
 // every failure, the library's own included, becomes an Error naming the file and the byte.
-#include "json_limits.h"
+#include "importers/text/json_limits.h"
 
 #include <nlohmann/json.hpp>
 

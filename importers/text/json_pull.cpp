@@ -1,6 +1,6 @@
-#include "json_pull.h"
+#include "importers/text/json_pull.h"
 
-#include "json_limits.h"
+#include "importers/text/json_limits.h"
 
 #include "model/error.h"
 

@@ -3,7 +3,7 @@
 // longest string or number, however large the file and however long one array in it is.
 // For documents whose shape the reader knows (a Prometheus query_range export) and whose
 // arrays are too big for a DOM or for one element in memory (a series of millions of samples).
-#include "input_file.h"
+#include "importers/text/input_file.h"
 
 #include <string>
 #include <string_view>

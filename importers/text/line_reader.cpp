@@ -1,4 +1,4 @@
-#include "line_reader.h"
+#include "importers/text/line_reader.h"
 
 #include "model/error.h"
 

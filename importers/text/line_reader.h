@@ -1,7 +1,7 @@
 #pragma once
 // Reads a text file (plain or gzip) line by line in chunks: memory stays at the chunk size
 // whatever the file size. Lines come without their "\n" or "\r\n"; numbers start at 1.
-#include "input_file.h"
+#include "importers/text/input_file.h"
 
 #include <string>
 #include <string_view>

@@ -1,6 +1,6 @@
-#include "parallel_files.h"
+#include "importers/text/parallel_files.h"
 
-#include "import_context.h"
+#include "importers/events/import_context.h"
 
 #include <exception>
 #include <thread>

@@ -1,6 +1,6 @@
-#include "read_whole_file.h"
+#include "importers/text/read_whole_file.h"
 
-#include "input_file.h"
+#include "importers/text/input_file.h"
 #include "model/error.h"
 
 #include <algorithm>

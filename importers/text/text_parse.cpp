@@ -1,4 +1,4 @@
-#include "text_parse.h"
+#include "importers/text/text_parse.h"
 
 #include <array>
 #include <charconv>

@@ -2,7 +2,7 @@
 // Small, allocation-free helpers the line-oriented importers share: splitting, numbers,
 // and the timestamp spellings cluster tools use. Every parser returns nullopt on text it
 // does not recognise, so the caller can say which line and what it expected.
-#include "imported_events.h"
+#include "importers/events/epoch.h"
 
 #include "model/error.h"
 

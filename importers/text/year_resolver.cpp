@@ -1,7 +1,7 @@
-#include "year_resolver.h"
+#include "importers/text/year_resolver.h"
 
-#include "import_report.h"
-#include "text_parse.h"
+#include "importers/events/import_report.h"
+#include "importers/text/text_parse.h"
 
 #include <sys/stat.h>
 

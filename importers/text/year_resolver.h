@@ -3,7 +3,7 @@
 // which year to give them. A year the user named wins; else the year that puts the line
 // nearest the log's own dated lines; else the latest year that puts it at or before the
 // file's modification time: a log cannot speak of moments after it was last written.
-#include "imported_events.h"
+#include "importers/events/imported_events.h"
 
 #include <optional>
 #include <set>

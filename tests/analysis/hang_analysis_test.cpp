@@ -1,6 +1,6 @@
 // Hang attribution on real Flight Recorder dumps of a 16-rank Megatron MoE job with injected
 // faults: our findings must agree with the reference analyzer's output for the same dumps.
-#include "importers/flight_recorder_reader.h"
+#include "importers/pytorch/flight_recorder_reader.h"
 #include "analysis/hang_analysis.h"
 
 #include "realdata.h"

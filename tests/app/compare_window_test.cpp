@@ -14,7 +14,7 @@
 #include "model/run_file.h"
 #include "simulator/simulator.h"
 #include "simulator/what_if.h"
-#include "views/fabric_view.h"
+#include "views/fabric/fabric_view.h"
 #include "views/kpi_diff_view.h"
 #include "widgets/vtk_render_widget.h"
 

@@ -14,7 +14,7 @@
 #include "model/incident_notes.h"
 #include "model/run_file.h"
 #include "views/charts_view.h"
-#include "views/fabric_view.h"
+#include "views/fabric/fabric_view.h"
 #include "views/timeline_view.h"
 
 #include <QApplication>

@@ -6,7 +6,7 @@
 #include "app/theme.h"
 #include "analysis/blast_radius.h"
 #include "analysis/incidents.h"
-#include "views/fabric_view.h"
+#include "views/fabric/fabric_view.h"
 #include "views/incident_view.h"
 #include "views/inspector_view.h"
 #include "views/jobs_view.h"

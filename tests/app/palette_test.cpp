@@ -8,7 +8,7 @@
 #include "exports/offscreen_renderer.h"
 #include "exports/report_figures.h"
 #include "views/charts_view.h"
-#include "views/colour_difference.h"
+#include "views/fabric/colour_difference.h"
 #include "views/gpu_palette.h"
 #include "views/replay_controls.h"
 #include "views/state_legend.h"

@@ -13,7 +13,7 @@
 #include "model/run_file.h"
 #include "analysis/blast_radius.h"
 #include "analysis/incidents.h"
-#include "views/fabric_view.h"
+#include "views/fabric/fabric_view.h"
 
 #include <QAction>
 #include <QImage>

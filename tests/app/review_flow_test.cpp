@@ -15,7 +15,7 @@
 #include "model/replay_state.h"
 #include "model/run_file.h"
 #include "views/charts_view.h"
-#include "views/fabric_view.h"
+#include "views/fabric/fabric_view.h"
 #include "views/incident_view.h"
 #include "views/inspector_view.h"
 #include "views/replay_controls.h"

@@ -7,7 +7,7 @@
 
 #include "model/run_file.h"
 #include "model/viewpoints.h"
-#include "views/viewpoint_camera.h"
+#include "views/fabric/viewpoint_camera.h"
 
 #include <QImage>
 #include <QFileInfo>

@@ -8,7 +8,7 @@
 #include "app/viewpoint_menu.h"
 #include "model/run_file.h"
 #include "model/viewpoints.h"
-#include "views/fabric_view.h"
+#include "views/fabric/fabric_view.h"
 #include "views/replay_panel.h"
 
 #include <QAction>

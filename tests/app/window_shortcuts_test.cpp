@@ -6,7 +6,7 @@
 
 #include "app/main_window.h"
 #include "model/run_file.h"
-#include "views/fabric_view.h"
+#include "views/fabric/fabric_view.h"
 #include "views/replay_panel.h"
 #include "widgets/vtk_render_widget.h"
 

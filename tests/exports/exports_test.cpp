@@ -11,7 +11,7 @@
 #include "exports/report_content.h"
 #include "exports/video_recorder.h"
 #include "views/charts_view.h"
-#include "views/fabric_view.h"
+#include "views/fabric/fabric_view.h"
 #include "views/timeline_view.h"
 
 #include <QFile>

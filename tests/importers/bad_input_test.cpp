@@ -3,8 +3,8 @@
 #include "import_test_util.h"
 
 #include "importers/formats.h"
-#include "importers/input_file.h"
-#include "importers/read_whole_file.h"
+#include "importers/text/input_file.h"
+#include "importers/text/read_whole_file.h"
 #include "model/run_file.h"
 #include "test_runs.h"
 

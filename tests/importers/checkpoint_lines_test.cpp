@@ -3,9 +3,9 @@
 // parallel sizes.
 #include "import_test_util.h"
 
-#include "importers/job_banner.h"
-#include "importers/text_parse.h"
-#include "importers/training_log_line.h"
+#include "importers/console/job_banner.h"
+#include "importers/text/text_parse.h"
+#include "importers/console/training_log_line.h"
 
 #include <fstream>
 

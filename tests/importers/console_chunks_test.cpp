@@ -4,7 +4,7 @@
 // and the yearless lines placed near it).
 #include "import_test_util.h"
 
-#include "importers/import_report.h"
+#include "importers/events/import_report.h"
 #include "model/run_file.h"
 
 #include <nlohmann/json.hpp>

@@ -6,9 +6,9 @@
 #include <algorithm>
 
 #include "analysis/incidents.h"
-#include "importers/console_catalogue.h"
-#include "importers/console_line.h"
-#include "importers/text_parse.h"
+#include "importers/console/console_catalogue.h"
+#include "importers/console/console_line.h"
+#include "importers/text/text_parse.h"
 
 #include <sys/stat.h>
 #include <utime.h>

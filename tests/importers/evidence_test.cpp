@@ -4,7 +4,7 @@
 // refused before anything blocks on them.
 #include "import_test_util.h"
 
-#include "importers/flight_recorder_reader.h"
+#include "importers/pytorch/flight_recorder_reader.h"
 #include "model/error.h"
 #include "model/run_file.h"
 

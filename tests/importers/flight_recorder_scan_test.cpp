@@ -3,10 +3,10 @@
 // pickler, and from pickles it must leave to the full reader.
 #include "import_test_util.h"
 
-#include "importers/flight_recorder_group_lists.h"
-#include "importers/flight_recorder_pickle_scanner.h"
-#include "importers/flight_recorder_reader.h"
-#include "importers/read_whole_file.h"
+#include "importers/pytorch/flight_recorder_group_lists.h"
+#include "importers/pytorch/flight_recorder_pickle_scanner.h"
+#include "importers/pytorch/flight_recorder_reader.h"
+#include "importers/text/read_whole_file.h"
 #include "model/error.h"
 
 #include <filesystem>

@@ -3,11 +3,11 @@
 #include "import_test_util.h"
 
 #include "analysis/hang_analysis.h"
-#include "importers/pickle_reader.h"
+#include "importers/pytorch/pickle_reader.h"
 #include "importers/run_builder.h"
 #include "importers/run_collectives.h"
 #include "model/run_file.h"
-#include "importers/read_whole_file.h"
+#include "importers/text/read_whole_file.h"
 
 #include <algorithm>
 #include <filesystem>

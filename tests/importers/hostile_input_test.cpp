@@ -3,7 +3,7 @@
 // are no log at all, and bytes that are not UTF-8 reaching the JSON output.
 #include "import_test_util.h"
 
-#include "importers/text_parse.h"
+#include "importers/text/text_parse.h"
 #include "model/run_file.h"
 
 #include <nlohmann/json.hpp>

@@ -5,8 +5,8 @@
 
 #include "analysis/incidents.h"
 #include "analysis/summary.h"
-#include "importers/slurm_job.h"
-#include "importers/text_parse.h"
+#include "importers/slurm/slurm_job.h"
+#include "importers/text/text_parse.h"
 
 #include <algorithm>
 

@@ -2,9 +2,10 @@
 // the dmesg -T, /dev/kmsg and journalctl spellings.
 #include "import_test_util.h"
 
-#include "importers/import_report.h"
-#include "importers/kernel_log_line.h"
-#include "importers/text_parse.h"
+#include "importers/events/import_report.h"
+#include "importers/kernel/kernel_log_line.h"
+#include "importers/text/pci_bus_id.h"
+#include "importers/text/text_parse.h"
 
 namespace faultline {
 namespace {

@@ -2,7 +2,7 @@
 // against what the file says, to the nanosecond.
 #include "import_test_util.h"
 
-#include "importers/text_parse.h"
+#include "importers/text/text_parse.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -4,7 +4,7 @@
 #include "import_test_util.h"
 
 #include "analysis/blast_radius.h"
-#include "importers/infiniband_names.h"
+#include "importers/text/infiniband_names.h"
 
 #include <fstream>
 

@@ -1,7 +1,7 @@
 // Faultline's own event formats (JSON Lines and CSV), for what no tool writes.
 #include "import_test_util.h"
 
-#include "importers/text_parse.h"
+#include "importers/text/text_parse.h"
 
 namespace faultline {
 namespace {

@@ -2,8 +2,8 @@
 // edge cases), a snowman-delimited fixture, and SARC's --json from Slurm 21.08, 22.05, 23.02.
 #include "import_test_util.h"
 
-#include "importers/hostlist.h"
-#include "importers/text_parse.h"
+#include "importers/text/hostlist.h"
+#include "importers/text/text_parse.h"
 
 namespace faultline {
 namespace {

@@ -6,7 +6,7 @@
 #include "analysis/cluster_power.h"
 #include "analysis/incidents.h"
 #include "analysis/telemetry_warnings.h"
-#include "importers/text_parse.h"
+#include "importers/text/text_parse.h"
 #include "model/run_file.h"
 
 #include <chrono>

@@ -2,7 +2,7 @@
 // H100 SuperPOD, a tree-form topology.conf, and Faultline's own topology JSON, alone and
 // with events placed on them.
 #include "import_test_util.h"
-#include "importers/leaf_groups.h"
+#include "importers/fabric/leaf_groups.h"
 
 #include <algorithm>
 #include <set>

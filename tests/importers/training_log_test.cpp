@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "importers/text_parse.h"
+#include "importers/text/text_parse.h"
 
 namespace faultline {
 namespace {

@@ -1,7 +1,7 @@
 #pragma once
 // The traced tiny run (test_runs.h) as the per-rank event files a profiler would leave: what
 // the sharded-import tests of the importers and of the CLI split and merge.
-#include "collective_event.h"
+#include "simulator/collective_event.h"
 #include "test_runs.h"
 
 #include <nlohmann/json.hpp>

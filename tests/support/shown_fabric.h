@@ -2,7 +2,7 @@
 // A FabricView in a shown top-level window of a known size, for render tests.
 #include "gui_test_app.h"
 
-#include "views/fabric_view.h"
+#include "views/fabric/fabric_view.h"
 
 #include <QApplication>
 #include <QImage>

@@ -1,6 +1,6 @@
 #pragma once
 // Where boxes of a fabric layout stand relative to each other, for the layout tests.
-#include "views/fabric_layout.h"
+#include "views/fabric/fabric_layout.h"
 
 #include <cstddef>
 

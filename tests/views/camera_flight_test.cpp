@@ -5,7 +5,7 @@
 #include "shown_fabric.h"
 #include "test_runs.h"
 
-#include "views/camera_pose.h"
+#include "views/fabric/camera_pose.h"
 #include "widgets/vtk_render_widget.h"
 
 #include <QMouseEvent>

@@ -1,7 +1,7 @@
 // The 3D layout of the fabric without rendering: every part placed, nothing on top of
 // anything else, from 8 GPUs to 100,000.
 #include "box_checks.h"
-#include "views/fabric_layout.h"
+#include "views/fabric/fabric_layout.h"
 
 #include <gtest/gtest.h>
 

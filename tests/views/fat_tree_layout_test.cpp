@@ -5,7 +5,7 @@
 #include "box_checks.h"
 #include "importers/importer.h"
 #include "model/fat_tree.h"
-#include "views/fabric_layout.h"
+#include "views/fabric/fabric_layout.h"
 #include "realdata.h"
 
 #include <gtest/gtest.h>

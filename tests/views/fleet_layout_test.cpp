@@ -3,7 +3,7 @@
 #include "box_checks.h"
 #include "simulator/fleet_shape.h"
 #include "test_runs.h"
-#include "views/fleet_layout.h"
+#include "views/fabric/fleet_layout.h"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 #include "test_runs.h"
 
 #include "model/host_jobs.h"
-#include "views/job_colouring.h"
+#include "views/fabric/job_colouring.h"
 #include "views/state_palette.h"
 
 #include <gtest/gtest.h>

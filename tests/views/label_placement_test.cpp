@@ -4,9 +4,9 @@
 #include "shown_fabric.h"
 #include "test_runs.h"
 
-#include "views/label_placer.h"
-#include "views/scene_labels.h"
-#include "views/scene_legend.h"
+#include "views/fabric/label_placer.h"
+#include "views/fabric/scene_labels.h"
+#include "views/fabric/scene_legend.h"
 #include "widgets/vtk_render_widget.h"
 
 #include <gtest/gtest.h>

@@ -5,7 +5,7 @@
 #include "telemetry_test_run.h"
 
 #include "views/metric_scale.h"
-#include "views/scene_legend.h"
+#include "views/fabric/scene_legend.h"
 #include "views/state_palette.h"
 
 #include <gtest/gtest.h>

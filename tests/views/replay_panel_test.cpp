@@ -3,7 +3,7 @@
 #include "test_runs.h"
 
 #include "model/format.h"
-#include "views/fabric_view.h"
+#include "views/fabric/fabric_view.h"
 #include "views/replay_panel.h"
 #include "widgets/time_scrubber.h"
 #include "widgets/vtk_render_widget.h"

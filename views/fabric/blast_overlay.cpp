@@ -1,7 +1,7 @@
-#include "blast_overlay.h"
+#include "views/fabric/blast_overlay.h"
 
-#include "gpu_palette.h"
-#include "line_geometry.h"
+#include "views/gpu_palette.h"
+#include "views/fabric/line_geometry.h"
 
 #include <vtkActor.h>
 #include <vtkCellArray.h>

@@ -3,7 +3,7 @@
 // outlined, the cables it puts out of service, the way up the fabric from it, and a label
 // at the part ("rtsw-r0012: cuts off 16 GPUs"). Knows nothing of Qt.
 #include "analysis/blast_radius.h"
-#include "fabric_layout.h"
+#include "views/fabric/fabric_layout.h"
 
 #include <vtkSmartPointer.h>
 

@@ -1,6 +1,6 @@
-#include "box_mesh.h"
+#include "views/fabric/box_mesh.h"
 
-#include "texel_image.h"
+#include "views/fabric/texel_image.h"
 
 #include <vtkActor.h>
 #include <vtkCellArray.h>

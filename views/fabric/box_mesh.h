@@ -4,8 +4,8 @@
 // changed mesh would be re-uploaded whole). Each box has five faces (no bottom), facing
 // outward so back faces can be culled; the sides sample darker copies of the box's colour,
 // which shades the boxes without lighting.
-#include "fabric_layout.h"
-#include "gpu_palette.h"
+#include "views/fabric/fabric_layout.h"
+#include "views/gpu_palette.h"
 
 #include <vtkSmartPointer.h>
 

@@ -1,6 +1,6 @@
-#include "camera_flight.h"
+#include "views/fabric/camera_flight.h"
 
-#include "fabric_view.h"
+#include "views/fabric/fabric_view.h"
 #include "widgets/vtk_render_widget.h"
 
 #include <QEasingCurve>

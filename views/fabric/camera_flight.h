@@ -3,7 +3,7 @@
 // zoom to a part, a saved viewpoint) would put it, eased over a moment, so an audience sees
 // where the hardware sits in the cluster instead of a cut. Whatever moves the camera during
 // a flight (the user, another preset) stops it first: the flight never undoes a move.
-#include "camera_pose.h"
+#include "views/fabric/camera_pose.h"
 
 #include <QObject>
 

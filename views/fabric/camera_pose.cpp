@@ -1,4 +1,4 @@
-#include "camera_pose.h"
+#include "views/fabric/camera_pose.h"
 
 #include <vtkCamera.h>
 #include <vtkMatrix4x4.h>

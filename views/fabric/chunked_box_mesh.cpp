@@ -1,4 +1,4 @@
-#include "chunked_box_mesh.h"
+#include "views/fabric/chunked_box_mesh.h"
 
 #include <vtkActor.h>
 

@@ -3,7 +3,7 @@
 // VTK culls an actor outside the view whole, so a close view draws only the chunks it sees
 // instead of every GPU of the cluster. A chunk is built when first shown: most of a large
 // cluster is only ever seen from afar, as row blocks.
-#include "box_mesh.h"
+#include "views/fabric/box_mesh.h"
 
 #include <memory>
 #include <span>

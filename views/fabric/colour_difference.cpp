@@ -1,4 +1,4 @@
-#include "colour_difference.h"
+#include "views/fabric/colour_difference.h"
 
 #include <cmath>
 #include <numbers>

@@ -1,4 +1,4 @@
-#include "fabric_detail.h"
+#include "views/fabric/fabric_detail.h"
 
 #include <array>
 #include <cstdlib>

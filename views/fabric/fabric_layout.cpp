@@ -1,7 +1,7 @@
-#include "fabric_layout.h"
+#include "views/fabric/fabric_layout.h"
 
-#include "fat_tree_layout.h"
-#include "fleet_layout.h"
+#include "views/fabric/fat_tree_layout.h"
+#include "views/fabric/fleet_layout.h"
 
 #include <algorithm>
 #include <cmath>

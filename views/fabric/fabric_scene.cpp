@@ -1,7 +1,7 @@
-#include "fabric_scene.h"
+#include "views/fabric/fabric_scene.h"
 
-#include "hall_colours.h"
-#include "line_geometry.h"
+#include "views/fabric/hall_colours.h"
+#include "views/fabric/line_geometry.h"
 
 #include <vtkActor.h>
 #include <vtkCellArray.h>

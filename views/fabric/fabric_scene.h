@@ -2,12 +2,12 @@
 // The fabric as VTK actors: GPU boxes, rack blocks for far views, switches, links, labels,
 // outlines of replaced GPUs and the highlight of a picked part. Knows nothing of Qt; the
 // FabricView drives it for the current instant.
-#include "box_mesh.h"
-#include "chunked_box_mesh.h"
-#include "fabric_detail.h"
-#include "row_mesh.h"
-#include "fabric_layout.h"
-#include "scene_labels.h"
+#include "views/fabric/box_mesh.h"
+#include "views/fabric/chunked_box_mesh.h"
+#include "views/fabric/fabric_detail.h"
+#include "views/fabric/row_mesh.h"
+#include "views/fabric/fabric_layout.h"
+#include "views/fabric/scene_labels.h"
 #include "model/run.h"
 
 #include <vtkSmartPointer.h>

@@ -3,10 +3,10 @@
 // tiers above, links between. Owns the run's replay index; the instant is set from outside
 // (the replay panel). Click to pick a GPU, host or switch.
 #include "analysis/blast_radius.h"
-#include "camera_pose.h"
-#include "fabric_detail.h"
-#include "gpu_palette.h"
-#include "job_colouring.h"
+#include "views/fabric/camera_pose.h"
+#include "views/fabric/fabric_detail.h"
+#include "views/gpu_palette.h"
+#include "views/fabric/job_colouring.h"
 #include "model/replay_state.h"
 #include "model/run.h"
 

@@ -1,4 +1,4 @@
-#include "fat_tree_layout.h"
+#include "views/fabric/fat_tree_layout.h"
 
 #include <algorithm>
 #include <cmath>

@@ -6,7 +6,7 @@
 // go one line per rack-leaf and per leaf-spine pair, or one per unit and upper switch where
 // pairs would be a blur; where rack-leaf lines are a wall from afar, one per unit and leaf
 // stands in for them there (FabricLayout::farLinks).
-#include "views/fabric_layout.h"
+#include "views/fabric/fabric_layout.h"
 
 namespace faultline {
 

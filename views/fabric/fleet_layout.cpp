@@ -1,4 +1,4 @@
-#include "fleet_layout.h"
+#include "views/fabric/fleet_layout.h"
 
 #include <algorithm>
 #include <map>

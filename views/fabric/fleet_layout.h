@@ -2,7 +2,7 @@
 // A fleet laid out as its buildings: each cluster drawn as its own hall (layoutFabric of
 // the cluster alone: a RoCE hall or a fat tree), a building's halls side by side in a row,
 // buildings one behind another, each hall and building named on the floor in front of it.
-#include "fabric_layout.h"
+#include "views/fabric/fabric_layout.h"
 
 namespace faultline {
 

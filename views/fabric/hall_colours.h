@@ -3,7 +3,7 @@
 // (the view's background), its grid and zone names, the labels, the selection outline and
 // the legend's panel.
 // The GPUs' state colours are the same in both (gpu_palette.h).
-#include "gpu_palette.h"
+#include "views/gpu_palette.h"
 
 namespace faultline {
 

@@ -1,6 +1,6 @@
-#include "incident_camera.h"
+#include "views/fabric/incident_camera.h"
 
-#include "fabric_view.h"
+#include "views/fabric/fabric_view.h"
 
 namespace faultline {
 

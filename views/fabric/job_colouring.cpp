@@ -1,4 +1,4 @@
-#include "job_colouring.h"
+#include "views/fabric/job_colouring.h"
 
 #include "model/error.h"
 #include "model/metric_text.h"

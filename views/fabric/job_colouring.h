@@ -3,7 +3,7 @@
 // hardware pale, a failed GPU still in the failure's colour. A job keeps one colour through
 // its requeues (the colour follows its id), and neighbouring ids differ in hue and lightness,
 // so jobs side by side on a floor tell apart. Reds and yellows are left to failures and flashes.
-#include "gpu_palette.h"
+#include "views/gpu_palette.h"
 #include "model/host_jobs.h"
 
 #include <span>

@@ -1,4 +1,4 @@
-#include "label_placer.h"
+#include "views/fabric/label_placer.h"
 
 #include <algorithm>
 #include <numeric>

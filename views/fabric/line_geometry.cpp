@@ -1,4 +1,4 @@
-#include "line_geometry.h"
+#include "views/fabric/line_geometry.h"
 
 #include <vtkActor.h>
 #include <vtkCellArray.h>

@@ -1,8 +1,8 @@
 #pragma once
 // Outlines drawn over the 3D view (selection, replaced hardware, blast radius, cause marks):
 // the lines of boxes and loops, and the unlit actor that draws them.
-#include "fabric_layout.h"
-#include "gpu_palette.h"
+#include "views/fabric/fabric_layout.h"
+#include "views/gpu_palette.h"
 
 #include <vtkSmartPointer.h>
 

@@ -1,6 +1,6 @@
-#include "linked_cameras.h"
+#include "views/fabric/linked_cameras.h"
 
-#include "fabric_view.h"
+#include "views/fabric/fabric_view.h"
 #include "widgets/vtk_render_widget.h"
 
 #include <vtkCamera.h>

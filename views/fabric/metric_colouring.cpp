@@ -1,4 +1,4 @@
-#include "metric_colouring.h"
+#include "views/fabric/metric_colouring.h"
 
 #include <cmath>
 

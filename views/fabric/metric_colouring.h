@@ -3,8 +3,8 @@
 // palette's scale; a GPU without a reading in the no-data colour, a failed one still in the
 // failure's (its reading does not hide that it failed). Built once per metric and replay pace,
 // so a frame is a lookup per GPU: no search by name or by GPU, no allocation.
-#include "gpu_palette.h"
-#include "metric_scale.h"
+#include "views/gpu_palette.h"
+#include "views/metric_scale.h"
 #include "model/metric_at_instant.h"
 
 #include <span>

@@ -6,8 +6,8 @@
 // in the GPU's colour), its top the racks' lids in their worst GPU's colour. Each GPU stays
 // its own visible element wherever it covers a pixel or two, and a failed GPU marks its rack's
 // lid at any distance.
-#include "fabric_layout.h"
-#include "gpu_palette.h"
+#include "views/fabric/fabric_layout.h"
+#include "views/gpu_palette.h"
 
 #include <vtkSmartPointer.h>
 

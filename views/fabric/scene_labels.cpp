@@ -1,6 +1,6 @@
-#include "scene_labels.h"
+#include "views/fabric/scene_labels.h"
 
-#include "hall_colours.h"
+#include "views/fabric/hall_colours.h"
 
 #include <vtkCamera.h>
 #include <vtkCoordinate.h>

@@ -3,8 +3,8 @@
 // rows, drawn over the scene (a name on the floor was hidden by the racks in front of it),
 // placed without overlap whenever the view is drawn (label_placer.h): tier names before
 // switch names before zone and row names. Knows nothing of Qt.
-#include "fabric_layout.h"
-#include "label_placer.h"
+#include "views/fabric/fabric_layout.h"
+#include "views/fabric/label_placer.h"
 
 #include <vtkSmartPointer.h>
 

@@ -1,4 +1,4 @@
-#include "scene_legend.h"
+#include "views/fabric/scene_legend.h"
 
 #include <vtkActor2D.h>
 #include <vtkCellArray.h>

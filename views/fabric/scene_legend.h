@@ -5,9 +5,9 @@
 // fits keep clear of; it folds to its title with a click. Drawn as 2D VTK props. Being part of the render, it is in every frame
 // the view makes: on screen, in snapshots, report figures and video. Sized from the window
 // (overlayScale) so that it reads the same on a laptop and a 4K projector. Knows nothing of Qt.
-#include "gpu_palette.h"
-#include "label_placer.h"
-#include "state_legend.h"
+#include "views/gpu_palette.h"
+#include "views/fabric/label_placer.h"
+#include "views/state_legend.h"
 
 #include <vtkSmartPointer.h>
 

@@ -1,4 +1,4 @@
-#include "scene_passes.h"
+#include "views/fabric/scene_passes.h"
 
 #include <vtkActor.h>
 #include <vtkActorCollection.h>

@@ -3,7 +3,7 @@
 // not three: OpenGL takes RGBA bytes into a texture as they are, where RGB ones are converted
 // texel by texel, which on a software rasteriser cost milliseconds a frame for the fleet's
 // halls (their texels change as the replay moves).
-#include "gpu_palette.h"
+#include "views/gpu_palette.h"
 
 #include <vtkImageData.h>
 #include <vtkSmartPointer.h>
