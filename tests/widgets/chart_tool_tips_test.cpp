@@ -45,6 +45,15 @@ struct BarChart {
     QPoint middleOfBar(int index) const {
         return view.mapFromScene(view.chart()->mapToPosition(QPointF(index, set->at(index) / 2), view.chart()->series().first()));
     }
+    // A text item of the chart's scene with a tooltip of its own; where it is drawn.
+    QPoint addNote() {
+        auto* note = new QGraphicsSimpleTextItem("note");
+        note->setToolTip("a note of the chart");
+        note->setPos(20, 20);
+        note->setZValue(100);
+        view.scene()->addItem(note);
+        return view.mapFromScene(note->sceneBoundingRect().center());
+    }
     // What Qt sends the view when the pointer has rested on `at`.
     bool rest(QPoint at) {
         QHelpEvent help(QEvent::ToolTip, at, view.viewport()->mapToGlobal(at));
@@ -66,15 +75,20 @@ TEST(ChartToolTips, TheHoveredBarsTooltipStaysWhenQtAsksTheViewForOne) {
     QTest::mouseMove(chart.view.viewport(), bar);
     ASSERT_TRUE(QTest::qWaitFor([] { return QToolTip::isVisible(); }, 30'000)) << "hovering a bar shows its tooltip";
     EXPECT_EQ(QToolTip::text(), "bar 1: 5 h of downtime");
-    EXPECT_TRUE(chart.rest(bar)) << "the request is answered by the chart's own tooltip";
+    // The request never reaches the view: had it, the view would have answered from its
+    // scene's items, and the note's tooltip would have replaced the bar's at once.
+    const QPoint note = chart.addNote();
+    EXPECT_TRUE(chart.rest(note)) << "the request is answered by the chart's own tooltip";
+    EXPECT_TRUE(chart.rest(bar));
     QApplication::processEvents();
     EXPECT_TRUE(QToolTip::isVisible());
     EXPECT_EQ(QToolTip::text(), "bar 1: 5 h of downtime");
     hideToolTip();
 }
 
-// Without keepChartToolTips, the same request hides the bar's tooltip: what the keeper is for.
-TEST(ChartToolTips, WithoutTheKeeperTheViewHidesTheBarsTooltip) {
+// Without keepChartToolTips, the same request replaces the bar's tooltip with an item's, or
+// hides it where no item has one: what the keeper is for.
+TEST(ChartToolTips, WithoutTheKeeperTheViewReplacesOrHidesTheBarsTooltip) {
     test::guiApp();
     hideToolTip();
     BarChart chart(false);
@@ -83,6 +97,8 @@ TEST(ChartToolTips, WithoutTheKeeperTheViewHidesTheBarsTooltip) {
     QTest::mouseMove(chart.view.viewport(), bar);
     ASSERT_TRUE(QTest::qWaitFor([] { return QToolTip::isVisible(); }, 30'000));
     EXPECT_EQ(QToolTip::text(), "bar 0: 3 h of downtime");
+    chart.rest(chart.addNote());
+    EXPECT_EQ(QToolTip::text(), "a note of the chart");
     chart.rest(bar);
     EXPECT_TRUE(QTest::qWaitFor([] { return !QToolTip::isVisible(); }, 30'000)) << "the view answered with no tooltip";
 }
@@ -92,13 +108,7 @@ TEST(ChartToolTips, AnItemsOwnTooltipStillShowsWhenNoChartTooltipIsUp) {
     hideToolTip();
     BarChart chart(true);
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&chart.view));
-    auto* note = new QGraphicsSimpleTextItem("note");
-    note->setToolTip("a note of the chart");
-    note->setPos(20, 20);
-    note->setZValue(100);
-    chart.view.scene()->addItem(note);
-    const QPoint at = chart.view.mapFromScene(note->sceneBoundingRect().center());
-    chart.rest(at);
+    chart.rest(chart.addNote());
     EXPECT_TRUE(QTest::qWaitFor([] { return QToolTip::isVisible(); }, 30'000));
     EXPECT_EQ(QToolTip::text(), "a note of the chart");
     hideToolTip();
