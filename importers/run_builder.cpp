@@ -146,6 +146,204 @@ std::string normalisedPci(const std::string& id) {
     return dot != std::string::npos && dot + 2 == id.size() ? id.substr(0, dot) : id;
 }
 
+void checkRunSize(const ImportedEvents& events, std::int32_t ranks) {
+    if (ranks > kMaxRunRanks)
+        throw Error("the files name a run of " + std::to_string(ranks) + " ranks (a world size or the highest rank), more than the " +
+                    std::to_string(kMaxRunRanks) + " any cluster has");
+    if (events.gpusPerNode > kMaxGpusPerNode)
+        throw Error("the files say " + std::to_string(events.gpusPerNode) + " GPUs per node (SLURM_GPUS_ON_NODE or nproc_per_node), more than the " +
+                    std::to_string(kMaxGpusPerNode) + " any node has");
+}
+
+// The topology's GPUs as the files name them: by host name, PCI bus id, local index or rank.
+class GpuFinder {
+public:
+    // `rankToGpu` is read when a locator names a rank: it may be filled after this is made.
+    GpuFinder(const Topology& topo, const std::vector<std::int32_t>& rankToGpu) : m_topo(topo), m_rankToGpu(rankToGpu) {
+        for (std::size_t i = 0; i < topo.hosts.size(); ++i) m_hostIndex[topo.hosts[i].name] = static_cast<std::int32_t>(i);
+        for (std::size_t i = 0; i < topo.gpus.size(); ++i)
+            if (!topo.gpus[i].pciBusId.empty())
+                m_gpuByPci[{topo.gpus[i].host, normalisedPci(topo.gpus[i].pciBusId)}] = static_cast<std::int32_t>(i);
+    }
+
+    // -1 when the topology lacks the host.
+    std::int32_t host(const std::string& name) const {
+        auto it = m_hostIndex.find(name);
+        return it == m_hostIndex.end() ? -1 : it->second;
+    }
+    // GPU `local` of a host; -1 when it has no such GPU.
+    std::int32_t hostGpu(std::int32_t host, std::int32_t local) const {
+        const Host& h = m_topo.hosts[static_cast<std::size_t>(host)];
+        return local >= 0 && local < h.gpuCount ? h.firstGpu + local : -1;
+    }
+    // By rank, else by host and bus id, else by host and local index; -1 when not found.
+    std::int32_t resolve(const GpuLocator& w) const {
+        if (w.rank >= 0 && static_cast<std::size_t>(w.rank) < m_rankToGpu.size()) return m_rankToGpu[static_cast<std::size_t>(w.rank)];
+        const std::int32_t h = host(w.host);
+        if (h < 0) return -1;
+        if (!w.pciBusId.empty()) {
+            auto it = m_gpuByPci.find({h, w.pciBusId});
+            if (it != m_gpuByPci.end()) return it->second;
+        }
+        return hostGpu(h, w.localGpu);
+    }
+
+private:
+    const Topology& m_topo;
+    const std::vector<std::int32_t>& m_rankToGpu;
+    std::map<std::string, std::int32_t> m_hostIndex;
+    std::map<std::pair<std::int32_t, std::string>, std::int32_t> m_gpuByPci;
+};
+
+// Each placed rank on its host's GPU; a rank the topology does not place on the next GPU no
+// rank has.
+void placeRanksOnGpus(const std::map<std::int32_t, RankPlacement>& placement, std::int32_t ranks, std::int32_t gpusPerHost, const GpuFinder& gpus,
+                      const Topology& topo, Run& run, std::vector<std::string>& warnings) {
+    run.rankToGpu.assign(static_cast<std::size_t>(ranks), -1);
+    std::int32_t nextFree = 0;
+    std::set<std::int32_t> used;
+    for (const auto& [rank, p] : placement) {
+        const std::int32_t h = gpus.host(p.host);
+        const std::int32_t g = h >= 0 ? gpus.hostGpu(h, p.localGpu >= 0 ? p.localGpu : rank % gpusPerHost) : -1;
+        if (g < 0) {
+            warnings.push_back("rank " + std::to_string(rank) + " ran on " + p.host + ", which the topology lacks");
+            continue;
+        }
+        run.rankToGpu[static_cast<std::size_t>(rank)] = g;
+        used.insert(g);
+    }
+    for (auto& g : run.rankToGpu) {
+        if (g >= 0) continue;
+        while (used.count(nextFree)) ++nextFree;
+        if (static_cast<std::size_t>(nextFree) >= topo.gpus.size())
+            throw Error("the topology has " + std::to_string(topo.gpus.size()) + " GPUs, fewer than the " + std::to_string(ranks) + " ranks the files name");
+        g = nextFree;
+        used.insert(nextFree);
+    }
+}
+
+// Epoch times as the run's (since `base`), remembering the latest: the run lasts until then.
+struct RunClock {
+    EpochNs base = 0;
+    EpochNs latest = 0;
+    Nanos operator()(EpochNs t) {
+        latest = std::max(latest, t);
+        return t - base;
+    }
+};
+
+// An imported failure as the run's: its time, and the part and GPUs it took out (a cable a
+// link counter names, else the GPU it locates, else its ranks' GPUs, else its hosts').
+Failure convertFailure(const ImportedFailure& f, const Run& run, const GpuFinder& gpus, RunClock& clock, std::vector<std::string>& warnings) {
+    const Topology& topo = run.topology;
+    Failure r;
+    r.time = clock(f.sinceBoot ? clock.base + f.time : f.time);
+    r.cause = f.cause;
+    r.xid = f.xid;
+    r.detail = f.detail;
+    r.ranks = f.ranks;
+    r.suspectRanks = f.suspectRanks;
+    if (f.link) {
+        if (const auto cable = cableOf(topo, *f.link)) {
+            r.component = *cable;
+            if (cable->kind == ComponentKind::Link) r.gpus = topo.gpusBelowLink(cable->index);
+            else if (const std::int32_t g = topo.gpuOfNic(cable->index); g >= 0) r.gpus = {g};
+            return r;
+        }
+        warnings.push_back("a link-down counter names " + f.link->near.text() + ", which the topology lacks" +
+                           (f.where.host.empty() ? "" : "; counted against its host"));
+    }
+    if (const std::int32_t g = gpus.resolve(f.where); g >= 0) {
+        r.component = {ComponentKind::Gpu, g};
+        r.gpus = {g};
+    } else if (!f.ranks.empty()) {
+        for (std::int32_t rank : f.ranks)
+            if (rank >= 0 && static_cast<std::size_t>(rank) < run.rankToGpu.size()) r.gpus.push_back(run.rankToGpu[static_cast<std::size_t>(rank)]);
+        if (!r.gpus.empty()) r.component = {ComponentKind::Gpu, r.gpus.front()};
+    } else {
+        std::vector<std::string> hosts = f.hosts;
+        if (!f.where.host.empty()) hosts.push_back(f.where.host);
+        for (const std::string& hostName : hosts) {
+            const std::int32_t h = gpus.host(hostName);
+            if (h < 0) {
+                warnings.push_back("a failure names host " + hostName + ", which the topology lacks");
+                continue;
+            }
+            if (r.component.kind == ComponentKind::None) r.component = {ComponentKind::Host, h};
+            for (std::int32_t hostGpuIndex : topo.gpusOfHost(h)) r.gpus.push_back(hostGpuIndex);
+        }
+    }
+    return r;
+}
+
+// Without a chain of jobs, every symptom is a failure (duplicates merged). With one, each
+// unexpected downtime has one failure: its first symptom, with the rest of the evidence and
+// what is missing in its detail; symptoms that stopped no job are only warned of.
+void addFailures(const ImportedEvents& events, const JobChain& chain, const GpuFinder& gpus, RunClock& clock, Run& run,
+                 std::vector<std::string>& warnings) {
+    auto convert = [&](const ImportedFailure& f) { return convertFailure(f, run, gpus, clock, warnings); };
+    const EpochNs base = clock.base;
+    if (chain.chain.empty()) {
+        std::vector<ImportedFailure> failures = events.failures;
+        std::stable_sort(failures.begin(), failures.end(), [&](const ImportedFailure& a, const ImportedFailure& b) {
+            return (a.sinceBoot ? base + a.time : a.time) < (b.sinceBoot ? base + b.time : b.time);
+        });
+        std::vector<FailureRecord> records;
+        for (const ImportedFailure& f : failures)
+            if (!f.evidenceOnly) records.push_back({convert(f), f.source, !f.job.empty()});
+        run.failures = mergeDuplicateFailures(records);
+        return;
+    }
+    for (const ChainDowntime& c : chain.downtimes) {
+        Downtime d{clock(c.begin), clock(c.detected), clock(c.restarted), clock(c.end), c.lostWork, c.planned, c.cause, -1,
+                   static_cast<std::int32_t>(c.endedJob)};
+        if (!c.planned) {
+            Failure f;
+            if (c.evidence >= 0) f = convert(events.failures[static_cast<std::size_t>(c.evidence)]);
+            f.time = std::max(f.time, d.begin);
+            if (c.evidence < 0) f.time = d.begin;
+            f.cause = c.cause;
+            f.detail = c.detail;
+            d.failure = static_cast<std::int32_t>(run.failures.size());
+            run.failures.push_back(std::move(f));
+        }
+        run.downtimes.push_back(d);
+    }
+    std::size_t unexplained = 0;
+    for (std::size_t i = 0; i < events.failures.size(); ++i)
+        if (!chain.explained[i] && !events.failures[i].evidenceOnly && unexplained++ == 0)
+            warnings.push_back("a symptom that stopped no job of the run is not counted as an interruption: " + events.failures[i].detail);
+    if (unexplained > 1) warnings.push_back(std::to_string(unexplained) + " symptoms in all stopped no job of the run");
+}
+
+// Steps are the job's: with several ranks reporting, the lowest rank speaks for all. Every
+// rank's own steps are kept too, for stragglers from step times.
+void addSteps(const ImportedEvents& events, RunClock& clock, Run& run) {
+    std::int32_t stepRank = INT32_MAX;
+    for (const auto& s : events.steps) stepRank = std::min(stepRank, s.rank);
+    for (const auto& s : events.steps)
+        if (s.rank == stepRank) run.steps.push_back({clock(s.end), s.step, s.duration});
+    std::stable_sort(run.steps.begin(), run.steps.end(), [](const Step& a, const Step& b) { return a.time < b.time; });
+    for (const auto& s : events.steps)
+        if (s.rank >= 0) run.rankSteps.push_back({s.rank, s.step, clock(s.end), s.duration});
+}
+
+// Stragglers found in the traces and in the step times replay like any other straggler
+// episode, each with what its GPU's telemetry said meanwhile; GPUs no trace covers are noted.
+void addStragglers(Run& run, std::vector<std::string>& notes) {
+    appendDetectedStragglers(run, analyzeStragglers(run));
+    for (StragglerEpisode& e : stepTimeEpisodesOnGpus(analyzeStepTimes(run.rankSteps), run)) run.stragglers.push_back(std::move(e));
+    std::stable_sort(run.stragglers.begin(), run.stragglers.end(), [](const auto& a, const auto& b) { return a.begin < b.begin; });
+    // What the slow GPU's clocks, throttle reasons, temperature and power said meanwhile.
+    for (StragglerEpisode& e : run.stragglers)
+        if (const std::string evidence = stragglerEvidence(run, e.gpu, e.begin, e.end); !evidence.empty())
+            e.cause += (e.cause.empty() ? "" : "; ") + evidence;
+    run.untracedGpus = untracedGpus(run);
+    if (!run.untracedGpus.empty())
+        notes.push_back("no trace covers " + std::to_string(run.untracedGpus.size()) + " of the job's " +
+                        std::to_string(run.topology.gpus.size()) + " GPUs: whether they kept pace is unknown, and they are drawn as \"no data\"");
+}
+
 }  // namespace
 
 BuildResult buildRun(ImportedEvents& events, const std::optional<Topology>& topology, const std::string& name,
@@ -156,12 +354,7 @@ BuildResult buildRun(ImportedEvents& events, const std::optional<Topology>& topo
     const CollectiveSpan collectives = collectiveSpan(events);
     const EpochNs base = earliestTime(events, collectives);
     const std::int32_t ranks = rankCount(events);
-    if (ranks > kMaxRunRanks)
-        throw Error("the files name a run of " + std::to_string(ranks) + " ranks (a world size or the highest rank), more than the " +
-                    std::to_string(kMaxRunRanks) + " any cluster has");
-    if (events.gpusPerNode > kMaxGpusPerNode)
-        throw Error("the files say " + std::to_string(events.gpusPerNode) + " GPUs per node (SLURM_GPUS_ON_NODE or nproc_per_node), more than the " +
-                    std::to_string(kMaxGpusPerNode) + " any node has");
+    checkRunSize(events, ranks);
 
     std::map<std::int32_t, RankPlacement> placement;
     for (const auto& p : events.placements) placement[p.rank] = p;
@@ -177,138 +370,12 @@ BuildResult buildRun(ImportedEvents& events, const std::optional<Topology>& topo
     Topology& topo = run.topology;
     if (topology) namePciBusIds(events, topo);
     topo.validate();
-    std::map<std::string, std::int32_t> hostIndex;
-    for (std::size_t i = 0; i < topo.hosts.size(); ++i) hostIndex[topo.hosts[i].name] = static_cast<std::int32_t>(i);
-    std::map<std::pair<std::int32_t, std::string>, std::int32_t> gpuByPci;
-    for (std::size_t i = 0; i < topo.gpus.size(); ++i)
-        if (!topo.gpus[i].pciBusId.empty())
-            gpuByPci[{topo.gpus[i].host, normalisedPci(topo.gpus[i].pciBusId)}] = static_cast<std::int32_t>(i);
+    const GpuFinder gpus(topo, run.rankToGpu);
+    placeRanksOnGpus(placement, ranks, gpusPerHost, gpus, topo, run, out.warnings);
 
-    auto findHost = [&](const std::string& host) -> std::int32_t {
-        auto it = hostIndex.find(host);
-        return it == hostIndex.end() ? -1 : it->second;
-    };
-    auto hostGpu = [&](std::int32_t host, std::int32_t local) -> std::int32_t {
-        const Host& h = topo.hosts[static_cast<std::size_t>(host)];
-        return local >= 0 && local < h.gpuCount ? h.firstGpu + local : -1;
-    };
-
-    // Ranks to GPUs.
-    run.rankToGpu.assign(static_cast<std::size_t>(ranks), -1);
-    std::int32_t nextFree = 0;
-    std::set<std::int32_t> used;
-    for (const auto& [rank, p] : placement) {
-        const std::int32_t h = findHost(p.host);
-        const std::int32_t g = h >= 0 ? hostGpu(h, p.localGpu >= 0 ? p.localGpu : rank % gpusPerHost) : -1;
-        if (g < 0) {
-            out.warnings.push_back("rank " + std::to_string(rank) + " ran on " + p.host + ", which the topology lacks");
-            continue;
-        }
-        run.rankToGpu[static_cast<std::size_t>(rank)] = g;
-        used.insert(g);
-    }
-    for (auto& g : run.rankToGpu) {
-        if (g >= 0) continue;
-        // A rank the topology file does not place: the next GPU no rank has.
-        while (used.count(nextFree)) ++nextFree;
-        if (static_cast<std::size_t>(nextFree) >= topo.gpus.size())
-            throw Error("the topology has " + std::to_string(topo.gpus.size()) + " GPUs, fewer than the " + std::to_string(ranks) + " ranks the files name");
-        g = nextFree;
-        used.insert(nextFree);
-    }
-
-    auto resolve = [&](const GpuLocator& w) -> std::int32_t {
-        if (w.rank >= 0 && static_cast<std::size_t>(w.rank) < run.rankToGpu.size()) return run.rankToGpu[static_cast<std::size_t>(w.rank)];
-        const std::int32_t h = findHost(w.host);
-        if (h < 0) return -1;
-        if (!w.pciBusId.empty()) {
-            auto it = gpuByPci.find({h, w.pciBusId});
-            if (it != gpuByPci.end()) return it->second;
-        }
-        return hostGpu(h, w.localGpu);
-    };
-
-    // Failures.
-    EpochNs latest = base;
-    auto toRun = [&](EpochNs t) {
-        latest = std::max(latest, t);
-        return t - base;
-    };
-    auto convert = [&](const ImportedFailure& f) {
-        Failure r;
-        r.time = toRun(f.sinceBoot ? base + f.time : f.time);
-        r.cause = f.cause;
-        r.xid = f.xid;
-        r.detail = f.detail;
-        r.ranks = f.ranks;
-        r.suspectRanks = f.suspectRanks;
-        if (f.link) {
-            if (const auto cable = cableOf(topo, *f.link)) {
-                r.component = *cable;
-                if (cable->kind == ComponentKind::Link) r.gpus = topo.gpusBelowLink(cable->index);
-                else if (const std::int32_t g = topo.gpuOfNic(cable->index); g >= 0) r.gpus = {g};
-                return r;
-            }
-            out.warnings.push_back("a link-down counter names " + f.link->near.text() + ", which the topology lacks" +
-                                   (f.where.host.empty() ? "" : "; counted against its host"));
-        }
-        if (const std::int32_t g = resolve(f.where); g >= 0) {
-            r.component = {ComponentKind::Gpu, g};
-            r.gpus = {g};
-        } else if (!f.ranks.empty()) {
-            for (std::int32_t rank : f.ranks)
-                if (rank >= 0 && static_cast<std::size_t>(rank) < run.rankToGpu.size()) r.gpus.push_back(run.rankToGpu[static_cast<std::size_t>(rank)]);
-            if (!r.gpus.empty()) r.component = {ComponentKind::Gpu, r.gpus.front()};
-        } else {
-            std::vector<std::string> hosts = f.hosts;
-            if (!f.where.host.empty()) hosts.push_back(f.where.host);
-            for (const std::string& hostName : hosts) {
-                const std::int32_t h = findHost(hostName);
-                if (h < 0) {
-                    out.warnings.push_back("a failure names host " + hostName + ", which the topology lacks");
-                    continue;
-                }
-                if (r.component.kind == ComponentKind::None) r.component = {ComponentKind::Host, h};
-                for (std::int32_t hostGpuIndex : topo.gpusOfHost(h)) r.gpus.push_back(hostGpuIndex);
-            }
-        }
-        return r;
-    };
-
-    addJobs(chain, findHost, toRun, run);
-    if (chain.chain.empty()) {
-        std::vector<ImportedFailure> failures = events.failures;
-        std::stable_sort(failures.begin(), failures.end(), [&](const ImportedFailure& a, const ImportedFailure& b) {
-            return (a.sinceBoot ? base + a.time : a.time) < (b.sinceBoot ? base + b.time : b.time);
-        });
-        std::vector<FailureRecord> records;
-        for (const ImportedFailure& f : failures)
-            if (!f.evidenceOnly) records.push_back({convert(f), f.source, !f.job.empty()});
-        run.failures = mergeDuplicateFailures(records);
-    } else {
-        // Each unexpected downtime has one failure: its first symptom, with the rest of the
-        // evidence and what is missing in its detail.
-        for (const ChainDowntime& c : chain.downtimes) {
-            Downtime d{toRun(c.begin), toRun(c.detected), toRun(c.restarted), toRun(c.end), c.lostWork, c.planned, c.cause, -1,
-                       static_cast<std::int32_t>(c.endedJob)};
-            if (!c.planned) {
-                Failure f;
-                if (c.evidence >= 0) f = convert(events.failures[static_cast<std::size_t>(c.evidence)]);
-                f.time = std::max(f.time, d.begin);
-                if (c.evidence < 0) f.time = d.begin;
-                f.cause = c.cause;
-                f.detail = c.detail;
-                d.failure = static_cast<std::int32_t>(run.failures.size());
-                run.failures.push_back(std::move(f));
-            }
-            run.downtimes.push_back(d);
-        }
-        std::size_t unexplained = 0;
-        for (std::size_t i = 0; i < events.failures.size(); ++i)
-            if (!chain.explained[i] && !events.failures[i].evidenceOnly && unexplained++ == 0)
-                out.warnings.push_back("a symptom that stopped no job of the run is not counted as an interruption: " + events.failures[i].detail);
-        if (unexplained > 1) out.warnings.push_back(std::to_string(unexplained) + " symptoms in all stopped no job of the run");
-    }
+    RunClock clock{base, base};
+    addJobs(chain, [&](const std::string& host) { return gpus.host(host); }, [&](EpochNs t) { return clock(t); }, run);
+    addFailures(events, chain, gpus, clock, run, out.warnings);
 
     addCollectives(events, base, run);
     // The dumps are the run's collectives now, and were most of the import's memory.
@@ -316,44 +383,22 @@ BuildResult buildRun(ImportedEvents& events, const std::optional<Topology>& topo
 #ifdef __GLIBC__
     malloc_trim(0);  // their many small blocks stay mapped until glibc is asked to hand them back
 #endif
-    if (collectives.last > 0) toRun(collectives.last);
+    if (collectives.last > 0) clock(collectives.last);
 
-    // Steps are the job's: with several ranks reporting, the lowest rank speaks for all.
-    std::int32_t stepRank = INT32_MAX;
-    for (const auto& s : events.steps) stepRank = std::min(stepRank, s.rank);
-    for (const auto& s : events.steps)
-        if (s.rank == stepRank) run.steps.push_back({toRun(s.end), s.step, s.duration});
-    std::stable_sort(run.steps.begin(), run.steps.end(), [](const Step& a, const Step& b) { return a.time < b.time; });
-    // Every rank's own steps too, for stragglers from step times.
-    for (const auto& s : events.steps)
-        if (s.rank >= 0) run.rankSteps.push_back({s.rank, s.step, toRun(s.end), s.duration});
+    addSteps(events, clock, run);
+    run.telemetry = buildTelemetry(events.telemetry, [&](const GpuLocator& w) { return gpus.resolve(w); }, base, out.warnings);
+    if (events.telemetry.samples() > 0) clock(events.telemetry.latest());
+    if (events.linkCounters.samples() > 0) clock(events.linkCounters.latest());
 
-    run.telemetry = buildTelemetry(events.telemetry, resolve, base, out.warnings);
-    if (events.telemetry.samples() > 0) toRun(events.telemetry.latest());
-    if (events.linkCounters.samples() > 0) toRun(events.linkCounters.latest());
-
-    for (const auto& c : events.checkpoints) run.checkpoints.push_back({toRun(c.begin), toRun(c.end), c.step, c.bytes, c.kind});
+    for (const auto& c : events.checkpoints) run.checkpoints.push_back({clock(c.begin), clock(c.end), c.step, c.bytes, c.kind});
     std::stable_sort(run.checkpoints.begin(), run.checkpoints.end(), [](const Checkpoint& a, const Checkpoint& b) { return a.begin < b.begin; });
-
 
     run.info.name = name;
     run.info.startEpochNs = base;
-    run.info.duration = latest - base;
+    run.info.duration = clock.latest - base;
     run.info.source = "import";
     run.jobShape = {events.worldSize, events.gpusPerNode, events.tensorParallel, events.pipelineParallel, events.dataParallel};
-
-    // Stragglers found in the traces replay like any other straggler episode.
-    appendDetectedStragglers(run, analyzeStragglers(run));
-    for (StragglerEpisode& e : stepTimeEpisodesOnGpus(analyzeStepTimes(run.rankSteps), run)) run.stragglers.push_back(std::move(e));
-    std::stable_sort(run.stragglers.begin(), run.stragglers.end(), [](const auto& a, const auto& b) { return a.begin < b.begin; });
-    // What the slow GPU's clocks, throttle reasons, temperature and power said meanwhile.
-    for (StragglerEpisode& e : run.stragglers)
-        if (const std::string evidence = stragglerEvidence(run, e.gpu, e.begin, e.end); !evidence.empty())
-            e.cause += (e.cause.empty() ? "" : "; ") + evidence;
-    run.untracedGpus = untracedGpus(run);
-    if (!run.untracedGpus.empty())
-        out.notes.push_back("no trace covers " + std::to_string(run.untracedGpus.size()) + " of the job's " +
-                            std::to_string(run.topology.gpus.size()) + " GPUs: whether they kept pace is unknown, and they are drawn as \"no data\"");
+    addStragglers(run, out.notes);
     return out;
 }
 

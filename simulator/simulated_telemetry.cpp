@@ -32,24 +32,23 @@ struct LevelPlan {
     std::vector<std::uint32_t> counts;   // samples in each
 };
 
-}  // namespace
-
-Telemetry summarizeTelemetry(const TelemetryModel& model, std::int64_t startEpochNs, std::int64_t budgetBytes) {
-    Telemetry out;
-    const std::int64_t samples = model.samples();
+// Which series exist: power, temperature and SM clock on every GPU; throttle reasons and
+// ECC errors only where they are ever non-zero. `series` counts them.
+std::vector<std::array<bool, kMetrics>> seriesOf(const TelemetryModel& model, std::int64_t& series) {
     const std::int32_t gpus = model.gpus();
-    if (samples == 0 || gpus == 0) return out;
-    for (std::string_view m : kSimulatedMetrics) out.metrics.emplace_back(m);
-
-    // Which series exist: power, temperature and SM clock on every GPU; throttle reasons and
-    // ECC errors only where they are ever non-zero.
     std::vector<std::array<bool, kMetrics>> has(static_cast<std::size_t>(gpus));
-    std::int64_t series = 0;
+    series = 0;
     for (std::int32_t g = 0; g < gpus; ++g) {
         has[static_cast<std::size_t>(g)] = {true, true, true, model.throttles(g), model.countsEccErrors(g)};
         series += std::count(has[static_cast<std::size_t>(g)].begin(), has[static_cast<std::size_t>(g)].end(), true);
     }
+    return has;
+}
 
+// The levels kept: from the finest from which every level down to the coarsest fits the
+// budget.
+std::vector<LevelPlan> planLevels(const TelemetryModel& model, std::int64_t startEpochNs, std::int64_t series, std::int64_t budgetBytes) {
+    const std::int64_t samples = model.samples();
     std::vector<LevelPlan> plans;
     for (Nanos size : kTelemetryBucketSizes) {
         LevelPlan plan;
@@ -66,7 +65,6 @@ Telemetry summarizeTelemetry(const TelemetryModel& model, std::int64_t startEpoc
         }
         plans.push_back(std::move(plan));
     }
-    // The finest level from which every level down to the coarsest fits the budget.
     std::size_t finest = plans.size() - 1;
     std::int64_t cells = static_cast<std::int64_t>(plans.back().buckets.size());
     for (std::size_t l = plans.size() - 1; l-- > 0;) {
@@ -75,6 +73,60 @@ Telemetry summarizeTelemetry(const TelemetryModel& model, std::int64_t startEpoc
         finest = l;
     }
     plans.erase(plans.begin(), plans.begin() + static_cast<std::ptrdiff_t>(finest));
+    return plans;
+}
+
+// The finest level from the samples, a bucket's samples being consecutive: min and max into
+// `target`, each bucket's sum into `sums`.
+void summarizeSamples(const std::vector<float>& values, const LevelPlan& plan, TelemetrySummarySeries& target, std::vector<double>& sums) {
+    const std::size_t n = plan.buckets.size();
+    sums.assign(n, 0);
+    std::size_t k = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+        float lo = values[k], hi = values[k];
+        double sum = 0;
+        for (const std::size_t end = k + plan.counts[j]; k < end; ++k) {
+            lo = std::min(lo, values[k]);
+            hi = std::max(hi, values[k]);
+            sum += values[k];
+        }
+        target.min[j] = lo;
+        target.max[j] = hi;
+        sums[j] = sum;
+    }
+}
+
+// A coarser level from the level before it (buckets nest): min and max into `target`, the
+// finer buckets' `sums` replaced by the coarser ones'.
+void summarizeFiner(const TelemetrySummarySeries& finer, const LevelPlan& finerPlan, const LevelPlan& plan, TelemetrySummarySeries& target,
+                    std::vector<double>& sums) {
+    const std::size_t n = plan.buckets.size();
+    std::vector<double> coarse(n, 0);
+    std::size_t i = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+        target.min[j] = finer.min[i];
+        target.max[j] = finer.max[i];
+        for (; i < finer.buckets.size() && floorDiv(finerPlan.buckets[i] * finerPlan.size, plan.size) == plan.buckets[j]; ++i) {
+            target.min[j] = std::min(target.min[j], finer.min[i]);
+            target.max[j] = std::max(target.max[j], finer.max[i]);
+            coarse[j] += sums[i];
+        }
+    }
+    sums = std::move(coarse);
+}
+
+}  // namespace
+
+Telemetry summarizeTelemetry(const TelemetryModel& model, std::int64_t startEpochNs, std::int64_t budgetBytes) {
+    Telemetry out;
+    const std::int64_t samples = model.samples();
+    const std::int32_t gpus = model.gpus();
+    if (samples == 0 || gpus == 0) return out;
+    for (std::string_view m : kSimulatedMetrics) out.metrics.emplace_back(m);
+
+    std::int64_t series = 0;
+    const std::vector<std::array<bool, kMetrics>> has = seriesOf(model, series);
+    const std::vector<LevelPlan> plans = planLevels(model, startEpochNs, series, budgetBytes);
 
     const bool keepRaw = series * samples <= static_cast<std::int64_t>(kMaxRawSamples);
     out.rawDropped = !keepRaw;
@@ -101,8 +153,6 @@ Telemetry summarizeTelemetry(const TelemetryModel& model, std::int64_t startEpoc
                     for (std::int64_t k = 0; k < samples; ++k) r.times[static_cast<std::size_t>(k)] = model.time(k);
                     r.values = values;
                 }
-                // The finest level from the samples, a bucket's samples being consecutive;
-                // each coarser one from the level before it (buckets nest).
                 for (std::size_t l = 0; l < plans.size(); ++l) {
                     const LevelPlan& plan = plans[l];
                     TelemetrySummarySeries& target = levels[l][at];
@@ -113,37 +163,8 @@ Telemetry summarizeTelemetry(const TelemetryModel& model, std::int64_t startEpoc
                     target.min.resize(n);
                     target.mean.resize(n);
                     target.max.resize(n);
-                    if (l == 0) {
-                        sums.assign(n, 0);
-                        std::size_t k = 0;
-                        for (std::size_t j = 0; j < n; ++j) {
-                            float lo = values[k], hi = values[k];
-                            double sum = 0;
-                            for (const std::size_t end = k + plan.counts[j]; k < end; ++k) {
-                                lo = std::min(lo, values[k]);
-                                hi = std::max(hi, values[k]);
-                                sum += values[k];
-                            }
-                            target.min[j] = lo;
-                            target.max[j] = hi;
-                            sums[j] = sum;
-                        }
-                    } else {
-                        const TelemetrySummarySeries& finer = levels[l - 1][at];
-                        const LevelPlan& finerPlan = plans[l - 1];
-                        std::vector<double> coarse(n, 0);
-                        std::size_t i = 0;
-                        for (std::size_t j = 0; j < n; ++j) {
-                            target.min[j] = finer.min[i];
-                            target.max[j] = finer.max[i];
-                            for (; i < finer.buckets.size() && floorDiv(finerPlan.buckets[i] * finerPlan.size, plan.size) == plan.buckets[j]; ++i) {
-                                target.min[j] = std::min(target.min[j], finer.min[i]);
-                                target.max[j] = std::max(target.max[j], finer.max[i]);
-                                coarse[j] += sums[i];
-                            }
-                        }
-                        sums = std::move(coarse);
-                    }
+                    if (l == 0) summarizeSamples(values, plan, target, sums);
+                    else summarizeFiner(levels[l - 1][at], plans[l - 1], plan, target, sums);
                     for (std::size_t j = 0; j < n; ++j) target.mean[j] = static_cast<float>(sums[j] / plan.counts[j]);
                 }
             }

@@ -252,45 +252,9 @@ private:
                 pushLong(take(n, at), at);
                 return;
             }
-            case 'I': case 'L': {  // INT, LONG (text; "01"/"00" are True/False in protocol 0)
-                std::string_view t = line(at);
-                if (!t.empty() && t.back() == 'L') t.remove_suffix(1);
-                if (t == "01" || t == "00") {
-                    pushBool(t == "01");
-                    return;
-                }
-                try {
-                    std::size_t used = 0;
-                    const long long v = std::stoll(std::string(t), &used);
-                    if (used != t.size()) throw std::invalid_argument("trailing");
-                    pushInt(v);
-                } catch (const std::exception&) {
-                    fail(at, "INT opcode with \"" + std::string(t.substr(0, 40)) + "\", not a 64-bit integer");
-                }
-                return;
-            }
-            case 'G': {  // BINFLOAT, big-endian
-                const std::string_view b = take(8, at);
-                std::uint64_t v = 0;
-                for (char c : b) v = (v << 8) | static_cast<unsigned char>(c);
-                const std::uint32_t n = make(Kind::Float);
-                m_doc.nodes[n].b = v;
-                push(n);
-                return;
-            }
-            case 'F': {  // FLOAT (text)
-                const std::string t(line(at));
-                double f = 0;
-                try {
-                    f = std::stod(t);
-                } catch (const std::exception&) {
-                    fail(at, "FLOAT opcode with \"" + t.substr(0, 40) + "\", not a number");
-                }
-                const std::uint32_t n = make(Kind::Float);
-                std::memcpy(&m_doc.nodes[n].b, &f, sizeof f);
-                push(n);
-                return;
-            }
+            case 'I': case 'L': pushTextInt(at); return;  // INT, LONG (text)
+            case 'G': pushBinFloat(at); return;            // BINFLOAT
+            case 'F': pushTextFloat(at); return;           // FLOAT (text)
             case 'X': pushString(take(le(4, at), at)); return;     // BINUNICODE
             case 0x8c: pushString(take(le(1, at), at)); return;    // SHORT_BINUNICODE
             case 0x8d: pushString(take(le(8, at), at)); return;    // BINUNICODE8
@@ -365,31 +329,70 @@ private:
             case 'q': memoPut(le(1, at), at); return;  // BINPUT
             case 'r': memoPut(le(4, at), at); return;  // LONG_BINPUT
             case 0x94: memoPut(m_memoCount, at); return;  // MEMOIZE (Python: at len(memo))
-            case 'p': {                                // PUT
-                const std::string t(line(at));
-                try {
-                    memoPut(std::stoull(t), at);
-                } catch (const std::invalid_argument&) {
-                    fail(at, "PUT with \"" + t.substr(0, 40) + "\", not a memo index");
-                } catch (const std::out_of_range&) {
-                    fail(at, "PUT with \"" + t.substr(0, 40) + "\", not a memo index");
-                }
-                return;
-            }
+            case 'p': memoPut(textMemoIndex("PUT", at), at); return;  // PUT
             case 'h': memoGet(le(1, at), at); return;  // BINGET
             case 'j': memoGet(le(4, at), at); return;  // LONG_BINGET
-            case 'g': {                                // GET
-                const std::string t(line(at));
-                try {
-                    memoGet(std::stoull(t), at);
-                } catch (const std::invalid_argument&) {
-                    fail(at, "GET with \"" + t.substr(0, 40) + "\", not a memo index");
-                } catch (const std::out_of_range&) {
-                    fail(at, "GET with \"" + t.substr(0, 40) + "\", not a memo index");
-                }
-                return;
-            }
-            // Opcodes that import, call or construct: a data file has no business using them.
+            case 'g': memoGet(textMemoIndex("GET", at), at); return;  // GET
+            default: refuseOpcode(op, at);
+        }
+    }
+
+    // Protocol 0's opcodes, whose argument is a line of text: rare, kept out of the loop.
+    // INT and LONG ("01"/"00" are True/False).
+    [[gnu::noinline]] void pushTextInt(std::size_t at) {
+        std::string_view t = line(at);
+        if (!t.empty() && t.back() == 'L') t.remove_suffix(1);
+        if (t == "01" || t == "00") {
+            pushBool(t == "01");
+            return;
+        }
+        try {
+            std::size_t used = 0;
+            const long long v = std::stoll(std::string(t), &used);
+            if (used != t.size()) throw std::invalid_argument("trailing");
+            pushInt(v);
+        } catch (const std::exception&) {
+            fail(at, "INT opcode with \"" + std::string(t.substr(0, 40)) + "\", not a 64-bit integer");
+        }
+    }
+    [[gnu::noinline]] void pushTextFloat(std::size_t at) {
+        const std::string t(line(at));
+        double f = 0;
+        try {
+            f = std::stod(t);
+        } catch (const std::exception&) {
+            fail(at, "FLOAT opcode with \"" + t.substr(0, 40) + "\", not a number");
+        }
+        const std::uint32_t n = make(Kind::Float);
+        std::memcpy(&m_doc.nodes[n].b, &f, sizeof f);
+        push(n);
+    }
+    // PUT's and GET's memo index.
+    [[gnu::noinline]] std::uint64_t textMemoIndex(const char* opcode, std::size_t at) {
+        const std::string t(line(at));
+        try {
+            return std::stoull(t);
+        } catch (const std::invalid_argument&) {
+            fail(at, opcode + std::string(" with \"") + t.substr(0, 40) + "\", not a memo index");
+        } catch (const std::out_of_range&) {
+            fail(at, opcode + std::string(" with \"") + t.substr(0, 40) + "\", not a memo index");
+        }
+    }
+
+    // BINFLOAT: a big-endian double.
+    [[gnu::always_inline]] inline void pushBinFloat(std::size_t at) {
+        const std::string_view b = take(8, at);
+        std::uint64_t v = 0;
+        for (char c : b) v = (v << 8) | static_cast<unsigned char>(c);
+        const std::uint32_t n = make(Kind::Float);
+        m_doc.nodes[n].b = v;
+        push(n);
+    }
+
+    // Opcodes that import, call or construct (a data file has no business using them), and
+    // bytes that are no opcode.
+    [[noreturn, gnu::cold, gnu::noinline]] void refuseOpcode(unsigned char op, std::size_t at) const {
+        switch (op) {
             case 'c': refuse(at, "GLOBAL", "imports a Python name");
             case 0x93: refuse(at, "STACK_GLOBAL", "imports a Python name");
             case 'R': refuse(at, "REDUCE", "calls a function");

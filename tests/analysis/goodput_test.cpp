@@ -66,6 +66,7 @@ TEST(Goodput, EttrCountsStragglerTimeAsTrainingGoodputDoesNot) {
 TEST(Goodput, SimulatedRunAddsUp) {
     const GoodputLedger ledger = computeGoodput(test::tinyRun());
     EXPECT_EQ(partsOf(ledger.whole), test::tinyRun().info.duration);
+    ASSERT_FALSE(ledger.days.empty());
     for (const GoodputPeriod& day : ledger.days) EXPECT_EQ(partsOf(day), day.end - day.begin);
     EXPECT_GT(ledger.whole.badput.stragglerSlowdown, 0);
     EXPECT_GT(ledger.whole.badput.planned, 0);

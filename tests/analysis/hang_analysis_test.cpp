@@ -74,6 +74,7 @@ TEST(RealHangs, CulpritsWereFaulted) {
         std::string line;
         std::getline(log, line);  // "Fault ranks: [12, 14]"
         const HangReport report = analyzeHang(readFlightRecorderDumps({kUnit + "/fr_traces/" + set}));
+        ASSERT_FALSE(report.culprits.empty()) << set << ": no culprit named";
         for (std::int32_t r : report.culprits) EXPECT_NE(line.find(std::to_string(r)), std::string::npos) << set << ": " << line;
     }
 }

@@ -91,6 +91,7 @@ TEST(RunComparison, TheVerdictSaysWhichRunLostFewerGpuHoursAndWhy) {
 // A run against itself: nothing differs, nothing is coloured, and the verdict calls it even.
 TEST(RunComparison, IdenticalRunsHaveZeroDeltasAndAnEvenVerdict) {
     const RunComparison c = compareRuns(comparisonRunA(), comparisonRunA());
+    ASSERT_FALSE(c.rows().empty());
     for (const KpiRow& r : c.rows()) {
         if (r.delta()) {
             EXPECT_EQ(*r.delta(), 0.0) << r.label;

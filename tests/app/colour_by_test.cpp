@@ -43,17 +43,9 @@ namespace faultline {
 namespace {
 
 // A main window showing `run`, written to a run file as an import would.
-struct WindowOn {
-    explicit WindowOn(const faultline::Run& run) {
-        writeRunFile(run, dir.file("run.faultline"));
-        window.show();
-        ok = test::openAndWait(window, dir.file("run.faultline"));
-    }
+struct WindowOn : test::WindowOnRun {
+    explicit WindowOn(const faultline::Run& run) : WindowOnRun(run) {}
     ColourByMenu* menu() { return window.findChild<ColourByMenu*>("colourByMenu"); }
-    bool appReady = (test::guiApp(), true);  // before any widget
-    test::ScratchDir dir;
-    MainWindow window;
-    bool ok = false;
 };
 
 QString checkedEntry(const ColourByMenu& menu) {
@@ -64,7 +56,7 @@ QString checkedEntry(const ColourByMenu& menu) {
 
 TEST(ColourBy, TheMenuListsTheRunsMetricsByNameAndChoosingOneRecoloursTheView) {
     WindowOn w(test::telemetryTinyRun());
-    ASSERT_TRUE(w.ok);
+    ASSERT_TRUE(w.shown);
     ColourByMenu* menu = w.menu();
     ASSERT_NE(menu, nullptr);
     EXPECT_TRUE(menu->isEnabled());
@@ -92,7 +84,7 @@ TEST(ColourBy, TheMenuListsTheRunsMetricsByNameAndChoosingOneRecoloursTheView) {
 // Export Report from the window pictures the hall as the user has it coloured, and says so.
 TEST(ColourBy, TheWindowsReportPicturesTheHallByTheChosenMetric) {
     WindowOn w(test::telemetryTinyRun());
-    ASSERT_TRUE(w.ok);
+    ASSERT_TRUE(w.shown);
     ASSERT_TRUE(w.menu()->choose("Power (W)"));
     auto* exports = w.window.findChild<ExportController*>();
     ASSERT_NE(exports, nullptr);
@@ -111,7 +103,7 @@ TEST(ColourBy, ARunWithoutTelemetryOffersOnlyState) {
     faultline::Run run = test::tinyRun();
     run.telemetry = {};  // an import of logs alone
     WindowOn w(run);
-    ASSERT_TRUE(w.ok);
+    ASSERT_TRUE(w.shown);
     ASSERT_NE(w.menu(), nullptr);
     EXPECT_FALSE(w.menu()->isEnabled());
     EXPECT_EQ(w.menu()->entries(), QStringList({"State"}));
@@ -211,6 +203,7 @@ TEST(ColourBy, ReadingsAtAnInstantAreTheNewestWithinTheLookbackWhicheverWayTheRe
 TEST(ColourBy, NoDataFailuresAndFlashesStandApartFromEveryColourOfTheScaleInEitherPalette) {
     for (const StatePalette* palette : {&kStandardStates, &kOkabeItoStates}) {
         const std::vector<LegendEntry> marks = metricLegendEntries(*palette);
+        ASSERT_GE(marks.size(), 2u);
         for (const LegendEntry& mark : marks) {
             if (mark.outline) continue;  // replaced hardware is an outline, not a fill
             for (int k = 0; k <= 20; ++k) {
@@ -232,7 +225,7 @@ TEST(ColourBy, AFleetsJobsAreAColourAndAListAndPickingOneFramesItsHardware) {
     test::ManualAnimationClock clock;  // the flight ends when the test says, however busy the machine
     const faultline::Run& run = test::smallFleetRun();
     WindowOn w(run);
-    ASSERT_TRUE(w.ok);
+    ASSERT_TRUE(w.shown);
     FabricView* view = w.window.replayPanel()->fabricView();
     ASSERT_TRUE(w.menu()->entries().contains("Job"));
     ASSERT_TRUE(w.menu()->choose("Job"));

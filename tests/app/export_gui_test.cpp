@@ -207,9 +207,9 @@ TEST(ExportVideo, BadSpeedIsAUsageError) {
 TEST(ExportData, FromTheWindowOffTheGuiThreadTheSameFilesAsTheCli) {
     test::guiApp();
     NotedRun r;
-    MainWindow window;
-    window.show();
-    ASSERT_TRUE(test::openAndWait(window, r.path));
+    test::WindowOnRun w(r.path);
+    ASSERT_TRUE(w.shown);
+    MainWindow& window = w.window;
     auto* exports = window.findChild<ExportController*>();
     ASSERT_NE(exports, nullptr);
     QSignalSpy done(exports, &ExportController::message);
@@ -232,9 +232,9 @@ TEST(ExportData, FromTheWindowOffTheGuiThreadTheSameFilesAsTheCli) {
 TEST(ExportReport, FromTheWindowTheFiguresThenTheDocumentOnAWorker) {
     test::guiApp();
     NotedRun r;
-    MainWindow window;
-    window.show();
-    ASSERT_TRUE(test::openAndWait(window, r.path));
+    test::WindowOnRun w(r.path);
+    ASSERT_TRUE(w.shown);
+    MainWindow& window = w.window;
     auto* exports = window.findChild<ExportController*>();
     QSignalSpy said(exports, &ExportController::message);
     const QString pdf = QString::fromStdString(r.dir.file("from-window.pdf"));
@@ -248,23 +248,19 @@ TEST(ExportReport, FromTheWindowTheFiguresThenTheDocumentOnAWorker) {
 }
 
 TEST(ExportVideo, FromTheWindowWithProgressAndCancelLeavesNoFile) {
-    test::guiApp();
-    ScratchDir dir;
-    const std::string path = dir.file("tiny.faultline");
-    writeRunFile(test::tinyRun(), path);
-    MainWindow window;
-    window.show();
-    ASSERT_TRUE(test::openAndWait(window, path));
+    test::WindowOnRun w(test::tinyRun());
+    ASSERT_TRUE(w.shown);
+    MainWindow& window = w.window;
     auto* exports = window.findChild<ExportController*>();
     QSignalSpy said(exports, &ExportController::message);
-    const QString done = QString::fromStdString(dir.file("done.mp4"));
+    const QString done = QString::fromStdString(w.dir.file("done.mp4"));
     exports->exportVideoTo({done, "1h", "2h", "30m/s", 10, QSize(320, 180)});
     ASSERT_EQ(said.count(), 1);
     EXPECT_EQ(said.last().first().toString(), "Wrote " + done + " (20 frames)");
     EXPECT_TRUE(QFile::exists(done));
 
     // Cancel pressed while it records: the event loop runs between frames, so it is heard.
-    const QString cancelled = QString::fromStdString(dir.file("cancelled.mp4"));
+    const QString cancelled = QString::fromStdString(w.dir.file("cancelled.mp4"));
     QTimer::singleShot(300, &window, [&window] {
         if (auto* progress = window.findChild<QProgressDialog*>()) progress->cancel();
     });

@@ -48,10 +48,9 @@ TEST(HangView, AnImportedHangIsShownFromTheMenuTheIncidentAndTheInspector) {
     ScratchDir dir;
     const std::string path = importHungJob(dir);
     const faultline::Run run = readRunFile(path);
-    MainWindow window;
-    window.resize(1600, 1000);
-    window.show();
-    ASSERT_TRUE(test::openAndWait(window, path));
+    test::WindowOnRun w(path, {1600, 1000});
+    ASSERT_TRUE(w.shown);
+    MainWindow& window = w.window;
 
     // View > Hang: rank 12 first, marked the culprit; 13-15 waiting, each with a flow to it.
     auto* action = window.findChild<QAction*>("hangAction");

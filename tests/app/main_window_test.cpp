@@ -80,9 +80,9 @@ TEST(MainWindow, OpeningAndReviewingLeavesTheRunFileChecksumUnchanged) {
     std::filesystem::permissions(path, std::filesystem::perms::owner_read | std::filesystem::perms::group_read);
     const std::string checksum = test::fileChecksum(path);
     {
-        MainWindow window;
-        window.show();
-        ASSERT_TRUE(test::openAndWait(window, path));
+        test::WindowOnRun w(path);
+        ASSERT_TRUE(w.shown);
+        MainWindow& window = w.window;
         const QString status = window.statusBar()->currentMessage();
         EXPECT_TRUE(status.contains(QString::fromStdString(path + "-review"))) << status.toStdString();
         window.replayPanel()->setTime(test::tinyRun().info.duration / 2);
@@ -173,14 +173,9 @@ namespace {
 
 // Selecting an incident moves the replay, the timeline and the 3D camera to it.
 TEST(MainWindow, SelectingAnIncidentMovesEveryView) {
-    test::guiApp();
-    ScratchDir dir;
-    const std::string path = dir.file("tiny.faultline");
-    writeRunFile(test::tinyRun(), path);
-    MainWindow window;
-    window.resize(1400, 900);
-    window.show();
-    ASSERT_TRUE(test::openAndWait(window, path));
+    test::WindowOnRun w(test::tinyRun(), {1400, 900});
+    ASSERT_TRUE(w.shown);
+    MainWindow& window = w.window;
 
     const auto incidents = buildIncidents(test::tinyRun());
     auto firstWithGpu = std::find_if(incidents.begin(), incidents.end(), [](const Incident& i) { return !i.gpus.empty(); });
@@ -203,14 +198,9 @@ TEST(MainWindow, SelectingAnIncidentMovesEveryView) {
 // N walks the incidents of the list: the replay, the review pane and the 3D view name the
 // same one; a click on the selected row after playing away goes back to it.
 TEST(MainWindow, NextIncidentNamesOneIncidentEverywhere) {
-    test::guiApp();
-    ScratchDir dir;
-    const std::string path = dir.file("tiny.faultline");
-    writeRunFile(test::tinyRun(), path);
-    MainWindow window;
-    window.resize(1400, 900);
-    window.show();
-    ASSERT_TRUE(test::openAndWait(window, path));
+    test::WindowOnRun w(test::tinyRun(), {1400, 900});
+    ASSERT_TRUE(w.shown);
+    MainWindow& window = w.window;
     auto* incidents = window.findChild<IncidentView*>();
     EXPECT_EQ(incidents->selectedIncidentId(), -1) << "nothing is selected until asked";
     const auto all = buildIncidents(test::tinyRun());
@@ -248,15 +238,10 @@ TEST(MainWindow, NextIncidentNamesOneIncidentEverywhere) {
 
 // A GPU that failed by itself: the flight to it is labelled with its name, as a switch's is.
 TEST(MainWindow, AFailedGpuIncidentIsLabelledInTheView) {
-    test::guiApp();
-    ScratchDir dir;
-    const std::string path = dir.file("tiny.faultline");
     const faultline::Run& run = test::tinyRun();
-    writeRunFile(run, path);
-    MainWindow window;
-    window.resize(1400, 900);
-    window.show();
-    ASSERT_TRUE(test::openAndWait(window, path));
+    test::WindowOnRun w(run, {1400, 900});
+    ASSERT_TRUE(w.shown);
+    MainWindow& window = w.window;
 
     const auto incidents = buildIncidents(run);
     const auto gpuFailure = std::find_if(incidents.begin(), incidents.end(),
@@ -280,15 +265,10 @@ TEST(MainWindow, AFailedGpuIncidentIsLabelledInTheView) {
 // An incident whose rack switch failed: the view shows and frames its blast radius, and the
 // inspector names the switch and lists what it cut off.
 TEST(MainWindow, SelectingAFailedSwitchIncidentShowsItsBlastRadiusInTheInspector) {
-    test::guiApp();
-    ScratchDir dir;
-    const std::string path = dir.file("switch.faultline");
     const faultline::Run& run = test::rackSwitchFailureRun();
-    writeRunFile(run, path);
-    MainWindow window;
-    window.resize(1400, 900);
-    window.show();
-    ASSERT_TRUE(test::openAndWait(window, path));
+    test::WindowOnRun w(run, {1400, 900});
+    ASSERT_TRUE(w.shown);
+    MainWindow& window = w.window;
 
     const Failure& failure = test::rackSwitchFailure(run);
     const auto incidents = buildIncidents(run);
@@ -337,9 +317,6 @@ TEST(MainWindow, SelectingAFailedSwitchIncidentShowsItsBlastRadiusInTheInspector
 
 // The Jobs panel lists the jobs of the run opened; a job picked moves the replay to its start.
 TEST(MainWindow, JobsPanelListsTheRunsJobsAndMovesTheReplay) {
-    test::guiApp();
-    ScratchDir dir;
-    const std::string path = dir.file("jobs.faultline");
     faultline::Run run = test::tinyRun();
     Job first;
     first.id = "7001";
@@ -354,12 +331,10 @@ TEST(MainWindow, JobsPanelListsTheRunsJobsAndMovesTheReplay) {
     second.start = run.info.duration / 2 + kHour;
     second.end = run.info.duration;
     run.jobs = {first, second};
-    writeRunFile(run, path);
 
-    MainWindow window;
-    window.resize(1400, 900);
-    window.show();
-    ASSERT_TRUE(test::openAndWait(window, path));
+    test::WindowOnRun w(run, {1400, 900});
+    ASSERT_TRUE(w.shown);
+    MainWindow& window = w.window;
     auto* dock = window.findChild<QDockWidget*>("jobsDock");
     ASSERT_NE(dock, nullptr);
     dock->raise();
@@ -378,8 +353,6 @@ namespace faultline {
 namespace {
 
 TEST(MainWindow, RepeatOffendersShowTheirPartInTheViewAndTheirFailuresOnTheClock) {
-    test::guiApp();
-    ScratchDir dir;
     // The tiny run with its second failure moved onto the first one's GPU: that GPU, its host
     // and its rack failed twice.
     faultline::Run run = test::tinyRun();
@@ -391,13 +364,10 @@ TEST(MainWindow, RepeatOffendersShowTheirPartInTheViewAndTheirFailuresOnTheClock
     Failure& again = run.failures[onGpus[1]];
     again.component = first.component;
     again.gpus = first.gpus;
-    const std::string path = dir.file("again.faultline");
-    writeRunFile(run, path);
 
-    MainWindow window;
-    window.resize(1600, 1000);
-    window.show();
-    ASSERT_TRUE(test::openAndWait(window, path));
+    test::WindowOnRun w(run, {1600, 1000});
+    ASSERT_TRUE(w.shown);
+    MainWindow& window = w.window;
     auto* tree = window.findChild<QTreeWidget*>("repeatOffenders");
     ASSERT_NE(tree, nullptr);
     ASSERT_GE(tree->topLevelItemCount(), 1);

@@ -199,13 +199,9 @@ TEST(Presentation, AStoryStopFliesToTheWholeScopeOfItsFailedHardware) {
 }
 
 TEST(Presentation, ViewPresentIsF5AndGoesFullScreenAndEscReturns) {
-    test::guiApp();
-    ScratchDir dir;
-    const std::string path = dir.file("tiny.faultline");
-    writeRunFile(test::tinyRun(), path);
-    MainWindow window;
-    window.show();
-    ASSERT_TRUE(test::openAndWait(window, path));
+    test::WindowOnRun w(test::tinyRun());
+    ASSERT_TRUE(w.shown);
+    MainWindow& window = w.window;
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
     QAction* present = nullptr;
     for (QAction* a : window.findChildren<QAction*>())

@@ -78,10 +78,9 @@ TEST(RealImportsAgree, SummaryChartsIncidentsAndJobsTellOneStory) {
         const faultline::Run run = readRunFile(path);
         const RunSummary s = summarize(run);
 
-        MainWindow window;
-        window.resize(1600, 1000);
-        window.show();
-        ASSERT_TRUE(test::openAndWait(window, path));
+        test::WindowOnRun w(path, {1600, 1000});
+        ASSERT_TRUE(w.shown);
+        MainWindow& window = w.window;
 
         // The summary's figures are the analysis's.
         EXPECT_EQ(tileValue(window, "interruptionsTile"), QString::number(s.planned + s.unexpected));

@@ -4,6 +4,7 @@
 // inspector's history and an incident's chain move the replay; search by prefix or
 // substring with a completion list; trace-only runs read in milliseconds.
 #include "gui_test_app.h"
+#include "open_in_window.h"
 #include "test_runs.h"
 #include "realdata.h"
 
@@ -92,20 +93,8 @@ void maybeSave(QWidget& w, const char* name) {
     if (const char* dir = std::getenv("FAULTLINE_TEST_SHOTS")) w.grab().save(QString("%1/%2.png").arg(dir, name));
 }
 
-struct OpenRun {
-    QApplication& app = test::guiApp();  // before the window
-    ScratchDir dir;
-    std::string path = dir.file("tiny.faultline");
-    MainWindow window;
-    explicit OpenRun(const faultline::Run& run = test::tinyRun()) {
-        test::guiApp();
-        writeRunFile(run, path);
-        window.resize(1600, 1000);
-        window.show();
-        QSignalSpy shown(&window, &MainWindow::runShown);
-        window.openRun(QString::fromStdString(path));
-        EXPECT_TRUE(shown.wait(20'000));
-    }
+struct OpenRun : test::WindowOnRun {
+    explicit OpenRun(const faultline::Run& run = test::tinyRun()) : WindowOnRun(run, {1600, 1000}) { EXPECT_TRUE(shown); }
 };
 
 TEST(ReviewFlow, HoveringAChartShowsTheValueUnderTheMouse) {

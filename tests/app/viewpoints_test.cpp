@@ -2,6 +2,7 @@
 // Ctrl+Shift+N), still there when the run is opened again, flown back to with the menu or
 // Ctrl+N; renamed and deleted; one saved on another cluster refused with a message.
 #include "gui_test_app.h"
+#include "open_in_window.h"
 #include "test_runs.h"
 
 #include "app/main_window.h"
@@ -30,13 +31,9 @@ double gap(const std::array<double, 3>& a, const std::array<double, 3>& b) {
     return std::sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
 }
 
-struct OpenWindow {
-    explicit OpenWindow(const std::string& path) {
-        window.resize(1400, 900);
-        window.show();
-        QSignalSpy shown(&window, &MainWindow::runShown);
-        window.openRun(QString::fromStdString(path));
-        ok = shown.wait(20'000) && QTest::qWaitForWindowExposed(&window);
+struct OpenWindow : test::WindowOnRun {
+    explicit OpenWindow(const std::string& runFile) : WindowOnRun(runFile, {1400, 900}) {
+        ok = shown && QTest::qWaitForWindowExposed(&window);
         view = window.replayPanel()->fabricView();
         menu = window.findChild<ViewpointMenu*>("viewpointsMenu");
         view->renderImage();
@@ -46,7 +43,6 @@ struct OpenWindow {
             if (a->objectName() == "viewpointAction" && a->data().toString() == name) return a;
         return nullptr;
     }
-    MainWindow window;
     bool ok = false;
     FabricView* view = nullptr;
     ViewpointMenu* menu = nullptr;

@@ -3,6 +3,7 @@
 // inspector following the incident chosen.
 #include "cut_texts.h"
 #include "gui_test_app.h"
+#include "open_in_window.h"
 #include "test_runs.h"
 
 #include "analysis/blast_radius.h"
@@ -51,6 +52,7 @@ using test::ScratchDir;
 
 // Settings of this test alone, cleared before and after.
 struct FreshSettings {
+    QApplication& app = test::guiApp();  // first: the settings are the application's
     ScratchDir dir;
     FreshSettings() {
         QSettings::setDefaultFormat(QSettings::IniFormat);
@@ -60,17 +62,10 @@ struct FreshSettings {
     ~FreshSettings() { QSettings().clear(); }
 };
 
-struct OpenWindow {
-    QApplication& app = test::guiApp();
-    FreshSettings settings;
-    std::string path = settings.dir.file("tiny.faultline");
-    MainWindow window;
-    OpenWindow() {
-        writeRunFile(test::tinyRun(), path);
-        window.show();
-        QSignalSpy shown(&window, &MainWindow::runShown);
-        window.openRun(QString::fromStdString(path));
-        EXPECT_TRUE(shown.wait(20'000));
+// Fresh settings before the window reads them.
+struct OpenWindow : FreshSettings, test::WindowOnRun {
+    OpenWindow() : WindowOnRun(test::tinyRun(), QSize(), "tiny.faultline") {
+        EXPECT_TRUE(shown);
         QApplication::processEvents();
     }
     ~OpenWindow() { applyTheme(Theme::Light); }
@@ -95,12 +90,15 @@ TEST(WindowLook, TheFirstWindowTakesMostOfTheScreenCentredWithThe3DViewLargest) 
 
     // The 3D view is the largest panel, and every dock is wide and tall enough to read.
     const int view = area(w.window.replayPanel()->fabricView());
+    int docksShown = 0;
     for (QDockWidget* dock : w.window.findChildren<QDockWidget*>()) {
         if (!dock->isVisible() || dock->visibleRegion().isEmpty()) continue;  // a tab behind another
         EXPECT_GT(view, area(dock)) << dock->objectName().toStdString();
         EXPECT_GE(dock->width(), 300) << dock->objectName().toStdString();
         EXPECT_GE(dock->height(), 140) << dock->objectName().toStdString();
+        ++docksShown;
     }
+    EXPECT_GE(docksShown, 2) << "the summary and the incidents beside the 3D view";
     EXPECT_GT(view, frame.width() * frame.height() / 4) << "the 3D view takes at least a quarter of the window";
 }
 
@@ -387,11 +385,14 @@ TEST(WindowLook, OnASmallScreenThe3DViewIsLargestAndItsLegendLow) {
                 if (dock->isVisible() && !dock->visibleRegion().isEmpty() && area(dock) >= area(view)) return false;
             return true;
         }, 30'000)) << size.width() << "x" << size.height() << ": a dock is larger than the 3D view";
+        int docksShown = 0;
         for (QDockWidget* dock : w.window.findChildren<QDockWidget*>()) {
             if (dock->isVisible() && !dock->visibleRegion().isEmpty()) {
                 EXPECT_GT(area(view), area(dock)) << dock->objectName().toStdString() << " at " << size.width() << "x" << size.height();
+                ++docksShown;
             }
         }
+        EXPECT_GE(docksShown, 1) << size.width() << "x" << size.height();
         view->renderImage();
         const ScreenRect legend = view->legend().panelRect();
         const int viewHeight = view->renderWidget()->renderWindowHeight();

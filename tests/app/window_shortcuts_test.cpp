@@ -67,14 +67,9 @@ void press(QWindow* window, const QKeySequence& sequence) {
 }
 
 TEST(WindowShortcuts, EveryMenuShortcutWorksWithTheFocusInThe3DView) {
-    test::guiApp();
-    ScratchDir dir;
-    const std::string path = dir.file("tiny.faultline");
-    writeRunFile(test::tinyRun(), path);
-    MainWindow window;
-    window.resize(1400, 900);
-    window.show();
-    ASSERT_TRUE(test::openAndWait(window, path));
+    test::WindowOnRun w(test::tinyRun(), {1400, 900});
+    ASSERT_TRUE(w.shown);
+    MainWindow& window = w.window;
     window.activateWindow();
     ASSERT_TRUE(QTest::qWaitForWindowActive(&window));
 
@@ -110,14 +105,9 @@ TEST(WindowShortcuts, EveryMenuShortcutWorksWithTheFocusInThe3DView) {
 // Without a window manager nothing activates a window that is clicked: a click in the 3D view
 // does, or no shortcut would answer.
 TEST(WindowShortcuts, AClickInThe3DViewActivatesItsWindow) {
-    test::guiApp();
-    ScratchDir dir;
-    const std::string path = dir.file("tiny.faultline");
-    writeRunFile(test::tinyRun(), path);
-    MainWindow window;
-    window.resize(1200, 800);
-    window.show();
-    ASSERT_TRUE(test::openAndWait(window, path));
+    test::WindowOnRun w(test::tinyRun(), {1200, 800});
+    ASSERT_TRUE(w.shown);
+    MainWindow& window = w.window;
     QWidget other;
     other.resize(200, 100);
     other.show();

@@ -205,6 +205,7 @@ TEST(PerfettoExport, OneTrackPerKindAndOnePerTracedRank) {
     EXPECT_EQ(rankTracks.size(), traced.size());
     EXPECT_EQ(trace["metadata"]["start_epoch_ns"], run.info.startEpochNs);
     // Slices on one track nest or follow each other, as trace viewers require.
+    ASSERT_FALSE(slices.empty());
     for (auto& [track, list] : slices) {
         std::sort(list.begin(), list.end(), [](auto& a, auto& b) { return a.first != b.first ? a.first < b.first : a.second > b.second; });
         std::vector<double> open;

@@ -207,6 +207,7 @@ TEST(BadInput, EveryFileThroughEveryFormat) {
         test::fixture("native_events.csv"),
         test::fixture("faultline_topology.json"),
     };
+    ASSERT_FALSE(formats().empty());
     for (const FormatInfo& format : formats()) {
         for (const std::string& file : files) {
             ImportOptions options;

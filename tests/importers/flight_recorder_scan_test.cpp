@@ -127,6 +127,7 @@ TEST(FlightRecorderScan, HostilePicklesAreLeftToTheFullReaderWhichRefusesThem) {
 TEST(FlightRecorderScan, NoPrefixOfARealDumpScans) {
     FAULTLINE_REQUIRE_REALDATA();
     const std::string whole = readWholeFile(realData(kTraces + "/lock_gil_1st/_dump_9"));
+    ASSERT_FALSE(whole.empty());
     for (std::size_t cut = 0; cut < whole.size(); ++cut) {
         FlightRecorderDump dump;
         FlightRecorderGroupLists lists;

@@ -193,6 +193,7 @@ TEST(SafePickle, MemoBombAndSelfReferenceStopWithAnError) {
 TEST(SafePickle, EveryPrefixOfARealDumpFailsCleanly) {
     FAULTLINE_REQUIRE_REALDATA();
     const std::string whole = readWholeFile(realData(kFr + "lock_gil_1st/_dump_9"));
+    ASSERT_FALSE(whole.empty());
     for (std::size_t cut = 0; cut < whole.size(); ++cut) {
         const std::string msg = errorOf([&] { readPickle(std::string_view(whole).substr(0, cut), "dump"); });
         EXPECT_EQ(msg.rfind("dump: ", 0), 0u) << "cut at " << cut << ": " << msg;

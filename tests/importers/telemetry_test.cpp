@@ -241,13 +241,16 @@ TEST(Telemetry, SeriesOfTimestampedScrapesKeepsUnknownDcgmFieldsByName) {
     EXPECT_EQ(minute.bucket, kMinute);
     const auto power = *r.run.telemetry.metricIndex(kPowerMetric);
     const auto gpu1 = *r.run.topology.findHost("node01");
+    int checked = 0;
     for (const TelemetrySummarySeries& s : minute.series) {
         if (s.metric != power || s.gpu != r.run.topology.hosts[static_cast<std::size_t>(gpu1)].firstGpu + 1) continue;
         ASSERT_EQ(s.buckets.size(), 1u);
         EXPECT_FLOAT_EQ(s.min[0], 440.75f);
         EXPECT_FLOAT_EQ(s.max[0], 455.25f);
         EXPECT_FLOAT_EQ(s.mean[0], 448.f);
+        ++checked;
     }
+    EXPECT_EQ(checked, 1) << "one minute series of that GPU's power";
 }
 
 TEST(Telemetry, OpenMetricsSecondsStopAtEofAndSkipNaN) {

@@ -46,6 +46,7 @@ TEST(SlurmTopology, TreeFormGivesSwitchTiersAndLinks) {
     // Every leaf has its spine: the spine's zone is the only one, no empty "zone0" beside it.
     ASSERT_EQ(t.zones.size(), 1u);
     EXPECT_EQ(t.zones[0].name, "spine1");
+    ASSERT_FALSE(t.racks.empty());
     for (const Rack& rack : t.racks) EXPECT_EQ(rack.zone, 0);
     // Slurm's levels say nothing of the cabling: a switch tree, tiers named leaf, spine, core.
     EXPECT_EQ(t.fabric, FabricKind::GenericTree);

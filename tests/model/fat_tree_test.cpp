@@ -39,6 +39,7 @@ TEST(FatTree, Meta24kInfinibandShape) {
 TEST(FatTree, EverySwitchIsNonBlockingWithinItsPorts) {
     const Topology t = buildFatTree(FatTreeShape{});
     const std::vector<Ports> ports = portsOf(t);
+    ASSERT_FALSE(t.switches.empty());
     for (std::size_t i = 0; i < t.switches.size(); ++i) {
         const Switch& s = t.switches[i];
         EXPECT_LE(ports[i].down + ports[i].up, 64) << s.name;

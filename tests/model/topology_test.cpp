@@ -48,12 +48,15 @@ TEST(Topology, ClusterSwitchReachesItsZoneAndAggregationReachesAll) {
 
 TEST(Topology, HostCableCutsOffOneGpu) {
     const Topology t = buildFabric(FabricShape{.gpus = 64});
+    int hostCables = 0;
     for (std::size_t i = 0; i < t.links.size(); ++i) {
         if (t.links[i].lower.kind != NodeKind::Nic) continue;
         const auto gpus = t.gpusBelowLink(static_cast<std::int32_t>(i));
         ASSERT_EQ(gpus.size(), 1u);
         EXPECT_EQ(gpus[0], t.gpuOfNic(t.links[i].lower.index));
+        ++hostCables;
     }
+    EXPECT_EQ(hostCables, 64) << "one cable per GPU's NIC";
 }
 
 TEST(Topology, PartialLastHost) {

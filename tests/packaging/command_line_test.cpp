@@ -64,6 +64,7 @@ CommandResult runOnTerminal(const std::string& command) {
 }
 
 TEST(CommandLine, TopLevelHelpListsEveryCommand) {
+    ASSERT_FALSE(allSpecs().empty());
     for (const char* flag : {"--help", "-h"}) {
         const CommandResult r = cliStdout(flag);
         EXPECT_EQ(r.status, 0) << flag;
@@ -74,6 +75,7 @@ TEST(CommandLine, TopLevelHelpListsEveryCommand) {
 }
 
 TEST(CommandLine, EveryCommandHelpHasItsSynopsisAndEveryOption) {
+    ASSERT_FALSE(allSpecs().empty());
     for (const cli::CommandSpec* spec : allSpecs()) {
         const CommandResult r = cliStdout(spec->name + " --help");
         ASSERT_EQ(r.status, 0) << spec->name << ": " << r.output;

@@ -91,6 +91,9 @@ TEST(FabricPresets, FailuresStrikeThePartsWithTheirBlastRadius) {
     for (const char* preset : {"meta-24k-roce", "meta-24k-ib"}) {
         const faultline::Run& run = presetRun(preset);
         const Topology& t = run.topology;
+        const auto network = std::count_if(run.failures.begin(), run.failures.end(),
+                                           [](const Failure& f) { return f.cause == RootCause::NetworkSwitchCable; });
+        ASSERT_GT(network, 0) << preset;
         for (const Failure& f : run.failures) {
             if (f.cause != RootCause::NetworkSwitchCable) continue;
             if (f.component.kind == ComponentKind::Link) {
@@ -107,6 +110,8 @@ TEST(FabricPresets, FailuresStrikeThePartsWithTheirBlastRadius) {
         }
     }
     const faultline::Run& ib = presetRun("meta-24k-ib");
+    ASSERT_FALSE(slowdownsOf(ib, "switch failure").empty());
+    ASSERT_FALSE(slowdownsOf(presetRun("meta-24k-roce"), "PFC storm").empty());
     for (const auto& [event, gpus] : slowdownsOf(ib, "switch failure")) {
         const std::string name = event.first.substr(event.first.rfind(' ') + 1);
         ASSERT_TRUE(name.starts_with("spine-")) << event.first;

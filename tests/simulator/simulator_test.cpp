@@ -51,6 +51,7 @@ TEST(Simulator, TinyPresetShape) {
 TEST(Simulator, DowntimesAreOrderedAndDoNotOverlap) {
     const faultline::Run& run = tinyRun();
     Nanos previousEnd = 0;
+    ASSERT_FALSE(run.downtimes.empty());
     for (const Downtime& d : run.downtimes) {
         EXPECT_GE(d.begin, previousEnd);
         EXPECT_LE(d.begin, d.detected);
@@ -70,6 +71,8 @@ TEST(Simulator, DowntimesAreOrderedAndDoNotOverlap) {
 
 TEST(Simulator, NoStepsWhileDownAndStepsRollBackToTheCheckpoint) {
     const faultline::Run& run = tinyRun();
+    ASSERT_FALSE(run.downtimes.empty());
+    ASSERT_FALSE(run.steps.empty());
     for (const Downtime& d : run.downtimes) {
         auto inside = std::find_if(run.steps.begin(), run.steps.end(), [&](const Step& s) { return s.time > d.begin && s.time <= d.end; });
         EXPECT_EQ(inside, run.steps.end()) << "a step finished during downtime at " << d.begin;
@@ -84,6 +87,7 @@ TEST(Simulator, NoStepsWhileDownAndStepsRollBackToTheCheckpoint) {
 TEST(Simulator, FailuresTakeOutTheRightGpus) {
     const faultline::Run& run = tinyRun();
     const Topology& t = run.topology;
+    ASSERT_FALSE(run.failures.empty());
     for (const Failure& f : run.failures) {
         switch (f.component.kind) {
             case ComponentKind::Gpu: EXPECT_EQ(f.gpus, std::vector<std::int32_t>{f.component.index}); break;
@@ -101,6 +105,7 @@ TEST(Simulator, FailuresTakeOutTheRightGpus) {
 
 TEST(Simulator, StepsAdvanceAndCheckpointsAreSaved) {
     const faultline::Run& run = tinyRun();
+    ASSERT_GT(run.steps.size(), 1u);
     for (std::size_t i = 1; i < run.steps.size(); ++i) ASSERT_GT(run.steps[i].time, run.steps[i - 1].time);
     const auto saves = std::count_if(run.checkpoints.begin(), run.checkpoints.end(), [](const Checkpoint& c) { return c.kind == CheckpointKind::Save; });
     // One every 10 minutes of training over ~2 days, less downtime.

@@ -97,10 +97,12 @@ TEST(WhatIf, OnlyWhatThePolicyChangesMoves) {
         }
     }
     EXPECT_GE(moved, 4);
+    ASSERT_FALSE(c.causes.empty());
     for (const CauseComparison& x : c.causes) EXPECT_EQ(x.a, x.b) << rootCauseLabel(x.cause);
 
     // The same run against itself: nothing moves, and the verdict calls them even.
     const RunComparison self = compareRuns(source, source);
+    ASSERT_FALSE(self.rows().empty());
     for (const KpiRow& row : self.rows()) EXPECT_TRUE(!row.delta() || *row.delta() == 0) << row.label;
     EXPECT_TRUE(self.verdict.even);
 }

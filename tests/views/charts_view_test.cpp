@@ -70,6 +70,7 @@ TEST(ChartsView, PlotsTheLedgerAndTheCauses) {
     ASSERT_NE(causes, nullptr);
     ASSERT_EQ(causes->count(), 18);
     const RunSummary summary = summarize(*tracedRun());
+    ASSERT_FALSE(summary.causes.empty());
     for (const CauseCount& c : summary.causes) {
         const auto table = llama3Causes();
         const int index = 17 - static_cast<int>(std::find(table.begin(), table.end(), c.cause) - table.begin());

@@ -117,6 +117,7 @@ TEST(FatTreeLayout, A24kFatTreesRackCablingIsALinePerUnitAndLeafFromAfar) {
         EXPECT_TRUE(underALeaf);
     }
     // The rack cabling is no longer in the lines drawn at every distance.
+    ASSERT_FALSE(layout.links.empty()) << "the leaf-spine cabling still is";
     for (const Segment3& s : layout.links) EXPECT_GT(s.a[2], rackTop + 0.01f);
 }
 

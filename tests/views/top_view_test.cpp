@@ -20,6 +20,7 @@ TEST(TopView, EverySwitchTierStaysInFrame) {
             frame.save(shots + QString("/top_view_%1x%2.png").arg(size.width()).arg(size.height()));
         // A margin for the tier names centred over their first switch.
         const QRectF inside(QPointF(24, 12), QPointF(size.width() - 24, size.height() - 12));
+        ASSERT_FALSE(run.topology.switches.empty());
         for (std::size_t s = 0; s < run.topology.switches.size(); ++s) {
             const QPointF at = shown.view().positionOf({ComponentKind::Switch, static_cast<std::int32_t>(s)});
             EXPECT_TRUE(inside.contains(at)) << run.topology.switches[s].name << " at " << at.x() << "," << at.y() << " in a "
