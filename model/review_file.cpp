@@ -1,8 +1,10 @@
 #include "review_file.h"
 
+#include "checked_write.h"
 #include "error.h"
 #include "incident_notes.h"
 #include "partial_file.h"
+#include "review_lock.h"
 #include "run_file.h"
 #include "sqlite_db.h"
 
@@ -102,18 +104,24 @@ void writeReviewFile(const std::string& runPath, const std::string& reviewPath, 
     });
 }
 
+void updateReview(const std::string& runPath, const std::string& reviewPath, const std::function<void(Review&)>& change) {
+    const ReviewLock lock(reviewPath);
+    Review review{readIncidentNotes(runPath), readViewpoints(runPath)};
+    change(review);
+    writeReviewFile(runPath, reviewPath, review.notes, review.viewpoints);
+}
+
 void saveReviewIntoRunFile(const std::string& runPath) {
     const std::string review = reviewFilePath(runPath);
     if (!writable(runPath))
         throw Error(runPath + " is write-protected: the review stays in " + review);
     if (!writable(std::filesystem::absolute(runPath).parent_path()))
         throw Error("the folder of " + runPath + " is write-protected: the review stays in " + review);
+    const ReviewLock lock(review);  // a note typed meanwhile waits, and then goes into a new review
     const std::map<Nanos, IncidentNote> notes = readIncidentNotes(runPath);
     const std::vector<Viewpoint> viewpoints = readViewpoints(runPath);
     writeThroughPartial(runPath, [&](const std::string& partial) {
-        std::error_code ec;
-        std::filesystem::copy_file(runPath, partial, std::filesystem::copy_options::overwrite_existing, ec);
-        if (ec) throw Error("cannot copy " + runPath + ": " + ec.message());
+        copyFileBytes(runPath, partial);  // "no space left on device", where copy_file said "Input/output error"
         writeIncidentNotesTable(partial, notes);
         writeViewpointsTable(partial, viewpoints);
     });

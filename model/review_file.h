@@ -8,6 +8,7 @@
 #include "viewpoints.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -32,13 +33,27 @@ void requireRunFile(const std::string& runPath);
 // not one.
 std::string reviewSource(const std::string& runPath);
 
+// A run's review: what its reviewers wrote about its incidents, and the views they saved.
+struct Review {
+    std::map<Nanos, IncidentNote> notes;
+    std::vector<Viewpoint> viewpoints;
+};
+
+// How every writer changes a review: under the review's lock (model/review_lock.h) the review
+// is read as it is on disk now, whatever another window or reviewer saved a moment ago,
+// `change` edits it, and the result is written whole. Only what `change` touched differs from
+// what was on disk: nobody's note is lost. Throws Error (and writes nothing when `change`
+// throws).
+void updateReview(const std::string& runPath, const std::string& reviewPath, const std::function<void(Review&)>& change);
+
 // Writes the whole review of `runPath` (its notes and saved viewpoints) into `reviewPath`
 // through a temporary file renamed over it. Throws Error when it cannot be written.
 void writeReviewFile(const std::string& runPath, const std::string& reviewPath, const std::map<Nanos, IncidentNote>& notes,
                      const std::vector<Viewpoint>& viewpoints);
 
 // Copies the review (the notes readIncidentNotes gives, the viewpoints readViewpoints gives)
-// into the run file's incident_notes and viewpoints tables, rewriting the run file through a temporary file, then removes the review file.
+// into the run file's incident_notes and viewpoints tables, rewriting the run file through a temporary file, then removes the review file,
+// all under the review's lock.
 // Throws Error naming the file when the run file or its folder cannot be written.
 void saveReviewIntoRunFile(const std::string& runPath);
 
