@@ -42,7 +42,7 @@ private:
 // A shell prefix that runs a command with writes past `kilobytes` refused (ulimit -f counts
 // blocks of 1 KB in bash, 512 bytes in dash: either way a few KB), SIGXFSZ ignored.
 inline std::string fileSizeLimitPrefix(int blocks = 8) {
-    return "trap '' XFSZ; ulimit -f " + std::to_string(blocks) + "; exec ";
+    return "trap \"\" XFSZ; ulimit -f " + std::to_string(blocks) + "; exec ";  // fits inside sh -c '...'
 }
 
 class FullDisk {
