@@ -37,13 +37,17 @@ TEST(AppWritersSafety, NoAppWriterReplacesTheReviewOfTheRunItReadsEvenForced) {
     writeRunFile(test::oneFailureRun(), run);
     IncidentNotesStore(run).save({7, "precious reviewer note", std::nullopt, {}, 0});
     const std::string before = bytesOf(review);
+    // --presentation takes only a name ending in .pdf: the review reached through a link.
+    fs::create_symlink(review, dir.file("review.pdf"));
     for (const std::string force : {"", " --force"})
-        for (const std::string writer : {"--report", "--screenshot", "--presentation", "--record"}) {
-            const test::CommandResult r = runApp(writer + " " + review + " " + run + force);
+        for (const std::string& writer : {"--report " + review, "--screenshot " + review, "--record " + review, "--presentation " + dir.file("review.pdf"),
+                                         "--report " + dir.file("review.pdf")}) {
+            const test::CommandResult r = runApp(writer + " " + run + force);
             EXPECT_EQ(r.status, 1) << writer << force << "\n" << r.output;
             EXPECT_NE(r.output.find("review"), std::string::npos) << writer << force << "\n" << r.output;
             EXPECT_EQ(r.output.find("give --force"), std::string::npos) << writer << force << "\n" << r.output;
         }
+    EXPECT_TRUE(fs::is_symlink(dir.file("review.pdf")));
     EXPECT_EQ(bytesOf(review), before);
     EXPECT_EQ(readIncidentNotes(run).at(7).notes, "precious reviewer note");
 }
