@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <mutex>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace faultline {
@@ -48,7 +50,40 @@ bool writable(const std::filesystem::path& path) {
     return ::access(path.c_str(), W_OK) == 0 && (perms & (P::owner_write | P::group_write | P::others_write)) != P::none;
 }
 
+std::mutex g_writtenMutex;
+std::map<std::string, std::optional<ReviewStamp>>& writtenHere() {
+    static auto* stamps = new std::map<std::string, std::optional<ReviewStamp>>;  // never destroyed: read at exit too
+    return *stamps;
+}
+
+std::string absoluteText(const std::string& path) {
+    std::error_code ec;
+    const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
+    return ec ? path : absolute.lexically_normal().string();
+}
+
+// Called while the review's lock is held: nobody else wrote it between the write and this.
+void rememberWrittenHere(const std::string& reviewPath) {
+    const std::lock_guard lock(g_writtenMutex);
+    writtenHere()[absoluteText(reviewPath)] = reviewStampNow(reviewPath);
+}
+
 }  // namespace
+
+std::optional<ReviewStamp> reviewStampNow(const std::string& reviewPath) {
+    struct stat st {};
+    if (::stat(reviewPath.c_str(), &st) != 0) return std::nullopt;
+    return ReviewStamp{static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino), static_cast<std::int64_t>(st.st_size),
+                       static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+}
+
+bool lastWrittenHere(const std::string& reviewPath, std::optional<ReviewStamp>& stamp) {
+    const std::lock_guard lock(g_writtenMutex);
+    const auto it = writtenHere().find(absoluteText(reviewPath));
+    if (it == writtenHere().end()) return false;
+    stamp = it->second;
+    return true;
+}
 
 std::string reviewFilePath(const std::string& runPath) {
     const std::string beside = runPath + "-review";
@@ -109,6 +144,7 @@ void updateReview(const std::string& runPath, const std::string& reviewPath, con
     Review review{readIncidentNotes(runPath), readViewpoints(runPath)};
     change(review);
     writeReviewFile(runPath, reviewPath, review.notes, review.viewpoints);
+    rememberWrittenHere(reviewPath);
 }
 
 void saveReviewIntoRunFile(const std::string& runPath) {
@@ -127,6 +163,7 @@ void saveReviewIntoRunFile(const std::string& runPath) {
     });
     std::error_code ec;
     std::filesystem::remove(review, ec);
+    rememberWrittenHere(review);
 }
 
 }  // namespace faultline

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,18 @@ void updateReview(const std::string& runPath, const std::string& reviewPath, con
 // through a temporary file renamed over it. Throws Error when it cannot be written.
 void writeReviewFile(const std::string& runPath, const std::string& reviewPath, const std::map<Nanos, IncidentNote>& notes,
                      const std::vector<Viewpoint>& viewpoints);
+
+// Which version of a review file is on disk: its inode, size and modification time.
+struct ReviewStamp {
+    std::uint64_t device = 0, inode = 0;
+    std::int64_t size = 0, modifiedNs = 0;
+    bool operator==(const ReviewStamp&) const = default;
+};
+// The review file at `reviewPath` as it is now; nullopt when there is none.
+std::optional<ReviewStamp> reviewStampNow(const std::string& reviewPath);
+// The review file as this process last left it (written, or removed: nullopt), so a watcher
+// tells another window's or reviewer's save from its own; false when it never wrote it.
+bool lastWrittenHere(const std::string& reviewPath, std::optional<ReviewStamp>& stamp);
 
 // Copies the review (the notes readIncidentNotes gives, the viewpoints readViewpoints gives)
 // into the run file's incident_notes and viewpoints tables, rewriting the run file through a temporary file, then removes the review file,
