@@ -34,7 +34,8 @@ const std::string& reviewPath() {
 
 void removeScratchFiles() {
     std::remove(runPath().c_str());
-    std::remove(reviewPath().c_str());
+    // A review in WAL mode leaves its -wal and -shm beside it once read.
+    for (const char* suffix : {"", "-wal", "-shm", "-journal", ".lock"}) std::remove((reviewPath() + suffix).c_str());
 }
 
 [[maybe_unused]] const bool scratchRemovedAtExit = (std::atexit(removeScratchFiles), true);
