@@ -7,6 +7,7 @@
 #include "presentation_window.h"
 #include "hang_window.h"
 #include "recent_files.h"
+#include "review_watcher.h"
 #include "help_windows.h"
 #include "import_controller.h"
 #include "sample_run.h"
@@ -16,6 +17,7 @@
 #include "what_if_dialog.h"
 #include "analysis/blast_radius.h"
 #include "analysis/run_highlights.h"
+#include "model/review_file.h"
 #include "views/charts_view.h"
 #include "views/fabric/fabric_view.h"
 #include "views/state_palette.h"
@@ -34,6 +36,7 @@
 #include <QCloseEvent>
 #include <QSettings>
 #include <QShortcut>
+#include <QSignalBlocker>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -177,6 +180,8 @@ void MainWindow::connectPanels() {
         if (focus.kind != ComponentKind::None) m_replay->inspector()->showPart(focus);
     });
     connect(m_incidents, &IncidentView::noteSaveFailed, this, [this](const QString& message) { statusBar()->showMessage(message); });
+    m_reviewWatcher = new ReviewWatcher(this);
+    connect(m_reviewWatcher, &ReviewWatcher::changedOutside, this, &MainWindow::reloadReview);
     connect(m_charts, &ChartsView::timeRequested, m_replay, &ReplayPanel::setTime);
     // A root cause's bar lists its incidents and marks them on the timeline; the chip in the
     // incident list clears both.
@@ -353,6 +358,18 @@ void MainWindow::createBusyIndicator() {
     connect(m_loader, &RunLoader::failed, m_busy, [this] { m_busy->setVisible(m_loader->busy()); });
 }
 
+void MainWindow::reloadReview() {
+    if (!m_run) return;
+    const int selected = m_incidents->selectedIncidentId();
+    m_incidents->setRun(std::shared_ptr<const Run>(m_run, &m_run->run), m_run->incidents, m_run->path);
+    if (selected >= 0) {
+        const QSignalBlocker quiet(m_incidents);  // the same incident again: the replay stays where it is
+        m_incidents->selectIncident(selected);
+    }
+    statusBar()->showMessage(tr("The review of %1 was changed in another window or by another reviewer: its notes are shown as saved now")
+                                 .arg(m_run->path));
+}
+
 void MainWindow::saveReviewIntoRunFile() {
     if (m_incidents->saveReviewIntoRunFile()) statusBar()->showMessage(tr("Saved the review into %1").arg(m_run ? m_run->path : QString()));
 }
@@ -502,6 +519,7 @@ void MainWindow::showRun(std::shared_ptr<const LoadedRun> run) {
     m_charts->setRun(std::shared_ptr<const Run>(m_run, &m_run->run), m_run->summary, m_run->stragglers);
     m_timeline->setRun(std::shared_ptr<const Run>(m_run, &m_run->run), m_run->lanes);
     m_incidents->setRun(std::shared_ptr<const Run>(m_run, &m_run->run), m_run->incidents, m_run->path);
+    m_reviewWatcher->watch(QString::fromStdString(reviewFilePath(m_run->path.toStdString())));
     m_replay->inspector()->setIncidents(m_run->incidents);
     m_replay->inspector()->setLateRanks(m_run->stragglers);
     std::vector<Nanos> incidentTimes;

@@ -21,6 +21,7 @@ class ReplayPanel;
 class ChartsView;
 class ImportController;
 class IncidentView;
+class ReviewWatcher;
 class JobsView;
 class RepeatOffendersView;
 class SummaryView;
@@ -72,6 +73,9 @@ private:
     void showError(const QString& message);
     void showMessage(const QString& message);
     void saveReviewIntoRunFile();
+    // The open run's review was changed by another window or reviewer: its notes are shown
+    // again as saved now (a pending edit here saved first, merged), the selection kept.
+    void reloadReview();
     void presentWorstIncidents();
     void openWhatIf();
     // The hang window of the open run (one at a time), showing `rank`'s part when given.
@@ -97,6 +101,7 @@ private:
     SummaryView* m_summary;
     ReplayPanel* m_replay;
     IncidentView* m_incidents = nullptr;
+    ReviewWatcher* m_reviewWatcher = nullptr;
     ChartsView* m_charts = nullptr;
     TimelineView* m_timeline = nullptr;
     JobsView* m_jobs = nullptr;

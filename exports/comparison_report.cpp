@@ -2,6 +2,7 @@
 #include "widgets/qt_text.h"
 
 #include "exports/html_parts.h"
+#include "exports/image_file.h"
 #include "exports/pdf_layout.h"
 #include "exports/report_figures.h"
 #include "model/error.h"
@@ -68,9 +69,9 @@ std::vector<QStringList> qRows(const std::vector<std::vector<std::string>>& rows
     return out;
 }
 
-int writePdf(const RunComparison& c, const std::vector<ReportFigure>& figures, const ReportOptions& options, const QString& path) {
+int writePdf(const RunComparison& c, const std::vector<ReportFigure>& figures, const ReportOptions& options, QIODevice& device) {
     const std::string title = "Comparison: " + c.a.name + " and " + c.b.name;
-    PdfLayout pdf(path, options.page, qtText(title), qtText("Faultline · " + title));
+    PdfLayout pdf(&device, options.page, qtText(title), qtText("Faultline · " + title));
     if (!pdf.ok()) throw Error(options.out.toStdString() + ": cannot write");
     pdf.title(qtText(title), qtText("A  " + runLine(c.a) + "\nB  " + runLine(c.b)));
     pdf.paragraph(qtText(c.verdict.headline), QColor(20, 70, 140), 17);
@@ -133,7 +134,7 @@ int writeComparisonReport(const RunComparison& comparison, const std::vector<Rep
     int pages = 0;
     writeThroughPartial(options.out.toStdString(), [&](const std::string& partial) {
         if (isHtmlReport(options.out)) writeHtmlFile(QString::fromStdString(partial), html(comparison, figures), options.out);
-        else pages = writePdf(comparison, figures, options, QString::fromStdString(partial));
+        else writeRenderedFile(partial, [&](QIODevice& device) { pages = writePdf(comparison, figures, options, device); });
     });
     return pages;
 }

@@ -1,5 +1,6 @@
 #include "exports/csv_export.h"
 
+#include "model/checked_write.h"
 #include "model/error.h"
 #include "model/output_guard.h"
 #include "model/partial_file.h"
@@ -37,10 +38,7 @@ std::string row(const std::vector<std::string>& fields) {
 
 void writeText(const std::string& path, const std::string& text) {
     writeThroughPartial(path, [&](const std::string& partial) {
-        std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-        out << text;
-        out.flush();
-        if (!out) throw Error(path + ": cannot write");
+        writeFileBytes(partial, text);  // every byte counted, the cause named
     });
 }
 

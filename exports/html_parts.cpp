@@ -1,5 +1,6 @@
 #include "exports/html_parts.h"
 
+#include "model/checked_write.h"
 #include "model/error.h"
 
 #include <QBuffer>
@@ -58,9 +59,15 @@ QString gridTable(const std::vector<std::string>& header, const std::vector<std:
 }
 
 void writeHtmlFile(const QString& path, const QString& html, const QString& out) {
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(html.toUtf8()) < 0 || !file.flush())
-        throw Error(out.toStdString() + ": cannot write");
+    // Every byte counted: a full disk is "no space left on device", never a report cut short.
+    const QByteArray bytes = html.toUtf8();
+    try {
+        writeFileBytes(path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+    } catch (const Error& e) {
+        std::string message = e.what();
+        if (const std::string partial = path.toStdString(); message.rfind(partial, 0) == 0) message.replace(0, partial.size(), out.toStdString());
+        throw Error(message);
+    }
 }
 
 const char* const kReportStyle =

@@ -1,8 +1,10 @@
 #include "exports/image_file.h"
 
+#include "model/checked_write.h"
 #include "model/error.h"
 #include "model/partial_file.h"
 
+#include <QBuffer>
 #include <QFileInfo>
 
 namespace faultline {
@@ -23,9 +25,20 @@ void saveImageFile(const QImage& image, const QString& path) {
     QByteArray format = QFileInfo(path).suffix().toUpper().toLatin1();
     if (format.isEmpty()) format = "PNG";
     writeThroughPartial(path.toStdString(), [&](const std::string& partial) {
-        // The partial file's name ends in ".partial-PID": the format is said, not guessed.
-        if (!image.save(QString::fromStdString(partial), format.constData())) throw Error(path.toStdString() + ": cannot write");
+        writeRenderedFile(partial, [&](QIODevice& device) {
+            // The format is said, not guessed from a name.
+            if (!image.save(&device, format.constData())) throw Error(path.toStdString() + ": cannot write " + format.toStdString());
+        });
     });
+}
+
+void writeRenderedFile(const std::string& path, const std::function<void(QIODevice&)>& render) {
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    render(buffer);
+    buffer.close();
+    if (buffer.data().isEmpty()) throw Error(path + ": cannot write: nothing was drawn");
+    writeFileBytes(path, std::string_view(buffer.data().constData(), static_cast<std::size_t>(buffer.data().size())));
 }
 
 QString outputRefusal(const QString& path, const QStringList& inputs, bool force) {

@@ -102,18 +102,18 @@ bool exportPanel(QWidget* panel, const QString& path, QSize size, double scale, 
         }
         try {
             writeThroughPartial(path.toStdString(), [&](const std::string& partialPath) {
-                const QString partial = QString::fromStdString(partialPath);
-                QSvgGenerator svg;
-                svg.setFileName(partial);
-                svg.setSize(size);
-                svg.setViewBox(QRect(QPoint(0, 0), size));
-                svg.setTitle(panel->windowTitle().isEmpty() ? panel->objectName() : panel->windowTitle());
-                svg.setDescription("Faultline");
-                QPainter painter;
-                if (!painter.begin(&svg)) throw Error(path.toStdString() + ": cannot write");
-                paintPanel(panel, painter, size);
-                painter.end();
-                if (QFileInfo(partial).size() == 0) throw Error(path.toStdString() + ": cannot write");
+                writeRenderedFile(partialPath, [&](QIODevice& device) {
+                    QSvgGenerator svg;
+                    svg.setOutputDevice(&device);
+                    svg.setSize(size);
+                    svg.setViewBox(QRect(QPoint(0, 0), size));
+                    svg.setTitle(panel->windowTitle().isEmpty() ? panel->objectName() : panel->windowTitle());
+                    svg.setDescription("Faultline");
+                    QPainter painter;
+                    if (!painter.begin(&svg)) throw Error(path.toStdString() + ": cannot write");
+                    paintPanel(panel, painter, size);
+                    painter.end();
+                });
             });
         } catch (const Error& e) {
             *error = QString::fromStdString(e.what());

@@ -31,8 +31,8 @@ int headingGap(int level) { return level == 1 ? 14 : 10; }
 
 }  // namespace
 
-PdfLayout::PdfLayout(const QString& path, QPageSize::PageSizeId page, const QString& title, const QString& footer)
-    : m_writer(path), m_footer(footer) {
+PdfLayout::PdfLayout(QIODevice* device, QPageSize::PageSizeId page, const QString& title, const QString& footer)
+    : m_writer(device), m_footer(footer) {
     m_writer.setResolution(kDpi);
     m_writer.setPageLayout(QPageLayout(QPageSize(page), QPageLayout::Portrait, QMarginsF(16, 16, 16, 14), QPageLayout::Millimeter));
     m_writer.setTitle(title);

@@ -17,7 +17,8 @@ namespace faultline {
 
 class PdfLayout {
 public:
-    PdfLayout(const QString& path, QPageSize::PageSizeId page, const QString& title, const QString& footer);
+    // Writes into `device` (open for writing): see writeRenderedFile in exports/image_file.h.
+    PdfLayout(QIODevice* device, QPageSize::PageSizeId page, const QString& title, const QString& footer);
     bool ok() const { return m_ok; }
     // Ends the document; returns the number of pages.
     int finish();

@@ -1,6 +1,7 @@
 #include "exports/perfetto_export.h"
 
 #include "analysis/incidents.h"
+#include "model/checked_write.h"
 #include "model/error.h"
 #include "model/partial_file.h"
 #include "model/format.h"
@@ -181,11 +182,10 @@ PerfettoStats writePerfettoTrace(const Run& run, std::ostream& out, const std::a
 PerfettoStats writePerfettoTraceFile(const Run& run, const std::string& path, const std::atomic<bool>* cancel) {
     PerfettoStats stats;
     writeThroughPartial(path, [&](const std::string& partial) {
-        std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-        if (!out) throw Error(path + ": cannot write");
+        CheckedFileBuf file(partial);  // every byte counted, the cause kept
+        std::ostream out(&file);
         stats = writePerfettoTrace(run, out, cancel);
-        out.flush();
-        if (!out) throw Error(path + ": write failed (disk full?)");
+        file.finish();
     });
     return stats;
 }

@@ -6,6 +6,7 @@
 #include "exports/csv_export.h"
 #include "model/error.h"
 #include "model/format.h"
+#include "exports/image_file.h"
 #include "exports/pdf_layout.h"
 
 #include <QFileInfo>
@@ -125,10 +126,10 @@ bool isHtmlReport(const QString& path) {
 
 namespace {
 
-// The report's pages into the PDF at `path`; returns how many.
-int writePdfPages(const ReportContent& c, const ReportFigures& figures, const ReportOptions& options, const QString& path) {
+// The report's pages into the PDF written to `device`; returns how many.
+int writePdfPages(const ReportContent& c, const ReportFigures& figures, const ReportOptions& options, QIODevice& device) {
     const RunInfo& info = c.run->info;
-    PdfLayout pdf(path, options.page, qtText("Run review: " + info.name), qtText("Faultline · " + info.name + " · generated " + formatWallTime(c.generatedEpochNs, 0)));
+    PdfLayout pdf(&device, options.page, qtText("Run review: " + info.name), qtText("Faultline · " + info.name + " · generated " + formatWallTime(c.generatedEpochNs, 0)));
     if (!pdf.ok()) throw Error(options.out.toStdString() + ": cannot write");
 
     pdf.title(qtText("Run review: " + info.name),
@@ -187,7 +188,7 @@ int writePdfPages(const ReportContent& c, const ReportFigures& figures, const Re
 int writePdfReport(const ReportContent& c, const ReportFigures& figures, const ReportOptions& options) {
     int pages = 0;
     writeThroughPartial(options.out.toStdString(), [&](const std::string& partial) {
-        pages = writePdfPages(c, figures, options, QString::fromStdString(partial));
+        writeRenderedFile(partial, [&](QIODevice& device) { pages = writePdfPages(c, figures, options, device); });
     });
     return pages;
 }

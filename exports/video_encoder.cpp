@@ -2,6 +2,7 @@
 
 #include "model/partial_file.h"
 
+#include "model/checked_write.h"
 #include "model/error.h"
 
 #include <cstring>
@@ -21,6 +22,7 @@ namespace {
 constexpr std::size_t kMaxQueued = 4;
 
 std::string averror(int code) {
+    if (code < 0 && code > -4096) return errnoText(-code);  // AVERROR(ENOSPC): "no space left on device", as every writer says it
     char buf[AV_ERROR_MAX_STRING_SIZE] = {};
     av_strerror(code, buf, sizeof buf);
     return buf;
@@ -172,7 +174,11 @@ void VideoEncoder::finish() {
     Impl& d = *m_impl;
     d.encode(nullptr, m_path);  // flush the frames the encoder holds back
     if (int rc = av_write_trailer(d.format); rc < 0) throw Error(m_path + ": cannot finish: " + averror(rc));
-    m_impl.reset();  // closes the file
+    // The last of avio's buffer is written only now, and avio_close drops its error: asked here.
+    avio_flush(d.format->pb);
+    if (const int rc = d.format->pb->error; rc < 0) throw Error(m_path + ": cannot write: " + averror(rc));
+    if (const int rc = avio_closep(&d.format->pb); rc < 0) throw Error(m_path + ": cannot write: " + averror(rc));
+    m_impl.reset();
     m_partial->commit();
 }
 

@@ -14,7 +14,7 @@ realdata=${FAULTLINE_REALDATA:-$(cd .. && pwd)/shared/realdata}
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(kineto flight-recorder flight-recorder-json kernel-log training-log slurm-topology
                                      ibnetdiscover faultline-topology faultline-events sacct sacct-json run-file pickle
-                                     prometheus-text prometheus-json nvidia-smi-csv gpu-dmon)
+                                     prometheus-text prometheus-json nvidia-smi-csv gpu-dmon review-file)
 
 cmake --preset fuzz > /dev/null
 cmake --build --preset fuzz
@@ -34,6 +34,7 @@ seeds() {
     sacct-json) echo "$r/slurm/SARC" ;;
     prometheus-text | prometheus-json | nvidia-smi-csv | gpu-dmon) echo "$r/telemetry $fx/telemetry" ;;
     run-file) echo "fuzz/seeds/run-file" ;;
+    review-file) echo "fuzz/seeds/review-file" ;;
   esac
 }
 dictionary() {

@@ -4,6 +4,7 @@
 #include "review_file.h"
 #include "sqlite_db.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 
@@ -43,16 +44,22 @@ IncidentNotesStore::IncidentNotesStore(const std::string& runPath) : m_runPath(r
 std::map<Nanos, IncidentNote> IncidentNotesStore::load() const { return readIncidentNotes(m_runPath); }
 
 void IncidentNotesStore::save(const IncidentNote& note) {
-    std::map<Nanos, IncidentNote> notes = load();
-    if (isEmpty(note)) {
-        notes.erase(note.incidentBegin);
-    } else {
+    const std::int64_t now =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    // Only this note changes in the review as it is on disk now: the other notes and the
+    // viewpoints are whatever the last writer left, never this store's older copy.
+    updateReview(m_runPath, m_reviewPath, [&](Review& review) {
+        const auto current = review.notes.find(note.incidentBegin);
+        if (isEmpty(note)) {
+            if (current != review.notes.end()) review.notes.erase(current);
+            return;
+        }
         IncidentNote stamped = note;
-        stamped.updatedEpochNs =
-            std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-        notes[note.incidentBegin] = std::move(stamped);
-    }
-    writeReviewFile(m_runPath, m_reviewPath, notes, readViewpoints(m_runPath));  // the viewpoints stay as they are
+        // The newest write of a note wins, and reads as newest even where this machine's
+        // clock is behind the one that wrote the note before.
+        stamped.updatedEpochNs = current == review.notes.end() ? now : std::max(now, current->second.updatedEpochNs + 1);
+        review.notes[note.incidentBegin] = std::move(stamped);
+    });
 }
 
 std::map<Nanos, IncidentNote> readRunFileNotes(const std::string& runPath) { return readNotesTable(runPath); }

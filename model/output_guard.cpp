@@ -126,8 +126,52 @@ bool holdsOutputKind(const std::string& path, OutputKind kind) {
     return false;
 }
 
+bool isSystemPath(const std::string& path) {
+    std::error_code ec;
+    auto under = [](const fs::path& p) {
+        const std::string text = p.lexically_normal().string();
+        for (const char* root : {"/dev", "/proc", "/sys"})
+            if (text == root || text.rfind(std::string(root) + "/", 0) == 0) return true;
+        return false;
+    };
+    const fs::path absolute = fs::absolute(path, ec);
+    if (ec) return false;
+    if (under(absolute)) return true;
+    const fs::path resolved = fs::weakly_canonical(absolute, ec);  // through links: /tmp/x -> /dev/stdout -> /proc/self/fd/1
+    return !ec && under(resolved);
+}
+
+namespace {
+
+// The input whose review `target` is (beside it, or in the user's review folder), or "".
+std::string reviewedInput(const std::string& target, const std::vector<std::string>& inputs) {
+    std::error_code ec;
+    const fs::path wanted = fs::weakly_canonical(fs::absolute(target, ec), ec);
+    if (ec) return {};
+    for (const std::string& input : inputs) {
+        if (fs::is_directory(input, ec)) continue;
+        for (const std::string& review : {input + "-review", reviewFilePath(input)}) {
+            std::error_code rec;
+            if (fs::weakly_canonical(fs::absolute(review, rec), rec) == wanted && !rec) return input;
+        }
+    }
+    return {};
+}
+
+}  // namespace
+
 void checkOutput(const std::string& target, OutputKind kind, const std::vector<std::string>& inputs, bool force) {
     if (target.empty()) throw Error("no output file was named");
+    // Refused whatever is given: --force replaces files, never the system's devices, nor
+    // what a reviewer wrote.
+    if (isSystemPath(target)) {
+        struct stat st {};
+        const bool special = ::stat(target.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
+        throw Error(target + " is " + (special ? std::string(fileTypeName(st)) + ", " : std::string()) +
+                    "a file of the system (under /dev, /proc or /sys): never written; name a regular file");
+    }
+    if (const std::string run = reviewedInput(target, inputs); !run.empty())
+        throw Error(target + " is the review of " + run + " (a reviewer's notes and viewpoints), read with it: never written over; name another output file");
     struct stat link {};
     if (::lstat(target.c_str(), &link) != 0) {
         // Nothing there yet: only a folder to write into is needed (checked by the writer).
@@ -141,13 +185,20 @@ void checkOutput(const std::string& target, OutputKind kind, const std::vector<s
                 throw Error(target + " is " + (input == target ? "an input" : "the input " + input) +
                             " of this command: writing it would destroy what is read; name another output file");
     if (S_ISLNK(link.st_mode)) {
-        if (force) return;  // the link itself is replaced by the rename, never written through
         std::error_code ec;
         const fs::path to = fs::read_symlink(target, ec);
-        throw Error(target + " is a symbolic link" + (ec ? std::string() : " to " + to.string()) +
-                    ": not written through; name the file itself, or give --force to replace the link");
+        const std::string toText = ec ? std::string() : " to " + to.string();
+        if (resolves && !S_ISREG(resolved.st_mode))
+            throw Error(target + " is a symbolic link" + toText + ", which is " + fileTypeName(resolved) + ": never replaced; name a regular file");
+        if (resolves && holdsOutputKind(target, OutputKind::ReviewFile) && kind != OutputKind::ReviewFile && !firstBytes(target).empty())
+            throw Error(target + " is a symbolic link" + toText + ", a Faultline review file (a reviewer's notes): never replaced; name another output file");
+        if (force) return;  // the link itself is replaced by the rename, never written through
+        throw Error(target + " is a symbolic link" + toText + ": not written through; name the file itself, or give --force to replace the link");
     }
     if (!S_ISREG(link.st_mode)) throw Error(target + " is " + fileTypeName(link) + ": only a regular file can be written");
+    // A review of any run holds what no command can make again.
+    if (kind != OutputKind::ReviewFile && !firstBytes(target).empty() && holdsOutputKind(target, OutputKind::ReviewFile))
+        throw Error(target + " is a Faultline review file (a reviewer's notes and viewpoints): never written over; name another output file");
     if (force) return;
     if ((link.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0 || ::access(target.c_str(), W_OK) != 0)
         throw Error(target + " is read-only: not replaced; give --force to replace it");

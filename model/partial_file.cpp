@@ -1,6 +1,8 @@
 #include "partial_file.h"
 
+#include "checked_write.h"
 #include "error.h"
+#include "output_guard.h"
 
 #include <array>
 #include <atomic>
@@ -97,14 +99,15 @@ PartialFile::~PartialFile() {
 void PartialFile::commit() {
     // SQLite with synchronous=OFF does not flush; the file must be on disk before the rename
     // makes it visible under its real name.
-    const int fd = ::open(m_path.c_str(), O_RDONLY);
-    if (fd < 0) throw Error("cannot reopen the new " + m_target + " to flush it to disk");
+    const int fd = ::open(m_path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw Error("cannot reopen the new " + m_target + " to flush it to disk: " + errnoText(errno));
     const int rc = ::fsync(fd);
+    const int fsyncError = errno;
     ::close(fd);
-    if (rc != 0) throw Error("cannot flush " + m_target + " to disk");
+    if (rc != 0) throw Error("cannot flush " + m_target + " to disk: " + errnoText(fsyncError));
     std::error_code ec;
     std::filesystem::rename(m_path, m_target, ec);
-    if (ec) throw Error("cannot write " + m_target + ": " + ec.message());
+    if (ec) throw Error("cannot write " + m_target + ": " + errnoText(ec.value()));
     m_committed = true;
 }
 
@@ -112,11 +115,18 @@ void writeThroughPartial(const std::string& target, const std::function<void(con
     const std::filesystem::path folder = std::filesystem::absolute(target).parent_path();
     std::error_code ec;
     if (!std::filesystem::is_directory(folder, ec)) throw Error("cannot write " + target + ": there is no folder " + folder.string());
-    // The last guard before a rename: whatever a caller checked, a FIFO, a device or a folder
-    // is never replaced.
+    // The last guard before a rename: whatever a caller checked, a FIFO, a device, a folder,
+    // a link to one of those or anything under /dev and /proc is never replaced.
+    if (isSystemPath(target)) throw Error("cannot write " + target + ": it is a device or a file of the system");
     const auto status = std::filesystem::symlink_status(target, ec);
     if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status) && !std::filesystem::is_symlink(status))
         throw Error("cannot write " + target + ": it is not a regular file");
+    if (!ec && std::filesystem::is_symlink(status)) {
+        std::error_code linkEc;
+        const auto pointed = std::filesystem::status(target, linkEc);
+        if (!linkEc && std::filesystem::exists(pointed) && !std::filesystem::is_regular_file(pointed))
+            throw Error("cannot write " + target + ": it is a link to something that is not a regular file");
+    }
     PartialFile partial(target);
     try {
         write(partial.path());

@@ -1,14 +1,18 @@
 #include "review_file.h"
 
+#include "checked_write.h"
 #include "error.h"
 #include "incident_notes.h"
 #include "partial_file.h"
+#include "review_lock.h"
 #include "run_file.h"
 #include "sqlite_db.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <mutex>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace faultline {
@@ -46,7 +50,40 @@ bool writable(const std::filesystem::path& path) {
     return ::access(path.c_str(), W_OK) == 0 && (perms & (P::owner_write | P::group_write | P::others_write)) != P::none;
 }
 
+std::mutex g_writtenMutex;
+std::map<std::string, std::optional<ReviewStamp>>& writtenHere() {
+    static auto* stamps = new std::map<std::string, std::optional<ReviewStamp>>;  // never destroyed: read at exit too
+    return *stamps;
+}
+
+std::string absoluteText(const std::string& path) {
+    std::error_code ec;
+    const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
+    return ec ? path : absolute.lexically_normal().string();
+}
+
+// Called while the review's lock is held: nobody else wrote it between the write and this.
+void rememberWrittenHere(const std::string& reviewPath) {
+    const std::lock_guard lock(g_writtenMutex);
+    writtenHere()[absoluteText(reviewPath)] = reviewStampNow(reviewPath);
+}
+
 }  // namespace
+
+std::optional<ReviewStamp> reviewStampNow(const std::string& reviewPath) {
+    struct stat st {};
+    if (::stat(reviewPath.c_str(), &st) != 0) return std::nullopt;
+    return ReviewStamp{static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino), static_cast<std::int64_t>(st.st_size),
+                       static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+}
+
+bool lastWrittenHere(const std::string& reviewPath, std::optional<ReviewStamp>& stamp) {
+    const std::lock_guard lock(g_writtenMutex);
+    const auto it = writtenHere().find(absoluteText(reviewPath));
+    if (it == writtenHere().end()) return false;
+    stamp = it->second;
+    return true;
+}
 
 std::string reviewFilePath(const std::string& runPath) {
     const std::string beside = runPath + "-review";
@@ -102,23 +139,31 @@ void writeReviewFile(const std::string& runPath, const std::string& reviewPath, 
     });
 }
 
+void updateReview(const std::string& runPath, const std::string& reviewPath, const std::function<void(Review&)>& change) {
+    const ReviewLock lock(reviewPath);
+    Review review{readIncidentNotes(runPath), readViewpoints(runPath)};
+    change(review);
+    writeReviewFile(runPath, reviewPath, review.notes, review.viewpoints);
+    rememberWrittenHere(reviewPath);
+}
+
 void saveReviewIntoRunFile(const std::string& runPath) {
     const std::string review = reviewFilePath(runPath);
     if (!writable(runPath))
         throw Error(runPath + " is write-protected: the review stays in " + review);
     if (!writable(std::filesystem::absolute(runPath).parent_path()))
         throw Error("the folder of " + runPath + " is write-protected: the review stays in " + review);
+    const ReviewLock lock(review);  // a note typed meanwhile waits, and then goes into a new review
     const std::map<Nanos, IncidentNote> notes = readIncidentNotes(runPath);
     const std::vector<Viewpoint> viewpoints = readViewpoints(runPath);
     writeThroughPartial(runPath, [&](const std::string& partial) {
-        std::error_code ec;
-        std::filesystem::copy_file(runPath, partial, std::filesystem::copy_options::overwrite_existing, ec);
-        if (ec) throw Error("cannot copy " + runPath + ": " + ec.message());
+        copyFileBytes(runPath, partial);  // "no space left on device", where copy_file said "Input/output error"
         writeIncidentNotesTable(partial, notes);
         writeViewpointsTable(partial, viewpoints);
     });
     std::error_code ec;
     std::filesystem::remove(review, ec);
+    rememberWrittenHere(review);
 }
 
 }  // namespace faultline

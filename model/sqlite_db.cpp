@@ -4,9 +4,24 @@
 
 #include <sqlite3.h>
 
+#include <cerrno>
 #include <cstring>
 
 namespace faultline {
+
+namespace {
+
+// SQLite's words, except for a full disk: "database or disk is full" (or a bare "disk I/O
+// error") becomes the cause a user knows, as every other writer names it.
+std::string errorText(sqlite3* db, const std::string& sqliteText) {
+    if (!db) return sqliteText;
+    const int code = sqlite3_extended_errcode(db) & 0xff;
+    if (code == SQLITE_FULL || sqlite3_system_errno(db) == ENOSPC) return "no space left on device";
+    if (code == SQLITE_IOERR && sqlite3_system_errno(db) != 0) return sqliteText + " (" + std::strerror(sqlite3_system_errno(db)) + ")";
+    return sqliteText;
+}
+
+}  // namespace
 
 SqliteDb::SqliteDb(const std::string& path, Mode mode) : m_path(path) {
     const int flags = mode == Mode::ReadOnly    ? SQLITE_OPEN_READONLY
@@ -24,7 +39,7 @@ SqliteDb::SqliteDb(const std::string& path, Mode mode) : m_path(path) {
 SqliteDb::~SqliteDb() { sqlite3_close(m_db); }
 
 void SqliteDb::fail(std::string_view what) const {
-    throw Error(m_path + ": " + std::string(what) + ": " + sqlite3_errmsg(m_db));
+    throw Error(m_path + ": " + std::string(what) + ": " + errorText(m_db, sqlite3_errmsg(m_db)));
 }
 
 void SqliteDb::exec(std::string_view sql) {
@@ -32,7 +47,7 @@ void SqliteDb::exec(std::string_view sql) {
     if (sqlite3_exec(m_db, std::string(sql).c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
         std::string text = message ? message : sqlite3_errmsg(m_db);
         sqlite3_free(message);
-        throw Error(m_path + ": " + text);
+        throw Error(m_path + ": " + errorText(m_db, text));
     }
 }
 

@@ -99,33 +99,34 @@ void ViewpointStore::save(Viewpoint viewpoint) {
     viewpoint.name = checkedName(viewpoint.name);
     viewpoint.savedEpochNs =
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-    std::vector<Viewpoint> all = load();
-    const auto it = std::find_if(all.begin(), all.end(), [&](const Viewpoint& v) { return v.name == viewpoint.name; });
-    if (it != all.end()) *it = std::move(viewpoint);
-    else all.push_back(std::move(viewpoint));
-    write(all);
+    update([&](std::vector<Viewpoint>& all) {
+        const auto it = std::find_if(all.begin(), all.end(), [&](const Viewpoint& v) { return v.name == viewpoint.name; });
+        if (it != all.end()) *it = std::move(viewpoint);
+        else all.push_back(std::move(viewpoint));
+    });
 }
 
 void ViewpointStore::rename(const std::string& from, const std::string& to) {
     const std::string name = checkedName(to);
-    std::vector<Viewpoint> all = load();
-    const auto it = std::find_if(all.begin(), all.end(), [&](const Viewpoint& v) { return v.name == from; });
-    if (it == all.end()) throw Error("there is no viewpoint named \"" + from + "\"");
-    if (name != from && findViewpoint(all, name)) throw Error("there is already a viewpoint named \"" + name + "\"");
-    it->name = name;
-    write(all);
+    update([&](std::vector<Viewpoint>& all) {
+        const auto it = std::find_if(all.begin(), all.end(), [&](const Viewpoint& v) { return v.name == from; });
+        if (it == all.end()) throw Error("there is no viewpoint named \"" + from + "\"");
+        if (name != from && findViewpoint(all, name)) throw Error("there is already a viewpoint named \"" + name + "\"");
+        it->name = name;
+    });
 }
 
 void ViewpointStore::remove(const std::string& name) {
-    std::vector<Viewpoint> all = load();
-    const auto it = std::find_if(all.begin(), all.end(), [&](const Viewpoint& v) { return v.name == name; });
-    if (it == all.end()) throw Error("there is no viewpoint named \"" + name + "\"");
-    all.erase(it);
-    write(all);
+    update([&](std::vector<Viewpoint>& all) {
+        const auto it = std::find_if(all.begin(), all.end(), [&](const Viewpoint& v) { return v.name == name; });
+        if (it == all.end()) throw Error("there is no viewpoint named \"" + name + "\"");
+        all.erase(it);
+    });
 }
 
-void ViewpointStore::write(const std::vector<Viewpoint>& viewpoints) {
-    writeReviewFile(m_runPath, m_reviewPath, readIncidentNotes(m_runPath), viewpoints);  // the notes stay as they are
+void ViewpointStore::update(const std::function<void(std::vector<Viewpoint>&)>& change) {
+    // The notes stay as the last writer left them (model/review_file.h: updateReview).
+    updateReview(m_runPath, m_reviewPath, [&](Review& review) { change(review.viewpoints); });
 }
 
 std::vector<Viewpoint> readViewpoints(const std::string& runPath) { return readTable(reviewSource(runPath)); }

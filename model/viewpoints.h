@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,7 +55,8 @@ public:
     const std::string& reviewPath() const { return m_reviewPath; }
 
 private:
-    void write(const std::vector<Viewpoint>& viewpoints);
+    // The viewpoints as they are on disk now, changed by `change` under the review's lock.
+    void update(const std::function<void(std::vector<Viewpoint>&)>& change);
     std::string m_runPath;
     std::string m_reviewPath;
 };

@@ -4,7 +4,9 @@
 #include "test_runs.h"
 
 #include "model/error.h"
+#include "model/incident_notes.h"
 #include "model/output_guard.h"
+#include "model/partial_file.h"
 #include "model/run_file.h"
 
 #include <gtest/gtest.h>
@@ -70,6 +72,58 @@ TEST(OutputGuard, FifosFoldersAndLinksAreNeverWrittenThrough) {
     fs::create_symlink(dir.file("victim.txt"), dir.file("planted.csv"));
     EXPECT_NE(refusal(dir.file("planted.csv"), OutputKind::Csv, {}).find("symbolic link"), std::string::npos);
     EXPECT_NE(refusal("/dev/null", OutputKind::RunFile, {}, true).find("character device"), std::string::npos);
+}
+
+TEST(OutputGuard, TheReviewOfAnInputRunIsNeverWrittenEvenForced) {
+    ScratchDir dir;
+    const std::string run = dir.file("run.faultline");
+    writeRunFile(test::tinyRun(), run);
+    // Not there yet: written, it would be read as the run's review and refused.
+    for (const bool force : {false, true}) {
+        const std::string why = refusal(run + "-review", OutputKind::Json, {run}, force);
+        EXPECT_NE(why.find("is the review of " + run), std::string::npos) << why;
+        EXPECT_EQ(why.find("--force"), std::string::npos) << "nothing to force: " << why;
+    }
+    IncidentNotesStore(run).save({7, "precious reviewer note", std::nullopt, {}, 0});
+    for (const OutputKind kind : {OutputKind::Json, OutputKind::RunFile, OutputKind::Html, OutputKind::Png})
+        for (const bool force : {false, true}) {
+            EXPECT_NE(refusal(run + "-review", kind, {run}, force).find("is the review of"), std::string::npos);
+            EXPECT_NE(refusal(dir.file("./run.faultline-review"), kind, {dir.file("sub/../run.faultline")}, force).find("is the review of"),
+                      std::string::npos);
+        }
+    // Any review file, of a run not read by this command too.
+    fs::copy_file(run + "-review", dir.file("other.json"));
+    const std::string why = refusal(dir.file("other.json"), OutputKind::Json, {}, true);
+    EXPECT_NE(why.find("is a Faultline review file"), std::string::npos) << why;
+    EXPECT_EQ(why.find("--force"), std::string::npos) << why;
+    fs::create_symlink(run + "-review", dir.file("link.json"));
+    EXPECT_NE(refusal(dir.file("link.json"), OutputKind::Json, {}, true).find("review file"), std::string::npos);
+    EXPECT_EQ(readIncidentNotes(run).at(7).notes, "precious reviewer note");
+}
+
+TEST(OutputGuard, DevicesLinksToThemAndSystemPathsAreRefusedEvenForcedWithoutSuggestingForce) {
+    ScratchDir dir;
+    fs::create_symlink("/dev/null", dir.file("null.json"));
+    ASSERT_EQ(::mkfifo(dir.file("pipe").c_str(), 0644), 0);
+    fs::create_symlink(dir.file("pipe"), dir.file("pipe.csv"));
+    for (const std::string& target : {std::string("/dev/stdout"), std::string("/dev/null"), std::string("/proc/self/fd/1"),
+                                      std::string("/dev/faultline-new.json"), dir.file("null.json"), dir.file("pipe.csv")})
+        for (const bool force : {false, true}) {
+            const std::string why = refusal(target, OutputKind::Json, {}, force);
+            EXPECT_FALSE(why.empty()) << target;
+            EXPECT_EQ(why.find("--force"), std::string::npos) << why;
+        }
+    EXPECT_NE(refusal(dir.file("null.json"), OutputKind::Json, {}, true).find("a file of the system"), std::string::npos);
+    EXPECT_NE(refusal(dir.file("pipe.csv"), OutputKind::Csv, {}, true).find("which is a FIFO"), std::string::npos);
+    // The last guard of every writer refuses them too, whatever a caller checked.
+    for (const std::string& target : {dir.file("null.json"), dir.file("pipe.csv")})
+        EXPECT_THROW(writeThroughPartial(target, [](const std::string& partial) { writeText(partial, "{}"); }), Error) << target;
+    EXPECT_TRUE(fs::is_symlink(dir.file("null.json")));
+    EXPECT_TRUE(fs::is_fifo(dir.file("pipe")));
+    // A link to a regular file is still replaced (not written through) when forced.
+    writeText(dir.file("victim.txt"), "victim\n");
+    fs::create_symlink(dir.file("victim.txt"), dir.file("planted.json"));
+    EXPECT_EQ(refusal(dir.file("planted.json"), OutputKind::Json, {}, true), "");
 }
 
 }  // namespace
