@@ -191,6 +191,32 @@ const FormatInfo* detectText(std::string_view head, bool console) {
     return nullptr;
 }
 
+// `head` with each run of zero bytes made a line break; "" when it holds nothing else.
+std::string textAroundZeroRuns(std::string_view head) {
+    std::string out;
+    out.reserve(head.size());
+    for (std::size_t i = 0; i < head.size();) {
+        if (head[i] != '\0') {
+            out += head[i++];
+            continue;
+        }
+        while (i < head.size() && head[i] == '\0') ++i;
+        if (!out.empty() && out.back() != '\n') out += '\n';
+    }
+    return out.find_first_not_of('\n') == std::string::npos ? std::string() : out;
+}
+
+// Control bytes other than a text's own (tabs, line ends, a terminal's colour escapes) in more
+// than one byte in a hundred: an executable, a database, an archive, not a log.
+bool looksBinary(std::string_view text) {
+    std::size_t control = 0;
+    for (const char ch : text) {
+        const auto c = static_cast<unsigned char>(ch);
+        if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' && c != '\b' && c != 0x1b) || c == 0x7f) ++control;
+    }
+    return control * 100 > text.size();
+}
+
 }  // namespace
 
 const FormatInfo* detectFormat(const std::string& path) {
@@ -206,13 +232,18 @@ const FormatInfo* detectFormat(const std::string& path) {
         if (const FormatInfo* json = detectJson(t)) return json;
         if (t.front() == '{') return nullptr;
     }
-    // Binary content is no text format: a NUL byte in the head settles it.
-    if (head.find('\0') != std::string::npos) return nullptr;
+    // Zero bytes in a log are the block a hard-reset node left unwritten: the text around
+    // them is judged (each run as a line break, as LineReader reads it). Anything else that
+    // holds zero bytes is binary, no text format.
+    const bool zeros = head.find('\0') != std::string::npos;
+    const std::string text = zeros ? textAroundZeroRuns(head) : std::string();
+    if (zeros && (text.empty() || looksBinary(text))) return nullptr;
+    const std::string& judged = zeros ? text : head;
     // A folder's README and licence quote log lines; they are documentation, not a job's console.
     const std::string name = path.substr(path.find_last_of('/') + 1);
     const bool documentation = startsWith(name, "README") || startsWith(name, "LICENSE") || startsWith(name, "LICENCE") ||
                                (name.size() > 3 && name.compare(name.size() - 3, 3, ".md") == 0);
-    if (const FormatInfo* text = detectText(head, !documentation)) return text;
+    if (const FormatInfo* format = detectText(judged, !documentation)) return format;
     // Only a head that is all text and was cut short may have a console line further on.
     if (!documentation && head.size() >= kHead && consoleLineAfterHead(path)) return findFormat("training-log");
     return nullptr;

@@ -143,7 +143,7 @@ void importNvidiaSmiCsv(const std::string& path, ImportContext& ctx) {
     ImportedTelemetry& telemetry = ctx.events.telemetry;
     std::map<std::string, std::vector<std::int32_t>> seriesOfGpu;  // GPU key -> series per metric column
     std::int64_t row = 0, samples = 0;
-    LineReader rows(path);
+    LineReader rows(path, &ctx.report.notes);
     if (header) rows.next(line);
     const std::size_t width = fields.size();
     while (rows.next(line)) {

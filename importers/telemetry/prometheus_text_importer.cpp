@@ -74,7 +74,7 @@ std::optional<EpochNs> sampleTime(std::string_view t) {
 }  // namespace
 
 void importPrometheusText(const std::string& path, ImportContext& ctx) {
-    LineReader in(path);
+    LineReader in(path, &ctx.report.notes);
     ImportedTelemetry& telemetry = ctx.events.telemetry;
     const EpochNs written = fileModifiedTime(path);
     const std::string host = hostOfUnnamedFile(path, ctx.options.host);

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sys/wait.h>
 
 namespace faultline {
@@ -158,7 +159,23 @@ TEST(HostileInput, InvalidUtf8InALogStillPrintsAsJson) {
     const test::CommandResult r = test::runCommand(std::string(FAULTLINE_CLI) + " incidents " + run + " --json", false);
     ASSERT_EQ(r.status, 0) << r.output;
     const nlohmann::json j = nlohmann::json::parse(r.output);  // valid JSON, hence valid UTF-8
-    EXPECT_NE(r.output.find("\xef\xbf\xbd"), std::string::npos);  // the bad bytes became U+FFFD
+    EXPECT_NE(r.output.find("\xc3\xbf\xc3\xbe\xc3\x83"), std::string::npos);  // the bad bytes were read as Latin-1 "ÿþÃ" on import
+}
+
+// latin1-host-invalid-utf8.sh: the host name was stored, and written to CSV, as the raw bytes.
+TEST(HostileInput, Latin1HostNamesAreExportedAsUtf8) {
+    ScratchDir dir;
+    const std::string log = dir.file("l1.log");
+    writeFile(log, "Jan 21 04:41:44 n\xe9ud-17 kernel: NVRM: Xid (PCI:0000:ab:00): 74, pid=1, name=x, NVLink: fatal error\n");
+    const std::string run = dir.file("run.faultline");
+    const test::CommandResult imported = test::runCommand(std::string(FAULTLINE_CLI) + " import " + log + " --year 2025 -o " + run);
+    ASSERT_EQ(imported.status, 0) << imported.output;
+    EXPECT_NE(imported.output.find("note: 1 line holds bytes that are not UTF-8 (the first is line 1): read as Latin-1"), std::string::npos) << imported.output;
+    ASSERT_EQ(test::runCommand(std::string(FAULTLINE_CLI) + " export " + run + " --csv " + dir.file("csv") + " -q").status, 0);
+    std::ifstream in(dir.file("csv") + "/incidents.csv", std::ios::binary);
+    const std::string csv((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(csv.find("n\xc3\xa9ud-17"), std::string::npos) << csv;
+    EXPECT_EQ(csv.find("n\xe9ud"), std::string::npos) << csv;
 }
 
 TEST(ImportChecks, CliRefusesDisjointFilesUnlessAllowed) {
