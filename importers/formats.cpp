@@ -141,6 +141,24 @@ const FormatInfo* detectTelemetryText(const std::vector<std::string_view>& lines
     return nullptr;
 }
 
+// A kernel log line, judged by its shape: one dated outside 1970-2262 ("[Sat Mar  4 04:10:52
+// 9999]") is still one, left for the importer to refuse naming the file and line.
+struct KernelLook {
+    bool line = false;
+    std::optional<KernelLogLine> entry;  // unset when the date is out of range
+};
+
+KernelLook kernelLogLineIn(std::string_view l) {
+    try {
+        KernelLook look;
+        look.entry = parseKernelLogLine(l, 2000);
+        look.line = look.entry.has_value();
+        return look;
+    } catch (const TimeOutOfRange&) {
+        return {true, std::nullopt};
+    }
+}
+
 const FormatInfo* detectText(std::string_view head, bool console) {
     const std::string_view all = head;
     std::vector<std::string_view> lines;
@@ -165,17 +183,18 @@ const FormatInfo* detectText(std::string_view head, bool console) {
     for (std::string_view l : lines) {
         if (l.front() == ' ' || l.front() == '\t') continue;
         ++candidates;
-        if (parseKernelLogLine(l, 2000)) ++kernel;
+        if (kernelLogLineIn(l).line) ++kernel;
     }
     if (candidates > 0 && kernel * 2 > candidates) {
         // A job's console behind a collector's ISO timestamps also reads as "dmesg --time-format
         // iso"; a kernel log says so by its kernel's words.
         bool kernelWords = false;
         for (std::string_view l : lines) {
-            const auto entry = parseKernelLogLine(l, 2000);
-            if (!entry) continue;
-            if (entry->form != KernelLogForm::DmesgIso || contains(l, "NVRM") || contains(l, "kernel") || rootCauseForKernelMessage(entry->message) ||
-                contains(entry->message, "pci ") || startsWith(l, "kern"))
+            const KernelLook look = kernelLogLineIn(l);
+            if (!look.line) continue;
+            const auto& entry = look.entry;
+            if (!entry || entry->form != KernelLogForm::DmesgIso || contains(l, "NVRM") || contains(l, "kernel") ||
+                rootCauseForKernelMessage(entry->message) || contains(entry->message, "pci ") || startsWith(l, "kern"))
                 kernelWords = true;
         }
         if (kernelWords || !console || !consoleLineIn(all)) return findFormat("kernel-log");
@@ -219,7 +238,9 @@ bool looksBinary(std::string_view text) {
 
 }  // namespace
 
-const FormatInfo* detectFormat(const std::string& path) {
+namespace {
+
+const FormatInfo* detectFormatOf(const std::string& path) {
     // A pickle says so in its first two bytes: a job's thousands of Flight Recorder dumps
     // are not each read up to a megabyte here before the importer reads them again (a
     // quarter of the CPU time of importing 1,024 dumps).
@@ -247,6 +268,17 @@ const FormatInfo* detectFormat(const std::string& path) {
     // Only a head that is all text and was cut short may have a console line further on.
     if (!documentation && head.size() >= kHead && consoleLineAfterHead(path)) return findFormat("training-log");
     return nullptr;
+}
+
+}  // namespace
+
+const FormatInfo* detectFormat(const std::string& path) {
+    try {
+        return detectFormatOf(path);
+    } catch (const TimeOutOfRange& e) {
+        // A reader's parser used to judge a line met a date no run can hold: the file is named.
+        throw Error(path + ": " + e.what());
+    }
 }
 
 }  // namespace faultline

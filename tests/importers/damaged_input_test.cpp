@@ -13,6 +13,8 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <fstream>
 
 namespace faultline {
@@ -233,6 +235,66 @@ TEST(DamagedInput, Latin1ConversionKeepsValidUtf8AsItIs) {
     EXPECT_FALSE(validUtf8("\xc0\xaf"));           // an overlong '/'
     EXPECT_FALSE(validUtf8("\xed\xa0\x80"));       // a surrogate
     EXPECT_EQ(latin1ToUtf8("caf\xc3\xa9 and caf\xe9"), "caf\xc3\xa9 and caf\xc3\xa9");
+}
+
+}  // namespace
+}  // namespace faultline
+
+namespace faultline {
+namespace {
+
+// year-unnamed-dmesg-ctime.sh: format detection met the date and said "year 9999 is outside
+// 1970-2262" naming neither the file nor the line.
+TEST(DamagedInput, ACtimeDmesgLineInYear9999NamesTheFileAndLine) {
+    ScratchDir dir;
+    const std::string a = dir.file("a.log");
+    writeFile(a, "[Sat Mar  4 04:10:52 9999] NVRM: Xid (PCI:0000:38:00): 79, pid=1, name=x, GPU has fallen off the bus.\n");
+    std::string message = errorOf([&] { importPaths({a}); });
+    EXPECT_NE(message.find(a + ":1: year 9999 is outside 1970-2262"), std::string::npos) << message;
+    const std::string b = dir.file("b.log");
+    writeFile(b, "[Sat Mar  4 04:10:52 2147483648] INFO: task python:1234 blocked for more than 120 seconds.\n");
+    message = errorOf([&] { importPaths({b}); });
+    EXPECT_EQ(message.rfind(b + ":", 0), 0u) << message;
+    EXPECT_NE(message.find("year 2147483648 is outside 1970-2262"), std::string::npos) << message;
+}
+
+// gpu64-unnamed.sh: blocks of 65 rows without a GPU column made "GPU 64 on host ...", no file.
+TEST(DamagedInput, NvidiaSmiBlocksPast64RowsNameTheFileAndLine) {
+    ScratchDir dir;
+    const std::string path = dir.file("node3.csv");
+    std::string text = "timestamp, power.draw [W]\n";
+    for (int sample = 0; sample < 3; ++sample)
+        for (int row = 0; row < 65; ++row) {
+            char line[96];
+            std::snprintf(line, sizeof line, "2025/07/26 23:3%d:09.%03d, 69.32 W\n", sample, row);
+            text += line;
+        }
+    writeFile(path, text);
+    const std::string message = errorOf([&] { importPaths({path}); });
+    EXPECT_NE(message.find(path + ":66: no GPU column, and the samples come in blocks of 65 rows: this row would be GPU 64, more than the 64 GPUs"),
+              std::string::npos)
+        << message;
+}
+
+// Label values: a newline is no host name, and dcgm-exporter's Hostname keeps its ':'.
+TEST(DamagedInput, HostLabelsWithControlCharactersAreRefusedAndHostnamesKeptWhole) {
+    ScratchDir dir;
+    const std::string path = dir.file("scrape.prom");
+    writeFile(path, "# TYPE DCGM_FI_DEV_POWER_USAGE gauge\n"
+                    "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",UUID=\"GPU-a\",Hostname=\"pod:node7\"} 250 1737436233000\n"
+                    "DCGM_FI_DEV_POWER_USAGE{gpu=\"1\",UUID=\"GPU-b\",Hostname=\"evil\\nhost\"} 250 1737436233000\n"
+                    "DCGM_FI_DEV_POWER_USAGE{gpu=\"2\",UUID=\"GPU-c\",instance=\"10.0.0.5:9400\"} 250 1737436233000\n");
+    const ImportResult r = importPaths({path});
+    std::vector<std::string> hosts;
+    for (const Host& h : r.run.topology.hosts) hosts.push_back(h.name);
+    EXPECT_NE(std::find(hosts.begin(), hosts.end(), "pod:node7"), hosts.end()) << testing::PrintToString(hosts);
+    EXPECT_NE(std::find(hosts.begin(), hosts.end(), "10.0.0.5"), hosts.end()) << testing::PrintToString(hosts);
+    for (const std::string& h : hosts) EXPECT_EQ(h.find_first_of("\n\r\t"), std::string::npos) << h;
+    const FileReport& f = r.summary.files.at(0);
+    EXPECT_EQ(f.skippedLines, 1);
+    ASSERT_FALSE(f.warnings.empty());
+    EXPECT_NE(f.warnings[0].find(path + ":3: label Hostname=\"evil\\nhost\" holds a newline or control character: not a host name"), std::string::npos)
+        << f.warnings[0];
 }
 
 }  // namespace
