@@ -178,6 +178,46 @@ TEST(HostileInput, Latin1HostNamesAreExportedAsUtf8) {
     EXPECT_EQ(csv.find("n\xe9ud"), std::string::npos) << csv;
 }
 
+// nul-block-log-skipped.sh: the folder import succeeded without node7's failures.
+TEST(HostileInput, AFolderLogWithAZeroBlockIsImportedWithANote) {
+    ScratchDir dir;
+    std::filesystem::create_directory(dir.file("logs"));
+    writeFile(dir.file("logs/node7.dmesg.log"),
+              "kern  :warn  : 2025-01-21T05:10:33,283302+00:00 NVRM: Xid (PCI:0000:38:00): 79, pid=1, name=x, GPU has fallen off the bus.\n" + std::string(4096, '\0') +
+                  "kern  :warn  : 2025-01-21T05:12:00,000000+00:00 NVRM: Xid (PCI:0000:3a:00): 48, pid=1, name=x, DBE\n");
+    writeFile(dir.file("logs/node8.dmesg.log"), "kern  :warn  : 2025-01-21T05:00:00,000000+00:00 NVRM: Xid (PCI:0000:38:00): 13, pid=1, name=x, Graphics Engine Exception\n");
+    const std::string run = dir.file("run.faultline");
+    const test::CommandResult r = test::runCommand(std::string(FAULTLINE_CLI) + " import " + dir.file("logs") + " -o " + run);
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("node7.dmesg.log\n  format: kernel-log\n  failures: 2\n"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("note: 4,096 zero bytes at offset 123 (line 2): the node was probably reset here"), std::string::npos) << r.output;
+    EXPECT_EQ(readRunFile(run).failures.size(), 3u);
+}
+
+// many-files-memory.sh: a folder of 100,000 files printed 300,000 lines, one paragraph each.
+TEST(HostileInput, AFolderOfManyFilesIsSummarisedPerFormat) {
+    ScratchDir dir;
+    std::filesystem::create_directory(dir.file("many"));
+    for (int i = 0; i < 300; ++i) {
+        char name[32];
+        std::snprintf(name, sizeof name, "many/f%04d.log", i);
+        if (i % 100 == 0)
+            writeFile(dir.file(name), "2025-01-21T05:00:0" + std::to_string(i / 100) + "+0000 node-" + std::to_string(i / 100) +
+                                          " kernel: NVRM: Xid (PCI:0000:38:00): 79, pid=1, name=x, GPU has fallen off the bus.\n");
+        else
+            writeFile(dir.file(name), "hello " + std::to_string(i) + "\n");
+    }
+    const test::CommandResult r = test::runCommand(std::string(FAULTLINE_CLI) + " import " + dir.file("many") + " -o " + dir.file("run.faultline"));
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("300 files: 3 kernel-log, 297 unknown\n"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("  unknown: 297 files, not in a format Faultline reads, skipped\n    first: " + dir.file("many/f0001.log") + ", " +
+                            dir.file("many/f0002.log") + ", " + dir.file("many/f0003.log") + ", ...\n"),
+              std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("  kernel-log: 3 files, failures 3, "), std::string::npos) << r.output;
+    EXPECT_LT(std::count(r.output.begin(), r.output.end(), '\n'), 20) << r.output;
+}
+
 TEST(ImportChecks, CliRefusesDisjointFilesUnlessAllowed) {
     ScratchDir dir;
     const std::string kernel = dir.file("node17.log");
