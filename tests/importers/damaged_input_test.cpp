@@ -297,5 +297,20 @@ TEST(DamagedInput, HostLabelsWithControlCharactersAreRefusedAndHostnamesKeptWhol
         << f.warnings[0];
 }
 
+TEST(DamagedInput, PrometheusJsonHostLabelsAreCheckedToo) {
+    ScratchDir dir;
+    const std::string path = dir.file("range.json");
+    writeFile(path, R"({"status":"success","data":{"resultType":"matrix","result":[
+        {"metric":{"__name__":"DCGM_FI_DEV_POWER_USAGE","gpu":"0","UUID":"GPU-a","Hostname":"evil\u0007host"},"values":[[1737436233,"250"]]},
+        {"metric":{"__name__":"DCGM_FI_DEV_POWER_USAGE","gpu":"1","UUID":"GPU-b","Hostname":"pod:node7"},"values":[[1737436233,"250"]]}]}})");
+    const ImportResult r = importPaths({path});
+    ASSERT_EQ(r.run.topology.hosts.size(), 1u);
+    EXPECT_EQ(r.run.topology.hosts[0].name, "pod:node7");
+    const FileReport& f = r.summary.files.at(0);
+    ASSERT_FALSE(f.warnings.empty());
+    EXPECT_NE(f.warnings[0].find("label Hostname=\"evil\\x07host\" holds a newline or control character: not a host name"), std::string::npos)
+        << f.warnings[0];
+}
+
 }  // namespace
 }  // namespace faultline
