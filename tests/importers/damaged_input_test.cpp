@@ -4,6 +4,7 @@
 #include "import_test_util.h"
 
 #include "importers/formats.h"
+#include "importers/pytorch/flight_recorder_reader.h"
 #include "importers/text/input_file.h"
 #include "importers/text/line_reader.h"
 #include "importers/text/text_encoding.h"
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 
 namespace faultline {
 namespace {
@@ -168,6 +170,25 @@ TEST(DamagedInput, CompressedAndUtf16LogsAreRead) {
         EXPECT_EQ(one.run.failures.size(), name[0] == 'g' || name[0] == 'h' ? 2u : 1u) << name;
     }
     EXPECT_EQ(importPaths({dir.path()}).run.failures.size(), 10u);
+}
+
+// Detection decompresses, so a zstd or xz Flight Recorder dump is told a pickle; its reader's
+// fast path for plain files must then leave it to the decompressing one.
+TEST(DamagedInput, CompressedFlightRecorderDumpsAreRead) {
+    ScratchDir dir;
+    std::ifstream in(test::fixture("fr_repickled_protocol5_7"), std::ios::binary);
+    const std::string pickle((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const FlightRecorderDump plain = readFlightRecorderDump(test::fixture("fr_repickled_protocol5_7"));
+    ASSERT_FALSE(plain.entries.empty());
+    writeFile(dir.file("_dump_7.zst"), zstdOf(pickle));
+    writeFile(dir.file("_dump_7.xz"), xzOf(pickle));
+    for (const char* name : {"_dump_7.zst", "_dump_7.xz"}) {
+        ASSERT_NE(detectFormat(dir.file(name)), nullptr) << name;
+        EXPECT_EQ(detectFormat(dir.file(name))->name, "flight-recorder") << name;
+        const FlightRecorderDump dump = readFlightRecorderDump(dir.file(name));
+        EXPECT_EQ(dump.rank, plain.rank) << name;
+        EXPECT_EQ(dump.entries.size(), plain.entries.size()) << name;
+    }
 }
 
 TEST(DamagedInput, LargeCompressedLogsAreReadWhole) {
