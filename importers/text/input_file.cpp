@@ -50,12 +50,17 @@ InputFile::InputFile(std::string path, std::size_t buffer) : m_path(std::move(pa
         throw Error(m_path + ": " + e.what());
     }
     // The first bytes say the text's encoding: a byte order mark, kept back to be dropped.
+    // A stream damaged from its first bytes is reported by the first read, as any other.
     m_pending.resize(3);
     std::size_t have = 0;
-    while (have < 3) {
-        const std::size_t n = readSource(m_pending.data() + have, 3 - have);
-        if (n == 0) break;
-        have += n;
+    try {
+        while (have < 3) {
+            const std::size_t n = readSource(m_pending.data() + have, 3 - have);
+            if (n == 0) break;
+            have += n;
+        }
+    } catch (const Error& e) {
+        m_deferredError = e.what();
     }
     m_pending.resize(have);
     const auto* b = reinterpret_cast<const unsigned char*>(m_pending.data());
@@ -107,6 +112,11 @@ std::size_t InputFile::readUtf16(char* into, std::size_t n) {
 }
 
 std::size_t InputFile::read(char* into, std::size_t n) {
+    if (!m_deferredError.empty() && m_pendingPos == m_pending.size()) {
+        const std::string what = std::move(m_deferredError);
+        m_deferredError.clear();
+        throw Error(what);
+    }
     std::size_t got = 0;
     if (m_utf16) {
         got = readUtf16(into, n);

@@ -52,6 +52,7 @@ private:
     std::string m_pending;  // bytes read to find a byte order mark, or UTF-8 not yet handed out
     std::size_t m_pendingPos = 0;
     std::string m_raw;      // UTF-16 bytes read at a time
+    std::string m_deferredError;  // met reading the first bytes: thrown by the read that reaches it
     bool m_sourceEnd = false;
 };
 

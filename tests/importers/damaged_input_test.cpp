@@ -219,6 +219,22 @@ TEST(DamagedInput, ACutShortCompressedLogNamesTheFileAndTheDamage) {
     }
 }
 
+// A stream damaged from its first bytes fails where it is read, not where it is opened: in
+// a folder it stays an unknown file beside the others, as before.
+TEST(DamagedInput, AGzipDamagedFromItsStartIsUnknownInAFolder) {
+    ScratchDir dir;
+    writeFile(dir.file("bad.gz"), std::string("\x1f\x8b\x08\x00garbagegarbage"));
+    writeFile(dir.file("node1.log"), kXid79);
+    const ImportResult r = importPaths({dir.path()});
+    EXPECT_EQ(r.run.failures.size(), 1u);
+    ASSERT_EQ(r.summary.files.size(), 2u);
+    EXPECT_EQ(r.summary.files[0].format, "unknown");
+    ImportOptions o;
+    o.format = "kernel-log";
+    const std::string message = errorOf([&] { importPaths({dir.file("bad.gz")}, o); });
+    EXPECT_EQ(message.rfind(dir.file("bad.gz") + ": byte 0 (decompressed): the gzip stream is damaged or cut short", 0), 0u) << message;
+}
+
 TEST(DamagedInput, Utf16SurrogatePairsAndCutUnitsBecomeUtf8) {
     std::string out;
     Utf16Decoder le(false);
