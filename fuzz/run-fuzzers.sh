@@ -14,7 +14,7 @@ realdata=${FAULTLINE_REALDATA:-$(cd .. && pwd)/shared/realdata}
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(kineto flight-recorder flight-recorder-json kernel-log training-log slurm-topology
                                      ibnetdiscover faultline-topology faultline-events sacct sacct-json run-file pickle
-                                     prometheus-text prometheus-json nvidia-smi-csv gpu-dmon review-file)
+                                     prometheus-text prometheus-json nvidia-smi-csv gpu-dmon review-file run-file-telemetry)
 
 cmake --preset fuzz > /dev/null
 cmake --build --preset fuzz

@@ -141,6 +141,24 @@ const FormatInfo* detectTelemetryText(const std::vector<std::string_view>& lines
     return nullptr;
 }
 
+// A kernel log line, judged by its shape: one dated outside 1970-2262 ("[Sat Mar  4 04:10:52
+// 9999]") is still one, left for the importer to refuse naming the file and line.
+struct KernelLook {
+    bool line = false;
+    std::optional<KernelLogLine> entry;  // unset when the date is out of range
+};
+
+KernelLook kernelLogLineIn(std::string_view l) {
+    try {
+        KernelLook look;
+        look.entry = parseKernelLogLine(l, 2000);
+        look.line = look.entry.has_value();
+        return look;
+    } catch (const TimeOutOfRange&) {
+        return {true, std::nullopt};
+    }
+}
+
 const FormatInfo* detectText(std::string_view head, bool console) {
     const std::string_view all = head;
     std::vector<std::string_view> lines;
@@ -165,17 +183,18 @@ const FormatInfo* detectText(std::string_view head, bool console) {
     for (std::string_view l : lines) {
         if (l.front() == ' ' || l.front() == '\t') continue;
         ++candidates;
-        if (parseKernelLogLine(l, 2000)) ++kernel;
+        if (kernelLogLineIn(l).line) ++kernel;
     }
     if (candidates > 0 && kernel * 2 > candidates) {
         // A job's console behind a collector's ISO timestamps also reads as "dmesg --time-format
         // iso"; a kernel log says so by its kernel's words.
         bool kernelWords = false;
         for (std::string_view l : lines) {
-            const auto entry = parseKernelLogLine(l, 2000);
-            if (!entry) continue;
-            if (entry->form != KernelLogForm::DmesgIso || contains(l, "NVRM") || contains(l, "kernel") || rootCauseForKernelMessage(entry->message) ||
-                contains(entry->message, "pci ") || startsWith(l, "kern"))
+            const KernelLook look = kernelLogLineIn(l);
+            if (!look.line) continue;
+            const auto& entry = look.entry;
+            if (!entry || entry->form != KernelLogForm::DmesgIso || contains(l, "NVRM") || contains(l, "kernel") ||
+                rootCauseForKernelMessage(entry->message) || contains(entry->message, "pci ") || startsWith(l, "kern"))
                 kernelWords = true;
         }
         if (kernelWords || !console || !consoleLineIn(all)) return findFormat("kernel-log");
@@ -191,9 +210,37 @@ const FormatInfo* detectText(std::string_view head, bool console) {
     return nullptr;
 }
 
+// `head` with each run of zero bytes made a line break; "" when it holds nothing else.
+std::string textAroundZeroRuns(std::string_view head) {
+    std::string out;
+    out.reserve(head.size());
+    for (std::size_t i = 0; i < head.size();) {
+        if (head[i] != '\0') {
+            out += head[i++];
+            continue;
+        }
+        while (i < head.size() && head[i] == '\0') ++i;
+        if (!out.empty() && out.back() != '\n') out += '\n';
+    }
+    return out.find_first_not_of('\n') == std::string::npos ? std::string() : out;
+}
+
+// Control bytes other than a text's own (tabs, line ends, a terminal's colour escapes) in more
+// than one byte in a hundred: an executable, a database, an archive, not a log.
+bool looksBinary(std::string_view text) {
+    std::size_t control = 0;
+    for (const char ch : text) {
+        const auto c = static_cast<unsigned char>(ch);
+        if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' && c != '\b' && c != 0x1b) || c == 0x7f) ++control;
+    }
+    return control * 100 > text.size();
+}
+
 }  // namespace
 
-const FormatInfo* detectFormat(const std::string& path) {
+namespace {
+
+const FormatInfo* detectFormatOf(const std::string& path) {
     // A pickle says so in its first two bytes: a job's thousands of Flight Recorder dumps
     // are not each read up to a megabyte here before the importer reads them again (a
     // quarter of the CPU time of importing 1,024 dumps).
@@ -206,16 +253,32 @@ const FormatInfo* detectFormat(const std::string& path) {
         if (const FormatInfo* json = detectJson(t)) return json;
         if (t.front() == '{') return nullptr;
     }
-    // Binary content is no text format: a NUL byte in the head settles it.
-    if (head.find('\0') != std::string::npos) return nullptr;
+    // Zero bytes in a log are the block a hard-reset node left unwritten: the text around
+    // them is judged (each run as a line break, as LineReader reads it). Anything else that
+    // holds zero bytes is binary, no text format.
+    const bool zeros = head.find('\0') != std::string::npos;
+    const std::string text = zeros ? textAroundZeroRuns(head) : std::string();
+    if (zeros && (text.empty() || looksBinary(text))) return nullptr;
+    const std::string& judged = zeros ? text : head;
     // A folder's README and licence quote log lines; they are documentation, not a job's console.
     const std::string name = path.substr(path.find_last_of('/') + 1);
     const bool documentation = startsWith(name, "README") || startsWith(name, "LICENSE") || startsWith(name, "LICENCE") ||
                                (name.size() > 3 && name.compare(name.size() - 3, 3, ".md") == 0);
-    if (const FormatInfo* text = detectText(head, !documentation)) return text;
+    if (const FormatInfo* format = detectText(judged, !documentation)) return format;
     // Only a head that is all text and was cut short may have a console line further on.
     if (!documentation && head.size() >= kHead && consoleLineAfterHead(path)) return findFormat("training-log");
     return nullptr;
+}
+
+}  // namespace
+
+const FormatInfo* detectFormat(const std::string& path) {
+    try {
+        return detectFormatOf(path);
+    } catch (const TimeOutOfRange& e) {
+        // A reader's parser used to judge a line met a date no run can hold: the file is named.
+        throw Error(path + ": " + e.what());
+    }
 }
 
 }  // namespace faultline

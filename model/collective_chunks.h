@@ -17,6 +17,8 @@
 namespace faultline {
 
 inline constexpr std::size_t kCollectivesPerChunk = 65536;
+// A record is seven varints of a byte or more: what bounds the count a chunk can hold.
+inline constexpr std::int64_t kMinCollectiveRecordBytes = 7;
 
 std::string encodeCollectiveChunk(std::span<const CollectiveRecord> records);
 // Appends the chunk's `count` records to `out`; throws Error saying what is wrong with it

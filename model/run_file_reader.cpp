@@ -100,14 +100,20 @@ void readCollectives(SqliteDb& db, Run& run, std::int64_t version) {
             run.collectives.push_back({s.int32(0), s.int32(1), s.int32(2), s.int64(3), s.int64(4), s.int64(5), s.int64(6)});
         return;
     }
-    {
-        SqliteStatement total(db, "SELECT sum(count) FROM collective_chunks");
-        if (total.next()) {
-            const std::int64_t n = total.int64(0);
-            if (n < 0 || n > (std::int64_t{1} << 36)) throw Error("collective_chunks: " + std::to_string(n) + " records in all is not a count");
-            run.collectives.reserve(static_cast<std::size_t>(n));
-        }
+    // Every count is checked against its chunk before anything is sized from it: a record
+    // takes at least one byte for each of its seven numbers, so a count of a billion in a
+    // chunk of a few kilobytes is refused here, not allocated (it was "std::bad_alloc").
+    std::uint64_t total = 0;
+    for (SqliteStatement s(db, "SELECT id, count, length(records) FROM collective_chunks ORDER BY id"); s.next();) {
+        const std::int64_t count = s.int64(1);
+        const std::int64_t bytes = s.int64(2);
+        if (count < 0 || count > bytes / kMinCollectiveRecordBytes)
+            throw Error("collective_chunks row " + std::to_string(s.int64(0)) + ": a count of " + std::to_string(count) + " records does not fit the chunk (" +
+                        std::to_string(bytes) + " bytes hold at most " + std::to_string(bytes / kMinCollectiveRecordBytes) + " records of " +
+                        std::to_string(kMinCollectiveRecordBytes) + " bytes or more)");
+        total += static_cast<std::uint64_t>(count);
     }
+    run.collectives.reserve(static_cast<std::size_t>(total));
     for (SqliteStatement s(db, "SELECT id, count, records FROM collective_chunks ORDER BY id"); s.next();) {
         try {
             const std::int64_t count = s.int64(1);

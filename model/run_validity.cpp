@@ -162,6 +162,14 @@ Found checkReferences(const Run& run) {
     auto notARank = [&](std::int64_t r) {
         return "rank " + std::to_string(r) + " is not one of the run's ranks (0 to " + std::to_string(static_cast<std::int64_t>(ranks) - 1) + ")";
     };
+    // The ranks that reported a failure and those it suspects are shown and counted by every
+    // reader: -1 or two billion would be printed as a suspect.
+    for (std::size_t i = 0; i < run.failures.size(); ++i) {
+        for (std::int32_t r : run.failures[i].ranks)
+            if (!inRange(r, ranks)) return violation("failures", i, "ranks: " + notARank(r));
+        for (std::int32_t r : run.failures[i].suspectRanks)
+            if (!inRange(r, ranks)) return violation("failures", i, "suspect_ranks: " + notARank(r));
+    }
     for (std::size_t i = 0; i < run.processGroups.size(); ++i)
         for (std::int32_t r : run.processGroups[i].ranks)
             if (!inRange(r, ranks)) return violation("process_groups", i, notARank(r));

@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstring>
 
 namespace faultline {
@@ -108,18 +109,35 @@ SqliteStatement& SqliteStatement::bindOptional(int index, std::optional<std::int
 void SqliteStatement::execute() {
     if (sqlite3_step(m_stmt) != SQLITE_DONE) m_db.fail("write failed");
     sqlite3_reset(m_stmt);
+    m_row = -1;
     sqlite3_clear_bindings(m_stmt);
 }
 
 bool SqliteStatement::next() {
     const int rc = sqlite3_step(m_stmt);
-    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_ROW) {
+        ++m_row;
+        return true;
+    }
+    m_row = -1;  // SQLite starts over at the next step
     if (rc == SQLITE_DONE) return false;
     m_db.fail("read failed");
 }
 
 std::int64_t SqliteStatement::int64(int column) const { return sqlite3_column_int64(m_stmt, column); }
-std::int32_t SqliteStatement::int32(int column) const { return sqlite3_column_int(m_stmt, column); }
+std::int32_t SqliteStatement::int32(int column) const {
+    const std::int64_t v = sqlite3_column_int64(m_stmt, column);
+    if (v < INT32_MIN || v > INT32_MAX)
+        throw Error(where(column) + " " + std::to_string(v) + " does not fit 32 bits (expected an index or count from " + std::to_string(INT32_MIN) + " to " +
+                    std::to_string(INT32_MAX) + ")");
+    return static_cast<std::int32_t>(v);
+}
+
+std::string SqliteStatement::where(int column) const {
+    const char* table = sqlite3_column_table_name(m_stmt, column);
+    const char* name = sqlite3_column_name(m_stmt, column);
+    return (table ? std::string(table) + " " : std::string()) + "row " + std::to_string(m_row) + ": " + (name ? name : "column " + std::to_string(column));
+}
 double SqliteStatement::real(int column) const { return sqlite3_column_double(m_stmt, column); }
 
 std::string SqliteStatement::text(int column) const {
@@ -135,6 +153,8 @@ std::optional<std::int64_t> SqliteStatement::optionalInt64(int column) const {
 std::vector<std::int32_t> SqliteStatement::int32Blob(int column) const {
     const void* p = sqlite3_column_blob(m_stmt, column);
     const auto bytes = static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, column));
+    if (bytes % sizeof(std::int32_t) != 0)
+        throw Error(where(column) + ": a blob of " + std::to_string(bytes) + " bytes is not a list of 4-byte numbers (expected a multiple of 4 bytes)");
     std::vector<std::int32_t> out(bytes / sizeof(std::int32_t));
     if (p && !out.empty()) std::memcpy(out.data(), p, out.size() * sizeof(std::int32_t));
     return out;

@@ -37,18 +37,27 @@ public:
 
     // Reading: columns are numbered from 0, as in SQLite.
     std::int64_t int64(int column) const;
+    // Checked at its full 64 bits: a value that does not fit throws Error naming the table,
+    // row and column ("failures row 0: component_index 4294967299 does not fit 32 bits ..."),
+    // never narrowed into another, valid index.
     std::int32_t int32(int column) const;
     double real(int column) const;
     std::string text(int column) const;
+    // A list of 4-byte numbers; a blob whose length is not a multiple of 4 throws Error.
     std::vector<std::int32_t> int32Blob(int column) const;
     std::string_view blobView(int column) const;  // a BLOB's bytes as text, valid until the next step
     std::optional<std::int64_t> optionalInt64(int column) const;  // unset for NULL
     // A blob's bytes, valid until the next step.
     std::span<const std::byte> bytes(int column) const;
 
+    // "failures row 3, column ranks" for messages about the current row (rows counted from 0
+    // since the last reset, as RunViolation counts them).
+    std::string where(int column) const;
+
 private:
     SqliteDb& m_db;
     sqlite3_stmt* m_stmt = nullptr;
+    std::int64_t m_row = -1;
 };
 
 class SqliteDb {

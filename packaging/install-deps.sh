@@ -9,6 +9,8 @@ packages=(
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
   libvtk9-dev
   libsqlite3-dev nlohmann-json3-dev libsimdjson-dev zlib1g-dev
+  # Compressed logs: zstd, xz and bzip2 (importers/text/byte_source.cpp).
+  libzstd-dev liblzma-dev libbz2-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   xvfb xauth mesa-utils libgl1-mesa-dri
   # Checks of the .deb and its desktop files (tests/packaging): the package tools, the

@@ -1,5 +1,7 @@
 #include "importers/events/import_report.h"
 
+#include "model/format.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -49,10 +51,10 @@ std::string formatEpochNs(EpochNs t) {
     return buf;
 }
 
-std::string importSummaryToText(const ImportSummary& summary) {
-    std::string out;
-    for (const FileReport& f : summary.files) {
-        out += f.path + "\n  format: " + f.format + "\n";
+namespace {
+
+void fileToText(const FileReport& f, std::string& out) {
+    out += f.path + "\n  format: " + f.format + "\n";
         if (f.counts.empty()) out += "  no events\n";
         for (const auto& [kind, n] : f.counts) out += "  " + kind + ": " + std::to_string(n) + "\n";
         if (f.first != 0) out += "  time: " + formatEpochNs(f.first) + " .. " + formatEpochNs(f.last) + "\n";
@@ -69,7 +71,58 @@ std::string importSummaryToText(const ImportSummary& summary) {
         for (const std::string& n : f.notes) out += "  note: " + n + "\n";
         if (f.skippedLines > 0) out += "  skipped " + std::to_string(f.skippedLines) + " bad line(s)\n";
         for (const std::string& w : f.warnings) out += "  ! " + w + "\n";
+}
+
+// A folder of thousands of files: one paragraph per format (its files, events and first few
+// names), then in full only the files that have something to say (notes, skipped lines), up
+// to kListedFiles of them. A million files printed three million lines.
+void foldedFilesToText(const std::vector<FileReport>& files, std::string& out) {
+    struct Format {
+        std::int64_t files = 0;
+        std::map<std::string, std::int64_t> counts;
+        std::vector<const std::string*> first;
+    };
+    std::map<std::string, Format> formats;
+    std::vector<const FileReport*> remarkable;
+    std::size_t moreRemarkable = 0;
+    for (const FileReport& f : files) {
+        Format& format = formats[f.format];
+        ++format.files;
+        for (const auto& [kind, n] : f.counts) format.counts[kind] += n;
+        if (format.first.size() < kFirstNames) format.first.push_back(&f.path);
+        if (f.notes.empty() && f.warnings.empty() && f.skippedLines == 0) continue;
+        if (remarkable.size() < kListedFiles) remarkable.push_back(&f);
+        else ++moreRemarkable;
     }
+    out += formatCount(static_cast<std::int64_t>(files.size())) + " files:";
+    bool firstFormat = true;
+    for (const auto& [name, format] : formats) {
+        out += std::string(firstFormat ? " " : ", ") + formatCount(format.files) + " " + name;
+        firstFormat = false;
+    }
+    out += "\n";
+    for (const auto& [name, format] : formats) {
+        out += "  " + name + ": " + formatCounted(format.files, "file", "files");
+        if (name == "unknown") out += ", not in a format Faultline reads, skipped";
+        for (const auto& [kind, n] : format.counts) out += ", " + kind + " " + formatCount(n);
+        out += "\n    first: ";
+        for (std::size_t i = 0; i < format.first.size(); ++i) out += (i ? ", " : "") + *format.first[i];
+        if (format.files > static_cast<std::int64_t>(format.first.size())) out += ", ...";
+        out += "\n";
+    }
+    if (remarkable.empty()) return;
+    out += "files with notes or skipped lines" + std::string(moreRemarkable ? " (the first " + std::to_string(kListedFiles) + ")" : "") + ":\n";
+    for (const FileReport* f : remarkable) fileToText(*f, out);
+    if (moreRemarkable) out += "... and " + formatCounted(static_cast<std::int64_t>(moreRemarkable), "more file", "more files") + " with notes or skipped lines (--json lists every file)\n";
+}
+
+}  // namespace
+
+std::string importSummaryToText(const ImportSummary& summary) {
+    std::string out;
+    if (summary.files.size() > kListedFiles) foldedFilesToText(summary.files, out);
+    else
+        for (const FileReport& f : summary.files) fileToText(f, out);
     if (!summary.output.empty())
         out += "wrote " + summary.output + ": " + std::to_string(summary.hosts) + " hosts, " +
                std::to_string(summary.gpus) + " GPUs" + (summary.derivedTopology ? " (topology derived from the files)" : "") +

@@ -48,6 +48,10 @@ struct ImportSummary {
     std::size_t downtimes = 0, plannedDowntimes = 0;
 };
 
+// Beyond kListedFiles files the text is summarised per format (counts, the first
+// kFirstNames names), and only files with notes or skipped lines are shown in full.
+inline constexpr std::size_t kListedFiles = 50;
+inline constexpr std::size_t kFirstNames = 3;
 std::string importSummaryToText(const ImportSummary& summary);
 nlohmann::json importSummaryToJson(const ImportSummary& summary);
 

@@ -145,7 +145,7 @@ void hostOutOfMemory(const std::string& host, const KernelLogLine& entry, const 
 }  // namespace
 
 void importKernelLog(const std::string& path, ImportContext& ctx) {
-    LineReader in(path);
+    LineReader in(path, &ctx.report.notes);
     // Journal dates have no year: the one that puts them at or before the file's last write.
     const std::optional<EpochNs> written = fileModificationTime(path);
     const int year = ctx.options.year > 0 ? ctx.options.year : written ? utcYearOf(*written) : currentUtcYear();

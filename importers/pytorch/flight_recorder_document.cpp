@@ -1,5 +1,6 @@
 #include "importers/pytorch/flight_recorder_document.h"
 
+#include "importers/text/byte_source.h"
 #include "importers/text/json_parse.h"
 #include "importers/text/read_whole_file.h"
 
@@ -91,7 +92,7 @@ FlightRecorderEntryValues flightRecorderEntryValues(const FlightRecorderValue& e
 void readFlightRecorderFile(const std::string& path, std::string& into) {
     // A plain regular file is read straight into its buffer: zlib's transparent reading
     // copies every byte once more, a tenth of the time of reading a dump (perf, 4,096 dumps).
-    // Anything else (gzip, not a regular file, too large, an error) is left to readWholeFile,
+    // Anything else (compressed, not a regular file, too large, an error) is left to readWholeFile,
     // which reads it or says what is wrong.
     constexpr std::size_t kLimit = std::size_t{512} << 20;
     const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -114,8 +115,7 @@ void readFlightRecorderFile(const std::string& path, std::string& into) {
             have += static_cast<std::size_t>(got);
             if (have == into.size()) break;  // it grew meanwhile
         }
-        ok = ok && have == static_cast<std::size_t>(st.st_size) &&
-             !(static_cast<unsigned char>(into[0]) == 0x1f && static_cast<unsigned char>(into[1]) == 0x8b);  // gzip
+        ok = ok && have == static_cast<std::size_t>(st.st_size) && compressionOf(into) == Compression::None;  // gzip, zstd, ...: decompressed there
         into.resize(have);
     }
     ::close(fd);

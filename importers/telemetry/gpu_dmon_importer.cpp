@@ -109,7 +109,7 @@ void importGpuDmon(const std::string& path, ImportContext& ctx) {
     const std::string host = hostOfUnnamedFile(path, ctx.options.host);
     ImportedTelemetry& telemetry = ctx.events.telemetry;
     std::map<std::int32_t, std::vector<std::int32_t>> seriesOfGpu;
-    LineReader in(path);
+    LineReader in(path, &ctx.report.notes);
     std::string_view line;
     std::vector<std::string_view> words;
     std::int32_t previous = -1;

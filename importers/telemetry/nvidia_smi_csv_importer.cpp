@@ -143,7 +143,7 @@ void importNvidiaSmiCsv(const std::string& path, ImportContext& ctx) {
     ImportedTelemetry& telemetry = ctx.events.telemetry;
     std::map<std::string, std::vector<std::int32_t>> seriesOfGpu;  // GPU key -> series per metric column
     std::int64_t row = 0, samples = 0;
-    LineReader rows(path);
+    LineReader rows(path, &ctx.report.notes);
     if (header) rows.next(line);
     const std::size_t width = fields.size();
     while (rows.next(line)) {
@@ -174,7 +174,13 @@ void importNvidiaSmiCsv(const std::string& path, ImportContext& ctx) {
         }
         if (columns.pci >= 0) gpu.pciBusId = normalisePciBusId(cells[static_cast<std::size_t>(columns.pci)]);
         if (columns.uuid >= 0) gpu.uuid = std::string(trim(cells[static_cast<std::size_t>(columns.uuid)]));
-        if (!named) gpu.index = static_cast<std::int32_t>(row % perSample);
+        if (!named) {
+            gpu.index = static_cast<std::int32_t>(row % perSample);
+            if (gpu.index >= kMaxGpusPerNode)
+                throw Error(rows.where() + ": no GPU column, and the samples come in blocks of " + std::to_string(perSample) + " rows: this row would be GPU " +
+                            std::to_string(gpu.index) + ", more than the " + std::to_string(kMaxGpusPerNode) +
+                            " GPUs any node has (add index to --query-gpu, or split the file by host)");
+        }
         ++row;
         const std::string key = gpu.pciBusId + "|" + gpu.uuid + "|" + std::to_string(gpu.index);
         auto [it, added] = seriesOfGpu.try_emplace(key);

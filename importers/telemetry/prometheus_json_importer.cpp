@@ -129,6 +129,10 @@ private:
         for (const auto& [k, v] : labels)
             if (k == "__name__") metric = v;
         if (metric.empty()) return -1;
+        if (const auto refused = refusedHostLabel(labels)) {
+            m_ctx.report.skip(m_in.path() + ": series " + metric + ": " + *refused);
+            return -1;
+        }
         if (const auto link = linkDownCounter(metric, labels)) return kLinkSeries - m_ctx.events.linkCounters.series(*link, metric, m_in.path());
         const auto gpu = gpuFromLabels(labels);
         if (!gpu) return -1;

@@ -74,7 +74,7 @@ std::optional<EpochNs> sampleTime(std::string_view t) {
 }  // namespace
 
 void importPrometheusText(const std::string& path, ImportContext& ctx) {
-    LineReader in(path);
+    LineReader in(path, &ctx.report.notes);
     ImportedTelemetry& telemetry = ctx.events.telemetry;
     const EpochNs written = fileModifiedTime(path);
     const std::string host = hostOfUnnamedFile(path, ctx.options.host);
@@ -132,7 +132,9 @@ void importPrometheusText(const std::string& path, ImportContext& ctx) {
                 ctx.report.skip(in.where() + ": labels are not `label=\"value\"` pairs");
                 continue;
             }
-            if (const auto gpu = gpuFromLabels(labels)) {
+            if (const auto refused = refusedHostLabel(labels)) {
+                ctx.report.skip(in.where() + ": " + *refused);  // its samples are skipped with it
+            } else if (const auto gpu = gpuFromLabels(labels)) {
                 TelemetryGpu g = *gpu;
                 if (g.host.empty()) g.host = host;
                 id = telemetry.series(g, metricFromLabels(t.substr(0, i), labels));

@@ -34,17 +34,61 @@ std::optional<TelemetryGpu> gpuFromLabels(const Labels& labels) {
     return gpu;
 }
 
+namespace {
+
+constexpr std::string_view kHostLabels[] = {"Hostname", "hostname", "node", "kubernetes_node", "exported_instance", "instance"};
+
+// A host name is one line of printable text: a value with a newline or another control
+// character would print as two hosts, or move the cursor, wherever it is shown.
+bool printable(std::string_view v) {
+    for (const char ch : v) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c < 0x20 || c == 0x7f) return false;
+    }
+    return true;
+}
+
+// "a\nb" for messages: control characters escaped.
+std::string escaped(std::string_view v) {
+    std::string out;
+    for (const char ch : v) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c == '\n') out += "\\n";
+        else if (c == '\t') out += "\\t";
+        else if (c == '\r') out += "\\r";
+        else if (c < 0x20 || c == 0x7f) {
+            static constexpr char kHex[] = "0123456789abcdef";
+            out += "\\x";
+            out += kHex[c >> 4];
+            out += kHex[c & 15];
+        } else out += ch;
+    }
+    return out;
+}
+
+}  // namespace
+
 std::string hostFromLabels(const Labels& labels) {
-    for (std::string_view key : {"Hostname", "hostname", "node", "kubernetes_node", "exported_instance", "instance"}) {
+    for (std::string_view key : kHostLabels) {
         if (const std::string* host = label(labels, key)) {
+            if (!printable(*host)) continue;  // refused (refusedHostLabel says why)
             std::string h = *host;
             // A scrape target "10.0.172.246:9400" names the exporter, not the machine's name;
-            // it still tells two hosts apart when nothing better is said.
-            if (const std::size_t colon = h.rfind(':'); colon != std::string::npos && h.find(':') == colon) h.resize(colon);
+            // it still tells two hosts apart when nothing better is said. A label that is a
+            // host name (dcgm-exporter's Hostname, a node) is kept whole, ':' and all.
+            const bool target = key == "instance" || key == "exported_instance";
+            if (const std::size_t colon = h.rfind(':'); target && colon != std::string::npos && h.find(':') == colon) h.resize(colon);
             return h;
         }
     }
     return {};
+}
+
+std::optional<std::string> refusedHostLabel(const Labels& labels) {
+    for (std::string_view key : kHostLabels)
+        if (const std::string* host = label(labels, key); host && !printable(*host))
+            return "label " + std::string(key) + "=\"" + escaped(*host) + "\" holds a newline or control character: not a host name";
+    return std::nullopt;
 }
 
 std::string metricFromLabels(std::string_view name, const Labels& labels) {

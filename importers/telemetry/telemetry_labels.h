@@ -20,8 +20,13 @@ const std::string* label(const Labels& labels, std::string_view key);
 // Hostname / hostname / node / exported_instance / instance (its port dropped). nullopt for
 // a series of no GPU (a node's CPU energy, a pod's counters).
 std::optional<TelemetryGpu> gpuFromLabels(const Labels& labels);
-// The host a series names, by the same labels; empty when none does.
+// The host a series names, by the same labels; empty when none does. A value holding a
+// newline or control character is no host name and is passed over; a scrape target's port
+// is dropped ("10.0.0.5:9400"), a host name label is kept whole ("Hostname=a:b").
 std::string hostFromLabels(const Labels& labels);
+// Why a series' host label was passed over ("label Hostname=\"a\\nb\" holds a newline ..."),
+// for the import report; nullopt when none was.
+std::optional<std::string> refusedHostLabel(const Labels& labels);
 
 // The metric a series is stored under: its name, and the labels that make it another
 // quantity of the same GPU (Kepler's mode="idle" and mode="dynamic" energy).

@@ -2,8 +2,6 @@
 
 #include "model/error.h"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <climits>
@@ -14,10 +12,6 @@
 #include <unistd.h>
 
 namespace faultline {
-
-namespace {
-gzFile asGz(void* p) { return static_cast<gzFile>(p); }
-}  // namespace
 
 std::string notRegularFileText(unsigned mode) {
     const char* kind = S_ISFIFO(mode)  ? "a FIFO (named pipe)"
@@ -47,38 +41,97 @@ InputFile::InputFile(std::string path, std::size_t buffer) : m_path(std::move(pa
     }
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     m_size = static_cast<std::uint64_t>(st.st_size);
-    unsigned char magic[2] = {0, 0};
-    m_compressed = ::pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
-    m_gz = gzdopen(fd, "rb");
-    if (!m_gz) {
-        ::close(fd);
-        throw Error(m_path + ": cannot open");
+    char magic[6] = {};
+    const ssize_t got = ::pread(fd, magic, sizeof magic, 0);
+    m_compression = compressionOf(std::string_view(magic, got > 0 ? static_cast<std::size_t>(got) : 0));
+    try {
+        m_source = openByteSource(fd, m_compression, std::clamp<std::size_t>(buffer, 64, kDefaultBuffer));
+    } catch (const Error& e) {
+        throw Error(m_path + ": " + e.what());
     }
-    gzbuffer(asGz(m_gz), static_cast<unsigned>(std::clamp<std::size_t>(buffer, 64, kDefaultBuffer)));
+    // The first bytes say the text's encoding: a byte order mark, kept back to be dropped.
+    // A stream damaged from its first bytes is reported by the first read, as any other.
+    m_pending.resize(3);
+    std::size_t have = 0;
+    try {
+        while (have < 3) {
+            const std::size_t n = readSource(m_pending.data() + have, 3 - have);
+            if (n == 0) break;
+            have += n;
+        }
+    } catch (const Error& e) {
+        m_deferredError = e.what();
+    }
+    m_pending.resize(have);
+    const auto* b = reinterpret_cast<const unsigned char*>(m_pending.data());
+    if (have >= 2 && ((b[0] == 0xFF && b[1] == 0xFE) || (b[0] == 0xFE && b[1] == 0xFF))) {
+        m_utf16BigEndian = b[0] == 0xFE;
+        m_utf16.emplace(m_utf16BigEndian);
+        std::string rest;
+        m_utf16->decode(std::string_view(m_pending).substr(2), rest);
+        m_pending = std::move(rest);
+    } else if (have == 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF) {
+        m_pending.clear();
+    }
 }
 
-InputFile::~InputFile() {
-    if (m_gz) gzclose(asGz(m_gz));
+InputFile::~InputFile() = default;
+
+const char* InputFile::encodingName() const {
+    if (!m_utf16) return "";
+    return m_utf16BigEndian ? "UTF-16BE" : "UTF-16LE";
+}
+
+std::size_t InputFile::readSource(char* into, std::size_t n) {
+    if (m_sourceEnd || n == 0) return 0;
+    std::size_t got = 0;
+    try {
+        got = m_source->read(into, n);
+    } catch (const Error& e) {
+        throw Error(m_path + ": byte " + std::to_string(m_sourceOffset) + " (decompressed): " + e.what());
+    }
+    m_sourceOffset += got;
+    if (got == 0) m_sourceEnd = true;
+    return got;
+}
+
+std::size_t InputFile::readUtf16(char* into, std::size_t n) {
+    // Converted text waits in m_pending until handed out: a UTF-16 unit becomes 1 to 3 bytes.
+    while (m_pendingPos == m_pending.size() && !m_sourceEnd) {
+        m_pending.clear();
+        m_pendingPos = 0;
+        m_raw.resize(std::max<std::size_t>(2 * n / 3 + 2, 64));
+        const std::size_t got = readSource(m_raw.data(), m_raw.size());
+        if (got == 0) m_utf16->finish(m_pending);
+        else m_utf16->decode(std::string_view(m_raw.data(), got), m_pending);
+    }
+    const std::size_t take = std::min(n, m_pending.size() - m_pendingPos);
+    std::memcpy(into, m_pending.data() + m_pendingPos, take);
+    m_pendingPos += take;
+    return take;
 }
 
 std::size_t InputFile::read(char* into, std::size_t n) {
-    if (n > static_cast<std::size_t>(INT_MAX)) n = static_cast<std::size_t>(INT_MAX);
-    const int got = gzread(asGz(m_gz), into, static_cast<unsigned>(n));
-    int err = Z_OK;
-    const char* msg = gzerror(asGz(m_gz), &err);
-    if (got < 0 || (err != Z_OK && err != Z_STREAM_END)) {
-        throw Error(m_path + ": byte " + std::to_string(m_offset) + " (decompressed): " +
-                    (m_compressed ? "the gzip stream is damaged or cut short (" + std::string(msg) + ")"
-                                  : "read error (" + std::string(msg) + ")"));
+    if (!m_deferredError.empty() && m_pendingPos == m_pending.size()) {
+        const std::string what = std::move(m_deferredError);
+        m_deferredError.clear();
+        throw Error(what);
     }
-    m_offset += static_cast<std::uint64_t>(got);
-    return static_cast<std::size_t>(got);
+    std::size_t got = 0;
+    if (m_utf16) {
+        got = readUtf16(into, n);
+    } else if (m_pendingPos < m_pending.size()) {
+        got = std::min(n, m_pending.size() - m_pendingPos);
+        std::memcpy(into, m_pending.data() + m_pendingPos, got);
+        m_pendingPos += got;
+    } else {
+        got = readSource(into, n);
+    }
+    m_offset += got;
+    return got;
 }
 
-std::uint64_t InputFile::consumed() const {
-    const z_off_t off = gzoffset(asGz(m_gz));
-    return off < 0 ? 0 : static_cast<std::uint64_t>(off);
-}
+std::uint64_t InputFile::consumed() const { return m_source->consumed(); }
 
 double InputFile::progress() const {
     if (m_size == 0) return 1.0;

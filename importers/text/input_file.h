@@ -1,7 +1,13 @@
 #pragma once
-// A file read in chunks, plain or gzip-compressed (zlib tells them apart by the gzip magic),
-// so that no importer needs the whole file in memory. Errors name the file.
+// A file read in chunks, plain or compressed (gzip, zstd, xz, bzip2: told by their magic
+// numbers), so that no importer needs the whole file in memory. UTF-16 with a byte order mark
+// is read as UTF-8, and a UTF-8 byte order mark is dropped. Errors name the file.
+#include "importers/text/byte_source.h"
+#include "importers/text/text_encoding.h"
+
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 
 namespace faultline {
@@ -17,23 +23,37 @@ public:
     InputFile(const InputFile&) = delete;
     InputFile& operator=(const InputFile&) = delete;
 
-    // Reads up to `n` decompressed bytes; 0 at the end. A damaged or truncated gzip
-    // stream throws Error naming the file and the offset reached.
+    // Reads up to `n` decompressed (and, for UTF-16, converted) bytes; 0 at the end. A
+    // damaged or truncated stream throws Error naming the file and the offset reached.
     std::size_t read(char* into, std::size_t n);
 
     const std::string& path() const { return m_path; }
     std::uint64_t size() const { return m_size; }             // on disk
     std::uint64_t consumed() const;                            // on-disk bytes read so far
     std::uint64_t decompressedOffset() const { return m_offset; }
-    bool compressed() const { return m_compressed; }
+    bool compressed() const { return m_compression != Compression::None; }
+    Compression compression() const { return m_compression; }
+    // "UTF-16LE" / "UTF-16BE" when the file was converted; "" for UTF-8 (or ASCII).
+    const char* encodingName() const;
     double progress() const;  // 0..1 of the file on disk
 
 private:
+    std::size_t readSource(char* into, std::size_t n);
+    std::size_t readUtf16(char* into, std::size_t n);
+
     std::string m_path;
-    void* m_gz = nullptr;  // gzFile, kept opaque so zlib.h stays out of this header
+    std::unique_ptr<ByteSource> m_source;
     std::uint64_t m_size = 0;
     std::uint64_t m_offset = 0;
-    bool m_compressed = false;
+    std::uint64_t m_sourceOffset = 0;  // bytes the source gave: where its errors are
+    Compression m_compression = Compression::None;
+    std::optional<Utf16Decoder> m_utf16;
+    bool m_utf16BigEndian = false;
+    std::string m_pending;  // bytes read to find a byte order mark, or UTF-8 not yet handed out
+    std::size_t m_pendingPos = 0;
+    std::string m_raw;      // UTF-16 bytes read at a time
+    std::string m_deferredError;  // met reading the first bytes: thrown by the read that reaches it
+    bool m_sourceEnd = false;
 };
 
 // "is a FIFO (named pipe), not a regular file: ..." for a stat() mode that is not a regular

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sys/wait.h>
 
 namespace faultline {
@@ -158,7 +159,63 @@ TEST(HostileInput, InvalidUtf8InALogStillPrintsAsJson) {
     const test::CommandResult r = test::runCommand(std::string(FAULTLINE_CLI) + " incidents " + run + " --json", false);
     ASSERT_EQ(r.status, 0) << r.output;
     const nlohmann::json j = nlohmann::json::parse(r.output);  // valid JSON, hence valid UTF-8
-    EXPECT_NE(r.output.find("\xef\xbf\xbd"), std::string::npos);  // the bad bytes became U+FFFD
+    EXPECT_NE(r.output.find("\xc3\xbf\xc3\xbe\xc3\x83"), std::string::npos);  // the bad bytes were read as Latin-1 "ÿþÃ" on import
+}
+
+// latin1-host-invalid-utf8.sh: the host name was stored, and written to CSV, as the raw bytes.
+TEST(HostileInput, Latin1HostNamesAreExportedAsUtf8) {
+    ScratchDir dir;
+    const std::string log = dir.file("l1.log");
+    writeFile(log, "Jan 21 04:41:44 n\xe9ud-17 kernel: NVRM: Xid (PCI:0000:ab:00): 74, pid=1, name=x, NVLink: fatal error\n");
+    const std::string run = dir.file("run.faultline");
+    const test::CommandResult imported = test::runCommand(std::string(FAULTLINE_CLI) + " import " + log + " --year 2025 -o " + run);
+    ASSERT_EQ(imported.status, 0) << imported.output;
+    EXPECT_NE(imported.output.find("note: 1 line holds bytes that are not UTF-8 (the first is line 1): read as Latin-1"), std::string::npos) << imported.output;
+    ASSERT_EQ(test::runCommand(std::string(FAULTLINE_CLI) + " export " + run + " --csv " + dir.file("csv") + " -q").status, 0);
+    std::ifstream in(dir.file("csv") + "/incidents.csv", std::ios::binary);
+    const std::string csv((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(csv.find("n\xc3\xa9ud-17"), std::string::npos) << csv;
+    EXPECT_EQ(csv.find("n\xe9ud"), std::string::npos) << csv;
+}
+
+// nul-block-log-skipped.sh: the folder import succeeded without node7's failures.
+TEST(HostileInput, AFolderLogWithAZeroBlockIsImportedWithANote) {
+    ScratchDir dir;
+    std::filesystem::create_directory(dir.file("logs"));
+    writeFile(dir.file("logs/node7.dmesg.log"),
+              "kern  :warn  : 2025-01-21T05:10:33,283302+00:00 NVRM: Xid (PCI:0000:38:00): 79, pid=1, name=x, GPU has fallen off the bus.\n" + std::string(4096, '\0') +
+                  "kern  :warn  : 2025-01-21T05:12:00,000000+00:00 NVRM: Xid (PCI:0000:3a:00): 48, pid=1, name=x, DBE\n");
+    writeFile(dir.file("logs/node8.dmesg.log"), "kern  :warn  : 2025-01-21T05:00:00,000000+00:00 NVRM: Xid (PCI:0000:38:00): 13, pid=1, name=x, Graphics Engine Exception\n");
+    const std::string run = dir.file("run.faultline");
+    const test::CommandResult r = test::runCommand(std::string(FAULTLINE_CLI) + " import " + dir.file("logs") + " -o " + run);
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("node7.dmesg.log\n  format: kernel-log\n  failures: 2\n"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("note: 4,096 zero bytes at offset 123 (line 2): the node was probably reset here"), std::string::npos) << r.output;
+    EXPECT_EQ(readRunFile(run).failures.size(), 3u);
+}
+
+// many-files-memory.sh: a folder of 100,000 files printed 300,000 lines, one paragraph each.
+TEST(HostileInput, AFolderOfManyFilesIsSummarisedPerFormat) {
+    ScratchDir dir;
+    std::filesystem::create_directory(dir.file("many"));
+    for (int i = 0; i < 300; ++i) {
+        char name[32];
+        std::snprintf(name, sizeof name, "many/f%04d.log", i);
+        if (i % 100 == 0)
+            writeFile(dir.file(name), "2025-01-21T05:00:0" + std::to_string(i / 100) + "+0000 node-" + std::to_string(i / 100) +
+                                          " kernel: NVRM: Xid (PCI:0000:38:00): 79, pid=1, name=x, GPU has fallen off the bus.\n");
+        else
+            writeFile(dir.file(name), "hello " + std::to_string(i) + "\n");
+    }
+    const test::CommandResult r = test::runCommand(std::string(FAULTLINE_CLI) + " import " + dir.file("many") + " -o " + dir.file("run.faultline"));
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("300 files: 3 kernel-log, 297 unknown\n"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("  unknown: 297 files, not in a format Faultline reads, skipped\n    first: " + dir.file("many/f0001.log") + ", " +
+                            dir.file("many/f0002.log") + ", " + dir.file("many/f0003.log") + ", ...\n"),
+              std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("  kernel-log: 3 files, failures 3, "), std::string::npos) << r.output;
+    EXPECT_LT(std::count(r.output.begin(), r.output.end(), '\n'), 20) << r.output;
 }
 
 TEST(ImportChecks, CliRefusesDisjointFilesUnlessAllowed) {

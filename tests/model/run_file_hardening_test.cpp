@@ -135,8 +135,7 @@ TEST(RunFile, CollectiveChunksWithBrokenRecordsAreCorrupt) {
     EXPECT_EQ(errorReading(path), path + " is corrupt: collective_chunks row 0: the chunk holds more than its " + std::to_string(n - 1) + " records");
     replaceChunk(path, whole, 1LL << 40);
     const std::string tooMany = errorReading(path);
-    EXPECT_EQ(tooMany.rfind(path + " is corrupt: collective_chunks: 10995", 0), 0u) << tooMany;
-    EXPECT_NE(tooMany.find(" records in all is not a count"), std::string::npos) << tooMany;
+    EXPECT_EQ(tooMany.rfind(path + " is corrupt: collective_chunks row 0: a count of 1099511627776 records does not fit the chunk (", 0), 0u) << tooMany;
     replaceChunk(path, std::string(12, '\xff'), 1);
     EXPECT_EQ(errorReading(path), path + " is corrupt: collective_chunks row 0: a number in the chunk runs over 64 bits");
 }

@@ -80,7 +80,7 @@ case $check in
     echo "$fields"
     depends=$(dpkg-deb --field "$deb" Depends)
     # Computed from the binaries by dpkg-shlibdeps, plus what Qt loads at run time.
-    for lib in libqt6widgets6 libqt6charts6 libqt6openglwidgets6 libvtk9.1 libsqlite3-0 libsimdjson14 zlib1g libc6 libstdc++6 qt6-qpa-plugins; do
+    for lib in libqt6widgets6 libqt6charts6 libqt6openglwidgets6 libvtk9.1 libsqlite3-0 libsimdjson14 zlib1g libzstd1 liblzma5 libbz2-1.0 libc6 libstdc++6 qt6-qpa-plugins; do
       [[ ", $depends," == *", $lib "* || ", $depends," == *", $lib,"* ]] || fail "Depends lacks $lib"
     done
     [ "$(dpkg-deb --field "$deb" Version)" = "$FAULTLINE_VERSION" ] || fail "Version is not $FAULTLINE_VERSION"
