@@ -3,9 +3,14 @@
 #include "analysis/hang_analysis.h"
 #include "analysis/incidents.h"
 #include "views/hang_view.h"
+#include "window_menus.h"
 
 #include <QComboBox>
+#include <QGuiApplication>
 #include <QLabel>
+#include <QMenuBar>
+#include <QScreen>
+#include <QShortcut>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -16,11 +21,17 @@ HangWindow::HangWindow(std::shared_ptr<const LoadedRun> run, QWidget* parent)
     : QWidget(parent, Qt::Window), m_run(std::move(run)), m_headline(new QLabel(this)), m_origins(new QComboBox(this)), m_view(new HangView(this)) {
     setObjectName("hangWindow");
     setWindowTitle(tr("Hang — %1").arg(QString::fromStdString(m_run->summary.name)));
-    resize(1100, 640);
+    placeOnScreen();
     m_headline->setObjectName("hangHeadline");
     m_headline->setWordWrap(true);
     m_origins->setObjectName("hangOrigins");
     auto* layout = new QVBoxLayout(this);
+    // The main window's File and Help, and Esc closes it as a secondary window does.
+    auto* menus = new QMenuBar(this);
+    addSharedMenus(menus, this);
+    layout->setMenuBar(menus);
+    auto* escape = new QShortcut(QKeySequence(Qt::Key_Escape), this, this, &QWidget::close);
+    escape->setObjectName("closeOnEscape");
     layout->addWidget(m_headline);
     layout->addWidget(m_origins);
     layout->addWidget(m_view, 1);
@@ -31,6 +42,22 @@ HangWindow::HangWindow(std::shared_ptr<const LoadedRun> run, QWidget* parent)
     m_origins->setVisible(m_origins->count() > 1);  // one hang needs no choice
     connect(m_origins, &QComboBox::currentIndexChanged, this, [this](int i) { showOrigin(i); });
     showOrigin(0);
+}
+
+void HangWindow::placeOnScreen() {
+    // Over the window it was opened from, wholly on that screen's free area however small.
+    const QWidget* from = parentWidget() ? parentWidget()->window() : nullptr;
+    const QScreen* screen = from ? from->screen() : QGuiApplication::primaryScreen();
+    const QRect free = screen ? screen->availableGeometry() : QRect(0, 0, 1280, 720);
+    const QSize size(std::min(1100, free.width() * 9 / 10), std::min(640, free.height() * 9 / 10));
+    resize(size);
+    // Room for the frame the window manager adds (title bar, borders), which Qt knows only later.
+    constexpr int kFrame = 40;
+    QRect placed(QPoint(), size);
+    placed.moveCenter(from ? from->frameGeometry().center() : free.center());
+    placed.moveLeft(std::clamp(placed.left(), free.left(), std::max(free.left(), free.right() - size.width() - kFrame / 4)));
+    placed.moveTop(std::clamp(placed.top(), free.top(), std::max(free.top(), free.bottom() - size.height() - kFrame)));
+    move(placed.topLeft());
 }
 
 void HangWindow::showOrigin(int origin) {

@@ -14,6 +14,7 @@
 #include "colour_by_menu.h"
 #include "viewpoint_menu.h"
 #include "what_if_dialog.h"
+#include "window_menus.h"
 #include "analysis/blast_radius.h"
 #include "analysis/run_highlights.h"
 #include "views/charts_view.h"
@@ -27,6 +28,7 @@
 #include "views/replay_panel.h"
 #include "views/timeline_view.h"
 #include "views/summary_view.h"
+#include "widgets/wheel_guard.h"
 
 #include <QActionGroup>
 #include <QInputDialog>
@@ -89,6 +91,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_replay(new ReplayPanel(this)) {
     setObjectName("mainWindow");
     setWindowTitle("Faultline");
+    guardWheelsAppWide();  // a passing wheel changes no value (the confirmed cause above all)
     createPages();
     createDocks();
     connectPanels();
@@ -220,7 +223,7 @@ void MainWindow::createMenus(ImportController* importer) {
     const std::vector<MenuItem> items{
         {Menu::File, tr("&Open Run..."), QKeySequence::Open, "", [this] { chooseAndOpen(); }},
         {Menu::File, tr("Open &Sample Run"), {}, "", [this] { openSampleRun(); }},
-        {.menu = Menu::File, .add = [this](QMenu* file) { addRecentMenu(file); }},
+        {.menu = Menu::File, .add = [this](QMenu* file) { addRecentMenu(file, this, [this](const QString& path) { openRun(path); }); }},
         {Menu::File, tr("&Import Files..."), {}, "", [importer] { importer->chooseFilesAndImport(); }},
         {Menu::File, tr("Import &Folder..."), {}, "", [importer] { importer->chooseFolderAndImport(); }},
         // Comparing: the open run beside another (also a run file dropped with Ctrl held).
@@ -431,33 +434,6 @@ void MainWindow::resizeEvent(QResizeEvent* event) {
     const QSize was = event->oldSize(), now = event->size();
     if (was.isValid() && (now.width() < was.width() || now.height() < was.height()))
         QTimer::singleShot(0, this, [this] { keepDocksSmallerThanThe3DView(*this); });
-}
-
-void MainWindow::addRecentMenu(QMenu* file) {
-    QMenu* recent = file->addMenu(tr("Open &Recent"));
-    recent->setObjectName("openRecentMenu");
-    // Filled as it opens: a run opened in another window since is listed too.
-    connect(recent, &QMenu::aboutToShow, this, [this, recent] {
-        recent->clear();
-        const QList<RecentEntry> entries = recentEntries();
-        for (const RecentEntry& entry : entries) {
-            QAction* open = recent->addAction(recentLabel(entry));
-            open->setToolTip(entry.other.isEmpty() ? entry.path : entry.path + "\n" + entry.other);
-            open->setStatusTip(open->toolTip());
-            const bool there = QFileInfo::exists(entry.path) && (entry.other.isEmpty() || QFileInfo::exists(entry.other));
-            open->setEnabled(there);
-            if (!there) open->setText(tr("%1 (moved or deleted)").arg(recentLabel(entry)));
-            connect(open, &QAction::triggered, this, [this, entry] {
-                if (entry.other.isEmpty()) openRun(entry.path);
-                else openComparison(entry.path, entry.other, this);
-            });
-        }
-        if (entries.isEmpty()) recent->addAction(tr("No recent runs"))->setEnabled(false);
-        recent->addSeparator();
-        QAction* clear = recent->addAction(tr("&Clear Recent"), this, [] { clearRecent(); });
-        clear->setObjectName("clearRecentAction");
-        clear->setEnabled(!entries.isEmpty());
-    });
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -67,28 +67,39 @@ ReplayPanel::ReplayPanel(QWidget* parent)
 }
 
 void ReplayPanel::addShortcuts() {
-    auto add = [this](QKeySequence key, auto slot) {
-        auto* s = new QShortcut(key, this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
+    auto add = [this](QKeySequence key, Qt::ShortcutContext context, auto slot) {
+        auto* s = new QShortcut(key, this, nullptr, nullptr, context);
         connect(s, &QShortcut::activated, this, slot);
     };
-    add(Qt::Key_Space, [this] { isPlaying() ? pause() : play(); });
-    // Left and right arrows step through training steps; with Shift they turn the camera.
-    add(Qt::Key_Right, [this] { jump(ReplayControls::Jump::NextStep); });
-    add(Qt::Key_Left, [this] { jump(ReplayControls::Jump::PreviousStep); });
-    add(Qt::Key_Period, [this] { jump(ReplayControls::Jump::NextStep); });
-    add(Qt::Key_Comma, [this] { jump(ReplayControls::Jump::PreviousStep); });
-    add(Qt::Key_BracketRight, [this] { jump(ReplayControls::Jump::NextEvent); });
-    add(Qt::Key_BracketLeft, [this] { jump(ReplayControls::Jump::PreviousEvent); });
-    add(Qt::Key_PageDown, [this] { jump(ReplayControls::Jump::NextIncident); });
-    add(Qt::Key_PageUp, [this] { jump(ReplayControls::Jump::PreviousIncident); });
-    add(Qt::Key_F, [this] { m_view->fitAll(); });
-    add(Qt::Key_Home, [this] { m_view->fitAll(); });
-    add(Qt::Key_T, [this] { m_view->topView(); });
-    add(Qt::Key_Z, [this] { m_view->zoomTo(m_view->selected()); });
+    // The replay's keys answer wherever the focus is in the window (right after start, in the
+    // incident list, in any panel): a table's type-ahead does not take F. A text field still
+    // types them, as it takes a printable key before any shortcut.
+    const Qt::ShortcutContext window = Qt::WindowShortcut;
+    add(Qt::Key_Space, window, [this] { isPlaying() ? pause() : play(); });
+    add(Qt::Key_Period, window, [this] { jump(ReplayControls::Jump::NextStep); });
+    add(Qt::Key_Comma, window, [this] { jump(ReplayControls::Jump::PreviousStep); });
+    add(Qt::Key_BracketRight, window, [this] { jump(ReplayControls::Jump::NextEvent); });
+    add(Qt::Key_BracketLeft, window, [this] { jump(ReplayControls::Jump::PreviousEvent); });
+    add(Qt::Key_F, window, [this] { m_view->fitAll(); });
+    add(Qt::Key_Home, window, [this] { m_view->fitAll(); });
+    add(Qt::Key_T, window, [this] { m_view->topView(); });
+    add(Qt::Key_Z, window, [this] { m_view->zoomTo(m_view->selected()); });
+    // The arrows and the page keys move through a list or a text, so they step the replay
+    // only with the focus in it. Left and right step through training steps; with Shift
+    // they turn the camera.
+    const Qt::ShortcutContext here = Qt::WidgetWithChildrenShortcut;
+    add(Qt::Key_Right, here, [this] { jump(ReplayControls::Jump::NextStep); });
+    add(Qt::Key_Left, here, [this] { jump(ReplayControls::Jump::PreviousStep); });
+    add(Qt::Key_PageDown, here, [this] { jump(ReplayControls::Jump::NextIncident); });
+    add(Qt::Key_PageUp, here, [this] { jump(ReplayControls::Jump::PreviousIncident); });
 }
 
 void ReplayPanel::setRun(std::shared_ptr<const Run> run) {
     pause();
+    // The inspector reads the view's replay index: it lets go of it before the view frees it.
+    // (Coloured by a metric with a GPU picked, the view's "back to state" signal had the
+    // inspector read the freed index of the old run: an abort on opening the next one.)
+    m_inspector->setRun(nullptr, nullptr);
     m_view->setRun(run);
     m_inspector->setRun(run, m_view->replay());
     if (!run) return;
