@@ -496,6 +496,7 @@ void MainWindow::showRun(std::shared_ptr<const LoadedRun> run) {
 void MainWindow::showError(const QString& message) {
     statusBar()->showMessage(message);
     if (!m_run) m_placeholder->setText(message);
+    m_charts->showNoRun(message);  // no empty axes: why there is nothing to chart
     auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot open run"), message, QMessageBox::Ok, this);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
