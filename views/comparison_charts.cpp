@@ -24,6 +24,10 @@
 
 namespace faultline {
 
+QString bridgeBarToolTip(const QString& category, double value, const QString& unit, const QString& which) {
+    return QObject::tr("%1: %2 %3 (%4)").arg(category, QLocale(QLocale::English).toString(value, 'f', 1), unit, which);
+}
+
 namespace {
 
 // The comparison's charts share a pane below the two 3D views: tight margins leave their
@@ -169,7 +173,7 @@ double fillBridge(QChart* chart, const QStringList& parts, const QList<qreal>& a
         QObject::connect(set, &QBarSet::hovered, chart, [set, categories, unit](bool on, int index) {
             if (!on || set->at(index) <= 0) return QToolTip::hideText();
             QToolTip::showText(QCursor::pos(),
-                               QObject::tr("%1: %2 %3 (%4)").arg(categories.value(index)).arg(set->at(index), 0, 'f', 1).arg(unit, set->label()));
+                               bridgeBarToolTip(categories.value(index), set->at(index), unit, set->label()));
         });
     return floor;
 }

@@ -9,6 +9,7 @@
 #include "app/main_window.h"
 #include "analysis/summary.h"
 #include "views/charts_view.h"
+#include "views/comparison_charts.h"
 #include "views/fabric/fabric_view.h"
 #include "views/gpu_metric_chart.h"
 #include "views/summary_view.h"
@@ -60,6 +61,11 @@ TEST(SmallThings, TheInterruptionsTileCountsWithThousandsSeparators) {
     auto* tile = view.findChild<StatTile*>("interruptionsTile");
     ASSERT_NE(tile, nullptr);
     EXPECT_EQ(tile->value(), "9,000");
+}
+
+TEST(SmallThings, TheComparisonsBarTooltipSeparatesThousands) {
+    EXPECT_EQ(bridgeBarToolTip("Network", 91832.74, "GPU-hours", "B").toStdString(), "Network: 91,832.7 GPU-hours (B)");
+    EXPECT_EQ(bridgeBarToolTip("Software", 12.26, "h", "A").toStdString(), "Software: 12.3 h (A)");
 }
 
 TEST(SmallThings, ClockThrottleReasonsAreNotOfferedAsAColourScale) {
