@@ -125,7 +125,7 @@ void ReplayPanel::showTime() {
     const Run* run = m_view->run();
     if (!run) return;
     const Nanos t = m_view->time();
-    m_status->setText(statusText());
+    showStatus();
     m_controls->setTime(t, tr("%1 of %2").arg(QString::fromStdString(formatDuration(t)),
                                               QString::fromStdString(formatDuration(run->info.duration))));
     m_inspector->setTime(t);
@@ -138,6 +138,21 @@ QString ReplayPanel::statusText() const {
     const Nanos t = m_view->time();
     return QString::fromStdString(formatWallTime(run->info.startEpochNs, t) + "  ·  " +
                                   describeJob(*run, m_view->replay()->jobAt(t)));
+}
+
+void ReplayPanel::showStatus() {
+    // Too long for the panel (a small window), the line ends in an ellipsis, never mid-word
+    // with no sign of it; the whole line is its tooltip.
+    const QString full = statusText();
+    const int room = m_status->contentsRect().width();
+    const QString shown = room > 0 ? m_status->fontMetrics().elidedText(full, Qt::ElideRight, room) : full;
+    m_status->setText(shown);
+    m_status->setToolTip(shown == full ? QString() : full);
+}
+
+void ReplayPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    showStatus();
 }
 
 bool ReplayPanel::isPlaying() const { return m_clock->isRunning(); }
