@@ -31,7 +31,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
+#include <vector>
 
 namespace faultline {
 namespace {
@@ -159,14 +161,22 @@ const QList<QKeySequence> kWindowKeys{Qt::Key_Space, Qt::Key_F, Qt::Key_Home, Qt
 TEST(WindowKeys, EveryWindowKeyAnswersFromEveryDockablePanel) {
     ReviewOpen r;
     ASSERT_TRUE(r.ready);
-    std::map<QKeySequence, QShortcut*> byKey;
+    // The replay's window keys and N/P, and every menu action's shortcut (Ctrl+O, F5, Ctrl+/...).
+    struct Key {
+        QObject* target;
+        QKeySequence sequence;
+    };
+    std::vector<Key> keys;
     for (QShortcut* s : r.window.findChildren<QShortcut*>())
-        if (kWindowKeys.contains(s->key())) byKey[s->key()] = s;
+        if (kWindowKeys.contains(s->key())) keys.push_back({s, s->key()});
+    for (const QKeySequence& k : kWindowKeys)
+        ASSERT_TRUE(std::any_of(keys.begin(), keys.end(), [&](const Key& key) { return key.sequence == k; })) << k.toString().toStdString() << " has no shortcut";
+    for (QAction* a : r.window.findChildren<QAction*>())
+        if (a->shortcutContext() != Qt::WidgetShortcut && a->isEnabled())
+            for (const QKeySequence& k : a->shortcuts()) keys.push_back({a, k});
+    ASSERT_GE(keys.size(), kWindowKeys.size() + 5);
     ShortcutCatcher catcher;
-    for (const QKeySequence& k : kWindowKeys) {
-        ASSERT_TRUE(byKey.count(k)) << k.toString().toStdString() << " has no shortcut";
-        byKey[k]->installEventFilter(&catcher);
-    }
+    for (const Key& k : keys) k.target->installEventFilter(&catcher);
     const QList<QDockWidget*> docks = r.window.findChildren<QDockWidget*>();
     ASSERT_GE(docks.size(), 6);
     for (QDockWidget* dock : docks) {
@@ -182,11 +192,11 @@ TEST(WindowKeys, EveryWindowKeyAnswersFromEveryDockablePanel) {
         focus->setFocus(Qt::TabFocusReason);
         ASSERT_TRUE(QTest::qWaitFor([&] { return focus->hasFocus() || focus->isAncestorOf(QApplication::focusWidget()); }, 30'000))
             << dock->objectName().toStdString();
-        for (const QKeySequence& k : kWindowKeys) {
-            const int before = catcher.caught[byKey[k]];
-            QTest::keyClick(r.window.windowHandle(), k[0].key());
-            EXPECT_EQ(catcher.caught[byKey[k]], before + 1)
-                << k.toString().toStdString() << " does not answer with the focus in " << dock->objectName().toStdString() << " ("
+        for (const Key& k : keys) {
+            const int before = catcher.caught[k.target];
+            QTest::keyClick(r.window.windowHandle(), k.sequence[0].key(), k.sequence[0].keyboardModifiers());
+            EXPECT_EQ(catcher.caught[k.target], before + 1)
+                << k.sequence.toString().toStdString() << " does not answer with the focus in " << dock->objectName().toStdString() << " ("
                 << QApplication::focusWidget()->metaObject()->className() << ")";
         }
     }
