@@ -12,16 +12,21 @@
 #include "views/comparison_charts.h"
 #include "views/fabric/fabric_view.h"
 #include "views/gpu_metric_chart.h"
+#include "views/inspector_view.h"
+#include "model/host_jobs.h"
+#include "model/replay_state.h"
 #include "views/summary_view.h"
 #include "widgets/stat_tile.h"
 #include "model/run_file.h"
 
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTest>
 #include <QtCharts/QXYSeries>
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 
 namespace faultline {
@@ -66,6 +71,26 @@ TEST(SmallThings, TheInterruptionsTileCountsWithThousandsSeparators) {
 TEST(SmallThings, TheComparisonsBarTooltipSeparatesThousands) {
     EXPECT_EQ(bridgeBarToolTip("Network", 91832.74, "GPU-hours", "B").toStdString(), "Network: 91,832.7 GPU-hours (B)");
     EXPECT_EQ(bridgeBarToolTip("Software", 12.26, "h", "A").toStdString(), "Software: 12.3 h (A)");
+}
+
+TEST(SmallThings, TheInspectorNamesThePickedGpusJob) {
+    test::guiApp();
+    const faultline::Run& run = test::smallFleetRun();
+    const HostJobs hostJobs(run);
+    // A job with hardware and a start, and a GPU of its first host while it runs.
+    const auto job = std::find_if(run.jobs.begin(), run.jobs.end(), [](const Job& j) { return j.parent < 0 && j.start && !j.hosts.empty(); });
+    ASSERT_NE(job, run.jobs.end());
+    const Nanos t = *job->start + kSecond;
+    const std::int32_t host = job->hosts.front();
+    ASSERT_EQ(hostJobs.jobAt(host, t), static_cast<std::int32_t>(job - run.jobs.begin()));
+    const std::int32_t gpu = run.topology.gpusOfHost(host).front();
+    ReplayIndex replay(run);
+    InspectorView inspector;
+    inspector.setRun(std::shared_ptr<const faultline::Run>(std::shared_ptr<const faultline::Run>(), &run), &replay);
+    inspector.setTime(t);
+    inspector.showPart({ComponentKind::Gpu, gpu});
+    const QString now = inspector.findChild<QLabel*>("inspectorNow")->text();
+    EXPECT_TRUE(now.contains(QString("job %1").arg(QString::fromStdString(job->id)))) << now.toStdString();
 }
 
 TEST(SmallThings, ClockThrottleReasonsAreNotOfferedAsAColourScale) {
