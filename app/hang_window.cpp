@@ -1,6 +1,7 @@
 #include "hang_window.h"
 
 #include "analysis/hang_analysis.h"
+#include "analysis/hang_lanes.h"
 #include "analysis/incidents.h"
 #include "views/hang_view.h"
 #include "window_menus.h"
@@ -68,10 +69,15 @@ void HangWindow::showOrigin(int origin) {
         return;
     }
     const HangOrigin& o = hang->origins[static_cast<std::size_t>(std::clamp<int>(origin, 0, static_cast<int>(hang->origins.size()) - 1))];
-    m_headline->setText(tr("<b>%1.</b> The arrows run from the collective each waiting rank is stuck in to the last one the culprit "
-                           "joined; the dashed line is when the first rank entered the collective the culprit never joined. "
-                           "From %2 Flight Recorder dumps.")
-                            .arg(QString::fromStdString(hangOriginText(*hang, o)).toHtmlEscaped())
+    // Arrows are promised only where the view draws them: both ends' records in the dumps.
+    const std::optional<HangLanes>& lanes = m_view->hangLanes();
+    const bool arrows = lanes && std::any_of(lanes->flows.begin(), lanes->flows.end(), [](const HangFlow& f) { return f.fromRecord && f.toRecord; });
+    const QString how = arrows ? tr("The arrows run from the collective each waiting rank is stuck in to the last one the culprit "
+                                    "joined; the dashed line is when the first rank entered the collective the culprit never joined.")
+                               : tr("Each lane says whether its rank is the culprit or waits for it (the dumps hold no records of "
+                                    "the collectives to link them by arrows).");
+    m_headline->setText(tr("<b>%1.</b> %2 From %3 Flight Recorder dumps.")
+                            .arg(QString::fromStdString(hangOriginText(*hang, o)).toHtmlEscaped(), how)
                             .arg(hang->dumps));
 }
 

@@ -7,11 +7,16 @@
 #include "app/compare_window.h"
 #include "app/hang_window.h"
 #include "model/run_file.h"
+#include "views/hang_view.h"
+#include "analysis/hang_lanes.h"
+#include "analysis/straggler_analysis.h"
+#include "analysis/summary.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QMainWindow>
 #include <QMenu>
+#include <QLabel>
 #include <QMenuBar>
 #include <QPointer>
 #include <QScreen>
@@ -89,6 +94,37 @@ TEST(WindowMenus, TheHangWindowHasFileAndHelpClosesOnEscAndOpensOnScreen) {
     ASSERT_TRUE(QTest::qWaitForWindowActive(hang));
     QTest::keyClick(hang->windowHandle(), Qt::Key_Escape);
     EXPECT_TRUE(QTest::qWaitFor([&] { return alive.isNull(); }, 30'000)) << "Esc left the hang window open";
+}
+
+// A hang whose dumps hold no collective records: the lanes name culprit and waiter, no arrow
+// links them, and the headline promises none.
+TEST(WindowMenus, TheHangHeadlinePromisesArrowsOnlyWhereTheyAreDrawn) {
+    test::guiApp();
+    auto loaded = std::make_shared<LoadedRun>();
+    loaded->path = "hung.faultline";
+    loaded->run = test::tinyRun();
+    loaded->run.collectives.clear();
+    HangFinding finding;
+    finding.processGroup = "0";
+    finding.groupRanks = {0, 1};
+    finding.seq = 5;
+    finding.op = "nccl:all_reduce";
+    finding.missing = {0};
+    finding.stuck = {1};
+    HangReport hang;
+    hang.dumps = 2;
+    hang.findings = {finding};
+    hang.origins = {HangOrigin{0, {0}, {1}}};
+    hang.culprits = {0};
+    loaded->run.hang = hang;
+    loaded->summary = summarize(loaded->run);
+    HangWindow window(loaded);
+    window.show();
+    ASSERT_TRUE(window.view()->hangLanes().has_value());
+    for (const HangFlow& f : window.view()->hangLanes()->flows) EXPECT_FALSE(f.fromRecord && f.toRecord);
+    const QString headline = window.findChild<QLabel*>("hangHeadline")->text();
+    EXPECT_FALSE(headline.contains("arrows run")) << headline.toStdString();
+    EXPECT_TRUE(headline.contains("From 2 Flight Recorder dumps")) << headline.toStdString();
 }
 
 }  // namespace
