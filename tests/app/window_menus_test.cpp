@@ -125,6 +125,15 @@ TEST(WindowMenus, TheHangHeadlinePromisesArrowsOnlyWhereTheyAreDrawn) {
     const QString headline = window.findChild<QLabel*>("hangHeadline")->text();
     EXPECT_FALSE(headline.contains("arrows run")) << headline.toStdString();
     EXPECT_TRUE(headline.contains("From 2 Flight Recorder dumps")) << headline.toStdString();
+
+    // Its ruler's time labels are whole at any width: one that would run past the edge is left out.
+    for (int width : {520, 777, 1100, 1913}) {
+        window.view()->resize(width, 400);
+        const auto labels = window.view()->rulerLabels();
+        EXPECT_FALSE(labels.empty()) << width;
+        for (const HangView::RulerLabel& label : labels)
+            EXPECT_LE(label.box.right(), window.view()->width()) << label.text.toStdString() << " cut at width " << width;
+    }
 }
 
 }  // namespace
