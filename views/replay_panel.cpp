@@ -5,6 +5,8 @@
 #include "model/format.h"
 #include "views/playback_clock.h"
 
+#include <QAbstractButton>
+#include <QApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QShortcut>
@@ -75,7 +77,12 @@ void ReplayPanel::addShortcuts() {
     // incident list, in any panel): a table's type-ahead does not take F. A text field still
     // types them, as it takes a printable key before any shortcut.
     const Qt::ShortcutContext window = Qt::WindowShortcut;
-    add(Qt::Key_Space, window, [this] { isPlaying() ? pause() : play(); });
+    add(Qt::Key_Space, window, [this] {
+        // A focused button or check box keeps Space, its own key for pressing it.
+        if (auto* button = qobject_cast<QAbstractButton*>(QApplication::focusWidget()); button && button->isVisible())
+            return button->animateClick();
+        isPlaying() ? pause() : play();
+    });
     add(Qt::Key_Period, window, [this] { jump(ReplayControls::Jump::NextStep); });
     add(Qt::Key_Comma, window, [this] { jump(ReplayControls::Jump::PreviousStep); });
     add(Qt::Key_BracketRight, window, [this] { jump(ReplayControls::Jump::NextEvent); });

@@ -13,6 +13,7 @@
 #include "views/incident_view.h"
 #include "views/replay_panel.h"
 
+#include <QAbstractButton>
 #include <QAbstractSpinBox>
 #include <QApplication>
 #include <QComboBox>
@@ -22,6 +23,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QShortcut>
+#include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
 #include <QTableView>
@@ -232,7 +234,18 @@ TEST(WindowKeys, SpaceAndFWorkRightAfterStartAndAfterAClickInTheIncidentList) {
     EXPECT_TRUE(replay->isPlaying()) << "Space plays after a click on an incident";
     replay->pause();
 
-    // A text field still types them: a note reads "F " and the replay stays paused.
+    // A focused button keeps Space: it presses it, the replay stays paused.
+    auto* reset = r.window.findChild<QAbstractButton*>("causeFilter");
+    ASSERT_NE(reset, nullptr);
+    reset->show();
+    reset->setFocus(Qt::TabFocusReason);
+    ASSERT_TRUE(reset->hasFocus());
+    QSignalSpy pressed(reset, &QAbstractButton::clicked);
+    QTest::keyClick(r.window.windowHandle(), Qt::Key_Space);
+    EXPECT_TRUE(pressed.count() == 1 || pressed.wait(10'000)) << "Space did not press the focused button";
+    EXPECT_FALSE(replay->isPlaying());
+
+        // A text field still types them: a note reads "F " and the replay stays paused.
     auto* notes = r.incidents->findChild<QPlainTextEdit*>("incidentNotes");
     notes->setFocus(Qt::TabFocusReason);
     ASSERT_TRUE(notes->hasFocus());
