@@ -9,6 +9,12 @@
 
 #include <algorithm>
 
+namespace {
+// A bitmask (clock throttle reasons: each bit a reason) has no order: as a continuous colour
+// scale from "least" to "most" it would say nothing true, so it is not offered.
+bool isColourScale(const std::string& metric) { return faultline::metricInfo(metric).unit != "bitmask"; }
+}  // namespace
+
 namespace faultline {
 
 ColourByMenu::ColourByMenu(FabricView& view, QWidget* parent) : QMenu(tr("Colour &By"), parent), m_view(view), m_group(new QActionGroup(this)) {
@@ -47,7 +53,8 @@ void ColourByMenu::setRun(const Run* run) {
         // By name, as a person looks for them: "GPU temperature (°C)", "Power (W)", "SM clock (MHz)".
         std::vector<std::pair<QString, std::int32_t>> metrics;
         for (std::size_t i = 0; i < run->telemetry.metrics.size(); ++i)
-            metrics.push_back({QString::fromStdString(metricTitle(run->telemetry.metrics[i])), static_cast<std::int32_t>(i)});
+            if (isColourScale(run->telemetry.metrics[i]))
+                metrics.push_back({QString::fromStdString(metricTitle(run->telemetry.metrics[i])), static_cast<std::int32_t>(i)});
         std::sort(metrics.begin(), metrics.end(), [](const auto& a, const auto& b) { return a.first.localeAwareCompare(b.first) < 0; });
         for (const auto& [title, index] : metrics) {
             QAction* a = addAction(title);

@@ -1,6 +1,8 @@
 #include "compare_window.h"
 #include "widgets/qt_text.h"
 #include "recent_files.h"
+#include "window_menus.h"
+#include "widgets/wheel_guard.h"
 
 #include "widgets/run_in_background.h"
 #include "model/error.h"
@@ -23,6 +25,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QShortcut>
@@ -124,6 +127,16 @@ CompareWindow::CompareWindow(QWidget* parent)
     m_link->setChecked(true);
     m_stack->setObjectName("stackViews");
 
+    addSharedMenus(menuBar(), this);  // File (Open, Open Recent, Close, Quit) and Help, as the main window's
+    guardWheelsAppWide();
+    setCentralWidget(createLayout(createBar()));
+    resize(1600, 1000);
+    connectControls();
+}
+
+// The row above the views: the alignment, the incidents it aligns on, the cameras' and the
+// panes' arrangement, and the report.
+QHBoxLayout* CompareWindow::createBar() {
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(8, 4, 8, 4);
     bar->addWidget(new QLabel(tr("Align by"), this));
@@ -151,6 +164,11 @@ CompareWindow::CompareWindow(QWidget* parent)
         }
     });
 
+    return bar;
+}
+
+// The verdict, the bar, the two views with their replay controls over the figures and charts.
+QWidget* CompareWindow::createLayout(QHBoxLayout* bar) {
     m_views->addWidget(makePane(m_viewA, m_statusA, "A"));
     m_views->addWidget(makePane(m_viewB, m_statusB, "B"));
     auto* top = new QWidget(this);
@@ -175,10 +193,13 @@ CompareWindow::CompareWindow(QWidget* parent)
     main->addWidget(bottom);
     main->setStretchFactor(0, 3);
     main->setStretchFactor(1, 2);
-    setCentralWidget(main);
-    resize(1600, 1000);
     bottom->setSizes({640, 960});  // two fifths, three fifths, kept as the window is resized
+    return main;
 
+}
+
+// The clock and the controls that move it, the alignment, the cameras and the picks.
+void CompareWindow::connectControls() {
     connect(m_clockTicks, &PlaybackClock::ticked, this, &CompareWindow::tick);
     connect(m_controls, &ReplayControls::scrubbed, this, [this](std::int64_t s) {
         if (m_alignment) setClock(s + m_alignment->clockBegin());

@@ -13,6 +13,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QSplitter;
 
@@ -77,6 +78,10 @@ signals:
     void comparisonFailed(const QString& message);
 
 private:
+    // The constructor's parts, in the order it calls them.
+    QHBoxLayout* createBar();
+    QWidget* createLayout(QHBoxLayout* bar);
+    void connectControls();
     QWidget* makePane(FabricView* view, QLabel* status, const QString& which);
     void showClock();
     void updateScrubberRange();

@@ -2,7 +2,8 @@
 // The hang of a run imported from NCCL Flight Recorder dumps, in a window of its own: what
 // happened in one sentence, a choice of origin when the job hung in several places at once,
 // and the rank lanes with their flows (views/hang_view.h). Opened from View > Hang, from a
-// hang incident's review pane and from the inspector of a GPU that took part.
+// hang incident's review pane and from the inspector of a GPU that took part. It has the main
+// window's File and Help menus, closes on Esc and opens wholly on the screen.
 #include "views/run_loader.h"
 
 #include <QWidget>
@@ -26,6 +27,7 @@ public:
 
 private:
     void showOrigin(int origin);
+    void placeOnScreen();
 
     std::shared_ptr<const LoadedRun> m_run;
     QLabel* m_headline;

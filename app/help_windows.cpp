@@ -134,16 +134,16 @@ std::vector<ShortcutEntry> keyboardShortcuts(const QWidget& window) {
     }
     entries.push_back({{QKeySequence(Qt::Key_N)}, QObject::tr("Next incident"), everywhere});
     entries.push_back({{QKeySequence(Qt::Key_P)}, QObject::tr("Previous incident"), everywhere});
-    entries.push_back({{QKeySequence(Qt::Key_Space)}, QObject::tr("Play or pause the replay"), replay});
+    entries.push_back({{QKeySequence(Qt::Key_Space)}, QObject::tr("Play or pause the replay"), everywhere});
     entries.push_back({{QKeySequence(Qt::Key_Right), QKeySequence(Qt::Key_Period)}, QObject::tr("One training step forward"), replay});
     entries.push_back({{QKeySequence(Qt::Key_Left), QKeySequence(Qt::Key_Comma)}, QObject::tr("One training step back"), replay});
-    entries.push_back({{QKeySequence(Qt::Key_BracketRight)}, QObject::tr("Next event"), replay});
-    entries.push_back({{QKeySequence(Qt::Key_BracketLeft)}, QObject::tr("Previous event"), replay});
+    entries.push_back({{QKeySequence(Qt::Key_BracketRight)}, QObject::tr("Next event"), everywhere});
+    entries.push_back({{QKeySequence(Qt::Key_BracketLeft)}, QObject::tr("Previous event"), everywhere});
     entries.push_back({{QKeySequence(Qt::Key_PageDown)}, QObject::tr("Next incident"), replay});
     entries.push_back({{QKeySequence(Qt::Key_PageUp)}, QObject::tr("Previous incident"), replay});
-    entries.push_back({{QKeySequence(Qt::Key_F), QKeySequence(Qt::Key_Home)}, QObject::tr("Fit the whole cluster in view"), view});
-    entries.push_back({{QKeySequence(Qt::Key_T)}, QObject::tr("Look from the top"), view});
-    entries.push_back({{QKeySequence(Qt::Key_Z)}, QObject::tr("Zoom to the rack of what is selected"), view});
+    entries.push_back({{QKeySequence(Qt::Key_F), QKeySequence(Qt::Key_Home)}, QObject::tr("Fit the whole cluster in view"), everywhere});
+    entries.push_back({{QKeySequence(Qt::Key_T)}, QObject::tr("Look from the top"), everywhere});
+    entries.push_back({{QKeySequence(Qt::Key_Z)}, QObject::tr("Zoom to the rack of what is selected"), everywhere});
     entries.push_back({{QKeySequence(Qt::SHIFT | Qt::Key_Left), QKeySequence(Qt::SHIFT | Qt::Key_Right)}, QObject::tr("Turn around the cluster"), view});
     entries.push_back({{QKeySequence(Qt::Key_Up), QKeySequence(Qt::Key_Down)}, QObject::tr("Tilt the camera"), view});
     entries.push_back({{QKeySequence(Qt::Key_Plus), QKeySequence(Qt::Key_Equal)}, QObject::tr("Zoom in"), view});

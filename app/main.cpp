@@ -12,8 +12,10 @@
 #include "model/run_file.h"
 #include "panel_snapshot.h"
 #include "presentation_pdf.h"
+#include "recent_files.h"
 #include "sample_run.h"
 #include "screenshot.h"
+#include "widgets/open_gl_probe.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -208,6 +210,24 @@ int writePresentationHeadless(const QString& runPath, const QString& out, int in
     }
 }
 
+// The modes that write a file and exit: no window the user opened, so Open Recent is left as it
+// was, and without a display they draw on Qt's offscreen platform instead of aborting.
+bool writesAndExits(const Options& o) {
+    return !o.screenshot.isEmpty() || !o.presentation.isEmpty() || faultline::headlessExportAsked(o.exports) || o.benchReplay;
+}
+
+// Whether the mode draws the 3D view (with OpenGL): a picture of it, the video, the slides of
+// the incidents, the benchmark. The report draws it too but goes without it.
+bool draws3D(const Options& o) {
+    return (!o.screenshot.isEmpty() && (o.view == "fabric" || o.compare)) || !o.exports.video.out.isEmpty() ||
+           !o.presentation.isEmpty() || o.benchReplay;
+}
+
+void chooseOffscreenWithoutADisplay(const Options& o) {
+    const bool display = !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+    if (writesAndExits(o) && !display && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -224,12 +244,23 @@ int main(int argc, char** argv) {
     format.setSamples(0);
     QSurfaceFormat::setDefaultFormat(format);
 
+    chooseOffscreenWithoutADisplay(options);
     QApplication app(argc, argv);
     QApplication::setApplicationName("faultline");
     QApplication::setOrganizationName("Faultline");
     QApplication::setApplicationVersion(faultline::faultlineVersion());
     QGuiApplication::setDesktopFileName(FAULTLINE_APP_ID);  // Wayland finds the icon and name by it
     QApplication::setWindowIcon(faultline::appIcon());
+    if (writesAndExits(options)) faultline::setRememberingRecent(false);
+    if (writesAndExits(options) && QGuiApplication::platformName() == "offscreen" && !faultline::openGlAvailable()) {
+        if (draws3D(options)) {
+            std::fprintf(stderr, "faultline: the 3D view needs OpenGL, and there is none without a display (DISPLAY and "
+                                 "WAYLAND_DISPLAY are unset): run it in a desktop session or under xvfb-run\n");
+            return 1;
+        }
+        if (!options.exports.report.out.isEmpty() && !options.compare)
+            std::fprintf(stderr, "faultline: no OpenGL without a display: the report goes without its 3D pictures of the incidents\n");
+    }
 
     if (options.benchReplay && options.compare) return faultline::runCompareReplayBenchmark(options.gpus, options.size);
     if (options.benchReplay)

@@ -15,6 +15,7 @@
 #include "colour_by_menu.h"
 #include "viewpoint_menu.h"
 #include "what_if_dialog.h"
+#include "window_menus.h"
 #include "analysis/blast_radius.h"
 #include "analysis/run_highlights.h"
 #include "model/review_file.h"
@@ -29,6 +30,7 @@
 #include "views/replay_panel.h"
 #include "views/timeline_view.h"
 #include "views/summary_view.h"
+#include "widgets/wheel_guard.h"
 
 #include <QActionGroup>
 #include <QInputDialog>
@@ -92,6 +94,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_replay(new ReplayPanel(this)) {
     setObjectName("mainWindow");
     setWindowTitle("Faultline");
+    guardWheelsAppWide();  // a passing wheel changes no value (the confirmed cause above all)
     createPages();
     createDocks();
     connectPanels();
@@ -225,7 +228,7 @@ void MainWindow::createMenus(ImportController* importer) {
     const std::vector<MenuItem> items{
         {Menu::File, tr("&Open Run..."), QKeySequence::Open, "", [this] { chooseAndOpen(); }},
         {Menu::File, tr("Open &Sample Run"), {}, "", [this] { openSampleRun(); }},
-        {.menu = Menu::File, .add = [this](QMenu* file) { addRecentMenu(file); }},
+        {.menu = Menu::File, .add = [this](QMenu* file) { addRecentMenu(file, this, [this](const QString& path) { openRun(path); }); }},
         {Menu::File, tr("&Import Files..."), {}, "", [importer] { importer->chooseFilesAndImport(); }},
         {Menu::File, tr("Import &Folder..."), {}, "", [importer] { importer->chooseFolderAndImport(); }},
         // Comparing: the open run beside another (also a run file dropped with Ctrl held).
@@ -450,33 +453,6 @@ void MainWindow::resizeEvent(QResizeEvent* event) {
         QTimer::singleShot(0, this, [this] { keepDocksSmallerThanThe3DView(*this); });
 }
 
-void MainWindow::addRecentMenu(QMenu* file) {
-    QMenu* recent = file->addMenu(tr("Open &Recent"));
-    recent->setObjectName("openRecentMenu");
-    // Filled as it opens: a run opened in another window since is listed too.
-    connect(recent, &QMenu::aboutToShow, this, [this, recent] {
-        recent->clear();
-        const QList<RecentEntry> entries = recentEntries();
-        for (const RecentEntry& entry : entries) {
-            QAction* open = recent->addAction(recentLabel(entry));
-            open->setToolTip(entry.other.isEmpty() ? entry.path : entry.path + "\n" + entry.other);
-            open->setStatusTip(open->toolTip());
-            const bool there = QFileInfo::exists(entry.path) && (entry.other.isEmpty() || QFileInfo::exists(entry.other));
-            open->setEnabled(there);
-            if (!there) open->setText(tr("%1 (moved or deleted)").arg(recentLabel(entry)));
-            connect(open, &QAction::triggered, this, [this, entry] {
-                if (entry.other.isEmpty()) openRun(entry.path);
-                else openComparison(entry.path, entry.other, this);
-            });
-        }
-        if (entries.isEmpty()) recent->addAction(tr("No recent runs"))->setEnabled(false);
-        recent->addSeparator();
-        QAction* clear = recent->addAction(tr("&Clear Recent"), this, [] { clearRecent(); });
-        clear->setObjectName("clearRecentAction");
-        clear->setEnabled(!entries.isEmpty());
-    });
-}
-
 void MainWindow::closeEvent(QCloseEvent* event) {
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());
@@ -538,6 +514,7 @@ void MainWindow::showRun(std::shared_ptr<const LoadedRun> run) {
 void MainWindow::showError(const QString& message) {
     statusBar()->showMessage(message);
     if (!m_run) m_placeholder->setText(message);
+    m_charts->showNoRun(message);  // no empty axes: why there is nothing to chart
     auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot open run"), message, QMessageBox::Ok, this);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();

@@ -60,7 +60,6 @@ private:
     void createMenus(ImportController* importer);
     void createIncidentShortcuts();
     void createBusyIndicator();
-    void addRecentMenu(QMenu* file);
     // A checkable action whose state is remembered in QSettings under `key`; `apply` puts
     // each state into effect, from the menu and again from restoreLayout().
     QAction* addRememberedToggle(QMenu* menu, const QString& text, const char* name, const char* key, std::function<void(bool)> apply);

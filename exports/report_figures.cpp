@@ -3,6 +3,7 @@
 #include "analysis/blast_radius.h"
 #include "analysis/straggler_analysis.h"
 #include "exports/offscreen_renderer.h"
+#include "widgets/open_gl_probe.h"
 #include "exports/panel_export.h"
 #include "views/charts_view.h"
 #include "views/fabric/fabric_view.h"
@@ -87,6 +88,9 @@ bool renderReportFigures(const ReportContent& content, ReportFigures& out, const
         out.charts.push_back(recordFigure(&timeline, QObject::tr("The whole run on the timeline"), QSize(kChartSize.width(), 150)));
         if (!step()) return false;
     }
+    // Without OpenGL (no display: Qt's offscreen platform) the report goes without its 3D
+    // pictures rather than crash; the writers leave an incident's picture out when it has none.
+    if (content.selected.empty() || !openGlAvailable()) return true;
     OffscreenRenderer renderer(content.run, kSnapshotSize);
     renderer.view().setColourBy(content.colourBy);
     for (const ReportIncident& r : content.selected) {

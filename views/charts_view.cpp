@@ -135,7 +135,14 @@ ChartsView::ChartsView(QWidget* parent)
     heatTitle->setWordWrap(true);
     heatLayout->addWidget(heatTitle);
     heatLayout->addWidget(m_heatMap, 1);
-    new QGridLayout(this);
+    auto* grid = new QGridLayout(this);
+    // Why there are no charts (a run that failed to open), in place of empty axes.
+    m_noRun = new QLabel(this);
+    m_noRun->setObjectName("chartsNoRun");
+    m_noRun->setWordWrap(true);
+    m_noRun->setAlignment(Qt::AlignCenter);
+    m_noRun->hide();
+    grid->addWidget(m_noRun, 0, 0, 1, 2);  // shown only while the charts are not
     arrange(2);
 }
 
@@ -184,7 +191,22 @@ void ChartsView::setRun(std::shared_ptr<const Run> run) {
     setRun(std::move(run), std::move(summary), std::move(stragglers));
 }
 
+void ChartsView::showNoRun(const QString& why) {
+    if (m_run) return;  // the run shown stays
+    for (QWidget* w : charts()) w->hide();
+    m_noRun->setText(tr("No charts: %1").arg(why));
+    m_noRun->show();
+}
+
+QString ChartsView::noRunText() const { return m_noRun->isHidden() ? QString() : m_noRun->text(); }
+
+std::array<QWidget*, 6> ChartsView::charts() const {
+    return {m_ettr, m_stepTime, m_causes, m_waterfall, m_heatBox, m_power};
+}
+
 void ChartsView::setRun(std::shared_ptr<const Run> run, RunSummary summary, StragglerReport stragglers) {
+    m_noRun->hide();
+    for (QWidget* w : charts()) w->show();
     m_run = std::move(run);
     m_summary = std::move(summary);
     m_stragglers = std::move(stragglers);

@@ -8,11 +8,13 @@
 
 #include <QWidget>
 
+#include <array>
 #include <memory>
 #include <optional>
 
 class QBarSet;
 class QChartView;
+class QLabel;
 class QLineSeries;
 class QScatterSeries;
 
@@ -32,6 +34,10 @@ public:
     // ...or working them out here.
     void setRun(std::shared_ptr<const Run> run);
     void setTime(Nanos t);
+    // No run to chart (the one asked for could not be opened): says why instead of empty axes,
+    // until a run is set.
+    void showNoRun(const QString& why);
+    QString noRunText() const;  // empty while charts are shown
     // Marks one cause's bar as chosen (a click on it, or the incident filter); nullopt clears.
     void setHighlightedCause(std::optional<RootCause> cause);
     // The stragglers' marks in the active state palette (gpu_palette.h), after it changed.
@@ -53,6 +59,7 @@ protected:
 
 private:
     void arrange(int columns);
+    std::array<QWidget*, 6> charts() const;
     void fillEttr();
     void fillCauses();
     void fillStepTime();
@@ -76,6 +83,7 @@ private:
     std::vector<RootCause> m_causeRows;
     std::optional<RootCause> m_highlight;
     QWidget* m_heatBox;
+    QLabel* m_noRun;
     int m_columns = 0;
 };
 

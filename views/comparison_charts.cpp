@@ -24,6 +24,10 @@
 
 namespace faultline {
 
+QString bridgeBarToolTip(const QString& category, double value, const QString& unit, const QString& which) {
+    return QObject::tr("%1: %2 %3 (%4)").arg(category, QLocale(QLocale::English).toString(value, 'f', 1), unit, which);
+}
+
 namespace {
 
 // The comparison's charts share a pane below the two 3D views: tight margins leave their
@@ -63,14 +67,19 @@ QChartView* barChart(const QString& title, const char* name, QWidget* parent) {
 }
 
 // Two bar sets, A and B, over the same categories, on fresh axes.
-void fillGrouped(QChart* chart, const QStringList& categories, const QList<qreal>& a, const QList<qreal>& b, const QString& yTitle) {
+// The legend names the runs as every chart of the comparison does; the sets keep the object
+// names "A" and "B".
+void fillGrouped(QChart* chart, const QStringList& categories, const QList<qreal>& a, const QList<qreal>& b, const QString& yTitle,
+                 const QString& nameA, const QString& nameB) {
     chart->removeAllSeries();
     for (QAbstractAxis* axis : chart->axes()) {
         chart->removeAxis(axis);
         delete axis;
     }
-    auto* setA = new QBarSet(QObject::tr("A"));
-    auto* setB = new QBarSet(QObject::tr("B"));
+    auto* setA = new QBarSet(nameA);
+    auto* setB = new QBarSet(nameB);
+    setA->setObjectName("A");
+    setB->setObjectName("B");
     setA->append(a);
     setB->append(b);
     setA->setColor(ComparisonCharts::colourA());
@@ -169,7 +178,7 @@ double fillBridge(QChart* chart, const QStringList& parts, const QList<qreal>& a
         QObject::connect(set, &QBarSet::hovered, chart, [set, categories, unit](bool on, int index) {
             if (!on || set->at(index) <= 0) return QToolTip::hideText();
             QToolTip::showText(QCursor::pos(),
-                               QObject::tr("%1: %2 %3 (%4)").arg(categories.value(index)).arg(set->at(index), 0, 'f', 1).arg(unit, set->label()));
+                               bridgeBarToolTip(categories.value(index), set->at(index), unit, set->label()));
         });
     return floor;
 }
@@ -234,8 +243,8 @@ void ComparisonCharts::setRuns(const Run& a, const Run& b, const RunComparison& 
         rateA << x.ratePerKiloGpuDayA;
         rateB << x.ratePerKiloGpuDayB;
     }
-    fillGrouped(m_causes->chart(), causes, rateA, rateB, QString());  // the title gives the unit
-    m_causes->setToolTip(tr("Counts: A %1, B %2 unexpected interruptions").arg(c.a.unexpected).arg(c.b.unexpected));
+    fillGrouped(m_causes->chart(), causes, rateA, rateB, QString(), nameA, nameB);  // the title gives the unit
+    m_causes->setToolTip(tr("Counts: %1 %2, %3 %4 unexpected interruptions").arg(nameA).arg(c.a.unexpected).arg(nameB).arg(c.b.unexpected));
 
     const Badput& ba = c.a.ledger.whole.badput;
     const Badput& bb = c.b.ledger.whole.badput;
@@ -245,7 +254,8 @@ void ComparisonCharts::setRuns(const Run& a, const Run& b, const RunComparison& 
                 {hours(ba.detection), hours(ba.restart), hours(ba.reload), hours(ba.lostWork), hours(ba.planned), hours(ba.checkpointSave),
                  hours(ba.stragglerSlowdown)},
                 {hours(bb.detection), hours(bb.restart), hours(bb.reload), hours(bb.lostWork), hours(bb.planned), hours(bb.checkpointSave),
-                 hours(bb.stragglerSlowdown)});
+                 hours(bb.stragglerSlowdown)},
+               tr("hours"), nameA, nameB);
 
     const int collectivesTab = indexOf(m_collectives);
     if (c.collectives.both) {
@@ -256,9 +266,11 @@ void ComparisonCharts::setRuns(const Run& a, const Run& b, const RunComparison& 
             meanA << static_cast<qreal>(k.meanA) / kMillisecond;
             meanB << static_cast<qreal>(k.meanB) / kMillisecond;
         }
-        fillGrouped(m_collectives->chart(), kinds, meanA, meanB, tr("ms per call"));
-        m_collectives->chart()->setTitle(tr("Collectives: mean time in each kind (late ranks: A %1, B %2)")
+        fillGrouped(m_collectives->chart(), kinds, meanA, meanB, tr("ms per call"), nameA, nameB);
+        m_collectives->chart()->setTitle(tr("Collectives: mean time in each kind (late ranks: %1 %2, %3 %4)")
+                                             .arg(nameA)
                                              .arg(c.collectives.lateRanksA)
+                                             .arg(nameB)
                                              .arg(c.collectives.lateRanksB));
         if (collectivesTab < 0) addTab(m_collectives, tr("Collectives"));
     } else if (collectivesTab >= 0) {
@@ -277,16 +289,16 @@ void ComparisonCharts::setRuns(const Run& a, const Run& b, const RunComparison& 
     double low = 100;
     for (const auto* series : {&ettrA, &ettrB})
         for (const TimePoint& p : *series) low = std::min(low, p.value * 100);
-    m_ettr->addTimeSeries(line(ettrA, 100, tr("A"), colourA()), "%");
-    m_ettr->addTimeSeries(line(ettrB, 100, tr("B"), colourB()), "%");
+    m_ettr->addTimeSeries(line(ettrA, 100, nameA, colourA()), "%");
+    m_ettr->addTimeSeries(line(ettrB, 100, nameB, colourB()), "%");
     m_ettr->setRange(longest, std::max(0.0, low - 2), 100);
 
     const auto stepsA = stepTimeSeries(a), stepsB = stepTimeSeries(b);
     double top = 0;
     for (const auto* series : {&stepsA, &stepsB})
         for (const TimePoint& p : *series) top = std::max(top, p.value);
-    m_steps->addTimeSeries(line(stepsA, 1, tr("A"), colourA()), "s");
-    m_steps->addTimeSeries(line(stepsB, 1, tr("B"), colourB()), "s");
+    m_steps->addTimeSeries(line(stepsA, 1, nameA, colourA()), "s");
+    m_steps->addTimeSeries(line(stepsB, 1, nameB, colourB()), "s");
     m_steps->setRange(longest, 0, top > 0 ? top * 1.1 : 1);
 }
 

@@ -14,6 +14,10 @@ namespace faultline {
 
 class TimeChartView;
 
+// What hovering a bridge's bar says: "Network: 91,832.7 GPU-hours (B)", thousands separated
+// as every figure of the app.
+QString bridgeBarToolTip(const QString& category, double value, const QString& unit, const QString& which);
+
 class ComparisonCharts : public QTabWidget {
     Q_OBJECT
 public:

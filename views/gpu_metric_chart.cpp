@@ -91,6 +91,7 @@ void GpuMetricChart::showReadings(const Run* run, std::int32_t gpu, std::int32_t
     const MetricScale scale = metricScale(name, std::nan(""), std::nan(""));
     chart()->setTitle(QString::fromStdString(scale.title));
     yAxis()->setTitleText(QString::fromStdString(scale.unit));
+    m_readings->setName(QString::fromStdString(std::string(metricInfo(name).label)));  // its tooltip's lines say what they read
     setSeriesUnit(m_readings, QString::fromStdString(scale.unit));
 
     // The readings: raw samples when kept and few enough, else the finest level that fits.

@@ -131,6 +131,24 @@ void HangView::paintEvent(QPaintEvent*) {
     drawFlows(p);
 }
 
+std::vector<HangView::RulerLabel> HangView::rulerLabels() const {
+    std::vector<RulerLabel> labels;
+    if (!m_hang || !m_run) return labels;
+    const std::int64_t start = m_run->info.startEpochNs;
+    const double pixelsPerNano = (xOf(m_hang->viewEnd) - xOf(m_hang->viewBegin)) / static_cast<double>(std::max<Nanos>(1, m_hang->viewEnd - m_hang->viewBegin));
+    const QFontMetrics metrics = fontMetrics();
+    const Nanos tick = chooseTimelineTick(pixelsPerNano, [&](Nanos step) {
+        return metrics.horizontalAdvance(QString::fromStdString(timelineTickLabel(start, m_hang->viewBegin, step)));
+    });
+    for (Nanos t = firstTickAtOrAfter(start, m_hang->viewBegin, tick); t <= m_hang->viewEnd; t = nextTick(start, t, tick)) {
+        const QString text = QString::fromStdString(timelineTickLabel(start, t, tick));
+        const QRectF box(xOf(t) + 3, 14 - metrics.ascent(), metrics.horizontalAdvance(text), metrics.height());
+        if (box.left() < kLaneLabelWidth || box.right() > width() - 2) continue;  // its tick line is drawn; a cut label is not
+        labels.push_back({box, text});
+    }
+    return labels;
+}
+
 void HangView::drawRuler(QPainter& p) {
     const std::int64_t start = m_run->info.startEpochNs;
     const double pixelsPerNano = (xOf(m_hang->viewEnd) - xOf(m_hang->viewBegin)) / static_cast<double>(std::max<Nanos>(1, m_hang->viewEnd - m_hang->viewBegin));
@@ -142,13 +160,11 @@ void HangView::drawRuler(QPainter& p) {
     p.drawText(QRect(4, 0, kLaneLabelWidth - 8, kHangRulerHeight), Qt::AlignLeft | Qt::AlignVCenter, tr("rank"));
     p.save();
     p.setClipRect(QRect(kLaneLabelWidth, 0, width() - kLaneLabelWidth, height()));
-    for (Nanos t = firstTickAtOrAfter(start, m_hang->viewBegin, tick); t <= m_hang->viewEnd; t = nextTick(start, t, tick)) {
-        const double x = xOf(t);
-        p.setPen(palette().mid().color());
-        p.drawLine(QPointF(x, kHangRulerHeight - 4), QPointF(x, height()));
-        p.setPen(palette().text().color());
-        p.drawText(QPointF(x + 3, 14), QString::fromStdString(timelineTickLabel(start, t, tick)));
-    }
+    p.setPen(palette().mid().color());
+    for (Nanos t = firstTickAtOrAfter(start, m_hang->viewBegin, tick); t <= m_hang->viewEnd; t = nextTick(start, t, tick))
+        p.drawLine(QPointF(xOf(t), kHangRulerHeight - 4), QPointF(xOf(t), height()));
+    p.setPen(palette().text().color());
+    for (const RulerLabel& label : rulerLabels()) p.drawText(QPointF(label.box.left(), 14), label.text);
     // When the first rank entered the collective the culprits never joined.
     const Rgb failed = activeStatePalette().failed;
     const double x = xOf(m_hang->hangBegin);

@@ -34,6 +34,13 @@ public:
     double xOf(Nanos t) const;
     // What the tooltip at `pos` says: the collective under it, or the lane's rank and role.
     QString toolTipAt(const QPoint& pos) const;
+    // The ruler's time labels as drawn (where each text's box sits, and the text): a label
+    // that would run past the right edge is left out rather than cut.
+    struct RulerLabel {
+        QRectF box;
+        QString text;
+    };
+    std::vector<RulerLabel> rulerLabels() const;
 
 protected:
     bool event(QEvent* event) override;

@@ -124,7 +124,9 @@ InspectorView::InspectorView(QWidget* parent)
 }
 
 void InspectorView::setRun(std::shared_ptr<const Run> run, const ReplayIndex* replay) {
+    m_hostJobs.reset();  // it refers to the old run
     m_run = std::move(run);
+    if (m_run && !m_run->jobs.empty()) m_hostJobs = std::make_unique<HostJobs>(*m_run);
     m_replay = replay;
     m_part = {};
     m_incidents.clear();
@@ -223,6 +225,17 @@ void InspectorView::fillNow() {
         parts << text;
     }
     if (replaced > 0) parts << (gpus.size() == 1 ? tr("replaced hardware") : tr("%1 replaced").arg(replaced));
+    // The scheduler's job holding it now, as View > Colour By > Job colours it.
+    if (m_hostJobs) {
+        const std::int32_t host = m_part.kind == ComponentKind::Host ? m_part.index : m_run->topology.gpus[static_cast<std::size_t>(m_part.index)].host;
+        const std::int32_t job = m_hostJobs->jobAt(host, m_time);
+        if (job < 0) {
+            parts << tr("no job");
+        } else {
+            const Job& j = m_run->jobs[static_cast<std::size_t>(job)];
+            parts << (j.name.empty() ? tr("job %1").arg(qtText(j.id)) : tr("job %1 (%2)").arg(qtText(j.id), qtText(j.name)));
+        }
+    }
     // The reading the 3D view colours this GPU by, as a Grafana panel would show it now.
     if (m_reading && gpus.size() == 1) {
         const std::string& metric = m_run->telemetry.metrics[static_cast<std::size_t>(m_metricShown)];

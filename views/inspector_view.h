@@ -5,6 +5,7 @@
 // prefix or substring, with a completion list.
 #include "analysis/run_search.h"
 #include "analysis/straggler_analysis.h"
+#include "model/host_jobs.h"
 #include "model/replay_state.h"
 #include "model/run.h"
 
@@ -89,6 +90,7 @@ private:
     std::optional<std::int32_t> m_metric;
     std::int32_t m_metricShown = -1;
     std::unique_ptr<MetricAtInstant> m_reading;  // the metric shown, at the finest level kept
+    std::unique_ptr<HostJobs> m_hostJobs;        // who held a host when: the "now" line names the job
     QCompleter* m_completer;
     QStringListModel* m_completions;
     // Built on the first search, not on every run opened: names of 100,000 GPUs and their

@@ -5,6 +5,8 @@
 #include "model/format.h"
 #include "views/playback_clock.h"
 
+#include <QAbstractButton>
+#include <QApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QShortcut>
@@ -67,28 +69,44 @@ ReplayPanel::ReplayPanel(QWidget* parent)
 }
 
 void ReplayPanel::addShortcuts() {
-    auto add = [this](QKeySequence key, auto slot) {
-        auto* s = new QShortcut(key, this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
+    auto add = [this](QKeySequence key, Qt::ShortcutContext context, auto slot) {
+        auto* s = new QShortcut(key, this, nullptr, nullptr, context);
         connect(s, &QShortcut::activated, this, slot);
     };
-    add(Qt::Key_Space, [this] { isPlaying() ? pause() : play(); });
-    // Left and right arrows step through training steps; with Shift they turn the camera.
-    add(Qt::Key_Right, [this] { jump(ReplayControls::Jump::NextStep); });
-    add(Qt::Key_Left, [this] { jump(ReplayControls::Jump::PreviousStep); });
-    add(Qt::Key_Period, [this] { jump(ReplayControls::Jump::NextStep); });
-    add(Qt::Key_Comma, [this] { jump(ReplayControls::Jump::PreviousStep); });
-    add(Qt::Key_BracketRight, [this] { jump(ReplayControls::Jump::NextEvent); });
-    add(Qt::Key_BracketLeft, [this] { jump(ReplayControls::Jump::PreviousEvent); });
-    add(Qt::Key_PageDown, [this] { jump(ReplayControls::Jump::NextIncident); });
-    add(Qt::Key_PageUp, [this] { jump(ReplayControls::Jump::PreviousIncident); });
-    add(Qt::Key_F, [this] { m_view->fitAll(); });
-    add(Qt::Key_Home, [this] { m_view->fitAll(); });
-    add(Qt::Key_T, [this] { m_view->topView(); });
-    add(Qt::Key_Z, [this] { m_view->zoomTo(m_view->selected()); });
+    // The replay's keys answer wherever the focus is in the window (right after start, in the
+    // incident list, in any panel): a table's type-ahead does not take F. A text field still
+    // types them, as it takes a printable key before any shortcut.
+    const Qt::ShortcutContext window = Qt::WindowShortcut;
+    add(Qt::Key_Space, window, [this] {
+        // A focused button or check box keeps Space, its own key for pressing it.
+        if (auto* button = qobject_cast<QAbstractButton*>(QApplication::focusWidget()); button && button->isVisible())
+            return button->animateClick();
+        isPlaying() ? pause() : play();
+    });
+    add(Qt::Key_Period, window, [this] { jump(ReplayControls::Jump::NextStep); });
+    add(Qt::Key_Comma, window, [this] { jump(ReplayControls::Jump::PreviousStep); });
+    add(Qt::Key_BracketRight, window, [this] { jump(ReplayControls::Jump::NextEvent); });
+    add(Qt::Key_BracketLeft, window, [this] { jump(ReplayControls::Jump::PreviousEvent); });
+    add(Qt::Key_F, window, [this] { m_view->fitAll(); });
+    add(Qt::Key_Home, window, [this] { m_view->fitAll(); });
+    add(Qt::Key_T, window, [this] { m_view->topView(); });
+    add(Qt::Key_Z, window, [this] { m_view->zoomTo(m_view->selected()); });
+    // The arrows and the page keys move through a list or a text, so they step the replay
+    // only with the focus in it. Left and right step through training steps; with Shift
+    // they turn the camera.
+    const Qt::ShortcutContext here = Qt::WidgetWithChildrenShortcut;
+    add(Qt::Key_Right, here, [this] { jump(ReplayControls::Jump::NextStep); });
+    add(Qt::Key_Left, here, [this] { jump(ReplayControls::Jump::PreviousStep); });
+    add(Qt::Key_PageDown, here, [this] { jump(ReplayControls::Jump::NextIncident); });
+    add(Qt::Key_PageUp, here, [this] { jump(ReplayControls::Jump::PreviousIncident); });
 }
 
 void ReplayPanel::setRun(std::shared_ptr<const Run> run) {
     pause();
+    // The inspector reads the view's replay index: it lets go of it before the view frees it.
+    // (Coloured by a metric with a GPU picked, the view's "back to state" signal had the
+    // inspector read the freed index of the old run: an abort on opening the next one.)
+    m_inspector->setRun(nullptr, nullptr);
     m_view->setRun(run);
     m_inspector->setRun(run, m_view->replay());
     if (!run) return;
@@ -114,7 +132,7 @@ void ReplayPanel::showTime() {
     const Run* run = m_view->run();
     if (!run) return;
     const Nanos t = m_view->time();
-    m_status->setText(statusText());
+    showStatus();
     m_controls->setTime(t, tr("%1 of %2").arg(QString::fromStdString(formatDuration(t)),
                                               QString::fromStdString(formatDuration(run->info.duration))));
     m_inspector->setTime(t);
@@ -127,6 +145,21 @@ QString ReplayPanel::statusText() const {
     const Nanos t = m_view->time();
     return QString::fromStdString(formatWallTime(run->info.startEpochNs, t) + "  ·  " +
                                   describeJob(*run, m_view->replay()->jobAt(t)));
+}
+
+void ReplayPanel::showStatus() {
+    // Too long for the panel (a small window), the line ends in an ellipsis, never mid-word
+    // with no sign of it; the whole line is its tooltip.
+    const QString full = statusText();
+    const int room = m_status->contentsRect().width();
+    const QString shown = room > 0 ? m_status->fontMetrics().elidedText(full, Qt::ElideRight, room) : full;
+    m_status->setText(shown);
+    m_status->setToolTip(shown == full ? QString() : full);
+}
+
+void ReplayPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    showStatus();
 }
 
 bool ReplayPanel::isPlaying() const { return m_clock->isRunning(); }

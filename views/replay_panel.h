@@ -47,9 +47,13 @@ signals:
     // N, P or their buttons moved the replay to the incident that begins at `t`.
     void incidentReached(faultline::Nanos t);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void tick(double seconds);
     void showTime();
+    void showStatus();
     void followPace();
     void addShortcuts();
 

@@ -105,9 +105,11 @@ void SummaryView::setSummary(const RunSummary& s) {
     m_ettr->setDetail(!s.ettrKnown       ? tr("the files give neither steps nor downtimes")
                       : caveat.empty() ? tr("of wall time spent on training that was kept")
                                        : qtText(caveat));
-    m_interruptions->setValue(QString::number(s.planned + s.unexpected));
-    m_interruptions->setDetail(s.withoutDowntime > 0 ? tr("%1 planned · %2 unexpected, %3 with no downtime shown").arg(s.planned).arg(s.unexpected).arg(s.withoutDowntime)
-                                                     : tr("%1 planned · %2 unexpected").arg(s.planned).arg(s.unexpected));
+    // Counts as every other figure: 9,000, not 9000.
+    auto counted = [](std::int64_t n) { return qtText(formatCount(n)); };
+    m_interruptions->setValue(counted(s.planned + s.unexpected));
+    m_interruptions->setDetail(s.withoutDowntime > 0 ? tr("%1 planned · %2 unexpected, %3 with no downtime shown").arg(counted(s.planned), counted(s.unexpected), counted(s.withoutDowntime))
+                                                     : tr("%1 planned · %2 unexpected").arg(counted(s.planned), counted(s.unexpected)));
     m_mtbf->setValue(s.unexpected ? qtText(formatDuration(s.mtbf)) : tr("no failures"));
     m_mtbf->setDetail(tr("between unexpected interruptions"));
     m_checkpoints->setValue(qtText(formatCount(s.checkpoints)));
@@ -127,7 +129,7 @@ void SummaryView::setSummary(const RunSummary& s) {
     for (int row = 0; row < static_cast<int>(s.causes.size()); ++row) {
         const CauseCount& c = s.causes[static_cast<std::size_t>(row)];
         const RootCauseInfo& info = rootCauseInfo(c.cause);
-        auto* count = new QTableWidgetItem(QString::number(c.count));
+        auto* count = new QTableWidgetItem(qtText(formatCount(c.count)));
         auto* share = new QTableWidgetItem(qtText(formatPercent(c.percent / 100.0)));
         count->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         share->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);

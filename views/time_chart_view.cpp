@@ -139,12 +139,13 @@ QString TimeChartView::toolTipAt(const QPointF& pos) const {
         for (auto c : {it, it == points.begin() ? it : std::prev(it)})
             if (c != points.end() && (!best || std::abs(c->x() - x) < std::abs(best->x() - x))) best = &*c;
         if (!best || std::abs(best->x() - x) > 12 * perPixel) continue;
-        lines << tr("%1: %2 %3 (at %4 %5)")
-                     .arg(t.series->name())
-                     .arg(best->y() * t.scale, 0, 'f', std::abs(best->y() * t.scale) < 10 ? 2 : 1)
-                     .arg(t.unit)
-                     .arg(best->x(), 0, 'f', 2)
-                     .arg(m_unitName);
+        const QString value = tr("%1 %2 (at %3 %4)")
+                                  .arg(best->y() * t.scale, 0, 'f', std::abs(best->y() * t.scale) < 10 ? 2 : 1)
+                                  .arg(t.unit)
+                                  .arg(best->x(), 0, 'f', 2)
+                                  .arg(m_unitName);
+        // A series without a name (the chart's title names it) is not introduced by a colon.
+        lines << (t.series->name().isEmpty() ? value : tr("%1: %2").arg(t.series->name(), value));
     }
     return lines.join('\n');
 }

@@ -41,6 +41,8 @@
 #include <vtkCamera.h>
 #include <vtkRenderer.h>
 
+#include <QtCharts/QLegendMarker>
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -235,6 +237,29 @@ std::pair<std::string, std::string> writeFabricPair(ScratchDir& dir, bool ibSlow
 // Two fabrics: the tiny run on RoCE against the same run on InfiniBand with a PFC-like fabric
 // slowdown added. The chart a reviewer sees first bridges RoCE's GPU-hours lost to
 // InfiniBand's by cause group, the network first, named as the verdict names the fabrics.
+// Every legend of the comparison names the runs as the verdict does (here by fabric), none A/B.
+TEST(CompareWindow, EveryLegendNamesTheRunsAsTheVerdictDoes) {
+    test::guiApp();
+    ScratchDir dir;
+    const auto [a, b] = writeFabricPair(dir, true);
+    CompareWindow window;
+    window.showComparison(loadComparison(QString::fromStdString(a), QString::fromStdString(b)));
+    ASSERT_EQ(window.comparison()->comparison.verdict.nameB, "InfiniBand");
+    QStringList shown;
+    int legends = 0;
+    for (QChartView* view : window.findChild<QTabWidget*>("comparisonCharts")->findChildren<QChartView*>()) {
+        QStringList labels;
+        for (QLegendMarker* m : view->chart()->legend()->markers())
+            if (!m->label().isEmpty() && m->label() != "base" && m->series()->objectName() != "cursor") labels << m->label();
+        shown << view->objectName() + ": " + labels.join(", ");
+        if (labels.isEmpty()) continue;
+        ++legends;
+        EXPECT_FALSE(labels.contains("A") || labels.contains("B")) << shown.last().toStdString();
+        EXPECT_TRUE(labels.contains("RoCE") && labels.contains("InfiniBand")) << shown.last().toStdString();
+    }
+    EXPECT_GE(legends, 4) << shown.join(" | ").toStdString();
+}
+
 TEST(CompareWindow, LostGpuHoursByCauseLeadWithTheNetwork) {
     test::guiApp();
     ScratchDir dir;

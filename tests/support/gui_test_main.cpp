@@ -7,13 +7,26 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <memory>
 
 namespace faultline::test {
 
 namespace {
 std::unique_ptr<QApplication> app;
+
+// The suite's settings (Open Recent, layout, theme) in a folder of its own, for this process
+// and the faultline processes it starts: a test never writes the user's settings.
+std::filesystem::path ownSettings() {
+    char pattern[] = "/tmp/faultline-test-config-XXXXXX";
+    const char* made = ::mkdtemp(pattern);
+    if (!made) return {};
+    ::setenv("XDG_CONFIG_HOME", made, 1);
+    return made;
 }
+const std::filesystem::path settingsDir = ownSettings();
+}  // namespace
 
 QApplication& guiApp() {
     static int argc = 1;
@@ -37,5 +50,7 @@ int main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
     const int status = RUN_ALL_TESTS();
     faultline::test::app.reset();  // before static destructors, while Qt's globals still live
+    std::error_code ignored;
+    if (!faultline::test::settingsDir.empty()) std::filesystem::remove_all(faultline::test::settingsDir, ignored);
     return status;
 }

@@ -69,6 +69,28 @@ TEST(ReplayPanel, NextIncidentJumpsToTheInterruptionAndTheStatusLineNamesIt) {
     EXPECT_EQ(shown.panel().time(), first.begin);
 }
 
+// In a small window the status line ends in an ellipsis inside the panel, the whole line its
+// tooltip; wide again, it is whole.
+TEST(ReplayPanel, ANarrowStatusLineIsElidedNotCutMidWord) {
+    const faultline::Run& run = test::tinyRun();
+    ShownPanel shown(run);
+    ASSERT_TRUE(shown.exposed());
+    shown.click("nextIncident");
+    const QString full = shown.panel().statusText();
+    auto* status = shown.child<QLabel>("replayStatus");
+    ASSERT_EQ(status->text(), full);
+    shown.panel().resize(420, 700);
+    QApplication::processEvents();
+    ASSERT_LT(status->width(), status->fontMetrics().horizontalAdvance(full));
+    EXPECT_TRUE(status->text().endsWith(QChar(0x2026))) << status->text().toStdString();
+    EXPECT_LE(status->fontMetrics().horizontalAdvance(status->text()), status->contentsRect().width());
+    EXPECT_EQ(status->toolTip(), full);
+    shown.panel().resize(1400, 900);
+    QApplication::processEvents();
+    EXPECT_EQ(status->text(), full);
+    EXPECT_TRUE(status->toolTip().isEmpty());
+}
+
 TEST(ReplayPanel, StepButtonsMoveOneTrainingStep) {
     const faultline::Run& run = test::tinyRun();
     ShownPanel shown(run);
