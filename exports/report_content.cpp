@@ -90,7 +90,7 @@ std::vector<std::vector<std::string>> lateRankRows(const StragglerReport& stragg
 }
 
 std::string incidentTitle(const Incident& incident) {
-    return "Incident " + std::to_string(incident.id) + " · " + std::string(rootCauseLabel(incident.cause));
+    return "Incident " + std::to_string(incident.id) + " · " + incident.causeLabel;
 }
 
 std::vector<std::pair<std::string, std::string>> incidentFacts(const Incident& inc, const RunInfo& info) {

@@ -166,7 +166,7 @@ int writePdfPages(const ReportContent& c, const ReportFigures& figures, const Re
         std::vector<QStringList> rows;
         for (const ReportIncident& r : c.selected)
             rows.push_back({QString::number(r.incident.id), qtText(formatWallTime(info.startEpochNs, r.incident.begin)),
-                            qtText(rootCauseLabel(r.incident.cause)), qtText(r.incident.hardware), qtText(formatDuration(incidentCost(r.incident)))});
+                            qtText(r.incident.causeLabel), qtText(r.incident.hardware), qtText(formatDuration(incidentCost(r.incident)))});
         pdf.table({"#", "First symptom (UTC)", "Root cause", "Hardware", "Downtime"}, rows, {0.06, 0.27, 0.2, 0.32, 0.15},
                   {true, false, false, false, true});
         pdf.paragraph(qtText(snapshotCaption(c)), QColor(90, 90, 90), 12);

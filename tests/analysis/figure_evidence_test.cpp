@@ -1,6 +1,8 @@
 // One rule for every summary figure: a minute of crash log or 18 ms of Flight Recorder dumps
 // gives no ETTR, MTBF or downtime share, only the reason and what would make it known; the
 // 54-day sample run gives every figure.
+#include "test_runs.h"
+
 #include "analysis/figure_evidence.h"
 #include "analysis/run_highlights.h"
 #include "analysis/summary.h"
@@ -12,26 +14,8 @@
 namespace faultline {
 namespace {
 
-// A job's console log: a minute of steps, then the crash on its last line.
-faultline::Run oneMinuteCrash() {
-    faultline::Run run;
-    run.info = {"crash", 0, kMinute, "import"};
-    run.topology = buildFabric(FabricShape{.gpus = 16});
-    for (int i = 1; i <= 50; ++i) run.steps.push_back({i * kSecond, i, kSecond});
-    run.failures = {{kMinute - kSecond, RootCause::GpuHbm3Memory, {ComponentKind::Gpu, 12}, 48, {12}, "CUDA error: uncorrectable ECC error encountered"}};
-    return run;
-}
-
-// Flight Recorder dumps of a hung job: 18 ms between the first and the last record, the hang
-// detected at the end of it.
-faultline::Run eighteenMillisecondHang() {
-    faultline::Run run;
-    run.info = {"hang", 0, 18 * kMillisecond, "import"};
-    run.topology = buildFabric(FabricShape{.gpus = 16});
-    run.failures = {{kMillisecond / 4, RootCause::NcclWatchdogTimeout, {ComponentKind::Gpu, 10}, 0, {10}, "rank 10 never joined all_to_all"}};
-    run.downtimes = {{kMillisecond / 4, 18 * kMillisecond, 18 * kMillisecond, 18 * kMillisecond, 0, false, RootCause::NcclWatchdogTimeout, 0}};
-    return run;
-}
+using test::eighteenMillisecondHang;
+using test::oneMinuteCrash;
 
 void expectNoFigures(const Run& run, const std::string& held) {
     const RunSummary s = summarize(run);

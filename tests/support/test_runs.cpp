@@ -166,4 +166,23 @@ Run oneFailureRun() {
     return run;
 }
 
+Run oneMinuteCrash() {
+    Run run;
+    run.info = {"crash", 0, kMinute, "import"};
+    run.topology = buildFabric(FabricShape{.gpus = 16});
+    for (int i = 1; i <= 50; ++i) run.steps.push_back({i * kSecond, i, kSecond});
+    run.failures = {{kMinute - kSecond, RootCause::GpuHbm3Memory, {ComponentKind::Gpu, 12}, 48, {12},
+                     "CUDA error: uncorrectable ECC error encountered"}};
+    return run;
+}
+
+Run eighteenMillisecondHang() {
+    Run run;
+    run.info = {"hang", 0, 18 * kMillisecond, "import"};
+    run.topology = buildFabric(FabricShape{.gpus = 16});
+    run.failures = {{kMillisecond / 4, RootCause::NcclWatchdogTimeout, {ComponentKind::Gpu, 10}, 0, {10}, "rank 10 never joined all_to_all"}};
+    run.downtimes = {{kMillisecond / 4, 18 * kMillisecond, 18 * kMillisecond, 18 * kMillisecond, 0, false, RootCause::NcclWatchdogTimeout, 0}};
+    return run;
+}
+
 }  // namespace faultline::test
