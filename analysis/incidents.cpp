@@ -27,9 +27,15 @@ const Checkpoint* checkpointBefore(const std::vector<Checkpoint>& checkpoints, C
     return best;
 }
 
-std::string causeLabel(RootCause cause) { return std::string(rootCauseLabel(cause)); }
-
 }  // namespace
+
+std::string incidentCauseLabel(RootCause cause, const Failure* failure) {
+    if (cause == RootCause::NetworkSwitchCable) {
+        const ComponentKind kind = failure ? failure->component.kind : ComponentKind::None;
+        if (kind != ComponentKind::Switch && kind != ComponentKind::Link) return kUnknownLink;
+    }
+    return std::string(rootCauseLabel(cause));
+}
 
 std::string describeHardware(const Topology& t, const Failure& f) {
     const auto i = static_cast<std::size_t>(f.component.index);
@@ -155,7 +161,11 @@ std::vector<Incident> buildIncidents(const Run& run) {
         Incident& inc = out[i];
         inc.id = static_cast<int>(i) + 1;
         std::sort(inc.chain.begin(), inc.chain.end(), [](const IncidentEvent& a, const IncidentEvent& b) { return a.time < b.time; });
-        inc.headline = causeLabel(inc.cause) + (inc.xid ? " (Xid " + std::to_string(inc.xid) + ")" : "") +
+        const Failure* failure = inc.failure >= 0 && static_cast<std::size_t>(inc.failure) < run.failures.size()
+                                     ? &run.failures[static_cast<std::size_t>(inc.failure)]
+                                     : nullptr;
+        inc.causeLabel = incidentCauseLabel(inc.cause, failure);
+        inc.headline = inc.causeLabel + (inc.xid ? " (Xid " + std::to_string(inc.xid) + ")" : "") +
                        (inc.hardware.empty() ? "" : " on " + inc.hardware) +
                        (inc.end ? ": down " + formatDuration(inc.timeToRecover) : "") +
                        (inc.lostWork > 0 ? ", " + formatDuration(inc.lostWork) + " of work lost" : "");

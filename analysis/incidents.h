@@ -21,6 +21,10 @@ struct Incident {
     int id = 0;                  // 1-based, in time order
     bool planned = false;
     RootCause cause = RootCause::Unknown;
+    // The cause in the words every list shows: the table's label, except that a network cause
+    // names a switch or cable only where a topology or log names that hardware, else "Network
+    // (which link is unknown)".
+    std::string causeLabel;
     Nanos begin = 0;             // first symptom (or the planned stop)
     std::optional<Nanos> end;    // training resumed; empty when the run ended first or it is unknown
     int downtime = -1;           // index into Run::downtimes, -1 when only a symptom is known
@@ -47,6 +51,9 @@ struct Incident {
 };
 
 std::vector<Incident> buildIncidents(const Run& run);
+inline constexpr const char* kUnknownLink = "Network (which link is unknown)";
+// An incident's cause label (see Incident::causeLabel) for `cause` and the failure behind it (null: none).
+std::string incidentCauseLabel(RootCause cause, const Failure* failure);
 std::string describeHardware(const Topology& topology, const Failure& failure);
 // "0-6,8": ranks in order, runs collapsed; "" for none.
 std::string rankRanges(std::vector<std::int32_t> ranks);

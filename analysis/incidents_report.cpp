@@ -62,6 +62,7 @@ nlohmann::json incidentsToJson(const std::vector<Incident>& incidents, const Run
             {"id", inc.id},
             {"planned", inc.planned},
             {"cause", rootCauseKey(inc.cause)},
+            {"cause_label", inc.causeLabel},
             {"time_s", toSeconds(inc.begin)},
             {"wall_time", formatWallTime(info.startEpochNs, inc.begin)},
             {"hardware", inc.hardware},
@@ -92,7 +93,7 @@ std::string incidentsToText(const std::vector<Incident>& incidents, const RunInf
                   "GPU-h lost", "suspect ranks");
     out += buf;
     for (const Incident& inc : incidents) {
-        std::string cause(rootCauseLabel(inc.cause));
+        std::string cause = inc.causeLabel;
         if (inc.xid) cause += " (Xid " + std::to_string(inc.xid) + ")";
         const std::string suspects = rankRanges(inc.suspectRanks);
         std::snprintf(buf, sizeof buf, "%5d  %-23s  %-30.30s  %-34.34s  %14s  %14s  %12s  %.60s\n", inc.id,

@@ -72,7 +72,7 @@ std::vector<std::string> runHighlights(const Run& run, const RunSummary& summary
     const int interruptions = summary.planned + summary.unexpected;
     if (interruptions > 0)
         out.push_back(formatCounted(interruptions, "interruption", "interruptions") + " (" + std::to_string(summary.unexpected) + " unexpected" +
-                      (summary.unexpected ? ", one every " + formatDuration(summary.mtbf) : std::string()) + ")");
+                      (summary.known(SummaryFigure::Mtbf) ? ", one every " + formatDuration(summary.mtbf) : std::string()) + ")");
     else if (!run.failures.empty())
         out.push_back(formatCounted(static_cast<std::int64_t>(run.failures.size()), "failure", "failures"));
     if (summary.ettrKnown && (interruptions > 0 || run.collectives.empty())) {

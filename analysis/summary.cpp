@@ -3,6 +3,8 @@
 #include "model/format.h"
 #include "goodput.h"
 
+#include <array>
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -75,7 +77,6 @@ RunSummary summarize(const Run& run) {
     s.mtbf = ledger.mtbf;
     s.ettr = ledger.whole.ettr();
     s.goodput = ledger.whole.goodput();
-    s.ettrKnown = ledger.timeAccounted;
     const Badput& b = ledger.whole.badput;
     s.downtime = {b.detection, b.restart, b.reload, b.lostWork, b.planned};
 
@@ -87,6 +88,9 @@ RunSummary summarize(const Run& run) {
     if (s.checkpoints > 0) s.meanCheckpointSave = s.checkpointSaveTotal / s.checkpoints;
     s.checkpointInterval = meanCheckpointInterval(run);
     s.optimalCheckpointInterval = youngDalyInterval(s.meanCheckpointSave, s.mtbf);
+    s.basis = evidenceBasis(run, s.unexpected, s.checkpoints, s.checkpointInterval > 0, ledger.timeAccounted);
+    for (const SummaryFigure f : kSummaryFigures) s.evidence[static_cast<std::size_t>(f)] = figureEvidence(f, s.basis);
+    s.ettrKnown = s.known(SummaryFigure::Ettr);
     for (const Job& j : run.jobs)
         if (j.inRun) {
             ++s.jobsInRun;
@@ -95,7 +99,33 @@ RunSummary summarize(const Run& run) {
     return s;
 }
 
+namespace {
+
+// Every figure's verdict: what it needs and, when unknown, why it is null.
+nlohmann::json evidenceToJson(const RunSummary& s) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const SummaryFigure f : kSummaryFigures) {
+        const FigureEvidence& e = s.evidenceFor(f);
+        out[std::string(summaryFigureKey(f))] = {{"known", e.known}, {"needs", e.needs},
+                                                 {"reason", e.known ? nlohmann::json() : nlohmann::json(unknownFigureText(e))}};
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string figureOrUnknown(const RunSummary& s, SummaryFigure f, const std::string& value) { return s.known(f) ? value : kNotEnoughToSay; }
+
+std::vector<std::string> unknownFigureNotes(const RunSummary& s) {
+    std::vector<std::string> out;
+    for (const SummaryFigure f : kSummaryFigures)
+        if (!s.known(f)) out.push_back(std::string(summaryFigureLabel(f)) + ": " + unknownFigureText(s.evidenceFor(f)));
+    return out;
+}
+
 nlohmann::json summaryToJson(const RunSummary& s) {
+    const bool downtimeKnown = s.known(SummaryFigure::DowntimeShares);
+    auto downtime = [downtimeKnown](Nanos d) { return downtimeKnown ? nlohmann::json(toSeconds(d)) : nlohmann::json(); };
     nlohmann::json causes = nlohmann::json::array();
     for (const CauseCount& c : s.causes)
         causes.push_back({{"cause", rootCauseKey(c.cause)}, {"label", rootCauseLabel(c.cause)}, {"count", c.count},
@@ -118,18 +148,20 @@ nlohmann::json summaryToJson(const RunSummary& s) {
         {"ettr", s.ettrKnown ? nlohmann::json(s.ettr) : nlohmann::json()},
         {"goodput", s.ettrKnown ? nlohmann::json(s.goodput) : nlohmann::json()},
         {"downtime_s",
-         {{"detection", toSeconds(s.downtime.detection)},
-          {"restart", toSeconds(s.downtime.restart)},
-          {"reload", toSeconds(s.downtime.reload)},
-          {"lost_work", toSeconds(s.downtime.lostWork)},
-          {"planned", toSeconds(s.downtime.planned)}}},
-        {"mtbf_s", toSeconds(s.mtbf)},
+         {{"detection", downtime(s.downtime.detection)},
+          {"restart", downtime(s.downtime.restart)},
+          {"reload", downtime(s.downtime.reload)},
+          {"lost_work", downtime(s.downtime.lostWork)},
+          {"planned", downtime(s.downtime.planned)}}},
+        {"mtbf_s", s.known(SummaryFigure::Mtbf) ? nlohmann::json(toSeconds(s.mtbf)) : nlohmann::json()},
         {"checkpoints", s.checkpoints},
         {"jobs", {{"in_run", s.jobsInRun}, {"requeues", s.requeues}}},
         {"checkpoint_mean_save_s", toSeconds(s.meanCheckpointSave)},
-        {"checkpoint_interval_s", s.checkpointInterval > 0 ? nlohmann::json(toSeconds(s.checkpointInterval)) : nlohmann::json()},
+        {"checkpoint_interval_s",
+         s.known(SummaryFigure::CheckpointInterval) ? nlohmann::json(toSeconds(s.checkpointInterval)) : nlohmann::json()},
         {"optimal_checkpoint_interval_s",
-         s.optimalCheckpointInterval > 0 ? nlohmann::json(toSeconds(s.optimalCheckpointInterval)) : nlohmann::json()},
+         s.known(SummaryFigure::YoungDaly) ? nlohmann::json(toSeconds(s.optimalCheckpointInterval)) : nlohmann::json()},
+        {"figures", evidenceToJson(s)},
         {"goodput_ledger", goodputToJson(s.ledger)},
     };
 }
@@ -154,23 +186,28 @@ std::string summaryToText(const RunSummary& s) {
                               std::to_string(s.unexpected) + " unexpected)");
     if (s.jobsInRun > 0)
         line("Jobs", std::to_string(s.jobsInRun) + " trained the run (" + std::to_string(s.requeues) + " of them requeued runs)");
+    // A figure the evidence cannot support is said so, with what would make it known.
+    auto figure = [&s, &line](SummaryFigure f, const std::string& label, const std::string& value) {
+        line(label, s.known(f) ? value : unknownFigureText(s.evidenceFor(f)));
+    };
     const std::string caveat = ettrCaveat(s);
-    line("Effective training time", s.ettrKnown ? formatPercent(s.ettr) + " (goodput " + formatPercent(s.goodput) + " after straggler slowdown" +
-                                                      (caveat.empty() ? "" : "; " + caveat) + ")"
-                                                : "unknown (the files give neither training steps nor downtimes)");
-    line("Mean time between failures", s.unexpected ? formatDuration(s.mtbf) : "no failures");
-    line("Downtime: detection", formatDuration(s.downtime.detection));
-    line("Downtime: restart", formatDuration(s.downtime.restart));
-    line("Downtime: checkpoint reload", formatDuration(s.downtime.reload));
-    line("Downtime: lost work", formatDuration(s.downtime.lostWork));
-    line("Planned maintenance", formatDuration(s.downtime.planned));
-    line("Checkpoints saved", formatCount(s.checkpoints) + " (mean save " + formatDuration(s.meanCheckpointSave) + ")");
-    line("Checkpoint interval", s.checkpointInterval > 0 ? formatDuration(s.checkpointInterval) : "unknown (fewer than two saves)");
-    line("Young/Daly optimal interval",
-         s.optimalCheckpointInterval > 0
-             ? formatDuration(s.optimalCheckpointInterval) + " (for MTBF " + formatDuration(s.mtbf) + " and " +
-                   formatDuration(s.meanCheckpointSave) + " saves)"
-             : "unknown (needs failures and checkpoint saves)");
+    figure(SummaryFigure::Ettr, "Effective training time",
+           formatPercent(s.ettr) + " (goodput " + formatPercent(s.goodput) + " after straggler slowdown" + (caveat.empty() ? "" : "; " + caveat) + ")");
+    figure(SummaryFigure::Mtbf, "Mean time between failures", formatDuration(s.mtbf));
+    if (s.known(SummaryFigure::DowntimeShares)) {
+        line("Downtime: detection", formatDuration(s.downtime.detection));
+        line("Downtime: restart", formatDuration(s.downtime.restart));
+        line("Downtime: checkpoint reload", formatDuration(s.downtime.reload));
+        line("Downtime: lost work", formatDuration(s.downtime.lostWork));
+        line("Planned maintenance", formatDuration(s.downtime.planned));
+    } else {
+        line("Downtime", unknownFigureText(s.evidenceFor(SummaryFigure::DowntimeShares)));
+    }
+    line("Checkpoints saved", formatCount(s.checkpoints) + (s.checkpoints > 0 ? " (mean save " + formatDuration(s.meanCheckpointSave) + ")" : ""));
+    figure(SummaryFigure::CheckpointInterval, "Checkpoint interval", formatDuration(s.checkpointInterval));
+    figure(SummaryFigure::YoungDaly, "Young/Daly optimal interval",
+           formatDuration(s.optimalCheckpointInterval) + " (for MTBF " + formatDuration(s.mtbf) + " and " + formatDuration(s.meanCheckpointSave) +
+               " saves)");
     if (!s.causes.empty()) {
         out += "\nRoot causes of unexpected interruptions\n";
         for (const CauseCount& c : s.causes) {
@@ -179,7 +216,8 @@ std::string summaryToText(const RunSummary& s) {
             out += buf;
         }
     }
-    out += "\n" + goodputToText(s.ledger);
+    // The ledger is shares of the run: it needs what ETTR needs.
+    out += "\n" + (s.ettrKnown ? goodputToText(s.ledger) : "Goodput ledger: " + unknownFigureText(s.evidenceFor(SummaryFigure::Ettr)) + "\n");
     return out;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // The figures a run is first judged by, as `faultline-cli summary` prints them and the
 // app's summary panel shows them.
+#include "analysis/figure_evidence.h"
 #include "fabric_outline.h"
 #include "goodput.h"
 #include "model/run.h"
@@ -46,7 +47,9 @@ struct RunSummary {
     // goodput ledger, as is goodput (which also takes out straggler slowdown).
     double ettr = 0;
     double goodput = 0;
-    bool ettrKnown = false;  // false when the run gives neither steps nor downtimes
+    // Whether ETTR and goodput are stated: the run says how its time was spent and holds the
+    // evidence figureEvidence asks for (analysis/figure_evidence.h).
+    bool ettrKnown = false;
     DowntimeSplit downtime;
     Nanos mtbf = 0;  // mean time between unexpected interruptions; 0 when there were none
     int jobsInRun = 0;    // scheduler jobs (runs of them) that trained an imported run; 0 for a simulated one
@@ -61,9 +64,20 @@ struct RunSummary {
     // save (Young/Daly: sqrt(2 x save x MTBF)); 0 when the run has no failures or no saves.
     Nanos optimalCheckpointInterval = 0;
     GoodputLedger ledger;  // where every nanosecond went, overall and per day
+    // Every figure's verdict under the one rule; a figure that is not known is shown nowhere.
+    EvidenceBasis basis;
+    std::array<FigureEvidence, kSummaryFigures.size()> evidence{};
+    const FigureEvidence& evidenceFor(SummaryFigure f) const { return evidence[static_cast<std::size_t>(f)]; }
+    bool known(SummaryFigure f) const { return evidenceFor(f).known; }
 };
 
 RunSummary summarize(const Run& run);
+// `value` where the evidence supports the figure, else "not enough of the run to say": for
+// tiles and tables, with unknownFigureNotes said beside them.
+std::string figureOrUnknown(const RunSummary& summary, SummaryFigure figure, const std::string& value);
+// One line per figure the evidence cannot support: "Mean time between failures: not enough of
+// the run to say: needs ... (the files hold ...)". Empty when every figure is known.
+std::vector<std::string> unknownFigureNotes(const RunSummary& summary);
 // What ETTR leaves out, said beside it wherever it is shown: "" or "not counting 1
 // interruption whose downtime the files do not show".
 std::string ettrCaveat(const RunSummary& summary);

@@ -17,6 +17,7 @@
 #include "what_if_dialog.h"
 #include "window_menus.h"
 #include "analysis/blast_radius.h"
+#include "analysis/opening_instant.h"
 #include "analysis/run_highlights.h"
 #include "model/review_file.h"
 #include "views/charts_view.h"
@@ -508,6 +509,14 @@ void MainWindow::showRun(std::shared_ptr<const LoadedRun> run) {
     rememberRecent({m_run->path, {}});  // File > Open Recent
     setWindowTitle(tr("%1 — Faultline").arg(QString::fromStdString(m_run->summary.name)));
     statusBar()->showMessage(tr("Opened %1. %2").arg(m_run->path, m_incidents->notesLocation()));
+    // Short evidence (a crash log, a hang's dumps) opens on its first symptom: the incident
+    // selected, the failed hardware red, framed and in the inspector, not step 0.
+    if (const std::optional<Nanos> first = openingInstant(m_run->run, m_run->incidents))
+        for (const Incident& incident : m_run->incidents)
+            if (incident.begin == *first) {
+                m_incidents->selectIncident(incident.id);
+                break;
+            }
     emit runShown();
 }
 

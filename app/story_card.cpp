@@ -94,7 +94,8 @@ void StoryCard::paintEvent(QPaintEvent*) {
     area.adjust(0, unit * 2, 0, 0);
     p.setPen(Qt::white);
     p.setFont(sized(titlePixelSize(), true));
-    const QString title = m_kind == Kind::Title ? qtText(info.name) : tr("%1 effective training").arg(s.ettrKnown ? qtText(formatPercent(s.ettr)) : tr("unknown"));
+    const QString title = m_kind == Kind::Title ? qtText(info.name) : s.ettrKnown ? tr("%1 effective training").arg(qtText(formatPercent(s.ettr)))
+                                                                                    : tr("Effective training: %1").arg(qtText(kNotEnoughToSay));
     const QRect titleRect = p.boundingRect(area, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, title);
     p.drawText(area, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, title);
     area.setTop(titleRect.bottom() + unit);
@@ -127,12 +128,12 @@ void StoryCard::paintEvent(QPaintEvent*) {
     p.drawText(foot, Qt::AlignLeft | Qt::AlignVCenter, tr("%1 interruptions in %2").arg(m_content->incidents.size()).arg(qtText(formatDuration(info.duration))));
     const Badput& b = s.ledger.whole.badput;
     figureGrid(p, area,
-               {{"Goodput", s.ettrKnown ? formatPercent(s.goodput) : "unknown"},
+               {{"Goodput", figureOrUnknown(s, SummaryFigure::Goodput, formatPercent(s.goodput))},
                 {"Interruptions", std::to_string(s.unexpected) + " unexpected"},
-                {"MTBF", s.unexpected ? formatDuration(s.mtbf) : "no failures"},
-                {"Detection + restart", formatDuration(b.detection + b.restart)},
-                {"Checkpoint reload", formatDuration(b.reload)},
-                {"Work redone", formatDuration(b.lostWork)}},
+                {"MTBF", figureOrUnknown(s, SummaryFigure::Mtbf, formatDuration(s.mtbf))},
+                {"Detection + restart", figureOrUnknown(s, SummaryFigure::DowntimeShares, formatDuration(b.detection + b.restart))},
+                {"Checkpoint reload", figureOrUnknown(s, SummaryFigure::DowntimeShares, formatDuration(b.reload))},
+                {"Work redone", figureOrUnknown(s, SummaryFigure::DowntimeShares, formatDuration(b.lostWork))}},
                unit, &m_cut);
 }
 

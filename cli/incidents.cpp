@@ -1,5 +1,6 @@
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "analysis/next_checks.h"
 #include "exports/csv_export.h"
 
 #include "model/error.h"
@@ -79,6 +80,9 @@ int incidentsCommand(const CommandArgs& argv) {
         incidents = {*it};
         if (!args.flag("--json") && !args.flag("--csv")) {
             std::fputs(incidentChainToText(incidents.front(), run.info).c_str(), stdout);
+            // Beside the evidence: what it means and what to check next, with its source.
+            if (const std::string next = nextChecksToText(nextChecks(incidents.front(), run)); !next.empty())
+                std::fputs(("\n" + next).c_str(), stdout);
             // A failed switch, cable, NIC or host: what it cut off, and its way up the fabric.
             if (const ComponentRef part = failedPart(run, incidents.front()); part.kind != ComponentKind::None && part.kind != ComponentKind::Gpu) {
                 std::string text = "\n" + blastRadiusToText(run.topology, blastRadius(run.topology, part));
@@ -97,6 +101,12 @@ int incidentsCommand(const CommandArgs& argv) {
     if (args.flag("--json")) {
         nlohmann::json json = incidentsToJson(incidents, run.info);
         addReviews(json, incidents, readIncidentNotes(args.positional().front()));
+        if (id && json.is_array() && !json.empty()) {
+            nlohmann::json next = nlohmann::json::array();
+            for (const NextCheck& c : nextChecks(incidents.front(), run))
+                next.push_back({{"evidence", c.evidence}, {"meaning", c.meaning}, {"check", c.check}, {"source", c.source}});
+            json[0]["next_checks"] = std::move(next);
+        }
         text = jsonText(json);
     } else {
         text = incidentsToText(incidents, run.info);

@@ -90,7 +90,7 @@ std::vector<std::vector<std::string>> lateRankRows(const StragglerReport& stragg
 }
 
 std::string incidentTitle(const Incident& incident) {
-    return "Incident " + std::to_string(incident.id) + " · " + std::string(rootCauseLabel(incident.cause));
+    return "Incident " + std::to_string(incident.id) + " · " + incident.causeLabel;
 }
 
 std::vector<std::pair<std::string, std::string>> incidentFacts(const Incident& inc, const RunInfo& info) {
@@ -117,11 +117,11 @@ std::string sinceSymptom(Nanos offset) { return (offset < 0 ? "-" : "+") + forma
 
 std::vector<std::pair<std::string, std::string>> headlineFigures(const RunSummary& s) {
     return {
-        {"ETTR", s.ettrKnown ? formatPercent(s.ettr) : "unknown"},
-        {"Goodput", s.ettrKnown ? formatPercent(s.goodput) : "unknown"},
+        {"ETTR", figureOrUnknown(s, SummaryFigure::Ettr, formatPercent(s.ettr))},
+        {"Goodput", figureOrUnknown(s, SummaryFigure::Goodput, formatPercent(s.goodput))},
         {"Interruptions", std::to_string(s.unexpected) + " unexpected, " + std::to_string(s.planned) + " planned"},
-        {"MTBF", s.unexpected ? formatDuration(s.mtbf) : "no failures"},
-        {"Downtime", formatDuration(s.downtime.total())},
+        {"MTBF", figureOrUnknown(s, SummaryFigure::Mtbf, formatDuration(s.mtbf))},
+        {"Downtime", figureOrUnknown(s, SummaryFigure::DowntimeShares, formatDuration(s.downtime.total()))},
         {"Cluster", formatCount(static_cast<std::int64_t>(s.gpus)) + " GPUs · " + formatDuration(s.duration)},
     };
 }

@@ -1,5 +1,7 @@
 #include "exports/report_figures.h"
 
+#include <algorithm>
+
 #include "analysis/blast_radius.h"
 #include "analysis/straggler_analysis.h"
 #include "exports/offscreen_renderer.h"
@@ -31,6 +33,10 @@ ReportFigure recordFigure(QWidget* panel, const QString& title, QSize size) {
     paintPanel(panel, p, size);
     p.end();
     return f;
+}
+
+Nanos incidentSnapshotInstant(const Incident& incident, Nanos runDuration) {
+    return std::clamp<Nanos>(incident.begin + kSecond, 0, std::max<Nanos>(runDuration, incident.begin));
 }
 
 bool renderReportFigures(const ReportContent& content, ReportFigures& out, const std::function<void(int, int)>& progress,
@@ -97,7 +103,7 @@ bool renderReportFigures(const ReportContent& content, ReportFigures& out, const
         // Framed and labelled as the app frames an incident: a switch's blast radius whole.
         showIncident(renderer.view(), failedPart(*content.run, r.incident), r.incident.gpus).aim();
         // Just after the first symptom: the failed hardware red, the job not yet torn down.
-        out.snapshots.push_back(renderer.render(r.incident.begin + kSecond));
+        out.snapshots.push_back(renderer.render(incidentSnapshotInstant(r.incident, content.run->info.duration)));
         if (!step()) return false;
     }
     return true;

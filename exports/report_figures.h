@@ -31,6 +31,11 @@ struct ReportFigures {
     std::vector<QImage> snapshots;     // one per selected incident, in the same order
 };
 
+// The instant an incident's picture shows: just after its first symptom (the failed hardware
+// red, the job not yet torn down), never past the run's end, so a failure within a second of the
+// end is drawn at the run's last instant, still red.
+Nanos incidentSnapshotInstant(const Incident& incident, Nanos runDuration);
+
 // A panel painted into a figure at `size` (on the GUI thread).
 ReportFigure recordFigure(QWidget* panel, const QString& title, QSize size);
 

@@ -21,13 +21,16 @@ void writeHtmlReport(const ReportContent& c, const ReportFigures& figures, const
             "</p>\n<div class=tiles>";
     for (const auto& [k, v] : headlineFigures(c.summary)) html += "<div class=tile><div class=l>" + h(k) + "</div><div class=v>" + h(v) + "</div></div>";
     html += "</div>\n";
+    for (const std::string& note : unknownFigureNotes(c.summary)) html += "<p class=muted>" + h(note) + "</p>\n";
     if (const std::string caveat = ettrCaveat(c.summary); !caveat.empty())
         html += "<p class=muted>" + h("ETTR is " + formatPercent(c.summary.ettr) + ", " + caveat + ".") + "</p>\n";
     html += "<h2>Where the time went</h2><table class=grid><tr><th>Root cause</th><th>Count</th><th>Share</th></tr>";
     for (const CauseCount& cc : c.summary.causes)
         html += "<tr><td>" + h(rootCauseLabel(cc.cause)) + "</td><td>" + QString::number(cc.count) + "</td><td>" +
                 QString::number(cc.percent, 'f', 1) + "%</td></tr>";
-    html += "</table>\n<pre>" + h(goodputToText(c.summary.ledger)) + "</pre>\n";
+    // The ledger is shares of the run: it needs what ETTR needs.
+    html += "</table>\n<pre>" +
+            h(c.summary.ettrKnown ? goodputToText(c.summary.ledger) : unknownFigureText(c.summary.evidenceFor(SummaryFigure::Ettr))) + "</pre>\n";
     if (const auto late = lateRankRows(c.stragglers, *c.run); !late.empty())
         html += "<h3>Late ranks in the traced collectives</h3>" + gridTable(lateRankHeader(), late) + "\n";
     html += "<h2>Cluster power</h2><table class=facts>";

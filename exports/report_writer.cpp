@@ -25,6 +25,11 @@ QString hours(Nanos t) { return QString::number(toSeconds(t) / 3600.0, 'f', 1); 
 
 void ledgerSection(PdfLayout& pdf, const RunSummary& s) {
     pdf.heading("Where the time went", 2);
+    // Shares of the run need what ETTR needs: below it the reason, not a table of them.
+    if (!s.ettrKnown) {
+        pdf.paragraph(qtText(unknownFigureText(s.evidenceFor(SummaryFigure::Ettr))), QColor(60, 60, 60));
+        return;
+    }
     const GoodputPeriod& w = s.ledger.whole;
     const double span = static_cast<double>(std::max<Nanos>(1, w.end - w.begin));
     auto row = [&](const QString& what, Nanos t) {
@@ -136,6 +141,7 @@ int writePdfPages(const ReportContent& c, const ReportFigures& figures, const Re
               qtText(formatWallTime(info.startEpochNs, 0) + " to " + formatWallTime(info.startEpochNs, info.duration) + " · " +
                 formatDuration(info.duration) + "\n" + info.source));
     pdf.tiles(qPairs(headlineFigures(c.summary)));
+    for (const std::string& note : unknownFigureNotes(c.summary)) pdf.paragraph(qtText(note), QColor(60, 60, 60));
     pdf.paragraph(QString("This report covers %1 interruptions; the %2 that cost the most time (time to recover plus work "
                           "redone) each have a section of their own.%3")
                       .arg(c.incidents.size())
@@ -161,7 +167,7 @@ int writePdfPages(const ReportContent& c, const ReportFigures& figures, const Re
         std::vector<QStringList> rows;
         for (const ReportIncident& r : c.selected)
             rows.push_back({QString::number(r.incident.id), qtText(formatWallTime(info.startEpochNs, r.incident.begin)),
-                            qtText(rootCauseLabel(r.incident.cause)), qtText(r.incident.hardware), qtText(formatDuration(incidentCost(r.incident)))});
+                            qtText(r.incident.causeLabel), qtText(r.incident.hardware), qtText(formatDuration(incidentCost(r.incident)))});
         pdf.table({"#", "First symptom (UTC)", "Root cause", "Hardware", "Downtime"}, rows, {0.06, 0.27, 0.2, 0.32, 0.15},
                   {true, false, false, false, true});
         pdf.paragraph(qtText(snapshotCaption(c)), QColor(90, 90, 90), 12);

@@ -113,8 +113,12 @@ ReplayIndex::ReplayIndex(const Run& run)
         const Failure& f = run.failures[i];
         for (std::int32_t gpu : f.gpus) {
             if (gpu < 0 || gpu >= gpuCount) continue;
-            fileInterval({f.time, failedUntil[i], gpu, 0, true});
-            if (replacesGpus(f)) {
+            // A failure nothing answers before the run's end is still failed at its last
+            // instant (a crash on a log's last line is drawn red there), and nothing says its
+            // GPU was replaced.
+            const bool toTheEnd = failedUntil[i] >= run.info.duration;
+            fileInterval({f.time, toTheEnd ? std::max(failedUntil[i], f.time) + 1 : failedUntil[i], gpu, 0, true});
+            if (replacesGpus(f) && !toTheEnd) {
                 Nanos& at = m_replacedAt[static_cast<std::size_t>(gpu)];
                 at = std::min(at, failedUntil[i]);
             }

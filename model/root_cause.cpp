@@ -51,6 +51,21 @@ const std::array<RootCause, 18>& llama3Causes() {
     return causes;
 }
 
+int causeSpecificity(RootCause cause, std::int32_t xid) {
+    int level = 0;
+    switch (cause) {
+        case RootCause::Unknown:
+        case RootCause::PlannedMaintenance: level = 0; break;
+        case RootCause::NcclWatchdogTimeout: level = 1; break;  // noticed the stop, names no part
+        case RootCause::SoftwareBug:
+        case RootCause::Dependency: level = 2; break;
+        case RootCause::HostMaintenance: level = 3; break;  // the node went away: what broke on it is unsaid
+        default: level = 4; break;                          // a part's own error
+    }
+    // The driver's Xid names the GPU's fault in its own words: above any line it caused.
+    return xid != 0 ? 2 * 4 + 1 : 2 * level;
+}
+
 std::optional<RootCause> rootCauseForXid(int xid) {
     // From NVIDIA's Xid catalogue: which hardware each code implicates.
     switch (xid) {
@@ -96,11 +111,13 @@ std::optional<RootCause> rootCauseForSlurmState(std::string_view state, std::str
 
 std::optional<RootCause> rootCauseForLogLine(std::string_view line) {
     auto has = [line](std::string_view what) { return line.find(what) != std::string_view::npos; };
-    if (has("Watchdog caught collective operation timeout") || has("NCCL watchdog") || has("ProcessGroupNCCL's watchdog"))
-        return RootCause::NcclWatchdogTimeout;
+    // The most specific evidence first: a watchdog that ends "with exception: CUDA error:
+    // uncorrectable ECC error encountered" reports the ECC error, which is the cause.
     if (has("uncorrectable ECC error") || has("ECC error encountered")) return RootCause::GpuHbm3Memory;
     if (has("GPU is lost") || has("fallen off the bus")) return RootCause::FaultyGpu;
     if (has("NVLink")) return RootCause::FaultyGpu;
+    if (has("Watchdog caught collective operation timeout") || has("NCCL watchdog") || has("ProcessGroupNCCL's watchdog"))
+        return RootCause::NcclWatchdogTimeout;
     // Megatron's NaN check on the gradients: a GPU computing wrong numbers without an error.
     if (has("found NaN in local grad norm") || has("Unexpected result nan")) return RootCause::SilentDataCorruption;
     // A service the job depends on (object storage, a key-value store) stopped answering.

@@ -58,6 +58,12 @@ inline constexpr int kLlama3Planned = 47;
 // The cause taxonomy: raw evidence to root cause, one mapping for every importer and the
 // simulator. docs/root-causes.md lists it.
 
+// How much a cause says about what broke, for choosing among the records of one event: a
+// part's own error (ECC, an Xid's GPU, a NIC, a disk) over a crash of the software it took
+// down, over the NCCL watchdog that only noticed the job stopped, over nothing. Higher is more
+// specific; a record with an Xid code adds one (the driver's own word for the fault).
+int causeSpecificity(RootCause cause, std::int32_t xid = 0);
+
 // The root cause an NVIDIA Xid code points to, where it points to one.
 std::optional<RootCause> rootCauseForXid(int xid);
 // What a Slurm job state (sacct State, e.g. "NODE_FAIL", "FAILED", "CANCELLED by 1234") and

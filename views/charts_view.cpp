@@ -232,7 +232,7 @@ void ChartsView::fillEttr() {
     const Nanos duration = m_run ? m_run->info.duration : kDay;
     m_ettr->setTimeScale(duration);
     const GoodputLedger& ledger = m_summary.ledger;
-    if (m_run && ledger.timeAccounted && ledger.days.size() >= 2) {
+    if (m_run && m_summary.ettrKnown && ledger.days.size() >= 2) {
         Nanos length = 0, kept = 0;
         for (const GoodputPeriod& d : ledger.days) {
             daily.append({m_ettr->toX((d.begin + d.end) / 2), d.ettr() * 100.0});
@@ -248,8 +248,8 @@ void ChartsView::fillEttr() {
     m_ettr->setRange(duration, std::max(0.0, std::floor(low / 5.0) * 5.0 - 5.0), 100.0);
     QString message;
     if (!m_run) message = tr("No run");
-    else if (!ledger.timeAccounted)
-        message = tr("Effective training time is unknown for this run: its files give neither training steps nor downtimes.");
+    else if (!m_summary.ettrKnown)
+        message = tr("Effective training time: %1.").arg(QString::fromStdString(unknownFigureText(m_summary.evidenceFor(SummaryFigure::Ettr))));
     else if (const std::string caveat = ettrCaveat(m_summary); daily.isEmpty())
         message = tr("ETTR over the whole %1 run: %2%3.\nA per-day chart needs a run of two days or more.")
                       .arg(runLength(duration), QString::fromStdString(formatPercent(m_summary.ettr)),

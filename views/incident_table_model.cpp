@@ -63,7 +63,7 @@ QVariant IncidentTableModel::data(const QModelIndex& index, int role) const {
     switch (index.column()) {
         case Id: return inc.id;
         case Time: return QString::fromStdString(formatWallTime(m_startEpochNs, inc.begin));
-        case Cause: return qtText(rootCauseLabel(inc.cause)) + (inc.xid ? QString(" (Xid %1)").arg(inc.xid) : QString());
+        case Cause: return qtText(inc.causeLabel) + (inc.xid ? QString(" (Xid %1)").arg(inc.xid) : QString());
         case Hardware: return QString::fromStdString(inc.hardware);
         case Downtime: return inc.end ? QString::fromStdString(formatDuration(inc.timeToRecover)) : QString("-");
         case LostWork: return QString::fromStdString(formatDuration(inc.lostWork));

@@ -2,6 +2,7 @@
 
 #include "views/incident_filter_proxy.h"
 #include "views/incident_table_model.h"
+#include "analysis/next_checks.h"
 #include "model/error.h"
 #include "model/format.h"
 #include "model/incident_notes.h"
@@ -28,6 +29,17 @@
 
 namespace faultline {
 
+QString nextChecksHtml(const std::vector<NextCheck>& checks) {
+    if (checks.empty()) return {};
+    QString html = "<b>" + QObject::tr("What to check next") + "</b>";
+    for (const NextCheck& c : checks)
+        html += "<p style='margin-top:4px'><b>" + QString::fromStdString(c.evidence).toHtmlEscaped() + "</b>: " +
+                QString::fromStdString(c.meaning).toHtmlEscaped() + "<br>" + QObject::tr("Check: ") +
+                QString::fromStdString(c.check).toHtmlEscaped() + "<br><i>" + QObject::tr("Source: ") +
+                QString::fromStdString(c.source).toHtmlEscaped() + "</i></p>";
+    return html;
+}
+
 IncidentView::IncidentView(QWidget* parent)
     : QWidget(parent),
       m_model(new IncidentTableModel(this)),
@@ -38,12 +50,21 @@ IncidentView::IncidentView(QWidget* parent)
       m_headline(new QLabel(this)),
       m_notesWhere(new QLabel(this)),
       m_chain(new QPlainTextEdit(this)),
+      m_nextChecks(new QLabel(this)),
       m_showHang(new QPushButton(tr("Show the Hang..."), this)),
       m_notes(new QPlainTextEdit(this)),
       m_confirmed(new QComboBox(this)),
       m_tags(new QLineEdit(this)),
       m_saveTimer(new QTimer(this)) {
     setObjectName("incidentView");
+    setUpList();
+    setUpReview();
+    layOut();
+    showSelected();
+}
+
+// The list: its filter field, the cause chip, and the table whose selection is the incident.
+void IncidentView::setUpList() {
     m_filterEdit->setObjectName("incidentFilter");
     m_filterEdit->setPlaceholderText(tr("Filter by cause, hardware, tag..."));
     m_filterEdit->setClearButtonEnabled(true);
@@ -83,7 +104,10 @@ IncidentView::IncidentView(QWidget* parent)
     connect(m_table, &QTableView::clicked, this, [this](const QModelIndex& index) {
         if (m_rowAtPress >= 0 && m_filter->mapToSource(index).row() == m_rowAtPress) emitSelected();
     });
+}
 
+// The incident under review: its headline, chain, what to check next, and the reviewer's editors.
+void IncidentView::setUpReview() {
     m_headline->setObjectName("incidentHeadline");
     m_headline->setWordWrap(true);
     QFont bold = m_headline->font();
@@ -96,6 +120,10 @@ IncidentView::IncidentView(QWidget* parent)
     m_chain->setToolTip(tr("Click a line to move the replay to that moment"));
     m_chain->viewport()->setCursor(Qt::PointingHandCursor);
     m_chain->viewport()->installEventFilter(this);
+    m_nextChecks->setObjectName("incidentNextChecks");
+    m_nextChecks->setWordWrap(true);
+    m_nextChecks->setTextFormat(Qt::RichText);
+    m_nextChecks->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_showHang->setObjectName("showHangButton");
     m_showHang->setToolTip(tr("Who hung the job: every rank's collectives around the hang, and whom each waiting rank waited for"));
     m_showHang->hide();
@@ -127,18 +155,21 @@ IncidentView::IncidentView(QWidget* parent)
     connect(m_notes, &QPlainTextEdit::textChanged, this, &IncidentView::noteEdited);
     connect(m_tags, &QLineEdit::textEdited, this, &IncidentView::noteEdited);
     connect(m_confirmed, &QComboBox::currentIndexChanged, this, &IncidentView::noteEdited);
+}
 
+// Side by side: the list and the incident under review, as a wide bottom panel wants.
+void IncidentView::layOut() {
     auto* detail = new QWidget(this);
     auto* form = new QFormLayout(detail);
     form->addRow(m_headline);
     form->addRow(m_chain);
+    form->addRow(m_nextChecks);
     form->addRow(m_showHang);
     form->addRow(tr("Notes"), m_notes);
     form->addRow(tr("Confirmed cause"), m_confirmed);
     form->addRow(tr("Tags"), m_tags);
     form->addRow(m_notesWhere);
 
-    // Side by side: the list and the incident under review, as a wide bottom panel wants.
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_table);
     auto* scroll = new QScrollArea(this);  // the editors scroll rather than hold the panel tall
@@ -164,7 +195,6 @@ IncidentView::IncidentView(QWidget* parent)
     filters->addWidget(m_causeChip);
     layout->addLayout(filters);
     layout->addWidget(split, 1);
-    showSelected();
 }
 
 IncidentView::~IncidentView() { saveNow(); }
@@ -256,6 +286,8 @@ void IncidentView::showSelected() {
     if (!has) {
         m_headline->setText(m_model->rowCount() ? tr("Select an incident to review it.") : tr("No incidents in this run."));
         m_chain->clear();
+        m_nextChecks->clear();
+        m_nextChecks->hide();
         m_showHang->hide();
         m_notes->clear();
         m_confirmed->setCurrentIndex(0);
@@ -273,6 +305,10 @@ void IncidentView::showSelected() {
     if (const std::string who = ranksOfFailureText(inc.reportingRanks, inc.suspectRanks, inc.suspectReason); !who.empty())
         chain += QString::fromStdString(who) + "\n";
     m_chain->setPlainText(chain);
+    // Beside the evidence: what it means and what to check next, with where that comes from.
+    const std::vector<NextCheck> checks = nextChecks(inc, *m_run);
+    m_nextChecks->setText(nextChecksHtml(checks));
+    m_nextChecks->setVisible(!checks.empty());
     // The Flight Recorder dumps name this incident's suspects as the hang's culprits.
     const bool hangIncident = m_run->hang && std::any_of(inc.suspectRanks.begin(), inc.suspectRanks.end(), [&](std::int32_t r) {
         return std::find(m_run->hang->culprits.begin(), m_run->hang->culprits.end(), r) != m_run->hang->culprits.end();

@@ -11,6 +11,7 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 class QComboBox;
 class QLabel;
@@ -25,6 +26,10 @@ namespace faultline {
 class IncidentFilterProxy;
 class IncidentNotesStore;
 class IncidentTableModel;
+
+struct NextCheck;
+// The catalogue's entries for an incident as the incident view and the inspector show them.
+QString nextChecksHtml(const std::vector<NextCheck>& checks);
 
 class IncidentView : public QWidget {
     Q_OBJECT
@@ -70,6 +75,9 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    void setUpList();
+    void setUpReview();
+    void layOut();
     void showSelected();
     void emitSelected();
     void noteEdited();
@@ -83,6 +91,7 @@ private:
     QLabel* m_notesWhere;
     QString m_runPath;
     QPlainTextEdit* m_chain;
+    QLabel* m_nextChecks;  // what to check next for this kind of failure, with its source
     QPushButton* m_showHang;  // for an incident whose suspects are the hang's culprits
     QPlainTextEdit* m_notes;
     QComboBox* m_confirmed;

@@ -5,6 +5,8 @@
 #include "analysis/hang_analysis.h"
 #include "analysis/hang_lanes.h"
 #include "analysis/incidents.h"
+#include "analysis/next_checks.h"
+#include "views/incident_view.h"
 #include "views/gpu_metric_chart.h"
 #include "views/metric_scale.h"
 #include "model/format.h"
@@ -58,7 +60,8 @@ std::optional<ComponentRef> findPart(const Topology& topology, const std::string
 
 InspectorView::InspectorView(QWidget* parent)
     : QWidget(parent), m_find(new QLineEdit(this)), m_title(new QLabel(this)), m_details(new QLabel(this)),
-      m_now(new QLabel(this)), m_blast(new QLabel(this)), m_hang(new QLabel(this)), m_history(new QListWidget(this)),
+      m_now(new QLabel(this)), m_blast(new QLabel(this)), m_hang(new QLabel(this)), m_nextChecks(new QLabel(this)),
+      m_history(new QListWidget(this)),
       m_chart(new GpuMetricChart(this)), m_completer(new QCompleter(this)),
       m_completions(new QStringListModel(this)) {
     setObjectName("inspector");
@@ -91,6 +94,11 @@ InspectorView::InspectorView(QWidget* parent)
     m_hang->setTextFormat(Qt::RichText);
     m_hang->hide();
     connect(m_hang, &QLabel::linkActivated, this, [this](const QString& link) { emit hangRequested(link.toInt()); });
+    m_nextChecks->setObjectName("inspectorNextChecks");
+    m_nextChecks->setWordWrap(true);
+    m_nextChecks->setTextFormat(Qt::RichText);
+    m_nextChecks->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_nextChecks->hide();
     m_blast->setObjectName("inspectorBlastRadius");
     m_blast->setTextFormat(Qt::PlainText);
     m_blast->setWordWrap(true);
@@ -114,6 +122,7 @@ InspectorView::InspectorView(QWidget* parent)
     layout->addWidget(m_now);
     layout->addWidget(m_blast);
     layout->addWidget(m_hang);
+    layout->addWidget(m_nextChecks);
     layout->addWidget(m_chart);
     layout->addWidget(m_history, 1);
     layout->addStretch(0);  // holds the hint at the top while the history is hidden
@@ -299,6 +308,7 @@ void InspectorView::fill() {
         m_blast->clear();
         m_blast->hide();
         m_hang->hide();
+        m_nextChecks->hide();
         m_history->hide();
         m_chart->hide();
         return;
@@ -342,10 +352,14 @@ void InspectorView::fill() {
             auto* item = new QListWidgetItem(tr("late rank %1 in the traced collectives: %2").arg(late->second.rank).arg(qtText(late->second.text)), m_history);
             item->setData(Qt::UserRole, QVariant::fromValue<Nanos>(late->second.worst));
         }
+    const Incident* lastIncident = nullptr;  // of this part's failures, the latest: what to check next
     for (const Failure& f : m_run->failures) {
         const bool mine = (m_part.kind == ComponentKind::Switch || m_part.kind == ComponentKind::Link) ? f.component == m_part : touches(f, gpus);
         if (!mine) continue;
-        QString text = tr("%1  failed: %2 — %3").arg(qtText(formatWallTime(start, f.time)), qtText(std::string(rootCauseLabel(f.cause))), qtText(f.detail));
+        const auto index = static_cast<int>(&f - m_run->failures.data());
+        for (const Incident& inc : m_incidents)
+            if (inc.failure == index && (!lastIncident || inc.begin >= lastIncident->begin)) lastIncident = &inc;
+        QString text = tr("%1  failed: %2 — %3").arg(qtText(formatWallTime(start, f.time)), qtText(incidentCauseLabel(f.cause, &f)), qtText(f.detail));
         // Who, on a line of its own: in the evidence it is buried at the end of a long line.
         if (const std::string who = ranksOfFailureText(f.ranks, f.suspectRanks, suspectReasonOf(f)); !who.empty()) text += "\n    " + qtText(who);
         auto* item = new QListWidgetItem(text, m_history);
@@ -368,6 +382,9 @@ void InspectorView::fill() {
         m_history->addItem(unknown ? tr("No trace covers %1: no data on how %2 kept pace.").arg(gpus.size() == 1 ? tr("this GPU") : tr("these GPUs"), gpus.size() == 1 ? tr("it") : tr("they"))
                                    : tr("No failures or straggler episodes in this run."));
     }
+    const std::vector<NextCheck> checks = lastIncident ? nextChecks(*lastIncident, *m_run) : std::vector<NextCheck>{};
+    m_nextChecks->setText(nextChecksHtml(checks));
+    m_nextChecks->setVisible(!checks.empty());
     fillNow();
     fillBlastRadius();
     fillHang();

@@ -85,6 +85,7 @@ private:
     QLabel* m_now;
     QLabel* m_blast;  // what a switch, cable or host cuts off when it fails
     QLabel* m_hang;   // this GPU's rank's part in the run's hang, with a link to it
+    QLabel* m_nextChecks;  // what to check next for its latest failure, with the source
     QListWidget* m_history;
     GpuMetricChart* m_chart;
     std::optional<std::int32_t> m_metric;

@@ -1,5 +1,7 @@
 #include "views/replay_panel.h"
 
+#include "analysis/opening_instant.h"
+
 #include "views/fabric/fabric_view.h"
 #include "views/inspector_view.h"
 #include "model/format.h"
@@ -143,8 +145,8 @@ QString ReplayPanel::statusText() const {
     const Run* run = m_view->run();
     if (!run || !m_view->replay()) return {};
     const Nanos t = m_view->time();
-    return QString::fromStdString(formatWallTime(run->info.startEpochNs, t) + "  ·  " +
-                                  describeJob(*run, m_view->replay()->jobAt(t)));
+    // A run with no step history says what failed, not "training, step 0".
+    return QString::fromStdString(formatWallTime(run->info.startEpochNs, t) + "  ·  " + jobStatusText(*run, *m_view->replay(), t));
 }
 
 void ReplayPanel::showStatus() {

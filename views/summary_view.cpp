@@ -100,22 +100,34 @@ void SummaryView::setSummary(const RunSummary& s) {
                                  s.shape.known() ? qtText(" · job " + jobShapeText(s.shape)) : QString(), qtText(fabricOutlineText(s.fabric)))
                         + (s.untracedGpus > 0 ? qtText(" · traced GPUs: " + untracedText(s)) : QString()));
 
-    m_ettr->setValue(s.ettrKnown ? qtText(formatPercent(s.ettr)) : tr("unknown"));
-    const std::string caveat = ettrCaveat(s);
-    m_ettr->setDetail(!s.ettrKnown       ? tr("the files give neither steps nor downtimes")
-                      : caveat.empty() ? tr("of wall time spent on training that was kept")
-                                       : qtText(caveat));
+    // A figure the evidence cannot support is words, with what would make it known.
+    auto noFigure = [&s](StatTile* tile, SummaryFigure f) {
+        tile->setNoFigure(qtText(kNotEnoughToSay));
+        tile->setDetail(qtText(whatWouldMakeItKnown(s.evidenceFor(f))));
+    };
+    if (s.ettrKnown) {
+        m_ettr->setValue(qtText(formatPercent(s.ettr)));
+        const std::string caveat = ettrCaveat(s);
+        m_ettr->setDetail(caveat.empty() ? tr("of wall time spent on training that was kept") : qtText(caveat));
+    } else {
+        noFigure(m_ettr, SummaryFigure::Ettr);
+    }
     // Counts as every other figure: 9,000, not 9000.
     auto counted = [](std::int64_t n) { return qtText(formatCount(n)); };
     m_interruptions->setValue(counted(s.planned + s.unexpected));
     m_interruptions->setDetail(s.withoutDowntime > 0 ? tr("%1 planned · %2 unexpected, %3 with no downtime shown").arg(counted(s.planned), counted(s.unexpected), counted(s.withoutDowntime))
                                                      : tr("%1 planned · %2 unexpected").arg(counted(s.planned), counted(s.unexpected)));
-    m_mtbf->setValue(s.unexpected ? qtText(formatDuration(s.mtbf)) : tr("no failures"));
-    m_mtbf->setDetail(tr("between unexpected interruptions"));
+    if (s.known(SummaryFigure::Mtbf)) {
+        m_mtbf->setValue(qtText(formatDuration(s.mtbf)));
+        m_mtbf->setDetail(tr("between unexpected interruptions"));
+    } else {
+        noFigure(m_mtbf, SummaryFigure::Mtbf);
+    }
     m_checkpoints->setValue(qtText(formatCount(s.checkpoints)));
-    m_checkpoints->setDetail(tr("mean save %1").arg(qtText(formatDuration(s.meanCheckpointSave))));
+    m_checkpoints->setDetail(s.checkpoints > 0 ? tr("mean save %1").arg(qtText(formatDuration(s.meanCheckpointSave))) : tr("no saves in the files"));
 
-    auto setDowntime = [&s](StatTile* tile, Nanos value) {
+    auto setDowntime = [&s, &noFigure](StatTile* tile, Nanos value) {
+        if (!s.known(SummaryFigure::DowntimeShares)) return noFigure(tile, SummaryFigure::DowntimeShares);
         tile->setValue(qtText(formatDuration(value)));
         const double share = s.duration > 0 ? static_cast<double>(value) / static_cast<double>(s.duration) : 0.0;
         tile->setDetail(tr("%1 of the run").arg(qtText(formatPercent(share, 2))));

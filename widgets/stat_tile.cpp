@@ -17,6 +17,7 @@ StatTile::StatTile(const QString& caption, QWidget* parent)
     big.setPointSizeF(big.pointSizeF() * 1.9);
     big.setBold(true);
     m_value->setFont(big);
+    m_bigFont = big;
     m_value->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_detail->setWordWrap(true);
     // Room for two lines whatever width the tile gets: a wrapped label asks for its height
@@ -46,8 +47,24 @@ void StatTile::changeEvent(QEvent* event) {
     if (event->type() == QEvent::PaletteChange) dimCaptions();
 }
 
-void StatTile::setValue(const QString& value) { m_value->setText(value); }
+void StatTile::setValue(const QString& value) {
+    m_figure = true;
+    m_value->setFont(m_bigFont);
+    m_value->setWordWrap(false);
+    m_value->setText(value);
+}
+
+void StatTile::setNoFigure(const QString& words) {
+    m_figure = false;
+    QFont plain = m_bigFont;
+    plain.setPointSizeF(m_detail->font().pointSizeF() * 1.15);
+    m_value->setFont(plain);
+    m_value->setWordWrap(true);
+    m_value->setText(words);
+}
+
 void StatTile::setDetail(const QString& detail) { m_detail->setText(detail); }
 QString StatTile::value() const { return m_value->text(); }
+QString StatTile::detail() const { return m_detail->text(); }
 
 }  // namespace faultline

@@ -12,8 +12,13 @@ public:
     explicit StatTile(const QString& caption, QWidget* parent = nullptr);
 
     void setValue(const QString& value);
+    // Words in place of a figure ("not enough of the run to say"): in the detail's size,
+    // wrapped, so they never read as a figure.
+    void setNoFigure(const QString& words);
     void setDetail(const QString& detail);
     QString value() const;
+    QString detail() const;
+    bool showsFigure() const { return m_figure; }
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -23,6 +28,8 @@ private:
     QLabel* m_caption;
     QLabel* m_value;
     QLabel* m_detail;
+    QFont m_bigFont;
+    bool m_figure = true;
 };
 
 }  // namespace faultline

@@ -31,8 +31,24 @@ std::string_view signalName(int n) {
     }
 }
 
+// A CUDA error that a watchdog or abort line carries ("watchdog thread terminated with
+// exception: CUDA error: uncorrectable ECC error encountered"): the part that failed, which the
+// line names more specifically than its kind does.
+std::optional<RootCause> carriedCudaError(std::string_view text) {
+    if (!has(text, "CUDA error") && !has(text, "cudaError")) return std::nullopt;
+    if (has(text, "ECC")) return RootCause::GpuHbm3Memory;
+    if (has(text, "fallen off") || has(text, "GPU is lost")) return RootCause::FaultyGpu;
+    return std::nullopt;
+}
+
+bool isCollectiveKind(ConsoleKind kind) {
+    return kind == ConsoleKind::CollectiveTimeout || kind == ConsoleKind::WatchdogException || kind == ConsoleKind::NcclWorkCounters ||
+           kind == ConsoleKind::HeartbeatTimeout || kind == ConsoleKind::NcclAbort;
+}
+
 // How much a kind says about why the job died: the most specific event of a burst names its cause.
-int specificityOf(const ConsoleEvent& e) {
+int specificityOf(const ConsoleEvent& e, std::string_view text) {
+    if (isCollectiveKind(e.kind) && carriedCudaError(text)) return 9;  // as the CUDA error line itself
     switch (e.kind) {
         case ConsoleKind::CollectiveTimeout: return 5;
         case ConsoleKind::WatchdogException: return 4;
@@ -56,6 +72,8 @@ int specificityOf(const ConsoleEvent& e) {
 }
 
 RootCause causeOf(const ConsoleEvent& e, std::string_view text) {
+    if (isCollectiveKind(e.kind))
+        if (const std::optional<RootCause> carried = carriedCudaError(text)) return *carried;
     switch (e.kind) {
         case ConsoleKind::CollectiveTimeout:
         case ConsoleKind::WatchdogException:
@@ -170,7 +188,7 @@ void ConsoleFailures::add(const ConsoleEvent& e, std::string_view text, const Li
     Open& open = m_open[family];
     const std::size_t index = open.failure;
     report(f, e, at);
-    const int specificity = specificityOf(e);
+    const int specificity = specificityOf(e, text);
     if (specificity > open.specificity) {
         // Signals and step aborts came first: the event they were the echo of sets the time.
         if (open.specificity <= 1 && !at.inferred) {

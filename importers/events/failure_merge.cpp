@@ -59,6 +59,21 @@ std::vector<Failure> mergeDuplicateFailures(const std::vector<FailureRecord>& re
             specific.detail = evidence(r) + "; also " + match->failure.detail;
             match->failure = std::move(specific);
             match->fromJob = false;
+        } else if (causeSpecificity(r.failure.cause, r.failure.xid) > causeSpecificity(match->failure.cause, match->failure.xid)) {
+            // The most specific line names the cause (an Xid over the NCCL error it caused, ECC
+            // over the watchdog it tripped); the earlier ones stay in the evidence, and the time
+            // is the first symptom's.
+            Failure specific = r.failure;
+            specific.time = std::min(match->failure.time, r.failure.time);
+            for (std::int32_t rank : match->failure.ranks)
+                if (std::find(specific.ranks.begin(), specific.ranks.end(), rank) == specific.ranks.end()) specific.ranks.push_back(rank);
+            if (specific.suspectRanks.empty()) specific.suspectRanks = match->failure.suspectRanks;
+            if (specific.component.kind == ComponentKind::None) {
+                specific.component = match->failure.component;
+                specific.gpus = match->failure.gpus;
+            }
+            specific.detail = evidence(r) + "; also " + match->failure.detail;
+            match->failure = std::move(specific);
         } else {
             // A port counter names the very cable a host's kernel only said went down.
             if (match->failure.component.kind == ComponentKind::Host &&

@@ -23,7 +23,7 @@ inline constexpr Nanos kJobEndLag = 10 * kMinute;
 
 // `records` in time order; returns the failures, one per event, in time order. A group keeps
 // its earliest time and the most specific record's cause, component and Xid (the hardware's
-// over the scheduler's).
+// over the scheduler's; causeSpecificity among the others), every other record in its detail.
 std::vector<Failure> mergeDuplicateFailures(const std::vector<FailureRecord>& records);
 
 }  // namespace faultline

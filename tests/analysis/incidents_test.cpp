@@ -97,6 +97,23 @@ TEST(Incidents, FailureWithoutDowntimeIsASymptomOnly) {
     EXPECT_EQ(incidents[1].id, 2);
 }
 
+// A network cause names a switch or cable only where the evidence names that hardware.
+TEST(Incidents, ANetworkCauseNamesNoLinkTheEvidenceDoesNotName) {
+    faultline::Run run = oneFailureRun();
+    run.failures.push_back({kHour, RootCause::NetworkSwitchCable, {ComponentKind::Gpu, 3}, 0, {3}, "NCCL WARN NET/IB : Got completion with error 12"});
+    ASSERT_FALSE(run.topology.links.empty());
+    run.failures.push_back({3 * kHour, RootCause::NetworkSwitchCable, {ComponentKind::Link, 0}, 0, {0}, "port counter: link down"});
+    const auto incidents = buildIncidents(run);
+    ASSERT_EQ(incidents.size(), 3u);
+    EXPECT_EQ(incidents[0].causeLabel, "Network (which link is unknown)");
+    EXPECT_EQ(incidents[0].headline.rfind("Network (which link is unknown) on ", 0), 0u) << incidents[0].headline;
+    EXPECT_NE(incidentsToText(incidents, run.info).find("Network (which link is"), std::string::npos);
+    EXPECT_EQ(incidentsToJson(incidents, run.info)[0]["cause_label"], "Network (which link is unknown)");
+    EXPECT_EQ(incidentsToJson(incidents, run.info)[0]["cause"], "network_switch_cable");  // the key still counts it in the table
+    EXPECT_EQ(incidents[1].causeLabel, "GPU HBM3 Memory");
+    EXPECT_EQ(incidents[2].causeLabel, "Network Switch/Cable");  // the cable is named
+}
+
 TEST(Incidents, RecoveryCutShortByTheNextFailure) {
     faultline::Run run = oneFailureRun();
     run.checkpoints.pop_back();

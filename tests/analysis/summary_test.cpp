@@ -8,8 +8,8 @@
 namespace faultline {
 namespace {
 
-// A 10-hour run on 16 GPUs with two failures, one planned stop and two checkpoint saves,
-// every figure worked out by hand.
+// A 10-hour run on 16 GPUs (one job from start to end) with two failures, one planned stop and
+// two checkpoint saves, every figure worked out by hand.
 Run handMadeRun() {
     faultline::Run run;
     run.info = {"hand-made", 0, 10 * kHour, "test"};
@@ -27,6 +27,12 @@ Run handMadeRun() {
     run.checkpoints = {{30 * kMinute, 30 * kMinute + 10 * kSecond, 300, 1000, CheckpointKind::Save},
                        {2 * kHour, 2 * kHour + 20 * kSecond, 900, 1000, CheckpointKind::Save},
                        {1 * kHour + 5 * kMinute, 1 * kHour + 7 * kMinute, 300, 1000, CheckpointKind::Load}};
+    Job job;
+    job.id = "7";
+    job.start = 0;
+    job.end = run.info.duration;
+    job.inRun = true;
+    run.jobs = {job};
     return run;
 }
 
@@ -79,7 +85,7 @@ TEST(Summary, EmptyRun) {
     EXPECT_EQ(s.unexpected, 0);
     EXPECT_EQ(s.mtbf, 0);
     EXPECT_EQ(s.ettr, 0);
-    EXPECT_NE(summaryToText(s).find("no failures"), std::string::npos);
+    EXPECT_NE(summaryToText(s).find("Mean time between failures   not enough of the run to say"), std::string::npos) << summaryToText(s);
 }
 
 TEST(Summary, JsonHasTheDocumentedKeys) {
@@ -94,7 +100,14 @@ TEST(Summary, JsonHasTheDocumentedKeys) {
     EXPECT_DOUBLE_EQ(j["causes"][0]["percent"].get<double>(), 50.0);
     EXPECT_DOUBLE_EQ(j["downtime_s"]["lost_work"].get<double>(), 720.0);
     EXPECT_DOUBLE_EQ(j["downtime_s"]["planned"].get<double>(), 1320.0);
-    EXPECT_DOUBLE_EQ(j["mtbf_s"].get<double>(), 18000.0);
+    // Two failures in 10 hours are no MTBF: null, with the reason beside it.
+    EXPECT_TRUE(j["mtbf_s"].is_null());
+    EXPECT_FALSE(j["figures"]["mtbf"]["known"].get<bool>());
+    EXPECT_EQ(j["figures"]["mtbf"]["reason"],
+              "not enough of the run to say: needs at least two unexpected failures over at least a day of run (the files hold 2 "
+              "unexpected failures in 10 h)");
+    EXPECT_TRUE(j["figures"]["ettr"]["known"].get<bool>());
+    EXPECT_TRUE(j["figures"]["ettr"]["reason"].is_null());
     EXPECT_EQ(j["checkpoints"], 2);
     EXPECT_DOUBLE_EQ(j["duration_s"].get<double>(), 36000.0);
 }
@@ -102,7 +115,10 @@ TEST(Summary, JsonHasTheDocumentedKeys) {
 TEST(Summary, TextNamesTheFigures) {
     const std::string text = summaryToText(summarize(handMadeRun()));
     EXPECT_NE(text.find("Interruptions                3 (1 planned, 2 unexpected)"), std::string::npos) << text;
-    EXPECT_NE(text.find("Mean time between failures   5 h"), std::string::npos) << text;
+    EXPECT_NE(text.find("Mean time between failures   not enough of the run to say: needs at least two unexpected failures over at "
+                        "least a day of run (the files hold 2 unexpected failures in 10 h)"),
+              std::string::npos)
+        << text;
     EXPECT_NE(text.find("GPU HBM3 Memory"), std::string::npos);
 }
 
@@ -126,7 +142,11 @@ TEST(Summary, FailuresWithoutDowntimesCountAndEttrIsUnknown) {
     EXPECT_EQ(s.causes[0].cause, RootCause::FaultyGpu);
     EXPECT_FALSE(s.ettrKnown);
     EXPECT_TRUE(summaryToJson(s)["ettr"].is_null());
-    EXPECT_NE(summaryToText(s).find("Effective training time      unknown"), std::string::npos) << summaryToText(s);
+    EXPECT_NE(summaryToText(s).find("Effective training time      not enough of the run to say: needs training steps or job spans "
+                                    "covering at least half of a run of an hour or more (the files hold no training steps or job "
+                                    "spans in 10 h of run)"),
+              std::string::npos)
+        << summaryToText(s);
 }
 
 }  // namespace
@@ -139,10 +159,10 @@ namespace {
 // files show, and every place that shows it says what it leaves out.
 TEST(Summary, AnInterruptionWithoutDowntimeIsSaidBesideEttr) {
     faultline::Run run;
-    run.info = {"one job", 0, 10 * kMinute, "import"};
+    run.info = {"one job", 0, 2 * kHour, "import"};
     run.topology = buildFabric(FabricShape{.gpus = 8});
-    for (int i = 1; i <= 10; ++i) run.steps.push_back({i * kMinute, i, kMinute});
-    run.failures = {{10 * kMinute, RootCause::Unknown, {ComponentKind::Host, 0}, 0, {}, "Slurm job 7 cancelled on n1"}};
+    for (int i = 1; i <= 120; ++i) run.steps.push_back({i * kMinute, i, kMinute});
+    run.failures = {{2 * kHour, RootCause::Unknown, {ComponentKind::Host, 0}, 0, {}, "Slurm job 7 cancelled on n1"}};
     run.jobShape = {8, 8, 2, 4, 1};
     const RunSummary s = summarize(run);
     EXPECT_TRUE(s.ettrKnown);

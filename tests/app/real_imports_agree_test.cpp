@@ -84,7 +84,17 @@ TEST(RealImportsAgree, SummaryChartsIncidentsAndJobsTellOneStory) {
 
         // The summary's figures are the analysis's.
         EXPECT_EQ(tileValue(window, "interruptionsTile"), QString::number(s.planned + s.unexpected));
-        EXPECT_EQ(tileValue(window, "ettrTile"), s.ettrKnown ? QString::fromStdString(formatPercent(s.ettr)) : QString("unknown"));
+        EXPECT_EQ(tileValue(window, "ettrTile"), s.ettrKnown ? QString::fromStdString(formatPercent(s.ettr)) : QString(kNotEnoughToSay));
+        // No tile shows a figure its evidence cannot support.
+        const std::pair<const char*, SummaryFigure> needing[] = {{"ettrTile", SummaryFigure::Ettr},
+                                                                 {"mtbfTile", SummaryFigure::Mtbf},
+                                                                 {"detectionTile", SummaryFigure::DowntimeShares},
+                                                                 {"lostWorkTile", SummaryFigure::DowntimeShares}};
+        for (const auto& [name, figure] : needing) {
+            auto* t = window.findChild<StatTile*>(name);
+            ASSERT_NE(t, nullptr) << name;
+            EXPECT_EQ(t->showsFigure(), s.known(figure)) << name << ": " << t->value().toStdString();
+        }
         // Every interruption is an incident in the table, and the chart counts the unexpected ones.
         auto* incidents = window.findChild<IncidentView*>();
         ASSERT_NE(incidents, nullptr);

@@ -52,6 +52,40 @@ TEST(Cli, SummaryTextIsWhatTheModelFormats) {
     EXPECT_NE(r.output.find("interruptions ("), std::string::npos) << r.output;
 }
 
+// A minute of crash log: `summary` gives no ETTR or MTBF, null in JSON with the reason, the
+// same words the app's tiles show; `incidents --id 1` says what to check next for the ECC error.
+TEST(Cli, ShortEvidenceGivesReasonsNotFiguresAndWhatToCheckNext) {
+    ScratchDir dir;
+    const std::string path = dir.file("crash.faultline");
+    writeRunFile(test::oneMinuteCrash(), path);
+    const Result text = runCli("summary " + path);
+    ASSERT_EQ(text.status, 0) << text.output;
+    EXPECT_NE(text.output.find("Effective training time      not enough of the run to say: needs training steps or job spans covering at "
+                               "least half of a run of an hour or more (the files hold a run of 1 min)"),
+              std::string::npos)
+        << text.output;
+    EXPECT_NE(text.output.find("Mean time between failures   not enough of the run to say"), std::string::npos) << text.output;
+    EXPECT_EQ(text.output.find("one every"), std::string::npos) << text.output;
+
+    const Result json = runCli("summary --json " + path);
+    ASSERT_EQ(json.status, 0) << json.output;
+    const nlohmann::json j = nlohmann::json::parse(json.output);
+    EXPECT_TRUE(j["ettr"].is_null());
+    EXPECT_TRUE(j["mtbf_s"].is_null());
+    EXPECT_EQ(j["figures"]["mtbf"]["reason"],
+              "not enough of the run to say: needs at least two unexpected failures over at least a day of run (the files hold 1 "
+              "unexpected failure in 1 min)");
+
+    const Result chain = runCli("incidents --id 1 " + path);
+    ASSERT_EQ(chain.status, 0) << chain.output;
+    EXPECT_NE(chain.output.find("What to check next\n  Xid 48: Double-bit ECC error"), std::string::npos) << chain.output;
+    EXPECT_NE(chain.output.find("\n  Uncorrectable ECC error (CUDA): "), std::string::npos) << chain.output;
+    EXPECT_NE(chain.output.find("    source: NVIDIA, GPU Memory Error Management"), std::string::npos) << chain.output;
+    const Result chainJson = runCli("incidents --id 1 --json " + path);
+    ASSERT_EQ(chainJson.status, 0) << chainJson.output;
+    EXPECT_EQ(nlohmann::json::parse(chainJson.output)[0]["next_checks"][1]["evidence"], "Uncorrectable ECC error (CUDA)");
+}
+
 TEST(Cli, OverridesReachTheSimulator) {
     ScratchDir dir;
     const std::string path = dir.file("custom.faultline");

@@ -9,9 +9,11 @@
 #include "exports/offscreen_renderer.h"
 #include "exports/panel_export.h"
 #include "exports/report_content.h"
+#include "exports/report_figures.h"
 #include "exports/video_recorder.h"
 #include "views/charts_view.h"
 #include "views/fabric/fabric_view.h"
+#include "views/gpu_palette.h"
 #include "views/timeline_view.h"
 
 #include <QFile>
@@ -51,6 +53,31 @@ TEST(ExportVideo, FramesCallOutEachRecentFailure) {
     if (const QByteArray shots = qgetenv("FAULTLINE_TEST_SHOTS"); !shots.isEmpty()) during.save(shots + "/video-callout.png");
     EXPECT_EQ(callout(renderer.render(failure.time - kMinute)), 0) << "called out before it happened";
     EXPECT_EQ(callout(renderer.render(failure.time + 30 * kMinute)), 0) << "still called out long after";
+}
+
+// A crash half a second before the run's end (a console log's last lines): the report's picture
+// of it is taken at the run's last instant, where the failed GPU is red, not a second past it.
+TEST(ReportFigures, AFailureAtTheRunsEndIsDrawnRed) {
+    test::guiApp();
+    faultline::Run crash = test::oneMinuteCrash();
+    crash.failures.front().time = crash.info.duration - kSecond / 2;
+    const auto run = std::make_shared<const faultline::Run>(crash);
+    const ReportContent content = buildReportContent(run, {}, 1);
+    ASSERT_EQ(content.selected.size(), 1u);
+    EXPECT_EQ(incidentSnapshotInstant(content.selected.front().incident, crash.info.duration), crash.info.duration);
+    EXPECT_EQ(incidentSnapshotInstant(content.selected.front().incident, 10 * kMinute), crash.info.duration + kSecond / 2);
+
+    ReportFigures figures;
+    ASSERT_TRUE(renderReportFigures(content, figures));
+    ASSERT_EQ(figures.snapshots.size(), 1u);
+    const QImage& shot = figures.snapshots.front();
+    int red = 0;
+    for (int y = 0; y < shot.height(); ++y)
+        for (int x = 0; x < shot.width(); ++x) {
+            const QColor c = shot.pixelColor(x, y);
+            red += std::abs(c.red() - kFailedColour[0]) < 12 && std::abs(c.green() - kFailedColour[1]) < 12 && std::abs(c.blue() - kFailedColour[2]) < 12;
+        }
+    EXPECT_GT(red, 8) << "the failed GPU is not drawn red in the report's picture";
 }
 
 TEST(ExportVideo, FromAndToReadCompoundDurations) {

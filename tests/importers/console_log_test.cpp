@@ -227,6 +227,22 @@ TEST(ConsoleLog, ASilentRankOfAWatchdogTimeoutIsTheSuspect) {
     EXPECT_EQ(incidentsToJson(incidents, r.run.info)[0]["suspect_ranks"], nlohmann::json::array({5}));
 }
 
+// The watchdog reports the CUDA error that stopped the collective: the cause is the ECC error
+// and the rank whose GPU raised it the suspect, not "NCCL Watchdog Timeouts" with none.
+TEST(ConsoleLog, AWatchdogCarryingAnEccErrorIsFiledAsEcc) {
+    const std::string path = ::testing::TempDir() + "/watchdog-ecc.log";
+    std::ofstream(path) << "[rank12]:[E0610 03:10:01.000000 1 ProcessGroupNCCL.cpp:1182] [PG ID 0 PG GUID 0(default_pg) Rank 12] "
+                           "Process group watchdog thread terminated with exception: CUDA error: uncorrectable ECC error encountered\n";
+    ImportOptions options;
+    options.year = 2024;
+    const ImportResult r = importPaths({path}, options);
+    ASSERT_EQ(r.run.failures.size(), 1u);
+    const Failure& f = r.run.failures[0];
+    EXPECT_EQ(f.cause, RootCause::GpuHbm3Memory) << f.detail;
+    EXPECT_EQ(f.suspectRanks, (std::vector<std::int32_t>{12}));
+    EXPECT_NE(f.detail.find("uncorrectable ECC error encountered"), std::string::npos) << f.detail;
+}
+
 TEST(ConsoleLog, LaggingCountersNameTheRankBehind) {
     const std::string path = ::testing::TempDir() + "/lagging.log";
     {

@@ -3,6 +3,7 @@
 // failure with all its evidence; the run is named after its job or its folder.
 #include "import_test_util.h"
 
+#include "importers/events/failure_merge.h"
 #include "importers/time_span_check.h"
 #include "model/run_file.h"
 #include "simulator/cluster_logs.h"
@@ -81,6 +82,51 @@ TEST(ImportChecks, TwoXidLinesOnOneGpuWithinSecondsAreOneFailureWithBothAsEviden
     EXPECT_NE(f.detail.find("Xid 79"), std::string::npos) << f.detail;
     EXPECT_NE(f.detail.find("Xid 48"), std::string::npos) << f.detail;
     EXPECT_NE(f.detail.find("node17.log:2"), std::string::npos) << "names where each record was read: " << f.detail;
+}
+
+// Records of one event on one GPU: the most specific names the cause, whichever came first,
+// and every other stays in the evidence.
+TEST(ImportChecks, TheMostSpecificRecordOfAnEventNamesItsCause) {
+    Failure nccl;
+    nccl.time = 10 * kSecond;
+    nccl.cause = RootCause::NetworkSwitchCable;
+    nccl.component = {ComponentKind::Gpu, 3};
+    nccl.gpus = {3};
+    nccl.ranks = {3};
+    nccl.detail = "NCCL WARN NET/IB : Got completion with error 12";
+    Failure xid = nccl;
+    xid.time = 12 * kSecond;
+    xid.cause = RootCause::FaultyGpu;
+    xid.xid = 79;
+    xid.ranks = {};
+    xid.detail = "Xid 79: GPU has fallen off the bus";
+    std::vector<Failure> merged = mergeDuplicateFailures({{nccl, "rank3.log:40", false}, {xid, "node1.dmesg:7", false}});
+    ASSERT_EQ(merged.size(), 1u);
+    EXPECT_EQ(merged[0].cause, RootCause::FaultyGpu) << "the Xid beats the NCCL error it caused";
+    EXPECT_EQ(merged[0].xid, 79);
+    EXPECT_EQ(merged[0].time, 10 * kSecond) << "at the first symptom";
+    EXPECT_EQ(merged[0].ranks, std::vector<std::int32_t>{3});
+    EXPECT_EQ(merged[0].detail, "[2 records of one event] Xid 79: GPU has fallen off the bus (node1.dmesg:7); also NCCL WARN NET/IB : Got "
+                                "completion with error 12 (rank3.log:40)");
+
+    Failure watchdog = nccl;
+    watchdog.cause = RootCause::NcclWatchdogTimeout;
+    watchdog.detail = "NCCL watchdog timeout in ALLREDUCE";
+    Failure ecc = watchdog;
+    ecc.time = 11 * kSecond;
+    ecc.cause = RootCause::GpuHbm3Memory;
+    ecc.detail = "CUDA error: uncorrectable ECC error encountered";
+    merged = mergeDuplicateFailures({{watchdog, "", false}, {ecc, "", false}});
+    ASSERT_EQ(merged.size(), 1u);
+    EXPECT_EQ(merged[0].cause, RootCause::GpuHbm3Memory) << "ECC beats the watchdog timeout it tripped";
+    EXPECT_NE(merged[0].detail.find("also NCCL watchdog timeout"), std::string::npos) << merged[0].detail;
+    // The other way round the watchdog adds its line and changes nothing.
+    Failure later = watchdog;
+    later.time = 13 * kSecond;
+    merged = mergeDuplicateFailures({{ecc, "", false}, {later, "", false}});
+    ASSERT_EQ(merged.size(), 1u);
+    EXPECT_EQ(merged[0].cause, RootCause::GpuHbm3Memory);
+    EXPECT_EQ(merged[0].time, 11 * kSecond);
 }
 
 TEST(ImportChecks, TheSameLogReadFromTwoFilesCountsOnce) {

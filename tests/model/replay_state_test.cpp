@@ -62,6 +62,24 @@ TEST(ReplayState, FailedGpuIsFailedFromItsFailureUntilTheRestart) {
     EXPECT_NE(index.statesAt(15 * kMinute)[3].state, GpuState::Failed);
 }
 
+// A crash on a console log's last line: nothing answers it before the run ends, so its GPU is
+// failed at the run's last instant (where the replay opens on it) and never "replaced".
+TEST(ReplayState, AFailureOnTheLastInstantIsFailedThereAndNotReplaced) {
+    const faultline::Run crash = test::oneMinuteCrash();
+    const ReplayIndex index(crash);
+    const Nanos at = crash.failures.front().time;
+    EXPECT_EQ(index.statesAt(at - 1)[12].state, GpuState::Training);
+    EXPECT_EQ(index.statesAt(at)[12].state, GpuState::Failed);
+    EXPECT_EQ(index.statesAt(crash.info.duration)[12].state, GpuState::Failed);
+    EXPECT_FALSE(index.statesAt(crash.info.duration)[12].replaced);
+
+    faultline::Run atTheEnd = crash;
+    atTheEnd.failures.front().time = atTheEnd.info.duration;  // the log's very last line
+    const ReplayIndex last(atTheEnd);
+    EXPECT_EQ(last.statesAt(atTheEnd.info.duration)[12].state, GpuState::Failed);
+    EXPECT_FALSE(last.statesAt(atTheEnd.info.duration)[12].replaced);
+}
+
 TEST(ReplayState, OtherGpusWaitWithTheJobAndThenReloadTheCheckpoint) {
     const faultline::Run run = handMadeRun();
     const ReplayIndex index(run);

@@ -47,6 +47,11 @@ TEST(RootCause, LogLines) {
               RootCause::NcclWatchdogTimeout);
     EXPECT_EQ(rootCauseForLogLine("RuntimeError: CUDA error: uncorrectable ECC error encountered"), RootCause::GpuHbm3Memory);
     EXPECT_EQ(rootCauseForLogLine("Traceback (most recent call last):"), RootCause::SoftwareBug);
+    // The watchdog reports the ECC error that stopped the collective: the ECC error is the cause.
+    EXPECT_EQ(rootCauseForLogLine("[rank12]:[E ProcessGroupNCCL.cpp:1182] [Rank 12] NCCL watchdog thread terminated with exception: CUDA "
+                                  "error: uncorrectable ECC error encountered"),
+              RootCause::GpuHbm3Memory);
+    EXPECT_EQ(rootCauseForLogLine("ProcessGroupNCCL's watchdog got stuck: GPU is lost"), RootCause::FaultyGpu);
     EXPECT_FALSE(rootCauseForLogLine("iteration 100/ 1000 | loss 2.3").has_value());
 }
 

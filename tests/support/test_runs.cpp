@@ -108,10 +108,21 @@ ScratchDir::~ScratchDir() {
 
 namespace {
 Step stepOf(Nanos at, std::int64_t n, double seconds) { return {at, n, fromSeconds(seconds)}; }
+
+// The scheduler job that trained the run from its start to its end: the evidence that lets
+// ETTR be said of a run whose steps the files sample only.
+Job jobSpanning(Nanos duration) {
+    Job job;
+    job.id = "1";
+    job.start = 0;
+    job.end = duration;
+    job.inRun = true;
+    return job;
+}
 }  // namespace
 
 // 10 hours on 16 GPUs: one failure at 2 h (down 7 min, 6 min of work lost), three 10 s saves,
-// four steps of 1, 2, 3 and 4 s.
+// four steps of 1, 2, 3 and 4 s, one job from start to end.
 Run comparisonRunA() {
     Run run;
     run.info = {"A", 0, 10 * kHour, "test"};
@@ -121,11 +132,12 @@ Run comparisonRunA() {
                       RootCause::FaultyGpu, 0}};
     for (Nanos at : {1 * kHour, 3 * kHour, 5 * kHour}) run.checkpoints.push_back({at, at + 10 * kSecond, 1, 1000, CheckpointKind::Save});
     run.steps = {stepOf(10 * kSecond, 1, 1), stepOf(20 * kSecond, 2, 2), stepOf(30 * kSecond, 3, 3), stepOf(40 * kSecond, 4, 4)};
+    run.jobs = {jobSpanning(run.info.duration)};
     return run;
 }
 
 // 10 hours on 32 GPUs: two failures (2 h, 6 h), each down 6 min with 10 min lost, no saves,
-// steps of 2, 2, 2 and 10 s.
+// steps of 2, 2, 2 and 10 s, one job from start to end.
 Run comparisonRunB() {
     Run run;
     run.info = {"B", 0, 10 * kHour, "test"};
@@ -138,6 +150,7 @@ Run comparisonRunB() {
                                  run.failures[static_cast<std::size_t>(i)].cause, i});
     }
     run.steps = {stepOf(10 * kSecond, 1, 2), stepOf(20 * kSecond, 2, 2), stepOf(30 * kSecond, 3, 2), stepOf(40 * kSecond, 4, 10)};
+    run.jobs = {jobSpanning(run.info.duration)};
     return run;
 }
 
@@ -150,6 +163,25 @@ Run oneFailureRun() {
     run.failures = {{2 * kHour, RootCause::FaultyGpu, {ComponentKind::Gpu, 3}, 79, {3}, "Xid 79"}};
     run.downtimes = {{2 * kHour, 2 * kHour + kMinute, 2 * kHour + 5 * kMinute, 2 * kHour + 7 * kMinute, 0, false, RootCause::FaultyGpu, 0}};
     run.checkpoints = {{kHour, kHour + 10 * kSecond, 0, 1000, CheckpointKind::Save}};
+    return run;
+}
+
+Run oneMinuteCrash() {
+    Run run;
+    run.info = {"crash", 0, kMinute, "import"};
+    run.topology = buildFabric(FabricShape{.gpus = 16});
+    for (int i = 1; i <= 50; ++i) run.steps.push_back({i * kSecond, i, kSecond});
+    run.failures = {{kMinute - kSecond, RootCause::GpuHbm3Memory, {ComponentKind::Gpu, 12}, 48, {12},
+                     "CUDA error: uncorrectable ECC error encountered"}};
+    return run;
+}
+
+Run eighteenMillisecondHang() {
+    Run run;
+    run.info = {"hang", 0, 18 * kMillisecond, "import"};
+    run.topology = buildFabric(FabricShape{.gpus = 16});
+    run.failures = {{kMillisecond / 4, RootCause::NcclWatchdogTimeout, {ComponentKind::Gpu, 10}, 0, {10}, "rank 10 never joined all_to_all"}};
+    run.downtimes = {{kMillisecond / 4, 18 * kMillisecond, 18 * kMillisecond, 18 * kMillisecond, 0, false, RootCause::NcclWatchdogTimeout, 0}};
     return run;
 }
 

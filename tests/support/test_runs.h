@@ -33,6 +33,11 @@ Run comparisonRunB();
 // 4 hours on 16 GPUs, no steps, one failure at 2 h (detected in 1 min, restarted 4 min later,
 // reloaded in 2 min) and one 10 s save: the what-if replays' run.
 Run oneFailureRun();
+// The evidence brought after an incident, minutes long: a job's console log of 50 one-second
+// steps ending in an uncorrectable ECC error on GPU 12 (16 GPUs), and Flight Recorder dumps of
+// a hung job, 18 ms from first to last record, rank 10 never joining (GPU 10 of 16).
+Run oneMinuteCrash();
+Run eighteenMillisecondHang();
 // A faulty GPU taking only itself out of the job at `time`.
 Failure faultyGpuFailure(std::int32_t gpu, Nanos time);
 

@@ -40,6 +40,33 @@ struct Fixture {
 
 QRect cellRect(QTableView* table, int row, int column) { return table->visualRect(table->model()->index(row, column)); }
 
+// Beside the evidence: what to check next for the selected incident's kind of failure, with
+// its source; none for an incident the catalogue knows nothing of.
+TEST(IncidentView, ShowsWhatToCheckNextBesideTheEvidence) {
+    test::guiApp();
+    IncidentView view;
+    view.resize(1000, 700);
+    view.show();
+    auto crash = std::make_shared<const faultline::Run>(test::oneMinuteCrash());
+    view.setRun(crash, QString());
+    auto* next = view.findChild<QLabel*>("incidentNextChecks");
+    ASSERT_NE(next, nullptr);
+    EXPECT_FALSE(next->isVisible()) << "nothing selected yet";
+    ASSERT_TRUE(view.selectIncident(1));
+    EXPECT_TRUE(next->isVisible());
+    EXPECT_TRUE(next->text().contains("What to check next"));
+    EXPECT_TRUE(next->text().contains("Uncorrectable ECC error (CUDA)")) << next->text().toStdString();
+    EXPECT_TRUE(next->text().contains("Source: NVIDIA, GPU Memory Error Management")) << next->text().toStdString();
+
+    faultline::Run unknown = test::oneMinuteCrash();
+    unknown.failures.front().cause = RootCause::Unknown;
+    unknown.failures.front().detail = "the job stopped";
+    unknown.failures.front().xid = 0;
+    view.setRun(std::make_shared<const faultline::Run>(unknown), QString());
+    ASSERT_TRUE(view.selectIncident(1));
+    EXPECT_FALSE(next->isVisible()) << next->text().toStdString();
+}
+
 TEST(IncidentView, ClickingAnIncidentMovesTheReplayThere) {
     Fixture f;
     IncidentView view;

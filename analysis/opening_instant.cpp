@@ -1,0 +1,42 @@
+#include "analysis/opening_instant.h"
+
+#include "model/root_cause.h"
+
+#include <algorithm>
+
+namespace faultline {
+
+bool isShortEvidence(const Run& run, const std::vector<Incident>& incidents) {
+    return run.info.duration < kDay || (incidents.size() <= kFewIncidents && run.steps.empty());
+}
+
+std::optional<Nanos> openingInstant(const Run& run, const std::vector<Incident>& incidents) {
+    if (incidents.empty() || !isShortEvidence(run, incidents)) return std::nullopt;
+    const auto first = std::min_element(incidents.begin(), incidents.end(),
+                                        [](const Incident& a, const Incident& b) { return a.begin < b.begin; });
+    return std::clamp<Nanos>(first->begin, 0, run.info.duration);
+}
+
+std::string jobStatusText(const Run& run, const ReplayIndex& replay, Nanos t) {
+    const JobStatus status = replay.jobAt(t);
+    if (status.phase != JobPhase::Training) return describeJob(run, status);
+    // The last failure by t that no downtime answers and no step followed: the job is known
+    // to have failed there, not to be training (a crash on a log's last lines).
+    const Failure* last = nullptr;
+    for (const Failure& f : run.failures)
+        if (f.time <= t && (!last || f.time >= last->time)) last = &f;
+    const auto index = last ? static_cast<std::int32_t>(last - run.failures.data()) : -1;
+    const bool answered = std::any_of(run.downtimes.begin(), run.downtimes.end(), [index](const Downtime& d) { return d.failure == index; });
+    const auto after = last ? std::upper_bound(run.steps.begin(), run.steps.end(), last->time, [](Nanos time, const Step& s) { return time < s.time; })
+                            : run.steps.end();
+    const bool trainedSince = after != run.steps.end() && after->time <= t;
+    if (!last || answered || trainedSince)
+        return run.steps.empty() ? "running (the files hold no training steps)" : describeJob(run, status);
+    std::string what = "failed: " + std::string(rootCauseLabel(last->cause));
+    if (const std::string where = describeHardware(run.topology, *last); !where.empty()) what += " on " + where;
+    if (!last->detail.empty()) what += ": " + last->detail;
+    if (!run.steps.empty()) what += " (after step " + std::to_string(status.step) + ")";
+    return what;
+}
+
+}  // namespace faultline

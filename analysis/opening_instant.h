@@ -1,0 +1,29 @@
+#pragma once
+// Where a run opens, and what the replay's status line says, when the evidence is short: a
+// console log of one crashed job or the Flight Recorder dumps of a hung one opens at its first
+// symptom with the failed hardware red, and says what failed, not "training, step 0".
+#include "analysis/incidents.h"
+#include "model/replay_state.h"
+#include "model/run.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace faultline {
+
+// "A few" incidents: more than this and the run is a history to replay from its start.
+inline constexpr std::size_t kFewIncidents = 3;
+
+// Whether the run's evidence is short: less than a day of it, or a few incidents and no step
+// history.
+bool isShortEvidence(const Run& run, const std::vector<Incident>& incidents);
+// The first incident's instant where the evidence is short and holds one; else unset (the run
+// opens at its start).
+std::optional<Nanos> openingInstant(const Run& run, const std::vector<Incident>& incidents);
+// The job at `t` in the status line's words. A run with no step history says what failed last
+// by `t` ("failed: GPU HBM3 Memory on n1-gpu3: CUDA error: ...") or that the files hold no steps,
+// never "training, step 0".
+std::string jobStatusText(const Run& run, const ReplayIndex& replay, Nanos t);
+
+}  // namespace faultline

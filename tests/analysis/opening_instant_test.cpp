@@ -1,0 +1,57 @@
+// Where a run opens: short evidence (a crash log, a hang's dumps) at its first symptom, saying
+// what failed; a run with a history (the tiny preset's 2 days of steps) at its start.
+#include "test_runs.h"
+
+#include "analysis/incidents.h"
+#include "analysis/opening_instant.h"
+
+#include <gtest/gtest.h>
+
+namespace faultline {
+namespace {
+
+TEST(OpeningInstant, ACrashLogOpensAtItsFailure) {
+    const faultline::Run crash = test::oneMinuteCrash();
+    const std::vector<Incident> incidents = buildIncidents(crash);
+    EXPECT_TRUE(isShortEvidence(crash, incidents));
+    EXPECT_EQ(openingInstant(crash, incidents), crash.failures.front().time);
+}
+
+TEST(OpeningInstant, AHangOpensAtItsFirstSymptom) {
+    const faultline::Run hang = test::eighteenMillisecondHang();
+    EXPECT_EQ(openingInstant(hang, buildIncidents(hang)), kMillisecond / 4);
+}
+
+TEST(OpeningInstant, ARunWithAHistoryOpensAtItsStart) {
+    const faultline::Run& tiny = test::tinyRun();
+    const std::vector<Incident> incidents = buildIncidents(tiny);
+    ASSERT_GT(incidents.size(), kFewIncidents);
+    EXPECT_FALSE(isShortEvidence(tiny, incidents));
+    EXPECT_FALSE(openingInstant(tiny, incidents).has_value());
+    // Nothing happened: nothing to open on.
+    faultline::Run quiet = test::oneMinuteCrash();
+    quiet.failures.clear();
+    EXPECT_FALSE(openingInstant(quiet, buildIncidents(quiet)).has_value());
+}
+
+TEST(OpeningInstant, TheStatusLineSaysWhatFailedWhereNoStepsAreKnown) {
+    const faultline::Run hang = test::eighteenMillisecondHang();
+    faultline::Run noDowntime = hang;
+    noDowntime.downtimes.clear();  // the dumps say the job hung, not when it was torn down
+    const ReplayIndex replay(noDowntime);
+    const std::string at = jobStatusText(noDowntime, replay, kMillisecond);
+    EXPECT_EQ(at.rfind("failed: NCCL Watchdog Timeouts on ", 0), 0u) << at;
+    EXPECT_NE(at.find("rank 10 never joined all_to_all"), std::string::npos) << at;
+    EXPECT_EQ(at.find("step 0"), std::string::npos) << at;
+    EXPECT_EQ(jobStatusText(noDowntime, replay, 0), "running (the files hold no training steps)");
+    // With steps, the job's phase and step until the crash; at it, the crash.
+    const faultline::Run crash = test::oneMinuteCrash();
+    const ReplayIndex steps(crash);
+    EXPECT_EQ(jobStatusText(crash, steps, 10 * kSecond + 1), "training, step 10");
+    const std::string crashed = jobStatusText(crash, steps, crash.info.duration);
+    EXPECT_EQ(crashed.rfind("failed: GPU HBM3 Memory on ", 0), 0u) << crashed;
+    EXPECT_NE(crashed.find("CUDA error: uncorrectable ECC error encountered (after step 50)"), std::string::npos) << crashed;
+}
+
+}  // namespace
+}  // namespace faultline

@@ -1,0 +1,93 @@
+// Short evidence opened as a reviewer opens it after an incident: a minute of crash log or
+// 18 ms of a hang's Flight Recorder dumps opens on the first symptom, with the failed GPU red
+// where it is drawn, the status line saying what failed and no tile giving a figure the
+// evidence cannot support.
+#include "gui_test_app.h"
+#include "manual_animation_clock.h"
+#include "open_in_window.h"
+#include "shown_fabric.h"
+#include "test_runs.h"
+
+#include "app/main_window.h"
+#include "model/run_file.h"
+#include "views/fabric/fabric_view.h"
+#include "views/gpu_palette.h"
+#include "views/incident_view.h"
+#include "views/replay_panel.h"
+#include "widgets/stat_tile.h"
+#include "widgets/vtk_render_widget.h"
+
+#include <QLabel>
+
+#include <gtest/gtest.h>
+
+namespace faultline {
+namespace {
+
+struct Opened {
+    explicit Opened(const faultline::Run& run) {
+        writeRunFile(run, dir.file("run.faultline"));
+        window.resize(1600, 1000);
+        window.show();
+        ok = test::openAndWait(window, dir.file("run.faultline"));
+    }
+    bool appReady = (test::guiApp(), true);  // before any widget
+    test::ManualAnimationClock clock;        // the camera's flight ends when the test says
+    test::ScratchDir dir;
+    MainWindow window;
+    bool ok = false;
+};
+
+void expectOpensOnTheFailure(const faultline::Run& run, std::int32_t gpu, const QString& status) {
+    Opened w(run);
+    ASSERT_TRUE(w.ok);
+    ReplayPanel& replay = *w.window.replayPanel();
+    EXPECT_EQ(replay.time(), run.failures.front().time) << "opens at the first symptom, not at 0";
+    auto* incidents = w.window.findChild<IncidentView*>();
+    ASSERT_NE(incidents, nullptr);
+    EXPECT_EQ(incidents->selectedIncidentId(), 1);
+    const QString line = w.window.findChild<QLabel*>("replayStatus")->text();
+    EXPECT_TRUE(line.contains(status)) << line.toStdString();
+    EXPECT_FALSE(line.contains("step 0")) << line.toStdString();
+
+    FabricView& view = *replay.fabricView();
+    // Labelled and selected, as when the incident is clicked.
+    EXPECT_EQ(view.selected(), (ComponentRef{ComponentKind::Gpu, gpu}));
+    EXPECT_EQ(view.blastLabel().toStdString(), run.topology.gpuName(gpu) + " failed");
+    w.clock.advanceBy(100);
+    w.clock.advanceBy(5'000);  // the flight to the failed GPU is over
+    const QImage frame = view.renderImage().convertToFormat(QImage::Format_RGB32);
+    const QPointF at = view.gpuPosition(gpu);
+    ASSERT_TRUE(QRectF(QPointF(0, 0), QSizeF(view.renderWidget()->size())).contains(at));
+    EXPECT_TRUE(test::near(test::colourAt(frame, at), kFailedColour[0], kFailedColour[1], kFailedColour[2]))
+        << test::colourAt(frame, at).name().toStdString();
+
+    for (const char* name : {"ettrTile", "mtbfTile", "detectionTile"}) {
+        auto* tile = w.window.findChild<StatTile*>(name);
+        ASSERT_NE(tile, nullptr) << name;
+        EXPECT_FALSE(tile->showsFigure()) << name << ": " << tile->value().toStdString();
+        EXPECT_EQ(tile->value(), "not enough of the run to say") << name;
+        EXPECT_TRUE(tile->detail().startsWith("needs ")) << name;
+    }
+}
+
+TEST(ShortEvidence, ACrashLogOpensOnItsFailedGpu) {
+    expectOpensOnTheFailure(test::oneMinuteCrash(), 12, "failed: GPU HBM3 Memory on ");
+}
+
+TEST(ShortEvidence, AHangsDumpsOpenOnTheirFirstSymptom) {
+    faultline::Run hang = test::eighteenMillisecondHang();
+    hang.downtimes.clear();  // the dumps say the job hung, not when it was torn down
+    expectOpensOnTheFailure(hang, 10, "failed: NCCL Watchdog Timeouts on ");
+}
+
+TEST(ShortEvidence, ARunWithAHistoryOpensAtItsStart) {
+    Opened w(test::tinyRun());
+    ASSERT_TRUE(w.ok);
+    EXPECT_EQ(w.window.replayPanel()->time(), 0);
+    EXPECT_EQ(w.window.findChild<IncidentView*>()->selectedIncidentId(), -1);
+    EXPECT_TRUE(w.window.findChild<StatTile*>("mtbfTile")->showsFigure());
+}
+
+}  // namespace
+}  // namespace faultline
