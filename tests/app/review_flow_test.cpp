@@ -365,7 +365,7 @@ TEST(ReviewFlow, ALogOnlyRunSaysWhatItsChartsCannotShow) {
     ChartsView charts;
     charts.resize(1200, 1000);
     charts.setRun(run);
-    EXPECT_TRUE(charts.findChild<TimeChartView*>("ettrChart")->emptyMessage().contains("unknown"));
+    EXPECT_TRUE(charts.findChild<TimeChartView*>("ettrChart")->emptyMessage().contains("not enough of the run to say"));
     EXPECT_TRUE(charts.findChild<TimeChartView*>("stepTimeChart")->emptyMessage().contains("No step times"));
     EXPECT_EQ(charts.findChild<TimeChartView*>("ettrChart")->unitName(), "hours") << "a run of four and a half hours";
 }
