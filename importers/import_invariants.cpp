@@ -138,6 +138,8 @@ void enforceTimeBounds(ImportedEvents& e, FileReport& report, EpochNs newestWrit
             if (!fix(*t, b, tally)) *t = 0, ++tally.cleared;
     if (tally.firstBad == 0) return;
 
+    // The span is the file's good times only: an undated failure's own time is what broke it.
+    for (std::size_t i : undated) e.failures[i].timeInferred = true;
     recomputeSpan(e, report);
     // An undated failure still happened: at the end of what the file tells, else when it was
     // written, with its own time kept in its words.
@@ -147,7 +149,6 @@ void enforceTimeBounds(ImportedEvents& e, FileReport& report, EpochNs newestWrit
         f.detail += " (undated: its time " + formatEpochNs(f.time) + " lies " + (f.time < kEarliestPlausibleTime ? "before 1990" : "after the files were written") +
                     "; placed at the end of the file's span)";
         f.time = place;
-        f.timeInferred = true;
         ++tally.undated;
     }
     if (report.first == 0 && place > 0) report.first = report.last = place;

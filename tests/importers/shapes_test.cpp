@@ -40,7 +40,9 @@ TEST(Shapes, HostAndRankPrefix) {
     ASSERT_FALSE(r.run.failures.empty()) << importSummaryToText(r.summary);
     const Failure& f = r.run.failures.front();
     EXPECT_NE(std::find(f.ranks.begin(), f.ranks.end(), 1), f.ranks.end());
-    ASSERT_EQ(r.run.topology.hosts.size(), 1u);
+    std::string hosts;
+    for (const Host& h : r.run.topology.hosts) hosts += h.name + " ";
+    ASSERT_EQ(r.run.topology.hosts.size(), 1u) << hosts << importSummaryToText(r.summary);
     EXPECT_EQ(r.run.topology.hosts.front().name, "gpu187");
 }
 
