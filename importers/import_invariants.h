@@ -5,8 +5,9 @@
 //   the widest time zone, for local times read as UTC) is re-resolved (a yearless date moved
 //   to the year before) or kept as undated, and the file's report says which.
 // - No event before 1990: no training log of a cluster is older.
-// - A group-wide timeout reported by ranks up to N has ranks 0..N in its world; those that
-//   said nothing are its suspects.
+// - A group-wide timeout reported by log lines from ranks up to N has ranks 0..N in its
+//   world; those that said nothing are its suspects. (A Flight Recorder hang, built after
+//   this step by hang_incident.cpp, names its culprits from the dumps' own analysis.)
 #include "importers/events/import_report.h"
 #include "importers/events/imported_events.h"
 
