@@ -121,6 +121,31 @@ TEST(ImportInvariants, AHostNamedByNoGpuGetsAnAssumedCountAndSaysSo) {
     EXPECT_TRUE(anyNote(r.summary, "an assumed count")) << importSummaryToText(r.summary);
 }
 
+// Once refused as runs no reader could open (1970..2024, and 2262): the times before 1990 or
+// after the files were written are left unknown, the rest imported, and the report says so.
+TEST(ImportInvariants, ImpossibleSacctTimesAreLeftUnknownNotRefused) {
+    for (const char* name : {"repro/span-54y.sacct.txt", "repro/year2262.sacct.txt"}) {
+        SCOPED_TRACE(name);
+        const std::string path = fixture(name);
+        const test::ScratchDir dir;
+        const std::string out = dir.file("run.faultline");
+        importToRunFile({path}, out, {});
+        EXPECT_TRUE(fs::exists(out));
+        const ImportResult r = test::importPaths({path});
+        EXPECT_TRUE(anyNote(r.summary, "job time(s) left unknown")) << importSummaryToText(r.summary);
+        const EpochNs newest = fileWriteTime(path) + kLocalTimeSlackNs;
+        for (const FileReport& f : r.summary.files)
+            if (f.first != 0) {
+                EXPECT_GE(f.first, kEarliestPlausibleTime);
+                EXPECT_LE(f.last, newest);
+            }
+    }
+    // The 2024 job keeps its times.
+    const ImportResult span = test::importPaths({fixture("repro/span-54y.sacct.txt")});
+    ASSERT_FALSE(span.run.jobs.empty());
+    EXPECT_EQ(formatEpochNs(span.summary.files.front().last), "2024-06-01T12:00:00.000000Z");
+}
+
 TEST(ImportInvariants, TheFabricIsUnknownWithoutATopologyFile) {
     const ImportResult r = test::importPaths({fixture("invariants/silent_rank_zero.log")});
     EXPECT_EQ(fabricOutlineText(outlineFabric(r.run.topology)), "unknown: no topology file names a switch");
