@@ -41,6 +41,9 @@ FabricOutline outlineFabric(const Topology& t) {
 }
 
 std::string fabricOutlineText(const FabricOutline& o) {
+    // No switch: no file said what the fabric is (a derived topology has none), and a kind
+    // named here would be a guess.
+    if (o.switches == decltype(o.switches){}) return "unknown: no topology file names a switch";
     std::string out = fabricKindName(o.kind);
     std::string tiers;
     for (SwitchTier tier : kTiers)
@@ -53,6 +56,7 @@ std::string fabricOutlineText(const FabricOutline& o) {
 nlohmann::json fabricOutlineToJson(const FabricOutline& o) {
     nlohmann::json tiers = nlohmann::json::object();
     for (SwitchTier tier : kTiers) tiers[switchTierName(tier, o.kind)] = o.switches[static_cast<std::size_t>(tier)];
+    if (o.switches == decltype(o.switches){}) return {{"kind", "unknown"}, {"name", "unknown"}, {"tiers", tiers}, {"rails", o.rails}};
     return {{"kind", kindKey(o.kind)}, {"name", fabricKindName(o.kind)}, {"tiers", tiers}, {"rails", o.rails}};
 }
 

@@ -51,6 +51,7 @@ const CommandSpec& importSpec() {
             {"--year", "", "YYYY", "the year of syslog dates, which carry none (default: this year)"},
             {"--sacct-fields", "", "LIST", "the columns of sacct output written with --noheader, as given to sacct --format"},
             {"--query-gpu", "", "LIST", "the fields of an nvidia-smi --query-gpu log written with noheader, as given to --query-gpu"},
+            {"--world-size", "", "N", "the job's ranks, when no banner says: the silent ranks of a timeout are named among them"},
             kAllowDisjointOption,
             {"--shard", "", "I/N", "read only every N-th input from the I-th (1-based) and write an import shard to merge later"},
             kJobOption,
@@ -100,6 +101,10 @@ int importCommand(const CommandArgs& argv) {
     if (auto year = args.integer("--year")) {
         if (*year < 1970 || *year > 9999) throw UsageError("--year expects a year such as 2025");
         options.year = static_cast<int>(*year);
+    }
+    if (auto world = args.integer("--world-size")) {
+        if (*world < 1 || *world > 800'000) throw UsageError("--world-size expects the job's number of ranks, 1 to 800000");
+        options.worldSize = static_cast<std::int32_t>(*world);
     }
     const bool quiet = args.flag("--quiet");
     ProgressLine progress("faultline-cli import", progressWanted(quiet));

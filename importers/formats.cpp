@@ -130,7 +130,8 @@ const FormatInfo* detectTelemetryText(const std::vector<std::string_view>& lines
     for (std::string_view l : lines) {
         const std::string_view t = trim(l);
         bool labelled = false;
-        if (startsWith(t, "# HELP ") || startsWith(t, "# TYPE ") || startsWith(t, "# UNIT ") || t == "# EOF") continue;
+        // "# HELP", "# TYPE", "# UNIT", "# EOF" and any other comment the exposition allows.
+        if (startsWith(t, "#")) continue;
         if (prometheusSample(t, labelled)) labelledSamples += labelled;
         else ++other;
     }
@@ -159,6 +160,48 @@ KernelLook kernelLogLineIn(std::string_view l) {
     }
 }
 
+// An ibnetdiscover node record, "Switch\t36 \"S-...\"" or "Ca  2 \"H-...\"" (a pasted dump's tabs
+// become spaces), anywhere in the head: a tool's error lines may come first.
+bool ibnetdiscoverRecordIn(const std::vector<std::string_view>& lines) {
+    for (std::string_view l : lines) {
+        std::string_view t = trim(l);
+        const std::size_t kind = startsWith(t, "Switch") ? 6 : startsWith(t, "Ca") || startsWith(t, "Rt") ? 2 : 0;
+        if (kind == 0 || t.size() <= kind || (t[kind] != ' ' && t[kind] != '\t')) continue;
+        t = trim(t.substr(kind));
+        std::size_t i = 0;
+        while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i]))) ++i;
+        if (i > 0 && trim(t.substr(i)).substr(0, 1) == "\"") return true;
+    }
+    return false;
+}
+
+// A kernel's words in a line read as `dmesg --time-format iso`: a job's console behind a
+// collector's ISO timestamps reads the same, and says "CUDA kernel errors" in its own words.
+bool kernelWordsIn(std::string_view line, const KernelLogLine& entry) {
+    return contains(line, "NVRM") || contains(line, "kernel:") || contains(line, " kernel ") || startsWith(line, "kern") ||
+           rootCauseForKernelMessage(entry.message) || contains(entry.message, "pci ");
+}
+
+// Each line's kind on its own, its wrappers peeled: a kernel line (a kernel log's shape, or
+// dmesg-iso with a kernel's words), or a job line (the console catalogue knows it). The file is
+// what most of its lines are; a job's console dated like dmesg stays a job's console.
+const FormatInfo* detectByLineKinds(const std::vector<std::string_view>& lines, bool console) {
+    std::size_t kernelShaped = 0, candidates = 0, kernelLines = 0, jobLines = 0;
+    ConsoleSniffer sniffer;
+    for (std::string_view l : lines) {
+        if (l.front() == ' ' || l.front() == '\t') continue;
+        ++candidates;
+        const KernelLook look = kernelLogLineIn(l);
+        if (look.line) ++kernelShaped;
+        // A date out of range is still a kernel line's shape: the importer names it.
+        if (look.line && (!look.entry || look.entry->form != KernelLogForm::DmesgIso || kernelWordsIn(l, *look.entry))) ++kernelLines;
+        else if (console && sniffer.line(l)) ++jobLines;
+    }
+    if (candidates == 0 || kernelShaped * 2 <= candidates) return nullptr;
+    if (!console || kernelLines >= jobLines) return findFormat(kernelLines > 0 || jobLines == 0 ? "kernel-log" : "training-log");
+    return findFormat("training-log");
+}
+
 const FormatInfo* detectText(std::string_view head, bool console) {
     const std::string_view all = head;
     std::vector<std::string_view> lines;
@@ -178,28 +221,8 @@ const FormatInfo* detectText(std::string_view head, bool console) {
     if (startsWith(first, "JobID") || (contains(first, "JobID") && contains(first, "State")))
         return findFormat("sacct");
     if (const FormatInfo* telemetry = detectTelemetryText(lines)) return telemetry;
-    if ((contains(all, "\nSwitch\t") || contains(all, "\nCa\t")) && contains(all, "vendid=")) return findFormat("ibnetdiscover");
-    std::size_t kernel = 0, candidates = 0;
-    for (std::string_view l : lines) {
-        if (l.front() == ' ' || l.front() == '\t') continue;
-        ++candidates;
-        if (kernelLogLineIn(l).line) ++kernel;
-    }
-    if (candidates > 0 && kernel * 2 > candidates) {
-        // A job's console behind a collector's ISO timestamps also reads as "dmesg --time-format
-        // iso"; a kernel log says so by its kernel's words.
-        bool kernelWords = false;
-        for (std::string_view l : lines) {
-            const KernelLook look = kernelLogLineIn(l);
-            if (!look.line) continue;
-            const auto& entry = look.entry;
-            if (!entry || entry->form != KernelLogForm::DmesgIso || contains(l, "NVRM") || contains(l, "kernel") ||
-                rootCauseForKernelMessage(entry->message) || contains(entry->message, "pci ") || startsWith(l, "kern"))
-                kernelWords = true;
-        }
-        if (kernelWords || !console || !consoleLineIn(all)) return findFormat("kernel-log");
-        return findFormat("training-log");
-    }
+    if (ibnetdiscoverRecordIn(lines) && contains(all, "vendid=")) return findFormat("ibnetdiscover");
+    if (const FormatInfo* byLines = detectByLineKinds(lines, console)) return byLines;
     for (std::string_view l : lines) {
         const std::string_view t = trim(l);
         if (t.front() == '#') continue;

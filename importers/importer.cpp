@@ -3,6 +3,7 @@
 #include "importers/pytorch/flight_recorder_group_lists.h"
 #include "importers/formats.h"
 #include "importers/hang_incident.h"
+#include "importers/import_invariants.h"
 #include "importers/text/hostlist.h"
 #include "importers/text/input_file.h"
 #include "importers/telemetry/link_counters.h"
@@ -118,6 +119,7 @@ std::string jobRunName(const Run& run) {
 void readOne(const Input& f, const FormatInfo* forced, const ImportOptions& options, const std::atomic<bool>* cancel,
              const std::function<void(double)>& fileProgress, FlightRecorderGroupLists& groupLists, ShardedFile& out) {
     out.report.path = f.path;
+    out.report.written = fileWriteTime(f.path);
     const FormatInfo* format = forced ? forced : detectFormat(f.path);
     if (!format) {
         if (!f.fromFolder)
@@ -265,6 +267,11 @@ ImportResult buildImport(std::vector<ShardedFile> files, const ImportOptions& op
     ImportedEvents events;
     ImportResult result;
     result.summary.files.reserve(files.size());
+    // The invariants every run holds (import_invariants.h): times first, file by file, so that
+    // each file's report says what of it was re-resolved.
+    EpochNs newestWrite = 0;
+    for (const ShardedFile& f : files) newestWrite = std::max(newestWrite, f.report.written);
+    for (ShardedFile& f : files) enforceTimeBounds(f.events, f.report, newestWrite);
     for (ShardedFile& f : files) {
         mergeEvents(events, std::move(f.events), f.report.path);
         result.summary.files.push_back(std::move(f.report));
@@ -279,6 +286,11 @@ ImportResult buildImport(std::vector<ShardedFile> files, const ImportOptions& op
         if (!options.allowDisjoint) throw DisjointSpans(disjointSpansText(spans, result.summary.files));
         result.summary.files.back().warnings.push_back("merged into one run as asked, although " + disjointSpansText(spans, result.summary.files, false));
     }
+
+    events.worldSize = std::max(events.worldSize, options.worldSize);
+    const std::vector<std::string> silentNotes = nameSilentRanks(events, options.worldSize);
+    if (!result.summary.files.empty())
+        for (const std::string& n : silentNotes) result.summary.files.back().notes.push_back(n);
 
     // The hang is read from the dumps first: building the run releases them.
     std::optional<HangReport> hang;

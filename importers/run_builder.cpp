@@ -68,8 +68,19 @@ struct HostNeeds {
     std::set<std::string> pciIds;
 };
 
+// A host's GPUs: as many as the files say a host holds, else as many as they name on it (no
+// invented GPUs: a one-GPU scrape is one GPU); only a host they name no GPU of gets the
+// assumed count, and `assumed` lists it.
+std::int32_t hostGpuCount(const std::string& name, const HostNeeds& needs, std::int32_t gpusPerHost, bool stated, std::vector<std::string>& assumed) {
+    const std::int32_t seen = std::max(needs.gpus, static_cast<std::int32_t>(needs.pciIds.size()));
+    if (stated) return std::max(gpusPerHost, seen);
+    if (seen > 0) return seen;
+    assumed.push_back(name);
+    return gpusPerHost;
+}
+
 Topology deriveTopology(const ImportedEvents& e, std::int32_t ranks, std::map<std::int32_t, RankPlacement>& placement,
-                        std::int32_t gpusPerHost, std::vector<std::string>& notes) {
+                        std::int32_t gpusPerHost, bool gpusPerHostStated, std::vector<std::string>& notes) {
     std::map<std::string, HostNeeds, bool (*)(const std::string&, const std::string&)> hosts(
         [](const std::string& a, const std::string& b) { return naturalLess(a, b); });
     auto need = [&hosts](const std::string& host, std::int32_t localGpu, const std::string& pci) {
@@ -88,14 +99,29 @@ Topology deriveTopology(const ImportedEvents& e, std::int32_t ranks, std::map<st
     }
     for (const auto& j : e.jobs)
         for (const auto& h : j.nodes) need(h, -1, "");
-    for (const auto& [rank, p] : placement) need(p.host, p.localGpu, "");
+    // A rank placed on a host without its GPU takes the one the builder gives it below.
+    for (const auto& [rank, p] : placement) need(p.host, p.localGpu >= 0 ? p.localGpu : rank % gpusPerHost, "");
     for (const GpuLocator& g : telemetryLocators(e.telemetry)) need(g.host, g.localGpu, g.pciBusId);
     // Ranks nobody placed: as many to a host of their own as the job's hosts hold.
     std::int32_t guessed = 0, firstGuessed = -1;
     std::set<std::string> guessedHosts;
     std::string firstGuessedHost;
+    // A block of ranks is one host (as the guess below draws it): an unplaced rank whose
+    // block-mates the files place on one host is on that host, not on an invented one.
+    std::map<std::int32_t, std::string> blockHost;
+    for (const auto& [rank, p] : placement) {
+        auto [it, fresh] = blockHost.try_emplace(rank / gpusPerHost, p.host);
+        if (!fresh && it->second != p.host) it->second.clear();
+    }
+    std::int32_t besideMates = 0, firstBeside = -1;
     for (std::int32_t r = 0; r < ranks; ++r) {
         if (placement.count(r)) continue;
+        if (auto mate = blockHost.find(r / gpusPerHost); mate != blockHost.end() && !mate->second.empty()) {
+            placement[r] = {r, mate->second, r % gpusPerHost};
+            need(mate->second, r % gpusPerHost, "");
+            if (besideMates++ == 0) firstBeside = r;
+            continue;
+        }
         const std::int32_t first = r / gpusPerHost * gpusPerHost;
         RankPlacement p{r, "ranks" + std::to_string(first) + "-" + std::to_string(first + gpusPerHost - 1), r % gpusPerHost};
         need(p.host, p.localGpu, "");
@@ -108,6 +134,10 @@ Topology deriveTopology(const ImportedEvents& e, std::int32_t ranks, std::map<st
                         std::to_string(firstGuessed) + "): drawn on " + formatCounted(static_cast<std::int64_t>(guessedHosts.size()), "host", "hosts") +
                         " of " + std::to_string(gpusPerHost) + " GPUs named by their ranks (\"" + firstGuessedHost + "\", ...)");
 
+    if (besideMates > 0)
+        notes.push_back("no file names the host of " + formatCounted(besideMates, "rank", "ranks") + " (the first is rank " + std::to_string(firstBeside) +
+                        "): each drawn on the host the files place the other ranks of its block of " + std::to_string(gpusPerHost) + " on");
+    std::vector<std::string> assumed;
     Topology t;
     // Racks in rows and zones as the built fabrics' (FabricShape): one row of a thousand racks
     // is drawn too thin to see a GPU in.
@@ -124,7 +154,7 @@ Topology deriveTopology(const ImportedEvents& e, std::int32_t ranks, std::map<st
         Host h;
         h.name = name;
         h.rack = static_cast<std::int32_t>(t.racks.size()) - 1;
-        h.gpuCount = std::max({gpusPerHost, needs.gpus, static_cast<std::int32_t>(needs.pciIds.size())});
+        h.gpuCount = hostGpuCount(name, needs, gpusPerHost, gpusPerHostStated || guessedHosts.count(name), assumed);
         h.firstGpu = static_cast<std::int32_t>(t.gpus.size());
         h.nicCount = h.gpuCount;
         h.firstNic = static_cast<std::int32_t>(t.nics.size());
@@ -137,6 +167,10 @@ Topology deriveTopology(const ImportedEvents& e, std::int32_t ranks, std::map<st
         }
         t.hosts.push_back(std::move(h));
     }
+    if (!assumed.empty())
+        notes.push_back(formatCounted(static_cast<std::int64_t>(assumed.size()), "host", "hosts") + " (the first: " + assumed.front() +
+                        ") named by no GPU index, bus id or GPU count in the files: drawn with " + std::to_string(gpusPerHost) +
+                        " GPUs each, an assumed count");
     return t;
 }
 
@@ -359,12 +393,13 @@ BuildResult buildRun(ImportedEvents& events, const std::optional<Topology>& topo
     std::map<std::int32_t, RankPlacement> placement;
     for (const auto& p : events.placements) placement[p.rank] = p;
     const JobChain chain = findJobChain(events, selection, out.warnings);
-    const std::int32_t gpusPerHost = placeRanksOnJobNodes(events, chain, ranks, placement, kGpusPerHost);
+    bool gpusPerHostStated = false;
+    const std::int32_t gpusPerHost = placeRanksOnJobNodes(events, chain, ranks, placement, kGpusPerHost, gpusPerHostStated);
 
     if (topology) {
         run.topology = *topology;
     } else {
-        run.topology = deriveTopology(events, ranks, placement, gpusPerHost, out.notes);
+        run.topology = deriveTopology(events, ranks, placement, gpusPerHost, gpusPerHostStated, out.notes);
         out.derivedTopology = true;
     }
     Topology& topo = run.topology;

@@ -68,7 +68,8 @@ void namePciBusIds(const ImportedEvents& e, Topology& t) {
 // sacct; ranks per node from SLURM_GPUS_ON_NODE, else the world size over the nodes.
 // Returns the GPUs a derived host has.
 std::int32_t placeRanksOnJobNodes(const ImportedEvents& e, const JobChain& chain, std::int32_t ranks,
-                                  std::map<std::int32_t, RankPlacement>& placement, std::int32_t defaultGpusPerHost) {
+                                  std::map<std::int32_t, RankPlacement>& placement, std::int32_t defaultGpusPerHost, bool& stated) {
+    stated = e.gpusPerNode > 0;
     std::vector<std::string> hosts = e.rankHosts;
     if (hosts.empty() && !chain.runJobs.empty()) hosts = chain.jobs[chain.runJobs.front()].nodes;
     // Only the batch host known: the first node's ranks are on it, where the node's size is known.
@@ -77,7 +78,11 @@ std::int32_t placeRanksOnJobNodes(const ImportedEvents& e, const JobChain& chain
     if (hosts.empty() || ranks <= 0) return e.gpusPerNode > 0 ? e.gpusPerNode : defaultGpusPerHost;
     const auto nodes = static_cast<std::int32_t>(hosts.size());
     std::int32_t perNode = e.gpusPerNode;
-    if (perNode <= 0) perNode = ranks % nodes == 0 && ranks / nodes <= 64 ? ranks / nodes : defaultGpusPerHost;
+    if (perNode <= 0) {
+        // The world spread evenly over the job's nodes is as good as a stated count.
+        stated = ranks % nodes == 0 && ranks / nodes <= 64;
+        perNode = stated ? ranks / nodes : defaultGpusPerHost;
+    }
     for (std::int32_t r = 0; r < ranks && r / perNode < nodes; ++r)
         if (!placement.count(r)) placement[r] = {r, hosts[static_cast<std::size_t>(r / perNode)], r % perNode};
     return perNode;

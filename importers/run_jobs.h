@@ -17,9 +17,10 @@ namespace faultline {
 void addJobs(const JobChain& chain, const std::function<std::int32_t(const std::string&)>& findHost,
              const std::function<Nanos(EpochNs)>& toRun, Run& run);
 
-// Places the ranks no file placed on the job's nodes; returns the GPUs a derived host has.
+// Places the ranks no file placed on the job's nodes; returns the GPUs a derived host has,
+// and sets `stated` when the files say it (not `defaultGpusPerHost` assumed).
 std::int32_t placeRanksOnJobNodes(const ImportedEvents& events, const JobChain& chain, std::int32_t ranks,
-                                  std::map<std::int32_t, RankPlacement>& placement, std::int32_t defaultGpusPerHost);
+                                  std::map<std::int32_t, RankPlacement>& placement, std::int32_t defaultGpusPerHost, bool& stated);
 
 // Gives the GPUs of topology hosts without bus ids the ids their kernel logs name (the boot
 // enumeration, else the Xid lines), in bus order.

@@ -45,7 +45,7 @@ nlohmann::json reportToJson(const FileReport& r) {
     return {{"path", r.path}, {"format", r.format}, {"counts", r.counts}, {"first", r.first}, {"last", r.last},
             {"ranks", r.ranks}, {"skipped", r.skippedLines}, {"warnings", r.warnings},
             {"lines_read", r.linesRead}, {"lines_understood", r.linesUnderstood}, {"understood_by_kind", r.understoodByKind},
-            {"unrecognised", r.unrecognised}, {"notes", r.notes}};
+            {"unrecognised", r.unrecognised}, {"notes", r.notes}, {"written", r.written}};
 }
 
 FileReport reportFromJson(const nlohmann::json& j) {
@@ -64,6 +64,7 @@ FileReport reportFromJson(const nlohmann::json& j) {
     r.understoodByKind = j.value("understood_by_kind", std::map<std::string, std::int64_t>{});
     r.unrecognised = j.value("unrecognised", std::vector<std::string>{});
     r.notes = j.value("notes", std::vector<std::string>{});
+    r.written = j.value("written", EpochNs{0});
     return r;
 }
 

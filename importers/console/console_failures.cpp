@@ -253,6 +253,23 @@ void ConsoleFailures::crash(const ConsoleEvent& e, std::string_view text, const 
     if (created) m_ctx.report.count("crashes");
 }
 
+// Every entry of the summary, not only the root cause: its time dates the failure where no
+// line did, and its host and local rank place the rank.
+void ConsoleFailures::elasticEntry(ImportedFailure& f, const ConsoleEvent& e) {
+    if (e.field == "time" && e.time) {
+        if (f.timeInferred || *e.time < f.time) {
+            f.time = *e.time;
+            f.timeInferred = false;
+        }
+        m_ctx.report.seen(*e.time);
+    }
+    if (e.field == "host") m_summary.entryHost = std::string(e.host);
+    if (e.field == "rank" && e.rank >= 0 && !m_summary.entryHost.empty() && e.localRank >= 0 && e.localRank < kMaxGpusPerNode) {
+        m_ctx.events.placements.push_back({e.rank, m_summary.entryHost, e.localRank});
+        m_ctx.report.count("rank placements");
+    }
+}
+
 void ConsoleFailures::elastic(const ConsoleEvent& e, const LineOrigin& at) {
     if (e.field == "header") {
         m_summary = {};
@@ -291,6 +308,7 @@ void ConsoleFailures::elastic(const ConsoleEvent& e, const LineOrigin& at) {
         m_summary.inRoot = true;
     }
     ImportedFailure& f = m_ctx.events.failures[m_summary.failure];
+    elasticEntry(f, e);
     if (e.field == "rank" && e.rank >= 0) {
         if (std::find(f.ranks.begin(), f.ranks.end(), e.rank) == f.ranks.end()) f.ranks.push_back(e.rank);
         m_ctx.report.ranks.insert(e.rank);

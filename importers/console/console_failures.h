@@ -60,6 +60,7 @@ private:
         std::string host;
         std::optional<EpochNs> time;
         bool inRoot = false;  // the fields being read are the root cause's (not "Failures:")
+        std::string entryHost;  // the host of the entry being read, root cause or not
         std::size_t failure = SIZE_MAX;
     };
 
@@ -67,6 +68,7 @@ private:
     void report(ImportedFailure& f, const ConsoleEvent& e, const LineOrigin& at);
     void crash(const ConsoleEvent& e, std::string_view text, const LineOrigin& at);
     void elastic(const ConsoleEvent& e, const LineOrigin& at);
+    void elasticEntry(ImportedFailure& f, const ConsoleEvent& e);
     std::uint64_t streamKey(const LineOrigin& at) const;
 
     ImportContext& m_ctx;

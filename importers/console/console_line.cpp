@@ -121,203 +121,269 @@ void ConsoleLinePeeler::splitPlain(std::string_view plain, std::vector<ConsoleLi
     }
 }
 
-ConsoleLine ConsoleLinePeeler::peel(std::string_view s) {
-    ConsoleLine out;
+namespace {
+
+// Each peels one kind of wrapper off the front of `s` into `out`; false: `s` does not start with it.
+
+// torchrun "[default3]:" / "[rank3]:", mpirun "[1,3]<stdout>:", kubectl "[pod/x/y] ",
+// a collector's "[2024-03-05 10:00:00] ", glog's "[E0610 03:10:05.1 42 f.cpp:1] ".
+bool peelBracketed(std::string_view& s, ConsoleLine& out) {
+    const char c = s.front();
     const auto hasTime = [&out] { return out.time || out.yearless; };
-    // Wrappers nest in any order (pdsh around srun around torchrun): peel until none is left.
-    for (int round = 0; round < 12 && !s.empty(); ++round) {
-        const char c = s.front();
-        // torchrun "[default3]:" / "[rank3]:", mpirun "[1,3]<stdout>:", kubectl "[pod/x/y] ",
-        // a collector's "[2024-03-05 10:00:00] ", glog's "[E0610 03:10:05.1 42 f.cpp:1] ".
-        if (c == '[') {
-            std::size_t i = 1;
-            while (i < s.size() && i < 24 && isLower(s[i])) ++i;
-            const std::size_t digits = i;
-            while (i < s.size() && isDigit(s[i])) ++i;
-            if (i > digits && digits > 1 && s.substr(i, 2) == "]:") {
-                const std::int32_t n = smallInt(s.substr(digits, i - digits));
-                if (s.substr(1, digits - 1) == "rank") out.rank = n;
-                else out.localRank = n;
-                s.remove_prefix(i + 2);
-                continue;
+    if (c == '[') {
+        std::size_t i = 1;
+        while (i < s.size() && i < 24 && isLower(s[i])) ++i;
+        const std::size_t digits = i;
+        while (i < s.size() && isDigit(s[i])) ++i;
+        if (i > digits && digits > 1 && s.substr(i, 2) == "]:") {
+            const std::int32_t n = smallInt(s.substr(digits, i - digits));
+            if (s.substr(1, digits - 1) == "rank") out.rank = n;
+            else out.localRank = n;
+            s.remove_prefix(i + 2);
+            return true;
+        }
+        // A launcher's "[host:rank]:" ("[gpu187:1]:"): the host and the rank it names.
+        if (const std::size_t colon = s.find(':', 1); colon != std::string_view::npos && colon > 1 && colon < 64) {
+            std::size_t j = colon + 1;
+            while (j < s.size() && isDigit(s[j])) ++j;
+            const std::string_view host = s.substr(1, colon - 1);
+            const bool hostLike = isAlnum(host.front()) && host.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789.-_") == std::string_view::npos;
+            if (hostLike && j > colon + 1 && j - colon <= 8 && s.substr(j, 2) == "]:") {
+                out.host = host;
+                out.rank = smallInt(s.substr(colon + 1, j - colon - 1));
+                s.remove_prefix(j + 2);
+                return true;
             }
-            if (s.size() > 3 && s[1] == '1' && s[2] == ',') {
-                const std::size_t close = s.find("]<std", 3);
-                if (close != std::string_view::npos && close < 12) {
-                    const std::size_t colon = s.find(">:", close);
-                    if (colon != std::string_view::npos && colon < close + 10) {
-                        out.rank = smallInt(s.substr(3, close - 3));
-                        s.remove_prefix(colon + 2);
-                        continue;
-                    }
-                }
-            }
-            if (startsWith(s, "[pod/")) {
-                const std::size_t close = s.find("] ");
-                if (close != std::string_view::npos) {
-                    std::string_view pod = s.substr(5, close - 5);
-                    out.host = pod.substr(0, pod.find('/'));
-                    s.remove_prefix(close + 2);
-                    continue;
-                }
-            }
-            if (s.size() > 20 && isDigit(s[1])) {
-                std::size_t used = 0;
-                if (auto t = parseIsoTime(s.substr(1), &used); t && 1 + used < s.size() && s[1 + used] == ']') {
-                    if (!hasTime()) out.time = *t;
-                    out.dated = *t;
-                    s.remove_prefix(2 + used);
-                    if (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-                    continue;
+        }
+        if (s.size() > 3 && s[1] == '1' && s[2] == ',') {
+            const std::size_t close = s.find("]<std", 3);
+            if (close != std::string_view::npos && close < 12) {
+                const std::size_t colon = s.find(">:", close);
+                if (colon != std::string_view::npos && colon < close + 10) {
+                    out.rank = smallInt(s.substr(3, close - 3));
+                    s.remove_prefix(colon + 2);
+                    return true;
                 }
             }
         }
-        // glog / c10 logger: "E0610 03:10:05.123456 4242 file.cpp:616] " (or "E610", bracketed).
-        {
-            const std::size_t g = c == '[' ? 1 : 0;
-            if (s.size() > g + 14 && (s[g] == 'E' || s[g] == 'W' || s[g] == 'I' || s[g] == 'F') && isDigit(s[g + 1])) {
-                std::size_t n = 0;
-                while (g + 1 + n < s.size() && isDigit(s[g + 1 + n])) ++n;
-                const std::size_t clockAt = g + 2 + n;
-                if ((n == 3 || n == 4) && s[g + 1 + n] == ' ' && clockAt + 8 <= s.size()) {
-                    const std::int32_t mmdd = smallInt(s.substr(g + 1, n));
-                    const auto clock = parseClock(s.substr(clockAt, 8));
-                    const unsigned month = static_cast<unsigned>(mmdd / 100), day = static_cast<unsigned>(mmdd % 100);
-                    const std::size_t close = s.find("] ", clockAt);
-                    if (clock && month >= 1 && month <= 12 && day >= 1 && day <= 31 && close != std::string_view::npos && close < clockAt + 120) {
-                        std::int64_t frac = 0, scale = 100'000'000;
-                        for (std::size_t j = clockAt + 9; clockAt + 8 < s.size() && s[clockAt + 8] == '.' && j < s.size() && isDigit(s[j]); ++j, scale /= 10)
-                            frac += (s[j] - '0') * scale;
-                        if (!hasTime()) out.yearless = ConsoleLine::Yearless{month, day, *clock, frac};
-                        s.remove_prefix(close + 2);
-                        continue;
-                    }
-                }
+        if (startsWith(s, "[pod/")) {
+            const std::size_t close = s.find("] ");
+            if (close != std::string_view::npos) {
+                std::string_view pod = s.substr(5, close - 5);
+                out.host = pod.substr(0, pod.find('/'));
+                s.remove_prefix(close + 2);
+                return true;
             }
         }
-        // A collector's or kubectl's timestamp, then perhaps journald's "host prog[pid]: ".
-        if (isDigit(c) && s.size() > 19 && s[4] == '-') {
+        if (s.size() > 20 && isDigit(s[1])) {
             std::size_t used = 0;
-            if (auto t = parseIsoTime(s, &used); t && (used == s.size() || s[used] == ' ' || s[used] == '\t')) {
+            if (auto t = parseIsoTime(s.substr(1), &used); t && 1 + used < s.size() && s[1 + used] == ']') {
                 if (!hasTime()) out.time = *t;
                 out.dated = *t;
-                s.remove_prefix(std::min(used + 1, s.size()));
-                // "-o short-iso": "node017 python[1234]: msg"
-                const std::size_t sp = s.find(' ');
-                if (sp != std::string_view::npos && sp < 64) {
-                    const std::size_t tag = s.find(": ", sp);
-                    if (tag != std::string_view::npos && tag < sp + 40 && (s[tag - 1] == ']' || s.substr(sp + 1, tag - sp - 1) == "kernel") &&
-                        s.substr(sp + 1, tag - sp - 1).find(' ') == std::string_view::npos) {
-                        out.host = s.substr(0, sp);
-                        s.remove_prefix(tag + 2);
-                    }
-                }
-                continue;
-            }
-        }
-        // mpirun --timestamp-output, date(1): "Sun Oct  1 17:01:10 2017" glued to what follows.
-        if (s.size() > 24 && c >= 'F' && c <= 'W' && s[3] == ' ' && s[7] == ' ' && s[10] == ' ' && s[13] == ':' && s[19] == ' ') {
-            const auto month = monthFromAbbrev(s.substr(4, 3));
-            const std::int32_t day = smallInt(trim(s.substr(8, 2)));
-            const auto clock = parseClock(s.substr(11, 8));
-            const std::int32_t year = smallInt(s.substr(20, 4));
-            if (month && clock && day >= 1 && day <= 31 && year >= 1970) {
-                const EpochNs t = epochFromCivil(year, *month, static_cast<unsigned>(day), *clock);
-                if (!hasTime()) out.time = t;
-                out.dated = t;
-                s.remove_prefix(24);
+                s.remove_prefix(2 + used);
                 if (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-                continue;
+                return true;
             }
         }
-        // journald / syslog: "Mar  5 10:00:00[.123] node017 python[1234]: msg".
-        if (s.size() > 20 && c >= 'A' && c <= 'S' && s[3] == ' ') {
-            if (const auto month = monthFromAbbrev(s.substr(0, 3))) {
-                std::size_t i = 4;
-                while (i < s.size() && s[i] == ' ') ++i;
-                const std::size_t dayAt = i;
-                while (i < s.size() && isDigit(s[i])) ++i;
-                const std::int32_t day = smallInt(s.substr(dayAt, i - dayAt));
-                const auto clock = i + 9 <= s.size() && s[i] == ' ' ? parseClock(s.substr(i + 1, 8)) : std::nullopt;
-                if (clock && day >= 1 && day <= 31) {
-                    std::size_t j = i + 9;
+    }
+    return false;
+}
+
+// glog / c10 logger: "E0610 03:10:05.123456 4242 file.cpp:616] " (or "E610", bracketed).
+bool peelGlog(std::string_view& s, ConsoleLine& out) {
+    const char c = s.front();
+    const auto hasTime = [&out] { return out.time || out.yearless; };
+    {
+        const std::size_t g = c == '[' ? 1 : 0;
+        if (s.size() > g + 14 && (s[g] == 'E' || s[g] == 'W' || s[g] == 'I' || s[g] == 'F') && isDigit(s[g + 1])) {
+            std::size_t n = 0;
+            while (g + 1 + n < s.size() && isDigit(s[g + 1 + n])) ++n;
+            const std::size_t clockAt = g + 2 + n;
+            if ((n == 3 || n == 4) && s[g + 1 + n] == ' ' && clockAt + 8 <= s.size()) {
+                const std::int32_t mmdd = smallInt(s.substr(g + 1, n));
+                const auto clock = parseClock(s.substr(clockAt, 8));
+                const unsigned month = static_cast<unsigned>(mmdd / 100), day = static_cast<unsigned>(mmdd % 100);
+                const std::size_t close = s.find("] ", clockAt);
+                if (clock && month >= 1 && month <= 12 && day >= 1 && day <= 31 && close != std::string_view::npos && close < clockAt + 120) {
                     std::int64_t frac = 0, scale = 100'000'000;
-                    if (j < s.size() && s[j] == '.')
-                        for (++j; j < s.size() && isDigit(s[j]); ++j, scale /= 10) frac += (s[j] - '0') * scale;
-                    std::string_view rest = s.substr(std::min(j + 1, s.size()));
-                    const std::size_t sp = rest.find(' ');
-                    const std::size_t tag = sp == std::string_view::npos ? sp : rest.find(": ", sp);
-                    if (tag != std::string_view::npos && tag < sp + 48 && rest.substr(sp + 1, tag - sp - 1).find(' ') == std::string_view::npos) {
-                        if (!hasTime()) out.yearless = ConsoleLine::Yearless{*month, static_cast<unsigned>(day), *clock, frac};
-                        out.host = rest.substr(0, sp);
-                        s = rest.substr(tag + 2);
-                        continue;
-                    }
+                    for (std::size_t j = clockAt + 9; clockAt + 8 < s.size() && s[clockAt + 8] == '.' && j < s.size() && isDigit(s[j]); ++j, scale /= 10)
+                        frac += (s[j] - '0') * scale;
+                    if (!hasTime()) out.yearless = ConsoleLine::Yearless{month, day, *clock, frac};
+                    s.remove_prefix(close + 2);
+                    return true;
                 }
             }
         }
-        // Ray: "(RayWorker pid=123, ip=10.0.0.2) ", "(pid=123) ".
-        if (c == '(') {
-            const std::size_t close = s.find(") ");
-            const std::size_t pid = s.find("pid=");
-            if (close != std::string_view::npos && close < 200 && pid != std::string_view::npos && pid < close) {
-                if (const std::size_t ip = s.find("ip=", pid); ip != std::string_view::npos && ip < close)
-                    out.host = s.substr(ip + 3, s.find_first_of(",)", ip) - ip - 3);
-                s.remove_prefix(close + 2);
-                continue;
+    }
+    return false;
+}
+
+// A collector's or kubectl's timestamp, then perhaps journald's "host prog[pid]: ".
+bool peelIsoTime(std::string_view& s, ConsoleLine& out) {
+    const char c = s.front();
+    const auto hasTime = [&out] { return out.time || out.yearless; };
+    if (isDigit(c) && s.size() > 19 && s[4] == '-') {
+        std::size_t used = 0;
+        if (auto t = parseIsoTime(s, &used); t && (used == s.size() || s[used] == ' ' || s[used] == '\t')) {
+            if (!hasTime()) out.time = *t;
+            out.dated = *t;
+            s.remove_prefix(std::min(used + 1, s.size()));
+            // "-o short-iso": "node017 python[1234]: msg"
+            const std::size_t sp = s.find(' ');
+            if (sp != std::string_view::npos && sp < 64) {
+                const std::size_t tag = s.find(": ", sp);
+                if (tag != std::string_view::npos && tag < sp + 40 && (s[tag - 1] == ']' || s.substr(sp + 1, tag - sp - 1) == "kernel") &&
+                    s.substr(sp + 1, tag - sp - 1).find(' ') == std::string_view::npos) {
+                    out.host = s.substr(0, sp);
+                    s.remove_prefix(tag + 2);
+                }
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
+// mpirun --timestamp-output, date(1): "Sun Oct  1 17:01:10 2017" glued to what follows.
+bool peelCtime(std::string_view& s, ConsoleLine& out) {
+    const char c = s.front();
+    const auto hasTime = [&out] { return out.time || out.yearless; };
+    if (s.size() > 24 && c >= 'F' && c <= 'W' && s[3] == ' ' && s[7] == ' ' && s[10] == ' ' && s[13] == ':' && s[19] == ' ') {
+        const auto month = monthFromAbbrev(s.substr(4, 3));
+        const std::int32_t day = smallInt(trim(s.substr(8, 2)));
+        const auto clock = parseClock(s.substr(11, 8));
+        const std::int32_t year = smallInt(s.substr(20, 4));
+        if (month && clock && day >= 1 && day <= 31 && year >= 1970) {
+            const EpochNs t = epochFromCivil(year, *month, static_cast<unsigned>(day), *clock);
+            if (!hasTime()) out.time = t;
+            out.dated = t;
+            s.remove_prefix(24);
+            if (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+            return true;
+        }
+    }
+    return false;
+}
+
+// journald / syslog: "Mar  5 10:00:00[.123] node017 python[1234]: msg".
+bool peelSyslog(std::string_view& s, ConsoleLine& out) {
+    const char c = s.front();
+    const auto hasTime = [&out] { return out.time || out.yearless; };
+    if (s.size() > 20 && c >= 'A' && c <= 'S' && s[3] == ' ') {
+        if (const auto month = monthFromAbbrev(s.substr(0, 3))) {
+            std::size_t i = 4;
+            while (i < s.size() && s[i] == ' ') ++i;
+            const std::size_t dayAt = i;
+            while (i < s.size() && isDigit(s[i])) ++i;
+            const std::int32_t day = smallInt(s.substr(dayAt, i - dayAt));
+            const auto clock = i + 9 <= s.size() && s[i] == ' ' ? parseClock(s.substr(i + 1, 8)) : std::nullopt;
+            if (clock && day >= 1 && day <= 31) {
+                std::size_t j = i + 9;
+                std::int64_t frac = 0, scale = 100'000'000;
+                if (j < s.size() && s[j] == '.')
+                    for (++j; j < s.size() && isDigit(s[j]); ++j, scale /= 10) frac += (s[j] - '0') * scale;
+                std::string_view rest = s.substr(std::min(j + 1, s.size()));
+                const std::size_t sp = rest.find(' ');
+                const std::size_t tag = sp == std::string_view::npos ? sp : rest.find(": ", sp);
+                if (tag != std::string_view::npos && tag < sp + 48 && rest.substr(sp + 1, tag - sp - 1).find(' ') == std::string_view::npos) {
+                    if (!hasTime()) out.yearless = ConsoleLine::Yearless{*month, static_cast<unsigned>(day), *clock, frac};
+                    out.host = rest.substr(0, sp);
+                    s = rest.substr(tag + 2);
+                    return true;
+                }
             }
         }
-        // set -x: "+ cmd", "++ cmd".
-        if (c == '+') {
-            std::size_t i = 0;
-            while (i < s.size() && s[i] == '+') ++i;
-            if (i < 6 && i < s.size() && s[i] == ' ') {
-                out.shellTrace = true;
+    }
+    return false;
+}
+
+// Ray: "(RayWorker pid=123, ip=10.0.0.2) ", "(pid=123) ".
+bool peelRay(std::string_view& s, ConsoleLine& out) {
+    const char c = s.front();
+    if (c == '(') {
+        const std::size_t close = s.find(") ");
+        const std::size_t pid = s.find("pid=");
+        if (close != std::string_view::npos && close < 200 && pid != std::string_view::npos && pid < close) {
+            if (const std::size_t ip = s.find("ip=", pid); ip != std::string_view::npos && ip < close)
+                out.host = s.substr(ip + 3, s.find_first_of(",)", ip) - ip - 3);
+            s.remove_prefix(close + 2);
+            return true;
+        }
+    }
+    return false;
+}
+
+// set -x: "+ cmd", "++ cmd".
+// True: the rest is a command line, not a wrapped line.
+bool peelShellTrace(std::string_view& s, ConsoleLine& out) {
+    const char c = s.front();
+    if (c == '+') {
+        std::size_t i = 0;
+        while (i < s.size() && s[i] == '+') ++i;
+        if (i < 6 && i < s.size() && s[i] == ' ') {
+            out.shellTrace = true;
+            s.remove_prefix(i + 1);
+            return true;  // the rest is a command line, not a wrapped line
+        }
+    }
+    return false;
+}
+
+// srun -l "  12: ", a viewer's "  123\t" or "123 | ", pdsh "node017: " / "10.1.2.3: ".
+bool peelLabel(std::string_view& s, ConsoleLine& out) {
+    {
+        std::size_t i = 0;
+        while (i < s.size() && i < 8 && s[i] == ' ') ++i;
+        const std::size_t start = i;
+        bool digitsOnly = true, anyDigit = false;
+        std::size_t dots = 0;
+        while (i < s.size() && i - start < 64 && (isAlnum(s[i]) || s[i] == '.' || s[i] == '-' || s[i] == '_')) {
+            if (isDigit(s[i])) anyDigit = true;
+            else digitsOnly = false;
+            if (s[i] == '.') ++dots;
+            ++i;
+        }
+        const std::string_view token = s.substr(start, i - start);
+        if (!token.empty() && anyDigit) {
+            if (digitsOnly && i < s.size() && s[i] == '\t') {  // a viewer's line number
                 s.remove_prefix(i + 1);
-                break;  // the rest is a command line, not a wrapped line
+                return true;
             }
-        }
-        // srun -l "  12: ", a viewer's "  123\t" or "123 | ", pdsh "node017: " / "10.1.2.3: ".
-        {
-            std::size_t i = 0;
-            while (i < s.size() && i < 8 && s[i] == ' ') ++i;
-            const std::size_t start = i;
-            bool digitsOnly = true, anyDigit = false;
-            std::size_t dots = 0;
-            while (i < s.size() && i - start < 64 && (isAlnum(s[i]) || s[i] == '.' || s[i] == '-' || s[i] == '_')) {
-                if (isDigit(s[i])) anyDigit = true;
-                else digitsOnly = false;
-                if (s[i] == '.') ++dots;
-                ++i;
+            if (digitsOnly && s.substr(i, 3) == " | ") {
+                s.remove_prefix(i + 3);
+                return true;
             }
-            const std::string_view token = s.substr(start, i - start);
-            if (!token.empty() && anyDigit) {
-                if (digitsOnly && i < s.size() && s[i] == '\t') {  // a viewer's line number
-                    s.remove_prefix(i + 1);
-                    continue;
+            if (s.substr(i, 2) == ": " || (i + 1 == s.size() && s[i] == ':')) {
+                if (digitsOnly) {
+                    out.rank = smallInt(token);  // srun's task number is the global rank
+                    s.remove_prefix(std::min(i + 2, s.size()));
+                    return true;
                 }
-                if (digitsOnly && s.substr(i, 3) == " | ") {
-                    s.remove_prefix(i + 3);
-                    continue;
-                }
-                if (s.substr(i, 2) == ": " || (i + 1 == s.size() && s[i] == ':')) {
-                    if (digitsOnly) {
-                        out.rank = smallInt(token);  // srun's task number is the global rank
-                        s.remove_prefix(std::min(i + 2, s.size()));
-                        continue;
-                    }
-                    // A host name: lower case (or an IPv4 address), starting with a letter or digit.
-                    bool hostLike = start == 0 && isAlnum(token.front());
-                    for (char h : token) hostLike = hostLike && !(h >= 'A' && h <= 'Z');
-                    const bool numeric = token.find_first_not_of("0123456789.") == std::string_view::npos;
-                    if (hostLike && (!numeric || dots == 3)) {
-                        out.host = token;
-                        s.remove_prefix(std::min(i + 2, s.size()));
-                        continue;
-                    }
+                // A host name: lower case (or an IPv4 address), starting with a letter or digit.
+                bool hostLike = start == 0 && isAlnum(token.front());
+                for (char h : token) hostLike = hostLike && !(h >= 'A' && h <= 'Z');
+                const bool numeric = token.find_first_not_of("0123456789.") == std::string_view::npos;
+                if (hostLike && (!numeric || dots == 3)) {
+                    out.host = token;
+                    s.remove_prefix(std::min(i + 2, s.size()));
+                    return true;
                 }
             }
         }
+    }
+    return false;
+}
+
+}  // namespace
+
+ConsoleLine ConsoleLinePeeler::peel(std::string_view s) {
+    ConsoleLine out;
+    // Wrappers nest in any order (pdsh around srun around torchrun): peel until none is left.
+    for (int round = 0; round < 12 && !s.empty(); ++round) {
+        if (peelBracketed(s, out) || peelGlog(s, out) || peelIsoTime(s, out) || peelCtime(s, out) || peelSyslog(s, out) || peelRay(s, out))
+            continue;
+        if (peelShellTrace(s, out)) break;
+        if (peelLabel(s, out)) continue;
         break;
     }
     // Lines that began with a time of their own ("2021-05-25 06:38:26,284 - INFO - ...") were

@@ -89,6 +89,16 @@ private:
         m_clock.shift(by);
     }
 
+    // A line that names both its host and its global rank ("[gpu187:1]:", pdsh's "node07:
+    // [rank3]:") places the rank; the first such line wins.
+    void placeOnHost(std::int32_t rank, std::string_view host) {
+        if (static_cast<std::size_t>(rank) >= m_rankPlaced.size()) m_rankPlaced.resize(static_cast<std::size_t>(rank) + 1);
+        if (m_rankPlaced[static_cast<std::size_t>(rank)]) return;
+        m_rankPlaced[static_cast<std::size_t>(rank)] = true;
+        m_ctx.events.placements.push_back({rank, std::string(host), -1});
+        m_ctx.report.count("rank placements");
+    }
+
     void understood(ConsoleKind kind) {
         ++m_ctx.report.linesUnderstood;
         ++m_understood[static_cast<std::size_t>(kind)];
@@ -105,6 +115,10 @@ private:
         ++m_ctx.report.linesRead;
         std::optional<EpochNs> stamp = line.time;
         if (!stamp) stamp = prepared.timeInText;
+        const ConsoleEvent* event = prepared.event >= 0 ? &chunk.events[static_cast<std::size_t>(prepared.event)] : nullptr;
+        // torchrun's summary dates its entries ("time : 2024-03-08_10:12:05"): a date like
+        // any line's, which places what came before it too.
+        if (!stamp && event && event->kind == ConsoleKind::ElasticSummary && event->time) stamp = event->time;
         if (stamp) {
             if (m_clock.provisional()) shiftProvisional(*stamp - m_clock.now());
             m_clock.set(*stamp);
@@ -124,8 +138,8 @@ private:
             }
             m_lastRankNoted = rank;
         }
+        if (rank >= 0 && !line.host.empty()) placeOnHost(rank, line.host);
 
-        const ConsoleEvent* event = prepared.event >= 0 ? &chunk.events[static_cast<std::size_t>(prepared.event)] : nullptr;
         const LineOrigin origin{line.rank, line.localRank, line.host, m_clock.now(), !stamp.has_value(), &m_path, m_at.line};
         if (!event) {
             if (m_failures.other(text, origin)) return understood(ConsoleKind::Traceback);
@@ -168,6 +182,7 @@ private:
     ConsoleProgress m_progress;
     std::int64_t m_understood[kConsoleKindCount] = {};
     std::vector<bool> m_rankNoted;
+    std::vector<bool> m_rankPlaced;
     std::int32_t m_lastRankNoted = -1;
     EpochNs m_firstDated = 0;
 };

@@ -32,6 +32,9 @@ struct ImportOptions {
     // The fields of an nvidia-smi --query-gpu log written with --format=csv,noheader, as given
     // to --query-gpu ("timestamp,index,power.draw").
     std::string queryGpuFields;
+    // The job's world size (--world-size): every rank below it is in the job; 0: what the
+    // files say (a banner, or the ranks that report a group-wide timeout).
+    std::int32_t worldSize = 0;
     // The jobs that trained the run (--job, comma-separated ids) or their name (--job-name);
     // empty: the jobs the training logs name, with every job of the same name.
     std::vector<std::string> jobIds;

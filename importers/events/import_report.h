@@ -20,6 +20,7 @@ struct FileReport {
     std::map<std::string, std::int64_t> counts;  // "collectives", "failures", "steps", ...
     EpochNs first = 0;                           // earliest and latest event time; 0 when none
     EpochNs last = 0;
+    EpochNs written = 0;                         // the file's modification time; 0 when unknown
     std::set<std::int32_t> ranks;
     std::int64_t skippedLines = 0;
     std::vector<std::string> warnings;           // the first few skipped lines, explained

@@ -62,7 +62,13 @@ QueryColumns queryColumnsOf(const std::vector<std::string>& fields) {
         else if (f == "name" || f == "gpu_name" || f == "driver_version" || f == "serial" || f == "vbios_version" || f == "pstate" ||
                  f == "count" || f == "compute_mode" || f.rfind("pci.", 0) == 0)
             continue;  // words, not measurements
-        else c.metrics.emplace_back(col, metricForQueryGpuField(f));
+        else {
+            // Two fields of one metric (power.draw beside power.draw.instant): the first is
+            // it, the other keeps its own name rather than doubling every sample.
+            std::string metric = metricForQueryGpuField(f);
+            if (std::any_of(c.metrics.begin(), c.metrics.end(), [&](const auto& m) { return m.second == metric; })) metric = f;
+            c.metrics.emplace_back(col, std::move(metric));
+        }
     }
     return c;
 }

@@ -71,23 +71,95 @@ std::optional<EpochNs> sampleTime(std::string_view t) {
     return *n * 1'000'000;
 }
 
+// The end of a sample's series, its name at [0, nameEnd) then its labels: the index after
+// the labels' '}' (they may hold spaces inside quotes), or nameEnd when there are none;
+// npos when the '}' is missing.
+std::size_t seriesEnd(std::string_view t, std::size_t nameEnd) {
+    if (nameEnd >= t.size() || t[nameEnd] != '{') return nameEnd;
+    bool quoted = false;
+    for (std::size_t end = nameEnd; end < t.size(); ++end) {
+        if (t[end] == '\\' && quoted) ++end;
+        else if (t[end] == '"') quoted = !quoted;
+        else if (t[end] == '}' && !quoted) return end + 1;
+    }
+    return std::string_view::npos;
+}
+
+// A sample's value and timestamp, the words after its series. Plain loops:
+// std::string_view::find_first_of costs a memchr per byte.
+std::pair<std::string_view, std::string_view> valueAndTime(std::string_view t, std::size_t end) {
+    std::size_t v = end;
+    while (v < t.size() && (t[v] == ' ' || t[v] == '\t')) ++v;
+    std::size_t ve = v;
+    while (ve < t.size() && t[ve] != ' ' && t[ve] != '\t') ++ve;
+    std::size_t ts = ve;
+    while (ts < t.size() && (t[ts] == ' ' || t[ts] == '\t')) ++ts;
+    std::size_t te = ts;
+    while (te < t.size() && t[te] != ' ' && t[te] != '\t') ++te;
+    return {t.substr(v, ve - v), t.substr(ts, te - ts)};
+}
+
+// Series seen before, by their text up to the value, in the order first seen: a scrape
+// repeats the series of the one before in the same order, so the next line is nearly always
+// the one after the last (a compare, no hash); else the map finds it. A series' id: a GPU
+// metric's, a link counter's (link_counters.h), or none (-1).
+class SeriesIds {
+public:
+    SeriesIds(ImportContext& ctx, std::string host, const std::string& path) : m_ctx(ctx), m_host(std::move(host)), m_path(path) {}
+
+    // The id of the series at t[0, end) whose name ends at `nameEnd`; nullopt (the line
+    // skipped, said) when its labels are not pairs.
+    std::optional<std::int32_t> idOf(std::string_view t, std::size_t nameEnd, std::size_t end, const std::string& where) {
+        const std::string_view series = t.substr(0, end);
+        if (m_cursor < m_seen.size() && m_seen[m_cursor].first == series) return m_seen[m_cursor++].second;
+        if (auto it = m_known.find(m_key.assign(series)); it != m_known.end()) {
+            m_cursor = it->second + 1;
+            return m_seen[it->second].second;
+        }
+        m_labels.clear();
+        if (nameEnd < t.size() && t[nameEnd] == '{' && parseLabels(t, nameEnd, m_labels) != end) {
+            m_ctx.report.skip(where + ": labels are not `label=\"value\"` pairs");
+            return std::nullopt;
+        }
+        std::int32_t id = -1;
+        const std::string_view name = t.substr(0, nameEnd);
+        if (const auto refused = refusedHostLabel(m_labels)) {
+            m_ctx.report.skip(where + ": " + *refused);  // its samples are skipped with it
+        } else if (const auto gpu = gpuFromLabels(m_labels)) {
+            TelemetryGpu g = *gpu;
+            if (g.host.empty()) g.host = m_host;
+            id = m_ctx.events.telemetry.series(g, metricFromLabels(name, m_labels));
+            ++gpuSeries;
+        } else if (const auto link = linkDownCounter(name, m_labels)) {
+            id = kLinkSeries - m_ctx.events.linkCounters.series(*link, name, m_path);
+        }
+        m_known.emplace(m_key, m_seen.size());
+        m_seen.emplace_back(m_key, id);
+        m_cursor = m_seen.size();
+        return id;
+    }
+
+    std::int64_t gpuSeries = 0;
+
+private:
+    ImportContext& m_ctx;
+    std::string m_host;
+    const std::string& m_path;
+    std::vector<std::pair<std::string, std::int32_t>> m_seen;
+    std::unordered_map<std::string, std::size_t> m_known;
+    std::size_t m_cursor = 0;
+    std::string m_key;
+    Labels m_labels;
+};
+
 }  // namespace
 
 void importPrometheusText(const std::string& path, ImportContext& ctx) {
     LineReader in(path, &ctx.report.notes);
     ImportedTelemetry& telemetry = ctx.events.telemetry;
     const EpochNs written = fileModifiedTime(path);
-    const std::string host = hostOfUnnamedFile(path, ctx.options.host);
-    // Series seen before, by their text up to the value, in the order first seen: a scrape
-    // repeats the series of the one before in the same order, so the next line is nearly
-    // always the one after the last (a compare, no hash); else the map finds it.
-    // A series' id: a GPU metric's, a link counter's (link_counters.h), or none (-1).
-    std::vector<std::pair<std::string, std::int32_t>> seen;
-    std::unordered_map<std::string, std::size_t> known;
-    std::size_t cursor = 0;
-    std::string key;
-    Labels labels;
-    std::int64_t samples = 0, untimed = 0, noGpu = 0, gpuSeries = 0, linkSamples = 0;
+    SeriesIds ids(ctx, hostOfUnnamedFile(path, ctx.options.host), path);
+    std::int64_t samples = 0, untimed = 0, noGpu = 0, linkSamples = 0;
     std::string_view line;
     while (in.next(line)) {
         if ((in.lineNumber() & 0xfff) == 0) ctx.tick(in.progress());
@@ -104,59 +176,15 @@ void importPrometheusText(const std::string& path, ImportContext& ctx) {
             ctx.report.skip(in.where() + ": expected a sample, `name{label=\"value\",...} value [timestamp]`");
             continue;
         }
-        std::size_t end = i;
-        if (i < t.size() && t[i] == '{') {
-            // The label text may contain spaces inside quotes: find the '}' outside them.
-            bool quoted = false;
-            for (end = i; end < t.size(); ++end) {
-                if (t[end] == '\\' && quoted) ++end;
-                else if (t[end] == '"') quoted = !quoted;
-                else if (t[end] == '}' && !quoted) break;
-            }
-            if (end >= t.size()) {
-                ctx.report.skip(in.where() + ": the labels' '}' is missing");
-                continue;
-            }
-            ++end;
+        const std::size_t end = seriesEnd(t, i);
+        if (end == std::string_view::npos) {
+            ctx.report.skip(in.where() + ": the labels' '}' is missing");
+            continue;
         }
-        const std::string_view series = t.substr(0, end);
-        std::int32_t id = -1;
-        if (cursor < seen.size() && seen[cursor].first == series) {
-            id = seen[cursor++].second;
-        } else if (auto it = known.find(key.assign(series)); it != known.end()) {
-            cursor = it->second + 1;
-            id = seen[it->second].second;
-        } else {
-            labels.clear();
-            if (i < t.size() && t[i] == '{' && parseLabels(t, i, labels) != end) {
-                ctx.report.skip(in.where() + ": labels are not `label=\"value\"` pairs");
-                continue;
-            }
-            if (const auto refused = refusedHostLabel(labels)) {
-                ctx.report.skip(in.where() + ": " + *refused);  // its samples are skipped with it
-            } else if (const auto gpu = gpuFromLabels(labels)) {
-                TelemetryGpu g = *gpu;
-                if (g.host.empty()) g.host = host;
-                id = telemetry.series(g, metricFromLabels(t.substr(0, i), labels));
-                ++gpuSeries;
-            } else if (const auto link = linkDownCounter(t.substr(0, i), labels)) {
-                id = kLinkSeries - ctx.events.linkCounters.series(*link, t.substr(0, i), path);
-            }
-            known.emplace(key, seen.size());
-            seen.emplace_back(key, id);
-            cursor = seen.size();
-        }
-        // Plain loops: std::string_view::find_first_of costs a memchr per byte.
-        std::size_t v = end;
-        while (v < t.size() && (t[v] == ' ' || t[v] == '\t')) ++v;
-        std::size_t ve = v;
-        while (ve < t.size() && t[ve] != ' ' && t[ve] != '\t') ++ve;
-        std::size_t ts = ve;
-        while (ts < t.size() && (t[ts] == ' ' || t[ts] == '\t')) ++ts;
-        std::size_t te = ts;
-        while (te < t.size() && t[te] != ' ' && t[te] != '\t') ++te;
-        const std::string_view valueText = t.substr(v, ve - v);
-        const std::string_view timeText = t.substr(ts, te - ts);
+        const auto found = ids.idOf(t, i, end, in.where());
+        if (!found) continue;
+        const std::int32_t id = *found;
+        const auto [valueText, timeText] = valueAndTime(t, end);
         const auto value = sampleValue(valueText);
         if (!value) {
             if (valueText.empty() || (valueText != "NaN" && valueText != "+Inf" && valueText != "-Inf"))
@@ -191,7 +219,7 @@ void importPrometheusText(const std::string& path, ImportContext& ctx) {
     }
     if (samples == 0 && noGpu == 0 && linkSamples == 0) throw Error(path + ": no samples: expected Prometheus text exposition lines, `name{label=\"value\",...} value`");
     ctx.report.count("telemetry samples", samples);
-    ctx.report.count("telemetry series", gpuSeries);
+    ctx.report.count("telemetry series", ids.gpuSeries);
     if (linkSamples > 0) ctx.report.count("link-down counter samples", linkSamples);
     if (noGpu > 0) ctx.report.count("samples of no GPU (skipped)", noGpu);
     if (untimed > 0) ctx.report.notes.push_back(std::to_string(untimed) + " samples carry no timestamp: taken at the file's modification time, " + formatEpochNs(written));

@@ -102,13 +102,20 @@ std::string metricForQueryGpuField(std::string_view field) {
         std::string_view field, metric;
     };
     static constexpr Map kFields[] = {
+        // Drivers from 535 on write the one-second average and the instant draw beside
+        // power.draw: each is the GPU's power (a log with several keeps the first of these).
         {"power.draw", "DCGM_FI_DEV_POWER_USAGE"},
-        {"power.draw.instant", "DCGM_FI_DEV_POWER_USAGE_INSTANT"},
+        {"power.draw.average", "DCGM_FI_DEV_POWER_USAGE"},
+        {"power.draw.instant", "DCGM_FI_DEV_POWER_USAGE"},
         {"temperature.gpu", "DCGM_FI_DEV_GPU_TEMP"},
         {"temperature.memory", "DCGM_FI_DEV_MEMORY_TEMP"},
         {"clocks.sm", "DCGM_FI_DEV_SM_CLOCK"},
         {"clocks.current.sm", "DCGM_FI_DEV_SM_CLOCK"},
         {"clocks.mem", "DCGM_FI_DEV_MEM_CLOCK"},
+        {"clocks.memory", "DCGM_FI_DEV_MEM_CLOCK"},
+        {"clocks.current.mem", "DCGM_FI_DEV_MEM_CLOCK"},
+        {"clocks.current.graphics", "DCGM_FI_DEV_SM_CLOCK"},
+        {"clocks.gr", "DCGM_FI_DEV_SM_CLOCK"},
         {"clocks.current.memory", "DCGM_FI_DEV_MEM_CLOCK"},
         {"utilization.gpu", "DCGM_FI_DEV_GPU_UTIL"},
         {"utilization.memory", "DCGM_FI_DEV_MEM_COPY_UTIL"},
@@ -116,6 +123,8 @@ std::string metricForQueryGpuField(std::string_view field) {
         {"memory.free", "DCGM_FI_DEV_FB_FREE"},
         {"clocks_throttle_reasons.active", "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS"},
         {"clocks_event_reasons.active", "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS"},
+        {"ecc.errors.corrected.volatile.device_memory", "DCGM_FI_DEV_ECC_SBE_VOL_TOTAL"},
+        {"ecc.errors.uncorrected.volatile.device_memory", "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL"},
         {"ecc.errors.corrected.volatile.total", "DCGM_FI_DEV_ECC_SBE_VOL_TOTAL"},
         {"ecc.errors.uncorrected.volatile.total", "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL"},
         {"ecc.errors.corrected.aggregate.total", "DCGM_FI_DEV_ECC_SBE_AGG_TOTAL"},
@@ -133,6 +142,7 @@ std::string metricForDmonColumn(std::string_view column) {
     // nvidia-smi dmon (lower case) and dcgmi dmon's short field names (upper case).
     static constexpr Map kColumns[] = {
         {"pwr", "DCGM_FI_DEV_POWER_USAGE"},       {"gtemp", "DCGM_FI_DEV_GPU_TEMP"},
+        {"temp", "DCGM_FI_DEV_GPU_TEMP"},  // drivers before 418 wrote "temp" for the GPU's
         {"mtemp", "DCGM_FI_DEV_MEMORY_TEMP"},     {"sm", "DCGM_FI_DEV_GPU_UTIL"},
         {"mem", "DCGM_FI_DEV_MEM_COPY_UTIL"},     {"mclk", "DCGM_FI_DEV_MEM_CLOCK"},
         {"pclk", "DCGM_FI_DEV_SM_CLOCK"},         {"fb", "DCGM_FI_DEV_FB_USED"},

@@ -16,12 +16,14 @@ struct HostAdapter {
     std::int32_t nic = -1;  // NIC i serves GPU i of its host
 };
 
-// The host and NIC an adapter's description names: "HOST mlx5_N" is NIC N, "HOST HCA-N" is
-// NIC N-1 (host and device apart by a space, or by a '.' when there is none); nullopt for a
-// description that names no host (SHARP aggregation nodes, unnamed adapters).
+// The host and NIC an adapter's description names: "HOST DEVN" is NIC N for any RDMA device
+// (mlx5_N, mlx4_N, hfi1_N, ibpN), "HOST HCA-N" is NIC N-1 (host and device apart by a space,
+// or by a '.' when there is none); a host name alone is its host's NIC 0; nullopt for a
+// description that names no host (SHARP aggregation nodes, "Mellanox Technologies ...").
 std::optional<HostAdapter> hostAdapter(std::string_view description);
 
-// An RDMA device's NIC: "mlx5_5" -> 5 (node_exporter's `device` label); nullopt otherwise.
+// An RDMA device's NIC: "mlx5_5" -> 5, "hfi1_0" -> 0, "ibp3" -> 3 (node_exporter's `device`
+// label); nullopt otherwise.
 std::optional<std::int32_t> nicOfDevice(std::string_view device);
 
 // A switch's name: its description up to the first ':', which names the unit without its
