@@ -11,6 +11,7 @@
 #include "importers/slurm/readers.h"
 #include "importers/telemetry/readers.h"
 #include "importers/console/console_line.h"
+#include "importers/text/log_record.h"
 #include "importers/text/input_file.h"
 #include "importers/kernel/kernel_log_line.h"
 #include "importers/text/line_reader.h"
@@ -274,7 +275,8 @@ const FormatInfo* detectFormatOf(const std::string& path) {
     if (t.front() == '{' || t.front() == '[') {
         // "[" also starts dmesg lines ("[Tue Jan 21 ...]", "[  227.99]"): fall through to text.
         if (const FormatInfo* json = detectJson(t)) return json;
-        if (t.front() == '{') return nullptr;
+        // JSON lines of a log collector or container runtime: read as the lines they hold.
+        if (t.front() == '{' && !parseLogRecord(t.substr(0, t.find('\n')))) return nullptr;
     }
     // Zero bytes in a log are the block a hard-reset node left unwritten: the text around
     // them is judged (each run as a line break, as LineReader reads it). Anything else that

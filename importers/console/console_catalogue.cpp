@@ -36,6 +36,7 @@ const std::vector<Entry>& entries() {
         {ConsoleKind::ProcessCrash, "crash", {"segfault at ", "Segmentation fault", "SIGSEGV", "Fatal Python error", "general protection fault",
                                              "core dumped", "Bus error", "SIGBUS", "SIGABRT", "Illegal instruction", "SIGILL"}},
         {ConsoleKind::ElasticFailure, "elastic-failure", {"failed (exitcode:"}},
+        {ConsoleKind::LauncherExit, "launcher-exit", {"exits with return code", "ssh exited with exit code", "exited on signal", "noticed that process rank"}},
         {ConsoleKind::ElasticSummary, "elastic-summary", {"ChildFailedError", "Root Cause (first observed failure)", "exitcode  :", "rank      :",
                                                          "host      :", "time      :", "error_file:", "traceback :", "<NO_OTHER_FAILURES>", "Failures:"}},
         {ConsoleKind::WorkerGroupRestart, "worker-group-restart", {"will restart worker group", "Joining cluster restart", "Worker group FAILED"}},

@@ -16,6 +16,8 @@ enum class ConsoleKind : std::uint8_t {
     // The launcher and the scheduler: first, as their lines quote the errors below.
     ElasticSummary,      // "ChildFailedError", "Root Cause (first observed failure):", "  rank      : 3 (local_rank: 3)"
     ElasticFailure,      // torch elastic: "failed (exitcode: -6) local_rank: 3 (pid: 1234) of binary: /usr/bin/python"
+    LauncherExit,        // DeepSpeed "[launch.py:325:sigkill_handler] [...'--local_rank=1'] exits with return code = -9",
+                         // pdsh "pdsh@login1: node3: ssh exited with exit code 137", mpirun "... exited on signal 9 (Killed)"
     WorkerGroupRestart,  // "Worker group FAILED. 2/3 attempts left; will restart worker group", "Joining cluster restart"
     SlurmCancel,         // "slurmstepd: error: *** JOB 123 ON n1 CANCELLED AT 2021-05-23T08:29:53 DUE TO TIME LIMIT ***"
     SlurmNodeFailure,    // "srun: error: Node failure on jean-zay-iam37"

@@ -18,10 +18,11 @@ namespace {
 // enough that the chunks in flight stay a few tens of MB.
 constexpr std::size_t kDefaultChunk = 4u << 20;
 
-void prepareSegments(PreparedChunk& chunk, std::vector<ConsoleLine>& segments, std::uint32_t physical) {
+void prepareSegments(PreparedChunk& chunk, std::vector<ConsoleLine>& segments, std::uint32_t physical, std::size_t rawSize) {
     for (ConsoleLine& line : segments) {
         PreparedLine& p = chunk.lines.emplace_back();
         p.physical = physical;
+        p.rawSize = static_cast<std::uint32_t>(rawSize);
         p.line = line;
         const std::string_view text = line.text;
         if (trim(text).empty()) {
@@ -61,8 +62,8 @@ std::unique_ptr<PreparedChunk> prepare(std::unique_ptr<PreparedChunk> chunk) {
         try {
             std::string_view plain = stripAnsi(raw, scratch);
             if (plain.data() != raw.data()) plain = chunk->plain.emplace_back(std::move(scratch));
-            peeler.splitPlain(plain, segments);
-            prepareSegments(*chunk, segments, physical);
+            peeler.splitPlain(plain, segments, &chunk->plain);
+            prepareSegments(*chunk, segments, physical, raw.size());
         } catch (const TimeOutOfRange& e) {
             PreparedLine& p = chunk->lines.emplace_back();
             p.physical = physical;
@@ -149,12 +150,10 @@ void ConsoleChunks::recycle() {
     m_spare.push_back(std::move(m_current));
 }
 
-PreparedChunk* ConsoleChunks::next() {
-    recycle();
+std::unique_ptr<PreparedChunk> ConsoleChunks::produce() {
     if (m_threads <= 1) {
         auto chunk = read();
-        if (chunk) m_current = prepare(std::move(chunk));
-        return m_current.get();
+        return chunk ? prepare(std::move(chunk)) : nullptr;
     }
     // Keep every thread busy with a chunk while this one's lines are merged in order.
     while (m_inFlight.size() < m_threads) {
@@ -163,9 +162,20 @@ PreparedChunk* ConsoleChunks::next() {
         m_inFlight.push_back(std::async(std::launch::async, prepare, std::move(chunk)));
     }
     if (m_inFlight.empty()) return nullptr;
-    m_current = m_inFlight.front().get();
+    auto chunk = m_inFlight.front().get();
     m_inFlight.pop_front();
+    return chunk;
+}
+
+PreparedChunk* ConsoleChunks::next() {
+    recycle();
+    m_current = m_peeked ? std::move(m_peeked) : produce();
     return m_current.get();
+}
+
+PreparedChunk* ConsoleChunks::peek() {
+    if (!m_peeked) m_peeked = produce();
+    return m_peeked.get();
 }
 
 }  // namespace faultline

@@ -25,6 +25,7 @@ struct PreparedLine {
     std::int32_t event = -1;               // into PreparedChunk::events; -1: no entry parses
     std::int32_t error = -1;               // into PreparedChunk::errors: reading the line failed
     std::uint32_t physical = 0;            // the physical line, counted from the chunk's first
+    std::uint32_t rawSize = 0;             // the physical line's length, wrappers and colours included (joined: its last one's)
     bool blank = false;                    // nothing but spaces
 };
 
@@ -49,10 +50,14 @@ public:
 
     // The next chunk in the file's order, valid until the next call; nullptr at the end.
     PreparedChunk* next();
+    // The chunk after the one next() gave, without moving on (a line of that one may go on
+    // in the next one's first); valid until the call to next() after the one that returns it.
+    PreparedChunk* peek();
     const std::string& path() const { return m_in.path(); }
 
 private:
     std::unique_ptr<PreparedChunk> read();
+    std::unique_ptr<PreparedChunk> produce();  // the next chunk read and prepared; nullptr at the end
     void recycle();  // the chunk last handed out, back to m_spare
 
     InputFile m_in;
@@ -62,6 +67,7 @@ private:
     bool m_eof = false;
     std::deque<std::future<std::unique_ptr<PreparedChunk>>> m_inFlight;
     std::unique_ptr<PreparedChunk> m_current;
+    std::unique_ptr<PreparedChunk> m_peeked;
     // Chunks handed back, kept with their buffers: fresh ones for every 4 MB of a 2 GB log
     // cost more in page faults than their lines cost to read.
     std::vector<std::unique_ptr<PreparedChunk>> m_spare;

@@ -205,6 +205,26 @@ std::optional<ConsoleEvent> parseConsoleEvent(ConsoleKind kind, std::string_view
             e.localRank = static_cast<std::int32_t>(intAfter(s, "local_rank:").value_or(-1));
             e.what = shown(s, "failed (exitcode:");
             return e;
+        case ConsoleKind::LauncherExit: {
+            // The launcher tells which worker ended and how; the host is the line's (pdsh's
+            // prefix) unless the line names one.
+            e.exitCode = static_cast<std::int32_t>(intAfter(s, "return code =").value_or(intAfter(s, "exit code").value_or(0)));
+            e.signal = static_cast<std::int32_t>(intAfter(s, "exited on signal").value_or(0));
+            if (e.signal == 0 && e.exitCode < 0) e.signal = -e.exitCode;
+            e.localRank = static_cast<std::int32_t>(intAfter(s, "local_rank=").value_or(-1));
+            e.rank = static_cast<std::int32_t>(intAfter(s, "process rank").value_or(-1));
+            if (const std::size_t node = s.find(" on node "); node != std::string_view::npos) e.host = tokenAfter(s.substr(node), " on node ");
+            else if (const std::size_t ssh = s.find(": ssh exited"); ssh != std::string_view::npos) {
+                const std::size_t start = s.rfind(' ', ssh);
+                e.host = s.substr(start == std::string_view::npos ? 0 : start + 1, ssh - (start == std::string_view::npos ? 0 : start + 1));
+            }
+            for (std::string_view anchor : {std::string_view("exits with"), std::string_view("ssh exited"), std::string_view("noticed that")})
+                if (has(anchor)) {
+                    e.what = shown(s, anchor);
+                    break;
+                }
+            return e;
+        }
         case ConsoleKind::WorkerGroupRestart: {
             const auto r = parseWorkerGroupRestart(s);
             e.what = r ? *r : shown(s, "Worker group");

@@ -62,7 +62,8 @@ int specificityOf(const ConsoleEvent& e, std::string_view text) {
         case ConsoleKind::ProcessCrash: return 4;
         case ConsoleKind::CppTerminate: return 3;
         case ConsoleKind::ElasticFailure:
-        case ConsoleKind::ElasticSummary: return 2;
+        case ConsoleKind::ElasticSummary:
+        case ConsoleKind::LauncherExit: return 2;
         case ConsoleKind::SlurmNodeFailure: return 9;
         case ConsoleKind::SlurmCancel: return e.step ? 5 : 6;  // the job's own cancel says more than its step's
         case ConsoleKind::SlurmTaskExit: return 3;
@@ -92,6 +93,7 @@ RootCause causeOf(const ConsoleEvent& e, std::string_view text) {
             return has(e.reason, "NODE FAIL") ? RootCause::HostMaintenance : RootCause::Unknown;  // a time limit or an operator: no fault
         case ConsoleKind::SlurmTaskExit:
         case ConsoleKind::SlurmStepAborted:
+        case ConsoleKind::LauncherExit:  // a worker's end, not why it ended
         case ConsoleKind::Signal: return RootCause::Unknown;
         default: return rootCauseForLogLine(text).value_or(RootCause::SoftwareBug);
     }
@@ -111,6 +113,12 @@ std::string describe(const ConsoleEvent& e) {
                    (e.reason.empty() ? std::string() : " " + std::string(e.reason));
         case ConsoleKind::SlurmNodeFailure: return "Slurm: node failure on " + std::string(e.host);
         case ConsoleKind::SlurmTaskExit: return "Slurm task " + (e.rank >= 0 ? std::to_string(e.rank) + " " : std::string()) + "on " + std::string(e.host) + ": " + std::string(e.what);
+        case ConsoleKind::LauncherExit:
+            return "launcher: " +
+                   (e.rank >= 0 ? "rank " + std::to_string(e.rank) : e.localRank >= 0 ? "local rank " + std::to_string(e.localRank) : std::string("a worker")) +
+                   (e.host.empty() ? std::string() : " on " + std::string(e.host)) +
+                   (e.exitCode != 0 ? " exited with code " + std::to_string(e.exitCode) : std::string(" exited")) +
+                   (!signalName(e.signal).empty() ? " (" + std::string(signalName(e.signal)) + ")" : std::string());
         default: return std::string(e.what);
     }
 }
@@ -159,7 +167,21 @@ void ConsoleFailures::report(ImportedFailure& f, const ConsoleEvent& e, const Li
 
 void ConsoleFailures::add(const ConsoleEvent& e, std::string_view text, const LineOrigin& at) {
     if (e.kind == ConsoleKind::Traceback) {
-        m_tracebacks[streamKey(at)] = at.time;
+        Traceback& t = m_tracebacks[streamKey(at)];
+        // A traceback chained to the one before ("During handling of the above exception")
+        // goes on with it; a new one on a stream of its own means the one before was cut.
+        const bool chained = has(text, "above exception");
+        if (!chained && t.frames > 0 && (at.rank >= 0 || !at.host.empty())) cutTraceback(t);
+        if (!chained || t.frames == 0) {
+            t = Traceback{};
+            t.time = at.time;
+            t.inferred = at.inferred;
+            t.rank = at.rank;
+            t.localRank = at.localRank;
+            t.host = std::string(at.host);
+            t.file = at.file;
+            t.line = at.line;
+        }
         return;
     }
     m_tracebacks.erase(streamKey(at));  // an error line ends a traceback: it is the exception
@@ -175,11 +197,13 @@ void ConsoleFailures::add(const ConsoleEvent& e, std::string_view text, const Li
         case ConsoleKind::SlurmNodeFailure:
         case ConsoleKind::SlurmTaskExit:
         case ConsoleKind::SlurmStepAborted:
+        case ConsoleKind::LauncherExit:
         case ConsoleKind::Signal: family = Family::Scheduler; break;
         default: break;
     }
-    // A signal that follows a crash is the launcher tearing the job down: evidence of the crash.
-    if (e.kind == ConsoleKind::Signal && !m_open.count(Family::Scheduler)) {
+    // A signal or a worker's exit that follows a crash is the launcher tearing the job down:
+    // evidence of the crash.
+    if ((e.kind == ConsoleKind::Signal || e.kind == ConsoleKind::LauncherExit) && !m_open.count(Family::Scheduler)) {
         auto crash = m_open.find(Family::Crash);
         if (crash != m_open.end() && at.time - crash->second.last <= kConsoleBurst) family = Family::Crash;
     }
@@ -204,6 +228,14 @@ void ConsoleFailures::add(const ConsoleEvent& e, std::string_view text, const Li
             if (e.kind == ConsoleKind::SlurmCancel && !e.step) f.job = std::string(e.job);
         }
         if (e.kind == ConsoleKind::NcclError && !e.host.empty()) f.where.host = std::string(e.host);
+        if (e.kind == ConsoleKind::LauncherExit) {
+            // The worker's host: the line's own words, else the launcher's prefix (pdsh's "node3: ").
+            const std::string_view host = e.host.empty() ? at.host : e.host;
+            if (!host.empty()) f.where.host = std::string(host);
+            ConsoleEvent placed = e;
+            placed.host = host;
+            f.detail = describe(placed);
+        }
     } else if (e.kind == ConsoleKind::SlurmCancel && !e.step && f.job.empty()) {
         f.job = std::string(e.job);  // the job's own cancel after its step's: the scheduler's record
     }
@@ -223,20 +255,108 @@ void ConsoleFailures::add(const ConsoleEvent& e, std::string_view text, const Li
     if (created) m_ctx.report.count(family == Family::Collective ? "collective timeouts" : family == Family::Crash ? "crashes" : "scheduler stops");
 }
 
+namespace {
+
+// `path` from its package on ("torch/nn/parallel/distributed.py"), else its file name.
+std::string shortPath(std::string_view path) {
+    for (std::string_view root : {std::string_view("site-packages/"), std::string_view("dist-packages/")})
+        if (const std::size_t at = path.rfind(root); at != std::string_view::npos) return std::string(path.substr(at + root.size()));
+    return std::string(path.substr(path.find_last_of('/') + 1));
+}
+
+// A library's frame: installed packages and Python's own modules, not the job's code.
+bool inLibrary(std::string_view path) {
+    return has(path, "site-packages/") || has(path, "dist-packages/") || has(path, "/lib/python");
+}
+
+// The callable a line of code calls first: "model = DistributedDataParallel(model, ...)" ->
+// "DistributedDataParallel", "x = torch.nn.parallel.DDP(m)" -> "DDP".
+std::string_view calledIn(std::string_view code) {
+    const std::size_t open = code.find('(');
+    if (open == std::string_view::npos) return {};
+    std::size_t start = open;
+    while (start > 0 && (std::isalnum(static_cast<unsigned char>(code[start - 1])) || code[start - 1] == '_')) --start;
+    const std::string_view name = code.substr(start, open - start);
+    return name.empty() || isDigit(name.front()) ? std::string_view() : name;
+}
+
+}  // namespace
+
+void ConsoleFailures::frame(std::string_view text, const LineOrigin& at) {
+    auto it = m_tracebacks.find(streamKey(at));
+    if (it == m_tracebacks.end()) return;
+    // `File "/path/x.py", line 795, in __init__`
+    const std::size_t file = text.find("File \"");
+    if (file == std::string_view::npos) return;
+    const std::size_t close = text.find('"', file + 6);
+    if (close == std::string_view::npos) return;
+    const std::string_view path = text.substr(file + 6, close - file - 6);
+    const std::string_view line = trim(text.substr(close + 1));
+    std::string_view number, function;
+    if (startsWith(line, ", line ")) number = line.substr(7, line.find(',', 7) - 7);
+    if (const std::size_t in = line.find(", in "); in != std::string_view::npos) function = trim(line.substr(in + 5));
+    Traceback& t = it->second;
+    ++t.frames;
+    t.last = std::string(function);
+    t.lastAt = shortPath(path) + (number.empty() ? std::string() : ":" + std::string(number));
+    if (!t.libraryEntered && inLibrary(path)) {
+        // Where the job's code called into a library: what a reader of the job's code knows.
+        t.libraryEntered = true;
+        t.entry = t.last;
+        t.entryAt = t.lastAt;
+        t.calledInto = t.called;
+    }
+    t.called.clear();
+}
+
 bool ConsoleFailures::other(std::string_view text, const LineOrigin& at) {
     auto it = m_tracebacks.find(streamKey(at));
     if (it == m_tracebacks.end()) return false;
-    if (text.empty() || text.front() == ' ' || text.front() == '\t' || text.front() == '^' || text.front() == '~') return true;  // frames, code, carets
-    m_tracebacks.erase(it);
+    if (text.empty() || text.front() == ' ' || text.front() == '\t' || text.front() == '^' || text.front() == '~') {  // frames, code, carets
+        if (const std::string_view call = calledIn(text); !call.empty()) it->second.called = std::string(call);
+        return true;
+    }
     // The exception: "RuntimeError: msg", "torch.distributed.DistBackendError: ...", "KeyboardInterrupt".
     std::size_t i = 0;
     while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_' || text[i] == '.')) ++i;
-    if (i == 0 || (i < text.size() && text[i] != ':')) return false;
+    if (i == 0 || (i < text.size() && text[i] != ':')) {
+        // Something else on the stream: the exception was never printed.
+        const Traceback t = it->second;
+        m_tracebacks.erase(it);
+        cutTraceback(t);
+        return false;
+    }
+    m_tracebacks.erase(it);
     ConsoleEvent e;
     e.kind = ConsoleKind::CppTerminate;  // an uncaught exception ends the process as surely
     e.what = trim(text).substr(0, 300);
     crash(e, text, at);
     return true;
+}
+
+void ConsoleFailures::cutTraceback(const Traceback& t) {
+    if (t.frames == 0) return;
+    const LineOrigin at{t.rank, t.localRank, t.host, t.time, t.inferred, t.file, t.line};
+    bool created = false;
+    ImportedFailure& f = failureFor(Family::Crash, at, created);
+    Open& open = m_open[Family::Crash];
+    ConsoleEvent e;
+    e.kind = ConsoleKind::Traceback;
+    report(f, e, at);
+    if (open.specificity < 2) {
+        // A worker's exception below any that says its message.
+        open.specificity = 2;
+        f.cause = RootCause::SoftwareBug;
+        // A constructor is named by the class the code called ("DistributedDataParallel.__init__").
+        const std::string& function = t.libraryEntered ? t.entry : t.last;
+        const std::string& file = t.libraryEntered ? t.entryAt : t.lastAt;
+        const bool constructor = t.libraryEntered && function == "__init__" && !t.calledInto.empty();
+        f.detail = "Python exception in " + (constructor ? t.calledInto + "." : std::string()) + function + " (" + file + ")" +
+                   (t.rank >= 0 ? " on rank " + std::to_string(t.rank) : std::string()) + "; its message is cut" +
+                   (file != t.lastAt ? " (last frame: " + t.last + ", " + t.lastAt + ")" : std::string());
+    }
+    f.evidenceOnly = false;
+    if (created) m_ctx.report.count("crashes");
 }
 
 void ConsoleFailures::crash(const ConsoleEvent& e, std::string_view text, const LineOrigin& at) {
@@ -349,10 +469,12 @@ void ConsoleFailures::elastic(const ConsoleEvent& e, const LineOrigin& at) {
 
 void ConsoleFailures::shift(EpochNs by) {
     for (auto& [family, open] : m_open) open.last += by;
-    for (auto& [key, t] : m_tracebacks) t += by;
+    for (auto& [key, t] : m_tracebacks) t.time += by;
 }
 
 void ConsoleFailures::finish() {
+    for (const auto& [key, t] : m_tracebacks) cutTraceback(t);
+    m_tracebacks.clear();
     for (std::size_t i = 0; i < m_ctx.events.failures.size(); ++i) {
         ImportedFailure& f = m_ctx.events.failures[i];
         if (f.job.empty() && f.hosts.empty() && f.cause == RootCause::NcclWatchdogTimeout) {

@@ -36,11 +36,14 @@ public:
     // A line no entry recognised: while a traceback is open, its frames and its exception.
     // True when it was part of one.
     bool other(std::string_view text, const LineOrigin& at);
+    // A traceback's frame ("  File \"x.py\", line 3, in f"): where its exception was raised.
+    void frame(std::string_view text, const LineOrigin& at);
     // The world the log states (launcher banner, communicator sizes, --world-size).
     void noteWorld(std::int32_t world) { m_world = std::max(m_world, world); }
     // Times given before the log's first date move with it (see ConsoleLogReader).
     void shift(EpochNs by);
-    // Reporters, world and suspects into each failure's fields and detail.
+    // Reporters, world and suspects into each failure's fields and detail; tracebacks still
+    // open (their message cut) become failures.
     void finish();
 
 private:
@@ -64,7 +67,26 @@ private:
         std::size_t failure = SIZE_MAX;
     };
 
+    // A traceback being read: where it began, and the frames that say where it was raised.
+    struct Traceback {
+        EpochNs time = 0;
+        bool inferred = false;
+        std::int32_t rank = -1, localRank = -1;
+        std::string host;
+        const std::string* file = nullptr;
+        std::int64_t line = 0;
+        int frames = 0;
+        bool libraryEntered = false;
+        std::string entry, entryAt;  // the first frame in a library (the job's code called into it there)
+        std::string last, lastAt;    // the last frame: its function, and file (from its package on) and line
+        std::string called;          // what the last code line called ("DistributedDataParallel")
+        std::string calledInto;      // what the code line before the entry frame called
+    };
+
     ImportedFailure& failureFor(Family family, const LineOrigin& at, bool& created);
+    // A traceback whose exception never came (the log or the paste was cut): a failure that
+    // says where, from its frames.
+    void cutTraceback(const Traceback& t);
     void report(ImportedFailure& f, const ConsoleEvent& e, const LineOrigin& at);
     void crash(const ConsoleEvent& e, std::string_view text, const LineOrigin& at);
     void elastic(const ConsoleEvent& e, const LineOrigin& at);
@@ -75,7 +97,7 @@ private:
     std::map<Family, Open> m_open;
     std::map<std::size_t, std::map<std::int32_t, Counters>> m_counters;  // failure -> rank -> counters
     std::map<std::size_t, std::int32_t> m_firstReporter;                  // failure -> the first rank to report it
-    std::map<std::uint64_t, EpochNs> m_tracebacks;                      // open tracebacks by stream (rank / host)
+    std::map<std::uint64_t, Traceback> m_tracebacks;                    // open tracebacks by stream (rank / host)
     RootCauseSummary m_summary;
     std::int32_t m_world = 0;
 };

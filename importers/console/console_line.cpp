@@ -1,5 +1,6 @@
 #include "importers/console/console_line.h"
 
+#include "importers/text/log_record.h"
 #include "importers/text/text_parse.h"
 
 #include <algorithm>
@@ -102,8 +103,32 @@ void resolveYear(ConsoleLine& line, YearResolver& years) {
 
 void ConsoleLinePeeler::split(std::string_view raw, std::vector<ConsoleLine>& out) { splitPlain(stripAnsi(raw, m_plain), out); }
 
-void ConsoleLinePeeler::splitPlain(std::string_view plain, std::vector<ConsoleLine>& out) {
+void ConsoleLinePeeler::splitPlain(std::string_view plain, std::vector<ConsoleLine>& out, std::deque<std::string>* keep) {
     out.clear();
+    // A collector's record: its message is the line (or lines) the program printed.
+    const std::size_t first = plain.find_first_not_of(' ');
+    if (first != std::string_view::npos && plain[first] == '{')
+        if (std::optional<LogRecord> record = parseLogRecord(plain)) {
+            std::deque<std::string>& store = keep ? *keep : m_record;
+            if (!keep) m_record.clear();
+            std::string scratch;
+            const std::string_view message = store.emplace_back(stripAnsi(record->message, scratch));
+            m_outer = Outer{record->time, store.emplace_back(record->host), false};
+            for (std::string_view rest = message;;) {
+                const std::size_t nl = rest.find('\n');
+                m_outer.partial = nl == std::string_view::npos && record->partial;
+                splitSegments(rest.substr(0, nl), out);
+                if (nl == std::string_view::npos) break;
+                rest.remove_prefix(nl + 1);
+            }
+            m_outer = {};
+            return;
+        }
+    splitSegments(plain, out);
+}
+
+void ConsoleLinePeeler::splitSegments(std::string_view plain, std::vector<ConsoleLine>& out) {
+    const std::size_t before = out.size();
     std::string_view rest = plain;
     while (true) {
         const std::size_t cr = rest.find('\r');
@@ -115,7 +140,7 @@ void ConsoleLinePeeler::splitPlain(std::string_view plain, std::vector<ConsoleLi
             out.push_back(peel(segment.substr(0, cut)));
             segment.remove_prefix(cut);
         }
-        if (!segment.empty() || (cr == std::string_view::npos && out.empty())) out.push_back(peel(segment));
+        if (!segment.empty() || (cr == std::string_view::npos && out.size() == before)) out.push_back(peel(segment));
         if (cr == std::string_view::npos) break;
         rest.remove_prefix(cr + 1);
     }
@@ -228,6 +253,13 @@ bool peelIsoTime(std::string_view& s, ConsoleLine& out) {
             if (!hasTime()) out.time = *t;
             out.dated = *t;
             s.remove_prefix(std::min(used + 1, s.size()));
+            // Kubernetes CRI: "stdout F msg"; a "P" record's line goes on in the next record.
+            if ((startsWith(s, "stdout ") || startsWith(s, "stderr ")) && s.size() >= 8 && (s[7] == 'F' || s[7] == 'P') &&
+                (s.size() == 8 || s[8] == ' ')) {
+                out.partial = s[7] == 'P';
+                s.remove_prefix(std::min<std::size_t>(9, s.size()));
+                return true;
+            }
             // "-o short-iso": "node017 python[1234]: msg"
             const std::size_t sp = s.find(' ');
             if (sp != std::string_view::npos && sp < 64) {
@@ -313,6 +345,41 @@ bool peelRay(std::string_view& s, ConsoleLine& out) {
     return false;
 }
 
+// A host name inside a runner's label: of its dotted parts ("dinov2-giant-nodes.cn-d003.nolog"),
+// the first after the leading one (the job's or benchmark's name) that has letters and ends in
+// a number as host names do, else the leading one if it does; empty when none does.
+std::string_view hostInLabel(std::string_view label) {
+    const auto hostLike = [](std::string_view p) {
+        return p.size() > 1 && isDigit(p.back()) && isAlnum(p.front()) && p.find_first_not_of("0123456789-") != std::string_view::npos &&
+               p.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") == std::string_view::npos;
+    };
+    const std::size_t dot = label.find('.');
+    const std::string_view lead = label.substr(0, dot);
+    for (std::string_view rest = dot == std::string_view::npos ? std::string_view() : label.substr(dot + 1); !rest.empty();) {
+        const std::size_t next = rest.find('.');
+        if (hostLike(rest.substr(0, next))) return rest.substr(0, next);
+        if (next == std::string_view::npos) break;
+        rest.remove_prefix(next + 1);
+    }
+    return hostLike(lead) ? lead : std::string_view();
+}
+
+// A runner's stream label: "NAME [stderr] ", "NAME [stdout]: ", a bare "[stdout] ".
+bool peelStream(std::string_view& s, ConsoleLine& out) {
+    const auto streamAt = [&s](std::size_t i) { return s.substr(i, 8) == "[stdout]" || s.substr(i, 8) == "[stderr]"; };
+    std::size_t at = 0;
+    if (!streamAt(0)) {
+        const std::size_t sp = s.find(' ');
+        if (sp == std::string_view::npos || sp == 0 || sp > 160 || !streamAt(sp + 1)) return false;
+        at = sp + 1;
+        if (out.host.empty()) out.host = hostInLabel(s.substr(0, sp));
+    }
+    s.remove_prefix(at + 8);
+    if (!s.empty() && s.front() == ':') s.remove_prefix(1);
+    if (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+    return true;
+}
+
 // set -x: "+ cmd", "++ cmd".
 // True: the rest is a command line, not a wrapped line.
 bool peelShellTrace(std::string_view& s, ConsoleLine& out) {
@@ -378,9 +445,14 @@ bool peelLabel(std::string_view& s, ConsoleLine& out) {
 
 ConsoleLine ConsoleLinePeeler::peel(std::string_view s) {
     ConsoleLine out;
+    // A collector's record around the line is its outermost wrapper.
+    out.time = m_outer.time;
+    out.dated = m_outer.time;
+    out.host = m_outer.host;
     // Wrappers nest in any order (pdsh around srun around torchrun): peel until none is left.
     for (int round = 0; round < 12 && !s.empty(); ++round) {
-        if (peelBracketed(s, out) || peelGlog(s, out) || peelIsoTime(s, out) || peelCtime(s, out) || peelSyslog(s, out) || peelRay(s, out))
+        if (peelBracketed(s, out) || peelGlog(s, out) || peelIsoTime(s, out) || peelCtime(s, out) || peelSyslog(s, out) || peelRay(s, out) ||
+            peelStream(s, out))
             continue;
         if (peelShellTrace(s, out)) break;
         if (peelLabel(s, out)) continue;
@@ -390,6 +462,7 @@ ConsoleLine ConsoleLinePeeler::peel(std::string_view s) {
     // peeled above; a time later in the line ("[INFO|trainer.py:1143] 2021-05-25 06:38:26,284 >>",
     // Megatron's "datetime: 2021-05-23 08:23:57") is the line's time too.
     out.text = s;
+    out.partial = out.partial || m_outer.partial;
     if (m_years) resolveYear(out, *m_years);
     return out;
 }

@@ -13,6 +13,10 @@
 //   glog / c10         "[E0610 03:10:05.123456 4242 ProcessGroupNCCL.cpp:616] " (no year)
 //   a viewer           "  123\t", "123 | "       (line numbers)
 //   set -x             "+ srun ...", "++ hostname"
+//   a runner           "dinov2-giant-nodes.cn-d003.nolog [stderr] ", "[stdout] " (a host inside its name)
+//   CRI (Kubernetes)   "2024-01-01T00:00:00.123Z stdout F "  (P: the line goes on in the next one)
+//   JSON records       {"@timestamp":...,"@message":...}, Docker's {"log":...,"time":...}, journald's
+//                      {"MESSAGE":...}: the message read as the line (text/log_record.h)
 // plus ANSI colours anywhere (with the ESC byte or, pasted, without it) and progress bars
 // redrawn with '\r' or joined to the next line with nothing between.
 // The peeler remembers the rank, host and time the wrappers named. A time without its year
@@ -22,6 +26,7 @@
 #include "importers/events/imported_events.h"
 #include "importers/text/year_resolver.h"
 
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,6 +41,7 @@ struct ConsoleLine {
     std::string_view host;         // the host a wrapper named; empty: none
     std::optional<EpochNs> time;   // the time a wrapper (or the line itself, at its start) gave
     bool shellTrace = false;       // a `set -x` trace line
+    bool partial = false;          // a runtime split the line: the next record goes on with it
     // Left for resolveYear by a deferring peeler: the yearless time that is the line's time,
     // and the last full date its wrappers gave (which later yearless times are placed near).
     struct Yearless {
@@ -60,13 +66,25 @@ public:
     // The lines one physical line holds ('\r' redraws, a bar with the next line joined to it),
     // each peeled. The views are valid until the next call.
     void split(std::string_view raw, std::vector<ConsoleLine>& out);
-    // The same for a line already without colour codes (stripAnsi): the views are into `plain`.
-    void splitPlain(std::string_view plain, std::vector<ConsoleLine>& out);
+    // The same for a line already without colour codes (stripAnsi): the views are into `plain`,
+    // or, for a collector's JSON record, into the message kept at the end of `keep` (when
+    // given; else valid until the next call).
+    void splitPlain(std::string_view plain, std::vector<ConsoleLine>& out, std::deque<std::string>* keep = nullptr);
     // Peels one logical line.
     ConsoleLine peel(std::string_view line);
 
 private:
+    void splitSegments(std::string_view plain, std::vector<ConsoleLine>& out);
+
+    // What a JSON record around the lines being peeled gave them: the outermost wrapper.
+    struct Outer {
+        std::optional<EpochNs> time;
+        std::string_view host;
+        bool partial = false;
+    };
     std::string m_plain;  // the line without its colour codes, when it had any
+    std::deque<std::string> m_record;  // a record's message and host, when no `keep` is given
+    Outer m_outer;
     YearResolver* m_years = nullptr;
 };
 

@@ -6,6 +6,7 @@
 // few are shown in the import report.
 #include "importers/console/console_catalogue.h"
 #include "importers/console/console_chunks.h"
+#include "importers/console/console_continuation.h"
 #include "importers/console/console_failures.h"
 #include "importers/console/console_line.h"
 #include "importers/console/console_progress.h"
@@ -31,13 +32,35 @@ public:
         // depends on the lines before is kept here, in one pass over the lines in order.
         ConsoleChunks chunks(m_path, m_ctx.options.workers, m_ctx.options.consoleChunkBytes);
         std::int64_t firstOfChunk = 1;
+        bool continued = false;  // the chunk's first physical line went on the last chunk's last
         while (PreparedChunk* chunk = chunks.next()) {
             m_ctx.tick(chunk->progress);
             std::vector<PreparedLine>& lines = chunk->lines;
-            for (std::size_t i = 0; i < lines.size();) {
-                std::size_t end = i + 1;
-                while (end < lines.size() && lines[end].physical == lines[i].physical) ++end;
+            std::size_t i = continued ? endOfPhysical(lines, 0) : 0;
+            continued = false;
+            while (i < lines.size()) {
+                std::size_t end = endOfPhysical(lines, i);
                 m_at.line = firstOfChunk + lines[i].physical;
+                // A message cut over physical lines: the lines that go on with it join its last.
+                noteLength(lines[end - 1].rawSize);
+                std::size_t next = end;
+                while (next < lines.size() && endOfPhysical(lines, next) == next + 1) {
+                    auto joined = joinContinuation(lines[end - 1], eventOf(*chunk, lines[end - 1]), lines[next], eventOf(*chunk, lines[next]), m_longest,
+                                                   width(), *chunk);
+                    if (!joined) break;
+                    lines[end - 1] = *joined;
+                    noteLength(lines[next].rawSize);
+                    ++next;
+                }
+                if (next == lines.size()) {
+                    PreparedChunk* after = chunks.peek();
+                    if (after && !after->lines.empty() && endOfPhysical(after->lines, 0) == 1)
+                        if (auto joined = joinContinuation(lines[end - 1], eventOf(*chunk, lines[end - 1]), after->lines[0], eventOf(*after, after->lines[0]),
+                                                           m_longest, width(), *chunk)) {
+                            lines[end - 1] = *joined;
+                            continued = true;
+                        }
+                }
                 try {
                     // The lines a physical line holds are all peeled, their years resolved,
                     // before the first of them is handled.
@@ -49,7 +72,7 @@ public:
                 } catch (const TimeOutOfRange& e) {
                     fail(e.what());
                 }
-                i = end;
+                i = next;
             }
             firstOfChunk += chunk->physicalLines;
         }
@@ -75,6 +98,22 @@ public:
     }
 
 private:
+    // The end of the physical line whose first logical line is lines[i].
+    static std::size_t endOfPhysical(const std::vector<PreparedLine>& lines, std::size_t i) {
+        std::size_t end = i + 1;
+        while (end < lines.size() && lines[end].physical == lines[i].physical) ++end;
+        return end;
+    }
+    // The longest physical line so far, and how many were that long: two or more are a terminal's width.
+    void noteLength(std::size_t n) {
+        if (n > m_longest) m_longest = n, m_atLongest = 1;
+        else if (n == m_longest) ++m_atLongest;
+    }
+    std::size_t width() const { return m_atLongest >= 2 ? m_longest : 0; }
+    static const ConsoleEvent* eventOf(const PreparedChunk& chunk, const PreparedLine& line) {
+        return line.event >= 0 ? &chunk.events[static_cast<std::size_t>(line.event)] : nullptr;
+    }
+
     // The first date came: what was timed before it moves with it.
     void shiftProvisional(EpochNs by) {
         ImportedEvents& e = m_ctx.events;
@@ -161,8 +200,8 @@ private:
             case ConsoleKind::Checkpoint: return m_progress.checkpoint(text, stamp);
             case ConsoleKind::CommInit: return m_progress.commInit(text);
             case ConsoleKind::JobShape: return m_progress.jobShape(e, text);
-            case ConsoleKind::NcclInfo:
-            case ConsoleKind::StackFrame: return;
+            case ConsoleKind::NcclInfo: return;
+            case ConsoleKind::StackFrame: return m_failures.frame(text, origin);
             case ConsoleKind::WorkerGroupRestart: return m_progress.inJobRestart(e.what, origin.time);
             case ConsoleKind::SlurmCancel:
                 m_progress.cancelledJob(e, m_firstDated);
@@ -185,6 +224,8 @@ private:
     std::vector<bool> m_rankPlaced;
     std::int32_t m_lastRankNoted = -1;
     EpochNs m_firstDated = 0;
+    std::size_t m_longest = 0;    // the longest physical line so far
+    std::size_t m_atLongest = 0;  // how many lines were that long
 };
 
 }  // namespace
