@@ -17,6 +17,12 @@ std::optional<Nanos> openingInstant(const Run& run, const std::vector<Incident>&
     return std::clamp<Nanos>(first->begin, 0, run.info.duration);
 }
 
+Nanos openingTime(const Run& run, const std::vector<Incident>& incidents) { return openingInstant(run, incidents).value_or(0); }
+
+Nanos incidentSnapshotInstant(const Incident& incident, Nanos runDuration) {
+    return std::clamp<Nanos>(incident.begin + kSecond, 0, std::max<Nanos>(runDuration, incident.begin));
+}
+
 std::string jobStatusText(const Run& run, const ReplayIndex& replay, Nanos t) {
     const JobStatus status = replay.jobAt(t);
     if (status.phase != JobPhase::Training) return describeJob(run, status);
