@@ -23,9 +23,12 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTextDocumentFragment>
 
 #include <gtest/gtest.h>
+
+#include <tuple>
 
 namespace faultline {
 namespace {
@@ -111,7 +114,7 @@ TEST(RealIncidents, EachOpensOnWhatFailedWithNoFigureItsEvidenceCannotSupport) {
         // When: the incident says where its time is the import's inference.
         if (c.when) {
             const QString chain = window.findChild<QPlainTextEdit*>("incidentChain")->toPlainText();
-            const QString when = chain.section('\n', 0, 0);
+            const QString when = chain.split('\n').filter(QRegularExpression("^when: ")).value(0);
             EXPECT_TRUE(when.startsWith("when: ")) << chain.toStdString();
             EXPECT_EQ(when.endsWith(QString(" (%1)").arg(c.when)), *c.when != 0) << when.toStdString();
         }

@@ -22,6 +22,9 @@
 
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QRegularExpression>
+
+#include <algorithm>
 
 #include <gtest/gtest.h>
 
@@ -101,7 +104,8 @@ TEST(ShortEvidence, UnplacedRanksAreNamedByRankWithTheirHostUnknown) {
     ASSERT_TRUE(w.ok);
     const QString chain = w.window.findChild<QPlainTextEdit*>("incidentChain")->toPlainText();
     EXPECT_TRUE(chain.contains("where: rank 10 (host unknown), rank 15 (host unknown)")) << chain.toStdString();
-    EXPECT_TRUE(chain.startsWith("when: ") && chain.section('\n', 0, 0).endsWith(" (year assumed)")) << chain.toStdString();
+    const QString when = chain.split('\n').filter(QRegularExpression("^when: ")).value(0);
+    EXPECT_TRUE(when.endsWith(" (year assumed)")) << chain.toStdString();
     EXPECT_EQ(w.window.findChild<QLabel*>("inspectorTitle")->text(), "rank 10 (host unknown)");
     EXPECT_TRUE(w.window.findChild<QLabel*>("inspectorDetails")->text().contains("host unknown")) << w.window.findChild<QLabel*>("inspectorDetails")->text().toStdString();
     FabricView& view = *w.window.replayPanel()->fabricView();
