@@ -1,5 +1,6 @@
 // How incidents read in the CLI and in exports: a table, one incident's chain, and JSON.
 #include "model/format.h"
+#include "model/time_notes.h"
 #include "incidents.h"
 
 #include <nlohmann/json.hpp>
@@ -23,11 +24,10 @@ std::string rankRanges(std::vector<std::int32_t> ranks) {
 }
 
 std::string suspectReasonOf(const Failure& failure) {
-    // The importer's own words (importers/console_failures.cpp); the time-inferred note that
-    // may follow them is about the failure, not its suspects.
-    std::string_view d = failure.detail;
-    constexpr std::string_view kInferred = " (time inferred from the lines around it)";
-    if (d.size() >= kInferred.size() && d.substr(d.size() - kInferred.size()) == kInferred) d.remove_suffix(kInferred.size());
+    // The importer's own words (importers/console_failures.cpp); the time notes that may follow
+    // them (model/time_notes.h) are about the failure, not its suspects.
+    const std::string cleaned = withoutTimeNotes(failure.detail);
+    std::string_view d = cleaned;
     constexpr std::string_view kRoot = "torchrun's root cause: ";
     if (const std::size_t at = d.find(kRoot); at != std::string_view::npos) {
         const std::string_view root = d.substr(at + kRoot.size());

@@ -1,6 +1,7 @@
 #include "analysis/opening_instant.h"
 
 #include "model/root_cause.h"
+#include "model/time_notes.h"
 
 #include <algorithm>
 
@@ -15,6 +16,22 @@ std::optional<Nanos> openingInstant(const Run& run, const std::vector<Incident>&
     const auto first = std::min_element(incidents.begin(), incidents.end(),
                                         [](const Incident& a, const Incident& b) { return a.begin < b.begin; });
     return std::clamp<Nanos>(first->begin, 0, run.info.duration);
+}
+
+Nanos openingTime(const Run& run, const std::vector<Incident>& incidents) { return openingInstant(run, incidents).value_or(0); }
+
+Nanos incidentSnapshotInstant(const Incident& incident, Nanos runDuration) {
+    return std::clamp<Nanos>(incident.begin + kSecond, 0, std::max<Nanos>(runDuration, incident.begin));
+}
+
+std::string failedText(const Run& run, const Incident& incident) {
+    std::string out = incident.causeLabel;
+    if (!incident.hardware.empty()) out += " on " + incident.hardware;
+    if (incident.failure >= 0 && static_cast<std::size_t>(incident.failure) < run.failures.size()) {
+        const std::string detail = withoutTimeNotes(run.failures[static_cast<std::size_t>(incident.failure)].detail);
+        if (!detail.empty()) out += ": " + detail;
+    }
+    return out;
 }
 
 std::string jobStatusText(const Run& run, const ReplayIndex& replay, Nanos t) {

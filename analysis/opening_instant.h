@@ -21,6 +21,16 @@ bool isShortEvidence(const Run& run, const std::vector<Incident>& incidents);
 // The first incident's instant where the evidence is short and holds one; else unset (the run
 // opens at its start).
 std::optional<Nanos> openingInstant(const Run& run, const std::vector<Incident>& incidents);
+// Where the run opens: the opening instant, else its start. The one answer for the app's window
+// and every picture made without one (--screenshot, the panels' snapshots).
+Nanos openingTime(const Run& run, const std::vector<Incident>& incidents);
+// The instant an incident's picture shows (the report's and the presentation's): just after its
+// first symptom (the failed hardware red, the job not yet torn down), never past the run's end,
+// so a failure within a second of the end is drawn at the run's last instant, still red.
+Nanos incidentSnapshotInstant(const Incident& incident, Nanos runDuration);
+// What failed in an incident, in the words the window's headline and `summary` give it:
+// "GPU HBM3 Memory on rank 12 (host unknown): CUDA error: uncorrectable ECC error encountered".
+std::string failedText(const Run& run, const Incident& incident);
 // The job at `t` in the status line's words. A run with no step history says what failed last
 // by `t` ("failed: GPU HBM3 Memory on n1-gpu3: CUDA error: ...") or that the files hold no steps,
 // never "training, step 0".

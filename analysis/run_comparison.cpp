@@ -179,30 +179,37 @@ int KpiRow::verdict() const {
 }
 
 std::vector<KpiRow> RunComparison::rows() const {
-    auto fraction = [](const RunSummary& s, double v) { return s.ettrKnown ? std::optional<double>(v) : std::nullopt; };
     auto straggler = [](const RunSummary& s) -> std::optional<double> {
-        if (!s.ettrKnown || s.duration <= 0) return std::nullopt;
+        if (s.duration <= 0) return std::nullopt;
         return static_cast<double>(s.ledger.whole.badput.stragglerSlowdown) / static_cast<double>(s.duration);
     };
     auto step = [](const StepTimeStats& st, Nanos v) { return seconds(v, st.count > 0); };
     const DowntimeSplit& da = a.downtime;
     const DowntimeSplit& db = b.downtime;
     const double daysA = gpuDays(a), daysB = gpuDays(b);
+    // A summary figure's row, valued only where that run holds its evidence (the one rule).
+    auto figure = [this](KpiRow row, SummaryFigure f) {
+        row.knownA = a.known(f), row.knownB = b.known(f);
+        if (!row.knownA) row.a.reset();
+        if (!row.knownB) row.b.reset();
+        return row;
+    };
     return {
-        {"ETTR", Unit::Fraction, Better::Higher, fraction(a, a.ettr), fraction(b, b.ettr)},
-        {"Goodput", Unit::Fraction, Better::Higher, fraction(a, a.goodput), fraction(b, b.goodput)},
+        figure({"ETTR", Unit::Fraction, Better::Higher, a.ettr, b.ettr}, SummaryFigure::Ettr),
+        figure({"Goodput", Unit::Fraction, Better::Higher, a.goodput, b.goodput}, SummaryFigure::Goodput),
         {"Unexpected interruptions", Unit::Count, Better::Lower, a.unexpected, b.unexpected},
         {"Unexpected per 1,000 GPU-days", Unit::Rate, Better::Lower, perKiloGpuDay(a.unexpected, daysA), perKiloGpuDay(b.unexpected, daysB)},
         {"Planned interruptions", Unit::Count, Better::Lower, a.planned, b.planned},
-        {"MTBF", Unit::Duration, Better::Higher, seconds(a.mtbf, a.unexpected > 0), seconds(b.mtbf, b.unexpected > 0)},
-        {"Downtime: detection", Unit::Duration, Better::Lower, seconds(da.detection), seconds(db.detection)},
-        {"Downtime: restart", Unit::Duration, Better::Lower, seconds(da.restart), seconds(db.restart)},
-        {"Downtime: checkpoint reload", Unit::Duration, Better::Lower, seconds(da.reload), seconds(db.reload)},
-        {"Downtime: lost work", Unit::Duration, Better::Lower, seconds(da.lostWork), seconds(db.lostWork)},
-        {"Downtime: planned", Unit::Duration, Better::Lower, seconds(da.planned), seconds(db.planned)},
+        figure({"MTBF", Unit::Duration, Better::Higher, seconds(a.mtbf, a.unexpected > 0), seconds(b.mtbf, b.unexpected > 0)}, SummaryFigure::Mtbf),
+        figure({"Downtime: detection", Unit::Duration, Better::Lower, seconds(da.detection), seconds(db.detection)}, SummaryFigure::DowntimeShares),
+        figure({"Downtime: restart", Unit::Duration, Better::Lower, seconds(da.restart), seconds(db.restart)}, SummaryFigure::DowntimeShares),
+        figure({"Downtime: checkpoint reload", Unit::Duration, Better::Lower, seconds(da.reload), seconds(db.reload)}, SummaryFigure::DowntimeShares),
+        figure({"Downtime: lost work", Unit::Duration, Better::Lower, seconds(da.lostWork), seconds(db.lostWork)}, SummaryFigure::DowntimeShares),
+        figure({"Downtime: planned", Unit::Duration, Better::Lower, seconds(da.planned), seconds(db.planned)}, SummaryFigure::DowntimeShares),
         {"Checkpoints saved", Unit::Count, Better::Neither, a.checkpoints, b.checkpoints},
-        {"Checkpoint interval (mean)", Unit::Duration, Better::Neither, seconds(a.checkpointInterval, a.checkpointInterval > 0),
-         seconds(b.checkpointInterval, b.checkpointInterval > 0)},
+        figure({"Checkpoint interval (mean)", Unit::Duration, Better::Neither, seconds(a.checkpointInterval, a.checkpointInterval > 0),
+                seconds(b.checkpointInterval, b.checkpointInterval > 0)},
+               SummaryFigure::CheckpointInterval),
         {"Checkpoint save (mean)", Unit::Duration, Better::Lower, seconds(a.meanCheckpointSave, a.checkpoints > 0),
          seconds(b.meanCheckpointSave, b.checkpoints > 0)},
         {"Checkpoint save overhead", Unit::Duration, Better::Lower, seconds(a.ledger.whole.badput.checkpointSave),
@@ -210,7 +217,7 @@ std::vector<KpiRow> RunComparison::rows() const {
         {"Step time (mean)", Unit::Duration, Better::Lower, step(stepsA, stepsA.mean), step(stepsB, stepsB.mean)},
         {"Step time (median)", Unit::Duration, Better::Lower, step(stepsA, stepsA.median), step(stepsB, stepsB.median)},
         {"Step time (p95)", Unit::Duration, Better::Lower, step(stepsA, stepsA.p95), step(stepsB, stepsB.p95)},
-        {"Straggler slowdown (of run time)", Unit::Fraction, Better::Lower, straggler(a), straggler(b)},
+        figure({"Straggler slowdown (of run time)", Unit::Fraction, Better::Lower, straggler(a), straggler(b)}, SummaryFigure::Goodput),
     };
 }
 
@@ -246,6 +253,8 @@ nlohmann::json comparisonToJson(const RunComparison& c) {
     const RunSummary& a = c.a;
     const RunSummary& b = c.b;
     const bool ettrKnown = a.ettrKnown && b.ettrKnown;
+    // A difference only where both runs hold the figure's evidence (analysis/figure_evidence.h).
+    auto bothKnown = [&a, &b](SummaryFigure f) { return a.known(f) && b.known(f); };
     nlohmann::json causes = nlohmann::json::array();
     for (const CauseComparison& x : c.causes) causes.push_back({{"cause", rootCauseKey(x.cause)}, {"a", x.a}, {"b", x.b}});
     auto stepSeconds = [](const StepTimeStats& s, Nanos v) { return s.count > 0 ? nlohmann::json(toSeconds(v)) : nlohmann::json(); };
@@ -256,14 +265,16 @@ nlohmann::json comparisonToJson(const RunComparison& c) {
         {"delta",
          {{"ettr", ettrKnown ? nlohmann::json(b.ettr - a.ettr) : nlohmann::json()},
           {"goodput", ettrKnown ? nlohmann::json(b.goodput - a.goodput) : nlohmann::json()},
-          {"mtbf_s", toSeconds(b.mtbf) - toSeconds(a.mtbf)},
+          {"mtbf_s", bothKnown(SummaryFigure::Mtbf) ? nlohmann::json(toSeconds(b.mtbf) - toSeconds(a.mtbf)) : nlohmann::json()},
           {"interruptions", {{"planned", b.planned - a.planned}, {"unexpected", b.unexpected - a.unexpected}}},
           {"downtime_s",
-           {{"detection", toSeconds(b.downtime.detection - a.downtime.detection)},
-            {"restart", toSeconds(b.downtime.restart - a.downtime.restart)},
-            {"reload", toSeconds(b.downtime.reload - a.downtime.reload)},
-            {"lost_work", toSeconds(b.downtime.lostWork - a.downtime.lostWork)},
-            {"planned", toSeconds(b.downtime.planned - a.downtime.planned)}}}}},
+           bothKnown(SummaryFigure::DowntimeShares)
+               ? nlohmann::json{{"detection", toSeconds(b.downtime.detection - a.downtime.detection)},
+                                {"restart", toSeconds(b.downtime.restart - a.downtime.restart)},
+                                {"reload", toSeconds(b.downtime.reload - a.downtime.reload)},
+                                {"lost_work", toSeconds(b.downtime.lostWork - a.downtime.lostWork)},
+                                {"planned", toSeconds(b.downtime.planned - a.downtime.planned)}}
+               : nlohmann::json()}}},
         {"step_time_s",
          {{"mean_a", stepSeconds(c.stepsA, c.stepsA.mean)},
           {"mean_b", stepSeconds(c.stepsB, c.stepsB.mean)},
@@ -280,6 +291,7 @@ std::vector<KpiTableRow> kpiTable(const RunComparison& c) {
     std::vector<KpiTableRow> out;
     for (const KpiRow& row : c.rows()) {
         auto cell = [&row](const std::optional<double>& v, bool sign) { return v ? formatKpiValue(row, *v, sign) : std::string("-"); };
+        auto side = [&cell](const std::optional<double>& v, bool known) { return known ? cell(v, false) : std::string(kNotEnoughToSay); };
         std::string change = "-";
         // A change of a percentage is its difference in points, already in the delta column.
         if (const auto r = row.unit == Unit::Fraction ? std::nullopt : row.relativeDelta()) {
@@ -289,7 +301,7 @@ std::vector<KpiTableRow> kpiTable(const RunComparison& c) {
             change = pct;
         }
         const int verdict = row.verdict();
-        out.push_back({row.label, cell(row.a, false), cell(row.b, false), cell(row.delta(), true), change,
+        out.push_back({row.label, side(row.a, row.knownA), side(row.b, row.knownB), cell(row.delta(), true), change,
                        verdict > 0 ? "better" : verdict < 0 ? "worse" : ""});
     }
     return out;

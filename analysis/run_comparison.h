@@ -36,6 +36,9 @@ struct KpiRow {
     Unit unit = Unit::Count;
     Better better = Better::Neither;
     std::optional<double> a, b;  // durations in seconds; nullopt when the run does not say
+    // Where the row is a summary figure: whether each run holds the evidence it needs
+    // (analysis/figure_evidence.h); a side without it is "not enough of the run to say".
+    bool knownA = true, knownB = true;
     std::optional<double> delta() const;          // b - a
     std::optional<double> relativeDelta() const;  // (b - a) / |a|; nullopt when a is 0
     // +1 when B is better, -1 when worse, 0 when equal, unknown or neither way is good.
@@ -80,7 +83,8 @@ double gpuDays(const RunSummary& s);
 
 // The KPI table as the CLI, the app and the comparison report show it: label, A, B, B - A,
 // change (a relative change; blank for percentages, whose difference is in points), and
-// "better" / "worse" / "".
+// "better" / "worse" / "". A figure a side lacks the evidence for is "not enough of the run to
+// say" there, with no difference.
 struct KpiTableRow {
     std::string label, a, b, delta, change, verdict;
 };

@@ -1,7 +1,9 @@
 #include "run_highlights.h"
 
 #include "hang_analysis.h"
+#include "opening_instant.h"
 #include "model/format.h"
+#include "model/time_notes.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -19,6 +21,16 @@ std::vector<std::string> runHighlights(const Run& run, const RunSummary& summary
         for (std::size_t i = 0; i < std::min(origins.size(), kNamed); ++i)
             out.push_back("Hung: " + hangOriginText(*run.hang, origins[i]));
         if (origins.size() > kNamed) out.push_back("Hung in " + std::to_string(origins.size() - kNamed) + " more places (faultline-cli hang lists them)");
+    }
+    // Short evidence of a crash leads with what failed: the incident the window opens on.
+    if (!run.hang && !run.failures.empty() && (run.info.duration < kDay || run.steps.empty())) {
+        const std::vector<Incident> incidents = buildIncidents(run);
+        if (const std::optional<Nanos> first = openingInstant(run, incidents))
+            for (const Incident& inc : incidents)
+                if (inc.begin == *first && inc.failure >= 0) {
+                    out.push_back("Failed: " + failedText(run, inc));
+                    break;
+                }
     }
     if (!run.collectives.empty()) {
         // Ranks counted with a flag each, not a set: a run holds tens of millions of records.

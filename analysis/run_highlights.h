@@ -1,7 +1,8 @@
 #pragma once
 // What a run holds, in a few lines, leading the summary: a hung job says first where the
 // hang began; a trace-only run of 21 ms says which ranks were late and how far step times
-// spread, not "ETTR 100%"; a month of logs says how often it failed. The app's summary panel and `faultline-cli summary` print these.
+// spread, not "ETTR 100%"; a crash log's minute says what failed ("Failed: GPU HBM3 Memory on
+// ...: CUDA error: ..."), as the window that opens on it does; a month of logs says how often it failed. The app's summary panel and `faultline-cli summary` print these.
 #include "analysis/straggler_analysis.h"
 #include "analysis/summary.h"
 

@@ -1,5 +1,7 @@
 #include "run_search.h"
 
+#include "model/unplaced_hosts.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -60,7 +62,10 @@ RunSearchIndex::RunSearchIndex(const Run& run, const std::vector<Incident>& inci
     for (std::size_t r = 0; r < run.rankToGpu.size(); ++r) {
         const std::int32_t g = run.rankToGpu[r];
         if (g < 0) continue;
-        add(SearchHit::Kind::Rank, "rank " + std::to_string(r), "rank " + std::to_string(r) + " (on " + t.gpuName(g) + ")", {ComponentKind::Gpu, g});
+        // An unplaced rank's GPU is named by the rank itself: "rank 12 (host unknown)".
+        const bool unplaced = isUnplacedHost(t.hosts[static_cast<std::size_t>(t.gpus[static_cast<std::size_t>(g)].host)]);
+        add(SearchHit::Kind::Rank, "rank " + std::to_string(r), unplaced ? t.gpuName(g) : "rank " + std::to_string(r) + " (on " + t.gpuName(g) + ")",
+            {ComponentKind::Gpu, g});
     }
     for (const Incident& i : incidents)
         add(SearchHit::Kind::Incident, "incident " + std::to_string(i.id), "incident " + std::to_string(i.id) + ": " + i.headline,

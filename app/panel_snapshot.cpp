@@ -5,6 +5,7 @@
 #include "model/incident_notes.h"
 #include "views/run_loader.h"
 #include "analysis/incidents.h"
+#include "analysis/opening_instant.h"
 #include "sample_run.h"
 #include "screenshot.h"
 #include "views/charts_view.h"
@@ -28,7 +29,8 @@ int snapshotPanel(const QString& view, const QString& runPath, const QString& ou
         return 1;
     }
     const std::shared_ptr<const Run> run(loaded, &loaded->run);
-    Nanos t = 0;
+    const std::vector<Incident>& runIncidents = loaded->incidents;
+    Nanos t = openingTime(*run, runIncidents);  // where the app's window opens
     if (!at.isEmpty()) {
         QString error;
         const auto instant = parseInstant(at, *run, &error);
@@ -62,7 +64,7 @@ int snapshotPanel(const QString& view, const QString& runPath, const QString& ou
         // Where notes would be kept says nothing about the run in a picture of it.
         if (auto* where = incidents->findChild<QLabel*>("notesLocation")) where->hide();
         // The first incident at or after the instant, under review.
-        for (const Incident& inc : buildIncidents(*run))
+        for (const Incident& inc : runIncidents)
             if (inc.begin >= t && incidents->selectIncident(inc.id)) break;
         panel = std::move(incidents);
     }

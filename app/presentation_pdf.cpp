@@ -2,6 +2,7 @@
 
 #include "story_card.h"
 #include "analysis/blast_radius.h"
+#include "analysis/opening_instant.h"
 #include "exports/image_file.h"
 #include "exports/offscreen_renderer.h"
 #include "model/error.h"
@@ -71,7 +72,7 @@ int writePresentationPdf(const ReportContent& content, const QString& path) {
                     showIncident(renderer.view(), failedPart(*content.run, incident), incident.gpus).aim();
                     renderer.setNote(slideNote(content, i));
                     newPage();
-                    painter.drawImage(page, renderer.render(incident.begin + kSecond));
+                    painter.drawImage(page, renderer.render(incidentSnapshotInstant(incident, content.run->info.duration)));
                 }
             }
             card(StoryCard::Kind::Closing);

@@ -1,5 +1,6 @@
 #include "screenshot.h"
 
+#include "analysis/opening_instant.h"
 #include "exports/image_file.h"
 #include "main_window.h"
 #include "model/error.h"
@@ -43,7 +44,8 @@ void arrangeScreenshot(MainWindow& window, const ScreenshotRequest& request) {
     QObject::connect(&window, &MainWindow::runShown, &window, [&window, request, fail] {
         ReplayPanel* panel = window.replayPanel();
         const Run& run = *panel->fabricView()->run();
-        Nanos t = 0;
+        // Where the window opened (a short run's first symptom, else 0), unless asked otherwise.
+        Nanos t = openingTime(run, window.currentRun()->incidents);
         if (request.step) {
             const auto at = panel->fabricView()->replay()->stepTime(*request.step);
             if (!at) return fail(QString("the run never completed step %1").arg(*request.step));
@@ -68,6 +70,8 @@ void arrangeScreenshot(MainWindow& window, const ScreenshotRequest& request) {
             }
         }
         panel->setTime(t);
+        // A picture shows where the camera's flight to the opening incident ends, not its start.
+        panel->fabricView()->landFlight();
         QTimer::singleShot(0, &window, [&window, out = request.out] { saveWindowAndQuit(window, out); });
     });
     QObject::connect(&window, &MainWindow::runFailed, &window, fail);

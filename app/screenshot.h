@@ -17,7 +17,7 @@ class MainWindow;
 struct ScreenshotRequest {
     QString out;
     QSize size;
-    QString at;                        // empty: the run's start
+    QString at;                        // empty: where the run opens (openingTime)
     std::optional<std::int64_t> step;  // the first time the run completed this step
     QString viewpoint = {};            // a viewpoint saved in the run's review; empty: the whole cluster
     QString colourBy = {};             // a metric the 3D view is coloured by (View > Colour By); empty: GPU state

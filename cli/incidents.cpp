@@ -1,5 +1,6 @@
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "analysis/rank_places.h"
 #include "analysis/next_checks.h"
 #include "exports/csv_export.h"
 
@@ -80,6 +81,10 @@ int incidentsCommand(const CommandArgs& argv) {
         incidents = {*it};
         if (!args.flag("--json") && !args.flag("--csv")) {
             std::fputs(incidentChainToText(incidents.front(), run.info).c_str(), stdout);
+            // When (with what the import assumed of it) and where its ranks ran, as the incident view says.
+            std::string whenWhere = "  when: " + incidentWhenText(incidents.front(), run) + "\n";
+            if (const std::string where = incidentRankPlacesText(run, incidents.front()); !where.empty()) whenWhere += "  where: " + where + "\n";
+            std::fputs(whenWhere.c_str(), stdout);
             // Beside the evidence: what it means and what to check next, with its source.
             if (const std::string next = nextChecksToText(nextChecks(incidents.front(), run)); !next.empty())
                 std::fputs(("\n" + next).c_str(), stdout);

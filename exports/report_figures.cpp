@@ -35,10 +35,6 @@ ReportFigure recordFigure(QWidget* panel, const QString& title, QSize size) {
     return f;
 }
 
-Nanos incidentSnapshotInstant(const Incident& incident, Nanos runDuration) {
-    return std::clamp<Nanos>(incident.begin + kSecond, 0, std::max<Nanos>(runDuration, incident.begin));
-}
-
 bool renderReportFigures(const ReportContent& content, ReportFigures& out, const std::function<void(int, int)>& progress,
                          const std::atomic<bool>* cancel) {
     const int total = 6 + static_cast<int>(content.selected.size());

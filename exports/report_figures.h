@@ -3,6 +3,7 @@
 // OpenGL): charts and the timeline recorded as QPictures (vector painting commands that a
 // worker thread then plays into the PDF or an SVG), snapshots of the hardware at each
 // selected incident rendered by the off-screen path.
+#include "analysis/opening_instant.h"  // incidentSnapshotInstant: where each incident's picture is taken
 #include "exports/report_content.h"
 
 #include <QImage>
@@ -30,11 +31,6 @@ struct ReportFigures {
     std::vector<ReportFigure> charts;  // ETTR, step time, root causes, downtime waterfall, heat map, timeline
     std::vector<QImage> snapshots;     // one per selected incident, in the same order
 };
-
-// The instant an incident's picture shows: just after its first symptom (the failed hardware
-// red, the job not yet torn down), never past the run's end, so a failure within a second of the
-// end is drawn at the run's last instant, still red.
-Nanos incidentSnapshotInstant(const Incident& incident, Nanos runDuration);
 
 // A panel painted into a figure at `size` (on the GUI thread).
 ReportFigure recordFigure(QWidget* panel, const QString& title, QSize size);

@@ -9,6 +9,7 @@
 #include "importers/telemetry_build.h"
 #include "model/error.h"
 #include "model/format.h"
+#include "model/unplaced_hosts.h"
 #include "analysis/step_time_stragglers.h"
 #include "analysis/straggler_analysis.h"
 #include "analysis/telemetry_warnings.h"
@@ -123,7 +124,7 @@ Topology deriveTopology(const ImportedEvents& e, std::int32_t ranks, std::map<st
             continue;
         }
         const std::int32_t first = r / gpusPerHost * gpusPerHost;
-        RankPlacement p{r, "ranks" + std::to_string(first) + "-" + std::to_string(first + gpusPerHost - 1), r % gpusPerHost};
+        RankPlacement p{r, unplacedHostName(first, first + gpusPerHost - 1), r % gpusPerHost};
         need(p.host, p.localGpu, "");
         guessedHosts.insert(p.host);
         if (guessed++ == 0) firstGuessed = r, firstGuessedHost = p.host;
@@ -132,7 +133,7 @@ Topology deriveTopology(const ImportedEvents& e, std::int32_t ranks, std::map<st
     if (guessed > 0)
         notes.push_back("no file names the hosts of " + std::to_string(guessed) + " of the " + std::to_string(ranks) + " ranks (the first is rank " +
                         std::to_string(firstGuessed) + "): drawn on " + formatCounted(static_cast<std::int64_t>(guessedHosts.size()), "host", "hosts") +
-                        " of " + std::to_string(gpusPerHost) + " GPUs named by their ranks (\"" + firstGuessedHost + "\", ...)");
+                        " of " + std::to_string(gpusPerHost) + " GPUs apart from the named ones, as unplaced (\"" + firstGuessedHost + "\", ...)");
 
     if (besideMates > 0)
         notes.push_back("no file names the host of " + formatCounted(besideMates, "rank", "ranks") + " (the first is rank " + std::to_string(firstBeside) +
@@ -142,15 +143,29 @@ Topology deriveTopology(const ImportedEvents& e, std::int32_t ranks, std::map<st
     // Racks in rows and zones as the built fabrics' (FabricShape): one row of a thousand racks
     // is drawn too thin to see a GPU in.
     const FabricShape shape;
-    t.zones.push_back({"zone0"});
-    for (const auto& [name, needs] : hosts) {
+    // The named hosts first; the unplaced ranks' after them, in a zone of their own.
+    std::vector<std::pair<std::string, const HostNeeds*>> ordered;
+    for (const bool unplaced : {false, true})
+        for (const auto& [name, needs] : hosts)
+            if (name.starts_with(kUnplacedHostPrefix) == unplaced) ordered.push_back({name, &needs});
+    std::int32_t hostsInRack = kHostsPerRack, racksInZone = shape.racksPerZone;
+    for (const auto& [name, needsPtr] : ordered) {
+        const HostNeeds& needs = *needsPtr;
         const auto hostIndex = static_cast<std::int32_t>(t.hosts.size());
-        if (hostIndex % kHostsPerRack == 0) {
+        const bool unplaced = name.starts_with(kUnplacedHostPrefix);
+        if (unplaced && (t.hosts.empty() || !isUnplacedHost(t.hosts.back()))) hostsInRack = kHostsPerRack, racksInZone = shape.racksPerZone;
+        if (hostsInRack == kHostsPerRack) {
+            if (racksInZone == shape.racksPerZone) {
+                t.zones.push_back({unplaced ? std::string(kUnplacedZoneName) : "zone" + std::to_string(t.zones.size())});
+                racksInZone = 0;
+            }
             const auto rack = static_cast<std::int32_t>(t.racks.size());
-            const std::int32_t zone = rack / shape.racksPerZone, inZone = rack % shape.racksPerZone;
-            if (inZone == 0 && zone > 0) t.zones.push_back({"zone" + std::to_string(zone)});
-            t.racks.push_back({"rack" + std::to_string(rack), zone, inZone / shape.racksPerRow, inZone % shape.racksPerRow});
+            t.racks.push_back({"rack" + std::to_string(rack), static_cast<std::int32_t>(t.zones.size()) - 1, racksInZone / shape.racksPerRow,
+                               racksInZone % shape.racksPerRow});
+            ++racksInZone;
+            hostsInRack = 0;
         }
+        ++hostsInRack;
         Host h;
         h.name = name;
         h.rack = static_cast<std::int32_t>(t.racks.size()) - 1;
@@ -171,6 +186,7 @@ Topology deriveTopology(const ImportedEvents& e, std::int32_t ranks, std::map<st
         notes.push_back(formatCounted(static_cast<std::int64_t>(assumed.size()), "host", "hosts") + " (the first: " + assumed.front() +
                         ") named by no GPU index, bus id or GPU count in the files: drawn with " + std::to_string(gpusPerHost) +
                         " GPUs each, an assumed count");
+    if (t.zones.empty()) t.zones.push_back({"zone0"});  // no hosts: the one empty zone, as before
     return t;
 }
 

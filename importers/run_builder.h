@@ -24,8 +24,8 @@ struct BuildResult {
 // are dropped with a warning. Without one, hosts get as many GPUs as the job's nodes hold (the
 // launcher's nproc_per_node or SLURM_GPUS_ON_NODE, else 8; more if a file names a higher GPU
 // index), two hosts to a rack, racks in rows of 16 and zones of 128 as in the built fabrics;
-// ranks no file places get hosts of their own, as many ranks to a host ("ranks0-7"), and a
-// note says so.
+// ranks no file places get unplaced hosts of their own, as many ranks to a host ("unplaced
+// ranks 0-7", model/topology.h), after the named hosts in a zone of their own, and a note says so.
 // With a chain of jobs (named by `selection`, else by the training logs' banners), every
 // gap between its jobs becomes a downtime, and the failures are the downtimes' symptoms.
 // The Flight Recorder dumps are released once made the run's collectives (analyse the hang

@@ -103,7 +103,7 @@ nlohmann::json failureToJson(const ImportedFailure& f) {
             {"host", f.where.host}, {"pci_bus_id", f.where.pciBusId}, {"local_gpu", f.where.localGpu}, {"rank", f.where.rank},
             {"hosts", f.hosts},   {"ranks", f.ranks},          {"detail", f.detail},             {"job", f.job},
             {"evidence_only", f.evidenceOnly}, {"source", f.source}, {"suspect_ranks", f.suspectRanks}, {"world", f.world},
-            {"time_inferred", f.timeInferred}};
+            {"time_inferred", f.timeInferred}, {"year_assumed", f.yearAssumed}};
 }
 
 ImportedFailure failureFromJson(const nlohmann::json& j) {
@@ -119,6 +119,7 @@ ImportedFailure failureFromJson(const nlohmann::json& j) {
     f.suspectRanks = j.value("suspect_ranks", std::vector<std::int32_t>{});
     f.world = j.value("world", std::int32_t{0});
     f.timeInferred = j.value("time_inferred", false);
+    f.yearAssumed = j.value("year_assumed", false);
     f.detail = j.at("detail").get<std::string>();
     f.job = j.at("job").get<std::string>();
     f.evidenceOnly = j.at("evidence_only").get<bool>();

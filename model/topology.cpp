@@ -1,10 +1,12 @@
 #include "topology.h"
 
 #include "error.h"
+#include "unplaced_hosts.h"
 
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 
 namespace faultline {
 
@@ -30,9 +32,18 @@ std::string numberedName(const char* prefix, int value, int width) {
     return buf;
 }
 
+std::string unplacedHostName(std::int32_t firstRank, std::int32_t lastRank) {
+    return std::string(kUnplacedHostPrefix) + std::to_string(firstRank) + "-" + std::to_string(lastRank);
+}
+
+bool isUnplacedHost(const Host& host) { return host.name.starts_with(kUnplacedHostPrefix); }
+
 std::string Topology::gpuName(std::int32_t gpu) const {
     const Gpu& g = gpus.at(static_cast<std::size_t>(gpu));
-    return hosts.at(static_cast<std::size_t>(g.host)).name + "-gpu" + std::to_string(g.index);
+    const Host& h = hosts.at(static_cast<std::size_t>(g.host));
+    // An unplaced host's GPU i holds its first rank + i: named by that rank, not a made-up host.
+    if (isUnplacedHost(h)) return "rank " + std::to_string(std::atoi(h.name.c_str() + kUnplacedHostPrefix.size()) + g.index) + " (host unknown)";
+    return h.name + "-gpu" + std::to_string(g.index);
 }
 
 std::string Topology::nicName(std::int32_t nic) const {

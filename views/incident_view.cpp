@@ -2,6 +2,7 @@
 
 #include "views/incident_filter_proxy.h"
 #include "views/incident_table_model.h"
+#include "analysis/rank_places.h"
 #include "analysis/next_checks.h"
 #include "model/error.h"
 #include "model/format.h"
@@ -298,12 +299,16 @@ void IncidentView::showSelected() {
     const Incident& inc = m_model->incident(m_editingRow);
     const IncidentNote note = m_model->note(m_editingRow);
     m_headline->setText(tr("Incident %1: %2").arg(inc.id).arg(QString::fromStdString(inc.headline)));
-    QString chain;
+    QString chain;  // line i is event i: a click on it goes there
     for (const IncidentEvent& e : inc.chain)
         chain += QString::fromStdString(formatWallTime(m_run->info.startEpochNs, e.time) + "  " + e.what) + "\n";
     // Who, as the CLI's chain and the inspector say it: the ranks that reported it and the suspects.
     if (const std::string who = ranksOfFailureText(inc.reportingRanks, inc.suspectRanks, inc.suspectReason); !who.empty())
         chain += QString::fromStdString(who) + "\n";
+    // When, saying where the time is the import's guess (no time printed, no year printed).
+    chain += QString::fromStdString("when: " + incidentWhenText(inc, *m_run)) + "\n";
+    // Where each ran, as the evidence places it ("rank 10 (host unknown)" where nothing does).
+    if (const std::string where = incidentRankPlacesText(*m_run, inc); !where.empty()) chain += QString::fromStdString("where: " + where) + "\n";
     m_chain->setPlainText(chain);
     // Beside the evidence: what it means and what to check next, with where that comes from.
     const std::vector<NextCheck> checks = nextChecks(inc, *m_run);

@@ -12,6 +12,7 @@
 #include "model/format.h"
 #include "model/metric_at_instant.h"
 #include "model/metric_text.h"
+#include "model/unplaced_hosts.h"
 
 #include <QLabel>
 #include <QLineEdit>
@@ -321,14 +322,19 @@ void InspectorView::fill() {
         const Gpu& g = t.gpus[i];
         const Host& h = t.hosts[static_cast<std::size_t>(g.host)];
         m_title->setText(qtText(t.gpuName(m_part.index)));
-        m_details->setText(tr("GPU %1 of host %2<br>%3<br>PCI bus id %4%5")
-                               .arg(g.index).arg(qtText(h.name)).arg(rackPlace(t, h.rack)).arg(g.pciBusId.empty() ? tr("unknown") : qtText(g.pciBusId))
-                               .arg(rankLine(*m_run, m_part.index)));
+        if (isUnplacedHost(h))  // no file names its host: no rack, host or GPU index to give
+            m_details->setText(tr("host unknown: no file places this rank, so it is drawn apart with the unplaced ranks%1")
+                                   .arg(rankLine(*m_run, m_part.index)));
+        else
+            m_details->setText(tr("GPU %1 of host %2<br>%3<br>PCI bus id %4%5")
+                                   .arg(g.index).arg(qtText(h.name)).arg(rackPlace(t, h.rack)).arg(g.pciBusId.empty() ? tr("unknown") : qtText(g.pciBusId))
+                                   .arg(rankLine(*m_run, m_part.index)));
         gpus = {m_part.index};
     } else if (m_part.kind == ComponentKind::Host) {
         const Host& h = t.hosts[i];
         m_title->setText(qtText(h.name));
-        m_details->setText(tr("host with %1 GPUs<br>%2").arg(h.gpuCount).arg(rackPlace(t, h.rack)));
+        m_details->setText(isUnplacedHost(h) ? tr("not a host: %1 ranks no file places, drawn apart (host unknown)").arg(h.gpuCount)
+                                             : tr("host with %1 GPUs<br>%2").arg(h.gpuCount).arg(rackPlace(t, h.rack)));
         gpus = t.gpusOfHost(m_part.index);
     } else if (m_part.kind == ComponentKind::Switch) {
         const Switch& s = t.switches[i];

@@ -4,6 +4,7 @@
 #include "importers/text/text_parse.h"
 
 #include "analysis/incidents.h"
+#include "model/time_notes.h"
 
 #include <algorithm>
 #include <set>
@@ -143,6 +144,7 @@ ImportedFailure& ConsoleFailures::failureFor(Family family, const LineOrigin& at
     ImportedFailure f;
     f.time = at.time;
     f.timeInferred = at.inferred;
+    f.yearAssumed = at.yearAssumed;
     f.source = at.where();
     f.cause = RootCause::Unknown;
     Open open;
@@ -217,6 +219,7 @@ void ConsoleFailures::add(const ConsoleEvent& e, std::string_view text, const Li
         // Signals and step aborts came first: the event they were the echo of sets the time.
         if (open.specificity <= 1 && !at.inferred) {
             f.time = at.time;
+            f.yearAssumed = at.yearAssumed;
             f.source = at.where();
         }
         open.specificity = specificity;
@@ -517,7 +520,8 @@ void ConsoleFailures::finish() {
             if (auto first = m_firstReporter.find(i); first != m_firstReporter.end()) f.suspectRanks = {first->second};
             if (f.ranks.size() > 1) f.detail += "; reported by " + std::to_string(f.ranks.size()) + " ranks (" + rankRanges(f.ranks) + ")";
         }
-        if (f.timeInferred) f.detail += " (time inferred from the lines around it)";
+        if (f.yearAssumed) f.detail += kYearAssumedNote;
+        if (f.timeInferred) f.detail += kTimeInferredNote;
     }
 }
 

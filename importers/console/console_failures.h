@@ -23,6 +23,7 @@ struct LineOrigin {
     bool inferred = false;        // the line had no time of its own
     const std::string* file = nullptr;
     std::int64_t line = 0;
+    bool yearAssumed = false;     // the time's year is not printed (a yearless date took one)
     // "FILE:LINE", built only for the few lines that become evidence.
     std::string where() const { return file ? *file + ":" + std::to_string(line) : std::string(); }
 };

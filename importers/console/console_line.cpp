@@ -96,6 +96,7 @@ void resolveYear(ConsoleLine& line, YearResolver& years) {
         const ConsoleLine::Yearless& y = *line.yearless;
         line.time = years.resolve(y.month, y.day, y.secondOfDay, y.fracNs);
         line.yearless.reset();
+        line.yearAssumed = years.forcedYear() <= 0;  // --year names it: nothing assumed
     }
     if (line.dated) years.noteDated(*line.dated);
     line.dated.reset();

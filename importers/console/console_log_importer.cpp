@@ -161,6 +161,7 @@ private:
         if (stamp) {
             if (m_clock.provisional()) shiftProvisional(*stamp - m_clock.now());
             m_clock.set(*stamp);
+            m_clockYearAssumed = line.time.has_value() && line.yearAssumed;
             m_years.noteDated(*stamp);
             if (m_firstDated == 0) m_firstDated = *stamp;
             m_progress.dated(*stamp);
@@ -179,7 +180,7 @@ private:
         }
         if (rank >= 0 && !line.host.empty()) placeOnHost(rank, line.host);
 
-        const LineOrigin origin{line.rank, line.localRank, line.host, m_clock.now(), !stamp.has_value(), &m_path, m_at.line};
+        const LineOrigin origin{line.rank, line.localRank, line.host, m_clock.now(), !stamp.has_value(), &m_path, m_at.line, m_clockYearAssumed};
         if (!event) {
             if (m_failures.other(text, origin)) return understood(ConsoleKind::Traceback);
             // A launch script's command, or a comment (`set -v` echoes them; annotated logs carry
@@ -216,6 +217,7 @@ private:
     ConsolePosition m_at{&m_path, 0};  // the line being handled
     ImportContext& m_ctx;
     YearResolver m_years;
+    bool m_clockYearAssumed = false;  // the clock's time came from a yearless date
     ConsoleClock m_clock;
     ConsoleFailures m_failures;
     ConsoleProgress m_progress;

@@ -59,6 +59,7 @@ struct ImportedFailure {
     std::int32_t world = 0;  // the ranks of the job (or group) the reporters were judged against; 0: unknown
     // The line had no time of its own: it took the last time seen before it (or the first after).
     bool timeInferred = false;
+    bool yearAssumed = false;  // its time's year is not printed: the import took one (YearResolver)
     std::string detail;
     std::string job;  // sacct: the Slurm job whose end state this is; a chain's jobs say it themselves
     // Says why a job ended, but is no interruption on its own (a process's segfault: the

@@ -6,6 +6,7 @@
 #include "importers/text/line_reader.h"
 #include "importers/text/text_parse.h"
 #include "importers/text/year_resolver.h"
+#include "model/time_notes.h"
 
 #include <ctime>
 #include <limits>
@@ -60,6 +61,14 @@ std::optional<std::string> enumeratedGpu(std::string_view m) {
     return normalisePciBusId(m.substr(4, end - 4));
 }
 
+// A journal date has no year: where the user named none, the failure's time carries a year
+// the log does not print, and its evidence says so.
+void noteAssumedYear(ImportedFailure& f, const KernelLogLine& entry, const ImportContext& ctx) {
+    if (entry.form != KernelLogForm::Journal || ctx.options.year > 0) return;
+    f.yearAssumed = true;
+    f.detail += kYearAssumedNote;
+}
+
 // A host's hardware speaking in the kernel log without an Xid (a NIC's health, a cable, a
 // disk, a machine check): a failure of that host, or of the GPU the line names.
 void hostEvent(RootCause cause, const std::string& host, const KernelLogLine& entry, const std::string& where,
@@ -91,6 +100,7 @@ void hostEvent(RootCause cause, const std::string& host, const KernelLogLine& en
     f.where.pciBusId = pci;
     f.detail = std::string(hung ? "Hung task" : rootCauseLabel(cause)) + " on " + host + ": " + std::string(trim(entry.message.substr(0, 240)));
     f.source = where;
+    noteAssumedYear(f, entry, ctx);
     f.evidenceOnly = crash && !jobCrash;
     const bool counted = !f.evidenceOnly;
     open[key] = ctx.events.failures.size();
@@ -125,6 +135,7 @@ void hostOutOfMemory(const std::string& host, const KernelLogLine& entry, const 
             f.evidenceOnly = false;
             f.detail = "Host out of memory on " + host + ": " + std::string(trim(m.substr(0, 240)));
             f.source = where;
+    noteAssumedYear(f, entry, ctx);
             ctx.report.count("failures");
         }
         return;
@@ -136,6 +147,7 @@ void hostOutOfMemory(const std::string& host, const KernelLogLine& entry, const 
     f.where.host = host;
     f.detail = "Host out of memory on " + host + ": " + std::string(trim(m.substr(0, 240)));
     f.source = where;
+    noteAssumedYear(f, entry, ctx);
     f.evidenceOnly = !training;
     open[key] = ctx.events.failures.size();
     ctx.events.failures.push_back(std::move(f));
@@ -235,6 +247,7 @@ void importKernelLog(const std::string& path, ImportContext& ctx) {
         f.detail = "Xid " + std::to_string(xid->xid) + (what.empty() ? "" : " (" + what + ")") + " on " + host + " GPU " +
                    xid->pciBusId + ": " + std::string(xid->text);
         f.source = in.where();
+        noteAssumedYear(f, *entry, ctx);
         open[key] = ctx.events.failures.size();
         ctx.events.failures.push_back(std::move(f));
         ctx.report.count("failures");

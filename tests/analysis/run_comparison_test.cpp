@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace faultline {
 namespace {
 
@@ -153,6 +155,31 @@ TEST(RunComparison, StepRatiosAreNullWithoutSteps) {
     EXPECT_TRUE(j["step_time_s"]["mean_b"].is_null());
     EXPECT_TRUE(j["step_time_s"]["ratio_mean"].is_null());
     EXPECT_DOUBLE_EQ(j["step_time_s"]["mean_a"].get<double>(), 2.5);
+}
+
+// A minute of crash log beside a run with a history: its MTBF, downtime and ETTR rows say "not
+// enough of the run to say" (the one evidence rule), never "MTBF 0 s", and no difference is
+// given; the run with the evidence keeps its figures.
+TEST(RunComparison, ASideWithoutTheEvidenceSaysNotEnoughOfTheRunToSay) {
+    const RunComparison c = compareRuns(test::oneMinuteCrash(), test::tinyRun());
+    const std::vector<KpiTableRow> table = kpiTable(c);
+    for (const char* label : {"ETTR", "Goodput", "MTBF", "Downtime: detection", "Downtime: restart", "Downtime: lost work"}) {
+        SCOPED_TRACE(label);
+        const auto it = std::find_if(table.begin(), table.end(), [&](const KpiTableRow& r) { return r.label == label; });
+        ASSERT_NE(it, table.end());
+        EXPECT_EQ(it->a, kNotEnoughToSay);
+        EXPECT_NE(it->b, kNotEnoughToSay);
+        EXPECT_NE(it->b, "-");
+        EXPECT_EQ(it->delta, "-");
+        EXPECT_EQ(it->verdict, "");
+    }
+    const nlohmann::json j = comparisonToJson(c);
+    EXPECT_TRUE(j["delta"]["mtbf_s"].is_null());
+    EXPECT_TRUE(j["delta"]["downtime_s"].is_null());
+    const std::string text = comparisonToText(c);
+    const std::size_t mtbf = text.find("\nMTBF ");
+    ASSERT_NE(mtbf, std::string::npos) << text;
+    EXPECT_NE(text.substr(mtbf, text.find('\n', mtbf + 1) - mtbf).find(kNotEnoughToSay), std::string::npos) << text;
 }
 
 }  // namespace

@@ -183,6 +183,30 @@ TEST(CompareWindow, KpiTableMatchesTheCliAndColoursTheChange) {
     }
 }
 
+// A crash log compared with a run: the table's MTBF, downtime and ETTR cells of the crash say
+// "not enough of the run to say", as its tiles do, not "0 s".
+TEST(CompareWindow, KpiTableSaysNotEnoughOfTheRunToSayWhereASideLacksTheEvidence) {
+    test::guiApp();
+    ScratchDir dir;
+    const QString a = QString::fromStdString(dir.file("crash.faultline")), b = QString::fromStdString(dir.file("tiny.faultline"));
+    writeRunFile(test::oneMinuteCrash(), a.toStdString());
+    writeRunFile(test::tinyRun(), b.toStdString());
+    CompareWindow window;
+    window.showComparison(loadComparison(a, b));
+    auto* table = window.findChild<KpiDiffView*>("kpiDiff");
+    ASSERT_NE(table, nullptr);
+    int checked = 0;
+    for (int r = 0; r < table->rowCount(); ++r) {
+        const QString label = table->item(r, 0)->text();
+        if (label != "MTBF" && label != "ETTR" && !label.startsWith("Downtime: ")) continue;
+        ++checked;
+        EXPECT_EQ(table->item(r, 1)->text(), "not enough of the run to say") << label.toStdString();
+        EXPECT_NE(table->item(r, 2)->text(), "not enough of the run to say") << label.toStdString();
+        EXPECT_EQ(table->item(r, 3)->text(), "–") << label.toStdString();
+    }
+    EXPECT_EQ(checked, 7);
+}
+
 TEST(CompareWindow, DowntimeWaterfallBridgesAsLostTimeToBs) {
     test::guiApp();
     Pair runs;

@@ -91,6 +91,25 @@ TEST(Screenshot, StepPicksTheInstantThatStepCompletedAndUnknownStepsAreRefused) 
     EXPECT_TRUE(r.errors.contains("outside the run")) << r.errors.toStdString();
 }
 
+// A short run's picture without --at shows where the app opens it: the first symptom, the failed
+// GPU red (and framed), not the crash log's 0 s where nothing has failed yet; --at 0s still
+// shows 0 s.
+TEST(Screenshot, AShortRunOpensAtItsFirstSymptomAsTheAppDoes) {
+    test::guiApp();
+    ScratchDir dir;
+    const faultline::Run crash = test::oneMinuteCrash();
+    const std::string file = dir.file("crash.faultline");
+    writeRunFile(crash, file);
+    const QString opened = QString::fromStdString(dir.file("opened.png"));
+    const QString atStart = QString::fromStdString(dir.file("start.png"));
+    AppResult r = runApp({"--screenshot", opened, "--size", "1200x800", QString::fromStdString(file)});
+    ASSERT_EQ(r.exitCode, 0) << r.errors.toStdString();
+    r = runApp({"--screenshot", atStart, "--at", "0s", "--size", "1200x800", QString::fromStdString(file)});
+    ASSERT_EQ(r.exitCode, 0) << r.errors.toStdString();
+    EXPECT_GT(pixelsOf(QImage(opened), kFailedColour), 200) << "the failed GPU, red and framed";
+    EXPECT_EQ(pixelsOf(QImage(atStart), kFailedColour), 0);
+}
+
 // --colour-by paints the hall as View > Colour By does: the GPUs leave the state grey for the
 // metric's scale; a metric the run has not is refused naming those it has, and the option
 // belongs to the 3D view alone.

@@ -10,6 +10,9 @@
 
 #include "app/main_window.h"
 #include "model/run_file.h"
+#include "model/time_notes.h"
+#include "model/unplaced_hosts.h"
+#include "views/fabric/scene_labels.h"
 #include "views/fabric/fabric_view.h"
 #include "views/gpu_palette.h"
 #include "views/incident_view.h"
@@ -18,6 +21,10 @@
 #include "widgets/vtk_render_widget.h"
 
 #include <QLabel>
+#include <QPlainTextEdit>
+#include <QRegularExpression>
+
+#include <algorithm>
 
 #include <gtest/gtest.h>
 
@@ -79,6 +86,37 @@ TEST(ShortEvidence, AHangsDumpsOpenOnTheirFirstSymptom) {
     faultline::Run hang = test::eighteenMillisecondHang();
     hang.downtimes.clear();  // the dumps say the job hung, not when it was torn down
     expectOpensOnTheFailure(hang, 10, "failed: NCCL Watchdog Timeouts on ");
+}
+
+// Dumps that name no host: their ranks are drawn apart as unplaced (a zone of their own, so
+// labelled) and named "rank N (host unknown)" in the 3D label, the inspector and the incident,
+// never as an invented host; a yearless date's failure says "year assumed" beside its time.
+TEST(ShortEvidence, UnplacedRanksAreNamedByRankWithTheirHostUnknown) {
+    faultline::Run hang = test::eighteenMillisecondHang();
+    hang.downtimes.clear();
+    for (std::size_t h = 0; h < hang.topology.hosts.size(); ++h)
+        hang.topology.hosts[h].name = unplacedHostName(static_cast<std::int32_t>(8 * h), static_cast<std::int32_t>(8 * h + 7));
+    for (Zone& z : hang.topology.zones) z.name = std::string(kUnplacedZoneName);
+    for (std::int32_t r = 0; r < 16; ++r) hang.rankToGpu.push_back(r);
+    hang.failures.front().suspectRanks = {10, 15};
+    hang.failures.front().detail += kYearAssumedNote;
+    Opened w(hang);
+    ASSERT_TRUE(w.ok);
+    const QString chain = w.window.findChild<QPlainTextEdit*>("incidentChain")->toPlainText();
+    EXPECT_TRUE(chain.contains("where: rank 10 (host unknown), rank 15 (host unknown)")) << chain.toStdString();
+    const QString when = chain.split('\n').filter(QRegularExpression("^when: ")).value(0);
+    EXPECT_TRUE(when.endsWith(" (year assumed)")) << chain.toStdString();
+    EXPECT_EQ(w.window.findChild<QLabel*>("inspectorTitle")->text(), "rank 10 (host unknown)");
+    EXPECT_TRUE(w.window.findChild<QLabel*>("inspectorDetails")->text().contains("host unknown")) << w.window.findChild<QLabel*>("inspectorDetails")->text().toStdString();
+    FabricView& view = *w.window.replayPanel()->fabricView();
+    EXPECT_EQ(view.blastLabel(), "rank 10 (host unknown) failed");
+    w.clock.advanceBy(100);
+    w.clock.advanceBy(5'000);
+    view.fitAll();
+    view.renderImage();
+    const auto& placed = view.labels()->placed();
+    EXPECT_TRUE(std::any_of(placed.begin(), placed.end(), [](const auto& p) { return p.text == kUnplacedZoneName && p.shown; }))
+        << "the unplaced ranks' group is labelled";
 }
 
 TEST(ShortEvidence, ARunWithAHistoryOpensAtItsStart) {

@@ -6,6 +6,8 @@
 #include "test_runs.h"
 
 #include "analysis/incidents.h"
+#include "analysis/run_comparison.h"
+#include "exports/comparison_report.h"
 #include "exports/offscreen_renderer.h"
 #include "exports/panel_export.h"
 #include "exports/report_content.h"
@@ -196,6 +198,22 @@ TEST(ExportReport, AnIncidentNamesItsReportersAndSuspects) {
     const auto otherFacts = incidentFacts(*other, tiny.info);
     ASSERT_FALSE(otherFacts.empty()) << "its other facts are there";
     for (const auto& [k, v] : otherFacts) EXPECT_NE(k, "Suspect ranks");
+}
+
+// The comparison report's figures follow the evidence rule: a crash log's MTBF row says "not
+// enough of the run to say", as the app's table does, not "0 s".
+TEST(ComparisonReport, ASideWithoutTheEvidenceSaysNotEnoughOfTheRunToSay) {
+    test::guiApp();
+    ScratchDir dir;
+    ReportOptions options;
+    options.out = QString::fromStdString(dir.file("c.html"));
+    writeComparisonReport(compareRuns(test::oneMinuteCrash(), test::tinyRun()), {}, options);
+    QFile f(options.out);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const std::string html = f.readAll().toStdString();
+    const std::size_t mtbf = html.find(">MTBF<");
+    ASSERT_NE(mtbf, std::string::npos);
+    EXPECT_NE(html.substr(mtbf, html.find("</tr>", mtbf) - mtbf).find("not enough of the run to say"), std::string::npos) << html.substr(mtbf, 400);
 }
 
 }  // namespace

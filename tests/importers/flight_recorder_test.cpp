@@ -3,10 +3,12 @@
 #include "import_test_util.h"
 
 #include "analysis/hang_analysis.h"
+#include "analysis/rank_places.h"
 #include "importers/pytorch/pickle_reader.h"
 #include "importers/run_builder.h"
 #include "importers/run_collectives.h"
 #include "model/run_file.h"
+#include "model/unplaced_hosts.h"
 #include "importers/text/read_whole_file.h"
 
 #include <algorithm>
@@ -161,11 +163,39 @@ TEST(FlightRecorder, ADerivedHallLaysItsRacksInRowsAndZones) {
     EXPECT_EQ(t.hosts.size(), 2048u);
     ASSERT_EQ(t.racks.size(), 1024u);
     ASSERT_EQ(t.zones.size(), 8u);
-    EXPECT_EQ(t.zones[7].name, "zone7");
+    EXPECT_EQ(t.zones[7].name, kUnplacedZoneName);  // no file names a host: every rank is unplaced
     for (std::size_t r = 0; r < t.racks.size(); ++r) {
         EXPECT_EQ(t.racks[r].zone, static_cast<std::int32_t>(r / 128)) << t.racks[r].name;
         EXPECT_EQ(t.racks[r].row, static_cast<std::int32_t>(r % 128 / 16)) << t.racks[r].name;
         EXPECT_EQ(t.racks[r].position, static_cast<std::int32_t>(r % 16)) << t.racks[r].name;
+    }
+}
+
+// A 16-rank job whose log places ranks 0-3 on node07 only: node07 stands in the hall as the
+// evidence names it; the other ranks are drawn apart in a zone of their own, labelled as unplaced,
+// and named by their rank with "(host unknown)", never as an invented host "ranks8-15".
+TEST(FlightRecorder, RanksNoFilePlacesAreDrawnApartAsUnplaced) {
+    ImportedEvents events;
+    events.worldSize = 16;
+    for (std::int32_t r = 0; r < 4; ++r) events.placements.push_back({r, "node07", r});
+    events.collectives.push_back({0, "0", {0, 1}, "allreduce", "Float", 1000, 2000, 4, 0});
+    const BuildResult built = buildRun(events, std::nullopt, "mixed");
+    const faultline::Run& run = built.run;
+    const Topology& t = run.topology;
+    ASSERT_EQ(t.zones.size(), 2u);
+    EXPECT_EQ(t.zones[0].name, "zone0");
+    EXPECT_EQ(t.zones[1].name, kUnplacedZoneName);
+    ASSERT_FALSE(t.hosts.empty());
+    EXPECT_EQ(t.hosts.front().name, "node07");
+    for (const Host& h : t.hosts) {
+        const std::int32_t zone = t.racks[static_cast<std::size_t>(h.rack)].zone;
+        EXPECT_EQ(zone, isUnplacedHost(h) ? 1 : 0) << h.name;
+        EXPECT_EQ(h.name.find("ranks") == 0, false) << h.name;
+    }
+    EXPECT_EQ(rankPlaceText(run, 2), "rank 2 on node07 GPU 2");
+    for (std::int32_t r = 4; r < 16; ++r) {
+        EXPECT_EQ(t.gpuName(run.rankToGpu.at(static_cast<std::size_t>(r))), "rank " + std::to_string(r) + " (host unknown)");
+        EXPECT_EQ(rankPlaceText(run, r), "rank " + std::to_string(r) + " (host unknown)");
     }
 }
 

@@ -1,6 +1,9 @@
 // Xid kernel logs: gpud's real `dmesg --decode --time-format iso` capture, and fixtures of
 // the dmesg -T, /dev/kmsg and journalctl spellings.
 #include "import_test_util.h"
+#include "analysis/incidents.h"
+#include "analysis/rank_places.h"
+#include "model/time_notes.h"
 
 #include "importers/events/import_report.h"
 #include "importers/kernel/kernel_log_line.h"
@@ -116,6 +119,27 @@ TEST(KernelLog, JournalLinesNameTheirHostsAndNvlinkXidIsAGpuFault) {
     EXPECT_EQ(r.run.failures[1].gpus, r.run.failures[2].gpus);  // short and short-iso lines, same GPU
     EXPECT_EQ(r.run.info.startEpochNs + r.run.failures[2].time, *parseIsoTime("2025-01-21T05:10:33Z"));
     ASSERT_EQ(t.hosts.size(), 2u);
+}
+
+// Journal dates print no year: where --year names none, each such failure says "year assumed"
+// beside its time (in its evidence, and so in the incident view and `incidents`); the ISO line
+// with its year says nothing; with --year nothing is assumed.
+TEST(KernelLog, AFailureOnAYearlessJournalDateSaysItsYearIsAssumed) {
+    const ImportResult assumed = importPaths({fixture("xid_journal.log")});
+    ASSERT_EQ(assumed.run.failures.size(), 3u);
+    for (const Failure& f : assumed.run.failures) {
+        // Xid 95 is the line with an ISO date and its year.
+        const std::vector<std::string> want = f.xid == 95 ? std::vector<std::string>{} : std::vector<std::string>{"year assumed"};
+        EXPECT_EQ(timeNotesOf(f.detail), want) << f.detail;
+    }
+    for (const Incident& inc : buildIncidents(assumed.run)) {
+        const std::string when = incidentWhenText(inc, assumed.run);
+        EXPECT_EQ(when.ends_with(" (year assumed)"), inc.xid != 95) << when;
+    }
+    ImportOptions options;
+    options.year = 2025;
+    const ImportResult named = importPaths({fixture("xid_journal.log")}, options);
+    for (const Failure& f : named.run.failures) EXPECT_TRUE(timeNotesOf(f.detail).empty()) << f.detail;
 }
 
 TEST(KernelLog, LineFormsParse) {

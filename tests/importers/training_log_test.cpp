@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "importers/text/text_parse.h"
+#include "model/unplaced_hosts.h"
 
 namespace faultline {
 namespace {
@@ -53,14 +54,17 @@ TEST(TrainingLog, TheClusterDrawnForAMegatronLogIsTheOneItDescribes) {
     EXPECT_EQ(t.gpus.size(), 32u);
     ASSERT_EQ(t.hosts.size(), 8u);
     for (const Host& h : t.hosts) EXPECT_EQ(h.gpuCount, 4) << h.name;
-    // Rank 0 is on the batch host; the others on hosts named by their ranks, and the import says it guessed.
+    // Rank 0 is on the batch host; the others drawn apart as unplaced, and the import says so.
     const auto r6i5n1 = t.findHost("r6i5n1");
     ASSERT_TRUE(r6i5n1);
     EXPECT_EQ(t.gpus[static_cast<std::size_t>(r.run.rankToGpu.at(0))].host, *r6i5n1);
-    EXPECT_TRUE(t.findHost("ranks28-31"));
+    ASSERT_TRUE(t.findHost("unplaced ranks 28-31"));
+    EXPECT_EQ(t.gpuName(r.run.rankToGpu.at(29)), "rank 29 (host unknown)");
+    EXPECT_EQ(t.zones.at(static_cast<std::size_t>(t.racks.at(static_cast<std::size_t>(t.hosts.at(static_cast<std::size_t>(*r6i5n1)).rack)).zone)).name, "zone0");
+    EXPECT_EQ(t.zones.back().name, kUnplacedZoneName);
     const std::vector<std::string>& notes = r.summary.files.back().notes;
     EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
-        return n == "no file names the hosts of 28 of the 32 ranks (the first is rank 4): drawn on 7 hosts of 4 GPUs named by their ranks (\"ranks4-7\", ...)";
+        return n == "no file names the hosts of 28 of the 32 ranks (the first is rank 4): drawn on 7 hosts of 4 GPUs apart from the named ones, as unplaced (\"unplaced ranks 4-7\", ...)";
     })) << (notes.empty() ? "no notes" : notes.front());
     // The job's shape is kept in the run.
     EXPECT_EQ(r.run.jobShape, (JobShape{32, 4, 4, 8, 1}));

@@ -43,4 +43,10 @@ bool CameraFlight::flying() const { return m_animation->state() == QAbstractAnim
 
 void CameraFlight::stop() { m_animation->stop(); }
 
+void CameraFlight::land() {
+    if (!flying()) return;
+    m_animation->stop();
+    apply(m_to);
+}
+
 }  // namespace faultline

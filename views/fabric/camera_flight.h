@@ -25,6 +25,8 @@ public:
     bool flying() const;
     // Leaves the camera where it is now, part of the way.
     void stop();
+    // Puts the camera where the flight in progress ends, at once (a picture has no flight).
+    void land();
 
 private:
     void apply(const CameraPose& pose);

@@ -368,6 +368,8 @@ void FabricView::flyTo(const std::function<void()>& aim, int ms) { m_flight->fly
 
 bool FabricView::flying() const { return m_flight->flying(); }
 
+void FabricView::landFlight() { m_flight->land(); }
+
 CameraPose FabricView::cameraPose() const { return poseOf(*m_render->renderer()->GetActiveCamera()); }
 
 void FabricView::setCameraPose(const CameraPose& pose) {

@@ -75,6 +75,8 @@ public:
     // the camera, or any preset, stops a flight where it is.
     void flyTo(const std::function<void()>& aim, int ms = 1200);
     bool flying() const;
+    // Ends a flight at once where it was going (a screenshot shows where the camera lands).
+    void landFlight();
     // The camera as it is; set as given (a saved viewpoint), kept until the user moves it.
     CameraPose cameraPose() const;
     void setCameraPose(const CameraPose& pose);
