@@ -37,6 +37,8 @@ using HttpFn = std::function<HttpResponse(const HttpRequest&, const std::atomic<
 class PrometheusClient {
 public:
     explicit PrometheusClient(PrometheusServer server, RetryPolicy retry = {}, Sleeper sleeper = {}, HttpFn http = {});
+    PrometheusClient(const PrometheusClient&) = delete;  // the default sleeper watches this client's Cancel
+    PrometheusClient& operator=(const PrometheusClient&) = delete;
 
     // The body of a successful query_range response (status "success"); Error otherwise,
     // ImportCancelled on Cancel.

@@ -160,6 +160,9 @@ ImportResult importWithPrometheus(const std::vector<std::string>& inputs, const 
     }
     if (pull.hosts.empty()) pull.hosts = hostsToPull(read, importOptions);
     PrometheusPull pulled = pullPrometheus(pull, [&](double f) { if (progress) progress(filesShare + f * (1 - filesShare)); }, cancel);
+    if (inputs.empty() && pulled.source.events.telemetry.samples() == 0)
+        throw Error(pull.server.url + ": nothing to import: the server returned no samples of " + listed(pull.metrics.empty() ? defaultPrometheusMetrics() : pull.metrics) +
+                    (pull.hosts.empty() ? std::string() : " for " + listed(pull.hosts)) + " from " + formatEpochNs(pull.from) + " to " + formatEpochNs(pull.to));
     if (pull.hosts.empty()) pulled.source.report.notes.push_back("no hosts were named, by --hosts, --job or a topology: every host the server has was pulled");
     std::vector<ShardedFile> sources;
     sources.push_back(std::move(pulled.source));

@@ -135,6 +135,14 @@ TEST_F(PrometheusServerTest, AMetricTheServerLacksAndASpanWithoutDataAreReported
     EXPECT_EQ(empty.source.events.telemetry.samples(), 0);
     EXPECT_NE(std::find(empty.source.report.warnings.begin(), empty.source.report.warnings.end(), "the server returned no samples for this span"),
               empty.source.report.warnings.end());
+    // A pull that is all the import has, and got nothing, writes no empty run.
+    try {
+        importWithPrometheus({}, {}, o);
+        FAIL() << "an import of nothing was built";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find(server->url() + ": nothing to import: the server returned no samples of DCGM_FI_DEV_POWER_USAGE"), std::string::npos)
+            << e.what();
+    }
 }
 
 TEST_F(PrometheusServerTest, AStoppedServerIsRetriedWithBackOffThenNamed) {
