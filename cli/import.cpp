@@ -1,12 +1,14 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
+#include "cli/prometheus_options.h"
 
 #include "importers/formats.h"
 #include "importers/importer.h"
 #include "importers/text/text_parse.h"
 #include "model/error.h"
 #include "model/json_text.h"
+#include "model/pulled_sources.h"
 
 #include <nlohmann/json.hpp>
 
@@ -30,15 +32,27 @@ void readRunChainOptions(const Args& args, ImportOptions& options) {
     }
 }
 
+namespace {
+
+CommandSpec withPullOptions(CommandSpec spec) {
+    const auto& pull = prometheusOptions();
+    spec.options.insert(spec.options.end() - 2, pull.begin(), pull.end());
+    return spec;
+}
+
+}  // namespace
+
 const CommandSpec& importSpec() {
-    static const CommandSpec spec{
+    static const CommandSpec spec = withPullOptions({
         "import",
-        "FILE|DIR... -o RUN.faultline [OPTIONS]",
+        "[FILE|DIR...] [--prometheus URL --from TIME --to TIME] -o RUN.faultline [OPTIONS]",
         "read the files a cluster wrote into one run file",
         "Reads files and folders as the cluster wrote them (Kineto traces, NCCL Flight Recorder dumps, kernel logs with "
         "Xid lines, sacct, Megatron and torchtitan logs, Slurm topology.conf, ibnetdiscover, ...), detects each file's "
         "format, places events on the topology and writes one run file. Prints per file the format, counts per kind, "
-        "time span and ranks. Nothing is written unless every file was read.\n"
+        "time span and ranks. With --prometheus, GPU telemetry is pulled from a Prometheus server too (query_range per metric and "
+        "batch of hosts, credentials from a file or the environment) and the run keeps the URL and queries it came from. "
+        "Nothing is written unless every file was read.\n"
         "formats: " + formatNames(),
         {
             {"--output", "-o", "RUN.faultline", "the run file to write (required)"},
@@ -58,7 +72,7 @@ const CommandSpec& importSpec() {
             kJobNameOption,
             {"--json", "", "", "print the import report as JSON"},
             kQuietOption,
-        }};
+        }});
     return spec;
 }
 
@@ -79,8 +93,10 @@ std::pair<int, int> parseShard(const std::string& text) {
 int importCommand(const CommandArgs& argv) {
     const Args args(argv, importSpec());
     const auto output = args.value("--output");
-    if (args.positional().empty()) throw UsageError("import needs files or folders to read");
+    std::optional<PrometheusPullOptions> pull = readPrometheusOptions(args);
+    if (args.positional().empty() && !pull) throw UsageError("import needs files or folders to read, or a server to pull from (--prometheus URL)");
     if (!output) throw UsageError("import needs an output file: -o RUN.faultline");
+    if (pull && args.value("--shard")) throw UsageError("--prometheus cannot be sharded: pull in the merge's import, or alone");
     std::vector<std::string> inputs = args.positional();
     if (auto rankMap = args.value("--rank-map")) inputs.push_back(*rankMap);
     args.output("--output", args.value("--shard") ? OutputKind::ShardFile : OutputKind::RunFile, inputs);
@@ -108,7 +124,8 @@ int importCommand(const CommandArgs& argv) {
     }
     const bool quiet = args.flag("--quiet");
     ProgressLine progress("faultline-cli import", progressWanted(quiet));
-    progress.setStage("importing " + std::to_string(args.positional().size()) + (args.positional().size() == 1 ? " input" : " inputs"));
+    progress.setStage(pull && args.positional().empty() ? "pulling from " + pull->server.url
+                                                        : "importing " + std::to_string(args.positional().size()) + (args.positional().size() == 1 ? " input" : " inputs"));
     if (auto shardText = args.value("--shard")) {
         const auto [index, count] = parseShard(*shardText);
         const ImportShard shard = importShard(args.positional(), options, index, count, [&](double fraction) { progress.setFraction(fraction); });
@@ -122,8 +139,15 @@ int importCommand(const CommandArgs& argv) {
         std::fputs((args.flag("--json") ? jsonText(importSummaryToJson(summary)) : importSummaryToText(summary)).c_str(), stdout);
         return kExitOk;
     }
-    const ImportSummary summary =
-        importToRunFile(args.positional(), *output, options, [&](double fraction) { progress.setFraction(fraction); });
+    ImportSummary summary;
+    if (pull) {
+        ImportResult result = importWithPrometheus(args.positional(), options, std::move(*pull), [&](double fraction) { progress.setFraction(fraction); });
+        writeRunFileWithPulls(result.run, *output, result.pulls);
+        summary = std::move(result.summary);
+        summary.output = *output;
+    } else {
+        summary = importToRunFile(args.positional(), *output, options, [&](double fraction) { progress.setFraction(fraction); });
+    }
     progress.finish();
     if (quiet) return kExitOk;
     const std::string text = args.flag("--json") ? jsonText(importSummaryToJson(summary)) : importSummaryToText(summary);

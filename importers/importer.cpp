@@ -328,18 +328,36 @@ std::string inputsLabel(const std::vector<std::string>& inputs) {
 
 }  // namespace
 
+ReadImport readImportFiles(const std::vector<std::string>& inputs, const ImportOptions& options, const ProgressFn& progress,
+                           const std::atomic<bool>* cancel) {
+    forcedFormat(options);
+    ReadImport read;
+    read.runName = runNameFor(options, inputs);
+    read.label = inputs.empty() ? std::string("the sources pulled") : inputsLabel(inputs);
+    const std::vector<Input> files = expandInputs(inputs, read.warnings);
+    std::vector<std::size_t> orders(files.size());
+    for (std::size_t i = 0; i < orders.size(); ++i) orders[i] = i;
+    read.files = readFiles(files, orders, options, progress, cancel);
+    return read;
+}
+
+ImportResult buildReadImport(ReadImport read, std::vector<ShardedFile> pulled, const ImportOptions& options) {
+    const std::size_t order = read.files.size();
+    for (std::size_t i = 0; i < pulled.size(); ++i) {
+        pulled[i].order = order + i;
+        read.files.push_back(std::move(pulled[i]));
+    }
+    if (read.files.empty()) throw Error("nothing to import: name files or folders");
+    ImportResult result = buildImport(std::move(read.files), options, read.runName, read.label);
+    if (!result.summary.files.empty())
+        result.summary.files.front().warnings.insert(result.summary.files.front().warnings.begin(), read.warnings.begin(), read.warnings.end());
+    return result;
+}
+
 ImportResult importFiles(const std::vector<std::string>& inputs, const ImportOptions& options, const ProgressFn& progress,
                          const std::atomic<bool>* cancel) {
     if (inputs.empty()) throw Error("nothing to import: name files or folders");
-    forcedFormat(options);
-    std::vector<std::string> warnings;
-    const std::vector<Input> files = expandInputs(inputs, warnings);
-    std::vector<std::size_t> orders(files.size());
-    for (std::size_t i = 0; i < orders.size(); ++i) orders[i] = i;
-    ImportResult result = buildImport(readFiles(files, orders, options, progress, cancel), options, runNameFor(options, inputs), inputsLabel(inputs));
-    if (!result.summary.files.empty())
-        result.summary.files.front().warnings.insert(result.summary.files.front().warnings.begin(), warnings.begin(), warnings.end());
-    return result;
+    return buildReadImport(readImportFiles(inputs, options, progress, cancel), {}, options);
 }
 
 ImportShard importShard(const std::vector<std::string>& inputs, const ImportOptions& options, int index, int count,

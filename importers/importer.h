@@ -6,6 +6,7 @@
 #include "importers/events/import_report.h"
 #include "importers/shard_file.h"
 
+#include "model/pulled_sources.h"
 #include "model/run.h"
 
 #include <atomic>
@@ -17,6 +18,7 @@ namespace faultline {
 struct ImportResult {
     Run run;
     ImportSummary summary;
+    std::vector<PulledSource> pulls;  // sources that were no file (remote/), for writeRunFileWithPulls
 };
 
 // Files named directly must be in a known format (else Error naming the file); files found
@@ -33,6 +35,21 @@ ImportShard importShard(const std::vector<std::string>& inputs, const ImportOpti
 // Reads the shard files of one sharded import (all of them, any order) and builds the run a
 // single import of all their inputs gives.
 ImportResult mergeShards(const std::vector<std::string>& shardPaths, const ImportOptions& options);
+
+// The files read but not yet built into a run, so that a source that is no file (a pull from
+// a Prometheus server, remote/) can look at them first (the hosts of the run, of a job) and be
+// joined before the run is built. No inputs is allowed here: a pull may be all there is.
+struct ReadImport {
+    std::vector<ShardedFile> files;
+    std::string runName;
+    std::string label;                  // the inputs, as error messages name them
+    std::vector<std::string> warnings;  // what listing the folders skipped
+};
+ReadImport readImportFiles(const std::vector<std::string>& inputs, const ImportOptions& options, const ProgressFn& progress = {},
+                           const std::atomic<bool>* cancel = nullptr);
+// The run from what was read and what was pulled: each pulled source is reported as a file
+// of its own (its report's path names it), after the files.
+ImportResult buildReadImport(ReadImport read, std::vector<ShardedFile> pulled, const ImportOptions& options);
 
 // importFiles, then writes the run file in one transaction.
 ImportSummary importToRunFile(const std::vector<std::string>& inputs, const std::string& output,

@@ -3,6 +3,7 @@
 #include "collective_chunks.h"
 #include "error.h"
 #include "partial_file.h"
+#include "pulled_sources.h"
 #include "run_file_schema.h"
 #include "run_validity.h"
 #include "telemetry_tables.h"
@@ -21,7 +22,8 @@ namespace faultline {
 
 namespace {
 
-void writeMeta(SqliteDb& db, const RunInfo& info, const JobShape& jobShape, const std::vector<std::int32_t>& untracedGpus) {
+void writeMeta(SqliteDb& db, const RunInfo& info, const JobShape& jobShape, const std::vector<std::int32_t>& untracedGpus,
+               const std::vector<PulledSource>& pulls) {
     SqliteStatement s(db, "INSERT INTO meta(key, value) VALUES(?, ?)");
     s.bind(1, std::string_view("name")).bind(2, std::string_view(info.name)).execute();
     s.bind(1, std::string_view("source")).bind(2, std::string_view(info.source)).execute();
@@ -36,6 +38,7 @@ void writeMeta(SqliteDb& db, const RunInfo& info, const JobShape& jobShape, cons
     for (const auto& [key, n] : shape)
         if (n > 0) s.bind(1, key).bind(2, std::int64_t{n}).execute();
     if (!untracedGpus.empty()) s.bind(1, std::string_view("untraced_gpus")).bindBlob(2, untracedGpus).execute();
+    if (!pulls.empty()) s.bind(1, std::string_view("pulls")).bind(2, std::string_view(pulledSourcesToJson(pulls))).execute();
 }
 
 void writeEvents(SqliteDb& db, const Run& run) {
@@ -157,7 +160,9 @@ void writeHang(SqliteDb& db, const HangReport& hang) {
 
 }  // namespace
 
-void writeRunFile(const Run& run, const std::string& path) {
+void writeRunFile(const Run& run, const std::string& path) { writeRunFileWithPulls(run, path, {}); }
+
+void writeRunFileWithPulls(const Run& run, const std::string& path, const std::vector<PulledSource>& pulls) {
     // A run every reader would refuse as corrupt is not written at all.
     if (const auto violation = findRunViolation(run))
         throw Error("cannot write " + path + ": the run breaks a rule every reader checks (" + violation->text() + ")");
@@ -169,7 +174,7 @@ void writeRunFile(const Run& run, const std::string& path) {
         db.exec("BEGIN");
         db.exec(schema::kTables);
         db.exec(schema::kTopologyTables);
-        writeMeta(db, run.info, run.jobShape, run.untracedGpus);
+        writeMeta(db, run.info, run.jobShape, run.untracedGpus, pulls);
         writeTopologyTables(db, run.topology);
         writeEvents(db, run);
         if (run.hang) writeHang(db, *run.hang);

@@ -11,6 +11,8 @@ packages=(
   libsqlite3-dev nlohmann-json3-dev libsimdjson-dev zlib1g-dev
   # Compressed logs: zstd, xz and bzip2 (importers/text/byte_source.cpp).
   libzstd-dev liblzma-dev libbz2-dev
+  # Pulls from Prometheus servers over HTTP(S) (remote/): libcurl with OpenSSL.
+  libcurl4-openssl-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   xvfb xauth mesa-utils libgl1-mesa-dri
   # Checks of the .deb and its desktop files (tests/packaging): the package tools, the
@@ -22,6 +24,9 @@ packages=(
   clang libclang-rt-14-dev
   # The Slurm array test (tests/slurm) submits the sbatch script to a private one-node cluster.
   slurm-wlm
+  # The pull's tests and benchmark start Debian's prometheus binary (2.42) themselves on a
+  # history promtool backfills; the service the package sets up is never used.
+  prometheus
 )
 
 missing=()

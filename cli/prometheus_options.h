@@ -1,0 +1,21 @@
+#pragma once
+// `faultline-cli import --prometheus URL ...`: the pull's options as the command line gives
+// them, turned into typed values where they enter (remote/prometheus_pull.h). Credentials come
+// from --token-file / --basic-auth-file or the environment, never from an option's value.
+#include "cli/spec.h"
+#include "remote/prometheus_pull.h"
+
+#include <optional>
+#include <vector>
+
+namespace faultline::cli {
+
+class Args;
+
+// The options of import that belong to a pull.
+const std::vector<OptionSpec>& prometheusOptions();
+
+// nullopt without --prometheus; UsageError for a pull option without it, or a bad value.
+std::optional<PrometheusPullOptions> readPrometheusOptions(const Args& args);
+
+}  // namespace faultline::cli

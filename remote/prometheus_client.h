@@ -1,0 +1,59 @@
+#pragma once
+// A Prometheus server's HTTP API, as Faultline asks it: /api/v1/query_range by POST, retried
+// with back-off when the server is busy or down for a moment (5xx, 429, a timeout, a refused
+// connection), failing at once on what a retry would not change (a bad query, refused
+// credentials). Every message names the server's URL without its credentials.
+#include "importers/events/epoch.h"
+#include "model/time.h"
+#include "remote/http_post.h"
+#include "remote/prometheus_credentials.h"
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <string>
+
+namespace faultline {
+
+struct PrometheusServer {
+    std::string url;  // checkedServerUrl's: no credentials, no trailing '/'
+    PrometheusCredentials credentials;
+    std::string caFile;
+    double timeoutSeconds = 60;  // each request
+};
+
+struct RetryPolicy {
+    int attempts = 5;                               // the first try included
+    std::chrono::milliseconds firstDelay{500};      // then doubled each time
+    std::chrono::milliseconds longestDelay{8000};
+};
+
+// Waits between attempts; the default sleeps in short steps and returns early on Cancel.
+// Tests pass one that records the waits and returns at once.
+using Sleeper = std::function<void(std::chrono::milliseconds)>;
+// Sends one request; the default is httpPost.
+using HttpFn = std::function<HttpResponse(const HttpRequest&, const std::atomic<bool>*)>;
+
+class PrometheusClient {
+public:
+    explicit PrometheusClient(PrometheusServer server, RetryPolicy retry = {}, Sleeper sleeper = {}, HttpFn http = {});
+    PrometheusClient(const PrometheusClient&) = delete;  // the default sleeper watches this client's Cancel
+    PrometheusClient& operator=(const PrometheusClient&) = delete;
+
+    // The body of a successful query_range response (status "success"); Error otherwise,
+    // ImportCancelled on Cancel.
+    std::string queryRange(const std::string& query, EpochNs from, EpochNs to, Nanos step, const std::atomic<bool>* cancel = nullptr);
+
+    const PrometheusServer& server() const { return m_server; }
+    int retries() const { return m_retries; }  // attempts beyond the first, over all queries
+
+private:
+    PrometheusServer m_server;
+    RetryPolicy m_retry;
+    Sleeper m_sleep;
+    HttpFn m_http;
+    const std::atomic<bool>* m_cancel = nullptr;
+    int m_retries = 0;
+};
+
+}  // namespace faultline
