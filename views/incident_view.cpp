@@ -6,6 +6,7 @@
 #include "model/error.h"
 #include "model/format.h"
 #include "model/incident_notes.h"
+#include "model/review_editing_mark.h"
 #include "model/review_file.h"
 
 #include <QComboBox>
@@ -233,17 +234,27 @@ void IncidentView::setRun(std::shared_ptr<const Run> run, std::vector<Incident> 
     m_run = std::move(run);
     m_runPath = path;
     m_store.reset();
+    m_mark.reset();  // this panel's edits of the last run ended as they should
     std::map<Nanos, IncidentNote> notes;
+    int restored = 0;
     if (!path.isEmpty()) {
         try {
             m_store = std::make_unique<IncidentNotesStore>(path.toStdString());
+            m_mark = std::make_unique<ReviewEditingMark>(m_store->reviewPath());
             notes = m_store->load();
+            for (Nanos begin : takeEditsOfEndedWindows(m_store->reviewPath())) restored += notes.contains(begin) ? 1 : 0;
         } catch (const Error& e) {
             m_store.reset();
+            m_mark.reset();
             emit noteSaveFailed(tr("Notes are read-only: %1").arg(QString::fromStdString(e.what())));
         }
     }
-    m_notesWhere->setText(notesLocation());
+    const QString restoredText = restored == 0 ? QString()
+                                 : restored == 1
+                                     ? tr("Restored 1 note you typed before Faultline closed unexpectedly.")
+                                     : tr("Restored %1 notes you typed before Faultline closed unexpectedly.").arg(restored);
+    m_restored = restoredText;
+    m_notesWhere->setText(restored ? restoredText + " " + notesLocation() : notesLocation());
     m_model->setIncidents(std::move(incidents), std::move(notes), m_run ? m_run->info.startEpochNs : 0);
     m_table->resizeColumnsToContents();
     m_editingRow = -1;
@@ -357,6 +368,20 @@ bool IncidentView::saveReviewIntoRunFile() {
     return true;
 }
 
+QString IncidentView::notesStatus() const {
+    // A status line's length: the folder and the rest are in the review pane (notesLocation).
+    const QString where = m_store ? tr("Notes are saved to %1.").arg(QFileInfo(QString::fromStdString(m_store->reviewPath())).fileName())
+                                  : notesLocation();
+    return m_restored.isEmpty() ? where : m_restored + " " + where;
+}
+
+bool IncidentView::focusNotes() {
+    if (m_editingRow < 0 || !m_notes->isEnabled() || m_notes->isReadOnly()) return false;
+    m_notes->setFocus(Qt::ShortcutFocusReason);
+    m_notes->moveCursor(QTextCursor::End);
+    return true;
+}
+
 void IncidentView::noteEdited() {
     if (m_loading || m_editingRow < 0 || !m_store) return;
     m_dirty = true;
@@ -372,6 +397,9 @@ void IncidentView::saveNow() {
     note.confirmedCause = rootCauseFromKey(m_confirmed->currentData().toString().toStdString());
     note.tags = splitTags(m_tags->text().toStdString());
     try {
+        // Marked first: killed between the two, the next open counts a note that was not
+        // written (it finds none) rather than miss one that was.
+        m_mark->noteEdited(note.incidentBegin);
         m_store->save(note);
         m_model->setNote(m_editingRow, note);
     } catch (const Error& e) {
