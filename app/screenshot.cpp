@@ -14,6 +14,7 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QLayout>
+#include <QStatusBar>
 #include <QTimer>
 
 #include <cstdio>
@@ -68,6 +69,8 @@ void arrangeScreenshot(MainWindow& window, const ScreenshotRequest& request) {
             }
         }
         panel->setTime(t);
+        // "Opened /tmp/..." says where the file was, not what the run shows: no part of a picture.
+        window.statusBar()->clearMessage();
         QTimer::singleShot(0, &window, [&window, out = request.out] { saveWindowAndQuit(window, out); });
     });
     QObject::connect(&window, &MainWindow::runFailed, &window, fail);
