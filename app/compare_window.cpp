@@ -28,10 +28,14 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollBar>
+#include <QHeaderView>
+#include <QScreen>
 #include <QShortcut>
 #include <QSplitter>
 #include <QStandardItemModel>
 #include <QStatusBar>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -130,7 +134,8 @@ CompareWindow::CompareWindow(QWidget* parent)
     addSharedMenus(menuBar(), this);  // File (Open, Open Recent, Close, Quit) and Help, as the main window's
     guardWheelsAppWide();
     setCentralWidget(createLayout(createBar()));
-    resize(1600, 1000);
+    const QScreen* screen = QGuiApplication::primaryScreen();
+    setGeometry(comparisonWindowGeometry(screen ? screen->availableGeometry() : QRect(0, 0, 1600, 1000)));
     connectControls();
 }
 
@@ -179,7 +184,7 @@ QWidget* CompareWindow::createLayout(QHBoxLayout* bar) {
     topColumn->addLayout(bar);
     topColumn->addWidget(m_views, 1);
     topColumn->addWidget(m_controls);
-    auto* bottom = new QSplitter(Qt::Horizontal, this);
+    auto* bottom = m_bottom = new QSplitter(Qt::Horizontal, this);
     bottom->addWidget(m_kpis);
     bottom->addWidget(m_charts);
     // The charts get the larger share: the figures' table needs less than half the width, a
@@ -236,6 +241,33 @@ void CompareWindow::connectControls() {
 
 CompareWindow::~CompareWindow() = default;
 
+void CompareWindow::fitFiguresTable() {
+    // The figures' table as wide as its columns (its Change column was clipped at 1280x720),
+    // up to half the width; the charts take the rest.
+    // Before the window is first shown the splitter has no width of its own yet: the window's.
+    const int total = m_bottom->isVisible() ? m_bottom->width() : width();
+    const int frame = 2 * m_kpis->frameWidth() + m_kpis->verticalScrollBar()->sizeHint().width() + 4;
+    int columns = 0;  // each as wide as its widest text, the header's or a cell's (bold, the widest)
+    QFont bold = m_kpis->font();
+    bold.setBold(true);
+    const QFontMetrics metrics(bold);
+    for (int c = 0; c < m_kpis->columnCount(); ++c) {
+        int widest = m_kpis->horizontalHeader()->sectionSizeHint(c);
+        for (int r = 0; r < m_kpis->rowCount(); ++r)
+            if (const QTableWidgetItem* item = m_kpis->item(r, c)) widest = std::max(widest, metrics.horizontalAdvance(item->text()) + 12);
+        columns += widest;
+    }
+    const int wanted = std::min(total / 2, columns + frame);
+    m_bottom->setSizes({wanted, total - wanted});
+}
+
+QRect comparisonWindowGeometry(const QRect& available) {
+    // Room is left for the frame the window manager adds (title bar, borders).
+    QRect frame(QPoint(), QSize(std::min(1600, available.width() * 92 / 100), std::min(1000, available.height() * 92 / 100)));
+    frame.moveCenter(available.center());
+    return frame;
+}
+
 void CompareWindow::exportReport(const QString& path) {
     if (!m_loaded) throw Error("no comparison to export yet");
     QGuiApplication::setOverrideCursor(Qt::WaitCursor);
@@ -286,6 +318,7 @@ void CompareWindow::showComparison(std::shared_ptr<const LoadedComparison> loade
     m_viewA->setRun(m_loaded->a);
     m_viewB->setRun(m_loaded->b);
     m_kpis->setComparison(m_loaded->comparison);
+    fitFiguresTable();
     m_verdict->setText(qtText(m_loaded->comparison.verdict.headline));
     m_charts->setRuns(*m_loaded->a, *m_loaded->b, m_loaded->comparison);
     fillIncidentLists();
@@ -294,6 +327,7 @@ void CompareWindow::showComparison(std::shared_ptr<const LoadedComparison> loade
     rememberRecent({m_loaded->pathA, m_loaded->pathB});  // File > Open Recent
     alignByTime();
     QMainWindow::show();
+    QTimer::singleShot(0, this, &CompareWindow::fitFiguresTable);  // again, laid out at its size
     emit comparisonShown();
 }
 

@@ -7,6 +7,7 @@
 #include "analysis/run_comparison.h"
 
 #include <QMainWindow>
+#include <QRect>
 
 #include <memory>
 #include <optional>
@@ -34,6 +35,10 @@ struct LoadedComparison {
 };
 // Reads both run files and compares them; throws Error naming the file that failed.
 std::shared_ptr<const LoadedComparison> loadComparison(const QString& pathA, const QString& pathB);
+
+// Where the comparison opens on a screen of this free area: at the 1600x1000 it was laid out
+// for where there is room, else 92% of the area; centred, never partly off the screen.
+QRect comparisonWindowGeometry(const QRect& available);
 
 class CompareWindow : public QMainWindow {
     Q_OBJECT
@@ -78,6 +83,7 @@ signals:
     void comparisonFailed(const QString& message);
 
 private:
+    void fitFiguresTable();
     // The constructor's parts, in the order it calls them.
     QHBoxLayout* createBar();
     QWidget* createLayout(QHBoxLayout* bar);
@@ -101,6 +107,7 @@ private:
     ReplayControls* m_controls;
     KpiDiffView* m_kpis;
     ComparisonCharts* m_charts;
+    QSplitter* m_bottom = nullptr;  // the figures' table beside the charts
     QComboBox* m_alignMode;
     QComboBox* m_incidentA;
     QComboBox* m_incidentB;

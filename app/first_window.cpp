@@ -39,18 +39,18 @@ private:
 }  // namespace
 
 // The docks take what they need to be read and no more: about a third of the width on the
-// right (the summary's tiles whole), under a quarter of the height below; the rest is the
-// 3D view.
+// right (the summary's tiles whole), about a quarter of the height below (four incidents
+// listed at 1280x720); the rest is the 3D view.
 void shareOutDocks(QMainWindow& window) {
     const int width = window.width(), height = window.height();
     if (auto* right = window.findChild<QDockWidget*>("summaryDock"))
         window.resizeDocks({right}, {std::clamp(width * 34 / 100, 440, 600)}, Qt::Horizontal);
     if (auto* bottom = window.findChild<QDockWidget*>("incidentsDock"))
-        window.resizeDocks({bottom}, {std::clamp(height * 24 / 100, 160, 260)}, Qt::Vertical);
+        window.resizeDocks({bottom}, {std::clamp(height * 26 / 100, 180, 260)}, Qt::Vertical);
 }
 
 void keepDocksSmallerThanThe3DView(QMainWindow& window) {
-    const int widest = std::max(300, window.width() * 34 / 100), tallest = std::max(140, window.height() * 25 / 100);
+    const int widest = std::max(300, window.width() * 34 / 100), tallest = std::max(180, window.height() * 26 / 100);
     QList<QDockWidget*> wide, tall;
     QList<int> widths, heights;
     for (QDockWidget* dock : window.findChildren<QDockWidget*>()) {

@@ -15,6 +15,7 @@
 #include "recent_files.h"
 #include "sample_run.h"
 #include "screenshot.h"
+#include "views/state_palette.h"
 #include "widgets/open_gl_probe.h"
 
 #include <QApplication>
@@ -43,11 +44,12 @@ struct Options {
     bool closeCamera = false;  // --camera close
     faultline::ExportRequest exports;  // --report, --record, --scale
     QString presentation;              // --presentation OUT.pdf
+    std::optional<faultline::StatePaletteKind> palette;  // --palette; none: the standard colours
 };
 
 constexpr const char* kUsage = "usage: faultline [RUN.faultline]\n"
                                "       faultline A.faultline B.faultline   (the two runs compared side by side)\n"
-                               "       faultline --screenshot OUT.png [--view PANEL] [--at TIME | --step N] [--viewpoint NAME] [--colour-by METRIC] [--size WxH] [RUN.faultline]\n"
+                               "       faultline --screenshot OUT.png [--view PANEL] [--at TIME | --step N] [--viewpoint NAME] [--colour-by METRIC] [--palette standard|colour-blind] [--size WxH] [RUN.faultline]\n"
                                "       faultline --screenshot OUT.svg --view charts|timeline [--at TIME] [--size WxH] [RUN.faultline]\n"
                                "       faultline --report OUT.pdf|OUT.html [--incidents N] [--page a4|letter] [--colour-by METRIC] [RUN.faultline]\n"
                                "       faultline --presentation OUT.pdf [--incidents N] [RUN.faultline]\n"
@@ -95,8 +97,10 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
                                                    "(DCGM_FI_DEV_POWER_USAGE) or the app's (Power), or job (each job its own colour, idle hardware pale), as View > Colour By; "
                                                    "default: GPU state.", "METRIC");
     const QCommandLineOption presentation("presentation", "Write the presentation's slides (View > Present) as a PDF, one page a slide, its --incidents worst incidents (default 5), and exit.", "OUT.pdf");
+    const QCommandLineOption palette("palette", "The GPU states' colours for --screenshot, --report, --presentation and --record: standard, or colour-blind "
+                                                "(Okabe & Ito's, as View > Colour-Blind-Safe Colours). Default: standard.", "standard|colour-blind");
     const QCommandLineOption force("force", "Replace an existing output file that is not of the kind written (never a run given as input).");
-    parser.addOptions({help, version, screenshot, view, at, step, size, benchReplay, gpus, compare, camera, viewpoint, colourBy, presentation, force});
+    parser.addOptions({help, version, screenshot, view, at, step, size, benchReplay, gpus, compare, camera, viewpoint, colourBy, presentation, palette, force});
     faultline::addExportOptions(parser);
 
     if (!parser.parse(QCoreApplication::arguments())) return usageError(parser.errorText());
@@ -166,6 +170,14 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
         return usageError("a comparison is snapshotted whole: --view and --record take one run");
     if (o.compare && !o.exports.report.out.isEmpty() && (parser.isSet(screenshot) || parser.isSet(benchReplay)))
         return usageError("--report --compare writes the comparison's report on its own (not with --screenshot)");
+    if (parser.isSet(palette)) {
+        if (parser.value(palette) == "standard") o.palette = faultline::StatePaletteKind::Standard;
+        else if (parser.value(palette) == "colour-blind") o.palette = faultline::StatePaletteKind::ColourBlindSafe;
+        else return usageError("--palette expects standard or colour-blind, not '" + parser.value(palette) + "'");
+        // A window keeps the choice of View > Colour-Blind-Safe Colours; the flag is for what is written.
+        if (!parser.isSet(screenshot) && !parser.isSet(presentation) && !faultline::headlessExportAsked(o.exports))
+            return usageError("--palette goes with --screenshot, --report, --presentation or --record");
+    }
     if (!parser.isSet(screenshot) && (parser.isSet(at) || parser.isSet(step) || parser.isSet(view)))
         return usageError("--at, --step and --view go with --screenshot");
     // Evidence first: an output is never one of the runs read, nor a file of another kind.
@@ -261,6 +273,8 @@ int main(int argc, char** argv) {
         if (!options.exports.report.out.isEmpty() && !options.compare)
             std::fprintf(stderr, "faultline: no OpenGL without a display: the report goes without its 3D pictures of the incidents\n");
     }
+
+    if (options.palette) faultline::setStatePalette(*options.palette);
 
     if (options.benchReplay && options.compare) return faultline::runCompareReplayBenchmark(options.gpus, options.size);
     if (options.benchReplay)

@@ -251,6 +251,12 @@ void MainWindow::createMenus(ImportController* importer) {
                  view->addAction(dock->toggleViewAction());
          }},
         {Menu::View, tr("&Reset Layout"), {}, "resetLayoutAction", [this] { resetLayout(); }},
+        // The keyboard's way to the selected incident's note (N and P select one).
+        {Menu::View, tr("Write a &Note on the Incident"), QKeySequence(Qt::CTRL | Qt::Key_E), "writeNoteAction", [this] {
+             m_docks.incidents->show();
+             m_docks.incidents->raise();
+             if (!m_incidents->focusNotes()) statusBar()->showMessage(tr("Select an incident first (N and P go to the next and previous one)."));
+         }},
         {.menu = Menu::View, .text = tr("&Fold the 3D View's Legend"), .name = "foldLegendAction", .setting = "legendFolded",
          .toggled = [this](bool on) { m_replay->fabricView()->setLegendCollapsed(on); }},
         {Menu::View},
@@ -508,7 +514,7 @@ void MainWindow::showRun(std::shared_ptr<const LoadedRun> run) {
     if (auto* hang = findChild<QAction*>("hangAction")) hang->setEnabled(m_run->run.hang.has_value());
     rememberRecent({m_run->path, {}});  // File > Open Recent
     setWindowTitle(tr("%1 — Faultline").arg(QString::fromStdString(m_run->summary.name)));
-    statusBar()->showMessage(tr("Opened %1. %2").arg(m_run->path, m_incidents->notesLocation()));
+    statusBar()->showMessage(tr("Opened %1. %2").arg(QFileInfo(m_run->path).fileName(), m_incidents->notesStatus()));
     // Short evidence (a crash log, a hang's dumps) opens on its first symptom: the incident
     // selected, the failed hardware red, framed and in the inspector, not step 0.
     if (const std::optional<Nanos> first = openingInstant(m_run->run, m_run->incidents))

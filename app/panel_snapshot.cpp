@@ -20,6 +20,41 @@
 
 namespace faultline {
 
+std::unique_ptr<QWidget> makeSnapshotPanel(const QString& view, const std::shared_ptr<const LoadedRun>& loaded, std::optional<Nanos> at) {
+    const std::shared_ptr<const Run> run(loaded, &loaded->run);
+    const Nanos t = at.value_or(openingTime(*run, loaded->incidents));  // where the app's window opens
+    if (view == "timeline") {
+        auto timeline = std::make_unique<TimelineView>();
+        timeline->setRun(run);
+        if (at) timeline->setVisibleRange(*at - 6 * kHour, *at + 6 * kHour);  // half a day around it
+        timeline->setTime(t);
+        return timeline;
+    }
+    if (view == "charts") {
+        auto charts = std::make_unique<ChartsView>();
+        charts->setRun(run);
+        charts->setTime(t);
+        return charts;
+    }
+    if (view == "present") {
+        // The presentation's title card, as the room sees it at this size.
+        auto content = std::make_shared<ReportContent>(buildReportContent(run, readIncidentNotes(loaded->path.toStdString()), 5, &loaded->stragglers));
+        auto present = std::make_unique<PresentationWindow>(std::move(content));
+        present->setAttribute(Qt::WA_DeleteOnClose, false);
+        return present;
+    }
+    {
+        auto incidents = std::make_unique<IncidentView>();
+        incidents->setRun(run, QString());  // read-only: a snapshot writes nothing
+        // Where notes would be kept says nothing about the run in a picture of it.
+        if (auto* where = incidents->findChild<QLabel*>("notesLocation")) where->hide();
+        // The first incident at or after the instant, under review.
+        for (const Incident& inc : loaded->incidents)
+            if (inc.begin >= t && incidents->selectIncident(inc.id)) break;
+        return incidents;
+    }
+}
+
 int snapshotPanel(const QString& view, const QString& runPath, const QString& out, const QSize& size, const QString& at, double scale) {
     std::shared_ptr<const LoadedRun> loaded;
     try {
@@ -29,8 +64,7 @@ int snapshotPanel(const QString& view, const QString& runPath, const QString& ou
         return 1;
     }
     const std::shared_ptr<const Run> run(loaded, &loaded->run);
-    const std::vector<Incident>& runIncidents = loaded->incidents;
-    Nanos t = openingTime(*run, runIncidents);  // where the app's window opens
+    Nanos t = 0;
     if (!at.isEmpty()) {
         QString error;
         const auto instant = parseInstant(at, *run, &error);
@@ -41,33 +75,7 @@ int snapshotPanel(const QString& view, const QString& runPath, const QString& ou
         t = *instant;
     }
 
-    std::unique_ptr<QWidget> panel;
-    if (view == "timeline") {
-        auto timeline = std::make_unique<TimelineView>();
-        timeline->setRun(run);
-        if (!at.isEmpty()) timeline->setVisibleRange(t - 6 * kHour, t + 6 * kHour);  // half a day around it
-        timeline->setTime(t);
-        panel = std::move(timeline);
-    } else if (view == "charts") {
-        auto charts = std::make_unique<ChartsView>();
-        charts->setRun(run);
-        charts->setTime(t);
-        panel = std::move(charts);
-    } else if (view == "present") {
-        // The presentation's title card, as the room sees it at this size.
-        auto content = std::make_shared<ReportContent>(buildReportContent(run, readIncidentNotes(loaded->path.toStdString()), 5, &loaded->stragglers));
-        panel = std::make_unique<PresentationWindow>(std::move(content));
-        panel->setAttribute(Qt::WA_DeleteOnClose, false);
-    } else {
-        auto incidents = std::make_unique<IncidentView>();
-        incidents->setRun(run, QString());  // read-only: a snapshot writes nothing
-        // Where notes would be kept says nothing about the run in a picture of it.
-        if (auto* where = incidents->findChild<QLabel*>("notesLocation")) where->hide();
-        // The first incident at or after the instant, under review.
-        for (const Incident& inc : runIncidents)
-            if (inc.begin >= t && incidents->selectIncident(inc.id)) break;
-        panel = std::move(incidents);
-    }
+    std::unique_ptr<QWidget> panel = makeSnapshotPanel(view, loaded, at.isEmpty() ? std::nullopt : std::optional<Nanos>(t));
     panel->resize(size);
     panel->show();
     QApplication::processEvents();

@@ -15,6 +15,7 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QLayout>
+#include <QStatusBar>
 #include <QTimer>
 
 #include <cstdio>
@@ -72,6 +73,8 @@ void arrangeScreenshot(MainWindow& window, const ScreenshotRequest& request) {
         panel->setTime(t);
         // A picture shows where the camera's flight to the opening incident ends, not its start.
         panel->fabricView()->landFlight();
+        // "Opened /tmp/..." says where the file was, not what the run shows: no part of a picture.
+        window.statusBar()->clearMessage();
         QTimer::singleShot(0, &window, [&window, out = request.out] { saveWindowAndQuit(window, out); });
     });
     QObject::connect(&window, &MainWindow::runFailed, &window, fail);

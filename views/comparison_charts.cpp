@@ -5,6 +5,7 @@
 #include "views/chart_palette.h"
 
 #include "views/time_chart_view.h"
+#include "widgets/nice_ticks.h"
 
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSeries>
@@ -165,11 +166,11 @@ double fillBridge(QChart* chart, const QStringList& parts, const QList<qreal>& a
     // Zoomed, the axis starts near the lowest step, so changes of a few percent of the totals
     // stay visible; the totals' bars then stand cut off below.
     const bool zoomed = zoom && top > 0 && top - low < 0.5 * top;
-    const double floor = zoomed ? std::max(0.0, low - (top - low)) : 0;
     y->setTitleText(unit);
-    y->setRange(floor, top > 0 ? top + 0.1 * (zoomed ? top - low : top) : 1);
-    if (!zoomed) y->applyNiceNumbers();
-    y->setLabelFormat("%.0f");
+    // Round ticks, and a zoomed axis starting at a round value below the lowest step (once
+    // 4,178,602 with ticks at 4,180,817, 4,183,032...).
+    applyNiceTicks(y, zoomed ? std::max(0.0, low - (top - low)) : 0, top > 0 ? top + 0.1 * (zoomed ? top - low : top) : 1);
+    const double floor = y->min();
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(x);

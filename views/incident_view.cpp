@@ -7,6 +7,7 @@
 #include "model/error.h"
 #include "model/format.h"
 #include "model/incident_notes.h"
+#include "model/review_editing_mark.h"
 #include "model/review_file.h"
 
 #include <QComboBox>
@@ -22,6 +23,7 @@
 #include <QPushButton>
 #include <QTextBlock>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableView>
 #include <QTimer>
@@ -40,6 +42,20 @@ QString nextChecksHtml(const std::vector<NextCheck>& checks) {
                 QString::fromStdString(c.source).toHtmlEscaped() + "</i></p>";
     return html;
 }
+
+namespace {
+
+// The list as wide as its columns (up to two thirds of the panel), so that none runs off its
+// edge where there is room; the review pane takes the rest.
+void fitList(QSplitter& split, const QTableView& table) {
+    const int columns = table.property("columnsWidth").toInt();
+    const int total = split.width() - split.handleWidth();
+    if (columns <= 0 || total <= 0) return;
+    const int wanted = std::min(total * 2 / 3, columns + 2 * table.frameWidth() + table.verticalScrollBar()->sizeHint().width() + 2);
+    if (split.sizes().value(0) != wanted) split.setSizes({wanted, total - wanted});
+}
+
+}  // namespace
 
 IncidentView::IncidentView(QWidget* parent)
     : QWidget(parent),
@@ -90,6 +106,9 @@ void IncidentView::setUpList() {
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->verticalHeader()->hide();
+    // Rows a line of text high: the short dock of a 1280x720 screen lists four incidents, not two.
+    m_table->verticalHeader()->setMinimumSectionSize(m_table->fontMetrics().height() + 4);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setMinimumHeight(60);
     // An incident is chosen by a click on its row or a key press in the list, which select it;
@@ -180,6 +199,8 @@ void IncidentView::layOut() {
     split->addWidget(scroll);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    split->setObjectName("incidentSplit");
+    split->installEventFilter(this);  // resized: the list keeps the width its columns need
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     auto* filters = new QHBoxLayout;
@@ -214,6 +235,8 @@ std::optional<RootCause> IncidentView::causeFilter() const { return m_filter->ca
 int IncidentView::visibleIncidentCount() const { return m_filter->rowCount(); }
 
 bool IncidentView::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::Resize)
+        if (auto* split = qobject_cast<QSplitter*>(watched)) fitList(*split, *m_table);
     if (watched == m_table->viewport() && event->type() == QEvent::MouseButtonPress) m_rowAtPress = m_editingRow;
     if (watched == m_chain->viewport() && event->type() == QEvent::MouseButtonRelease && m_editingRow >= 0) {
         const auto* mouse = static_cast<QMouseEvent*>(event);
@@ -234,19 +257,34 @@ void IncidentView::setRun(std::shared_ptr<const Run> run, std::vector<Incident> 
     m_run = std::move(run);
     m_runPath = path;
     m_store.reset();
+    m_mark.reset();  // this panel's edits of the last run ended as they should
     std::map<Nanos, IncidentNote> notes;
+    int restored = 0;
     if (!path.isEmpty()) {
         try {
             m_store = std::make_unique<IncidentNotesStore>(path.toStdString());
+            m_mark = std::make_unique<ReviewEditingMark>(m_store->reviewPath());
             notes = m_store->load();
+            for (Nanos begin : takeEditsOfEndedWindows(m_store->reviewPath())) restored += notes.contains(begin) ? 1 : 0;
         } catch (const Error& e) {
             m_store.reset();
+            m_mark.reset();
             emit noteSaveFailed(tr("Notes are read-only: %1").arg(QString::fromStdString(e.what())));
         }
     }
-    m_notesWhere->setText(notesLocation());
+    const QString restoredText = restored == 0 ? QString()
+                                 : restored == 1
+                                     ? tr("Restored 1 note you typed before Faultline closed unexpectedly.")
+                                     : tr("Restored %1 notes you typed before Faultline closed unexpectedly.").arg(restored);
+    m_restored = restoredText;
+    m_notesWhere->setText(restored ? restoredText + " " + notesLocation() : notesLocation());
     m_model->setIncidents(std::move(incidents), std::move(notes), m_run ? m_run->info.startEpochNs : 0);
+    m_table->horizontalHeader()->setStretchLastSection(false);
     m_table->resizeColumnsToContents();
+    // The width the columns need, for fitList (a property: the list's own, kept with it).
+    m_table->setProperty("columnsWidth", m_table->horizontalHeader()->length());
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    if (auto* split = findChild<QSplitter*>("incidentSplit")) fitList(*split, *m_table);
     m_editingRow = -1;
     showSelected();
 }
@@ -362,6 +400,20 @@ bool IncidentView::saveReviewIntoRunFile() {
     return true;
 }
 
+QString IncidentView::notesStatus() const {
+    // A status line's length: the folder and the rest are in the review pane (notesLocation).
+    const QString where = m_store ? tr("Notes are saved to %1.").arg(QFileInfo(QString::fromStdString(m_store->reviewPath())).fileName())
+                                  : notesLocation();
+    return m_restored.isEmpty() ? where : m_restored + " " + where;
+}
+
+bool IncidentView::focusNotes() {
+    if (m_editingRow < 0 || !m_notes->isEnabled() || m_notes->isReadOnly()) return false;
+    m_notes->setFocus(Qt::ShortcutFocusReason);
+    m_notes->moveCursor(QTextCursor::End);
+    return true;
+}
+
 void IncidentView::noteEdited() {
     if (m_loading || m_editingRow < 0 || !m_store) return;
     m_dirty = true;
@@ -377,6 +429,9 @@ void IncidentView::saveNow() {
     note.confirmedCause = rootCauseFromKey(m_confirmed->currentData().toString().toStdString());
     note.tags = splitTags(m_tags->text().toStdString());
     try {
+        // Marked first: killed between the two, the next open counts a note that was not
+        // written (it finds none) rather than miss one that was.
+        m_mark->noteEdited(note.incidentBegin);
         m_store->save(note);
         m_model->setNote(m_editingRow, note);
     } catch (const Error& e) {

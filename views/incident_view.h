@@ -25,6 +25,7 @@ namespace faultline {
 
 class IncidentFilterProxy;
 class IncidentNotesStore;
+class ReviewEditingMark;
 class IncidentTableModel;
 
 struct NextCheck;
@@ -59,6 +60,13 @@ public:
     bool saveReviewIntoRunFile();
     // Where the notes go, in words, as the panel shows it.
     QString notesLocation() const;
+    // The status line's words on the notes of the run opened: the notes restored, typed in a
+    // window whose app was killed before it closed (they were saved as they were typed), then
+    // the review file's name.
+    QString notesStatus() const;
+    // Puts the cursor at the end of the selected incident's note, for typing; false when no
+    // incident is selected or its notes cannot be written.
+    bool focusNotes();
 
 signals:
     // A reviewer picked an incident: the replay, the timeline and the camera go there.
@@ -97,7 +105,10 @@ private:
     QComboBox* m_confirmed;
     QLineEdit* m_tags;
     QTimer* m_saveTimer;
+    QString m_restored;  // what the open said of notes restored, if any
     std::unique_ptr<IncidentNotesStore> m_store;
+    // On disk while this panel has written notes of the run: a kill leaves it for the next open.
+    std::unique_ptr<ReviewEditingMark> m_mark;
     std::shared_ptr<const Run> m_run;
     int m_editingRow = -1;   // the model row the editors show
     int m_rowAtPress = -1;   // the row selected when the mouse went down on the list

@@ -42,6 +42,7 @@
 #include <vtkRenderer.h>
 
 #include <QtCharts/QLegendMarker>
+#include <QtCharts/QValueAxis>
 
 #include <gtest/gtest.h>
 
@@ -541,6 +542,64 @@ TEST(CompareWindow, TheComparisonIsAReportThatLeadsWithTheVerdict) {
     refused.start(FAULTLINE_APP, {"--report", runs.a, "--compare", runs.a, runs.b});
     ASSERT_TRUE(refused.waitForFinished(60'000));
     EXPECT_NE(refused.exitCode(), 0);
+}
+
+}  // namespace
+}  // namespace faultline
+
+namespace faultline {
+namespace {
+
+// On a 1280x720 screen the comparison once opened at 1600x1000, its right and bottom off the
+// screen (the B view, the charts); it opens wholly on any screen, at its own size where there is room.
+TEST(CompareWindow, OpensWhollyOnTheScreenWhateverItsSize) {
+    for (const QRect available : {QRect(0, 0, 1280, 696), QRect(0, 0, 1366, 740), QRect(0, 0, 1920, 1050), QRect(1920, 0, 3840, 2130)}) {
+        const QRect placed = comparisonWindowGeometry(available);
+        EXPECT_TRUE(available.contains(placed)) << available.width() << "x" << available.height();
+        EXPECT_GE(placed.width(), available.width() * 9 / 10 < 1600 ? available.width() * 9 / 10 : 1600);
+        EXPECT_LE(placed.width(), 1600);
+        EXPECT_LE(placed.height(), 1000);
+        EXPECT_LE(std::abs(placed.center().x() - available.center().x()), 1);
+    }
+    EXPECT_EQ(comparisonWindowGeometry(QRect(0, 0, 3840, 2130)).size(), QSize(1600, 1000));
+}
+
+}  // namespace
+}  // namespace faultline
+
+namespace faultline {
+namespace {
+
+// The bridge of GPU-hours lost once started at 4,178,602 with ticks at unround values: a 1.7%
+// difference looked huge and no tick could be read. Its axis starts at a round value (zero, or
+// below the lowest step when zoomed, said in the title) and ticks in round steps.
+TEST(CompareWindow, TheLostGpuHoursBridgeHasARoundAxis) {
+    test::guiApp();
+    test::ScratchDir dir;
+    const std::string a = dir.file("a.faultline"), b = dir.file("b.faultline");
+    writeRunFile(test::tinyRun(), a);
+    RecoveryPolicy policy;
+    policy.checkpointInterval = 45 * kMinute;
+    writeRunFile(replayWithPolicy(test::tinyRun(), policy), b);
+    CompareWindow window;
+    window.showComparison(loadComparison(QString::fromStdString(a), QString::fromStdString(b)));
+    auto* view = window.findChild<QChartView*>("lostByCauseBridge");
+    ASSERT_NE(view, nullptr);
+    const auto axes = view->chart()->axes(Qt::Vertical);
+    ASSERT_EQ(axes.size(), 1);
+    const auto* y = qobject_cast<const QValueAxis*>(axes.front());
+    ASSERT_NE(y, nullptr);
+    const double step = y->tickInterval();
+    ASSERT_GT(step, 0);
+    const double magnitude = std::pow(10.0, std::floor(std::log10(step)));
+    const double mantissa = step / magnitude;
+    EXPECT_TRUE(std::abs(mantissa - 1) < 1e-9 || std::abs(mantissa - 2) < 1e-9 || std::abs(mantissa - 2.5) < 1e-9 ||
+                std::abs(mantissa - 5) < 1e-9)
+        << step;
+    EXPECT_NEAR(std::remainder(y->min(), step), 0, 1e-6 * step) << "the axis starts at " << y->min() << ", a tick of " << step;
+    if (y->min() > 0) {
+        EXPECT_TRUE(view->chart()->title().contains("axis from")) << view->chart()->title().toStdString();
+    }
 }
 
 }  // namespace

@@ -5,8 +5,10 @@
 class QWidget;
 
 namespace faultline::test {
-// Chart titles, axis labels, legend entries and bar names Qt Charts cut short with "...", and
-// tile labels wider (or taller) than the room they are given, in the window's visible charts
-// and tiles; each as "object name: text".
+// In the visible parts of `window`: chart titles, axis labels, legend entries and bar names Qt
+// Charts cut short with "..."; labels (a tile's above all) wider, or taller when they wrap,
+// than the room they are given; buttons narrower than their text; table headers and cells
+// whose text Qt elides; the status bar's message wider than the bar. Each as "object name:
+// text" (the class name where the widget has no object name).
 QStringList cutTexts(const QWidget& window);
 }  // namespace faultline::test

@@ -1,61 +1,19 @@
 // The fabric view of a known run at a known instant against a committed picture, with a
-// tolerance for small rendering differences (fonts, rasteriser versions). To accept a
-// deliberate change, run with FAULTLINE_UPDATE_BASELINES=1 and commit the new PNG.
+// tolerance for small rendering differences (render_baseline.h). To accept a deliberate
+// change, run with FAULTLINE_UPDATE_BASELINES=1 and commit the new PNG.
+#include "render_baseline.h"
 #include "shown_fabric.h"
 #include "test_runs.h"
 #include "realdata.h"
 #include "importers/importer.h"
 
-#include <QDir>
-
 #include <gtest/gtest.h>
-
-#include <algorithm>
 
 namespace faultline {
 namespace {
 
-struct Difference {
-    double differingShare = 0;  // share of pixels off by more than kPixelTolerance
-    double meanAbsolute = 0;    // mean absolute difference per channel, 0-255
-};
-
-constexpr int kPixelTolerance = 40;
-
-Difference compare(const QImage& a, const QImage& b) {
-    Difference d;
-    long differing = 0;
-    double total = 0;
-    for (int y = 0; y < a.height(); ++y)
-        for (int x = 0; x < a.width(); ++x) {
-            const QColor p = a.pixelColor(x, y), q = b.pixelColor(x, y);
-            const int dr = std::abs(p.red() - q.red()), dg = std::abs(p.green() - q.green()), db = std::abs(p.blue() - q.blue());
-            total += dr + dg + db;
-            differing += std::max({dr, dg, db}) > kPixelTolerance;
-        }
-    const double pixels = static_cast<double>(a.width()) * a.height();
-    d.differingShare = static_cast<double>(differing) / pixels;
-    d.meanAbsolute = total / (3 * pixels);
-    return d;
-}
-
-// Compares a frame with the committed picture of that name (or writes it, when asked to).
 void expectMatchesBaseline(const QImage& image, const QString& name) {
-    const QString path = QString(FAULTLINE_RENDER_BASELINES) + "/" + name + ".png";
-    if (const QByteArray shots = qgetenv("FAULTLINE_TEST_SHOTS"); !shots.isEmpty()) image.save(shots + "/" + name + ".png");
-    if (qEnvironmentVariableIsSet("FAULTLINE_UPDATE_BASELINES")) {
-        QDir().mkpath(FAULTLINE_RENDER_BASELINES);
-        ASSERT_TRUE(image.save(path));
-        return;
-    }
-    const QImage baseline = QImage(path).convertToFormat(QImage::Format_RGB32);
-    ASSERT_FALSE(baseline.isNull()) << "no baseline at " << path.toStdString() << "; create it with FAULTLINE_UPDATE_BASELINES=1";
-    ASSERT_EQ(image.size(), baseline.size());
-    const Difference d = compare(image, baseline);
-    const QString actual = QDir::temp().filePath(name + ".actual.png");
-    if (d.differingShare > 0.005 || d.meanAbsolute > 1.5) image.save(actual);
-    EXPECT_LE(d.differingShare, 0.005) << "mean difference " << d.meanAbsolute << "; the frame drawn is in " << actual.toStdString();
-    EXPECT_LE(d.meanAbsolute, 1.5);
+    test::expectMatchesBaseline(image, FAULTLINE_RENDER_BASELINES, name);
 }
 
 TEST(RenderBaseline, TinyRunDuringItsFirstFailureMatchesTheCommittedPicture) {
@@ -115,7 +73,7 @@ TEST(RenderBaseline, ComparisonNoticesAChangedFrame) {
     ASSERT_TRUE(shown.exposed());
     const QImage during = shown.renderAt(f.time + 30 * kSecond);
     const QImage earlier = shown.renderAt(f.time - kMinute);
-    const Difference d = compare(during, earlier);
+    const test::ImageDifference d = test::compareImages(during, earlier);
     EXPECT_GT(d.differingShare, 0.005);
 }
 

