@@ -116,7 +116,10 @@ TEST(FlightRecorderFolder, EachDumpCostsOneReadCall) {
     options.workers = 4;
     const ImportResult r = importFiles({dumps.path().string()}, options);
     EXPECT_EQ(r.summary.files.size(), 16u);
-    EXPECT_LE(readCalls() - before, 16 + 8);
+    // Beside the dumps' 16, the run builder's parallel loops each ask for the number of cores
+    // (glibc reads /sys/devices/system/cpu/online): about 20 reads, however many dumps. Read
+    // with detection's own open, the dumps took three a dump (64 in all).
+    EXPECT_LE(readCalls() - before, 16 + 32);
 }
 
 // Detection from the bytes read whole judges every fixture as detection from the file does.
