@@ -264,12 +264,8 @@ bool looksBinary(std::string_view text) {
 
 namespace {
 
-const FormatInfo* detectFormatOf(const std::string& path) {
-    // A pickle says so in its first two bytes: a job's thousands of Flight Recorder dumps
-    // are not each read up to a megabyte here before the importer reads them again (a
-    // quarter of the CPU time of importing 1,024 dumps).
-    if (looksLikePickle(readHead(path, 2))) return findFormat("flight-recorder");
-    const std::string head = readHead(path, kHead);
+// The format of `path` from its first kHead bytes (all of it when shorter).
+const FormatInfo* detectFormatOfHead(const std::string& path, std::string_view head) {
     const std::string_view t = trim(head);
     if (t.empty()) return nullptr;
     if (t.front() == '{' || t.front() == '[') {
@@ -284,7 +280,7 @@ const FormatInfo* detectFormatOf(const std::string& path) {
     const bool zeros = head.find('\0') != std::string::npos;
     const std::string text = zeros ? textAroundZeroRuns(head) : std::string();
     if (zeros && (text.empty() || looksBinary(text))) return nullptr;
-    const std::string& judged = zeros ? text : head;
+    const std::string_view judged = zeros ? std::string_view(text) : head;
     // A folder's README and licence quote log lines; they are documentation, not a job's console.
     const std::string name = path.substr(path.find_last_of('/') + 1);
     const bool documentation = startsWith(name, "README") || startsWith(name, "LICENSE") || startsWith(name, "LICENCE") ||
@@ -295,15 +291,39 @@ const FormatInfo* detectFormatOf(const std::string& path) {
     return nullptr;
 }
 
+const FormatInfo* detectFormatOf(const std::string& path) {
+    // A pickle says so in its first two bytes: a job's thousands of Flight Recorder dumps
+    // are not each read up to a megabyte here before the importer reads them again (a
+    // quarter of the CPU time of importing 1,024 dumps).
+    if (looksLikePickle(readHead(path, 2))) return findFormat("flight-recorder");
+    return detectFormatOfHead(path, readHead(path, kHead));
+}
+
+// A detector's parser met a date no run can hold: the file is named.
+template <typename Detect>
+const FormatInfo* namingTheFile(const std::string& path, const Detect& detect) {
+    try {
+        return detect();
+    } catch (const TimeOutOfRange& e) {
+        throw Error(path + ": " + e.what());
+    }
+}
+
 }  // namespace
 
 const FormatInfo* detectFormat(const std::string& path) {
-    try {
-        return detectFormatOf(path);
-    } catch (const TimeOutOfRange& e) {
-        // A reader's parser used to judge a line met a date no run can hold: the file is named.
-        throw Error(path + ": " + e.what());
-    }
+    return namingTheFile(path, [&] { return detectFormatOf(path); });
+}
+
+const FormatInfo* detectFormatOfPlainFile(const std::string& path, std::string_view data) {
+    if (looksLikePickle(data)) return findFormat("flight-recorder");
+    // A megabyte or more (the text detectors look past the head, in the file), or text after
+    // a byte order mark (InputFile drops or converts it): judged as read from the file.
+    const auto b = [&](std::size_t i) { return static_cast<unsigned char>(data[i]); };
+    const bool mark = data.size() >= 2 && ((b(0) == 0xFF && b(1) == 0xFE) || (b(0) == 0xFE && b(1) == 0xFF) ||
+                                          (data.size() >= 3 && b(0) == 0xEF && b(1) == 0xBB && b(2) == 0xBF));
+    if (data.size() >= kHead || mark) return detectFormat(path);
+    return namingTheFile(path, [&] { return detectFormatOfHead(path, data); });
 }
 
 }  // namespace faultline

@@ -13,6 +13,9 @@ const std::vector<FormatInfo>& formats();
 const FormatInfo* findFormat(std::string_view name);
 // The format of `path` judged from its first (decompressed) bytes; nullptr when unknown.
 const FormatInfo* detectFormat(const std::string& path);
+// The same for a plain (uncompressed) file already read whole into `data`: the bytes are
+// judged, not read again (a file of a megabyte or more is still looked into past its head).
+const FormatInfo* detectFormatOfPlainFile(const std::string& path, std::string_view data);
 // "kineto, flight-recorder, ..." for messages.
 std::string formatNames();
 

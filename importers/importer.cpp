@@ -8,6 +8,7 @@
 #include "importers/text/input_file.h"
 #include "importers/telemetry/link_counters.h"
 #include "importers/text/parallel_files.h"
+#include "importers/text/read_whole_file.h"
 #include "importers/rank_map.h"
 #include "importers/run_builder.h"
 #include "importers/shard_file.h"
@@ -63,8 +64,10 @@ std::vector<Input> expandInputs(const std::vector<std::string>& inputs, std::vec
              !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
             const std::string path = it->path().string();
             const std::string name = it->path().filename().string();
+            // One stat an entry gives its kind (through links) and its size.
+            struct stat st {};
             std::error_code entryError;
-            const fs::file_status entry = it->status(entryError);
+            if (::stat(path.c_str(), &st) != 0) entryError = std::error_code(errno, std::generic_category());
             if (entryError) {
                 const int err = entryError.value();
                 warnings.push_back(path + ": skipped: " +
@@ -74,16 +77,12 @@ std::vector<Input> expandInputs(const std::vector<std::string>& inputs, std::vec
                 continue;
             }
             if (!name.empty() && name.front() == '.') {
-                if (fs::is_directory(entry)) it.disable_recursion_pending();
+                if (S_ISDIR(st.st_mode)) it.disable_recursion_pending();
                 continue;
             }
-            if (fs::is_directory(entry)) continue;
-            if (!fs::exists(entry)) {
-                warnings.push_back(path + ": skipped: a symbolic link to nothing");
-                continue;
-            }
-            if (!fs::is_regular_file(entry)) throw Error(path + ": " + notRegularFileText(static_cast<unsigned>(modeOf(path))));
-            found.push_back({path, true, it->file_size(entryError)});
+            if (S_ISDIR(st.st_mode)) continue;
+            if (!S_ISREG(st.st_mode)) throw Error(path + ": " + notRegularFileText(static_cast<unsigned>(st.st_mode)));
+            found.push_back({path, true, static_cast<std::uint64_t>(st.st_size)});
         }
         if (ec) throw Error(p + ": cannot list the folder: " + ec.message());
         std::sort(found.begin(), found.end(), [](const Input& a, const Input& b) { return naturalLess(a.path, b.path); });
@@ -116,11 +115,24 @@ std::string jobRunName(const Run& run) {
     return "";
 }
 
+// Files up to this size are read whole once, for detection and for a reader that takes bytes
+// (a Flight Recorder dump is a few hundred KB): one open, fstat and read a dump.
+constexpr std::size_t kReadWhole = std::size_t{4} << 20;
+
+// A worker's buffer for the files it reads whole, kept for the next: a fresh one's pages
+// cleared by the kernel for each of thousands of dumps cost more than reading them.
+std::string& wholeFileBuffer() {
+    thread_local std::string buffer;
+    return buffer;
+}
+
 void readOne(const Input& f, const FormatInfo* forced, const ImportOptions& options, const std::atomic<bool>* cancel,
              const std::function<void(double)>& fileProgress, FlightRecorderGroupLists& groupLists, ShardedFile& out) {
     out.report.path = f.path;
     out.report.written = fileWriteTime(f.path);
-    const FormatInfo* format = forced ? forced : detectFormat(f.path);
+    std::string& whole = wholeFileBuffer();
+    const bool haveBytes = (!forced || forced->importBytes) && f.size >= 2 && f.size <= kReadWhole && readPlainFile(f.path, kReadWhole, whole);
+    const FormatInfo* format = forced ? forced : haveBytes ? detectFormatOfPlainFile(f.path, whole) : detectFormat(f.path);
     if (!format) {
         if (!f.fromFolder)
             throw Error(f.path + ": unknown format: not a file Faultline reads (known: " + formatNames() + "; use --format to name one)");
@@ -130,7 +142,8 @@ void readOne(const Input& f, const FormatInfo* forced, const ImportOptions& opti
     out.report.format = std::string(format->name);
     ImportContext ctx{options, out.events, out.report, cancel, fileProgress, &groupLists};
     try {
-        format->import(f.path, ctx);
+        if (haveBytes && format->importBytes) format->importBytes(f.path, whole, ctx);
+        else format->import(f.path, ctx);
         out.events.telemetry.shrink();
     } catch (const Error&) {
         throw;

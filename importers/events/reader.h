@@ -15,6 +15,9 @@ struct FormatInfo {
     std::string_view name;
     std::string_view description;
     void (*import)(const std::string& path, ImportContext& ctx);
+    // Reads the file from its bytes, already read whole (a small plain file), where the
+    // reader would read it whole anyway: a folder of thousands of dumps opens each once.
+    void (*importBytes)(const std::string& path, std::string_view data, ImportContext& ctx) = nullptr;
 };
 
 // Topology readers hand their result here; a second topology file is an error.

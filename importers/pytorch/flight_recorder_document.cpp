@@ -1,15 +1,9 @@
 #include "importers/pytorch/flight_recorder_document.h"
 
-#include "importers/text/byte_source.h"
 #include "importers/text/json_parse.h"
 #include "importers/text/read_whole_file.h"
 
 #include "model/error.h"
-
-#include <cerrno>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace faultline {
 
@@ -94,32 +88,7 @@ void readFlightRecorderFile(const std::string& path, std::string& into) {
     // copies every byte once more, a tenth of the time of reading a dump (perf, 4,096 dumps).
     // Anything else (compressed, not a regular file, too large, an error) is left to readWholeFile,
     // which reads it or says what is wrong.
-    constexpr std::size_t kLimit = std::size_t{512} << 20;
-    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        into = readWholeFile(path, kLimit);
-        return;
-    }
-    struct stat st {};
-    bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 2 && static_cast<std::uint64_t>(st.st_size) <= kLimit;
-    if (ok) {
-        into.resize(static_cast<std::size_t>(st.st_size) + 1);  // one byte more, to see the end
-        std::size_t have = 0;
-        for (;;) {
-            const ssize_t got = ::read(fd, into.data() + have, into.size() - have);
-            if (got < 0 && errno == EINTR) continue;
-            if (got <= 0) {
-                ok = got == 0;
-                break;
-            }
-            have += static_cast<std::size_t>(got);
-            if (have == into.size()) break;  // it grew meanwhile
-        }
-        ok = ok && have == static_cast<std::size_t>(st.st_size) && compressionOf(into) == Compression::None;  // gzip, zstd, ...: decompressed there
-        into.resize(have);
-    }
-    ::close(fd);
-    if (!ok) into = readWholeFile(path, kLimit);
+    if (!readPlainFile(path, kFlightRecorderFileLimit, into)) into = readWholeFile(path, kFlightRecorderFileLimit);
 }
 
 std::string readFlightRecorderFile(const std::string& path) {

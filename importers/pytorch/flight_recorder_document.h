@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -66,7 +67,10 @@ struct FlightRecorderEntryValues {
 };
 FlightRecorderEntryValues flightRecorderEntryValues(const FlightRecorderValue& entry);
 
-// A dump file's bytes, read whole (with the size limit every reader of dumps applies).
+// The size limit every reader of dumps applies: dumps are a few hundred KB.
+constexpr std::size_t kFlightRecorderFileLimit = std::size_t{512} << 20;
+
+// A dump file's bytes, read whole (with that limit).
 std::string readFlightRecorderFile(const std::string& path);
 // The same into `into`, whose memory is reused: a worker reading thousands of dumps into one
 // buffer spares the kernel clearing a fresh one's pages for each (7% of an import's time).

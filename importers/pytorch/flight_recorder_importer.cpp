@@ -60,16 +60,24 @@ void importDump(const std::string& path, std::string_view data, ImportContext& c
 
 }  // namespace
 
+void importFlightRecorderBytes(const std::string& path, std::string_view data, ImportContext& ctx) {
+    if (!looksLikePickle(data)) throw Error(path + ": byte 0: expected a pickle (protocol 2 or later), as PyTorch writes Flight Recorder dumps");
+    importDump(path, data, ctx);
+}
+
+void importFlightRecorderJsonBytes(const std::string& path, std::string_view data, ImportContext& ctx) {
+    if (looksLikePickle(data)) throw Error(path + ": a pickle, not the JSON variant of a Flight Recorder dump (import it as flight-recorder)");
+    importDump(path, data, ctx);
+}
+
 void importFlightRecorder(const std::string& path, ImportContext& ctx) {
     const FlightRecorderFileBuffer file(path);
-    if (!looksLikePickle(file.data())) throw Error(path + ": byte 0: expected a pickle (protocol 2 or later), as PyTorch writes Flight Recorder dumps");
-    importDump(path, file.data(), ctx);
+    importFlightRecorderBytes(path, file.data(), ctx);
 }
 
 void importFlightRecorderJson(const std::string& path, ImportContext& ctx) {
     const FlightRecorderFileBuffer file(path);
-    if (looksLikePickle(file.data())) throw Error(path + ": a pickle, not the JSON variant of a Flight Recorder dump (import it as flight-recorder)");
-    importDump(path, file.data(), ctx);
+    importFlightRecorderJsonBytes(path, file.data(), ctx);
 }
 
 }  // namespace faultline

@@ -305,11 +305,17 @@ std::vector<FlightRecorderDump> readFlightRecorderDumps(const std::vector<std::s
         }
         // Links that loop or lead nowhere are not dumps; anything else that is not a regular
         // file (a FIFO would block the reading forever) is refused by the reader, named.
+        // The listing's own kind of each entry is trusted: only a link (or a file system that
+        // does not say) costs a stat; the reader's open and fstat look at the file itself.
         for (auto it = std::filesystem::directory_iterator(p, ec); !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+            if (rankFromName(it->path().string()) < 0) continue;
             std::error_code entryError;
-            const auto status = it->status(entryError);
-            if (entryError || std::filesystem::is_directory(status) || !std::filesystem::exists(status)) continue;
-            if (rankFromName(it->path().string()) >= 0) files.push_back(it->path().string());
+            const bool plain = !it->is_symlink(entryError) && it->is_regular_file(entryError);
+            if (!plain) {
+                const auto status = it->status(entryError);
+                if (entryError || std::filesystem::is_directory(status) || !std::filesystem::exists(status)) continue;
+            }
+            files.push_back(it->path().string());
         }
         if (ec) throw Error(p + ": cannot list the folder: " + ec.message());
     }
