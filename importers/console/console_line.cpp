@@ -94,9 +94,10 @@ void resolveYear(ConsoleLine& line, YearResolver& years) {
     // would have been the line's time, and no yearless time is resolved once a line has one.
     if (line.yearless) {
         const ConsoleLine::Yearless& y = *line.yearless;
+        // --year names it, or a full date the log printed gives it: nothing assumed.
+        line.yearAssumed = years.forcedYear() <= 0 && !years.yearFromLog();
         line.time = years.resolve(y.month, y.day, y.secondOfDay, y.fracNs);
         line.yearless.reset();
-        line.yearAssumed = years.forcedYear() <= 0;  // --year names it: nothing assumed
     }
     if (line.dated) years.noteDated(*line.dated);
     line.dated.reset();

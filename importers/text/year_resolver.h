@@ -26,6 +26,8 @@ public:
     // "assumed year 2025 for yearless times (at or before the file's modification time ...)".
     std::string describe() const;
     int forcedYear() const { return m_forcedYear; }
+    // A yearless time resolved now takes its year from a full date the log printed.
+    bool yearFromLog() const { return m_lastDated.has_value(); }
 
 private:
     int m_forcedYear = 0;

@@ -30,6 +30,16 @@ TEST(YearResolver, TheYearTheUserNamedWins) {
     EXPECT_EQ(years.describe(), "times without a year took 2019 (as --year says; pass --year to set it)");
 }
 
+// "year assumed" is said only where nothing printed the year: a full date earlier in the log
+// gives its yearless lines their year as surely as --year does.
+TEST(YearResolver, AYearIsFromTheLogOnceTheLogPrintedAFullDate) {
+    YearResolver years(0, at(2030, 1, 1, 0));
+    EXPECT_FALSE(years.yearFromLog());  // only the file's time to go by: the year is assumed
+    years.noteDated(at(2025, 6, 10, 3 * kHourS));
+    EXPECT_TRUE(years.yearFromLog());
+    EXPECT_EQ(years.resolve(6, 10, 3 * kHourS + 5), at(2025, 6, 10, 3 * kHourS + 5));
+}
+
 // A log that crosses New Year's midnight: a yearless line is placed nearest the last dated
 // line, so 31 Dec stays in the old year and 1 Jan goes to the new one.
 TEST(YearResolver, YearlessLinesAcrossANewYearFollowTheLogsOwnDates) {
