@@ -5,6 +5,8 @@
 #include "import_dialog.h"
 #include "importers/importer.h"
 #include "importers/time_span_check.h"
+#include "model/pulled_sources.h"
+#include "remote/prometheus_pull.h"
 
 #include <QDir>
 #include <QDragEnterEvent>
@@ -96,6 +98,29 @@ void ImportController::importPaths(const QStringList& inputs, const QString& out
     m_lastInputs = inputs;
     m_lastOutput = output;
     m_lastOptions = options;
+    std::vector<std::string> paths;
+    for (const QString& p : inputs) paths.push_back(p.toStdString());
+    const std::string out = output.toStdString();
+    runImport(inputs, output, [paths, out, options](const ProgressFn& progress, const std::atomic<bool>* cancel) {
+        // The dialog asked before replacing a file; what is imported is never written over.
+        checkOutput(out, OutputKind::RunFile, paths, true);
+        return importToRunFile(paths, out, options, progress, cancel);
+    });
+}
+
+void ImportController::importFromPrometheus(const PrometheusPullOptions& pull, const QString& output, const ImportOptions& options) {
+    const std::string out = output.toStdString();
+    runImport({QString::fromStdString(pull.server.url)}, output, [pull, out, options](const ProgressFn& progress, const std::atomic<bool>* cancel) {
+        checkOutput(out, OutputKind::RunFile, {}, true);
+        ImportResult result = importWithPrometheus({}, options, pull, progress, cancel);
+        if (cancel && cancel->load()) throw ImportCancelled();
+        writeRunFileWithPulls(result.run, out, result.pulls);
+        result.summary.output = out;
+        return result.summary;
+    });
+}
+
+void ImportController::runImport(const QStringList& shown, const QString& output, Work run) {
     cancel();  // a newer import makes the one in progress stale
     auto job = std::make_shared<Job>();
     job->id = ++m_lastId;
@@ -110,7 +135,7 @@ void ImportController::importPaths(const QStringList& inputs, const QString& out
             importPaths(m_lastInputs, m_lastOutput, again);
         });
     }
-    m_dialog->start(inputs, output);
+    m_dialog->start(shown, output);
     m_dialog->show();
 
     // Progress reaches the GUI a few times a second, however often the parser reports it.
@@ -121,15 +146,10 @@ void ImportController::importPaths(const QStringList& inputs, const QString& out
     });
     timer->start();
 
-    std::vector<std::string> paths;
-    for (const QString& p : inputs) paths.push_back(p.toStdString());
-    const std::string out = output.toStdString();
-    auto work = [job, paths, out, options]() -> Outcome {
+    auto work = [job, run = std::move(run)]() -> Outcome {
         try {
-            // The dialog asked before replacing a file; what is imported is never written over.
-            checkOutput(out, OutputKind::RunFile, paths, true);
             const ProgressFn progress = [job](double f) { job->permille = static_cast<int>(f * 1000.0); };
-            return importToRunFile(paths, out, options, progress, &job->cancel);
+            return run(progress, &job->cancel);
         } catch (const ImportCancelled&) {
             return Cancelled{};
         } catch (const DisjointSpans& e) {

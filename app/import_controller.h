@@ -18,6 +18,7 @@ class QWidget;
 namespace faultline {
 
 class ImportDialog;
+struct PrometheusPullOptions;
 
 class ImportController : public QObject {
     Q_OBJECT
@@ -33,6 +34,9 @@ public:
     // apart stop the import with their spans in the dialog and an "Import Anyway" button,
     // unless `options.allowDisjoint`.
     void importPaths(const QStringList& inputs, const QString& output, const ImportOptions& options = {});
+    // Pulls GPU telemetry from a Prometheus server (remote/) into a new run file, with the same
+    // progress, Cancel and report as an import of files.
+    void importFromPrometheus(const PrometheusPullOptions& pull, const QString& output, const ImportOptions& options = {});
     void cancel();
     // Where to write the run for these inputs; empty to give up. Defaults to a save dialog.
     void setOutputChooser(std::function<QString(const QStringList&)> choose) { m_chooseOutput = std::move(choose); }
@@ -57,6 +61,9 @@ private:
         std::atomic<int> permille{0};  // written by the worker, read by the progress timer
     };
     QString suggestOutput(const QStringList& inputs) const;
+    // Runs `work` off the GUI thread, `shown` (what is read) and its progress in the dialog.
+    using Work = std::function<ImportSummary(const ProgressFn&, const std::atomic<bool>*)>;
+    void runImport(const QStringList& shown, const QString& output, Work work);
 
     QWidget* m_window;
     ImportDialog* m_dialog = nullptr;

@@ -10,6 +10,7 @@
 #include "review_watcher.h"
 #include "help_windows.h"
 #include "import_controller.h"
+#include "prometheus_dialog.h"
 #include "sample_run.h"
 #include "theme.h"
 #include "colour_by_menu.h"
@@ -232,6 +233,9 @@ void MainWindow::createMenus(ImportController* importer) {
         {.menu = Menu::File, .add = [this](QMenu* file) { addRecentMenu(file, this, [this](const QString& path) { openRun(path); }); }},
         {Menu::File, tr("&Import Files..."), {}, "", [importer] { importer->chooseFilesAndImport(); }},
         {Menu::File, tr("Import &Folder..."), {}, "", [importer] { importer->chooseFolderAndImport(); }},
+        {Menu::File, tr("Import from &Prometheus..."), {}, "importPrometheusAction", [this, importer] {
+             askAndPullFromPrometheus(this, m_run ? &m_run->run : nullptr, m_run ? m_run->path : QString(), importer);
+         }},
         // Comparing: the open run beside another (also a run file dropped with Ctrl held).
         {Menu::File},
         {Menu::File, tr("&Compare With..."), {}, "compareAction", [this] { chooseAndCompare(); }},

@@ -107,22 +107,8 @@ Topology deriveTopology(const ImportedEvents& e, std::int32_t ranks, std::map<st
     std::int32_t guessed = 0, firstGuessed = -1;
     std::set<std::string> guessedHosts;
     std::string firstGuessedHost;
-    // A block of ranks is one host (as the guess below draws it): an unplaced rank whose
-    // block-mates the files place on one host is on that host, not on an invented one.
-    std::map<std::int32_t, std::string> blockHost;
-    for (const auto& [rank, p] : placement) {
-        auto [it, fresh] = blockHost.try_emplace(rank / gpusPerHost, p.host);
-        if (!fresh && it->second != p.host) it->second.clear();
-    }
-    std::int32_t besideMates = 0, firstBeside = -1;
     for (std::int32_t r = 0; r < ranks; ++r) {
         if (placement.count(r)) continue;
-        if (auto mate = blockHost.find(r / gpusPerHost); mate != blockHost.end() && !mate->second.empty()) {
-            placement[r] = {r, mate->second, r % gpusPerHost};
-            need(mate->second, r % gpusPerHost, "");
-            if (besideMates++ == 0) firstBeside = r;
-            continue;
-        }
         const std::int32_t first = r / gpusPerHost * gpusPerHost;
         RankPlacement p{r, unplacedHostName(first, first + gpusPerHost - 1), r % gpusPerHost};
         need(p.host, p.localGpu, "");
@@ -135,9 +121,6 @@ Topology deriveTopology(const ImportedEvents& e, std::int32_t ranks, std::map<st
                         std::to_string(firstGuessed) + "): drawn on " + formatCounted(static_cast<std::int64_t>(guessedHosts.size()), "host", "hosts") +
                         " of " + std::to_string(gpusPerHost) + " GPUs apart from the named ones, as unplaced (\"" + firstGuessedHost + "\", ...)");
 
-    if (besideMates > 0)
-        notes.push_back("no file names the host of " + formatCounted(besideMates, "rank", "ranks") + " (the first is rank " + std::to_string(firstBeside) +
-                        "): each drawn on the host the files place the other ranks of its block of " + std::to_string(gpusPerHost) + " on");
     std::vector<std::string> assumed;
     Topology t;
     // Racks in rows and zones as the built fabrics' (FabricShape): one row of a thousand racks

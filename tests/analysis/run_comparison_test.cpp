@@ -59,8 +59,11 @@ TEST(RunComparison, RowsSayWhichRunIsBetter) {
     const KpiRow& mtbf = row(rows, "MTBF");
     EXPECT_DOUBLE_EQ(*mtbf.a, 36000);
     EXPECT_DOUBLE_EQ(*mtbf.b, 18000);
-    EXPECT_DOUBLE_EQ(*mtbf.relativeDelta(), -0.5);
-    EXPECT_EQ(mtbf.verdict(), -1);
+    // Ten hours each: MTBF needs a day of evidence, so neither side says it (figure_evidence).
+    EXPECT_FALSE(mtbf.knownA);
+    EXPECT_FALSE(mtbf.knownB);
+    EXPECT_FALSE(mtbf.relativeDelta());
+    EXPECT_EQ(mtbf.verdict(), 0);
     const KpiRow& lost = row(rows, "Downtime: lost work");
     EXPECT_DOUBLE_EQ(*lost.delta(), 840);
     EXPECT_EQ(lost.verdict(), -1);

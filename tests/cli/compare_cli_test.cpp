@@ -30,7 +30,7 @@ TEST(RunComparison, CliJsonHasTheDocumentedKeys) {
     const nlohmann::json& d = j["delta"];
     EXPECT_NEAR(d["ettr"].get<double>(), (-720.0 - 1200 + 420 + 360 + 30) / 36000, 1e-12);
     EXPECT_TRUE(d["goodput"].is_number());
-    EXPECT_DOUBLE_EQ(d["mtbf_s"].get<double>(), -18000);
+    EXPECT_TRUE(d["mtbf_s"].is_null()) << "ten-hour runs: MTBF needs a day of evidence";
     EXPECT_EQ(d["interruptions"]["planned"], 0);
     EXPECT_EQ(d["interruptions"]["unexpected"], 1);
     EXPECT_DOUBLE_EQ(d["downtime_s"]["detection"].get<double>(), 180);
