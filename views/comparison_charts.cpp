@@ -46,7 +46,8 @@ QBarCategoryAxis* categoryAxis(const QStringList& names) {
     auto* axis = new QBarCategoryAxis;
     for (const QString& name : names) axis->append(name.toHtmlEscaped().replace(' ', "<br>"));
     QFont font = axis->labelsFont();
-    font.setPointSizeF(font.pointSizeF() * 0.75);
+    // Nine or more bars (a bridge over every cause) leave a name's longest word ~60 px at 1280x720.
+    font.setPointSizeF(font.pointSizeF() * (names.size() > 8 ? 0.68 : 0.75));
     axis->setLabelsFont(font);
     return axis;
 }

@@ -1,5 +1,7 @@
 #include "views/kpi_diff_view.h"
 
+#include "analysis/figure_evidence.h"
+
 #include <QHeaderView>
 
 namespace faultline {
@@ -45,6 +47,12 @@ void KpiDiffView::setComparison(const RunComparison& comparison) {
                 bold.setBold(true);
                 item->setFont(bold);
                 item->setToolTip(verdict > 0 ? tr("B is better") : tr("B is worse"));
+            }
+            // The rule's words are too wide for a figure's column at 1280x720: short in the
+            // cell, whole in the tooltip (and in the CLI and the report).
+            if ((c == 1 || c == 2) && texts[c] == QLatin1String(kNotEnoughToSay)) {
+                item->setText(tr("not enough to say"));
+                item->setToolTip(tr("Not enough of the run to say: this run lacks the evidence the figure needs"));
             }
             setItem(r, c, item);
         }

@@ -185,7 +185,7 @@ TEST(CompareWindow, KpiTableMatchesTheCliAndColoursTheChange) {
 }
 
 // A crash log compared with a run: the table's MTBF, downtime and ETTR cells of the crash say
-// "not enough of the run to say", as its tiles do, not "0 s".
+// "not enough to say" (the whole rule in its tooltip), as its tiles do, not "0 s".
 TEST(CompareWindow, KpiTableSaysNotEnoughOfTheRunToSayWhereASideLacksTheEvidence) {
     test::guiApp();
     ScratchDir dir;
@@ -201,8 +201,9 @@ TEST(CompareWindow, KpiTableSaysNotEnoughOfTheRunToSayWhereASideLacksTheEvidence
         const QString label = table->item(r, 0)->text();
         if (label != "MTBF" && label != "ETTR" && !label.startsWith("Downtime: ")) continue;
         ++checked;
-        EXPECT_EQ(table->item(r, 1)->text(), "not enough of the run to say") << label.toStdString();
-        EXPECT_NE(table->item(r, 2)->text(), "not enough of the run to say") << label.toStdString();
+        EXPECT_EQ(table->item(r, 1)->text(), "not enough to say") << label.toStdString();
+        EXPECT_TRUE(table->item(r, 1)->toolTip().startsWith("Not enough of the run to say")) << label.toStdString();
+        EXPECT_NE(table->item(r, 2)->text(), "not enough to say") << label.toStdString();
         EXPECT_EQ(table->item(r, 3)->text(), "–") << label.toStdString();
     }
     EXPECT_EQ(checked, 7);

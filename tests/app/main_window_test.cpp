@@ -84,7 +84,8 @@ TEST(MainWindow, OpeningAndReviewingLeavesTheRunFileChecksumUnchanged) {
         ASSERT_TRUE(w.shown);
         MainWindow& window = w.window;
         const QString status = window.statusBar()->currentMessage();
-        EXPECT_TRUE(status.contains(QString::fromStdString(path + "-review"))) << status.toStdString();
+        // The review file by name: a whole path cut the status line short at 1280x720.
+        EXPECT_TRUE(status.contains(QString::fromStdString(std::filesystem::path(path).filename().string() + "-review"))) << status.toStdString();
         window.replayPanel()->setTime(test::tinyRun().info.duration / 2);
         auto* incidents = window.findChild<IncidentView*>("incidentView");
         ASSERT_TRUE(incidents->selectIncident(1));

@@ -42,8 +42,10 @@ TEST(Shapes, HostAndRankPrefix) {
     EXPECT_NE(std::find(f.ranks.begin(), f.ranks.end(), 1), f.ranks.end());
     std::string hosts;
     for (const Host& h : r.run.topology.hosts) hosts += h.name + " ";
-    ASSERT_EQ(r.run.topology.hosts.size(), 1u) << hosts << importSummaryToText(r.summary);
+    // Rank 1 on the host its prefix names; silent rank 0, which no line places, drawn apart.
+    ASSERT_EQ(r.run.topology.hosts.size(), 2u) << hosts << importSummaryToText(r.summary);
     EXPECT_EQ(r.run.topology.hosts.front().name, "gpu187");
+    EXPECT_EQ(r.run.topology.hosts.back().name, "unplaced ranks 0-7");
 }
 
 const Failure* failureWith(const Run& run, RootCause cause) {
@@ -116,7 +118,7 @@ TEST(Shapes, RunnerLabelNamesTheHostAndBrokenWatchdogLinesRejoin) {
         EXPECT_EQ(line.find("WorkNCCL("), std::string::npos) << line;
         EXPECT_EQ(line.find("by watchdog"), std::string::npos) << line;
     }
-    EXPECT_EQ(hostNames(r.run), "gn-a017");
+    EXPECT_EQ(hostNames(r.run), "gn-a017 unplaced ranks 0-7");  // the silent ranks no line places, apart
     for (const std::string& n : f.notes) EXPECT_EQ(n.find("no line has a date"), std::string::npos) << n;
 }
 

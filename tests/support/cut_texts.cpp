@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTableView>
 #include <QtCharts/QChartView>
 
 namespace faultline::test {
@@ -97,7 +98,14 @@ void itemTexts(const QWidget& window, QStringList& cut) {
                 if (const QVariant f = index.data(Qt::FontRole); f.isValid()) font = f.value<QFont>();
                 int room = cell.width() - 2 * margin;
                 if (index.data(Qt::DecorationRole).isValid()) room -= view->iconSize().width() + 4;
-                if (QFontMetrics(font).horizontalAdvance(text) > room) cut << nameOf(view) + " cell: " + text;
+                const QFontMetrics metrics(font);
+                if (metrics.horizontalAdvance(text) <= room) continue;
+                // A table that wraps its words shows a long text whole on the lines its row has.
+                const auto* table = qobject_cast<const QTableView*>(view);
+                if (table && table->wordWrap() &&
+                    metrics.boundingRect(QRect(0, 0, room, 10'000), Qt::TextWordWrap, text).height() <= cell.height())
+                    continue;
+                cut << nameOf(view) + " cell: " + text;
             }
     }
 }
