@@ -12,11 +12,11 @@ namespace faultline {
 
 namespace {
 
-constexpr EpochNs kNsPerSecond = 1'000'000'000;
+constexpr EpochNs kInvariantSecondNs = 1'000'000'000;
 
 // The same day and time of day a year earlier (29 February becomes 28 February).
 EpochNs yearBefore(EpochNs t) {
-    const auto secs = static_cast<std::time_t>(t / kNsPerSecond);
+    const auto secs = static_cast<std::time_t>(t / kInvariantSecondNs);
     std::tm tm{};
     gmtime_r(&secs, &tm);
     const std::int64_t year = tm.tm_year + 1900 - 1;
@@ -25,7 +25,7 @@ EpochNs yearBefore(EpochNs t) {
     if (month == 2 && day == 29) day = 28;
     const std::int64_t days = daysFromCivil(year, month, day);
     const std::int64_t secondOfDay = tm.tm_hour * 3600LL + tm.tm_min * 60LL + tm.tm_sec;
-    return (days * 86400 + secondOfDay) * kNsPerSecond + t % kNsPerSecond;
+    return (days * 86400 + secondOfDay) * kInvariantSecondNs + t % kInvariantSecondNs;
 }
 
 // The files' notes say when a reader gave yearless dates a year (year_resolver.cpp); a year
@@ -117,7 +117,7 @@ std::string noteText(const Tally& t, const Bounds& b) {
 EpochNs fileWriteTime(const std::string& path) {
     struct stat st{};
     if (::stat(path.c_str(), &st) != 0) return 0;
-    return static_cast<EpochNs>(st.st_mtim.tv_sec) * kNsPerSecond + st.st_mtim.tv_nsec;
+    return static_cast<EpochNs>(st.st_mtim.tv_sec) * kInvariantSecondNs + st.st_mtim.tv_nsec;
 }
 
 void enforceTimeBounds(ImportedEvents& e, FileReport& report, EpochNs newestWrite) {

@@ -1,5 +1,6 @@
 #include "partial_file.h"
 
+#include "process_gone.h"
 #include "checked_write.h"
 #include "error.h"
 #include "output_guard.h"
@@ -57,7 +58,6 @@ int claimSlot(const std::string& path) {
     return -1;  // more concurrent writes than slots: those files are left to the next write's cleanup
 }
 
-bool processIsGone(long pid) { return pid > 0 && ::kill(static_cast<pid_t>(pid), 0) == -1 && errno == ESRCH; }
 
 }  // namespace
 

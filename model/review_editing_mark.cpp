@@ -1,5 +1,6 @@
 #include "review_editing_mark.h"
 
+#include "process_gone.h"
 #include "error.h"
 
 #include <atomic>
@@ -21,7 +22,6 @@ std::string hostName() {
     return name;
 }
 
-bool processIsGone(long pid) { return pid > 0 && ::kill(static_cast<pid_t>(pid), 0) == -1 && errno == ESRCH; }
 
 // Several windows of one process may edit one review: each mark has its own number.
 std::string markPath(const std::string& reviewPath) {

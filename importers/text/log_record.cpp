@@ -12,7 +12,7 @@ namespace faultline {
 
 namespace {
 
-struct TooDeep {};
+struct RecordTooDeep {};
 
 // A field's name without its sigil and case: "@message", "_HOSTNAME", "Message" -> "message".
 std::string keyOf(const std::string& name) {
@@ -55,10 +55,10 @@ std::optional<LogRecord> parseLogRecord(std::string_view line) {
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(t.begin(), t.end(), [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
-            if (depth > kMaxJsonDepth) throw TooDeep{};
+            if (depth > kMaxJsonDepth) throw RecordTooDeep{};
             return true;
         });
-    } catch (const TooDeep&) {
+    } catch (const RecordTooDeep&) {
         return std::nullopt;
     } catch (const nlohmann::json::exception&) {
         return std::nullopt;
