@@ -327,18 +327,18 @@ TEST(Telemetry, RunFileKeepsTheSamplesAndSummaries) {
     writeRunFile(r.run, path);
     const faultline::Run back = readRunFile(path);
     ASSERT_EQ(back.telemetry.metrics, r.run.telemetry.metrics);
-    ASSERT_EQ(back.telemetry.raw.size(), r.run.telemetry.raw.size());
-    for (std::size_t i = 0; i < back.telemetry.raw.size(); ++i) {
-        EXPECT_EQ(back.telemetry.raw[i].times, r.run.telemetry.raw[i].times);
-        EXPECT_EQ(back.telemetry.raw[i].values, r.run.telemetry.raw[i].values);
+    ASSERT_EQ(back.telemetry.rawSeries().size(), r.run.telemetry.raw.size());
+    for (std::size_t i = 0; i < back.telemetry.rawSeries().size(); ++i) {
+        EXPECT_EQ(back.telemetry.rawSeries()[i].times, r.run.telemetry.raw[i].times);
+        EXPECT_EQ(back.telemetry.rawSeries()[i].values, r.run.telemetry.raw[i].values);
     }
     ASSERT_EQ(back.telemetry.levels.size(), r.run.telemetry.levels.size());
     for (std::size_t l = 0; l < back.telemetry.levels.size(); ++l) {
         EXPECT_EQ(back.telemetry.levels[l].bucket, r.run.telemetry.levels[l].bucket);
-        ASSERT_EQ(back.telemetry.levels[l].series.size(), r.run.telemetry.levels[l].series.size());
-        for (std::size_t s = 0; s < back.telemetry.levels[l].series.size(); ++s) {
-            EXPECT_EQ(back.telemetry.levels[l].series[s].buckets, r.run.telemetry.levels[l].series[s].buckets);
-            EXPECT_EQ(back.telemetry.levels[l].series[s].mean, r.run.telemetry.levels[l].series[s].mean);
+        ASSERT_EQ(back.telemetry.level(l).series.size(), r.run.telemetry.levels[l].series.size());
+        for (std::size_t s = 0; s < back.telemetry.level(l).series.size(); ++s) {
+            EXPECT_EQ(back.telemetry.level(l).series[s].buckets, r.run.telemetry.levels[l].series[s].buckets);
+            EXPECT_EQ(back.telemetry.level(l).series[s].mean, r.run.telemetry.levels[l].series[s].mean);
         }
     }
 }
