@@ -1,4 +1,5 @@
 #include "importers/importer.h"
+#include "analysis/stored_figures.h"
 
 #include "importers/pytorch/flight_recorder_group_lists.h"
 #include "importers/formats.h"
@@ -392,7 +393,7 @@ ImportSummary importToRunFile(const std::vector<std::string>& inputs, const std:
                               const ProgressFn& progress, const std::atomic<bool>* cancel) {
     ImportResult result = importFiles(inputs, options, progress, cancel);
     if (cancel && cancel->load()) throw ImportCancelled();
-    writeRunFile(result.run, output);
+    writeRunFileWithFigures(result.run, output);
     result.summary.output = output;
     return result.summary;
 }
