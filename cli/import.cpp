@@ -51,6 +51,7 @@ const CommandSpec& importSpec() {
             {"--year", "", "YYYY", "the year of syslog dates, which carry none (default: this year)"},
             {"--sacct-fields", "", "LIST", "the columns of sacct output written with --noheader, as given to sacct --format"},
             {"--query-gpu", "", "LIST", "the fields of an nvidia-smi --query-gpu log written with noheader, as given to --query-gpu"},
+            {"--max-series", "", "N", "the most telemetry series (one per GPU and metric) the import holds (default 500,000)"},
             kAllowDisjointOption,
             {"--shard", "", "I/N", "read only every N-th input from the I-th (1-based) and write an import shard to merge later"},
             kJobOption,
@@ -91,6 +92,10 @@ int importCommand(const CommandArgs& argv) {
     options.sacctFields = args.value("--sacct-fields").value_or("");
     options.queryGpuFields = args.value("--query-gpu").value_or("");
     options.allowDisjoint = args.flag("--allow-disjoint");
+    if (auto cap = args.integer("--max-series")) {
+        if (*cap < 1) throw UsageError("--max-series expects a positive number of series, not " + std::to_string(*cap));
+        options.maxSeries = static_cast<std::size_t>(*cap);
+    }
     readRunChainOptions(args, options);
     if (auto boot = args.value("--boot-time")) {
         const auto t = parseIsoTime(*boot);

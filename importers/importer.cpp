@@ -128,9 +128,12 @@ void readOne(const Input& f, const FormatInfo* forced, const ImportOptions& opti
     }
     out.report.format = std::string(format->name);
     ImportContext ctx{options, out.events, out.report, cancel, fileProgress, &groupLists};
+    out.events.telemetry.setMaxSeries(options.maxSeries);
     try {
         format->import(f.path, ctx);
         out.events.telemetry.shrink();
+    } catch (const TooManyTelemetrySeries& e) {
+        throw Error(f.path + ": " + e.what());
     } catch (const Error&) {
         throw;
     } catch (const std::bad_alloc&) {
@@ -188,7 +191,11 @@ void mergeEvents(ImportedEvents& into, ImportedEvents&& from, const std::string&
     if (from.gpusPerNode) into.gpusPerNode = from.gpusPerNode;
     if (from.rankHosts.size() > into.rankHosts.size()) into.rankHosts = std::move(from.rankHosts);
     append(into.gpuBusIds, from.gpuBusIds);
-    into.telemetry.append(std::move(from.telemetry));
+    try {
+        into.telemetry.append(std::move(from.telemetry));
+    } catch (const TooManyTelemetrySeries& e) {
+        throw Error(path + ": " + e.what());
+    }
     into.linkCounters.append(std::move(from.linkCounters));
     if (from.topology) {
         if (into.topology)

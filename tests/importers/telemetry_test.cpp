@@ -461,3 +461,51 @@ TEST(Telemetry, BrokenJsonNamesTheFileAndByte) {
 
 }  // namespace
 }  // namespace faultline
+
+namespace faultline {
+namespace {
+
+// A scrape of more series than the import's cap (prom-series-memory-blowup.sh, scaled down):
+// refused with the file, the cap and the option that raises it, before the series are held;
+// under a cap it fits, it imports. Series of no GPU are counted and skipped, never held.
+std::string manySeriesScrape(test::ScratchDir& dir, int series) {
+    const std::string path = dir.file("many.prom");
+    std::ofstream out(path);
+    for (int i = 0; i < series; ++i) out << "DCGM_FI_DEV_X" << i << "{gpu=\"" << i % 8 << "\",Hostname=\"n1\"} 1 1735689600000\n";
+    out << "node_load1{instance=\"n1\"} 0.5 1735689600000\n";
+    return path;
+}
+
+TEST(Telemetry, MoreSeriesThanTheCapAreRefusedNamingTheCapAndTheOption) {
+    test::ScratchDir dir;
+    const std::string path = manySeriesScrape(dir, 101);
+    ImportOptions options;
+    options.maxSeries = 100;
+    EXPECT_EQ(errorOf([&] { importPaths({path}, options); }),
+              path + ": more than 100 telemetry series (one per GPU and metric) in this import, the most one import holds; import fewer files at once, "
+                     "or raise the cap with --max-series N (each series takes memory while the import runs)");
+    options.maxSeries = 101;
+    const ImportResult r = importPaths({path}, options);
+    EXPECT_EQ(r.run.telemetry.metrics.size(), 101u);
+    EXPECT_EQ(r.summary.files.at(0).counts.at("samples of no GPU (skipped)"), 1);
+}
+
+// The cap counts distinct series: the same series scraped by many files counts once.
+TEST(Telemetry, TheSameSeriesInManyScrapesCountsOnceAgainstTheCap) {
+    test::ScratchDir dir;
+    std::vector<std::string> paths;
+    for (int f = 0; f < 4; ++f) {
+        paths.push_back(dir.file("scrape" + std::to_string(f) + ".prom"));
+        std::ofstream out(paths.back());
+        for (int g = 0; g < 8; ++g) out << "DCGM_FI_DEV_POWER_USAGE{gpu=\"" << g << "\",Hostname=\"n1\"} 300 " << 1735689600000 + f * 15000 << "\n";
+    }
+    ImportOptions options;
+    options.maxSeries = 8;
+    const ImportResult r = importPaths(paths, options);
+    EXPECT_EQ(r.run.topology.gpus.size(), 8u);
+    options.maxSeries = 7;
+    EXPECT_NE(errorOf([&] { importPaths(paths, options); }).find("more than 7 telemetry series"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace faultline
