@@ -40,7 +40,7 @@ TEST(StoredFigures, ARunFileWithoutThemStillOpens) {
     writeRunFileWithFigures(test::tinyRun(), path);
     runSql(path, "DROP TABLE run_figures");
     EXPECT_FALSE(readStoredFigures(path).has_value());
-    const Run back = readRunFile(path);
+    const faultline::Run back = readRunFile(path);
     EXPECT_EQ(back.failures.size(), test::tinyRun().failures.size());
     EXPECT_EQ(summaryFigures(back).text, summaryFigures(test::tinyRun()).text);
 }
