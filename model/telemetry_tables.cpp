@@ -87,7 +87,12 @@ public:
     }
 
 private:
-    [[noreturn]] void corrupt(const std::string& what) const { throw Error(m_db->path() + " is corrupt: " + what); }
+    // SQLite's own messages name the file already: said once, as readRunFile says it.
+    [[noreturn]] void corrupt(std::string what) const {
+        const std::string& path = m_db->path();
+        if (what.rfind(path + ": ", 0) == 0) what.erase(0, path.size() + 2);
+        throw Error(path + " is corrupt: " + what);
+    }
 
     TelemetryLevel readLevel(std::size_t index) const {
         TelemetryLevel level{m_buckets[index], {}};
