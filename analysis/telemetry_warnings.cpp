@@ -39,8 +39,8 @@ std::vector<EarlyWarning> earlyWarnings(const Run& run, const std::vector<std::i
         return isErrorCounter(tm.metrics[static_cast<std::size_t>(metric)]) && std::find(gpus.begin(), gpus.end(), gpu) != gpus.end();
     };
     const Nanos from = before - window;
-    if (!tm.raw.empty()) {
-        for (const TelemetryRawSeries& s : tm.raw) {
+    if (!tm.rawSeries().empty()) {
+        for (const TelemetryRawSeries& s : tm.rawSeries()) {
             if (!wanted(s.metric, s.gpu)) continue;
             const auto lo = std::lower_bound(s.times.begin(), s.times.end(), from);
             const auto hi = std::upper_bound(s.times.begin(), s.times.end(), before);
@@ -55,7 +55,7 @@ std::vector<EarlyWarning> earlyWarnings(const Run& run, const std::vector<std::i
         return out;
     }
     if (tm.levels.empty()) return out;
-    const TelemetryLevel& level = tm.levels.front();
+    const TelemetryLevel& level = tm.level(0);
     for (const TelemetrySummarySeries& s : level.series) {
         if (!wanted(s.metric, s.gpu)) continue;
         std::size_t a = s.buckets.size(), b = 0;
@@ -101,7 +101,7 @@ std::string grouped(double v) {
 TelemetryWindow::TelemetryWindow(const Run& run, Nanos begin, Nanos end) {
     const Telemetry& tm = run.telemetry;
     if (tm.levels.empty()) return;
-    const TelemetryLevel& level = tm.levels.front();
+    const TelemetryLevel& level = tm.level(0);
     const std::size_t gpus = run.topology.gpus.size();
     for (const std::string_view name : {kSmClockMetric, kThrottleMetric, kTemperatureMetric, kPowerMetric}) {
         const auto metric = tm.metricIndex(name);

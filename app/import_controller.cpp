@@ -5,7 +5,7 @@
 #include "import_dialog.h"
 #include "importers/importer.h"
 #include "importers/time_span_check.h"
-#include "model/pulled_sources.h"
+#include "analysis/stored_figures.h"
 #include "remote/prometheus_pull.h"
 
 #include <QDir>
@@ -114,7 +114,7 @@ void ImportController::importFromPrometheus(const PrometheusPullOptions& pull, c
         checkOutput(out, OutputKind::RunFile, {}, true);
         ImportResult result = importWithPrometheus({}, options, pull, progress, cancel);
         if (cancel && cancel->load()) throw ImportCancelled();
-        writeRunFileWithPulls(result.run, out, result.pulls);
+        writeRunFileWithFigures(result.run, out, result.pulls);
         result.summary.output = out;
         return result.summary;
     });

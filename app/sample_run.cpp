@@ -1,4 +1,5 @@
 #include "sample_run.h"
+#include "analysis/stored_figures.h"
 
 #include "model/run_file.h"
 #include "simulator/simulator.h"
@@ -20,7 +21,7 @@ std::string ensureSampleRun() {
         QDir().mkpath(cacheDir);
         SimulationParams params = simulationPreset(kSamplePreset);
         params.seed = kSampleSeed;
-        writeRunFile(simulate(params), cached.toStdString());
+        writeRunFileWithFigures(simulate(params), cached.toStdString());
     }
     return cached.toStdString();
 }

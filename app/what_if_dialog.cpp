@@ -1,4 +1,5 @@
 #include "what_if_dialog.h"
+#include "analysis/stored_figures.h"
 
 #include "widgets/run_in_background.h"
 #include "model/output_guard.h"
@@ -107,7 +108,7 @@ void WhatIfDialog::start() {
     runInBackground(this, [run = m_runPath, out, policy] {
             // The dialog asked before replacing a file; the run replayed is never written over.
             checkOutput(out.toStdString(), OutputKind::RunFile, {run.toStdString()}, true);
-            writeRunFile(replayWithPolicy(readRunFile(run.toStdString()), policy), out.toStdString());
+            writeRunFileWithFigures(replayWithPolicy(readRunFile(run.toStdString()), policy), out.toStdString());
         },
         [this, out](const BackgroundResult<std::monostate>& result) {
             setEnabled(true);

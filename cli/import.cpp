@@ -8,7 +8,7 @@
 #include "importers/text/text_parse.h"
 #include "model/error.h"
 #include "model/json_text.h"
-#include "model/pulled_sources.h"
+#include "analysis/stored_figures.h"
 
 #include <nlohmann/json.hpp>
 
@@ -66,6 +66,7 @@ const CommandSpec& importSpec() {
             {"--sacct-fields", "", "LIST", "the columns of sacct output written with --noheader, as given to sacct --format"},
             {"--query-gpu", "", "LIST", "the fields of an nvidia-smi --query-gpu log written with noheader, as given to --query-gpu"},
             {"--world-size", "", "N", "the job's ranks, when no banner says: the silent ranks of a timeout are named among them"},
+            {"--max-series", "", "N", "the most telemetry series (one per GPU and metric) the import holds (default 500,000)"},
             kAllowDisjointOption,
             {"--shard", "", "I/N", "read only every N-th input from the I-th (1-based) and write an import shard to merge later"},
             kJobOption,
@@ -108,6 +109,10 @@ int importCommand(const CommandArgs& argv) {
     options.sacctFields = args.value("--sacct-fields").value_or("");
     options.queryGpuFields = args.value("--query-gpu").value_or("");
     options.allowDisjoint = args.flag("--allow-disjoint");
+    if (auto cap = args.integer("--max-series")) {
+        if (*cap < 1) throw UsageError("--max-series expects a positive number of series, not " + std::to_string(*cap));
+        options.maxSeries = static_cast<std::size_t>(*cap);
+    }
     readRunChainOptions(args, options);
     if (auto boot = args.value("--boot-time")) {
         const auto t = parseIsoTime(*boot);
@@ -142,7 +147,7 @@ int importCommand(const CommandArgs& argv) {
     ImportSummary summary;
     if (pull) {
         ImportResult result = importWithPrometheus(args.positional(), options, std::move(*pull), [&](double fraction) { progress.setFraction(fraction); });
-        writeRunFileWithPulls(result.run, *output, result.pulls);
+        writeRunFileWithFigures(result.run, *output, result.pulls);
         summary = std::move(result.summary);
         summary.output = *output;
     } else {

@@ -1,4 +1,5 @@
 #include "cli/args.h"
+#include "analysis/stored_figures.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
 
@@ -50,7 +51,7 @@ int mergeCommand(const CommandArgs& argv) {
     ProgressLine progress("faultline-cli merge", progressWanted(quiet));
     progress.setStage("merging " + std::to_string(args.positional().size()) + " shards");
     ImportResult result = mergeShards(args.positional(), options);
-    writeRunFile(result.run, *output);
+    writeRunFileWithFigures(result.run, *output);
     result.summary.output = *output;
     progress.finish();
     if (quiet) return kExitOk;

@@ -1,4 +1,5 @@
 #include "cli/args.h"
+#include "analysis/stored_figures.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
 
@@ -124,7 +125,7 @@ int simulateCommand(const CommandArgs& argv) {
     const auto simulated = std::chrono::steady_clock::now();
     if (output) {
         progress.setStage("writing " + *output);
-        writeRunFile(run, *output);
+        writeRunFileWithFigures(run, *output);
     }
     const auto written = std::chrono::steady_clock::now();
     ClusterLogSummary logs;

@@ -5,10 +5,7 @@
 #include "model/error.h"
 #include "model/run_file.h"
 #include "analysis/summary.h"
-#include "model/json_text.h"
-#include "analysis/run_highlights.h"
-
-#include <nlohmann/json.hpp>
+#include "analysis/stored_figures.h"
 
 #include <cstdio>
 
@@ -30,22 +27,18 @@ const CommandSpec& summarySpec() {
 int summaryCommand(const CommandArgs& argv) {
     const Args args(argv, summarySpec());
     if (args.positional().size() != 1) throw UsageError("summary takes one run file");
-    const Run run = readRunFile(args.positional().front());
-    const RunSummary summary = summarize(run);
+    const std::string& path = args.positional().front();
     if (args.flag("--csv")) {
-        std::fputs(goodputLedgerToCsv(summary.ledger, run.info).c_str(), stdout);
+        const Run run = readRunFile(path);
+        std::fputs(goodputLedgerToCsv(summarize(run).ledger, run.info).c_str(), stdout);
         return 0;
     }
-    std::string text;
-    if (args.flag("--json")) {
-        nlohmann::json json = summaryToJson(summary);
-        json["highlights"] = runHighlights(run, summary, analyzeStragglers(run));
-        text = jsonText(json);
-    } else {
-        // What the run holds leads, as in the app's summary panel.
-        text = highlightsToText(runHighlights(run, summary, analyzeStragglers(run))) + "\n" + summaryToText(summary);
-    }
-    std::fputs(text.c_str(), stdout);
+    // The figures stored at import where the file has them (of this build's format); a file
+    // written before they were stored is read whole and worked out, as before.
+    std::optional<SummaryFigures> figures;
+    if (const auto stored = readStoredFigures(path)) figures = summaryFiguresIn(*stored);
+    if (!figures) figures = summaryFigures(readRunFile(path));
+    std::fputs((args.flag("--json") ? figures->json : figures->text).c_str(), stdout);
     return 0;
 }
 

@@ -1,4 +1,5 @@
 #include "cli/args.h"
+#include "analysis/stored_figures.h"
 #include "cli/commands.h"
 
 #include "analysis/run_comparison.h"
@@ -47,7 +48,7 @@ int whatIfCommand(const CommandArgs& argv) {
 
     const Run source = readRunFile(args.positional().front());
     const Run replayed = replayWithPolicy(source, policy);
-    writeRunFile(replayed, *output);
+    writeRunFileWithFigures(replayed, *output);
 
     const RunComparison c = compareRuns(source, replayed);
     std::printf("Wrote %s: %s\n", output->c_str(), replayed.info.name.c_str());

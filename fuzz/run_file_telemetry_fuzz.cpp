@@ -127,9 +127,13 @@ void damage(sqlite3* db, FuzzedDataProvider& in) {
     }
 }
 
-// What the readers do with a run's telemetry: the summary, and the replay's reading of every
-// metric at instants across the run (before it, at its start, through it, past its end).
+// What the readers do with a run's telemetry: every level read, the summary, and the replay's
+// reading of every metric at instants across the run (before it, at its start, through it,
+// past its end).
 void useRun(const faultline::Run& run) {
+    // A run file's telemetry is read when first asked for, not on opening: ask for all of it.
+    for (std::size_t l = 0; l < run.telemetry.levels.size(); ++l) (void)run.telemetry.level(l);
+    (void)run.telemetry.rawSeries();
     (void)faultline::summaryToText(faultline::summarize(run));
     std::vector<float> values;
     for (std::size_t m = 0; m < run.telemetry.metrics.size(); ++m) {

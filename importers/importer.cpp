@@ -1,4 +1,5 @@
 #include "importers/importer.h"
+#include "analysis/stored_figures.h"
 
 #include "importers/pytorch/flight_recorder_group_lists.h"
 #include "importers/formats.h"
@@ -141,10 +142,13 @@ void readOne(const Input& f, const FormatInfo* forced, const ImportOptions& opti
     }
     out.report.format = std::string(format->name);
     ImportContext ctx{options, out.events, out.report, cancel, fileProgress, &groupLists};
+    out.events.telemetry.setMaxSeries(options.maxSeries);
     try {
         if (haveBytes && format->importBytes) format->importBytes(f.path, whole, ctx);
         else format->import(f.path, ctx);
         out.events.telemetry.shrink();
+    } catch (const TooManyTelemetrySeries& e) {
+        throw Error(f.path + ": " + e.what());
     } catch (const Error&) {
         throw;
     } catch (const std::bad_alloc&) {
@@ -202,7 +206,11 @@ void mergeEvents(ImportedEvents& into, ImportedEvents&& from, const std::string&
     if (from.gpusPerNode) into.gpusPerNode = from.gpusPerNode;
     if (from.rankHosts.size() > into.rankHosts.size()) into.rankHosts = std::move(from.rankHosts);
     append(into.gpuBusIds, from.gpuBusIds);
-    into.telemetry.append(std::move(from.telemetry));
+    try {
+        into.telemetry.append(std::move(from.telemetry));
+    } catch (const TooManyTelemetrySeries& e) {
+        throw Error(path + ": " + e.what());
+    }
     into.linkCounters.append(std::move(from.linkCounters));
     if (from.topology) {
         if (into.topology)
@@ -435,7 +443,7 @@ ImportSummary importToRunFile(const std::vector<std::string>& inputs, const std:
                               const ProgressFn& progress, const std::atomic<bool>* cancel) {
     ImportResult result = importFiles(inputs, options, progress, cancel);
     if (cancel && cancel->load()) throw ImportCancelled();
-    writeRunFile(result.run, output);
+    writeRunFileWithFigures(result.run, output);
     result.summary.output = output;
     return result.summary;
 }

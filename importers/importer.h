@@ -18,7 +18,7 @@ namespace faultline {
 struct ImportResult {
     Run run;
     ImportSummary summary;
-    std::vector<PulledSource> pulls;  // sources that were no file (remote/), for writeRunFileWithPulls
+    std::vector<PulledSource> pulls;  // sources that were no file (remote/), for writeRunFile
 };
 
 // Files named directly must be in a known format (else Error naming the file); files found

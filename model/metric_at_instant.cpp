@@ -48,10 +48,10 @@ MetricAtInstant::MetricAtInstant(const Run& run, std::int32_t metric, Nanos step
         if (!(lo >= m_dataMin)) m_dataMin = std::isnan(m_dataMin) ? lo : std::min(m_dataMin, lo);
         if (!(hi <= m_dataMax)) m_dataMax = std::isnan(m_dataMax) ? hi : std::max(m_dataMax, hi);
     };
-    const bool rawFits = !tm.raw.empty() && (tm.levels.empty() || step < tm.levels.front().bucket);
+    const bool rawFits = (tm.levels.empty() || step < tm.levels.front().bucket) && !tm.rawSeries().empty();
     if (rawFits) {
         m_raw.assign(gpus, nullptr);
-        const auto [first, last] = seriesOf(tm.raw, metric);
+        const auto [first, last] = seriesOf(tm.rawSeries(), metric);
         for (auto s = first; s != last; ++s) {
             if (s->gpu < 0 || static_cast<std::size_t>(s->gpu) >= gpus) continue;
             m_raw[static_cast<std::size_t>(s->gpu)] = &*s;
@@ -60,12 +60,13 @@ MetricAtInstant::MetricAtInstant(const Run& run, std::int32_t metric, Nanos step
         return;
     }
     if (tm.levels.empty()) return;
-    const TelemetryLevel* level = &tm.levels.back();
-    for (const TelemetryLevel& l : tm.levels)
-        if (l.bucket >= step) {
-            level = &l;
+    std::size_t chosen = tm.levels.size() - 1;
+    for (std::size_t l = 0; l < tm.levels.size(); ++l)
+        if (tm.levels[l].bucket >= step) {
+            chosen = l;
             break;
         }
+    const TelemetryLevel* level = &tm.level(chosen);
     m_bucket = level->bucket;
     m_lookback = std::max(kMetricLookback, m_bucket);
     m_summary.assign(gpus, nullptr);
@@ -74,7 +75,7 @@ MetricAtInstant::MetricAtInstant(const Run& run, std::int32_t metric, Nanos step
         if (s->gpu >= 0 && static_cast<std::size_t>(s->gpu) < gpus) m_summary[static_cast<std::size_t>(s->gpu)] = &*s;
     buildDenseRows();
     // The range from the coarsest level: its buckets' min and max hold every reading.
-    const auto [cf, cl] = seriesOf(tm.levels.back().series, metric);
+    const auto [cf, cl] = seriesOf(tm.level(tm.levels.size() - 1).series, metric);
     for (auto s = cf; s != cl; ++s)
         for (std::size_t k = 0; k < s->buckets.size(); ++k) widen(s->min[k], s->max[k]);
 }

@@ -21,8 +21,6 @@ struct PulledSource {
     bool operator==(const PulledSource&) const = default;
 };
 
-// writeRunFile's file, with the sources pulled for it (in the same transaction).
-void writeRunFileWithPulls(const Run& run, const std::string& path, const std::vector<PulledSource>& pulls);
 // The sources a run file says were pulled for it; none from a file without them (older files,
 // imports of files only). Error naming the file when they cannot be read.
 std::vector<PulledSource> readPulledSources(const std::string& path);

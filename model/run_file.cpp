@@ -160,9 +160,7 @@ void writeHang(SqliteDb& db, const HangReport& hang) {
 
 }  // namespace
 
-void writeRunFile(const Run& run, const std::string& path) { writeRunFileWithPulls(run, path, {}); }
-
-void writeRunFileWithPulls(const Run& run, const std::string& path, const std::vector<PulledSource>& pulls) {
+void writeRunFile(const Run& run, const std::string& path, const StoredFigures& figures, const std::vector<PulledSource>& pulls) {
     // A run every reader would refuse as corrupt is not written at all.
     if (const auto violation = findRunViolation(run))
         throw Error("cannot write " + path + ": the run breaks a rule every reader checks (" + violation->text() + ")");
@@ -179,6 +177,9 @@ void writeRunFileWithPulls(const Run& run, const std::string& path, const std::v
         writeEvents(db, run);
         if (run.hang) writeHang(db, *run.hang);
         writeTelemetryTables(db, run.telemetry);
+        db.exec(schema::kFigureTables);
+        SqliteStatement figure(db, "INSERT INTO run_figures(name, value) VALUES(?, ?)");
+        for (const auto& [name, value] : figures) figure.bind(1, std::string_view(name)).bind(2, std::string_view(value)).execute();
         db.exec(schema::kIndexes);
         db.exec("COMMIT");
     });

@@ -5,8 +5,11 @@
 // the target only once complete: an interrupted write leaves no run behind. Opened
 // read-only; a file that is not a run file, has a newer schema, or is corrupt gives one
 // Error that says which.
+#include "pulled_sources.h"
 #include "run.h"
 
+#include <map>
+#include <optional>
 #include <string>
 
 namespace faultline {
@@ -14,7 +17,17 @@ namespace faultline {
 inline constexpr int kRunFileSchemaVersion = 7;
 inline constexpr std::int32_t kRunFileApplicationId = 0x46544C4E;  // "FTLN"
 
-void writeRunFile(const Run& run, const std::string& path);
+// Figures worked out at import and stored beside the run (table run_figures, name -> text),
+// written in the same transaction: `summary` reads them instead of every row. What they are
+// is analysis/stored_figures.h's business; the run file keeps them as text.
+using StoredFigures = std::map<std::string, std::string>;
+
+// `pulls`: the sources that were no file (model/pulled_sources.h), kept in the same transaction.
+void writeRunFile(const Run& run, const std::string& path, const StoredFigures& figures = {}, const std::vector<PulledSource>& pulls = {});
 Run readRunFile(const std::string& path);
+// The stored figures, reading nothing else of the run but its header (checked as
+// readRunFile checks it) and the figures' table; unset for a file written before they were
+// stored (run file schema 7 without run_figures), which readRunFile still reads.
+std::optional<StoredFigures> readStoredFigures(const std::string& path);
 
 }  // namespace faultline

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <fstream>
 
 namespace faultline {
@@ -46,8 +47,16 @@ std::int64_t checkHeader(SqliteDb& db) {
         throw Error(path + " was written by a newer Faultline (run file schema " + std::to_string(version) +
                     "; this build reads schema " + std::to_string(kRunFileSchemaVersion) + " and older)");
     if (version < 1) throw Error(path + " is not a Faultline run file (no schema version)");
-    SqliteStatement check(db, "PRAGMA quick_check(1)");
-    if (check.next() && check.text(0) != "ok") throw Error("integrity check failed: " + check.text(0));
+    // Every table read now is checked now; the telemetry's pages are read (and SQLite checks
+    // them) only when a view asks for them, so opening a run never reads them all.
+    std::vector<std::string> tables;
+    for (SqliteStatement s(db, "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT IN ('telemetry_summary', 'telemetry_raw')"); s.next();)
+        tables.push_back(s.text(0));
+    for (std::string table : tables) {
+        for (std::size_t q = table.find('"'); q != std::string::npos; q = table.find('"', q + 2)) table.insert(q, 1, '"');
+        SqliteStatement check(db, "PRAGMA quick_check(\"" + table + "\")");
+        if (check.next() && check.text(0) != "ok") throw Error("integrity check failed: " + check.text(0));
+    }
     return version;
 }
 
@@ -198,11 +207,45 @@ void readEvents(SqliteDb& db, Run& run, std::int64_t version) {
     readHang(db, run, version);
 }
 
+// Messages that already say what the file is stand; anything else means corruption.
+[[noreturn]] void rethrowNamingFile(const std::string& path, const Error& e) {
+    std::string message = e.what();
+    if (message.rfind(path + " ", 0) == 0) throw e;
+    if (message.rfind(path + ": ", 0) == 0) message.erase(0, path.size() + 2);
+    throw Error(path + " is corrupt: " + message);
+}
+
 }  // namespace
+
+std::optional<StoredFigures> readStoredFigures(const std::string& path) {
+    checkIsSqlite(path);
+    SqliteDb db(path, SqliteDb::Mode::ReadOnly);
+    try {
+        const std::int64_t version = db.pragmaInt("user_version");
+        if (db.pragmaInt("application_id") != kRunFileApplicationId || version < 1 || version > kRunFileSchemaVersion) {
+            (void)checkHeader(db);  // says which
+        }
+        {
+            SqliteStatement table(db, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'run_figures'");
+            if (!table.next()) return std::nullopt;
+        }
+        for (const char* table : {"meta", "run_figures"}) {
+            SqliteStatement check(db, std::string("PRAGMA quick_check(") + table + ")");
+            if (check.next() && check.text(0) != "ok") throw Error("integrity check failed: " + check.text(0));
+        }
+        StoredFigures figures;
+        for (SqliteStatement s(db, "SELECT name, value FROM run_figures"); s.next();) figures[s.text(0)] = s.text(1);
+        return figures;
+    } catch (const Error& e) {
+        rethrowNamingFile(path, e);
+    }
+}
 
 Run readRunFile(const std::string& path) {
     checkIsSqlite(path);
-    SqliteDb db(path, SqliteDb::Mode::ReadOnly);
+    // Kept open by the run's telemetry, which reads its series from it when first asked.
+    const auto file = std::make_shared<SqliteDb>(path, SqliteDb::Mode::ReadOnly);
+    SqliteDb& db = *file;
     try {
         const std::int64_t version = checkHeader(db);
         Run run;
@@ -210,16 +253,12 @@ Run readRunFile(const std::string& path) {
         run.info = readMeta(db, run.jobShape, run.untracedGpus);
         run.topology = readTopologyTables(db);
         readEvents(db, run, version);
-        run.telemetry = readTelemetryTables(db, version);
+        run.telemetry = openTelemetryTables(file, version, {0, run.topology.gpus.size(), run.info.startEpochNs});
         db.exec("COMMIT");
         if (const auto violation = findRunViolation(run)) throw Error(violation->text());
         return run;
     } catch (const Error& e) {
-        std::string message = e.what();
-        // Messages that already say what the file is stand; anything else means corruption.
-        if (message.rfind(path + " ", 0) == 0) throw;
-        if (message.rfind(path + ": ", 0) == 0) message.erase(0, path.size() + 2);
-        throw Error(path + " is corrupt: " + message);
+        rethrowNamingFile(path, e);
     }
 }
 

@@ -109,6 +109,12 @@ CREATE INDEX telemetry_summary_series ON telemetry_summary(level, metric, gpu);
 CREATE INDEX telemetry_raw_series ON telemetry_raw(metric, gpu);
 )sql";
 
+// Figures worked out at import (model/run_file.h's StoredFigures). Added within schema 7:
+// a file without it reads as before, and an older reader ignores it.
+inline constexpr const char* kFigureTables = R"sql(
+CREATE TABLE run_figures(name TEXT PRIMARY KEY, value TEXT NOT NULL);
+)sql";
+
 // Created after the rows are in: one sort per index instead of a b-tree insert per row.
 inline constexpr const char* kIndexes = R"sql(
 CREATE INDEX failures_time ON failures(time_ns);

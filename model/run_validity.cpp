@@ -190,42 +190,56 @@ Found checkReferences(const Run& run) {
 
 // Telemetry: every series names a metric and GPU of the run, its arrays agree in length, its
 // times are ones the run can hold and its buckets run forward.
+std::optional<std::string> badSeries(std::int32_t metric, std::int32_t gpu, const TelemetryBounds& bounds) {
+    if (metric < 0 || static_cast<std::size_t>(metric) >= bounds.metrics) return "metric " + std::to_string(metric) + " does not exist";
+    if (gpu < 0 || static_cast<std::size_t>(gpu) >= bounds.gpus) return "GPU " + std::to_string(gpu) + " does not exist";
+    return std::nullopt;
+}
+
 Found checkTelemetry(const Run& run) {
     const Telemetry& tm = run.telemetry;
-    const std::size_t gpus = run.topology.gpus.size();
-    auto badSeries = [&](std::int32_t metric, std::int32_t gpu) -> std::optional<std::string> {
-        if (metric < 0 || static_cast<std::size_t>(metric) >= tm.metrics.size()) return "metric " + std::to_string(metric) + " does not exist";
-        if (gpu < 0 || static_cast<std::size_t>(gpu) >= gpus) return "GPU " + std::to_string(gpu) + " does not exist";
-        return std::nullopt;
-    };
-    for (std::size_t i = 0; i < tm.raw.size(); ++i) {
-        const TelemetryRawSeries& r = tm.raw[i];
-        if (auto bad = badSeries(r.metric, r.gpu)) return violation("telemetry_raw", i, *bad);
-        if (r.times.size() != r.values.size()) return violation("telemetry_raw", i, "the series has " + std::to_string(r.times.size()) + " times but " + std::to_string(r.values.size()) + " samples");
-        for (std::size_t k = 0; k < r.times.size(); ++k)
-            if (!inRun(r.times[k]) || (k > 0 && r.times[k] < r.times[k - 1])) return violation("telemetry_raw", i, "a sample lies outside the run or out of time order");
-    }
+    const TelemetryBounds bounds{tm.metrics.size(), run.topology.gpus.size(), run.info.startEpochNs};
+    if (Found v = findTelemetryRawViolation(tm.raw, bounds)) return v;
     std::size_t row = 0;
     for (std::size_t l = 0; l < tm.levels.size(); ++l) {
         const TelemetryLevel& level = tm.levels[l];
         if (level.bucket <= 0 || level.bucket > kLongestRun) return violation("telemetry_levels", l, "a bucket of " + std::to_string(level.bucket) + " ns");
-        const std::int64_t limit = std::numeric_limits<std::int64_t>::max() / level.bucket;
-        for (const TelemetrySummarySeries& s : level.series) {
-            if (auto bad = badSeries(s.metric, s.gpu)) return violation("telemetry_summary", row, *bad);
-            const std::size_t n = s.buckets.size();
-            if (s.min.size() != n || s.mean.size() != n || s.max.size() != n) return violation("telemetry_summary", row, "the series' arrays differ in length");
-            for (std::size_t k = 0; k < n; ++k) {
-                const std::int64_t b = s.buckets[k];
-                if (b < 0 || b >= limit || !inRun(b * level.bucket - run.info.startEpochNs) || (k > 0 && b <= s.buckets[k - 1]))
-                    return violation("telemetry_summary", row, "a bucket lies outside the run or out of time order");
-            }
-            ++row;
-        }
+        if (Found v = findTelemetryLevelViolation(level, bounds, row)) return v;
+        row += level.series.size();
     }
     return std::nullopt;
 }
 
 }  // namespace
+
+std::optional<RunViolation> findTelemetryRawViolation(const std::vector<TelemetryRawSeries>& raw, const TelemetryBounds& bounds) {
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+        const TelemetryRawSeries& r = raw[i];
+        if (auto bad = badSeries(r.metric, r.gpu, bounds)) return violation("telemetry_raw", i, *bad);
+        if (r.times.size() != r.values.size()) return violation("telemetry_raw", i, "the series has " + std::to_string(r.times.size()) + " times but " + std::to_string(r.values.size()) + " samples");
+        for (std::size_t k = 0; k < r.times.size(); ++k)
+            if (!inRun(r.times[k]) || (k > 0 && r.times[k] < r.times[k - 1])) return violation("telemetry_raw", i, "a sample lies outside the run or out of time order");
+    }
+    return std::nullopt;
+}
+
+std::optional<RunViolation> findTelemetryLevelViolation(const TelemetryLevel& level, const TelemetryBounds& bounds, std::size_t firstRow) {
+    if (level.bucket <= 0 || level.bucket > kLongestRun) return RunViolation{"telemetry_levels", -1, "a bucket of " + std::to_string(level.bucket) + " ns"};
+    const std::int64_t limit = std::numeric_limits<std::int64_t>::max() / level.bucket;
+    std::size_t row = firstRow;
+    for (const TelemetrySummarySeries& s : level.series) {
+        if (auto bad = badSeries(s.metric, s.gpu, bounds)) return violation("telemetry_summary", row, *bad);
+        const std::size_t n = s.buckets.size();
+        if (s.min.size() != n || s.mean.size() != n || s.max.size() != n) return violation("telemetry_summary", row, "the series' arrays differ in length");
+        for (std::size_t k = 0; k < n; ++k) {
+            const std::int64_t b = s.buckets[k];
+            if (b < 0 || b >= limit || !inRun(b * level.bucket - bounds.startEpochNs) || (k > 0 && b <= s.buckets[k - 1]))
+                return violation("telemetry_summary", row, "a bucket lies outside the run or out of time order");
+        }
+        ++row;
+    }
+    return std::nullopt;
+}
 
 std::optional<RunViolation> findRunViolation(const Run& run) {
     if (Found v = checkTimes(run)) return v;

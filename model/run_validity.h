@@ -26,4 +26,16 @@ struct RunViolation {
 // Times first, then references between tables; each pass is linear in the rows.
 std::optional<RunViolation> findRunViolation(const Run& run);
 
+// What telemetry series may refer to: the run's metrics and GPUs, and its start (buckets
+// are on the epoch clock).
+struct TelemetryBounds {
+    std::size_t metrics = 0;
+    std::size_t gpus = 0;
+    std::int64_t startEpochNs = 0;
+};
+// The telemetry rules alone, for a run file's telemetry read when a view first asks for it:
+// rows are counted from `firstRow`, the level's first row among all levels' rows.
+std::optional<RunViolation> findTelemetryRawViolation(const std::vector<TelemetryRawSeries>& raw, const TelemetryBounds& bounds);
+std::optional<RunViolation> findTelemetryLevelViolation(const TelemetryLevel& level, const TelemetryBounds& bounds, std::size_t firstRow);
+
 }  // namespace faultline

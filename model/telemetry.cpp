@@ -11,9 +11,9 @@ std::optional<std::int32_t> Telemetry::metricIndex(std::string_view name) const 
 const TelemetryLevel* telemetryLevelFor(const Telemetry& telemetry, Nanos span, int points) {
     if (telemetry.levels.empty()) return nullptr;
     const Nanos wanted = points > 0 ? span / points : span;
-    for (const TelemetryLevel& level : telemetry.levels)
-        if (level.bucket >= wanted) return &level;
-    return &telemetry.levels.back();
+    for (std::size_t l = 0; l < telemetry.levels.size(); ++l)
+        if (telemetry.levels[l].bucket >= wanted) return &telemetry.level(l);
+    return &telemetry.level(telemetry.levels.size() - 1);
 }
 
 MetricInfo metricInfo(std::string_view name) {

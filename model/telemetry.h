@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -47,14 +48,30 @@ struct TelemetryLevel {
     std::vector<TelemetrySummarySeries> series;  // sorted by (metric, gpu)
 };
 
+// Where a run file's telemetry stays until a view asks for it: a level's series or the raw
+// samples are read (and checked) on first use, then held. Safe to call from any thread.
+// A damaged level throws Error naming the file, the table and the row.
+class TelemetryStore {
+public:
+    virtual ~TelemetryStore() = default;
+    virtual const TelemetryLevel& level(std::size_t index) const = 0;
+    virtual const std::vector<TelemetryRawSeries>& raw() const = 0;
+};
+
 struct Telemetry {
     std::vector<std::string> metrics;         // names; series refer to them by index
-    std::vector<TelemetryRawSeries> raw;      // sorted by (metric, gpu); empty when dropped
+    std::vector<TelemetryRawSeries> raw;      // sorted by (metric, gpu); empty when dropped or stored
     bool rawDropped = false;                  // there were more than kMaxRawSamples
-    std::vector<TelemetryLevel> levels;       // finest first
+    std::vector<TelemetryLevel> levels;       // finest first; with a store, their buckets only
+    // Set for a run read from a file: its series are read from there when first asked for,
+    // so opening a run costs nothing per telemetry sample. Read through level() and rawSeries().
+    std::shared_ptr<const TelemetryStore> store;
 
     bool empty() const { return metrics.empty(); }
     std::optional<std::int32_t> metricIndex(std::string_view name) const;
+    // Level `index` with its series, read from the store the first time it is asked for.
+    const TelemetryLevel& level(std::size_t index) const { return store ? store->level(index) : levels[index]; }
+    const std::vector<TelemetryRawSeries>& rawSeries() const { return store ? store->raw() : raw; }
 };
 
 // The level a view of `span` nanoseconds drawn at about `points` points reads: the finest

@@ -2,8 +2,10 @@
 
 #include "error.h"
 #include "run_file_schema.h"
+#include "run_validity.h"
 
 #include <cstring>
+#include <mutex>
 
 namespace faultline {
 
@@ -35,7 +37,7 @@ void writeTelemetryTables(SqliteDb& db, const Telemetry& telemetry) {
         SqliteStatement levels(db, "INSERT INTO telemetry_levels VALUES(?, ?)");
         SqliteStatement s(db, "INSERT INTO telemetry_summary(level, metric, gpu, buckets, min, mean, max) VALUES(?, ?, ?, ?, ?, ?, ?)");
         for (std::size_t l = 0; l < telemetry.levels.size(); ++l) {
-            const TelemetryLevel& level = telemetry.levels[l];
+            const TelemetryLevel& level = telemetry.level(l);
             levels.bind(1, static_cast<std::int64_t>(l)).bind(2, level.bucket).execute();
             for (const TelemetrySummarySeries& series : level.series) {
                 s.bind(1, static_cast<std::int64_t>(l)).bind(2, std::int64_t{series.metric}).bind(3, std::int64_t{series.gpu});
@@ -49,7 +51,7 @@ void writeTelemetryTables(SqliteDb& db, const Telemetry& telemetry) {
     }
     {
         SqliteStatement s(db, "INSERT INTO telemetry_raw(metric, gpu, times, samples) VALUES(?, ?, ?, ?)");
-        for (const TelemetryRawSeries& raw : telemetry.raw) {
+        for (const TelemetryRawSeries& raw : telemetry.rawSeries()) {
             s.bind(1, std::int64_t{raw.metric}).bind(2, std::int64_t{raw.gpu});
             bindArray(s, 3, raw.times);
             bindArray(s, 4, raw.values);
@@ -60,26 +62,101 @@ void writeTelemetryTables(SqliteDb& db, const Telemetry& telemetry) {
     db.exec(schema::kTelemetryIndexes);
 }
 
-Telemetry readTelemetryTables(SqliteDb& db, std::int64_t version) {
+namespace {
+
+// A run file's telemetry, read a level at a time from the file's own connection, which stays
+// open (the file read is the one opened, even if another is renamed over its path).
+class RunFileTelemetry final : public TelemetryStore {
+public:
+    RunFileTelemetry(std::shared_ptr<SqliteDb> db, const Telemetry& shape, std::vector<std::size_t> firstRows, const TelemetryBounds& bounds)
+        : m_db(std::move(db)), m_firstRows(std::move(firstRows)), m_bounds(bounds), m_levels(shape.levels.size()) {
+        for (std::size_t l = 0; l < shape.levels.size(); ++l) m_buckets.push_back(shape.levels[l].bucket);
+    }
+
+    const TelemetryLevel& level(std::size_t index) const override {
+        const std::lock_guard lock(m_mutex);
+        std::optional<TelemetryLevel>& held = m_levels.at(index);
+        if (!held) held = readLevel(index);
+        return *held;
+    }
+
+    const std::vector<TelemetryRawSeries>& raw() const override {
+        const std::lock_guard lock(m_mutex);
+        if (!m_raw) m_raw = readRaw();
+        return *m_raw;
+    }
+
+private:
+    // SQLite's own messages name the file already: said once, as readRunFile says it.
+    [[noreturn]] void corrupt(std::string what) const {
+        const std::string& path = m_db->path();
+        if (what.rfind(path + ": ", 0) == 0) what.erase(0, path.size() + 2);
+        throw Error(path + " is corrupt: " + what);
+    }
+
+    TelemetryLevel readLevel(std::size_t index) const {
+        TelemetryLevel level{m_buckets[index], {}};
+        try {
+            SqliteStatement s(*m_db, "SELECT metric, gpu, buckets, min, mean, max FROM telemetry_summary WHERE level = ? ORDER BY metric, gpu");
+            s.bind(1, static_cast<std::int64_t>(index));
+            while (s.next())
+                level.series.push_back({s.int32(0), s.int32(1), readArray<std::int64_t>(s, 2, "telemetry_summary.buckets"), readArray<float>(s, 3, "telemetry_summary.min"),
+                                        readArray<float>(s, 4, "telemetry_summary.mean"), readArray<float>(s, 5, "telemetry_summary.max")});
+        } catch (const Error& e) {
+            corrupt(e.what());
+        }
+        if (const auto violation = findTelemetryLevelViolation(level, m_bounds, m_firstRows[index])) corrupt(violation->text());
+        return level;
+    }
+
+    std::vector<TelemetryRawSeries> readRaw() const {
+        std::vector<TelemetryRawSeries> raw;
+        try {
+            for (SqliteStatement s(*m_db, "SELECT metric, gpu, times, samples FROM telemetry_raw ORDER BY metric, gpu"); s.next();)
+                raw.push_back({s.int32(0), s.int32(1), readArray<std::int64_t>(s, 2, "telemetry_raw.times"), readArray<float>(s, 3, "telemetry_raw.samples")});
+        } catch (const Error& e) {
+            corrupt(e.what());
+        }
+        if (const auto violation = findTelemetryRawViolation(raw, m_bounds)) corrupt(violation->text());
+        return raw;
+    }
+
+    std::shared_ptr<SqliteDb> m_db;
+    std::vector<Nanos> m_buckets;
+    std::vector<std::size_t> m_firstRows;
+    TelemetryBounds m_bounds;
+    mutable std::mutex m_mutex;
+    mutable std::vector<std::optional<TelemetryLevel>> m_levels;
+    mutable std::optional<std::vector<TelemetryRawSeries>> m_raw;
+};
+
+}  // namespace
+
+Telemetry openTelemetryTables(const std::shared_ptr<SqliteDb>& db, std::int64_t version, TelemetryBounds bounds) {
     Telemetry t;
     if (version < schema::kTelemetrySchemaVersion) return t;
-    for (SqliteStatement s(db, "SELECT name FROM telemetry_metrics ORDER BY id"); s.next();) t.metrics.push_back(s.text(0));
-    for (SqliteStatement s(db, "SELECT bucket_ns FROM telemetry_levels ORDER BY level"); s.next();) t.levels.push_back({s.int64(0), {}});
-    for (SqliteStatement s(db, "SELECT level, metric, gpu, buckets, min, mean, max FROM telemetry_summary ORDER BY level, metric, gpu"); s.next();) {
+    for (SqliteStatement s(*db, "SELECT name FROM telemetry_metrics ORDER BY id"); s.next();) t.metrics.push_back(s.text(0));
+    bounds.metrics = t.metrics.size();
+    for (SqliteStatement s(*db, "SELECT bucket_ns FROM telemetry_levels ORDER BY level"); s.next();) t.levels.push_back({s.int64(0), {}});
+    // Rows per level from the index alone: where each level's rows start, and no row of a
+    // level that does not exist. The series themselves are read when a view asks.
+    std::vector<std::size_t> rowsPerLevel(t.levels.size(), 0);
+    for (SqliteStatement s(*db, "SELECT level, count(*) FROM telemetry_summary GROUP BY level"); s.next();) {
         const std::int64_t level = s.int64(0);
         if (level < 0 || static_cast<std::size_t>(level) >= t.levels.size())
             throw Error("telemetry_summary: level " + std::to_string(level) + " is not one of the " + std::to_string(t.levels.size()) + " telemetry levels");
-        TelemetrySummarySeries series{s.int32(1), s.int32(2), readArray<std::int64_t>(s, 3, "telemetry_summary.buckets"),
-                                      readArray<float>(s, 4, "telemetry_summary.min"), readArray<float>(s, 5, "telemetry_summary.mean"),
-                                      readArray<float>(s, 6, "telemetry_summary.max")};
-        t.levels[static_cast<std::size_t>(level)].series.push_back(std::move(series));
+        rowsPerLevel[static_cast<std::size_t>(level)] = static_cast<std::size_t>(s.int64(1));
     }
-    for (SqliteStatement s(db, "SELECT metric, gpu, times, samples FROM telemetry_raw ORDER BY metric, gpu"); s.next();)
-        t.raw.push_back({s.int32(0), s.int32(1), readArray<std::int64_t>(s, 2, "telemetry_raw.times"), readArray<float>(s, 3, "telemetry_raw.samples")});
+    std::vector<std::size_t> firstRows(t.levels.size(), 0);
+    for (std::size_t l = 0; l < t.levels.size(); ++l) {
+        if (t.levels[l].bucket <= 0 || t.levels[l].bucket > kLongestRun) throw Error("telemetry_levels row " + std::to_string(l) + ": a bucket of " + std::to_string(t.levels[l].bucket) + " ns");
+        if (l > 0) firstRows[l] = firstRows[l - 1] + rowsPerLevel[l - 1];
+    }
     {
-        SqliteStatement s(db, "SELECT value FROM meta WHERE key = 'telemetry_raw_dropped'");
+        SqliteStatement s(*db, "SELECT value FROM meta WHERE key = 'telemetry_raw_dropped'");
         t.rawDropped = s.next() && s.int64(0) != 0;
     }
+    t.store = std::make_shared<RunFileTelemetry>(db, t, std::move(firstRows), bounds);
     return t;
 }
 

@@ -96,13 +96,14 @@ void GpuMetricChart::showReadings(const Run* run, std::int32_t gpu, std::int32_t
 
     // The readings: raw samples when kept and few enough, else the finest level that fits.
     std::vector<std::pair<Nanos, float>> samples;
-    const TelemetryRawSeries* raw = seriesOf(tm.raw, metric, gpu);
+    const TelemetryRawSeries* raw = seriesOf(tm.rawSeries(), metric, gpu);
     if (raw && raw->times.size() <= kMaxPoints) {
         for (std::size_t k = 0; k < raw->times.size(); ++k) samples.push_back({raw->times[k], raw->values[k]});
     } else {
-        for (const TelemetryLevel& level : tm.levels) {
+        for (std::size_t l = 0; l < tm.levels.size(); ++l) {
+            const TelemetryLevel& level = tm.level(l);
             const TelemetrySummarySeries* s = seriesOf(level.series, metric, gpu);
-            if (!s || (s->buckets.size() > kMaxPoints && &level != &tm.levels.back())) continue;
+            if (!s || (s->buckets.size() > kMaxPoints && l + 1 != tm.levels.size())) continue;
             // Buckets are in epoch time; each mean drawn at its bucket's middle.
             for (std::size_t k = 0; k < s->buckets.size(); ++k) {
                 samples.push_back({s->buckets[k] * level.bucket + level.bucket / 2 - run->info.startEpochNs, s->mean[k]});

@@ -48,6 +48,8 @@ struct ImportOptions {
     // The size of the chunks a console log is read in; 0: the default. The run is the same
     // for any size (tests make it tiny, so that chunk ends fall inside every shape of line).
     std::size_t consoleChunkBytes = 0;
+    // Distinct telemetry series (GPU x metric) the import holds at most (--max-series).
+    std::size_t maxSeries = kDefaultMaxTelemetrySeries;
 };
 
 // Thrown when the user cancels: the import stops and writes nothing.

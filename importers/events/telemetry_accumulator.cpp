@@ -16,10 +16,24 @@ std::string keyOf(const TelemetryGpu& gpu, std::string_view metric) {
     return key;
 }
 
+std::string grouped(std::size_t n) {
+    std::string digits = std::to_string(n), out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
 }  // namespace
+
+TooManyTelemetrySeries::TooManyTelemetrySeries(std::size_t cap)
+    : Error("more than " + grouped(cap) + " telemetry series (one per GPU and metric) in this import, the most one import holds; import fewer files "
+            "at once, or raise the cap with --max-series N (each series takes memory while the import runs)") {}
 
 std::int32_t ImportedTelemetry::series(const TelemetryGpu& gpu, std::string_view metric) {
     auto [it, added] = m_index.try_emplace(keyOf(gpu, metric), static_cast<std::int32_t>(m_series.size()));
+    if (added && m_index.size() > m_maxSeries) throw TooManyTelemetrySeries(m_maxSeries);
     if (added) {
         ImportedSeries s;
         s.gpu = gpu;
@@ -140,6 +154,8 @@ void ImportedTelemetry::append(ImportedTelemetry&& other) {
         m_index.try_emplace(keyOf(s.gpu, s.metric), static_cast<std::int32_t>(m_series.size()));
         m_series.push_back(std::move(s));
     }
+    m_maxSeries = other.m_maxSeries;
+    if (m_index.size() > m_maxSeries) throw TooManyTelemetrySeries(m_maxSeries);
     m_raw = 0;
     m_cells = 0;
     for (ImportedSeries& s : m_series) {

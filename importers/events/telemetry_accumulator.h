@@ -3,6 +3,7 @@
 // named the way the file names their GPU, summarised as they stream in. Memory grows with
 // what is kept (capped raw samples and summary cells), never with the file's size.
 #include "importers/events/epoch.h"
+#include "model/error.h"
 #include "model/telemetry.h"
 
 #include <array>
@@ -54,8 +55,21 @@ struct ImportedSeries {
 // up into the next, so the coarse levels always survive and memory stays bounded.
 inline constexpr std::size_t kMaxTelemetryCells = 6'000'000;
 
+// Distinct series (a GPU's metric) one import holds at most unless told otherwise
+// (--max-series): 16,384 GPUs x 30 DCGM fields fit; a scrape of a million made-up metric
+// names is refused before it takes gigabytes.
+inline constexpr std::size_t kDefaultMaxTelemetrySeries = 500'000;
+
+// Thrown where an import would hold more series than its cap; the importer names the file.
+class TooManyTelemetrySeries : public Error {
+public:
+    explicit TooManyTelemetrySeries(std::size_t cap);
+};
+
 class ImportedTelemetry {
 public:
+    // At most `cap` distinct series; the one past it throws TooManyTelemetrySeries.
+    void setMaxSeries(std::size_t cap) { m_maxSeries = cap; }
     // The series of `metric` on `gpu`, made on first use.
     std::int32_t series(const TelemetryGpu& gpu, std::string_view metric);
     void add(std::int32_t series, EpochNs time, double value);
@@ -85,6 +99,7 @@ private:
     std::size_t m_cells = 0;
     std::size_t m_level = 0;
     EpochNs m_earliest = 0, m_latest = 0;
+    std::size_t m_maxSeries = kDefaultMaxTelemetrySeries;
 };
 
 }  // namespace faultline

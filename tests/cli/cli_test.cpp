@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <sqlite3.h>
 
 #include <array>
 #include <cstdio>
@@ -84,6 +85,27 @@ TEST(Cli, ShortEvidenceGivesReasonsNotFiguresAndWhatToCheckNext) {
     const Result chainJson = runCli("incidents --id 1 --json " + path);
     ASSERT_EQ(chainJson.status, 0) << chainJson.output;
     EXPECT_EQ(nlohmann::json::parse(chainJson.output)[0]["next_checks"][1]["evidence"], "Uncorrectable ECC error (CUDA)");
+}
+
+// `simulate` stores the summary's figures in the run file; `summary` prints them, and the same
+// file without them (as a build before they were stored wrote it) prints the same, worked out.
+TEST(Cli, SummaryOfStoredFiguresEqualsTheOneWorkedOutFromAnOlderFile) {
+    ScratchDir dir;
+    const std::string path = dir.file("tiny.faultline");
+    ASSERT_EQ(runCli("simulate --preset tiny --seed 7 -o " + path).status, 0);
+    ASSERT_TRUE(readStoredFigures(path).has_value());
+    const Result text = runCli("summary " + path);
+    const Result json = runCli("summary --json " + path);
+    ASSERT_EQ(text.status, 0) << text.output;
+    ASSERT_EQ(json.status, 0) << json.output;
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "DROP TABLE run_figures", nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+    ASSERT_FALSE(readStoredFigures(path).has_value());
+    EXPECT_EQ(runCli("summary " + path).output, text.output);
+    EXPECT_EQ(runCli("summary --json " + path).output, json.output);
+    EXPECT_EQ(nlohmann::json::parse(json.output)["gpus"], 256);
 }
 
 TEST(Cli, OverridesReachTheSimulator) {

@@ -327,18 +327,18 @@ TEST(Telemetry, RunFileKeepsTheSamplesAndSummaries) {
     writeRunFile(r.run, path);
     const faultline::Run back = readRunFile(path);
     ASSERT_EQ(back.telemetry.metrics, r.run.telemetry.metrics);
-    ASSERT_EQ(back.telemetry.raw.size(), r.run.telemetry.raw.size());
-    for (std::size_t i = 0; i < back.telemetry.raw.size(); ++i) {
-        EXPECT_EQ(back.telemetry.raw[i].times, r.run.telemetry.raw[i].times);
-        EXPECT_EQ(back.telemetry.raw[i].values, r.run.telemetry.raw[i].values);
+    ASSERT_EQ(back.telemetry.rawSeries().size(), r.run.telemetry.raw.size());
+    for (std::size_t i = 0; i < back.telemetry.rawSeries().size(); ++i) {
+        EXPECT_EQ(back.telemetry.rawSeries()[i].times, r.run.telemetry.raw[i].times);
+        EXPECT_EQ(back.telemetry.rawSeries()[i].values, r.run.telemetry.raw[i].values);
     }
     ASSERT_EQ(back.telemetry.levels.size(), r.run.telemetry.levels.size());
     for (std::size_t l = 0; l < back.telemetry.levels.size(); ++l) {
         EXPECT_EQ(back.telemetry.levels[l].bucket, r.run.telemetry.levels[l].bucket);
-        ASSERT_EQ(back.telemetry.levels[l].series.size(), r.run.telemetry.levels[l].series.size());
-        for (std::size_t s = 0; s < back.telemetry.levels[l].series.size(); ++s) {
-            EXPECT_EQ(back.telemetry.levels[l].series[s].buckets, r.run.telemetry.levels[l].series[s].buckets);
-            EXPECT_EQ(back.telemetry.levels[l].series[s].mean, r.run.telemetry.levels[l].series[s].mean);
+        ASSERT_EQ(back.telemetry.level(l).series.size(), r.run.telemetry.levels[l].series.size());
+        for (std::size_t s = 0; s < back.telemetry.level(l).series.size(); ++s) {
+            EXPECT_EQ(back.telemetry.level(l).series[s].buckets, r.run.telemetry.levels[l].series[s].buckets);
+            EXPECT_EQ(back.telemetry.level(l).series[s].mean, r.run.telemetry.levels[l].series[s].mean);
         }
     }
 }
@@ -457,6 +457,54 @@ TEST(Telemetry, BrokenJsonNamesTheFileAndByte) {
     EXPECT_NE(message.find("cut short"), std::string::npos) << message;
     const std::string failed = writeFile(dir, "failed.json", R"({"status":"error","errorType":"bad_data","error":"invalid parameter \"query\""})");
     EXPECT_NE(errorOf([&] { importPaths({failed}, options); }).find("the Prometheus query failed (status \"error\": invalid parameter \"query\")"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace faultline
+
+namespace faultline {
+namespace {
+
+// A scrape of more series than the import's cap (prom-series-memory-blowup.sh, scaled down):
+// refused with the file, the cap and the option that raises it, before the series are held;
+// under a cap it fits, it imports. Series of no GPU are counted and skipped, never held.
+std::string manySeriesScrape(test::ScratchDir& dir, int series) {
+    const std::string path = dir.file("many.prom");
+    std::ofstream out(path);
+    for (int i = 0; i < series; ++i) out << "DCGM_FI_DEV_X" << i << "{gpu=\"" << i % 8 << "\",Hostname=\"n1\"} 1 1735689600000\n";
+    out << "node_load1{instance=\"n1\"} 0.5 1735689600000\n";
+    return path;
+}
+
+TEST(Telemetry, MoreSeriesThanTheCapAreRefusedNamingTheCapAndTheOption) {
+    test::ScratchDir dir;
+    const std::string path = manySeriesScrape(dir, 101);
+    ImportOptions options;
+    options.maxSeries = 100;
+    EXPECT_EQ(errorOf([&] { importPaths({path}, options); }),
+              path + ": more than 100 telemetry series (one per GPU and metric) in this import, the most one import holds; import fewer files at once, "
+                     "or raise the cap with --max-series N (each series takes memory while the import runs)");
+    options.maxSeries = 101;
+    const ImportResult r = importPaths({path}, options);
+    EXPECT_EQ(r.run.telemetry.metrics.size(), 101u);
+    EXPECT_EQ(r.summary.files.at(0).counts.at("samples of no GPU (skipped)"), 1);
+}
+
+// The cap counts distinct series: the same series scraped by many files counts once.
+TEST(Telemetry, TheSameSeriesInManyScrapesCountsOnceAgainstTheCap) {
+    test::ScratchDir dir;
+    std::vector<std::string> paths;
+    for (int f = 0; f < 4; ++f) {
+        paths.push_back(dir.file("scrape" + std::to_string(f) + ".prom"));
+        std::ofstream out(paths.back());
+        for (int g = 0; g < 8; ++g) out << "DCGM_FI_DEV_POWER_USAGE{gpu=\"" << g << "\",Hostname=\"n1\"} 300 " << 1735689600000 + f * 15000 << "\n";
+    }
+    ImportOptions options;
+    options.maxSeries = 8;
+    const ImportResult r = importPaths(paths, options);
+    EXPECT_EQ(r.run.topology.gpus.size(), 8u);
+    options.maxSeries = 7;
+    EXPECT_NE(errorOf([&] { importPaths(paths, options); }).find("more than 7 telemetry series"), std::string::npos);
 }
 
 }  // namespace

@@ -39,14 +39,14 @@ TEST(TelemetryFile, SamplesAndSummariesReadBackAsWritten) {
     writeRunFile(run, path);
     const faultline::Run back = readRunFile(path);
     EXPECT_EQ(back.telemetry.metrics, run.telemetry.metrics);
-    ASSERT_EQ(back.telemetry.raw.size(), 1u);
-    EXPECT_EQ(back.telemetry.raw[0].times, run.telemetry.raw[0].times);
-    EXPECT_EQ(back.telemetry.raw[0].values, run.telemetry.raw[0].values);
+    ASSERT_EQ(back.telemetry.rawSeries().size(), 1u);
+    EXPECT_EQ(back.telemetry.rawSeries()[0].times, run.telemetry.raw[0].times);
+    EXPECT_EQ(back.telemetry.rawSeries()[0].values, run.telemetry.raw[0].values);
     ASSERT_EQ(back.telemetry.levels.size(), 1u);
     EXPECT_EQ(back.telemetry.levels[0].bucket, kMinute);
-    ASSERT_EQ(back.telemetry.levels[0].series.size(), 2u);
-    EXPECT_EQ(back.telemetry.levels[0].series[0].mean, run.telemetry.levels[0].series[0].mean);
-    EXPECT_EQ(back.telemetry.levels[0].series[1].max, std::vector<float>{62.f});
+    ASSERT_EQ(back.telemetry.level(0).series.size(), 2u);
+    EXPECT_EQ(back.telemetry.level(0).series[0].mean, run.telemetry.levels[0].series[0].mean);
+    EXPECT_EQ(back.telemetry.level(0).series[1].max, std::vector<float>{62.f});
     EXPECT_FALSE(back.telemetry.rawDropped);
 }
 
@@ -60,24 +60,58 @@ TEST(TelemetryFile, VersionFourFileReadsWithoutTelemetry) {
     EXPECT_EQ(back.failures.size(), tinyRun().failures.size());
 }
 
-TEST(TelemetryFile, ASeriesOfAGpuTheRunLacksIsCorruptionNamedByRow) {
+// Opening a run reads no telemetry series: a damaged one is refused, by table and row, when a
+// view first asks for its level, and the run's other figures read as they are.
+TEST(TelemetryFile, ASeriesOfAGpuTheRunLacksIsCorruptionNamedByRowWhenItsLevelIsRead) {
     ScratchDir dir;
     const std::string path = dir.file("bad.faultline");
     writeRunFile(runWithTelemetry(), path);
     runSql(path, "UPDATE telemetry_summary SET gpu = 99999 WHERE id = 2");
+    const faultline::Run opened = readRunFile(path);
+    EXPECT_EQ(opened.failures.size(), tinyRun().failures.size());
     try {
-        readRunFile(path);
+        (void)opened.telemetry.level(0);
         ADD_FAILURE() << "expected an error";
     } catch (const Error& e) {
         EXPECT_EQ(std::string(e.what()), path + " is corrupt: telemetry_summary row 1: GPU 99999 does not exist");
     }
     runSql(path, "UPDATE telemetry_summary SET gpu = 1; UPDATE telemetry_raw SET samples = x'0102'");
     try {
+        (void)readRunFile(path).telemetry.rawSeries();
+        ADD_FAILURE() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_EQ(std::string(e.what()).rfind(path + " is corrupt: ", 0), 0u) << e.what();
+        EXPECT_NE(std::string(e.what()).find("telemetry_raw.samples: a blob of 2 bytes is not an array of 4-byte numbers"), std::string::npos) << e.what();
+    }
+}
+
+// A row of a level the file does not have is refused on opening: the index says so without
+// reading a series.
+TEST(TelemetryFile, ARowOfALevelTheFileLacksIsRefusedOnOpening) {
+    ScratchDir dir;
+    const std::string path = dir.file("bad-level.faultline");
+    writeRunFile(runWithTelemetry(), path);
+    runSql(path, "UPDATE telemetry_summary SET level = 7 WHERE id = 2");
+    try {
         readRunFile(path);
         ADD_FAILURE() << "expected an error";
     } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()).find("telemetry_raw.samples: a blob of 2 bytes is not an array of 4-byte numbers"), std::string::npos) << e.what();
+        EXPECT_EQ(std::string(e.what()), path + " is corrupt: telemetry_summary: level 7 is not one of the 1 telemetry levels");
     }
+}
+
+// The run read back keeps reading its telemetry after the file it came from is replaced: the
+// series are read from the file that was opened.
+TEST(TelemetryFile, ALevelIsReadFromTheFileOpenedEvenAfterAnotherReplacesIt) {
+    ScratchDir dir;
+    const std::string path = dir.file("t.faultline");
+    writeRunFile(runWithTelemetry(), path);
+    const faultline::Run opened = readRunFile(path);
+    faultline::Run other = runWithTelemetry();
+    other.telemetry.levels[0].series[1].max = {99.f};
+    writeRunFile(other, path);
+    EXPECT_EQ(opened.telemetry.level(0).series[1].max, std::vector<float>{62.f});
+    EXPECT_EQ(readRunFile(path).telemetry.level(0).series[1].max, std::vector<float>{99.f});
 }
 
 TEST(TelemetryFile, WriterRefusesSamplesOutOfOrder) {

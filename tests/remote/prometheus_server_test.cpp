@@ -202,7 +202,7 @@ TEST_F(PrometheusServerTest, BasicAuthWrongPasswordIsRefusedAndTheRightOneReadsT
     importOptions.runName = "pulled";
     const ImportResult result = importWithPrometheus({}, importOptions, o);
     test::ScratchDir dir;
-    writeRunFileWithPulls(result.run, dir.file("run.faultline"), result.pulls);
+    writeRunFile(result.run, dir.file("run.faultline"), {}, result.pulls);
     const faultline::Run back = readRunFile(dir.file("run.faultline"));
     const std::vector<PulledSource> pulls = readPulledSources(dir.file("run.faultline"));
     ASSERT_EQ(pulls.size(), 1u);

@@ -189,8 +189,8 @@ TEST(SimulatedTelemetry, SurvivesTheRunFile) {
     const faultline::Run back = readRunFile(dir.file("run.faultline"));
     EXPECT_EQ(back.telemetry.metrics, run.telemetry.metrics);
     ASSERT_EQ(back.telemetry.levels.size(), run.telemetry.levels.size());
-    EXPECT_EQ(back.telemetry.levels.front().series.size(), run.telemetry.levels.front().series.size());
-    EXPECT_EQ(back.telemetry.raw.size(), run.telemetry.raw.size());
+    EXPECT_EQ(back.telemetry.level(0).series.size(), run.telemetry.levels.front().series.size());
+    EXPECT_EQ(back.telemetry.rawSeries().size(), run.telemetry.raw.size());
 }
 
 }  // namespace

@@ -1,0 +1,60 @@
+// The figures stored in a run file at import are the ones worked out from the run read back,
+// and a run file written before they were stored still opens and gives the same summary.
+#include "test_runs.h"
+
+#include "analysis/stored_figures.h"
+#include "model/run_file.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+namespace faultline {
+namespace {
+
+void runSql(const std::string& path, const char* sql) {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+    sqlite3_close(db);
+}
+
+TEST(StoredFigures, EqualTheFiguresWorkedOutFromTheRunReadBack) {
+    test::ScratchDir dir;
+    const std::string path = dir.file("run.faultline");
+    writeRunFileWithFigures(test::tinyRun(), path);
+    const auto stored = readStoredFigures(path);
+    ASSERT_TRUE(stored.has_value());
+    const auto figures = summaryFiguresIn(*stored);
+    ASSERT_TRUE(figures.has_value());
+    const SummaryFigures recomputed = summaryFigures(readRunFile(path));
+    EXPECT_EQ(figures->text, recomputed.text);
+    EXPECT_EQ(figures->json, recomputed.json);
+    EXPECT_NE(figures->text.find("Effective training time"), std::string::npos) << figures->text;
+}
+
+// Written by a build that stored no figures: the run reads whole, as before, and the
+// summary is worked out from it.
+TEST(StoredFigures, ARunFileWithoutThemStillOpens) {
+    test::ScratchDir dir;
+    const std::string path = dir.file("old.faultline");
+    writeRunFileWithFigures(test::tinyRun(), path);
+    runSql(path, "DROP TABLE run_figures");
+    EXPECT_FALSE(readStoredFigures(path).has_value());
+    const faultline::Run back = readRunFile(path);
+    EXPECT_EQ(back.failures.size(), test::tinyRun().failures.size());
+    EXPECT_EQ(summaryFigures(back).text, summaryFigures(test::tinyRun()).text);
+}
+
+// Figures of another format (another Faultline wrote them) are not used.
+TEST(StoredFigures, AnotherFormatIsWorkedOutAgain) {
+    test::ScratchDir dir;
+    const std::string path = dir.file("other.faultline");
+    writeRunFileWithFigures(test::tinyRun(), path);
+    runSql(path, "UPDATE run_figures SET value = 'summary-0' WHERE name = 'summary_format'");
+    const auto stored = readStoredFigures(path);
+    ASSERT_TRUE(stored.has_value());
+    EXPECT_FALSE(summaryFiguresIn(*stored).has_value());
+}
+
+}  // namespace
+}  // namespace faultline
