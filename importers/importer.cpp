@@ -39,17 +39,11 @@ mode_t modeOf(const std::string& path) {
     return ::stat(path.c_str(), &st) == 0 ? st.st_mode : 0;
 }
 
-struct Input {
-    std::string path;
-    bool fromFolder = false;
-    std::uint64_t size = 0;
-};
-
 // The files named and those in the folders named. Anything that is not a regular file (a
 // FIFO would block the import forever, a device never ends) is refused, named; a link that
 // loops, or leads nowhere, inside a folder is skipped with a warning.
-std::vector<Input> expandInputs(const std::vector<std::string>& inputs, std::vector<std::string>& warnings) {
-    std::vector<Input> out;
+std::vector<ListedFile> expandInputs(const std::vector<std::string>& inputs, std::vector<std::string>& warnings) {
+    std::vector<ListedFile> out;
     for (const std::string& p : inputs) {
         std::error_code ec;
         const auto status = fs::status(p, ec);
@@ -60,7 +54,7 @@ std::vector<Input> expandInputs(const std::vector<std::string>& inputs, std::vec
             out.push_back({p, false, fs::file_size(p, ec)});
             continue;
         }
-        std::vector<Input> found;
+        std::vector<ListedFile> found;
         for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
              !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
             const std::string path = it->path().string();
@@ -86,7 +80,7 @@ std::vector<Input> expandInputs(const std::vector<std::string>& inputs, std::vec
             found.push_back({path, true, static_cast<std::uint64_t>(st.st_size)});
         }
         if (ec) throw Error(p + ": cannot list the folder: " + ec.message());
-        std::sort(found.begin(), found.end(), [](const Input& a, const Input& b) { return naturalLess(a.path, b.path); });
+        std::sort(found.begin(), found.end(), [](const ListedFile& a, const ListedFile& b) { return naturalLess(a.path, b.path); });
         out.insert(out.end(), found.begin(), found.end());
     }
     return out;
@@ -127,7 +121,7 @@ std::string& wholeFileBuffer() {
     return buffer;
 }
 
-void readOne(const Input& f, const FormatInfo* forced, const ImportOptions& options, const std::atomic<bool>* cancel,
+void readOne(const ListedFile& f, const FormatInfo* forced, const ImportOptions& options, const std::atomic<bool>* cancel,
              const std::function<void(double)>& fileProgress, FlightRecorderGroupLists& groupLists, ShardedFile& out) {
     out.report.path = f.path;
     out.report.written = fileWriteTime(f.path);
@@ -163,10 +157,10 @@ void readOne(const Input& f, const FormatInfo* forced, const ImportOptions& opti
 // Reads the files on every core, each worker taking the next file in turn; memory stays at a
 // chunk per worker plus what the files keep. The first error in input order is the one
 // reported, as a sequential import would; files after it are not started.
-void readInParallel(const std::vector<Input>& files, const FormatInfo* forced, const ImportOptions& options,
+void readInParallel(const std::vector<ListedFile>& files, const FormatInfo* forced, const ImportOptions& options,
                     const ProgressFn& progress, const std::atomic<bool>* cancel, std::vector<ShardedFile>& out) {
     std::uint64_t total = 0;
-    for (const Input& f : files) total += std::max<std::uint64_t>(f.size, 1);
+    for (const ListedFile& f : files) total += std::max<std::uint64_t>(f.size, 1);
     std::mutex progressMutex;
     std::vector<double> fractions(files.size(), 0.0);
     double doneWeight = 0;
@@ -232,7 +226,7 @@ const FormatInfo* forcedFormat(const ImportOptions& options) {
 }
 
 // Reads `files`, each standing at `orders[i]` among all inputs.
-std::vector<ShardedFile> readFiles(const std::vector<Input>& files, const std::vector<std::size_t>& orders, const ImportOptions& options,
+std::vector<ShardedFile> readFiles(const std::vector<ListedFile>& files, const std::vector<std::size_t>& orders, const ImportOptions& options,
                                    const ProgressFn& progress, const std::atomic<bool>* cancel) {
     // What each file gave, on its own: merged in input order once all are read, so the run is
     // the same whichever worker read which file. One array, filled in place: a copy of it
@@ -349,16 +343,30 @@ std::string inputsLabel(const std::vector<std::string>& inputs) {
 
 }  // namespace
 
+ListedImport listImportFiles(const std::vector<std::string>& inputs, const ImportOptions& options) {
+    forcedFormat(options);
+    ListedImport listed;
+    listed.runName = runNameFor(options, inputs);
+    listed.label = inputs.empty() ? std::string("the sources pulled") : inputsLabel(inputs);
+    listed.files = expandInputs(inputs, listed.warnings);
+    return listed;
+}
+
+std::vector<ShardedFile> readListedFiles(const std::vector<ListedFile>& files, const std::vector<std::size_t>& orders, const ImportOptions& options,
+                                         const ProgressFn& progress, const std::atomic<bool>* cancel) {
+    return readFiles(files, orders, options, progress, cancel);
+}
+
 ReadImport readImportFiles(const std::vector<std::string>& inputs, const ImportOptions& options, const ProgressFn& progress,
                            const std::atomic<bool>* cancel) {
-    forcedFormat(options);
+    ListedImport listed = listImportFiles(inputs, options);
     ReadImport read;
-    read.runName = runNameFor(options, inputs);
-    read.label = inputs.empty() ? std::string("the sources pulled") : inputsLabel(inputs);
-    const std::vector<Input> files = expandInputs(inputs, read.warnings);
-    std::vector<std::size_t> orders(files.size());
+    read.runName = std::move(listed.runName);
+    read.label = std::move(listed.label);
+    read.warnings = std::move(listed.warnings);
+    std::vector<std::size_t> orders(listed.files.size());
     for (std::size_t i = 0; i < orders.size(); ++i) orders[i] = i;
-    read.files = readFiles(files, orders, options, progress, cancel);
+    read.files = readFiles(listed.files, orders, options, progress, cancel);
     return read;
 }
 
@@ -387,9 +395,9 @@ ImportShard importShard(const std::vector<std::string>& inputs, const ImportOpti
     if (count < 1 || index < 0 || index >= count) throw Error("shard " + std::to_string(index + 1) + " of " + std::to_string(count) + " does not exist");
     forcedFormat(options);
     std::vector<std::string> warnings;
-    const std::vector<Input> all = expandInputs(inputs, warnings);
+    const std::vector<ListedFile> all = expandInputs(inputs, warnings);
     // Every count-th file from the index-th: rank files in natural order spread evenly.
-    std::vector<Input> mine;
+    std::vector<ListedFile> mine;
     std::vector<std::size_t> orders;
     for (std::size_t i = static_cast<std::size_t>(index); i < all.size(); i += static_cast<std::size_t>(count)) {
         mine.push_back(all[i]);

@@ -47,6 +47,24 @@ struct ReadImport {
 };
 ReadImport readImportFiles(const std::vector<std::string>& inputs, const ImportOptions& options, const ProgressFn& progress = {},
                            const std::atomic<bool>* cancel = nullptr);
+// readImportFiles in two steps, for following a folder (importers/folder_follower.h), which
+// lists the files at every look and reads only those that changed: the files as a folder
+// import lists them (folders expanded, hidden files skipped, natural order), then some of
+// them read as it reads them, each standing at `orders[i]` among all.
+struct ListedFile {
+    std::string path;
+    bool fromFolder = false;  // in a folder named: a file in no known format is skipped, not refused
+    std::uint64_t size = 0;
+};
+struct ListedImport {
+    std::vector<ListedFile> files;
+    std::string runName;
+    std::string label;
+    std::vector<std::string> warnings;
+};
+ListedImport listImportFiles(const std::vector<std::string>& inputs, const ImportOptions& options);
+std::vector<ShardedFile> readListedFiles(const std::vector<ListedFile>& files, const std::vector<std::size_t>& orders, const ImportOptions& options,
+                                         const ProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr);
 // The run from what was read and what was pulled: each pulled source is reported as a file
 // of its own (its report's path names it), after the files.
 ImportResult buildReadImport(ReadImport read, std::vector<ShardedFile> pulled, const ImportOptions& options);

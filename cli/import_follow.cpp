@@ -1,0 +1,134 @@
+#include "cli/import_follow.h"
+
+#include "cli/commands.h"
+#include "importers/folder_follower.h"
+#include "model/error.h"
+#include "model/format.h"
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+
+#include <poll.h>
+#include <sys/inotify.h>
+#include <unistd.h>
+
+namespace faultline::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+volatile std::sig_atomic_t g_stopFollowing = 0;
+
+void stopFollowing(int) { g_stopFollowing = 1; }
+
+// SIGINT and SIGTERM end following at the next wake; the wait is interrupted (no SA_RESTART).
+void catchStopSignals() {
+    struct sigaction action {};
+    action.sa_handler = stopFollowing;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, nullptr);
+    sigaction(SIGTERM, &action, nullptr);
+}
+
+// Wakes when a followed folder changes (inotify) or the poll interval has passed: the
+// interval is what finds changes inotify does not tell (network file systems).
+class ChangeWait {
+public:
+    explicit ChangeWait(const std::vector<std::string>& inputs) : m_inputs(inputs), m_fd(inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) {}
+    ~ChangeWait() {
+        if (m_fd >= 0) ::close(m_fd);
+    }
+    ChangeWait(const ChangeWait&) = delete;
+    ChangeWait& operator=(const ChangeWait&) = delete;
+
+    // Every folder under the inputs is watched, those made since the last call too.
+    void watchFolders() {
+        if (m_fd < 0) return;
+        constexpr std::uint32_t kChanges = IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB;
+        for (const std::string& input : m_inputs) {
+            std::error_code ec;
+            if (!fs::is_directory(input, ec)) {
+                inotify_add_watch(m_fd, fs::path(input).parent_path().empty() ? "." : fs::path(input).parent_path().c_str(), kChanges);
+                continue;
+            }
+            inotify_add_watch(m_fd, input.c_str(), kChanges);
+            for (auto it = fs::recursive_directory_iterator(input, fs::directory_options::skip_permission_denied, ec);
+                 !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+                if (it->is_directory(ec)) inotify_add_watch(m_fd, it->path().c_str(), kChanges);
+        }
+    }
+
+    void wait(std::int64_t pollNs) {
+        pollfd p{m_fd, POLLIN, 0};
+        const int timeoutMs = static_cast<int>(std::min<std::int64_t>(pollNs / 1'000'000, 60'000));
+        if (m_fd < 0) {
+            ::poll(nullptr, 0, timeoutMs);
+            return;
+        }
+        if (::poll(&p, 1, timeoutMs) > 0) {
+            char events[16384];
+            while (::read(m_fd, events, sizeof events) > 0) {
+            }
+        }
+    }
+
+private:
+    std::vector<std::string> m_inputs;
+    int m_fd;
+};
+
+std::string clockNow() {
+    const std::time_t t = std::time(nullptr);
+    char text[16];
+    std::tm utc{};
+    gmtime_r(&t, &utc);
+    std::strftime(text, sizeof text, "%H:%M:%S", &utc);
+    return text;
+}
+
+void tell(const FolderFollower::Look& look, const std::string& output) {
+    for (const Incident& incident : look.newIncidents)
+        std::printf("new incident at %s: %s\n", formatWallTime(look.info.startEpochNs, incident.begin).c_str(), incident.headline.c_str());
+    if (look.written)
+        std::printf("%s UTC: %s updated (%zu %s read, %s of evidence)\n", clockNow().c_str(), output.c_str(), look.filesRead,
+                    look.filesRead == 1 ? "file" : "files", formatDuration(look.info.duration).c_str());
+    std::fflush(stdout);
+}
+
+}  // namespace
+
+int followImport(const FollowSettings& settings, const ImportOptions& options) {
+    FolderFollower follower(settings.inputs, settings.output, options);
+    catchStopSignals();
+    ChangeWait changes(settings.inputs);
+    if (!settings.quiet) {
+        std::printf("following %s into %s (Ctrl+C ends it)\n", settings.inputs.front().c_str(), settings.output.c_str());
+        std::fflush(stdout);
+    }
+    std::string lastProblem;
+    while (!g_stopFollowing) {
+        changes.watchFolders();
+        try {
+            const FolderFollower::Look look = follower.look();
+            if (!settings.quiet) tell(look, settings.output);
+            lastProblem.clear();
+        } catch (const Error& e) {
+            // The job is still writing: what cannot be built now may be at the next change.
+            if (e.what() != lastProblem && !settings.quiet) std::fprintf(stderr, "faultline-cli import: %s (following goes on)\n", e.what());
+            lastProblem = e.what();
+        }
+        if (!g_stopFollowing) changes.wait(settings.pollNs);
+    }
+    const FolderFollower::Look last = follower.look(true);
+    if (settings.quiet) return kExitOk;
+    tell(last, settings.output);
+    std::printf("following ended: %s is the import of the folder as it is now\n", settings.output.c_str());
+    return kExitOk;
+}
+
+}  // namespace faultline::cli

@@ -1,0 +1,155 @@
+#include "importers/folder_follower.h"
+
+#include "analysis/stored_figures.h"
+#include "importers/text/byte_source.h"
+#include "model/error.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <optional>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace faultline {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// A file whose last line has no end waits at most this many looks in a row for it: a log
+// written faster than it is looked at always ends mid-line, and must still be read.
+constexpr int kLooksWaitedForALine = 2;
+
+// Whether the file's text stops mid-line: its last byte is no newline. A compressed file
+// is whole or unreadable (then it waits as a file that cannot be read yet).
+bool endsMidLine(const std::string& path, std::uint64_t size) {
+    if (size == 0) return false;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return false;
+    char magic[6] = {};
+    const ssize_t got = ::pread(fd, magic, sizeof magic, 0);
+    char last = '\n';
+    const bool plain = got > 0 && compressionOf(std::string_view(magic, static_cast<std::size_t>(got))) == Compression::None;
+    if (plain && ::pread(fd, &last, 1, static_cast<off_t>(size - 1)) != 1) last = '\n';
+    ::close(fd);
+    return plain && last != '\n';
+}
+
+bool isInside(const fs::path& file, const fs::path& folder) {
+    const auto f = file.lexically_normal().string();
+    const auto d = folder.lexically_normal().string();
+    return f.size() > d.size() && f.compare(0, d.size(), d) == 0 && (d.back() == '/' || f[d.size()] == '/');
+}
+
+}  // namespace
+
+FolderFollower::FolderFollower(std::vector<std::string> inputs, std::string output, ImportOptions options)
+    : m_inputs(std::move(inputs)), m_output(std::move(output)), m_options(std::move(options)) {
+    if (m_inputs.empty()) throw Error("nothing to follow: name the job's folder");
+    // A run file inside the folder would be listed as evidence at the next look.
+    std::error_code ec;
+    const fs::path out = fs::weakly_canonical(fs::absolute(m_output, ec), ec);
+    for (const std::string& input : m_inputs) {
+        const fs::path in = fs::weakly_canonical(fs::absolute(input, ec), ec);
+        if (fs::is_directory(in, ec) && isInside(out, in))
+            throw Error(m_output + ": the run file cannot be written inside the folder it follows (" + input + "): write it beside the folder");
+    }
+}
+
+FolderFollower::Look FolderFollower::look(bool last) {
+    Look look;
+    ListedImport listed = listImportFiles(m_inputs, m_options);
+    std::map<std::string, Kept> now;
+    std::vector<ListedFile> toRead;
+    std::vector<std::size_t> orders;
+    bool anyGone = false;
+    for (std::size_t i = 0; i < listed.files.size(); ++i) {
+        const ListedFile& f = listed.files[i];
+        struct stat st {};
+        if (::stat(f.path.c_str(), &st) != 0) continue;  // gone since it was listed: the next look sees it so
+        const Mark mark{static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino), static_cast<std::uint64_t>(st.st_size),
+                        static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
+        Kept kept;
+        if (auto it = m_kept.find(f.path); it != m_kept.end()) kept = std::move(it->second);
+        if (kept.file) kept.file->order = i;
+        const bool unchangedSinceSeen = kept.seen == mark;
+        kept.seen = mark;
+        if (kept.file && kept.mark == mark) {
+            now.emplace(f.path, std::move(kept));
+            continue;
+        }
+        if (!last && kept.unreadable && unchangedSinceSeen) {
+            look.waiting.push_back(f.path + ": cannot be read yet (" + kept.unreadable->substr(0, 200) + "); read again when it changes");
+            now.emplace(f.path, std::move(kept));
+            continue;
+        }
+        if (!last && kept.looksWaited < kLooksWaitedForALine && endsMidLine(f.path, mark.size)) {
+            ++kept.looksWaited;
+            look.waiting.push_back(f.path + ": its last line is not ended yet");
+            now.emplace(f.path, std::move(kept));
+            continue;
+        }
+        toRead.push_back(f);
+        toRead.back().size = mark.size;
+        orders.push_back(i);
+        now.emplace(f.path, std::move(kept));
+    }
+    for (const auto& [path, kept] : m_kept)
+        if (kept.file && !now.count(path)) anyGone = true;
+
+    // Read together (on every core); when one of them cannot be read yet, each alone, so that
+    // the others are not held back by it.
+    std::vector<std::optional<ShardedFile>> read(toRead.size());
+    std::vector<std::string> errors(toRead.size());
+    try {
+        std::vector<ShardedFile> all = readListedFiles(toRead, orders, m_options);
+        for (std::size_t i = 0; i < all.size(); ++i) read[i] = std::move(all[i]);
+    } catch (const Error&) {
+        if (last) throw;
+        for (std::size_t i = 0; i < toRead.size(); ++i) try {
+                read[i] = std::move(readListedFiles({toRead[i]}, {orders[i]}, m_options).front());
+            } catch (const Error& e) {
+                errors[i] = e.what();
+            }
+    }
+    for (std::size_t i = 0; i < toRead.size(); ++i) {
+        Kept& kept = now[toRead[i].path];
+        if (read[i]) {
+            kept.file = std::move(read[i]);
+            kept.mark = kept.seen;
+            kept.looksWaited = 0;
+            kept.unreadable.reset();
+            ++look.filesRead;
+        } else {
+            kept.unreadable = errors[i];
+            look.waiting.push_back(toRead[i].path + ": cannot be read yet (" + errors[i].substr(0, 200) + "); read again when it changes");
+        }
+    }
+    m_kept = std::move(now);
+    if (look.filesRead == 0 && !anyGone && !(last && !m_everWritten)) return look;
+
+    ReadImport whole;
+    whole.runName = std::move(listed.runName);
+    whole.label = std::move(listed.label);
+    whole.warnings = std::move(listed.warnings);
+    for (const auto& [path, kept] : m_kept)
+        if (kept.file) whole.files.push_back(*kept.file);
+    if (!last && std::none_of(whole.files.begin(), whole.files.end(), [](const ShardedFile& f) { return f.report.format != "unknown"; })) {
+        look.waiting.push_back(whole.label + ": no file in a format Faultline reads yet");
+        return look;
+    }
+    ImportResult result = buildReadImport(std::move(whole), {}, m_options);
+    writeRunFileWithFigures(result.run, m_output);
+    m_everWritten = true;
+    look.written = true;
+    for (Incident& incident : buildIncidents(result.run))
+        if (m_told.insert({incident.begin, incident.hardware}).second) look.newIncidents.push_back(std::move(incident));
+    look.info = result.run.info;
+    look.summary = std::move(result.summary);
+    look.summary.output = m_output;
+    return look;
+}
+
+}  // namespace faultline

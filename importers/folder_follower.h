@@ -1,0 +1,68 @@
+#pragma once
+// Following a running job's folder (`faultline-cli import --follow`, File > Follow Job Folder).
+// Each look lists the folder as an import does, reads only the files that changed since the
+// last look (added, grown, truncated or replaced by a rotation: told by size, modification
+// time and inode), keeps what the other files gave, builds the run again and writes the run
+// file whole: a reader of it never sees a half-written one, and after the last look it is the
+// file a one-shot import of the finished folder writes.
+//
+// What is not whole yet waits: a text file whose last line has no end yet keeps what it gave
+// at the last look until the line ends (or the file stops changing for a look: a writer that
+// died mid-line, or one written faster than it is looked at), and a file that cannot be read yet (a dump being written) keeps what it
+// gave until its next change. The last look reads everything as it is.
+#include "analysis/incidents.h"
+#include "importers/importer.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace faultline {
+
+class FolderFollower {
+public:
+    FolderFollower(std::vector<std::string> inputs, std::string output, ImportOptions options);
+
+    struct Look {
+        bool written = false;                // the run file was written anew
+        std::vector<Incident> newIncidents;  // not told by an earlier look, in time order
+        std::vector<std::string> waiting;    // "FILE: ...": what is not read whole yet, and why
+        ImportSummary summary;               // of the run written (empty when none was)
+        RunInfo info;                        // of the run written: its name, start and span
+        std::size_t filesRead = 0;           // read at this look (the others were kept)
+    };
+    // One look. `last`: the job has ended or following stops, so every file is read as it is.
+    // Throws Error when the folder cannot be listed or the run cannot be built (the run
+    // file is then left as the last look wrote it).
+    Look look(bool last = false);
+
+    const std::string& output() const { return m_output; }
+
+private:
+    // What tells that a file changed between two looks.
+    struct Mark {
+        std::uint64_t device = 0, inode = 0, size = 0;
+        std::int64_t modifiedNs = 0;
+        bool operator==(const Mark&) const = default;
+    };
+    struct Kept {
+        Mark mark;                               // of the bytes `file` was read from
+        std::optional<ShardedFile> file;         // unset until it was read once
+        Mark seen;                               // the file as the last look saw it
+        int looksWaited = 0;                     // in a row, for its last line to end
+        std::optional<std::string> unreadable;   // why the bytes `seen` could not be read
+    };
+
+    std::vector<std::string> m_inputs;
+    std::string m_output;
+    ImportOptions m_options;
+    std::map<std::string, Kept> m_kept;
+    std::set<std::pair<Nanos, std::string>> m_told;  // incidents told: first symptom, hardware
+    bool m_everWritten = false;
+};
+
+}  // namespace faultline

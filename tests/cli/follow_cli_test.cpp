@@ -1,0 +1,154 @@
+// `faultline-cli import --follow DIR -o RUN` while a job writes DIR (issue 40): each incident is
+// told once, in order, as its line is written; SIGTERM ends following cleanly; the run file
+// then equals a one-shot import of the finished folder, and other commands read it meanwhile.
+#include "test_runs.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace faultline {
+namespace {
+
+namespace fs = std::filesystem;
+using test::ScratchDir;
+
+std::string textOf(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+void append(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::app | std::ios::binary);
+    out << text;
+}
+
+std::string xidLine(int minute, int node) {
+    char line[200];
+    std::snprintf(line, sizeof line, "2025-01-21T04:%02d:10+0000 gpu-node-%02d kernel: NVRM: Xid (PCI:0000:1b:00): 79, pid=77, name=python, GPU has fallen off the bus.\n",
+                  minute, node);
+    return line;
+}
+
+// faultline-cli with its output in a file, running beside the test.
+class Follower {
+public:
+    Follower(const std::string& folder, const std::string& run, const std::string& out) {
+        m_pid = ::fork();
+        if (m_pid == 0) {
+            const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            ::dup2(fd, 1);
+            ::dup2(fd, 2);
+            ::execl(FAULTLINE_CLI, FAULTLINE_CLI, "import", "--follow", folder.c_str(), "-o", run.c_str(), "--poll", "200ms", static_cast<char*>(nullptr));
+            ::_exit(127);
+        }
+    }
+    ~Follower() {
+        if (m_pid > 0) {
+            ::kill(m_pid, SIGKILL);
+            ::waitpid(m_pid, nullptr, 0);
+        }
+    }
+    int stop() {
+        ::kill(m_pid, SIGTERM);
+        int status = 0;
+        ::waitpid(m_pid, &status, 0);
+        m_pid = -1;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+
+private:
+    pid_t m_pid = -1;
+};
+
+// Waits for `done`, looking again and again: a generous deadline, never a fixed sleep.
+template <typename Done>
+bool waitFor(Done done) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (done()) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return done();
+}
+
+std::size_t countOf(const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+}
+
+TEST(FollowCli, EachIncidentArrivesOnceInOrderAndTheFinalRunFileIsTheOneShotImport) {
+    ScratchDir dir;
+    const fs::path job = dir.path() / "job";
+    fs::create_directories(job);
+    const std::string log = (job / "syslog").string();
+    const std::string run = dir.file("live.faultline");
+    const std::string out = dir.file("follow.out");
+    Follower follower(job.string(), run, out);
+    ASSERT_TRUE(waitFor([&] { return textOf(out).find("following ") != std::string::npos; })) << textOf(out);
+
+    for (int i = 0; i < 4; ++i) {
+        // Half a line first: the follower waits for its end before it tells the incident.
+        const std::string line = xidLine(10 + i, 1 + i);
+        append(log, line.substr(0, 30));
+        append(log, line.substr(30));
+        ASSERT_TRUE(waitFor([&] { return countOf(textOf(out), "new incident at") == static_cast<std::size_t>(i + 1); })) << textOf(out);
+        // Another command reads the run file while it is followed.
+        const test::CommandResult incidents = test::runCommand(std::string(FAULTLINE_CLI) + " incidents " + run);
+        EXPECT_EQ(incidents.status, 0) << incidents.output;
+    }
+    // A rotation, and a new rank's log added beside.
+    fs::rename(log, log + ".1");
+    append(log, xidLine(20, 5));
+    append((job / "node06.log").string(), xidLine(21, 6));
+    ASSERT_TRUE(waitFor([&] { return countOf(textOf(out), "new incident at") == 6u; })) << textOf(out);
+
+    EXPECT_EQ(follower.stop(), 0) << textOf(out);
+    const std::string told = textOf(out);
+    EXPECT_NE(told.find("following ended"), std::string::npos) << told;
+    EXPECT_EQ(countOf(told, "new incident at"), 6u) << told;
+    // In the order the lines were written.
+    std::size_t previous = 0;
+    for (const char* when : {"04:10:10", "04:11:10", "04:12:10", "04:13:10", "04:20:10", "04:21:10"}) {
+        const std::size_t at = told.find(std::string("new incident at 2025-01-21 ") + when);
+        ASSERT_NE(at, std::string::npos) << when << "\n" << told;
+        EXPECT_GE(at, previous) << when;
+        previous = at;
+    }
+
+    const std::string oneShot = dir.file("once.faultline");
+    ASSERT_EQ(test::runCommand(std::string(FAULTLINE_CLI) + " import " + job.string() + " -o " + oneShot + " --quiet").status, 0);
+    const test::CommandResult followed = test::runCommand(std::string(FAULTLINE_CLI) + " incidents --json " + run, false);
+    const test::CommandResult once = test::runCommand(std::string(FAULTLINE_CLI) + " incidents --json " + oneShot, false);
+    ASSERT_EQ(followed.status, 0);
+    EXPECT_EQ(followed.output, once.output);
+    const test::CommandResult followedSummary = test::runCommand(std::string(FAULTLINE_CLI) + " summary " + run, false);
+    const test::CommandResult onceSummary = test::runCommand(std::string(FAULTLINE_CLI) + " summary " + oneShot, false);
+    EXPECT_EQ(followedSummary.output, onceSummary.output);
+}
+
+TEST(FollowCli, FollowingRefusesWhatCannotFollow) {
+    ScratchDir dir;
+    fs::create_directories(dir.path() / "job");
+    const test::CommandResult json = test::runCommand(std::string(FAULTLINE_CLI) + " import --follow " + dir.file("job") + " -o " + dir.file("r.faultline") + " --json");
+    EXPECT_EQ(json.status, 2) << json.output;
+    EXPECT_NE(json.output.find("--follow reads a folder as it grows"), std::string::npos) << json.output;
+    const test::CommandResult inside = test::runCommand(std::string(FAULTLINE_CLI) + " import --follow " + dir.file("job") + " -o " + dir.file("job/r.faultline"));
+    EXPECT_EQ(inside.status, 1) << inside.output;
+    EXPECT_NE(inside.output.find("cannot be written inside the folder it follows"), std::string::npos) << inside.output;
+}
+
+}  // namespace
+}  // namespace faultline

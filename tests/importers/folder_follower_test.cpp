@@ -1,0 +1,187 @@
+// Following a job's folder while the job writes it (importers/folder_follower.h): each look
+// reads what changed, never tells an incident twice, waits for a line's end, survives log
+// rotation, and after the last look the run file is the one-shot import of the folder.
+#include "importers/folder_follower.h"
+
+#include "import_test_util.h"
+#include "model/run_file.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+namespace faultline::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+// One Xid a line, each on its own GPU and minute: one incident each.
+std::string xidLine(int i) {
+    char line[200];
+    std::snprintf(line, sizeof line, "2025-01-21T04:%02d:10+0000 gpu-node-%02d kernel: NVRM: Xid (PCI:0000:%02x:00): 79, pid=77, name=python, GPU has fallen off the bus.\n",
+                  10 + i, 1 + i % 4, 0x1b + 0x10 * (i % 4));
+    return line;
+}
+
+void append(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::app | std::ios::binary);
+    out << text;
+}
+
+std::string incidentsOf(const faultline::Run& run) { return incidentsToText(buildIncidents(run), run.info); }
+
+TEST(FolderFollower, GrowingFilesAreReadAsTheyChangeEachIncidentToldOnceAndTheLastLookIsTheOneShotImport) {
+    ScratchDir dir;
+    const fs::path job = dir.path() / "job";
+    fs::create_directories(job / "kernel");
+    const std::string kernelLog = (job / "kernel" / "syslog").string();
+    const std::string output = dir.file("live.faultline");
+    FolderFollower follower({job.string()}, output, {});
+
+    // Nothing Faultline reads yet: nothing is written, and it says why.
+    FolderFollower::Look look = follower.look();
+    EXPECT_FALSE(look.written);
+    EXPECT_FALSE(fs::exists(output));
+
+    std::set<std::string> told;
+    auto tell = [&](const FolderFollower::Look& l) {
+        for (const Incident& incident : l.newIncidents) EXPECT_TRUE(told.insert(std::to_string(incident.begin) + " " + incident.headline).second) << "told twice: " << incident.headline;
+    };
+    append(kernelLog, xidLine(0) + xidLine(1));
+    look = follower.look();
+    ASSERT_TRUE(look.written);
+    EXPECT_EQ(look.newIncidents.size(), 2u);
+    tell(look);
+    EXPECT_EQ(buildIncidents(readRunFile(output)).size(), 2u);
+
+    // Unchanged: nothing is read and nothing written again.
+    look = follower.look();
+    EXPECT_FALSE(look.written);
+    EXPECT_EQ(look.filesRead, 0u);
+
+    // Grown, and a new host's log beside it: only the changed files are read.
+    append(kernelLog, xidLine(2));
+    append((job / "kernel" / "node04.log").string(), xidLine(3) + xidLine(5));
+    std::ofstream((job / "README").string()) << "notes of the team, not evidence\n";
+    look = follower.look();
+    ASSERT_TRUE(look.written);
+    EXPECT_EQ(look.filesRead, 3u);
+    EXPECT_EQ(look.newIncidents.size(), 3u);
+    tell(look);
+    for (std::size_t i = 1; i < look.newIncidents.size(); ++i) EXPECT_LE(look.newIncidents[i - 1].begin, look.newIncidents[i].begin);
+
+    look = follower.look(true);
+    tell(look);
+    EXPECT_EQ(told.size(), 5u);
+    const faultline::Run followed = readRunFile(output);
+    const faultline::Run oneShot = importPaths({job.string()}).run;
+    EXPECT_EQ(incidentsOf(followed), incidentsOf(oneShot));
+    EXPECT_EQ(followed.topology.gpus.size(), oneShot.topology.gpus.size());
+    EXPECT_EQ(followed.info.startEpochNs, oneShot.info.startEpochNs);
+    EXPECT_EQ(followed.info.duration, oneShot.info.duration);
+}
+
+TEST(FolderFollower, AHalfWrittenLastLineWaitsForItsEnd) {
+    ScratchDir dir;
+    const fs::path job = dir.path() / "job";
+    fs::create_directories(job);
+    const std::string log = (job / "syslog").string();
+    FolderFollower follower({job.string()}, dir.file("live.faultline"), {});
+    append(log, xidLine(0));
+    ASSERT_TRUE(follower.look().written);
+
+    const std::string second = xidLine(1);
+    append(log, second.substr(0, 40));
+    FolderFollower::Look look = follower.look();
+    EXPECT_FALSE(look.written);
+    ASSERT_EQ(look.waiting.size(), 1u);
+    EXPECT_EQ(look.waiting.front(), log + ": its last line is not ended yet");
+
+    append(log, second.substr(40));
+    look = follower.look();
+    ASSERT_TRUE(look.written);
+    EXPECT_EQ(look.newIncidents.size(), 1u);
+    EXPECT_TRUE(look.waiting.empty());
+}
+
+TEST(FolderFollower, ALineThatNeverEndsIsReadAfterTwoLooks) {
+    // A writer that died mid-line, or one always mid-line when looked at, is still read.
+    ScratchDir dir;
+    const fs::path job = dir.path() / "job";
+    fs::create_directories(job);
+    const std::string log = (job / "syslog").string();
+    append(log, xidLine(0) + "2025-01-21T04:30:00+0000 gpu-node-01 kernel: NVRM: Xid (PCI:0000");
+    FolderFollower follower({job.string()}, dir.file("live.faultline"), {});
+    EXPECT_FALSE(follower.look().written);
+    append(log, ":1b");
+    EXPECT_FALSE(follower.look().written);
+    const FolderFollower::Look third = follower.look();
+    EXPECT_TRUE(third.written);
+    EXPECT_EQ(third.newIncidents.size(), 1u);
+}
+
+TEST(FolderFollower, RotatedAndTruncatedLogsLoseNothingAndCountNothingTwice) {
+    ScratchDir dir;
+    const fs::path job = dir.path() / "job";
+    fs::create_directories(job);
+    const std::string log = (job / "syslog").string();
+    FolderFollower follower({job.string()}, dir.file("live.faultline"), {});
+    append(log, xidLine(0) + xidLine(1));
+    ASSERT_TRUE(follower.look().written);
+
+    // logrotate's rename: syslog becomes syslog.1, a new syslog goes on.
+    fs::rename(log, log + ".1");
+    append(log, xidLine(2));
+    FolderFollower::Look look = follower.look();
+    ASSERT_TRUE(look.written);
+    EXPECT_EQ(look.newIncidents.size(), 1u);
+
+    // copytruncate: the log copied to syslog.2, then emptied in place and written again.
+    fs::copy_file(log, log + ".2");
+    fs::resize_file(log, 0);
+    append(log, xidLine(3));
+    look = follower.look();
+    ASSERT_TRUE(look.written);
+    EXPECT_EQ(look.newIncidents.size(), 1u);
+    EXPECT_EQ(buildIncidents(readRunFile(dir.file("live.faultline"))).size(), 4u);
+}
+
+TEST(FolderFollower, ADumpStillBeingWrittenWaitsWhileTheOtherFilesGoOn) {
+    ScratchDir dir;
+    const fs::path job = dir.path() / "job";
+    fs::create_directories(job);
+    std::ifstream in(fixture("fr_shared_input_sizes_7"), std::ios::binary);
+    const std::string dump((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ASSERT_GT(dump.size(), 1000u);
+    const std::string dumpPath = (job / "nccl_trace_rank_7").string();
+    append(dumpPath, dump.substr(0, dump.size() / 2));
+    // A log of the same minute as the dump.
+    append((job / "syslog").string(), "2025-09-23T06:55:06+0000 gpu-node-01 kernel: NVRM: Xid (PCI:0000:1b:00): 79, pid=77, name=python, GPU has fallen off the bus.\n");
+
+    FolderFollower follower({job.string()}, dir.file("live.faultline"), {});
+    FolderFollower::Look look = follower.look();
+    // The half dump cannot be read (or waits as text without an end); the log is read.
+    ASSERT_TRUE(look.written);
+    EXPECT_EQ(look.newIncidents.size(), 1u);
+    ASSERT_FALSE(look.waiting.empty());
+    EXPECT_EQ(look.waiting.front().rfind(dumpPath + ": ", 0), 0u) << look.waiting.front();
+
+    append(dumpPath, dump.substr(dump.size() / 2));
+    for (int i = 0; i < 3 && !look.waiting.empty(); ++i) look = follower.look();
+    EXPECT_TRUE(look.waiting.empty());
+    const faultline::Run run = readRunFile(dir.file("live.faultline"));
+    const faultline::Run oneShot = importPaths({job.string()}).run;
+    EXPECT_EQ(run.collectives.size(), oneShot.collectives.size());
+    EXPECT_EQ(incidentsOf(run), incidentsOf(oneShot));
+}
+
+TEST(FolderFollower, TheRunFileMayNotBeInsideTheFolderItFollows) {
+    ScratchDir dir;
+    const std::string message = errorOf([&] { FolderFollower({dir.path().string()}, dir.file("live.faultline"), {}); });
+    EXPECT_NE(message.find("cannot be written inside the folder it follows"), std::string::npos) << message;
+}
+
+}  // namespace
+}  // namespace faultline::test
