@@ -44,10 +44,12 @@ struct Options {
     bool closeCamera = false;  // --camera close
     faultline::ExportRequest exports;  // --report, --record, --scale
     QString presentation;              // --presentation OUT.pdf
+    QString follow;                    // --follow DIR: a running job's folder, live
     std::optional<faultline::StatePaletteKind> palette;  // --palette; none: the standard colours
 };
 
 constexpr const char* kUsage = "usage: faultline [RUN.faultline]\n"
+                               "       faultline --follow DIR   (a running job's folder, live)\n"
                                "       faultline A.faultline B.faultline   (the two runs compared side by side)\n"
                                "       faultline --screenshot OUT.png [--view PANEL] [--at TIME | --step N] [--viewpoint NAME] [--colour-by METRIC] [--palette standard|colour-blind] [--size WxH] [RUN.faultline]\n"
                                "       faultline --screenshot OUT.svg --view charts|timeline [--at TIME] [--size WxH] [RUN.faultline]\n"
@@ -99,8 +101,9 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
     const QCommandLineOption presentation("presentation", "Write the presentation's slides (View > Present) as a PDF, one page a slide, its --incidents worst incidents (default 5), and exit.", "OUT.pdf");
     const QCommandLineOption palette("palette", "The GPU states' colours for --screenshot, --report, --presentation and --record: standard, or colour-blind "
                                                 "(Okabe & Ito's, as View > Colour-Blind-Safe Colours). Default: standard.", "standard|colour-blind");
+    const QCommandLineOption follow("follow", "Follow a running job's folder: open it as a live run, read again as its files grow or arrive (File > Follow Job Folder).", "DIR");
     const QCommandLineOption force("force", "Replace an existing output file that is not of the kind written (never a run given as input).");
-    parser.addOptions({help, version, screenshot, view, at, step, size, benchReplay, gpus, compare, camera, viewpoint, colourBy, presentation, palette, force});
+    parser.addOptions({help, version, screenshot, view, at, step, size, benchReplay, gpus, compare, camera, viewpoint, colourBy, presentation, palette, follow, force});
     faultline::addExportOptions(parser);
 
     if (!parser.parse(QCoreApplication::arguments())) return usageError(parser.errorText());
@@ -137,6 +140,9 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
         return usageError("--camera expects whole or close, not '" + parser.value(camera) + "'");
     o.closeCamera = parser.value(camera) == "close";
     o.screenshot = parser.value(screenshot);
+    o.follow = parser.value(follow);
+    if (!o.follow.isEmpty() && (!o.positional.isEmpty() || parser.isSet(screenshot) || parser.isSet(benchReplay) || parser.isSet(presentation)))
+        return usageError("--follow opens a folder as a live run, on its own (no run file, --screenshot, --presentation or --bench-replay)");
     o.at = parser.value(at);
     o.view = parser.value(view);
     o.viewpoint = parser.value(viewpoint);
@@ -311,7 +317,8 @@ int main(int argc, char** argv) {
     else
         window.restoreLayout();  // screenshots use the default layout
     window.show();
-    if (run.isEmpty()) window.openSampleRun();
+    if (!options.follow.isEmpty()) window.followFolder(options.follow);
+    else if (run.isEmpty()) window.openSampleRun();
     else window.openRun(run);
     return QApplication::exec();
 }

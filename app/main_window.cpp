@@ -10,6 +10,7 @@
 #include "review_watcher.h"
 #include "help_windows.h"
 #include "import_controller.h"
+#include "job_follower.h"
 #include "prometheus_dialog.h"
 #include "sample_run.h"
 #include "theme.h"
@@ -105,6 +106,7 @@ MainWindow::MainWindow(QWidget* parent)
     createMenus(createDropTargets());
     createIncidentShortcuts();
     createBusyIndicator();
+    findChild<QAction*>("stopFollowingAction")->setEnabled(false);
 }
 
 void MainWindow::createPages() {
@@ -236,6 +238,8 @@ void MainWindow::createMenus(ImportController* importer) {
         {Menu::File, tr("Import from &Prometheus..."), {}, "importPrometheusAction", [this, importer] {
              askAndPullFromPrometheus(this, m_run ? &m_run->run : nullptr, m_run ? m_run->path : QString(), importer);
          }},
+        {Menu::File, tr("Fo&llow Job Folder..."), {}, "followAction", [this] { chooseAndFollow(); }},
+        {Menu::File, tr("S&top Following"), {}, "stopFollowingAction", [this] { stopFollowing(); }},
         // Comparing: the open run beside another (also a run file dropped with Ctrl held).
         {Menu::File},
         {Menu::File, tr("&Compare With..."), {}, "compareAction", [this] { chooseAndCompare(); }},
@@ -366,6 +370,10 @@ void MainWindow::createBusyIndicator() {
     m_busy->setMaximumWidth(160);
     m_busy->hide();
     statusBar()->addPermanentWidget(m_busy);
+    m_followStatus = new QLabel(this);
+    m_followStatus->setObjectName("followStatus");
+    m_followStatus->hide();
+    statusBar()->addPermanentWidget(m_followStatus);
     connect(m_loader, &RunLoader::loaded, this, &MainWindow::showRun);
     connect(m_loader, &RunLoader::failed, this, &MainWindow::showError);
     connect(m_loader, &RunLoader::loaded, m_busy, [this] { m_busy->setVisible(m_loader->busy()); });
@@ -488,6 +496,57 @@ void MainWindow::chooseAndOpen() {
     if (!path.isEmpty()) openRun(path);
 }
 
+void MainWindow::chooseAndFollow() {
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Follow Job Folder"));
+    if (!folder.isEmpty()) followFolder(folder);
+}
+
+void MainWindow::followFolder(const QString& folder) {
+    stopFollowing();
+    try {
+        m_follower = new JobFollower(folder, JobFollower::runPathFor(folder), this);
+        m_followShown = false;
+    } catch (const std::exception& e) {
+        showError(tr("Cannot follow %1: %2").arg(folder, QString::fromUtf8(e.what())));
+        return;
+    }
+    const QString name = QFileInfo(folder).fileName();
+    m_followStatus->setText(tr("Following %1: waiting for its files").arg(name));
+    m_followStatus->setToolTip(tr("%1 is read again as its files grow; the run is kept in %2").arg(folder, m_follower->runPath()));
+    m_followStatus->show();
+    connect(m_follower, &JobFollower::updated, this, &MainWindow::showFollowedUpdate);
+    connect(m_follower, &JobFollower::waiting, this, [this, name](const QString& why) {
+        m_followStatus->setText(tr("Following %1: waiting (%2)").arg(name, QFileInfo(why.section(':', 0, 0)).fileName()));
+        m_followStatus->setToolTip(why);
+    });
+    if (auto* stop = findChild<QAction*>("stopFollowingAction")) stop->setEnabled(true);
+}
+
+void MainWindow::showFollowedUpdate(const QString& runPath, const QStringList& newIncidents) {
+    if (!m_follower) return;
+    m_followStatus->setText(tr("Following %1: updated %2").arg(QFileInfo(m_follower->folder()).fileName(), m_follower->lastUpdate().toString("HH:mm:ss")));
+    if (!newIncidents.isEmpty()) QApplication::alert(this);
+    // Another run opened since following began stays open: the followed one is in its file.
+    const bool showingFollowed = m_run && m_run->path == runPath;
+    if (m_run && !showingFollowed && std::exchange(m_followShown, true)) {
+        if (!newIncidents.isEmpty()) statusBar()->showMessage(tr("New incident in the followed job: %1").arg(newIncidents.join("; ")));
+        return;
+    }
+    m_followShown = true;
+    m_newIncidents += newIncidents;
+    m_keepViewOnNextRun = showingFollowed;
+    m_loader->load(runPath);
+}
+
+void MainWindow::stopFollowing() {
+    if (auto* stop = findChild<QAction*>("stopFollowingAction")) stop->setEnabled(false);
+    if (!m_follower) return;
+    delete m_follower;
+    m_follower = nullptr;
+    m_followStatus->hide();
+    statusBar()->showMessage(tr("Stopped following; the run as last read stays open."));
+}
+
 void MainWindow::chooseAndCompare() {
     if (!m_run) return;
     const QString path = QFileDialog::getOpenFileName(this, tr("Compare With"), QFileInfo(m_run->path).absolutePath(),
@@ -496,6 +555,15 @@ void MainWindow::chooseAndCompare() {
 }
 
 void MainWindow::showRun(std::shared_ptr<const LoadedRun> run) {
+    // A followed run shown again keeps the camera, the instant and the selected incident.
+    const bool keepView = std::exchange(m_keepViewOnNextRun, false) && m_run && run && m_run->path == run->path;
+    const CameraPose pose = m_replay->fabricView()->cameraPose();
+    // Kept as wall-clock times: a file that reaches further back moves the run's start.
+    const std::int64_t instant = m_run ? m_run->run.info.startEpochNs + m_replay->time() : 0;
+    std::optional<std::int64_t> selectedAt;
+    if (keepView)
+        for (const Incident& incident : m_run->incidents)
+            if (incident.id == m_incidents->selectedIncidentId()) selectedAt = m_run->run.info.startEpochNs + incident.begin;
     m_run = std::move(run);
     m_summary->setSummary(m_run->summary);
     QStringList highlights;
@@ -519,6 +587,22 @@ void MainWindow::showRun(std::shared_ptr<const LoadedRun> run) {
     rememberRecent({m_run->path, {}});  // File > Open Recent
     setWindowTitle(tr("%1 — Faultline").arg(QString::fromStdString(m_run->summary.name)));
     statusBar()->showMessage(tr("Opened %1. %2").arg(QFileInfo(m_run->path).fileName(), m_incidents->notesStatus()));
+    if (keepView) {
+        m_replay->fabricView()->setCameraPose(pose);
+        const std::int64_t start = m_run->run.info.startEpochNs;
+        m_replay->setTime(instant - start);
+        // The same incident again (found by its first symptom: an earlier one may have arrived
+        // and numbered it anew), without flying the camera to it.
+        for (const Incident& incident : m_run->incidents)
+            if (selectedAt && start + incident.begin == *selectedAt) {
+                const QSignalBlocker quiet(m_incidents);
+                m_incidents->selectIncident(incident.id);
+            }
+        if (!m_newIncidents.isEmpty()) statusBar()->showMessage(tr("New incident: %1").arg(m_newIncidents.join("; ")));
+        m_newIncidents.clear();
+        emit runShown();
+        return;
+    }
     // Short evidence (a crash log, a hang's dumps) opens on its first symptom: the incident
     // selected, the failed hardware red, framed and in the inspector, not step 0.
     if (const std::optional<Nanos> first = openingInstant(m_run->run, m_run->incidents))

@@ -20,6 +20,7 @@ namespace faultline {
 class ReplayPanel;
 class ChartsView;
 class ImportController;
+class JobFollower;
 class IncidentView;
 class ReviewWatcher;
 class JobsView;
@@ -34,6 +35,11 @@ public:
 
     void openRun(const QString& path);
     void openSampleRun();
+    // File > Follow Job Folder: a running job's folder opened as a live run (app/job_follower.h),
+    // shown again as it grows without moving the camera, the instant or the selection.
+    void followFolder(const QString& folder);
+    void stopFollowing();
+    const JobFollower* follower() const { return m_follower; }
     // The panels' arrangement, sizes and theme as the user last left them.
     void restoreLayout();
     // View > Reset Layout: every dock back where it first was, the legend unfolded.
@@ -65,6 +71,8 @@ private:
     QAction* addRememberedToggle(QMenu* menu, const QString& text, const char* name, const char* key, std::function<void(bool)> apply);
 
     void chooseAndOpen();
+    void chooseAndFollow();
+    void showFollowedUpdate(const QString& runPath, const QStringList& newIncidents);
     void chooseAndCompare();
     template <typename Window, typename Make>
     void showHelpWindow(const char* name, Make make);
@@ -106,6 +114,12 @@ private:
     JobsView* m_jobs = nullptr;
     RepeatOffendersView* m_offenders = nullptr;
     QProgressBar* m_busy = nullptr;
+    JobFollower* m_follower = nullptr;
+    QLabel* m_followStatus = nullptr;
+    // The next run shown is the followed run again: the view stays as the user left it.
+    bool m_keepViewOnNextRun = false;
+    bool m_followShown = false;  // the followed run was shown once since following began
+    QStringList m_newIncidents;  // told by the status line once the run that has them is shown
     Docks m_docks;
     std::vector<RememberedToggle> m_rememberedToggles;
     std::shared_ptr<const LoadedRun> m_run;

@@ -145,7 +145,7 @@ FolderFollower::Look FolderFollower::look(bool last) {
     m_everWritten = true;
     look.written = true;
     for (Incident& incident : buildIncidents(result.run))
-        if (m_told.insert({incident.begin, incident.hardware}).second) look.newIncidents.push_back(std::move(incident));
+        if (m_told.insert({result.run.info.startEpochNs + incident.begin, incident.hardware}).second) look.newIncidents.push_back(std::move(incident));
     look.info = result.run.info;
     look.summary = std::move(result.summary);
     look.summary.output = m_output;

@@ -61,7 +61,9 @@ private:
     std::string m_output;
     ImportOptions m_options;
     std::map<std::string, Kept> m_kept;
-    std::set<std::pair<Nanos, std::string>> m_told;  // incidents told: first symptom, hardware
+    // Incidents told: the first symptom's wall-clock time (a file reaching further back moves
+    // the run's start, and with it every time in the run) and the hardware.
+    std::set<std::pair<std::int64_t, std::string>> m_told;
     bool m_everWritten = false;
 };
 

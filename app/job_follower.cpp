@@ -1,0 +1,108 @@
+#include "app/job_follower.h"
+
+#include "importers/folder_follower.h"
+#include "widgets/run_in_background.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QDirIterator>
+#include <QFileInfo>
+#include <QFileSystemWatcher>
+#include <QStandardPaths>
+#include <QTimer>
+
+namespace faultline {
+
+namespace {
+
+// The poll that finds changes the kernel does not tell of (NFS, Lustre).
+constexpr int kPollMs = 2000;
+// Changes come in bursts (a log line, then the next): one look after the burst.
+constexpr int kSettleMs = 250;
+
+struct LookResult {
+    bool written = false;
+    QStringList newIncidents;
+    QStringList waiting;
+};
+
+}  // namespace
+
+QString JobFollower::runPathFor(const QString& folder) {
+    const QString absolute = QFileInfo(folder).absoluteFilePath();
+    const QString hash = QString::fromLatin1(QCryptographicHash::hash(absolute.toUtf8(), QCryptographicHash::Sha1).toHex().left(8));
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + "/followed";
+    QDir().mkpath(dir);
+    return dir + "/" + QFileInfo(absolute).fileName() + "-" + hash + ".faultline";
+}
+
+JobFollower::JobFollower(const QString& folder, const QString& runPath, QObject* parent)
+    : QObject(parent),
+      m_folder(folder),
+      m_runPath(runPath),
+      m_follower(std::make_shared<FolderFollower>(std::vector<std::string>{folder.toStdString()}, runPath.toStdString(), ImportOptions{})),
+      m_watcher(new QFileSystemWatcher(this)),
+      m_poll(new QTimer(this)),
+      m_soon(new QTimer(this)) {
+    m_soon->setSingleShot(true);
+    m_soon->setInterval(kSettleMs);
+    connect(m_soon, &QTimer::timeout, this, &JobFollower::look);
+    connect(m_watcher, &QFileSystemWatcher::directoryChanged, this, &JobFollower::lookSoon);
+    connect(m_watcher, &QFileSystemWatcher::fileChanged, this, &JobFollower::lookSoon);
+    m_poll->setInterval(kPollMs);
+    connect(m_poll, &QTimer::timeout, this, &JobFollower::look);
+    m_poll->start();
+    watchFolders();
+    look();
+}
+
+JobFollower::~JobFollower() = default;
+
+void JobFollower::watchFolders() {
+    // Folders tell of files added, renamed (rotated) and removed; files of what is appended.
+    QStringList paths{m_folder};
+    for (QDirIterator it(m_folder, QDir::AllEntries | QDir::NoDotAndDotDot, QDirIterator::Subdirectories); it.hasNext();) paths << it.next();
+    const QStringList watched = m_watcher->files() + m_watcher->directories();
+    QStringList fresh;
+    for (const QString& p : paths)
+        if (!watched.contains(p)) fresh << p;
+    if (!fresh.isEmpty()) m_watcher->addPaths(fresh);
+}
+
+void JobFollower::lookSoon() { m_soon->start(); }
+
+void JobFollower::look() {
+    if (m_looking) {
+        m_lookAgain = true;
+        return;
+    }
+    m_looking = true;
+    watchFolders();
+    runInBackground(
+        this,
+        [follower = m_follower] {
+            const FolderFollower::Look look = follower->look();
+            LookResult result{look.written, {}, {}};
+            for (const Incident& incident : look.newIncidents) result.newIncidents << QString::fromStdString(incident.headline);
+            for (const std::string& w : look.waiting) result.waiting << QString::fromStdString(w);
+            return result;
+        },
+        [this](const BackgroundResult<LookResult>& result) {
+            m_looking = false;
+            if (const auto* look = std::get_if<0>(&result)) {
+                if (look->written) {
+                    m_lastUpdate = QDateTime::currentDateTime();
+                    emit updated(m_runPath, look->newIncidents);
+                }
+                if (!look->waiting.isEmpty()) emit waiting(look->waiting.front());
+            } else {
+                emit waiting(errorOf(result));  // the job is still writing: the next change may mend it
+            }
+            if (m_lookAgain) {
+                m_lookAgain = false;
+                lookSoon();
+            }
+        });
+}
+
+}  // namespace faultline

@@ -1,0 +1,57 @@
+#pragma once
+// File > Follow Job Folder and `faultline --follow DIR`: a running job's folder followed
+// (importers/folder_follower.h). The kernel's change notices (QFileSystemWatcher) wake a look
+// soon after a file changes, and a poll finds what they do not tell (network file systems);
+// each look runs off the GUI thread, one at a time, and writes the run file whole.
+#include <QDateTime>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+class QFileSystemWatcher;
+class QTimer;
+
+namespace faultline {
+
+class FolderFollower;
+
+class JobFollower : public QObject {
+    Q_OBJECT
+public:
+    // Throws Error when the folder cannot be followed into `runPath`.
+    JobFollower(const QString& folder, const QString& runPath, QObject* parent = nullptr);
+    ~JobFollower() override;
+
+    QString folder() const { return m_folder; }
+    QString runPath() const { return m_runPath; }
+    QDateTime lastUpdate() const { return m_lastUpdate; }
+
+    // Where the app keeps the run file of a followed folder: its cache, one file per folder.
+    static QString runPathFor(const QString& folder);
+
+signals:
+    // The run file was written anew; `newIncidents`: the headlines of the incidents no earlier
+    // look told, in time order.
+    void updated(const QString& runPath, const QStringList& newIncidents);
+    // What holds the run back (a file not readable yet, a run that cannot be built yet).
+    void waiting(const QString& message);
+
+private:
+    void lookSoon();
+    void look();
+    void watchFolders();
+
+    QString m_folder;
+    QString m_runPath;
+    std::shared_ptr<FolderFollower> m_follower;
+    QFileSystemWatcher* m_watcher;
+    QTimer* m_poll;
+    QTimer* m_soon;
+    QDateTime m_lastUpdate;
+    bool m_looking = false;
+    bool m_lookAgain = false;
+};
+
+}  // namespace faultline
