@@ -525,15 +525,19 @@ void MainWindow::followFolder(const QString& folder) {
 void MainWindow::showFollowedUpdate(const QString& runPath, const QStringList& newIncidents) {
     if (!m_follower) return;
     m_followStatus->setText(tr("Following %1: updated %2").arg(QFileInfo(m_follower->folder()).fileName(), m_follower->lastUpdate().toString("HH:mm:ss")));
-    if (!newIncidents.isEmpty()) QApplication::alert(this);
     // Another run opened since following began stays open: the followed one is in its file.
     const bool showingFollowed = m_run && m_run->path == runPath;
-    if (m_run && !showingFollowed && std::exchange(m_followShown, true)) {
-        if (!newIncidents.isEmpty()) statusBar()->showMessage(tr("New incident in the followed job: %1").arg(newIncidents.join("; ")));
+    const bool firstShow = !std::exchange(m_followShown, true);
+    if (m_run && !showingFollowed && !firstShow) {
+        if (!newIncidents.isEmpty()) {
+            statusBar()->showMessage(tr("New incident in the followed job: %1").arg(newIncidents.join("; ")));
+            QApplication::alert(this);
+        }
         return;
     }
-    m_followShown = true;
-    m_newIncidents += newIncidents;
+    // The first run shown is the folder as it was: its incidents are not news.
+    if (!firstShow) m_newIncidents += newIncidents;
+    if (!firstShow && !newIncidents.isEmpty()) QApplication::alert(this);
     m_keepViewOnNextRun = showingFollowed;
     m_loader->load(runPath);
 }

@@ -82,6 +82,9 @@ TEST(FollowWindow, ALineWrittenLaterArrivesWithoutMovingTheReviewersView) {
     EXPECT_EQ(start + window.currentRun()->incidents[static_cast<std::size_t>(selected - 1)].begin, selectedAt);
     const QString message = window.statusBar()->currentMessage();
     EXPECT_TRUE(message.startsWith("New incident: ")) << message.toStdString();
+    // Only what arrived after the folder was first shown is news.
+    EXPECT_EQ(message.count("Faulty GPU"), 2) << message.toStdString();
+    EXPECT_TRUE(message.contains("gpu-node-03") && message.contains("gpu-node-04")) << message.toStdString();
 
     window.stopFollowing();
     EXPECT_FALSE(window.follower());
