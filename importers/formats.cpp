@@ -9,6 +9,7 @@
 #include "importers/native/readers.h"
 #include "importers/pytorch/readers.h"
 #include "importers/slurm/readers.h"
+#include "importers/slurm/sacct_headerless.h"
 #include "importers/telemetry/readers.h"
 #include "importers/console/console_line.h"
 #include "importers/text/log_record.h"
@@ -221,6 +222,8 @@ const FormatInfo* detectText(std::string_view head, bool console) {
     if (startsWith(first, "kind,") || first == "kind") return findFormat("faultline-events");
     if (startsWith(first, "JobID") || (contains(first, "JobID") && contains(first, "State")))
         return findFormat("sacct");
+    // sacct --noheader: rows of jobs (the importer reads them, or says which --sacct-fields would).
+    if (headerlessSacct(lines)) return findFormat("sacct");
     if (const FormatInfo* telemetry = detectTelemetryText(lines)) return telemetry;
     if (ibnetdiscoverRecordIn(lines) && contains(all, "vendid=")) return findFormat("ibnetdiscover");
     if (const FormatInfo* byLines = detectByLineKinds(lines, console)) return byLines;
