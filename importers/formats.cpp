@@ -1,5 +1,6 @@
 #include "importers/formats.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "importers/console/console_catalogue.h"
@@ -73,13 +74,29 @@ const FormatInfo* detectJson(std::string_view head) {
 class ConsoleSniffer {
 public:
     bool line(std::string_view raw) {
+        if (known(raw)) {
+            m_cut.clear();
+            return true;
+        }
+        // A line cut at a terminal's width is judged whole, with the rest on the line after it.
+        const bool whole = !m_cut.empty() && raw.size() <= m_cut.size() && known(m_cut + std::string(raw));
+        m_cut.clear();
+        if (std::find(std::begin(kTerminalWidths), std::end(kTerminalWidths), raw.size()) != std::end(kTerminalWidths)) m_cut.assign(raw);
+        return whole;
+    }
+
+private:
+    // The widths terminals and pasted-log viewers are commonly set to (console_continuation.cpp).
+    static constexpr std::size_t kTerminalWidths[] = {80, 100, 120, 132, 160, 200};
+
+    bool known(std::string_view raw) {
         m_peeler.split(raw, m_lines);
         for (const ConsoleLine& l : m_lines)
             if (!l.text.empty() && recogniseConsoleLine(l.text)) return true;
         return false;
     }
 
-private:
+    std::string m_cut;  // the line before, when it was as long as a terminal is wide
     YearResolver m_years{2000, std::nullopt};
     ConsoleLinePeeler m_peeler{m_years};
     std::vector<ConsoleLine> m_lines;
@@ -191,7 +208,11 @@ const FormatInfo* detectByLineKinds(const std::vector<std::string_view>& lines, 
     std::size_t kernelShaped = 0, candidates = 0, kernelLines = 0, jobLines = 0;
     ConsoleSniffer sniffer;
     for (std::string_view l : lines) {
-        if (l.front() == ' ' || l.front() == '\t') continue;
+        if (l.front() == ' ' || l.front() == '\t') {
+            // No line of its own, but it may be the rest of a job's line cut at a terminal's width.
+            if (console && sniffer.line(l)) ++jobLines;
+            continue;
+        }
         ++candidates;
         const KernelLook look = kernelLogLineIn(l);
         if (look.line) ++kernelShaped;
