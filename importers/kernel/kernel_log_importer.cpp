@@ -8,6 +8,7 @@
 #include "importers/text/year_resolver.h"
 #include "model/time_notes.h"
 
+#include <chrono>
 #include <ctime>
 #include <limits>
 #include <map>
@@ -169,7 +170,9 @@ public:
         if (lines == 0) return;
         ctx.report.count("undated lines", lines);
         const bool sinceBoot = m_lastDated == 0 && m_lastBoot > 0;
-        const EpochNs at = m_lastDated > 0 ? m_lastDated : sinceBoot ? m_lastBoot : written.value_or(0);
+        // A file with no modification time (a pipe): the import's own time, the latest it can be.
+        const EpochNs now = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+        const EpochNs at = m_lastDated > 0 ? m_lastDated : sinceBoot ? m_lastBoot : written.value_or(now);
         for (std::size_t i : m_failures) {
             ImportedFailure& f = ctx.events.failures[i];
             f.time = at;
@@ -179,10 +182,10 @@ public:
         const std::string where = m_lastDated > 0 ? "at the newest time the file dates, " + formatEpochNs(at)
                                   : sinceBoot     ? "at the newest time since boot the file gives"
                                   : written       ? "at the file's modification time, " + formatEpochNs(at)
-                                                  : "nowhere in time (the file has no modification time)";
+                                                  : "at the time of the import (the file has no modification time)";
         ctx.report.notes.push_back(std::to_string(lines) + " kernel line(s) have no time; their " + std::to_string(m_failures.size()) +
                                    " failure(s) are marked \"time unknown\" and placed " + where);
-        if (!m_failures.empty() && m_lastDated == 0 && !sinceBoot && written) ctx.report.seen(at);
+        if (!m_failures.empty() && m_lastDated == 0 && !sinceBoot) ctx.report.seen(at);
     }
 
 private:
