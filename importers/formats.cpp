@@ -1,6 +1,5 @@
 #include "importers/formats.h"
 
-#include <algorithm>
 #include <cctype>
 
 #include "importers/console/console_catalogue.h"
@@ -18,6 +17,7 @@
 #include "importers/kernel/kernel_log_line.h"
 #include "importers/text/line_reader.h"
 #include "importers/pytorch/pickle_reader.h"
+#include "importers/text/terminal_width.h"
 #include "importers/text/text_parse.h"
 
 namespace faultline {
@@ -81,14 +81,11 @@ public:
         // A line cut at a terminal's width is judged whole, with the rest on the line after it.
         const bool whole = !m_cut.empty() && raw.size() <= m_cut.size() && known(m_cut + std::string(raw));
         m_cut.clear();
-        if (std::find(std::begin(kTerminalWidths), std::end(kTerminalWidths), raw.size()) != std::end(kTerminalWidths)) m_cut.assign(raw);
+        if (terminalWide(raw.size())) m_cut.assign(raw);
         return whole;
     }
 
 private:
-    // The widths terminals and pasted-log viewers are commonly set to (console_continuation.cpp).
-    static constexpr std::size_t kTerminalWidths[] = {80, 100, 120, 132, 160, 200};
-
     bool known(std::string_view raw) {
         m_peeler.split(raw, m_lines);
         for (const ConsoleLine& l : m_lines)
@@ -207,14 +204,18 @@ bool kernelWordsIn(std::string_view line, const KernelLogLine& entry) {
 const FormatInfo* detectByLineKinds(const std::vector<std::string_view>& lines, bool console) {
     std::size_t kernelShaped = 0, candidates = 0, kernelLines = 0, jobLines = 0;
     ConsoleSniffer sniffer;
+    std::size_t before = 0;  // the length of the line before
     for (std::string_view l : lines) {
-        if (l.front() == ' ' || l.front() == '\t') {
-            // No line of its own, but it may be the rest of a job's line cut at a terminal's width.
+        const bool afterCut = terminalWide(before);
+        before = l.size();
+        const KernelLook look = kernelLogLineIn(l);
+        // No line of its own (a kmsg continuation, or the rest of a line cut at a terminal's
+        // width), but it may complete a job's line.
+        if (l.front() == ' ' || l.front() == '\t' || (afterCut && !look.line)) {
             if (console && sniffer.line(l)) ++jobLines;
             continue;
         }
         ++candidates;
-        const KernelLook look = kernelLogLineIn(l);
         if (look.line) ++kernelShaped;
         // A date out of range is still a kernel line's shape: the importer names it.
         if (look.line && (!look.entry || look.entry->form != KernelLogForm::DmesgIso || kernelWordsIn(l, *look.entry))) ++kernelLines;

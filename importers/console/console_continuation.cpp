@@ -1,9 +1,8 @@
 #include "importers/console/console_continuation.h"
 
 #include "importers/console/training_log_line.h"
+#include "importers/text/terminal_width.h"
 #include "importers/text/text_parse.h"
-
-#include <algorithm>
 
 namespace faultline {
 
@@ -11,8 +10,6 @@ namespace {
 
 // A physical line shorter than this is no terminal's width.
 constexpr std::size_t kNarrowestWrap = 60;
-// The widths terminals and pasted-log viewers are commonly set to.
-constexpr std::size_t kTerminalWidths[] = {80, 100, 120, 132, 160, 200};
 
 bool hasWrapper(const ConsoleLine& l) { return l.rank >= 0 || l.localRank >= 0 || !l.host.empty() || l.time || l.yearless || l.shellTrace; }
 
@@ -46,9 +43,9 @@ std::optional<PreparedLine> joinContinuation(const PreparedLine& a, const Consol
         // A line exactly as wide as a common terminal (80, 100, 120, 132, 160, 200 columns), the
         // longest so far and followed by a shorter bare line, is such a cut too: a log's one long
         // message shows no second line of that width.
-        const bool terminalWide = std::find(std::begin(kTerminalWidths), std::end(kTerminalWidths), a.rawSize) != std::end(kTerminalWidths);
+        const bool wide = terminalWide(a.rawSize);
         cutAtWidth = a.rawSize >= kNarrowestWrap &&
-                     (a.rawSize == width || (a.rawSize >= longest && (b.rawSize == a.rawSize || (terminalWide && b.rawSize < a.rawSize))));
+                     (a.rawSize == width || (a.rawSize >= longest && (b.rawSize == a.rawSize || (wide && b.rawSize < a.rawSize))));
         if (!bare || (!cutAtWidth && !hasWrapper(a.line)) || (eventA && eventB)) return std::nullopt;
         // A cut at a width falls anywhere, inside a word too; a break the program printed
         // stood between words.

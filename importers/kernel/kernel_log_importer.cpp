@@ -1,6 +1,7 @@
 // Kernel logs with NVIDIA Xid lines (dmesg -T, dmesg --time-format iso [--decode], raw
 // /dev/kmsg, journalctl). Each Xid becomes a failure of the GPU at that PCI bus id.
 #include "importers/kernel/readers.h"
+#include "importers/kernel/kernel_lines.h"
 #include "importers/kernel/kernel_log_line.h"
 #include "importers/text/pci_bus_id.h"
 #include "importers/text/line_reader.h"
@@ -228,16 +229,17 @@ void importKernelLog(const std::string& path, ImportContext& ctx) {
     UndatedFailures undated;
     std::int64_t undatedLines = 0;
     bool warnedBoot = false, warnedYear = false;
+    KernelLines lines(in);
     std::string_view line;
     std::int64_t parsed = 0;
-    while (in.next(line)) {
+    while (lines.next(line)) {
         if ((in.lineNumber() & 0xfff) == 0) ctx.tick(in.progress());
         if (trim(line).empty() || line.front() == ' ' || line.front() == '\t') continue;  // kmsg continuation lines
         auto entry = [&](int y) {
             try {
                 return parseKernelLogLine(line, y);
             } catch (const TimeOutOfRange& e) {
-                in.fail(e.what());
+                lines.fail(e.what());
             }
         }(year);
         if (entry && entry->form == KernelLogForm::Journal && ctx.options.year <= 0 && written && entry->time > *written) {
@@ -245,7 +247,7 @@ void importKernelLog(const std::string& path, ImportContext& ctx) {
             if (!warnedYear) ctx.report.notes.push_back("journal dates after the file's last write took the year before, " + std::to_string(year - 1));
         }
         if (!entry) {
-            ctx.report.skip(in.where() + ": not a kernel log line (expected a dmesg, /dev/kmsg or journal timestamp)");
+            ctx.report.skip(lines.where() + ": not a kernel log line (expected a dmesg, /dev/kmsg or journal timestamp)");
             continue;
         }
         ++parsed;
@@ -259,11 +261,11 @@ void importKernelLog(const std::string& path, ImportContext& ctx) {
                          entry->sinceBoot && !ctx.options.bootTime);
             if (entry->sinceBoot && !ctx.options.bootTime && !warnedBoot) {
                 warnedBoot = true;
-                ctx.report.warnings.push_back(in.where() + ": times count from the host's boot; they are placed from the run's start (pass --boot-time to place them exactly)");
+                ctx.report.warnings.push_back(lines.where() + ": times count from the host's boot; they are placed from the run's start (pass --boot-time to place them exactly)");
             }
             if (entry->form == KernelLogForm::Journal && ctx.options.year <= 0 && !warnedYear) {
                 warnedYear = true;
-                ctx.report.notes.push_back(in.where() + ": the journal's dates have no year; took " + std::to_string(year) +
+                ctx.report.notes.push_back(lines.where() + ": the journal's dates have no year; took " + std::to_string(year) +
                                            (written ? " (at or before the file's modification time " + formatEpochNs(*written) + ")" : std::string()) +
                                            " (pass --year)");
             }
@@ -278,7 +280,7 @@ void importKernelLog(const std::string& path, ImportContext& ctx) {
                 // the kernel (a file system, a driver): the job stops making progress.
                 if (startsWith(entry->message, "INFO: task ") && contains(entry->message, "blocked for more than")) {
                     const std::string host = entry->host.empty() ? fallbackHost : std::string(entry->host);
-                    hostEvent(RootCause::Unknown, host, *entry, in.where(), openHere, ctx);
+                    hostEvent(RootCause::Unknown, host, *entry, lines.where(), openHere, ctx);
                     return;
                 }
                 if (const auto gpu = enumeratedGpu(entry->message)) {
@@ -287,12 +289,12 @@ void importKernelLog(const std::string& path, ImportContext& ctx) {
                     return;
                 }
                 if (oomKillerLine(entry->message)) {
-                    hostOutOfMemory(entry->host.empty() ? fallbackHost : std::string(entry->host), *entry, in.where(), openHere, ctx);
+                    hostOutOfMemory(entry->host.empty() ? fallbackHost : std::string(entry->host), *entry, lines.where(), openHere, ctx);
                     return;
                 }
                 if (const auto cause = rootCauseForKernelMessage(entry->message)) {
                     const std::string host = entry->host.empty() ? fallbackHost : std::string(entry->host);
-                    hostEvent(*cause, host, *entry, in.where(), openHere, ctx);
+                    hostEvent(*cause, host, *entry, lines.where(), openHere, ctx);
                 }
                 return;
             }
@@ -300,7 +302,7 @@ void importKernelLog(const std::string& path, ImportContext& ctx) {
             EpochNs t = entry->time;
             bool sinceBoot = entry->sinceBoot;
             if (sinceBoot && ctx.options.bootTime) {
-                if (__builtin_add_overflow(t, *ctx.options.bootTime, &t)) in.fail("the boot time puts this line past 2262, the last year a run can hold");
+                if (__builtin_add_overflow(t, *ctx.options.bootTime, &t)) lines.fail("the boot time puts this line past 2262, the last year a run can hold");
                 sinceBoot = false;
             }
             if (!sinceBoot && !noTime) ctx.report.seen(t);
@@ -317,7 +319,7 @@ void importKernelLog(const std::string& path, ImportContext& ctx) {
             if (const int cause = causingXid(xid->text); cause > 0 && cause != xid->xid) {
                 if (auto it = openHere.find(std::make_tuple(host, xid->pciBusId, cause)); it != openHere.end() && t >= ctx.events.failures[it->second].time) {
                     ImportedFailure& first = ctx.events.failures[it->second];
-                    first.detail += "; then " + said + " caused by it (" + in.where() + ")";
+                    first.detail += "; then " + said + " caused by it (" + lines.where() + ")";
                     openHere[key] = it->second;
                     ctx.report.count("xid lines chained");
                     return;
@@ -331,7 +333,7 @@ void importKernelLog(const std::string& path, ImportContext& ctx) {
             f.where.host = host;
             f.where.pciBusId = xid->pciBusId;
             f.detail = said + " on " + host + " GPU " + xid->pciBusId + ": " + std::string(xid->text);
-            f.source = in.where();
+            f.source = lines.where();
             noteAssumedYear(f, *entry, ctx);
             openHere[key] = ctx.events.failures.size();
             ctx.events.failures.push_back(std::move(f));
@@ -341,6 +343,7 @@ void importKernelLog(const std::string& path, ImportContext& ctx) {
         if (noTime) markUndated(ctx, failuresBefore, undated);
     }
     undated.place(written, undatedLines, ctx);
+    if (lines.joined() > 0) ctx.report.count("cut lines rejoined", lines.joined());
     if (parsed == 0 && ctx.report.skippedLines > 0)
         throw Error(path + ":1: no line is a kernel log line (expected a dmesg, /dev/kmsg or journal timestamp)");
     if (parsed == 0) throw Error(path + ": the file is empty (expected kernel log lines)");

@@ -13,6 +13,7 @@
 
 #include "importers/import_invariants.h"
 #include "importers/text/text_parse.h"
+#include "model/time_notes.h"
 
 #include <algorithm>
 #include <chrono>
@@ -227,6 +228,82 @@ TEST(GeneratedShapes, EveryWrapperDateStyleWrapAndLineEndingGivesTheEvent) {
     std::string tally;
     for (const auto& [what, count] : failuresBy) tally += "  " + what + ": " + std::to_string(count) + "\n";
     EXPECT_EQ(failed, 0) << "of " << all.size() << " combinations\n" << tally;
+}
+
+// Kernel lines: every form a kernel log is written in (dated, since boot, or with no time at all)
+// x hard wrap x line ending, with an Xid 79 on GPU 0000:dc:00 of host gpu187 (the file's name, or
+// the journal's host). A dated form gives the line's time; a boot-relative one, the time with
+// --boot-time; an undated one, the file's last write, said "time unknown".
+struct KernelForm {
+    const char* name;
+    std::string prefix;
+    enum { Dated, SinceBoot, Undated } time;
+};
+
+const std::vector<KernelForm>& kernelForms() {
+    static const std::vector<KernelForm> kForms = {
+        {"dmesg-iso", "2024-06-03T07:12:41,532000+00:00 ", KernelForm::Dated},
+        {"dmesg-iso-decode", "kern  :err   : 2024-06-03T07:12:41,532000+00:00 ", KernelForm::Dated},
+        {"dmesg-T", "[Mon Jun  3 07:12:41 2024] ", KernelForm::Dated},
+        {"dmesg-boot", "[  761.532000] ", KernelForm::SinceBoot},
+        {"kmsg", "3,4711,761532000,-;", KernelForm::SinceBoot},
+        {"journal", "Jun  3 07:12:41 gpu187 kernel: ", KernelForm::Dated},
+        {"journal-iso", "2024-06-03T07:12:41+0000 gpu187 kernel: ", KernelForm::Dated},
+        {"undated-kernel", "kernel: ", KernelForm::Undated},
+        {"undated-host-kernel", "gpu187 kernel: ", KernelForm::Undated},
+        {"undated-decode", "kern  :err   : ", KernelForm::Undated},
+        {"dmesg-t", "", KernelForm::Undated},
+    };
+    return kForms;
+}
+
+TEST(GeneratedShapes, EveryKernelLineFormWrapAndLineEndingGivesTheXid) {
+    const test::ScratchDir dir;
+    const auto written = std::chrono::sys_seconds{std::chrono::sys_days{std::chrono::year{2024} / 6 / 10}};
+    const std::string xid = "NVRM: Xid (PCI:0000:dc:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.";
+    ImportOptions options;
+    options.bootTime = kEventNs - 761'532'000'000;
+    int failed = 0, n = 0;
+    for (const KernelForm& form : kernelForms())
+        for (const std::size_t width : {std::size_t{0}, std::size_t{80}, std::size_t{120}, std::size_t{160}})
+            for (const bool crlf : {false, true}) {
+                const std::string what = std::string(form.name) + " x " + (width ? std::to_string(width) + " columns" : "no wrap") + " x " + (crlf ? "CRLF" : "LF");
+                const std::string folder = dir.file("k" + std::to_string(n++));
+                fs::create_directory(folder);
+                const std::string path = folder + "/gpu187.log";
+                {
+                    std::ofstream out(path, std::ios::binary);
+                    for (const std::string& piece : hardWrapped(form.prefix + xid, width)) out << piece << (crlf ? "\r\n" : "\n");
+                }
+                fs::last_write_time(path, std::chrono::file_clock::from_sys(written));
+                const auto wrong = [&]() -> std::string {
+                    ImportResult r;
+                    try {
+                        r = importFiles({path}, options);
+                    } catch (const std::exception& e) {
+                        return std::string("refused: ") + e.what();
+                    }
+                    const std::string invariants = test::importInvariantViolations(r, fileWriteTime(path));
+                    if (!invariants.empty()) return "invariant: " + invariants;
+                    if (r.run.failures.size() != 1) return std::to_string(r.run.failures.size()) + " failures: " + importSummaryToText(r.summary);
+                    const Failure& f = r.run.failures.front();
+                    if (f.xid != 79 || f.cause != RootCause::FaultyGpu) return "not the Xid 79: " + f.detail;
+                    const Topology& t = r.run.topology;
+                    const Gpu& gpu = t.gpus[static_cast<std::size_t>(f.gpus.at(0))];
+                    if (t.hosts[static_cast<std::size_t>(gpu.host)].name != kHost || gpu.pciBusId != "0000:dc:00.0") return "not gpu187's GPU 0000:dc:00: " + f.detail;
+                    const EpochNs at = r.run.info.startEpochNs + f.time;
+                    const bool undated = form.time == KernelForm::Undated;
+                    const EpochNs expected = undated ? std::chrono::duration_cast<std::chrono::nanoseconds>(written.time_since_epoch()).count() : kEventNs;
+                    // dmesg -T and the journal print whole seconds.
+                    if (at / 1'000'000'000 != expected / 1'000'000'000) return "time " + formatEpochNs(at) + ", expected " + formatEpochNs(expected);
+                    if (undated != (timeNotesOf(f.detail) == std::vector<std::string>{"time unknown"})) return "time notes: " + f.detail;
+                    return {};
+                }();
+                if (wrong.empty()) continue;
+                ++failed;
+                ADD_FAILURE() << what << "\n" << wrong;
+            }
+    EXPECT_EQ(failed, 0) << "of " << n << " combinations";
 }
 
 }  // namespace
