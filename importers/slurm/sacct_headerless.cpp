@@ -14,7 +14,7 @@ const std::vector<std::string_view>& sacctDelimiters() {
 
 namespace {
 
-bool digits(std::string_view s) { return !s.empty() && std::all_of(s.begin(), s.end(), isDigit); }
+bool allDigits(std::string_view s) { return !s.empty() && std::all_of(s.begin(), s.end(), isDigit); }
 
 // "123", "123_4" or "123_[1-9%2]" (an array), "123+1" (a heterogeneous component), each with
 // an optional ".step" ("123.batch", "123.0", "123.extern").
@@ -30,10 +30,10 @@ bool jobIdLike(std::string_view s) {
     if (n == 0) return false;
     std::string_view rest = s.substr(n);
     if (rest.empty()) return true;
-    if (rest.front() == '+') return digits(rest.substr(1));
+    if (rest.front() == '+') return allDigits(rest.substr(1));
     if (rest.front() != '_') return false;
     rest.remove_prefix(1);
-    return digits(rest) || (rest.size() > 2 && rest.front() == '[' && rest.back() == ']');
+    return allDigits(rest) || (rest.size() > 2 && rest.front() == '[' && rest.back() == ']');
 }
 
 // sacct's job states, as it prints them ("CANCELLED by 1185", "CANCELLED+" when cut).
@@ -51,14 +51,14 @@ bool stateLike(std::string_view s) {
 bool exitCodeLike(std::string_view s) {
     s = trim(s);
     const std::size_t colon = s.find(':');
-    return colon != std::string_view::npos && digits(s.substr(0, colon)) && digits(s.substr(colon + 1));
+    return colon != std::string_view::npos && allDigits(s.substr(0, colon)) && allDigits(s.substr(colon + 1));
 }
 
 // "2024-06-01T08:00:00", or sacct's words for a time not yet come.
 bool timeLike(std::string_view s) {
     s = trim(s);
     if (s == "Unknown" || s == "None") return true;
-    return s.size() >= 19 && digits(s.substr(0, 4)) && s[4] == '-' && s[7] == '-' && s[10] == 'T' && s[13] == ':' && s[16] == ':';
+    return s.size() >= 19 && allDigits(s.substr(0, 4)) && s[4] == '-' && s[7] == '-' && s[10] == 'T' && s[13] == ':' && s[16] == ':';
 }
 
 struct Split {
