@@ -160,6 +160,12 @@ Layout layoutOf(std::string_view first, const std::string& fieldList, LineReader
                 "\" hold a job id first and a state in column " + std::to_string(rows->state + 1) +
                 ", but the others cannot be named; give the list passed to sacct --format, e.g. --sacct-fields " + rows->fieldsThatRead +
                 " (- for a column Faultline does not use; name NodeList too to place the jobs on their hosts)");
+    // Plain `sacct`: names padded into fixed-width columns, values cut to fit with "+".
+    std::vector<std::string_view> words;
+    splitBy(trim(first), " ", words);
+    if (std::count(words.begin(), words.end(), "JobID") == 1 && std::count(words.begin(), words.end(), "State") == 1)
+        in.fail("fixed-width sacct output (as plain sacct prints it, long values cut with \"+\") is not read: write it with sacct --parsable2 "
+                "(-P) or --json");
     if (layout.delim.empty())
         in.fail("expected an sacct header line with delimited column names such as JobID|State|Start|End (for output written with --noheader, give its columns with --sacct-fields)");
     in.fail("the sacct header has no JobID or State column (expected e.g. sacct --parsable --format=JobID,JobName,State,Start,End,NodeList; for output written with --noheader, give its columns with --sacct-fields)");

@@ -152,6 +152,16 @@ TEST(Sacct, HeaderlessOutputWithTheFieldListGiven) {
     EXPECT_EQ(s.run.info.startEpochNs + s.run.failures[0].time, at("2021-07-14T15:01:15Z"));
 }
 
+// Plain sacct's fixed-width columns (names cut with "+") are refused saying how to write it.
+TEST(Sacct, FixedWidthOutputIsRefusedSayingHowToWriteIt) {
+    FAULTLINE_REQUIRE_REALDATA();
+    const std::string msg = test::errorOf([&] { importPaths({realData("slurm/ood-sacct-3944216/sacct.txt")}); });
+    EXPECT_NE(msg.find("sacct.txt:1: fixed-width sacct output (as plain sacct prints it, long values cut with \"+\") is not read: write it with "
+                       "sacct --parsable2 (-P) or --json"),
+              std::string::npos)
+        << msg;
+}
+
 // sacct --delimiter takes any string: with a header, the delimiter is what separates its known
 // column names; without one, the rows' shape says it (a job id first, a state column), and
 // --sacct-fields names the columns. The same jobs, whatever the delimiter.
