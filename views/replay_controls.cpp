@@ -98,6 +98,11 @@ QToolButton* ReplayControls::button(const QString& text, const QString& tip, con
 void ReplayControls::setDuration(std::int64_t duration, std::vector<std::int64_t> incidents) {
     m_scrubber->setRange(duration);
     m_scrubber->setMarks(std::move(incidents));
+    // Evidence of one instant (a one-line crash) has nothing to scrub or play: a scrubber of
+    // no length reads as a bug, so it goes, and the time label says the instant.
+    const bool span = duration > 0;
+    m_scrubber->setVisible(span);
+    for (QToolButton* b : findChildren<QToolButton*>()) b->setEnabled(span);
     // The speed that plays the whole run in about a minute: 1 ms/s for a 21 ms trace, 1 day/s
     // for 54 days.
     const double wanted = std::max(1e-9, static_cast<double>(duration) / 1e9 / kWholeRunSeconds);
