@@ -125,9 +125,17 @@ void ReplayControls::setPlaying(bool playing) {
 
 void ReplayControls::refreshIcons() {
     const QColor colour = palette().color(QPalette::ButtonText);
-    findChild<QToolButton*>("previousIncident")->setIcon(mediaIcon(MediaIcon::SkipBackward, colour));
-    findChild<QToolButton*>("nextIncident")->setIcon(mediaIcon(MediaIcon::SkipForward, colour));
-    m_play->setIcon(mediaIcon(m_playing ? MediaIcon::Pause : MediaIcon::Play, colour));
+    const QColor off = palette().color(QPalette::Disabled, QPalette::ButtonText);
+    // Disabled (evidence of one instant), an icon greys as the text buttons beside it do.
+    auto icon = [&](MediaIcon kind) {
+        QIcon out = mediaIcon(kind, colour);
+        const QIcon greyed = mediaIcon(kind, off);
+        for (const QSize& size : greyed.availableSizes()) out.addPixmap(greyed.pixmap(size), QIcon::Disabled);
+        return out;
+    };
+    findChild<QToolButton*>("previousIncident")->setIcon(icon(MediaIcon::SkipBackward));
+    findChild<QToolButton*>("nextIncident")->setIcon(icon(MediaIcon::SkipForward));
+    m_play->setIcon(icon(m_playing ? MediaIcon::Pause : MediaIcon::Play));
 }
 
 void ReplayControls::changeEvent(QEvent* event) {
