@@ -70,7 +70,7 @@ int main(int argc, char** argv) {
     const Run run = readRunFile(out);
     std::remove(out.c_str());
     std::size_t series = 0;
-    if (!run.telemetry.levels.empty()) series = run.telemetry.levels.front().series.size();
+    if (!run.telemetry.levels.empty()) series = run.telemetry.level(0).series.size();  // read from the file when asked
     std::printf("pull: %zu metrics x %zu GPUs (%zu series in the run), %lld samples, %.2f s wall, run file written\n", history.metrics.size(),
                 static_cast<std::size_t>(history.gpus), series, static_cast<long long>(history.samples) * history.gpus * static_cast<long long>(history.metrics.size()),
                 seconds);

@@ -38,7 +38,7 @@ PrometheusClient::PrometheusClient(PrometheusServer server, RetryPolicy retry, S
     if (!m_sleep)
         m_sleep = [this](std::chrono::milliseconds wait) {
             const auto until = std::chrono::steady_clock::now() + wait;
-            while (std::chrono::steady_clock::now() < until && !(m_cancel && m_cancel->load()))
+            while (std::chrono::steady_clock::now() < until && !(m_cancel.load() && m_cancel.load()->load()))
                 std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(until - std::chrono::steady_clock::now(), std::chrono::milliseconds(50)));
         };
 }

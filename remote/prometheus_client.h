@@ -41,19 +41,20 @@ public:
     PrometheusClient& operator=(const PrometheusClient&) = delete;
 
     // The body of a successful query_range response (status "success"); Error otherwise,
-    // ImportCancelled on Cancel.
+    // ImportCancelled on Cancel. Several threads may ask at once (each request has its own
+    // connection), when the sleeper and the HTTP function given may be called so.
     std::string queryRange(const std::string& query, EpochNs from, EpochNs to, Nanos step, const std::atomic<bool>* cancel = nullptr);
 
     const PrometheusServer& server() const { return m_server; }
-    int retries() const { return m_retries; }  // attempts beyond the first, over all queries
+    int retries() const { return m_retries.load(); }  // attempts beyond the first, over all queries
 
 private:
     PrometheusServer m_server;
     RetryPolicy m_retry;
     Sleeper m_sleep;
     HttpFn m_http;
-    const std::atomic<bool>* m_cancel = nullptr;
-    int m_retries = 0;
+    std::atomic<const std::atomic<bool>*> m_cancel = nullptr;  // queries of one pull share one Cancel
+    std::atomic<int> m_retries = 0;
 };
 
 }  // namespace faultline

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
+#include <future>
 #include <set>
 
 namespace faultline {
@@ -67,29 +69,49 @@ PrometheusPull pullPrometheus(const PrometheusPullOptions& options, const Progre
     std::set<std::string> hostsSeen;
     std::vector<std::string> metricsWithoutSeries;
     const std::size_t total = metrics.size() * batches.size() * slices.size();
-    std::size_t done = 0;
     ImportedTelemetry& telemetry = out.source.events.telemetry;
     MatrixCounts sum;
-    for (const std::string& metric : metrics) {
-        const std::int64_t seriesBefore = sum.series;
+    // Every query of the pull, asked options.parallelQueries at a time; each answer is read
+    // into the telemetry in query order while the next ones are on their way.
+    struct Ask {
+        std::size_t metric;
+        std::string query;
+        TimeSlice slice;
+        bool firstOfQuery;
+    };
+    std::vector<Ask> asks;
+    for (std::size_t m = 0; m < metrics.size(); ++m)
         for (const auto& batch : batches) {
-            const std::string query = rangeQuery(metric, options.hostLabel, batch);
+            const std::string query = rangeQuery(metrics[m], options.hostLabel, batch);
             out.pulled.queries.push_back(query);
-            std::int64_t seriesOfQuery = 0;
-            for (const TimeSlice& slice : slices) {
-                const std::string body = client.queryRange(query, slice.from, slice.to, step, cancel);
-                const MatrixCounts c = readMatrixResponse(body, options.server.url + ": query " + query, telemetry, report, hostsSeen);
-                seriesOfQuery = std::max(seriesOfQuery, c.series);  // each slice names the same series again
-                sum.samples += c.samples;
-                sum.noGpu += c.noGpu;
-                sum.skipped += c.skipped;
-                ++done;
-                if (progress) progress(static_cast<double>(done) / static_cast<double>(total));
-            }
-            sum.series += seriesOfQuery;
+            for (std::size_t i = 0; i < slices.size(); ++i) asks.push_back({m, query, slices[i], i == 0});
         }
-        if (sum.series == seriesBefore) metricsWithoutSeries.push_back(metric);
+    std::deque<std::future<std::string>> answers;
+    std::size_t asked = 0;
+    auto askNext = [&] {
+        const Ask& a = asks[asked++];
+        answers.push_back(std::async(std::launch::async, [&client, &a, step, cancel] { return client.queryRange(a.query, a.slice.from, a.slice.to, step, cancel); }));
+    };
+    std::vector<std::int64_t> seriesOfMetric(metrics.size(), 0);
+    std::int64_t seriesOfQuery = 0;
+    for (std::size_t i = 0; i < asks.size(); ++i) {
+        while (asked < asks.size() && answers.size() < std::max<std::size_t>(options.parallelQueries, 1)) askNext();
+        const std::string body = answers.front().get();
+        answers.pop_front();
+        const Ask& a = asks[i];
+        const MatrixCounts c = readMatrixResponse(body, options.server.url + ": query " + a.query, telemetry, report, hostsSeen);
+        if (a.firstOfQuery) seriesOfQuery = 0;
+        const std::int64_t before = seriesOfQuery;
+        seriesOfQuery = std::max(seriesOfQuery, c.series);  // each slice names the same series again
+        seriesOfMetric[a.metric] += seriesOfQuery - before;
+        sum.series += seriesOfQuery - before;
+        sum.samples += c.samples;
+        sum.noGpu += c.noGpu;
+        sum.skipped += c.skipped;
+        if (progress) progress(static_cast<double>(i + 1) / static_cast<double>(total));
     }
+    for (std::size_t m = 0; m < metrics.size(); ++m)
+        if (seriesOfMetric[m] == 0) metricsWithoutSeries.push_back(metrics[m]);
     telemetry.shrink();
     report.count("queries", static_cast<std::int64_t>(total));
     report.count("telemetry samples", sum.samples);

@@ -27,6 +27,10 @@ struct PrometheusPullOptions {
     std::vector<std::string> metrics;   // empty: defaultPrometheusMetrics()
     std::string hostLabel = "Hostname"; // the label queries select hosts by (dcgm-exporter's)
     std::size_t hostsPerQuery = 0;      // 0: as many as keep an answer near a million samples
+    // Queries asked at once: the server answers one while the last answer is read here (and
+    // Prometheus evaluates queries on several cores). Answers are read in query order, so the
+    // run is the same whatever the number.
+    std::size_t parallelQueries = 2;
     RetryPolicy retry;
     Sleeper sleeper;                    // empty: real waits
     HttpFn http;                        // empty: libcurl

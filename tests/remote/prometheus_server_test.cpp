@@ -45,6 +45,7 @@ protected:
         o.hosts = history->hosts;
         o.metrics = history->metrics;
         o.sleeper = [this](std::chrono::milliseconds wait) { waits.push_back(wait); };
+        o.parallelQueries = 1;  // the waits are recorded in the order one query meets them
         o.clock = [] { return EpochNs{1'800'000'000'000'000'000}; };
         return o;
     }
@@ -75,7 +76,9 @@ std::int32_t historyGpu(const test::History& h, const ImportedSeries& s) {
 
 TEST_F(PrometheusServerTest, EverySampleComesBackAsTheSimulatorWroteIt) {
     start();
-    const PrometheusPull pull = pullPrometheus(pullOptions());
+    PrometheusPullOptions asked = pullOptions();
+    asked.parallelQueries = 4;  // as a user pulls: queries asked four at a time
+    const PrometheusPull pull = pullPrometheus(asked);
     const ImportedTelemetry& t = pull.source.events.telemetry;
     ASSERT_EQ(t.series().size(), static_cast<std::size_t>(history->gpus) * history->metrics.size());
     EXPECT_EQ(t.samples(), history->samples * history->gpus * static_cast<std::int64_t>(history->metrics.size()));
@@ -92,6 +95,27 @@ TEST_F(PrometheusServerTest, EverySampleComesBackAsTheSimulatorWroteIt) {
     }
     EXPECT_TRUE(pull.hostsWithoutSeries.empty());
     EXPECT_TRUE(waits.empty());
+}
+
+TEST_F(PrometheusServerTest, QueriesAskedAtOnceGiveTheRunQueriesAskedInTurnGive) {
+    start();
+    PrometheusPullOptions oneByOne = pullOptions();
+    oneByOne.hostsPerQuery = 1;  // many queries, so that several are in flight at once
+    PrometheusPullOptions atOnce = oneByOne;
+    atOnce.parallelQueries = 6;
+    const PrometheusPull a = pullPrometheus(oneByOne);
+    const PrometheusPull b = pullPrometheus(atOnce);
+    EXPECT_EQ(a.pulled.queries, b.pulled.queries);
+    ASSERT_EQ(a.source.events.telemetry.series().size(), b.source.events.telemetry.series().size());
+    for (std::size_t i = 0; i < a.source.events.telemetry.series().size(); ++i) {
+        const ImportedSeries& x = a.source.events.telemetry.series()[i];
+        const ImportedSeries& y = b.source.events.telemetry.series()[i];
+        EXPECT_EQ(x.metric, y.metric);
+        EXPECT_EQ(x.gpu.host, y.gpu.host);
+        EXPECT_EQ(x.gpu.index, y.gpu.index);
+        EXPECT_EQ(x.rawValues, y.rawValues);
+    }
+    EXPECT_EQ(a.source.report.counts, b.source.report.counts);
 }
 
 TEST_F(PrometheusServerTest, ASpanOverThePointsLimitIsRefusedByTheServerAndSplitByTheClient) {
