@@ -60,8 +60,8 @@ HttpResponse httpPost(const HttpRequest& request, const std::atomic<bool>* cance
     CURL* c = curl.get();
     curl_easy_setopt(c, CURLOPT_URL, request.url.c_str());
     curl_easy_setopt(c, CURLOPT_POST, 1L);
-    curl_easy_setopt(c, CURLOPT_POSTFIELDS, request.form.c_str());
-    curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.form.size()));
+    curl_easy_setopt(c, CURLOPT_POSTFIELDS, request.body.data());
+    curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, appendBody);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, &response.body);
     curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);  // worker threads: no SIGALRM for timeouts
@@ -69,14 +69,19 @@ HttpResponse httpPost(const HttpRequest& request, const std::atomic<bool>* cance
     curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);  // a redirect would carry the credentials elsewhere
     curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 1L);
     curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 2L);
-    curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");  // whatever libcurl can decode (gzip)
+    if (request.rawAnswer) curl_easy_setopt(c, CURLOPT_HTTP_CONTENT_DECODING, 0L);
+    else curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");  // whatever libcurl can decode (gzip)
     if (!request.caFile.empty()) curl_easy_setopt(c, CURLOPT_CAINFO, request.caFile.c_str());
     if (request.timeoutSeconds > 0) curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeoutSeconds * 1000));
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(request.timeoutSeconds > 0 && request.timeoutSeconds < 30 ? request.timeoutSeconds * 1000 : 30'000));
     curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
     curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, transferProgress);
     curl_easy_setopt(c, CURLOPT_XFERINFODATA, const_cast<std::atomic<bool>*>(cancel));
-    std::unique_ptr<curl_slist, SlistDeleter> headers(curl_slist_append(nullptr, "Content-Type: application/x-www-form-urlencoded"));
+    const std::string contentType = "Content-Type: " + request.contentType;
+    std::unique_ptr<curl_slist, SlistDeleter> headers(curl_slist_append(nullptr, contentType.c_str()));
+    const std::string contentEncoding = "Content-Encoding: " + request.contentEncoding;
+    if (!request.contentEncoding.empty()) headers.reset(curl_slist_append(headers.release(), contentEncoding.c_str()));
+    for (const std::string& h : request.headers) headers.reset(curl_slist_append(headers.release(), h.c_str()));
     std::string bearer;
     if (const PrometheusCredentials* cred = request.credentials) {
         if (cred->kind == PrometheusCredentials::Kind::Bearer) {

@@ -1,17 +1,22 @@
 #pragma once
-// One HTTP POST of a form through libcurl: what the Prometheus client sends. TLS peers are
+// One HTTP POST through libcurl: what the Prometheus client sends (a form, or a remote read). TLS peers are
 // verified (against the system's CAs, or --ca-file's); a transfer in progress stops when
 // `cancel` is set.
 #include "remote/prometheus_credentials.h"
 
 #include <atomic>
 #include <string>
+#include <vector>
 
 namespace faultline {
 
 struct HttpRequest {
     std::string url;
-    std::string form;            // application/x-www-form-urlencoded body
+    std::string body;
+    std::string contentType = "application/x-www-form-urlencoded";
+    std::vector<std::string> headers;  // more, "Name: value"
+    std::string contentEncoding;       // of the body, e.g. "snappy"; empty: none
+    bool rawAnswer = false;            // the answer's own encoding left to the caller (a remote read's snappy)
     double timeoutSeconds = 60;  // the whole transfer; 0: no limit
     std::string caFile;          // empty: the system's certificate authorities
     const PrometheusCredentials* credentials = nullptr;

@@ -44,20 +44,36 @@ PrometheusClient::PrometheusClient(PrometheusServer server, RetryPolicy retry, S
 }
 
 std::string PrometheusClient::queryRange(const std::string& query, EpochNs from, EpochNs to, Nanos step, const std::atomic<bool>* cancel) {
-    m_cancel = cancel;
     HttpRequest request;
     request.url = m_server.url + "/api/v1/query_range";
-    request.form = "query=" + formEscape(query) + "&start=" + apiSeconds(from) + "&end=" + apiSeconds(to) + "&step=" + apiDuration(step);
+    request.body = "query=" + formEscape(query) + "&start=" + apiSeconds(from) + "&end=" + apiSeconds(to) + "&step=" + apiDuration(step);
+    return *post(std::move(request), m_server.url + ": query " + query, {}, cancel);
+}
+
+std::optional<std::string> PrometheusClient::remoteRead(const std::string& body, const std::string& what, const std::atomic<bool>* cancel) {
+    HttpRequest request;
+    request.url = m_server.url + "/api/v1/read";
+    request.body = body;
+    request.contentType = "application/x-protobuf";
+    request.contentEncoding = "snappy";
+    request.headers = {"X-Prometheus-Remote-Read-Version: 0.1.0"};
+    request.rawAnswer = true;
+    return post(std::move(request), m_server.url + ": remote read of " + what, {404, 405, 415, 501}, cancel);
+}
+
+std::optional<std::string> PrometheusClient::post(HttpRequest request, const std::string& where, const std::vector<long>& unserved,
+                                                  const std::atomic<bool>* cancel) {
+    m_cancel = cancel;
     request.timeoutSeconds = m_server.timeoutSeconds;
     request.caFile = m_server.caFile;
     request.credentials = &m_server.credentials;
     std::chrono::milliseconds delay = m_retry.firstDelay;
-    const std::string where = m_server.url + ": query " + query;
     for (int attempt = 1;; ++attempt) {
         if (cancel && cancel->load()) throw ImportCancelled();
         HttpResponse r = m_http(request, cancel);
         if (r.cancelled || (cancel && cancel->load())) throw ImportCancelled();
         if (r.status == 200) return std::move(r.body);
+        if (std::find(unserved.begin(), unserved.end(), r.status) != unserved.end()) return std::nullopt;
         if (r.status == 401 || r.status == 403)
             throw Error(m_server.url + ": the server refused " +
                         (m_server.credentials.kind == PrometheusCredentials::Kind::None ? std::string("a request without credentials")

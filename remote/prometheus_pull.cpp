@@ -4,6 +4,7 @@
 #include "model/format.h"
 #include "remote/prometheus_matrix.h"
 #include "remote/prometheus_query_plan.h"
+#include "remote/prometheus_remote_read.h"
 
 #include <algorithm>
 #include <chrono>
@@ -75,6 +76,7 @@ PrometheusPull pullPrometheus(const PrometheusPullOptions& options, const Progre
     // into the telemetry in query order while the next ones are on their way.
     struct Ask {
         std::size_t metric;
+        const std::vector<std::string>* hosts;
         std::string query;
         TimeSlice slice;
         bool firstOfQuery;
@@ -84,22 +86,43 @@ PrometheusPull pullPrometheus(const PrometheusPullOptions& options, const Progre
         for (const auto& batch : batches) {
             const std::string query = rangeQuery(metrics[m], options.hostLabel, batch);
             out.pulled.queries.push_back(query);
-            for (std::size_t i = 0; i < slices.size(); ++i) asks.push_back({m, query, slices[i], i == 0});
+            for (std::size_t i = 0; i < slices.size(); ++i) asks.push_back({m, &batch, query, slices[i], i == 0});
         }
-    std::deque<std::future<std::string>> answers;
+    // The samples as stored (remote read) where the step is the finest a pull chooses and none
+    // was asked: the server copies them out instead of evaluating each query at every step.
+    // The first answer that says the server does not serve remote reads turns them off.
+    std::atomic<bool> remoteRead = options.step == 0 && step == kFinestPullStep && options.remoteRead;
+    struct Answer {
+        std::string body;
+        bool remote = false;
+    };
+    auto ask = [&, step, cancel](const Ask& a) {
+        if (remoteRead.load()) {
+            std::vector<LabelMatch> matchers{{LabelMatch::Kind::Equal, "__name__", metrics[a.metric]}};
+            if (!a.hosts->empty()) matchers.push_back({LabelMatch::Kind::Regex, options.hostLabel, hostRegex(options.hostLabel, *a.hosts)});
+            if (auto body = client.remoteRead(remoteReadRequest(matchers, a.slice.from, a.slice.to), a.query, cancel)) return Answer{std::move(*body), true};
+            remoteRead = false;
+        }
+        return Answer{client.queryRange(a.query, a.slice.from, a.slice.to, step, cancel), false};
+    };
+    std::deque<std::future<Answer>> answers;
     std::size_t asked = 0;
     auto askNext = [&] {
         const Ask& a = asks[asked++];
-        answers.push_back(std::async(std::launch::async, [&client, &a, step, cancel] { return client.queryRange(a.query, a.slice.from, a.slice.to, step, cancel); }));
+        answers.push_back(std::async(std::launch::async, [&ask, &a] { return ask(a); }));
     };
     std::vector<std::int64_t> seriesOfMetric(metrics.size(), 0);
     std::int64_t seriesOfQuery = 0;
+    std::size_t remoteAnswers = 0;
     for (std::size_t i = 0; i < asks.size(); ++i) {
         while (asked < asks.size() && answers.size() < std::max<std::size_t>(options.parallelQueries, 1)) askNext();
-        const std::string body = answers.front().get();
+        const Answer answer = answers.front().get();
         answers.pop_front();
         const Ask& a = asks[i];
-        const MatrixCounts c = readMatrixResponse(body, options.server.url + ": query " + a.query, telemetry, report, hostsSeen);
+        const std::string where = options.server.url + (answer.remote ? ": remote read of " : ": query ") + a.query;
+        const MatrixCounts c = answer.remote ? readRemoteReadResponse(answer.body, where, telemetry, report, hostsSeen)
+                                             : readMatrixResponse(answer.body, where, telemetry, report, hostsSeen);
+        remoteAnswers += answer.remote ? 1 : 0;
         if (a.firstOfQuery) seriesOfQuery = 0;
         const std::int64_t before = seriesOfQuery;
         seriesOfQuery = std::max(seriesOfQuery, c.series);  // each slice names the same series again
@@ -120,7 +143,8 @@ PrometheusPull pullPrometheus(const PrometheusPullOptions& options, const Progre
     if (sum.skipped > 0) report.count("NaN or infinite samples (skipped)", sum.skipped);
     out.retries = client.retries();
     if (out.retries > 0) report.count("requests retried", out.retries);
-    report.notes.push_back("pulled " + formatEpochNs(options.from) + " to " + formatEpochNs(options.to) + " at a " + apiDuration(step) + " step: " +
+    report.notes.push_back("pulled " + formatEpochNs(options.from) + " to " + formatEpochNs(options.to) +
+                           (remoteAnswers == total ? std::string(", the samples as stored (remote read)") : " at a " + apiDuration(step) + " step") + ": " +
                            std::to_string(metrics.size()) + (metrics.size() == 1 ? " metric" : " metrics") + " in " + std::to_string(total) +
                            (total == 1 ? " query" : " queries"));
     if (!metricsWithoutSeries.empty())

@@ -31,6 +31,10 @@ struct PrometheusPullOptions {
     // Prometheus evaluates queries on several cores). Answers are read in query order, so the
     // run is the same whatever the number.
     std::size_t parallelQueries = 2;
+    // Ask for the samples as stored (remote read, prometheus_remote_read.h) where no step is
+    // given and the span is pulled at the finest step; query_range where the server does not
+    // serve it.
+    bool remoteRead = true;
     RetryPolicy retry;
     Sleeper sleeper;                    // empty: real waits
     HttpFn http;                        // empty: libcurl

@@ -21,12 +21,21 @@ bool isMetricName(const std::string& name) {
     return true;
 }
 
-// A host name as a literal inside a PromQL regex inside a double-quoted string.
+// The host's name as a regular expression matching only it.
 std::string regexLiteral(const std::string& host) {
     std::string out;
     for (char c : host) {
-        if (std::string_view(".^$*+?()[]{}|\\").find(c) != std::string_view::npos) out += "\\\\";
-        if (c == '"') out += '\\';
+        if (std::string_view(".^$*+?()[]{}|\\").find(c) != std::string_view::npos) out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+// Text inside a PromQL string literal ("..."): backslashes and quotes escaped.
+std::string promqlString(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        if (c == '\\' || c == '"') out += '\\';
         out += c;
     }
     return out;
@@ -59,15 +68,19 @@ std::vector<std::vector<std::string>> hostBatches(const std::vector<std::string>
     return out;
 }
 
-std::string rangeQuery(const std::string& metric, const std::string& hostLabel, const std::vector<std::string>& hosts) {
-    if (!isMetricName(metric)) throw Error("\"" + metric + "\" is not a Prometheus metric name (letters, digits, '_' and ':')");
-    if (hosts.empty()) return metric;
+std::string hostRegex(const std::string& hostLabel, const std::vector<std::string>& hosts) {
     if (!isMetricName(hostLabel) || hostLabel.find(':') != std::string::npos)
         throw Error("\"" + hostLabel + "\" is not a Prometheus label name");
     std::string alternatives;
     for (const std::string& h : hosts) alternatives += (alternatives.empty() ? "" : "|") + regexLiteral(h);
     const std::string port = hostLabel == "instance" ? "(:[0-9]+)?" : "";
-    return metric + "{" + hostLabel + "=~\"(" + alternatives + ")" + port + "\"}";
+    return "(" + alternatives + ")" + port;
+}
+
+std::string rangeQuery(const std::string& metric, const std::string& hostLabel, const std::vector<std::string>& hosts) {
+    if (!isMetricName(metric)) throw Error("\"" + metric + "\" is not a Prometheus metric name (letters, digits, '_' and ':')");
+    if (hosts.empty()) return metric;
+    return metric + "{" + hostLabel + "=~\"" + promqlString(hostRegex(hostLabel, hosts)) + "\"}";
 }
 
 std::string apiSeconds(EpochNs t) {

@@ -19,6 +19,7 @@ inline constexpr std::int64_t kMaxPointsPerSeries = 11'000;
 // most four queries a series (44,000 points, 7.6 days), else the finest of 30 s, 1 min, 2 min,
 // 5 min, 10 min, 15 min, 30 min, 1 h, ... that does, so a 54-day run is pulled at 2 min.
 Nanos chooseStep(EpochNs from, EpochNs to);
+inline constexpr Nanos kFinestPullStep = 15 * kSecond;  // what chooseStep gives a span of days
 
 struct TimeSlice {
     EpochNs from = 0, to = 0;  // both included; a sample at `to` is not asked again by the next slice
@@ -35,6 +36,8 @@ std::vector<std::vector<std::string>> hostBatches(const std::vector<std::string>
 // scrape target's port is allowed after an `instance` ("10.0.0.5:9400"). The metric alone
 // for no hosts. The metric must be a Prometheus metric name (Error otherwise).
 std::string rangeQuery(const std::string& metric, const std::string& hostLabel, const std::vector<std::string>& hosts);
+// The regular expression (RE2, as the server matches it) of rangeQuery's host selector.
+std::string hostRegex(const std::string& hostLabel, const std::vector<std::string>& hosts);
 
 // "1700000000.123": seconds since 1970 as the API takes them, to the millisecond.
 std::string apiSeconds(EpochNs t);

@@ -2,9 +2,12 @@
 // batches and their PromQL, and the times the command line and dialog take.
 #include "model/error.h"
 #include "remote/prometheus_query_plan.h"
+#include "remote/prometheus_remote_read.h"
 #include "remote/pull_time.h"
 
 #include <gtest/gtest.h>
+
+#include <set>
 
 namespace faultline {
 namespace {
@@ -65,6 +68,43 @@ TEST(PullTime, IsoUnixSecondsNowAndNowMinus) {
     EXPECT_FALSE(parsePullTime("yesterday", now));
     EXPECT_FALSE(parsePullTime("now-", now));
     EXPECT_FALSE(parsePullTime("2025-01-21T00:00:00Zjunk", now));
+}
+
+}  // namespace
+}  // namespace faultline
+
+namespace faultline {
+namespace {
+
+TEST(RemoteRead, SnappyBlocksComeBackAsTheyWereAndBrokenOnesAreNamed) {
+    std::string bytes;
+    for (int i = 0; i < 200'000; ++i) bytes += static_cast<char>(i * 7 % 251);
+    EXPECT_EQ(snappyUncompress(snappyStore(bytes), "test"), bytes);
+    EXPECT_EQ(snappyUncompress(snappyStore(""), "test"), "");
+    // A copy (tag 01: 4 bytes from 2 back) after a literal "ab": "ababab".
+    const std::string copied = std::string("\x06\x04" "ab", 4) + std::string("\x01\x02", 2);
+    EXPECT_EQ(snappyUncompress(copied, "test"), "ababab");
+    const std::string broken = snappyStore("hello").substr(0, 4);
+    try {
+        snappyUncompress(broken, "http://prom:9090: remote read");
+        ADD_FAILURE() << "a cut block was read";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("http://prom:9090: remote read: the server's snappy-compressed answer is broken at byte"), std::string::npos) << e.what();
+    }
+}
+
+TEST(RemoteRead, AResponseThatIsNoReadResponseIsNamedWithItsByte) {
+    ImportedTelemetry telemetry;
+    FileReport report;
+    std::set<std::string> hosts;
+    // Field 1 (results), length 50, but only three bytes follow.
+    const std::string body = snappyStore(std::string("\x0a\x32" "abc", 5));
+    try {
+        readRemoteReadResponse(body, "http://prom:9090: remote read of up", telemetry, report, hosts);
+        ADD_FAILURE() << "a broken answer was read";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("remote read answer is broken at byte 2"), std::string::npos) << e.what();
+    }
 }
 
 }  // namespace

@@ -77,8 +77,11 @@ std::int32_t historyGpu(const test::History& h, const ImportedSeries& s) {
 TEST_F(PrometheusServerTest, EverySampleComesBackAsTheSimulatorWroteIt) {
     start();
     PrometheusPullOptions asked = pullOptions();
-    asked.parallelQueries = 4;  // as a user pulls: queries asked four at a time
+    asked.parallelQueries = 4;  // as a user pulls: queries asked at once, no step given
+    asked.step = 0;             // so the samples are read as stored (remote read)
     const PrometheusPull pull = pullPrometheus(asked);
+    ASSERT_FALSE(pull.source.report.notes.empty());
+    EXPECT_NE(pull.source.report.notes.front().find("the samples as stored (remote read)"), std::string::npos) << pull.source.report.notes.front();
     const ImportedTelemetry& t = pull.source.events.telemetry;
     ASSERT_EQ(t.series().size(), static_cast<std::size_t>(history->gpus) * history->metrics.size());
     EXPECT_EQ(t.samples(), history->samples * history->gpus * static_cast<std::int64_t>(history->metrics.size()));
@@ -116,6 +119,27 @@ TEST_F(PrometheusServerTest, QueriesAskedAtOnceGiveTheRunQueriesAskedInTurnGive)
         EXPECT_EQ(x.rawValues, y.rawValues);
     }
     EXPECT_EQ(a.source.report.counts, b.source.report.counts);
+}
+
+TEST_F(PrometheusServerTest, AServerWithoutRemoteReadIsAskedByQueryRangeForTheSameRun) {
+    start();
+    PrometheusPullOptions stored = pullOptions();
+    stored.step = 0;
+    PrometheusPullOptions proxied = stored;
+    // A proxy in front of the server that only passes the query API on.
+    proxied.http = [](const HttpRequest& r, const std::atomic<bool>* cancel) {
+        if (r.url.ends_with("/api/v1/read")) return HttpResponse{404, "404 page not found", "", false, false, false, false};
+        return httpPost(r, cancel);
+    };
+    const PrometheusPull a = pullPrometheus(stored);
+    const PrometheusPull b = pullPrometheus(proxied);
+    EXPECT_NE(b.source.report.notes.front().find("at a 15s step"), std::string::npos) << b.source.report.notes.front();
+    ASSERT_EQ(a.source.events.telemetry.series().size(), b.source.events.telemetry.series().size());
+    for (std::size_t i = 0; i < a.source.events.telemetry.series().size(); ++i) {
+        EXPECT_EQ(a.source.events.telemetry.series()[i].rawTimes, b.source.events.telemetry.series()[i].rawTimes);
+        EXPECT_EQ(a.source.events.telemetry.series()[i].rawValues, b.source.events.telemetry.series()[i].rawValues);
+    }
+    EXPECT_EQ(a.source.report.counts.at("telemetry samples"), b.source.report.counts.at("telemetry samples"));
 }
 
 TEST_F(PrometheusServerTest, ASpanOverThePointsLimitIsRefusedByTheServerAndSplitByTheClient) {
