@@ -1,6 +1,7 @@
 #include "importers/events/telemetry_accumulator.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace faultline {
 
@@ -80,6 +81,8 @@ std::int32_t ImportedTelemetry::series(const TelemetryGpu& gpu, std::string_view
 }
 
 void ImportedTelemetry::pushCell(ImportedSeries& s, const TelemetryCell& c) {
+    // Links are 32-bit: past 2^31 cells (48 GB) an import is refused, not misread.
+    if (m_cellArena.size() >= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) throw Error("more than 2,147,483,647 telemetry summary cells in this import: import fewer files at once");
     const auto at = static_cast<std::int32_t>(m_cellArena.size());
     m_cellArena.push_back({c, -1});
     if (s.lastCell >= 0) m_cellArena[static_cast<std::size_t>(s.lastCell)].next = at;
