@@ -54,8 +54,9 @@ struct ImportedSeries {
     std::int32_t firstCell = -1, lastCell = -1;  // at the finest level kept; coarser ones are rolled up at the end
     std::uint32_t rawCount = 0, cellCount = 0;
 };
+static_assert(sizeof(ImportedSeries) == 32);
 
-// Summary cells an import keeps in memory (24 bytes each: 144 MB). Only the finest level
+// Summary cells an import keeps in memory (32 bytes each with their link: 192 MB). Only the finest level
 // kept is summed while reading (one cell touched per sample); past the budget it is rolled
 // up into the next, so the coarse levels always survive and memory stays bounded.
 inline constexpr std::size_t kMaxTelemetryCells = 6'000'000;
