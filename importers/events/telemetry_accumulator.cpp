@@ -84,7 +84,7 @@ void ImportedTelemetry::pushCell(ImportedSeries& s, const TelemetryCell& c) {
     // Links are 32-bit: past 2^31 cells (48 GB) an import is refused, not misread.
     if (m_cellArena.size() >= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) throw Error("more than 2,147,483,647 telemetry summary cells in this import: import fewer files at once");
     const auto at = static_cast<std::int32_t>(m_cellArena.size());
-    m_cellArena.push_back({c, -1});
+    m_cellArena.push_back({c.sum, c.bucket, c.count, c.min, c.max, -1});
     if (s.lastCell >= 0) m_cellArena[static_cast<std::size_t>(s.lastCell)].next = at;
     else s.firstCell = at;
     s.lastCell = at;
@@ -109,7 +109,7 @@ void ImportedTelemetry::add(std::int32_t id, EpochNs time, double value) {
     // Samples mostly come in time order: the open bucket is the last one (a multiply tells;
     // a division per sample would cost more than the parsing). Any other order makes a
     // second cell for the same bucket, merged when the run is built.
-    TelemetryCell* open = s.lastCell >= 0 ? &m_cellArena[static_cast<std::size_t>(s.lastCell)].cell : nullptr;
+    Cell* open = s.lastCell >= 0 ? &m_cellArena[static_cast<std::size_t>(s.lastCell)] : nullptr;
     if (open && static_cast<std::uint64_t>(time - open->bucket * size) < static_cast<std::uint64_t>(size)) {
         open->sum += value;
         open->min = std::min(open->min, v);
@@ -129,7 +129,7 @@ std::vector<std::pair<EpochNs, float>> ImportedTelemetry::rawSamples(const Impor
 }
 
 void ImportedTelemetry::appendCells(const ImportedSeries& s, std::vector<TelemetryCell>& out) const {
-    for (std::int32_t k = s.firstCell; k >= 0; k = m_cellArena[static_cast<std::size_t>(k)].next) out.push_back(m_cellArena[static_cast<std::size_t>(k)].cell);
+    for (std::int32_t k = s.firstCell; k >= 0; k = m_cellArena[static_cast<std::size_t>(k)].next) out.push_back(m_cellArena[static_cast<std::size_t>(k)].cell());
 }
 
 void mergeCells(std::vector<TelemetryCell>& cells) {
@@ -176,7 +176,7 @@ void ImportedTelemetry::rollUpTo(std::size_t level) {
     std::vector<TelemetryCell> cells;
     for (ImportedSeries& s : m_series) {
         cells.clear();
-        for (std::int32_t k = s.firstCell; k >= 0; k = old[static_cast<std::size_t>(k)].next) cells.push_back(old[static_cast<std::size_t>(k)].cell);
+        for (std::int32_t k = s.firstCell; k >= 0; k = old[static_cast<std::size_t>(k)].next) cells.push_back(old[static_cast<std::size_t>(k)].cell());
         s.firstCell = s.lastCell = -1;
         s.cellCount = 0;
         for (const TelemetryCell& c : rollUpCells(cells, m_level, level)) pushCell(s, c);
@@ -258,7 +258,7 @@ void ImportedTelemetry::append(ImportedTelemetry&& other) {
                 ++mine.rawCount;
             }
         for (std::int32_t k = theirs.firstCell; k >= 0; k = other.m_cellArena[static_cast<std::size_t>(k)].next)
-            pushCell(mine, other.m_cellArena[static_cast<std::size_t>(k)].cell);
+            pushCell(mine, other.m_cellArena[static_cast<std::size_t>(k)].cell());
     }
     other = ImportedTelemetry();
     enforceBudgets();

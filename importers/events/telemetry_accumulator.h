@@ -56,7 +56,7 @@ struct ImportedSeries {
 };
 static_assert(sizeof(ImportedSeries) == 32);
 
-// Summary cells an import keeps in memory (32 bytes each with their link: 192 MB). Only the finest level
+// Summary cells an import keeps in memory (28 bytes each with their link: 168 MB). Only the finest level
 // kept is summed while reading (one cell touched per sample); past the budget it is rolled
 // up into the next, so the coarse levels always survive and memory stays bounded.
 inline constexpr std::size_t kMaxTelemetryCells = 6'000'000;
@@ -110,10 +110,19 @@ private:
         float value = 0;
         std::int32_t next = -1;
     };
+    // A cell and its link in 28 bytes (4-byte aligned): the link costs 4 bytes a cell, not 8.
+#pragma pack(push, 4)
     struct Cell {
-        TelemetryCell cell;
+        double sum = 0;
+        std::int32_t bucket = 0;
+        std::uint32_t count = 0;
+        float min = 0, max = 0;
         std::int32_t next = -1;
+
+        TelemetryCell cell() const { return {bucket, count, sum, min, max}; }
     };
+#pragma pack(pop)
+    static_assert(sizeof(Cell) == 28);
 
     void enforceBudgets();
     void rollUpTo(std::size_t level);
