@@ -49,8 +49,8 @@ void namePciBusIds(const ImportedEvents& e, Topology& t) {
     for (const auto& [host, id] : e.gpuBusIds) seen[host].insert(id);
     for (const auto& f : e.failures)
         if (!f.where.host.empty() && !f.where.pciBusId.empty()) seen[f.where.host].insert(f.where.pciBusId);
-    for (const auto& s : e.telemetry.series())
-        if (!s.gpu.host.empty() && !s.gpu.pciBusId.empty()) seen[s.gpu.host].insert(s.gpu.pciBusId);
+    for (std::size_t i = 0; i < e.telemetry.gpuCount(); ++i)
+        if (const TelemetryGpu& g = e.telemetry.gpu(static_cast<std::int32_t>(i)); !g.host.empty() && !g.pciBusId.empty()) seen[g.host].insert(g.pciBusId);
     for (const auto& [name, ids] : seen) {
         const auto h = t.findHost(name);
         if (!h) continue;

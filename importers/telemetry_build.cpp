@@ -3,20 +3,21 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 
 namespace faultline {
 
 std::vector<GpuLocator> telemetryLocators(const ImportedTelemetry& imported) {
-    // A UUID names one GPU anywhere: learn its host and place from the series that say both.
+    // A UUID names one GPU anywhere: learn its host and place from the GPUs that say both.
     std::map<std::string, GpuLocator> byUuid;
-    for (const ImportedSeries& s : imported.series()) {
-        const TelemetryGpu& g = s.gpu;
+    for (std::size_t i = 0; i < imported.gpuCount(); ++i) {
+        const TelemetryGpu& g = imported.gpu(static_cast<std::int32_t>(i));
         if (!g.uuid.empty() && !g.host.empty() && (!g.pciBusId.empty() || g.index >= 0)) byUuid.try_emplace(g.uuid, GpuLocator{g.host, g.pciBusId, g.index, -1});
     }
     std::vector<GpuLocator> out;
-    out.reserve(imported.series().size());
-    for (const ImportedSeries& s : imported.series()) {
-        const TelemetryGpu& g = s.gpu;
+    out.reserve(imported.gpuCount());
+    for (std::size_t i = 0; i < imported.gpuCount(); ++i) {
+        const TelemetryGpu& g = imported.gpu(static_cast<std::int32_t>(i));
         if (!g.uuid.empty()) {
             if (auto it = byUuid.find(g.uuid); it != byUuid.end()) {
                 out.push_back(it->second);
@@ -28,38 +29,67 @@ std::vector<GpuLocator> telemetryLocators(const ImportedTelemetry& imported) {
     return out;
 }
 
+namespace {
+
+// One imported series in its (metric, GPU) group of the run: 12 bytes a series, where a map
+// of groups took a node and a vector each.
+struct GroupedSeries {
+    std::int32_t metric, gpu, series;
+};
+
+}  // namespace
+
 Telemetry buildTelemetry(const ImportedTelemetry& imported, const std::function<std::int32_t(const GpuLocator&)>& gpuOf, EpochNs base,
                          std::vector<std::string>& warnings) {
     Telemetry out;
     if (imported.empty()) return out;
-    const std::vector<GpuLocator> where = telemetryLocators(imported);
-    std::map<std::string, std::int32_t> metricIndex;
-    // (metric, gpu) -> the imported series that make it up.
-    std::map<std::pair<std::int32_t, std::int32_t>, std::vector<std::size_t>> groups;
+    // The run's GPU of each imported GPU, and the run's metric of each imported name (-1 until used).
+    std::vector<std::int32_t> runGpu;
+    runGpu.reserve(imported.gpuCount());
+    for (const GpuLocator& where : telemetryLocators(imported)) runGpu.push_back(gpuOf(where));
+    std::vector<std::int32_t> runMetric(imported.metricCount(), -1);
+    std::vector<GroupedSeries> grouped;
+    grouped.reserve(imported.series().size());
     std::size_t unplaced = 0;
     std::string firstUnplaced;
     for (std::size_t i = 0; i < imported.series().size(); ++i) {
         const ImportedSeries& s = imported.series()[i];
-        const std::int32_t gpu = gpuOf(where[i]);
+        const std::int32_t gpu = runGpu[static_cast<std::size_t>(s.gpu)];
         if (gpu < 0) {
-            if (unplaced++ == 0) firstUnplaced = s.gpu.host + (s.gpu.pciBusId.empty() ? "" : " " + s.gpu.pciBusId) + (s.gpu.index >= 0 ? " gpu " + std::to_string(s.gpu.index) : "");
+            const TelemetryGpu& g = imported.gpu(s.gpu);
+            if (unplaced++ == 0) firstUnplaced = g.host + (g.pciBusId.empty() ? "" : " " + g.pciBusId) + (g.index >= 0 ? " gpu " + std::to_string(g.index) : "");
             continue;
         }
-        auto [m, added] = metricIndex.try_emplace(s.metric, static_cast<std::int32_t>(out.metrics.size()));
-        if (added) out.metrics.push_back(s.metric);
-        groups[{m->second, gpu}].push_back(i);
+        std::int32_t& m = runMetric[static_cast<std::size_t>(s.metric)];
+        if (m < 0) {
+            m = static_cast<std::int32_t>(out.metrics.size());
+            out.metrics.emplace_back(imported.metric(s.metric));
+        }
+        grouped.push_back({m, gpu, static_cast<std::int32_t>(i)});
     }
     if (unplaced > 0)
         warnings.push_back(std::to_string(unplaced) + " telemetry series name GPUs the topology lacks (the first: " + firstUnplaced + "); they are left out");
+    // Sorted by (metric, gpu), series in the order read within a group.
+    std::sort(grouped.begin(), grouped.end(), [](const GroupedSeries& a, const GroupedSeries& b) {
+        return std::tie(a.metric, a.gpu, a.series) < std::tie(b.metric, b.gpu, b.series);
+    });
+    // Each group as [begin, end) of `grouped`.
+    std::vector<std::pair<std::size_t, std::size_t>> groups;
+    for (std::size_t k = 0; k < grouped.size();) {
+        std::size_t end = k + 1;
+        while (end < grouped.size() && grouped[end].metric == grouped[k].metric && grouped[end].gpu == grouped[k].gpu) ++end;
+        groups.emplace_back(k, end);
+        k = end;
+    }
 
     out.rawDropped = imported.rawDropped();
-    for (const auto& [key, parts] : groups) {
+    for (const auto& [begin, end] : groups) {
         if (out.rawDropped) break;
-        TelemetryRawSeries raw{key.first, key.second, {}, {}};
+        TelemetryRawSeries raw{grouped[begin].metric, grouped[begin].gpu, {}, {}};
         std::vector<std::pair<EpochNs, float>> samples;
-        for (std::size_t i : parts) {
-            const ImportedSeries& s = imported.series()[i];
-            for (std::size_t k = 0; k < s.rawTimes.size(); ++k) samples.emplace_back(s.rawTimes[k], s.rawValues[k]);
+        for (std::size_t k = begin; k < end; ++k) {
+            const std::vector<std::pair<EpochNs, float>> part = imported.rawSamples(imported.series()[static_cast<std::size_t>(grouped[k].series)]);
+            samples.insert(samples.end(), part.begin(), part.end());
         }
         std::stable_sort(samples.begin(), samples.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         raw.times.reserve(samples.size());
@@ -76,16 +106,13 @@ Telemetry buildTelemetry(const ImportedTelemetry& imported, const std::function<
     const std::size_t finest = imported.finestLevel();
     for (std::size_t l = finest; l < kTelemetryLevels; ++l) out.levels.push_back({kTelemetryBucketSizes[l], {}});
     std::vector<TelemetryCell> cells;
-    for (const auto& [key, parts] : groups) {
+    for (const auto& [begin, end] : groups) {
         cells.clear();
-        for (std::size_t i : parts) {
-            const auto& c = imported.series()[i].cells;
-            cells.insert(cells.end(), c.begin(), c.end());
-        }
+        for (std::size_t k = begin; k < end; ++k) imported.appendCells(imported.series()[static_cast<std::size_t>(grouped[k].series)], cells);
         mergeCells(cells);
         for (std::size_t l = finest; l < kTelemetryLevels; ++l) {
             if (l > finest) cells = rollUpCells(cells, l - 1, l);
-            TelemetrySummarySeries s{key.first, key.second, {}, {}, {}, {}};
+            TelemetrySummarySeries s{grouped[begin].metric, grouped[begin].gpu, {}, {}, {}, {}};
             s.buckets.reserve(cells.size());
             s.min.reserve(cells.size());
             s.mean.reserve(cells.size());

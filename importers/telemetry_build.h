@@ -17,7 +17,8 @@ namespace faultline {
 Telemetry buildTelemetry(const ImportedTelemetry& imported, const std::function<std::int32_t(const GpuLocator&)>& gpuOf, EpochNs base,
                          std::vector<std::string>& warnings);
 
-// The GPU a series names, as a locator; the UUID resolved through other series.
+// Each GPU the telemetry names (ImportedTelemetry::gpu), as a locator; a UUID resolved
+// through another GPU entry that names it with its host.
 std::vector<GpuLocator> telemetryLocators(const ImportedTelemetry& imported);
 
 }  // namespace faultline

@@ -1,6 +1,7 @@
 #include "importers/events/telemetry_accumulator.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace faultline {
 
@@ -8,12 +9,18 @@ namespace {
 
 std::int64_t floorDiv(std::int64_t a, std::int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
 
-std::string keyOf(const TelemetryGpu& gpu, std::string_view metric) {
+// A GPU's identity as one string: the key of the import's table of GPUs.
+std::string keyOf(const TelemetryGpu& gpu) {
     std::string key;
-    key.reserve(gpu.host.size() + gpu.pciBusId.size() + gpu.uuid.size() + metric.size() + 16);
+    key.reserve(gpu.host.size() + gpu.pciBusId.size() + gpu.uuid.size() + 16);
     key.append(gpu.host).append(1, '\x1f').append(gpu.pciBusId).append(1, '\x1f').append(gpu.uuid).append(1, '\x1f');
-    key.append(std::to_string(gpu.index)).append(1, '\x1f').append(metric);
+    key.append(std::to_string(gpu.index));
     return key;
+}
+
+std::size_t hashOf(std::int32_t gpu, std::int32_t metric) {
+    const std::uint64_t k = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(gpu)) << 32) | static_cast<std::uint32_t>(metric);
+    return static_cast<std::size_t>((k ^ (k >> 29)) * 0x9E3779B97F4A7C15ull >> 16);
 }
 
 std::string grouped(std::size_t n) {
@@ -31,16 +38,57 @@ TooManyTelemetrySeries::TooManyTelemetrySeries(std::size_t cap)
     : Error("more than " + grouped(cap) + " telemetry series (one per GPU and metric) in this import, the most one import holds; import fewer files "
             "at once, or raise the cap with --max-series N (each series takes memory while the import runs)") {}
 
-std::int32_t ImportedTelemetry::series(const TelemetryGpu& gpu, std::string_view metric) {
-    auto [it, added] = m_index.try_emplace(keyOf(gpu, metric), static_cast<std::int32_t>(m_series.size()));
-    if (added && m_index.size() > m_maxSeries) throw TooManyTelemetrySeries(m_maxSeries);
-    if (added) {
-        ImportedSeries s;
-        s.gpu = gpu;
-        s.metric = std::string(metric);
-        m_series.push_back(std::move(s));
+std::int32_t ImportedTelemetry::gpuId(const TelemetryGpu& gpu) {
+    bool added = false;
+    const std::int32_t id = m_gpuKeys.intern(keyOf(gpu), &added);
+    if (added) m_gpus.push_back(gpu);
+    return id;
+}
+
+std::size_t ImportedTelemetry::slotOf(std::int32_t gpu, std::int32_t metric) const {
+    const std::size_t mask = m_slots.size() - 1;
+    for (std::size_t slot = hashOf(gpu, metric) & mask;; slot = (slot + 1) & mask) {
+        const std::int32_t id = m_slots[slot];
+        if (id < 0) return slot;
+        const ImportedSeries& s = m_series[static_cast<std::size_t>(id)];
+        if (s.gpu == gpu && s.metric == metric) return slot;
     }
-    return it->second;
+}
+
+void ImportedTelemetry::growSlots() {
+    std::vector<std::int32_t> slots(m_slots.empty() ? 64 : m_slots.size() * 2, -1);
+    m_slots.swap(slots);
+    for (const std::int32_t id : slots)
+        if (id >= 0) {
+            const ImportedSeries& s = m_series[static_cast<std::size_t>(id)];
+            m_slots[slotOf(s.gpu, s.metric)] = id;
+        }
+}
+
+std::int32_t ImportedTelemetry::series(const TelemetryGpu& gpu, std::string_view metric) {
+    const std::int32_t g = gpuId(gpu);
+    const std::int32_t m = m_metrics.intern(metric);
+    if ((m_distinct + 1) * 2 > m_slots.size()) growSlots();
+    const std::size_t slot = slotOf(g, m);
+    if (m_slots[slot] >= 0) return m_slots[slot];
+    if (m_distinct + 1 > m_maxSeries) throw TooManyTelemetrySeries(m_maxSeries);
+    ImportedSeries s;
+    s.gpu = g;
+    s.metric = m;
+    m_series.push_back(s);
+    ++m_distinct;
+    return m_slots[slot] = static_cast<std::int32_t>(m_series.size() - 1);
+}
+
+void ImportedTelemetry::pushCell(ImportedSeries& s, const TelemetryCell& c) {
+    // Links are 32-bit: past 2^31 cells (48 GB) an import is refused, not misread.
+    if (m_cellArena.size() >= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) throw Error("more than 2,147,483,647 telemetry summary cells in this import: import fewer files at once");
+    const auto at = static_cast<std::int32_t>(m_cellArena.size());
+    m_cellArena.push_back({c.sum, c.bucket, c.count, c.min, c.max, -1});
+    if (s.lastCell >= 0) m_cellArena[static_cast<std::size_t>(s.lastCell)].next = at;
+    else s.firstCell = at;
+    s.lastCell = at;
+    ++s.cellCount;
 }
 
 void ImportedTelemetry::add(std::int32_t id, EpochNs time, double value) {
@@ -50,26 +98,38 @@ void ImportedTelemetry::add(std::int32_t id, EpochNs time, double value) {
     if (m_samples == 1 || time < m_earliest) m_earliest = time;
     if (m_samples == 1 || time > m_latest) m_latest = time;
     if (!m_rawDropped) {
-        s.rawTimes.push_back(time);
-        s.rawValues.push_back(v);
-        ++m_raw;
+        const auto at = static_cast<std::int32_t>(m_raw.size());
+        m_raw.push_back({time, v, -1});
+        if (s.lastRaw >= 0) m_raw[static_cast<std::size_t>(s.lastRaw)].next = at;
+        else s.firstRaw = at;
+        s.lastRaw = at;
+        ++s.rawCount;
     }
     const Nanos size = kTelemetryBucketSizes[m_level];
-    std::vector<TelemetryCell>& cells = s.cells;
     // Samples mostly come in time order: the open bucket is the last one (a multiply tells;
     // a division per sample would cost more than the parsing). Any other order makes a
     // second cell for the same bucket, merged when the run is built.
-    if (!cells.empty() && static_cast<std::uint64_t>(time - cells.back().bucket * size) < static_cast<std::uint64_t>(size)) {
-        TelemetryCell& c = cells.back();
-        c.sum += value;
-        c.min = std::min(c.min, v);
-        c.max = std::max(c.max, v);
-        ++c.count;
+    Cell* open = s.lastCell >= 0 ? &m_cellArena[static_cast<std::size_t>(s.lastCell)] : nullptr;
+    if (open && static_cast<std::uint64_t>(time - open->bucket * size) < static_cast<std::uint64_t>(size)) {
+        open->sum += value;
+        open->min = std::min(open->min, v);
+        open->max = std::max(open->max, v);
+        ++open->count;
     } else {
-        cells.push_back({static_cast<std::int32_t>(floorDiv(time, size)), 1, value, v, v});
-        ++m_cells;
+        pushCell(s, {static_cast<std::int32_t>(floorDiv(time, size)), 1, value, v, v});
     }
-    if (m_raw > kMaxRawSamples || m_cells > kMaxTelemetryCells) enforceBudgets();
+    if (m_raw.size() > kMaxRawSamples || m_cellArena.size() > kMaxTelemetryCells) enforceBudgets();
+}
+
+std::vector<std::pair<EpochNs, float>> ImportedTelemetry::rawSamples(const ImportedSeries& s) const {
+    std::vector<std::pair<EpochNs, float>> out;
+    out.reserve(s.rawCount);
+    for (std::int32_t k = s.firstRaw; k >= 0; k = m_raw[static_cast<std::size_t>(k)].next) out.emplace_back(m_raw[static_cast<std::size_t>(k)].time, m_raw[static_cast<std::size_t>(k)].value);
+    return out;
+}
+
+void ImportedTelemetry::appendCells(const ImportedSeries& s, std::vector<TelemetryCell>& out) const {
+    for (std::int32_t k = s.firstCell; k >= 0; k = m_cellArena[static_cast<std::size_t>(k)].next) out.push_back(m_cellArena[static_cast<std::size_t>(k)].cell());
 }
 
 void mergeCells(std::vector<TelemetryCell>& cells) {
@@ -111,60 +171,94 @@ std::vector<TelemetryCell> rollUpCells(const std::vector<TelemetryCell>& cells, 
 
 void ImportedTelemetry::rollUpTo(std::size_t level) {
     if (level <= m_level) return;
-    m_cells = 0;
+    std::deque<Cell> old;
+    old.swap(m_cellArena);
+    std::vector<TelemetryCell> cells;
     for (ImportedSeries& s : m_series) {
-        s.cells = rollUpCells(s.cells, m_level, level);
-        m_cells += s.cells.size();
+        cells.clear();
+        for (std::int32_t k = s.firstCell; k >= 0; k = old[static_cast<std::size_t>(k)].next) cells.push_back(old[static_cast<std::size_t>(k)].cell());
+        s.firstCell = s.lastCell = -1;
+        s.cellCount = 0;
+        for (const TelemetryCell& c : rollUpCells(cells, m_level, level)) pushCell(s, c);
     }
     m_level = level;
 }
 
-void ImportedTelemetry::enforceBudgets() {
-    if (!m_rawDropped && m_raw > kMaxRawSamples) {
-        m_rawDropped = true;
-        for (ImportedSeries& s : m_series) {
-            std::vector<EpochNs>().swap(s.rawTimes);
-            std::vector<float>().swap(s.rawValues);
-        }
-        m_raw = 0;
+void ImportedTelemetry::dropRaw() {
+    m_rawDropped = true;
+    std::deque<RawSample>().swap(m_raw);
+    for (ImportedSeries& s : m_series) {
+        s.firstRaw = s.lastRaw = -1;
+        s.rawCount = 0;
     }
+}
+
+void ImportedTelemetry::enforceBudgets() {
+    if (!m_rawDropped && m_raw.size() > kMaxRawSamples) dropRaw();
     // The coarsest level is always kept: a day's cells of every series fit.
-    while (m_cells > kMaxTelemetryCells && m_level + 1 < kTelemetryLevels) rollUpTo(m_level + 1);
+    while (m_cellArena.size() > kMaxTelemetryCells && m_level + 1 < kTelemetryLevels) rollUpTo(m_level + 1);
 }
 
 void ImportedTelemetry::shrink() {
-    for (ImportedSeries& s : m_series) {
-        s.rawTimes.shrink_to_fit();
-        s.rawValues.shrink_to_fit();
-        s.cells.shrink_to_fit();
-    }
+    m_series.shrink_to_fit();
+    m_raw.shrink_to_fit();
+    m_cellArena.shrink_to_fit();
+}
+
+std::size_t ImportedTelemetry::bytes() const {
+    std::size_t gpus = m_gpus.capacity() * sizeof(TelemetryGpu);
+    for (const TelemetryGpu& g : m_gpus)
+        for (const std::string* text : {&g.host, &g.pciBusId, &g.uuid})
+            if (text->capacity() > 15) gpus += text->capacity() + 1;  // past the string's own buffer
+    return m_series.capacity() * sizeof(ImportedSeries) + gpus + m_gpuKeys.bytes() + m_metrics.bytes() + m_slots.capacity() * sizeof(std::int32_t) +
+           m_raw.size() * sizeof(RawSample) + m_cellArena.size() * sizeof(Cell);
 }
 
 void ImportedTelemetry::append(ImportedTelemetry&& other) {
     if (other.m_samples == 0 && other.m_series.empty()) return;
+    if (m_series.empty() && m_samples == 0) {
+        const std::size_t cap = other.m_maxSeries;
+        *this = std::move(other);
+        other = ImportedTelemetry();
+        m_maxSeries = cap;
+        if (m_distinct > m_maxSeries) throw TooManyTelemetrySeries(m_maxSeries);
+        enforceBudgets();
+        return;
+    }
     if (m_samples == 0 || (other.m_samples > 0 && other.m_earliest < m_earliest)) m_earliest = other.m_earliest;
     if (m_samples == 0 || (other.m_samples > 0 && other.m_latest > m_latest)) m_latest = other.m_latest;
     m_samples += other.m_samples;
-    m_rawDropped = m_rawDropped || other.m_rawDropped;
+    if (other.m_rawDropped && !m_rawDropped) dropRaw();
     const std::size_t level = std::max(m_level, other.m_level);
     rollUpTo(level);
     other.rollUpTo(level);
-    for (ImportedSeries& s : other.m_series) {
-        // The same GPU and metric in two files stays two series here; the run builder merges them.
-        m_index.try_emplace(keyOf(s.gpu, s.metric), static_cast<std::int32_t>(m_series.size()));
-        m_series.push_back(std::move(s));
-    }
     m_maxSeries = other.m_maxSeries;
-    if (m_index.size() > m_maxSeries) throw TooManyTelemetrySeries(m_maxSeries);
-    m_raw = 0;
-    m_cells = 0;
-    for (ImportedSeries& s : m_series) {
-        if (m_rawDropped) {
-            std::vector<EpochNs>().swap(s.rawTimes);
-            std::vector<float>().swap(s.rawValues);
+    for (const ImportedSeries& theirs : other.m_series) {
+        // The same GPU and metric in two files stays two series here; the run builder merges
+        // them. series() finds the first.
+        ImportedSeries s;
+        s.gpu = gpuId(other.m_gpus[static_cast<std::size_t>(theirs.gpu)]);
+        s.metric = m_metrics.intern(other.m_metrics.at(theirs.metric));
+        if ((m_distinct + 1) * 2 > m_slots.size()) growSlots();
+        const std::size_t slot = slotOf(s.gpu, s.metric);
+        m_series.push_back(s);
+        ImportedSeries& mine = m_series.back();
+        if (m_slots[slot] < 0) {
+            m_slots[slot] = static_cast<std::int32_t>(m_series.size() - 1);
+            if (++m_distinct > m_maxSeries) throw TooManyTelemetrySeries(m_maxSeries);
         }
-        m_raw += s.rawTimes.size();
-        m_cells += s.cells.size();
+        if (!m_rawDropped)
+            for (std::int32_t k = theirs.firstRaw; k >= 0; k = other.m_raw[static_cast<std::size_t>(k)].next) {
+                const auto at = static_cast<std::int32_t>(m_raw.size());
+                const RawSample& r = other.m_raw[static_cast<std::size_t>(k)];
+                m_raw.push_back({r.time, r.value, -1});
+                if (mine.lastRaw >= 0) m_raw[static_cast<std::size_t>(mine.lastRaw)].next = at;
+                else mine.firstRaw = at;
+                mine.lastRaw = at;
+                ++mine.rawCount;
+            }
+        for (std::int32_t k = theirs.firstCell; k >= 0; k = other.m_cellArena[static_cast<std::size_t>(k)].next)
+            pushCell(mine, other.m_cellArena[static_cast<std::size_t>(k)].cell());
     }
     other = ImportedTelemetry();
     enforceBudgets();

@@ -5,6 +5,7 @@
 #include "importers/telemetry/readers.h"
 #include "importers/text/json_pull.h"
 #include "importers/telemetry/link_counters.h"
+#include "importers/telemetry/no_gpu_series.h"
 #include "importers/telemetry/telemetry_labels.h"
 #include "importers/text/text_parse.h"
 
@@ -34,6 +35,7 @@ public:
     }
 
     std::int64_t samples = 0, series = 0, noGpu = 0, skipped = 0, linkSamples = 0;
+    NoGpuSeries noGpuSeries;
     std::string resultType;
 
 private:
@@ -135,7 +137,10 @@ private:
         }
         if (const auto link = linkDownCounter(metric, labels)) return kLinkSeries - m_ctx.events.linkCounters.series(*link, metric, m_in.path());
         const auto gpu = gpuFromLabels(labels);
-        if (!gpu) return -1;
+        if (!gpu) {
+            noGpuSeries.add(metric);
+            return -1;
+        }
         TelemetryGpu g = *gpu;
         if (g.host.empty()) g.host = m_host;
         ++series;
@@ -195,6 +200,7 @@ void importPrometheusJson(const std::string& path, ImportContext& ctx) {
     ctx.report.count("telemetry series", reader.series);
     if (reader.linkSamples > 0) ctx.report.count("link-down counter samples", reader.linkSamples);
     if (reader.noGpu > 0) ctx.report.count("samples of no GPU (skipped)", reader.noGpu);
+    if (const auto note = reader.noGpuSeries.note()) ctx.report.notes.push_back(*note);
     if (reader.skipped > 0) ctx.report.count("NaN or infinite samples (skipped)", reader.skipped);
 }
 

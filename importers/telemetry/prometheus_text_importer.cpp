@@ -5,12 +5,12 @@
 #include "importers/telemetry/readers.h"
 #include "importers/text/line_reader.h"
 #include "importers/telemetry/link_counters.h"
+#include "importers/telemetry/no_gpu_series.h"
 #include "importers/telemetry/telemetry_labels.h"
 #include "importers/text/text_parse.h"
 
 #include <charconv>
 #include <cmath>
-#include <unordered_map>
 
 namespace faultline {
 
@@ -101,8 +101,9 @@ std::pair<std::string_view, std::string_view> valueAndTime(std::string_view t, s
 
 // Series seen before, by their text up to the value, in the order first seen: a scrape
 // repeats the series of the one before in the same order, so the next line is nearly always
-// the one after the last (a compare, no hash); else the map finds it. A series' id: a GPU
-// metric's, a link counter's (link_counters.h), or none (-1).
+// the one after the last (a compare, no hash); else the table finds it. A series' id: a GPU
+// metric's, a link counter's (link_counters.h), or none (-1). Each series' text is held once,
+// in one block: a million series cost their text and about 20 bytes more each.
 class SeriesIds {
 public:
     SeriesIds(ImportContext& ctx, std::string host, const std::string& path) : m_ctx(ctx), m_host(std::move(host)), m_path(path) {}
@@ -111,10 +112,10 @@ public:
     // skipped, said) when its labels are not pairs.
     std::optional<std::int32_t> idOf(std::string_view t, std::size_t nameEnd, std::size_t end, const std::string& where) {
         const std::string_view series = t.substr(0, end);
-        if (m_cursor < m_seen.size() && m_seen[m_cursor].first == series) return m_seen[m_cursor++].second;
-        if (auto it = m_known.find(m_key.assign(series)); it != m_known.end()) {
-            m_cursor = it->second + 1;
-            return m_seen[it->second].second;
+        if (m_cursor < m_ids.size() && m_seen.at(static_cast<std::int32_t>(m_cursor)) == series) return m_ids[m_cursor++];
+        if (const auto known = m_seen.find(series)) {
+            m_cursor = static_cast<std::size_t>(*known) + 1;
+            return m_ids[static_cast<std::size_t>(*known)];
         }
         m_labels.clear();
         if (nameEnd < t.size() && t[nameEnd] == '{' && parseLabels(t, nameEnd, m_labels) != end) {
@@ -132,23 +133,25 @@ public:
             ++gpuSeries;
         } else if (const auto link = linkDownCounter(name, m_labels)) {
             id = kLinkSeries - m_ctx.events.linkCounters.series(*link, name, m_path);
+        } else {
+            noGpu.add(name);
         }
-        m_known.emplace(m_key, m_seen.size());
-        m_seen.emplace_back(m_key, id);
-        m_cursor = m_seen.size();
+        m_seen.intern(series);
+        m_ids.push_back(id);
+        m_cursor = m_ids.size();
         return id;
     }
 
     std::int64_t gpuSeries = 0;
+    NoGpuSeries noGpu;
 
 private:
     ImportContext& m_ctx;
     std::string m_host;
     const std::string& m_path;
-    std::vector<std::pair<std::string, std::int32_t>> m_seen;
-    std::unordered_map<std::string, std::size_t> m_known;
+    StringInterner m_seen;            // each series' text, by its order of first sight
+    std::vector<std::int32_t> m_ids;  // the id of each
     std::size_t m_cursor = 0;
-    std::string m_key;
     Labels m_labels;
 };
 
@@ -222,6 +225,7 @@ void importPrometheusText(const std::string& path, ImportContext& ctx) {
     ctx.report.count("telemetry series", ids.gpuSeries);
     if (linkSamples > 0) ctx.report.count("link-down counter samples", linkSamples);
     if (noGpu > 0) ctx.report.count("samples of no GPU (skipped)", noGpu);
+    if (const auto note = ids.noGpu.note()) ctx.report.notes.push_back(*note);
     if (untimed > 0) ctx.report.notes.push_back(std::to_string(untimed) + " samples carry no timestamp: taken at the file's modification time, " + formatEpochNs(written));
 }
 

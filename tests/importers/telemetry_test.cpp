@@ -404,7 +404,9 @@ TEST(Telemetry, CellsRolledUpKeepMinMeanMaxOfWhatTheyHeld) {
     const EpochNs minute = 1735689600'000'000'000;
     for (int k = 11; k >= 0; --k) t.add(id, minute + k * 10 * kSecond, 100.0 + k);  // two minutes, backwards
     EXPECT_EQ(t.finestLevel(), 0u);
-    const std::vector<TelemetryCell> minutes = rollUpCells(t.series()[0].cells, 0, 1);
+    std::vector<TelemetryCell> cells;
+    t.appendCells(t.series()[0], cells);
+    const std::vector<TelemetryCell> minutes = rollUpCells(cells, 0, 1);
     ASSERT_EQ(minutes.size(), 2u);
     EXPECT_EQ(minutes[0].bucket, 1735689600 / 60);
     EXPECT_EQ(minutes[0].count, 6u);

@@ -65,11 +65,11 @@ protected:
 };
 
 // The GPU of the history a series names, by host and index as dcgm-exporter labels it.
-std::int32_t historyGpu(const test::History& h, const ImportedSeries& s) {
+std::int32_t historyGpu(const test::History& h, const TelemetryGpu& s) {
     const Topology& t = h.run->topology;
     for (std::int32_t g = 0; g < h.gpus; ++g) {
         const Gpu& gpu = t.gpus[static_cast<std::size_t>(g)];
-        if (t.hosts[static_cast<std::size_t>(gpu.host)].name == s.gpu.host && gpu.index == s.gpu.index) return g;
+        if (t.hosts[static_cast<std::size_t>(gpu.host)].name == s.host && gpu.index == s.index) return g;
     }
     return -1;
 }
@@ -87,13 +87,16 @@ TEST_F(PrometheusServerTest, EverySampleComesBackAsTheSimulatorWroteIt) {
     EXPECT_EQ(t.samples(), history->samples * history->gpus * static_cast<std::int64_t>(history->metrics.size()));
     EXPECT_GT(history->samples, kMaxPointsPerSeries) << "the history must pass the points limit, so that the pull has to split it";
     for (const ImportedSeries& s : t.series()) {
-        const std::int32_t g = historyGpu(*history, s);
-        ASSERT_GE(g, 0) << s.gpu.host << " gpu " << s.gpu.index;
-        ASSERT_EQ(s.rawTimes.size(), static_cast<std::size_t>(history->samples)) << s.metric << " of GPU " << g;
+        const TelemetryGpu& named = t.gpu(s.gpu);
+        const std::string metric(t.metric(s.metric));
+        const std::int32_t g = historyGpu(*history, named);
+        ASSERT_GE(g, 0) << named.host << " gpu " << named.index;
+        const std::vector<std::pair<EpochNs, float>> samples = t.rawSamples(s);
+        ASSERT_EQ(samples.size(), static_cast<std::size_t>(history->samples)) << metric << " of GPU " << g;
         for (std::int64_t k = 0; k < history->samples; ++k) {
-            ASSERT_EQ(s.rawTimes[static_cast<std::size_t>(k)], history->sampleTime(k)) << s.metric << " of GPU " << g << " sample " << k;
-            ASSERT_EQ(s.rawValues[static_cast<std::size_t>(k)], static_cast<float>(test::historyValue(*history, s.metric, g, k)))
-                << s.metric << " of GPU " << g << " sample " << k;
+            ASSERT_EQ(samples[static_cast<std::size_t>(k)].first, history->sampleTime(k)) << metric << " of GPU " << g << " sample " << k;
+            ASSERT_EQ(samples[static_cast<std::size_t>(k)].second, static_cast<float>(test::historyValue(*history, metric, g, k)))
+                << metric << " of GPU " << g << " sample " << k;
         }
     }
     EXPECT_TRUE(pull.hostsWithoutSeries.empty());
