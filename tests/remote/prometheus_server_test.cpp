@@ -113,13 +113,15 @@ TEST_F(PrometheusServerTest, QueriesAskedAtOnceGiveTheRunQueriesAskedInTurnGive)
     const PrometheusPull b = pullPrometheus(atOnce);
     EXPECT_EQ(a.pulled.queries, b.pulled.queries);
     ASSERT_EQ(a.source.events.telemetry.series().size(), b.source.events.telemetry.series().size());
-    for (std::size_t i = 0; i < a.source.events.telemetry.series().size(); ++i) {
-        const ImportedSeries& x = a.source.events.telemetry.series()[i];
-        const ImportedSeries& y = b.source.events.telemetry.series()[i];
-        EXPECT_EQ(x.metric, y.metric);
-        EXPECT_EQ(x.gpu.host, y.gpu.host);
-        EXPECT_EQ(x.gpu.index, y.gpu.index);
-        EXPECT_EQ(x.rawValues, y.rawValues);
+    const ImportedTelemetry& ta = a.source.events.telemetry;
+    const ImportedTelemetry& tb = b.source.events.telemetry;
+    for (std::size_t i = 0; i < ta.series().size(); ++i) {
+        const ImportedSeries& x = ta.series()[i];
+        const ImportedSeries& y = tb.series()[i];
+        EXPECT_EQ(ta.metric(x.metric), tb.metric(y.metric));
+        EXPECT_EQ(ta.gpu(x.gpu).host, tb.gpu(y.gpu).host);
+        EXPECT_EQ(ta.gpu(x.gpu).index, tb.gpu(y.gpu).index);
+        EXPECT_EQ(ta.rawSamples(x), tb.rawSamples(y));
     }
     EXPECT_EQ(a.source.report.counts, b.source.report.counts);
 }
@@ -138,10 +140,8 @@ TEST_F(PrometheusServerTest, AServerWithoutRemoteReadIsAskedByQueryRangeForTheSa
     const PrometheusPull b = pullPrometheus(proxied);
     EXPECT_NE(b.source.report.notes.front().find("at a 15s step"), std::string::npos) << b.source.report.notes.front();
     ASSERT_EQ(a.source.events.telemetry.series().size(), b.source.events.telemetry.series().size());
-    for (std::size_t i = 0; i < a.source.events.telemetry.series().size(); ++i) {
-        EXPECT_EQ(a.source.events.telemetry.series()[i].rawTimes, b.source.events.telemetry.series()[i].rawTimes);
-        EXPECT_EQ(a.source.events.telemetry.series()[i].rawValues, b.source.events.telemetry.series()[i].rawValues);
-    }
+    for (std::size_t i = 0; i < a.source.events.telemetry.series().size(); ++i)
+        EXPECT_EQ(a.source.events.telemetry.rawSamples(a.source.events.telemetry.series()[i]), b.source.events.telemetry.rawSamples(b.source.events.telemetry.series()[i]));
     EXPECT_EQ(a.source.report.counts.at("telemetry samples"), b.source.report.counts.at("telemetry samples"));
 }
 
