@@ -215,6 +215,8 @@ const FormatInfo* detectByLineKinds(const std::vector<std::string_view>& lines, 
             if (console && sniffer.line(l)) ++jobLines;
             continue;
         }
+        // A comment a person put above the lines ("# from node17, 3 a.m.") is neither kind.
+        if (l.front() == '#') continue;
         ++candidates;
         if (look.line) ++kernelShaped;
         // A date out of range is still a kernel line's shape: the importer names it.

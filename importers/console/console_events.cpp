@@ -3,6 +3,7 @@
 
 #include "importers/console/job_banner.h"
 #include "importers/text/text_parse.h"
+#include "importers/text/text_encoding.h"
 #include "importers/console/training_log_line.h"
 
 #include <string>
@@ -37,7 +38,7 @@ std::string_view shown(std::string_view text, std::string_view anchor = {}) {
     if (!anchor.empty())
         if (const std::size_t at = text.find(anchor); at != std::string_view::npos) text = text.substr(at);
     text = trim(text);
-    return text.substr(0, 300);
+    return utf8Prefix(text, 300);
 }
 
 // "[Rank 3]", "[PG ID 0 PG GUID 0(default_pg) Rank 3]", "[PG 0 (default_pg) Rank 3]", "rank 3".

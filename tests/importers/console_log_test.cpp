@@ -8,6 +8,7 @@
 #include "analysis/incidents.h"
 #include "importers/console/console_catalogue.h"
 #include "importers/console/console_line.h"
+#include "importers/text/text_encoding.h"
 #include "importers/text/text_parse.h"
 
 #include <sys/stat.h>
@@ -208,6 +209,27 @@ TEST(ConsoleLog, EveryFixtureShapeIsRecognised) {
         for (const std::string& kind : expectedKinds(path)) EXPECT_TRUE(f.understoodByKind.count(kind)) << kind;
     }
     EXPECT_GE(files, 40);
+}
+
+// A line the catalogue does not know is quoted in the report cut to a readable length: cut
+// before a character, never inside one, so a rich traceback's box-drawing frame (3 bytes a
+// character) still gives a report that JSON can hold.
+TEST(ConsoleLog, AQuotedLineCutShortStaysValidUtf8) {
+    const test::ScratchDir dir;
+    const std::string path = dir.file("accelerate.log");
+    std::string frame = "\xe2\x94\x82";  // │
+    for (int i = 0; i < 60; ++i) frame += "\xe2\x94\x80";  // ─, 3 bytes each: byte 160 falls inside one
+    {
+        std::ofstream out(path);
+        out << frame << "\nRuntimeError: CUDA error: uncorrectable ECC error encountered\n";
+    }
+    const ImportResult r = importFiles({path}, {});
+    const FileReport& f = r.summary.files.at(0);
+    ASSERT_EQ(f.unrecognised.size(), 1u);
+    EXPECT_TRUE(validUtf8(f.unrecognised[0])) << f.unrecognised[0];
+    EXPECT_NO_THROW((void)importSummaryToJson(r.summary).dump());
+    EXPECT_EQ(utf8Prefix("a\xe2\x94\x80" "b", 2), "a");
+    EXPECT_EQ(utf8Prefix("a\xe2\x94\x80" "b", 4), "a\xe2\x94\x80");
 }
 
 TEST(ConsoleLog, ASilentRankOfAWatchdogTimeoutIsTheSuspect) {
