@@ -1,7 +1,7 @@
 // Recognition over every log we hold (issue #36, item 6): our corpus of failed jobs' logs
 // written in the shapes of public issue threads (tests/data/importers/corpus, with its truth),
-// our console fixtures, and the real console and kernel logs (../shared/realdata, skipped
-// where absent). Prints, per set: files imported, expected events found with the right kind,
+// our console, shape and invariant fixtures, and the real console, kernel, training and Slurm
+// files (../shared/realdata, skipped where absent). Prints, per set: files imported, expected events found with the right kind,
 // rank, host and time (where a truth table gives them), and invariant violations (must be 0).
 //   faultline_bench_recognition [--verbose]   (--verbose: every miss and unexpected failure)
 #include "corpus_truth.h"
@@ -20,10 +20,10 @@ struct Tally {
     int files = 0, imported = 0, expected = 0, found = 0, knownMisses = 0, unexpected = 0, violations = 0;
 };
 
-void scoreSet(const char* name, const std::string& dir, const std::map<std::string, std::vector<test::TruthRow>>* truth, bool verbose) {
+Tally scoreSet(const char* name, const std::string& dir, const std::map<std::string, std::vector<test::TruthRow>>* truth, bool verbose) {
     if (!fs::is_directory(dir)) {
         std::printf("%-22s skipped: %s is absent\n", name, dir.c_str());
-        return;
+        return {};
     }
     std::vector<fs::path> files;
     for (const auto& e : fs::recursive_directory_iterator(dir)) {
@@ -78,6 +78,7 @@ void scoreSet(const char* name, const std::string& dir, const std::map<std::stri
         std::printf("; %d of %d expected events found with the right kind, rank, host and time (%.1f%%; %d known misses); %d failures outside the truth",
                     t.found, t.expected, 100.0 * t.found / std::max(1, t.expected), t.knownMisses, t.unexpected);
     std::printf("; invariant violations: %d\n", t.violations);
+    return t;
 }
 
 }  // namespace
@@ -89,8 +90,24 @@ int main(int argc, char** argv) {
     std::size_t rows = 0;
     for (const auto& [file, r] : truth) rows += r.size();
     std::printf("corpus truth: %zu files, %zu rows\n", truth.size(), rows);
-    scoreSet("corpus", data + "/corpus", &truth, verbose);
-    scoreSet("console fixtures", data + "/console_logs", nullptr, verbose);
-    scoreSet("real console logs", std::string(FAULTLINE_REALDATA) + "/console_logs", nullptr, verbose);
-    scoreSet("real kernel logs", std::string(FAULTLINE_REALDATA) + "/kernel_logs", nullptr, verbose);
+    Tally all;
+    const auto add = [&all](const Tally& t) {
+        all.files += t.files;
+        all.imported += t.imported;
+        all.expected += t.expected;
+        all.found += t.found;
+        all.violations += t.violations;
+    };
+    add(scoreSet("corpus", data + "/corpus", &truth, verbose));
+    add(scoreSet("console fixtures", data + "/console_logs", nullptr, verbose));
+    add(scoreSet("shape fixtures", data + "/shapes", nullptr, verbose));
+    add(scoreSet("invariant fixtures", data + "/invariants", nullptr, verbose));
+    const std::string real = FAULTLINE_REALDATA;
+    add(scoreSet("real console logs", real + "/console_logs", nullptr, verbose));
+    add(scoreSet("real kernel logs", real + "/kernel_logs", nullptr, verbose));
+    add(scoreSet("real Xid kernel logs", real + "/xid_kernel_logs", nullptr, verbose));
+    add(scoreSet("real training logs", real + "/training_logs", nullptr, verbose));
+    add(scoreSet("real Slurm files", real + "/slurm", nullptr, verbose));
+    std::printf("all: %d of %d files imported; %d of %d expected events found with the right kind, rank, host and time; invariant violations: %d\n",
+                all.imported, all.files, all.found, all.expected, all.violations);
 }
