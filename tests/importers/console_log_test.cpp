@@ -1,6 +1,7 @@
 // Console logs of crashed and hung jobs: the wrapper peeler, the catalogue on real line shapes,
 // the real BigScience / m4 console slices against their README table, and our fixtures of the
 // shapes users paste into issue threads (tests/data/importers/console_logs, one shape each).
+#include "corpus_truth.h"
 #include "import_test_util.h"
 
 #include <algorithm>
@@ -230,6 +231,25 @@ TEST(ConsoleLog, AQuotedLineCutShortStaysValidUtf8) {
     EXPECT_NO_THROW((void)importSummaryToJson(r.summary).dump());
     EXPECT_EQ(utf8Prefix("a\xe2\x94\x80" "b", 2), "a");
     EXPECT_EQ(utf8Prefix("a\xe2\x94\x80" "b", 4), "a\xe2\x94\x80");
+}
+
+// NCCL's "Connection closed by localRank 0" names a local rank, not the global one: the NET/IB
+// error is the host's that its NCCL prefix names, not rank 0's drawn on a host of unplaced ranks.
+TEST(ConsoleLog, ALocalRankIsNoGlobalRank) {
+    const test::ScratchDir dir;
+    const std::string path = dir.file("nccl.log");
+    {
+        std::ofstream out(path);
+        out << "node042:25146:25854 [0] transport/net_ib.cc:1105 NCCL WARN NET/IB : Got completion from peer 10.0.3.1<49189> with error 12, opcode 0, len 0, vendor err 129 (Send)\n"
+               "node042:25146:25852 [0] NCCL INFO [Service thread] Connection closed by localRank 0\n"
+               "node042:25172:25848 [1] NCCL INFO [Service thread] Connection closed by localRank 0\n";
+    }
+    const ImportResult r = importFiles({path}, {});
+    ASSERT_EQ(r.run.failures.size(), 1u) << importSummaryToText(r.summary);
+    const Failure& f = r.run.failures[0];
+    EXPECT_EQ(f.cause, RootCause::NetworkSwitchCable);
+    EXPECT_TRUE(f.ranks.empty()) << f.detail;
+    EXPECT_EQ(test::failureHosts(r.run, f), std::set<std::string>{"node042"});
 }
 
 TEST(ConsoleLog, ASilentRankOfAWatchdogTimeoutIsTheSuspect) {
