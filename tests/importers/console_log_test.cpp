@@ -56,6 +56,10 @@ TEST(ConsoleLine, PeelsEveryWrapper) {
         {"[31m[rank2]:[0mboom", "boom", 2, -1, ""},                                           // ANSI without ESC
         {"Sun Oct  1 17:01:10 2017[1,30]<stdout>:boom", "boom", 30, -1, ""},                  // mpirun --timestamp-output
         {"[rank1]:[E1022 13:45:01.123456 1234 ProcessGroupNCCL.cpp:616] boom", "boom", 1, -1, ""},  // glog
+        {"[80746] [rank0]:[E321 02:07:08.408271 1 ProcessGroupNCCL.cpp:607] boom", "boom", 0, -1, ""},  // a paste's line number
+        {"18:11:06.680 [rank4]:[E205 18:11:06.375750 1 ProcessGroupNCCL.cpp:1870] boom", "boom", 4, -1, ""},  // a bare time of day
+        {"[1] boom", "[1] boom", -1, -1, ""},                                                 // a number that prefixes no wrapper
+        {"12:30:00 [note] boom", "[note] boom", -1, -1, ""},                                  // a time of day is dropped, not read
         {"RuntimeError: CUDA error", "RuntimeError: CUDA error", -1, -1, ""},                // not a host
         {"frame #0: c10::Error", "frame #0: c10::Error", -1, -1, ""},
     };
