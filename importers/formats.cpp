@@ -215,6 +215,8 @@ const FormatInfo* detectByLineKinds(const std::vector<std::string_view>& lines, 
             if (console && sniffer.line(l)) ++jobLines;
             continue;
         }
+        // A comment a person put above the lines ("# from node17, 3 a.m.") is neither kind.
+        if (l.front() == '#') continue;
         ++candidates;
         if (look.line) ++kernelShaped;
         // A date out of range is still a kernel line's shape: the importer names it.
@@ -240,7 +242,13 @@ const FormatInfo* detectText(std::string_view head, bool console) {
         head.remove_prefix(nl + 1);
     }
     if (lines.empty()) return nullptr;
-    const std::string_view first = lines.front();
+    // A header is the first line that is no comment a person put above it ("# job 4191701").
+    std::string_view first = lines.front();
+    for (std::string_view l : lines)
+        if (trim(l).front() != '#') {
+            first = l;
+            break;
+        }
     if (startsWith(first, "kind,") || first == "kind") return findFormat("faultline-events");
     if (startsWith(first, "JobID") || (contains(first, "JobID") && contains(first, "State")))
         return findFormat("sacct");

@@ -3,6 +3,7 @@
 
 #include "importers/console/job_banner.h"
 #include "importers/text/text_parse.h"
+#include "importers/text/text_encoding.h"
 #include "importers/console/training_log_line.h"
 
 #include <string>
@@ -37,13 +38,20 @@ std::string_view shown(std::string_view text, std::string_view anchor = {}) {
     if (!anchor.empty())
         if (const std::size_t at = text.find(anchor); at != std::string_view::npos) text = text.substr(at);
     text = trim(text);
-    return text.substr(0, 300);
+    return utf8Prefix(text, 300);
 }
 
 // "[Rank 3]", "[PG ID 0 PG GUID 0(default_pg) Rank 3]", "[PG 0 (default_pg) Rank 3]", "rank 3".
 std::int32_t rankIn(std::string_view s) {
     for (std::string_view key : {std::string_view("Rank "), std::string_view("[rank"), std::string_view("rank ")})
-        if (auto r = intAfter(s, key); r && *r >= 0 && *r < kMaxRank) return static_cast<std::int32_t>(*r);
+        for (std::size_t at = s.find(key); at != std::string_view::npos; at = s.find(key, at + 1)) {
+            // A word that ends in the key is another number: NCCL's "Connection closed by
+            // localRank 0" names a local rank, "local_rank 3" too, not the global rank.
+            const char before = at > 0 ? s[at - 1] : ' ';
+            if ((before >= 'a' && before <= 'z') || (before >= 'A' && before <= 'Z') || (before >= '0' && before <= '9') || before == '_') continue;
+            if (auto r = intAfter(s.substr(at), key); r && *r >= 0 && *r < kMaxRank) return static_cast<std::int32_t>(*r);
+            break;
+        }
     return -1;
 }
 

@@ -2,6 +2,7 @@
 
 #include "importers/events/import_report.h"
 #include "importers/text/text_parse.h"
+#include "importers/text/text_encoding.h"
 
 #include "analysis/incidents.h"
 #include "model/time_notes.h"
@@ -335,7 +336,7 @@ bool ConsoleFailures::other(std::string_view text, const LineOrigin& at) {
     m_tracebacks.erase(it);
     ConsoleEvent e;
     e.kind = ConsoleKind::CppTerminate;  // an uncaught exception ends the process as surely
-    e.what = trim(text).substr(0, 300);
+    e.what = utf8Prefix(trim(text), 300);
     crash(e, text, at);
     return true;
 }

@@ -398,6 +398,28 @@ bool peelShellTrace(std::string_view& s, ConsoleLine& out) {
     return false;
 }
 
+// What a paste or a viewer puts before a launcher's bracketed wrapper and says nothing the
+// wrapper does not: a line number "[80746] [rank0]:[E321 ...]", or a bare time of day
+// "18:11:06.680 [rank4]:[E205 18:11:06.375 ...]" (the glog stamp after it has the date).
+bool peelBeforeBracket(std::string_view& s) {
+    std::size_t i = 0;
+    if (s.front() == '[') {
+        for (i = 1; i < s.size() && i < 12 && isDigit(s[i]);) ++i;
+        if (i < 3 || s.substr(i, 3) != "] [") return false;
+        s.remove_prefix(i + 2);
+        return true;
+    }
+    // HH:MM:SS, then perhaps .fff, then " [".
+    if (s.size() < 10 || !isDigit(s[0]) || !isDigit(s[1]) || s[2] != ':' || !isDigit(s[3]) || !isDigit(s[4]) || s[5] != ':' || !isDigit(s[6]) || !isDigit(s[7]))
+        return false;
+    i = 8;
+    if (s[i] == '.' || s[i] == ',')
+        for (++i; i < s.size() && isDigit(s[i]);) ++i;
+    if (s.substr(i, 2) != " [") return false;
+    s.remove_prefix(i + 1);
+    return true;
+}
+
 // srun -l "  12: ", a viewer's "  123\t" or "123 | ", pdsh "node017: " / "10.1.2.3: ".
 bool peelLabel(std::string_view& s, ConsoleLine& out) {
     {
@@ -467,6 +489,7 @@ ConsoleLine ConsoleLinePeeler::peel(std::string_view s) {
         }
         if (peelShellTrace(s, out)) break;
         if (peelLabel(s, out)) continue;
+        if (round == 0 && peelBeforeBracket(s)) continue;
         break;
     }
     // Lines that began with a time of their own ("2021-05-25 06:38:26,284 - INFO - ...") were

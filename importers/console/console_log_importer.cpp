@@ -13,6 +13,7 @@
 #include "importers/console/readers.h"
 #include "importers/text/text_parse.h"
 #include "importers/text/year_resolver.h"
+#include "importers/text/text_encoding.h"
 
 #include <ctime>
 
@@ -187,7 +188,7 @@ private:
             // them): neither understood nor a surprise.
             if (line.shellTrace || text.front() == '#') return;
             if (m_ctx.report.unrecognised.size() < kShownUnrecognised)
-                m_ctx.report.unrecognised.push_back(where() + ": " + std::string(trim(text).substr(0, 160)));
+                m_ctx.report.unrecognised.push_back(where() + ": " + std::string(utf8Prefix(trim(text), 160)));
             return;
         }
         understood(event->kind);

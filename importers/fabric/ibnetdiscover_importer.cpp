@@ -12,6 +12,7 @@
 #include "importers/fabric/leaf_groups.h"
 #include "importers/text/line_reader.h"
 #include "importers/text/text_parse.h"
+#include "importers/text/text_encoding.h"
 #include "importers/events/topology_builder.h"
 
 #include <algorithm>
@@ -121,7 +122,7 @@ std::map<std::string, Node> readNodes(const std::string& path, ImportContext& ct
         if (t.find('=') != std::string_view::npos) continue;  // vendid=, devid=, sysimgguid=, switchguid=, caguid=
         // Before the first record: a tool's message (ibnetdiscover's "src/query_smp.c:195;
         // umad ... bad status 110"), said and passed over.
-        if (!current) ctx.report.warnings.push_back(in.where() + ": skipped before the first Switch or Ca record (a tool's message): " + std::string(t.substr(0, 160)));
+        if (!current) ctx.report.warnings.push_back(in.where() + ": skipped before the first Switch or Ca record (a tool's message): " + std::string(utf8Prefix(t, 160)));
         else ctx.report.skip(in.where() + ": expected a Switch, Ca or port line");
     }
     return nodes;

@@ -7,6 +7,7 @@
 #include "importers/text/line_reader.h"
 #include "importers/text/text_parse.h"
 #include "importers/text/year_resolver.h"
+#include "importers/text/text_encoding.h"
 #include "model/time_notes.h"
 
 #include <chrono>
@@ -100,7 +101,7 @@ void hostEvent(RootCause cause, const std::string& host, const KernelLogLine& en
     f.cause = cause;
     f.where.host = host;
     f.where.pciBusId = pci;
-    f.detail = std::string(hung ? "Hung task" : rootCauseLabel(cause)) + " on " + host + ": " + std::string(trim(entry.message.substr(0, 240)));
+    f.detail = std::string(hung ? "Hung task" : rootCauseLabel(cause)) + " on " + host + ": " + std::string(trim(utf8Prefix(entry.message, 240)));
     f.source = where;
     noteAssumedYear(f, entry, ctx);
     f.evidenceOnly = crash && !jobCrash;
@@ -135,7 +136,7 @@ void hostOutOfMemory(const std::string& host, const KernelLogLine& entry, const 
         ImportedFailure& f = ctx.events.failures[it->second];
         if (training && f.evidenceOnly) {
             f.evidenceOnly = false;
-            f.detail = "Host out of memory on " + host + ": " + std::string(trim(m.substr(0, 240)));
+            f.detail = "Host out of memory on " + host + ": " + std::string(trim(utf8Prefix(m, 240)));
             f.source = where;
     noteAssumedYear(f, entry, ctx);
             ctx.report.count("failures");
@@ -147,7 +148,7 @@ void hostOutOfMemory(const std::string& host, const KernelLogLine& entry, const 
     f.sinceBoot = sinceBoot;
     f.cause = RootCause::SoftwareBug;  // the job outgrew the host's memory (sacct's OUT_OF_MEMORY too)
     f.where.host = host;
-    f.detail = "Host out of memory on " + host + ": " + std::string(trim(m.substr(0, 240)));
+    f.detail = "Host out of memory on " + host + ": " + std::string(trim(utf8Prefix(m, 240)));
     f.source = where;
     noteAssumedYear(f, entry, ctx);
     f.evidenceOnly = !training;

@@ -250,7 +250,8 @@ void takeRecord(std::string_view text, std::int64_t lineNo, const Layout& layout
 void importSacct(const std::string& path, ImportContext& ctx) {
     LineReader in(path);
     std::string_view line;
-    while (in.next(line) && trim(line).empty()) {}
+    // Blank lines, and comments a person put above the header ("# job 4191701, after the crash").
+    while (in.next(line) && (trim(line).empty() || trim(line).front() == '#')) {}
     if (trim(line).empty()) throw Error(path + ": empty file (expected an sacct header line such as JobID|State|Start|End)");
     const Layout layout = layoutOf(line, ctx.options.sacctFields, in, ctx);
     std::vector<std::string_view> fields;

@@ -118,4 +118,11 @@ std::string latin1ToUtf8(std::string_view text) {
     return out;
 }
 
+std::string_view utf8Prefix(std::string_view text, std::size_t maxBytes) {
+    if (text.size() <= maxBytes) return text;
+    std::size_t n = maxBytes;
+    while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;  // a continuation byte: back to its lead
+    return text.substr(0, n);
+}
+
 }  // namespace faultline

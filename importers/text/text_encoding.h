@@ -23,6 +23,10 @@ private:
     std::uint16_t m_high = 0;     // a high surrogate waiting for its low half; 0: none
 };
 
+// At most `maxBytes` of `text`, cut before a character rather than inside one: a quoted line
+// cut short (a report's "FILE:LINE: text", a failure's evidence) stays valid UTF-8 for JSON.
+std::string_view utf8Prefix(std::string_view text, std::size_t maxBytes);
+
 // True when `text` is valid UTF-8 (ASCII is checked eight bytes at a time).
 bool validUtf8(std::string_view text);
 

@@ -1,6 +1,7 @@
 // Console logs of crashed and hung jobs: the wrapper peeler, the catalogue on real line shapes,
 // the real BigScience / m4 console slices against their README table, and our fixtures of the
 // shapes users paste into issue threads (tests/data/importers/console_logs, one shape each).
+#include "corpus_truth.h"
 #include "import_test_util.h"
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include "analysis/incidents.h"
 #include "importers/console/console_catalogue.h"
 #include "importers/console/console_line.h"
+#include "importers/text/text_encoding.h"
 #include "importers/text/text_parse.h"
 
 #include <sys/stat.h>
@@ -54,6 +56,10 @@ TEST(ConsoleLine, PeelsEveryWrapper) {
         {"[31m[rank2]:[0mboom", "boom", 2, -1, ""},                                           // ANSI without ESC
         {"Sun Oct  1 17:01:10 2017[1,30]<stdout>:boom", "boom", 30, -1, ""},                  // mpirun --timestamp-output
         {"[rank1]:[E1022 13:45:01.123456 1234 ProcessGroupNCCL.cpp:616] boom", "boom", 1, -1, ""},  // glog
+        {"[80746] [rank0]:[E321 02:07:08.408271 1 ProcessGroupNCCL.cpp:607] boom", "boom", 0, -1, ""},  // a paste's line number
+        {"18:11:06.680 [rank4]:[E205 18:11:06.375750 1 ProcessGroupNCCL.cpp:1870] boom", "boom", 4, -1, ""},  // a bare time of day
+        {"[1] boom", "[1] boom", -1, -1, ""},                                                 // a number that prefixes no wrapper
+        {"12:30:00 [note] boom", "[note] boom", -1, -1, ""},                                  // a time of day is dropped, not read
         {"RuntimeError: CUDA error", "RuntimeError: CUDA error", -1, -1, ""},                // not a host
         {"frame #0: c10::Error", "frame #0: c10::Error", -1, -1, ""},
     };
@@ -208,6 +214,46 @@ TEST(ConsoleLog, EveryFixtureShapeIsRecognised) {
         for (const std::string& kind : expectedKinds(path)) EXPECT_TRUE(f.understoodByKind.count(kind)) << kind;
     }
     EXPECT_GE(files, 40);
+}
+
+// A line the catalogue does not know is quoted in the report cut to a readable length: cut
+// before a character, never inside one, so a rich traceback's box-drawing frame (3 bytes a
+// character) still gives a report that JSON can hold.
+TEST(ConsoleLog, AQuotedLineCutShortStaysValidUtf8) {
+    const test::ScratchDir dir;
+    const std::string path = dir.file("accelerate.log");
+    std::string frame = "\xe2\x94\x82";  // │
+    for (int i = 0; i < 60; ++i) frame += "\xe2\x94\x80";  // ─, 3 bytes each: byte 160 falls inside one
+    {
+        std::ofstream out(path);
+        out << frame << "\nRuntimeError: CUDA error: uncorrectable ECC error encountered\n";
+    }
+    const ImportResult r = importFiles({path}, {});
+    const FileReport& f = r.summary.files.at(0);
+    ASSERT_EQ(f.unrecognised.size(), 1u);
+    EXPECT_TRUE(validUtf8(f.unrecognised[0])) << f.unrecognised[0];
+    EXPECT_NO_THROW((void)importSummaryToJson(r.summary).dump());
+    EXPECT_EQ(utf8Prefix("a\xe2\x94\x80" "b", 2), "a");
+    EXPECT_EQ(utf8Prefix("a\xe2\x94\x80" "b", 4), "a\xe2\x94\x80");
+}
+
+// NCCL's "Connection closed by localRank 0" names a local rank, not the global one: the NET/IB
+// error is the host's that its NCCL prefix names, not rank 0's drawn on a host of unplaced ranks.
+TEST(ConsoleLog, ALocalRankIsNoGlobalRank) {
+    const test::ScratchDir dir;
+    const std::string path = dir.file("nccl.log");
+    {
+        std::ofstream out(path);
+        out << "node042:25146:25854 [0] transport/net_ib.cc:1105 NCCL WARN NET/IB : Got completion from peer 10.0.3.1<49189> with error 12, opcode 0, len 0, vendor err 129 (Send)\n"
+               "node042:25146:25852 [0] NCCL INFO [Service thread] Connection closed by localRank 0\n"
+               "node042:25172:25848 [1] NCCL INFO [Service thread] Connection closed by localRank 0\n";
+    }
+    const ImportResult r = importFiles({path}, {});
+    ASSERT_EQ(r.run.failures.size(), 1u) << importSummaryToText(r.summary);
+    const Failure& f = r.run.failures[0];
+    EXPECT_EQ(f.cause, RootCause::NetworkSwitchCable);
+    EXPECT_TRUE(f.ranks.empty()) << f.detail;
+    EXPECT_EQ(test::failureHosts(r.run, f), std::set<std::string>{"node042"});
 }
 
 TEST(ConsoleLog, ASilentRankOfAWatchdogTimeoutIsTheSuspect) {

@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 
 namespace faultline {
 namespace {
@@ -150,6 +151,24 @@ TEST(KernelLog, AFailureOnAYearlessJournalDateSaysItsYearIsAssumed) {
 // "NVRM: ..."): never refused. A file of only such lines puts its failures at the file's last
 // write, each saying "time unknown" where the incident says when; one failure per GPU and code;
 // an Xid "caused by previous Xid 149" joins the failure of that Xid on that GPU.
+// A comment a person wrote above a pasted line ("# from node17 after the crash") is neither a
+// kernel line nor a job's: one dmesg -T Xid under it is still a kernel log, not "unknown format".
+TEST(KernelLog, ACommentAboveOneXidLineDoesNotHideTheKernelLog) {
+    const test::ScratchDir dir;
+    const std::string path = dir.file("node17.log");
+    {
+        std::ofstream out(path);
+        out << "# from node17 after the crash, see the ticket\n"
+               "[Sat Feb 17 03:48:31 2024] NVRM: Xid (PCI:0000:cb:00): 48, pid=2048, name=pt_main_thread, Ch 00000008\n";
+    }
+    const ImportResult r = importPaths({path});
+    EXPECT_EQ(r.summary.files.at(0).format, "kernel-log");
+    ASSERT_EQ(r.run.failures.size(), 1u) << importSummaryToText(r.summary);
+    EXPECT_EQ(r.run.failures[0].xid, 48);
+    EXPECT_EQ(r.run.failures[0].cause, RootCause::GpuHbm3Memory);
+    EXPECT_EQ(r.run.info.startEpochNs + r.run.failures[0].time, *parseIsoTime("2024-02-17T03:48:31Z"));
+}
+
 TEST(KernelLog, UndatedLinesArePlacedAtTheFilesLastWriteAndSaySo) {
     const test::ScratchDir dir;
     const std::string path = dir.file("gpu-node-7.log");

@@ -46,6 +46,25 @@ TEST(Sacct, MidnightEdgeCaseCountsJobsByState) {
     EXPECT_EQ(f.last, at("2021-04-07T23:59:56Z"));
 }
 
+// A note a person put above the header ("# job 4191701, node fail") is skipped: the file is
+// still sacct (found as such, and read), not "unknown format".
+TEST(Sacct, ACommentAboveTheHeaderIsSkipped) {
+    const test::ScratchDir dir;
+    const std::string path = dir.file("job.txt");
+    {
+        std::ofstream out(path);
+        out << "# job 4191701, lost a node overnight\n"
+               "JobID|JobName|State|Start|End|NodeList|ExitCode\n"
+               "4191701|pretrain|NODE_FAIL|2024-03-02T01:00:00|2024-03-02T06:10:00|gpu-a17|0:0\n";
+    }
+    const ImportResult r = importPaths({path});
+    EXPECT_EQ(r.summary.files.at(0).format, "sacct");
+    ASSERT_EQ(r.run.jobs.size(), 1u);
+    EXPECT_EQ(r.run.jobs[0].state, "NODE_FAIL");
+    ASSERT_EQ(r.run.failures.size(), 1u) << importSummaryToText(r.summary);
+    EXPECT_EQ(r.run.failures[0].cause, RootCause::HostMaintenance);
+}
+
 TEST(Sacct, StepOnlyCapturesStandForTheirJob) {
     FAULTLINE_REQUIRE_REALDATA();
     // gcm's full-field sample holds 68 lines, all of step 8012944_24093.0 (COMPLETED).
