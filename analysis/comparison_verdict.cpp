@@ -2,6 +2,7 @@
 
 #include "cause_groups.h"
 #include "incidents.h"
+#include "opening_instant.h"
 #include "straggler_excess.h"
 #include "model/format.h"
 
@@ -94,6 +95,19 @@ std::string networkLineOf(const ComparisonVerdict& v) {
            gpuHoursText(bBetter ? v.networkA : v.networkB) + what + ".";
 }
 
+// What a run is, said where its losses cannot be compared: its length and GPUs, or where its
+// evidence is short, the incidents it holds and how long its files cover.
+std::string runKind(const Run& run, const RunSummary& s) {
+    const std::string length = formatDuration(s.duration);
+    if (s.known(SummaryFigure::Goodput))
+        return "a run of " + length + " on " + formatCounted(static_cast<std::int64_t>(s.gpus), "GPU", "GPUs");
+    const std::vector<Incident> incidents = buildIncidents(run);
+    if (isShortEvidence(run, incidents))
+        return "a short record of " + formatCounted(static_cast<std::int64_t>(incidents.size()), "incident", "incidents") + " (" + length +
+               " of evidence)";
+    return "a run of " + length + " whose files hold " + s.evidenceFor(SummaryFigure::Goodput).missing;
+}
+
 std::string signedGpuHours(double h) { return (h > 0 ? "+" : h < 0 ? "-" : "") + gpuHoursText(std::abs(h)) + " GPU-h"; }
 
 }  // namespace
@@ -127,6 +141,17 @@ ComparisonVerdict judgeComparison(const Run& a, const RunSummary& sa, const Run&
     std::stable_sort(v.parts.begin(), v.parts.end(), [](const auto& x, const auto& y) { return std::abs(x.delta()) > std::abs(y.delta()); });
     v.totalA = hours(sa.duration) * static_cast<double>(sa.gpus);
     v.totalB = hours(sb.duration) * static_cast<double>(sb.gpus);
+    // GPU-hours lost are the goodput ledger's badput: a run whose evidence cannot support
+    // goodput has no loss to set against the other's (a crash log's 25 s against 54 days).
+    v.knownA = sa.known(SummaryFigure::Goodput);
+    v.knownB = sb.known(SummaryFigure::Goodput);
+    if (!v.comparable()) {
+        v.networkLine.clear();
+        v.headline = v.nameA + " is " + runKind(a, sa) + "; " + v.nameB + " is " + runKind(b, sb) +
+                     ": their goodput and losses cannot be compared (a loss needs " +
+                     (v.knownA ? sb : sa).evidenceFor(SummaryFigure::Goodput).needs + ").";
+        return v;
+    }
     const double diff = v.lostB - v.lostA;
     v.even = std::abs(diff) <= kEvenShare * std::max(v.lostA, v.lostB);
     if (v.even) {
@@ -149,15 +174,28 @@ ComparisonVerdict judgeComparison(const Run& a, const RunSummary& sa, const Run&
     return v;
 }
 
+std::string lostGpuHoursCell(bool known, double gpuHours) { return known ? gpuHoursText(gpuHours) : std::string(kNotEnoughToSay); }
+
+std::string lostGpuHoursDelta(const ComparisonVerdict& v, double delta) {
+    if (!v.comparable()) return "-";
+    return (delta > 0 ? "+" : delta < 0 ? "-" : "") + gpuHoursText(std::abs(delta));
+}
+
 nlohmann::json verdictToJson(const ComparisonVerdict& v) {
+    // A side whose evidence cannot support its losses is null, and so is every difference.
+    auto side = [](bool known, double h) { return known ? nlohmann::json(h) : nlohmann::json(); };
+    auto delta = [&v](double d) { return v.comparable() ? nlohmann::json(d) : nlohmann::json(); };
     nlohmann::json parts = nlohmann::json::array();
-    for (const LostGpuHoursPart& p : v.parts) parts.push_back({{"part", p.part}, {"a", p.a}, {"b", p.b}, {"delta", p.delta()}});
+    for (const LostGpuHoursPart& p : v.parts)
+        parts.push_back({{"part", p.part}, {"a", side(v.knownA, p.a)}, {"b", side(v.knownB, p.b)}, {"delta", delta(p.delta())}});
     nlohmann::json drivers = nlohmann::json::array();
     for (const LostGpuHoursPart& p : v.drivers) drivers.push_back(p.part);
     nlohmann::json groups = nlohmann::json::array();
-    for (const LostGpuHoursPart& p : v.groups) groups.push_back({{"group", p.part}, {"a", p.a}, {"b", p.b}, {"delta", p.delta()}});
-    return {{"headline", v.headline}, {"network_gpu_hours_a", v.networkA}, {"network_gpu_hours_b", v.networkB},
-            {"network", v.networkLine}, {"groups", groups}, {"lost_gpu_hours_a", v.lostA}, {"lost_gpu_hours_b", v.lostB}, {"gpu_hours_a", v.totalA},
+    for (const LostGpuHoursPart& p : v.groups)
+        groups.push_back({{"group", p.part}, {"a", side(v.knownA, p.a)}, {"b", side(v.knownB, p.b)}, {"delta", delta(p.delta())}});
+    return {{"headline", v.headline}, {"comparable", v.comparable()}, {"network_gpu_hours_a", side(v.knownA, v.networkA)},
+            {"network_gpu_hours_b", side(v.knownB, v.networkB)}, {"network", v.networkLine}, {"groups", groups},
+            {"lost_gpu_hours_a", side(v.knownA, v.lostA)}, {"lost_gpu_hours_b", side(v.knownB, v.lostB)}, {"gpu_hours_a", v.totalA},
             {"gpu_hours_b", v.totalB}, {"even", v.even}, {"drivers", drivers}, {"parts", parts}};
 }
 

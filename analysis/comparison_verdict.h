@@ -37,7 +37,18 @@ struct ComparisonVerdict {
     double networkA = 0, networkB = 0;   // GPU-hours lost to the network
     std::string nameA = "A", nameB = "B";  // "RoCE" and "InfiniBand" when the fabrics differ
     std::string networkLine;             // which lost more to the network; empty when neither lost any
+    // Whether each run's evidence supports its GPU-hours lost (the goodput ledger's figure under
+    // analysis/figure_evidence.h). Where one does not, the runs cannot be compared: the headline
+    // says what each run is ("A is short evidence of 1 incident (25.6 s of files); B is a run of
+    // 54 d ..."), no side is called better, and that side's GPU-hours read "not enough to say".
+    bool knownA = true, knownB = true;
+    bool comparable() const { return knownA && knownB; }
 };
+
+// A side's GPU-hours lost as the tables show them: the figure, or "not enough of the run to say".
+std::string lostGpuHoursCell(bool known, double gpuHours);
+// B - A in GPU-hours ("+1,234", "-3.6"), or "-" where either side is not known.
+std::string lostGpuHoursDelta(const ComparisonVerdict& v, double delta);
 
 // Below this share of the larger loss, a difference is noise.
 inline constexpr double kEvenShare = 0.01;

@@ -1,5 +1,6 @@
 #include "analysis/opening_instant.h"
 
+#include "model/format.h"
 #include "model/root_cause.h"
 #include "model/time_notes.h"
 
@@ -54,6 +55,21 @@ std::string jobStatusText(const Run& run, const ReplayIndex& replay, Nanos t) {
     if (!last->detail.empty()) what += ": " + last->detail;
     if (!run.steps.empty()) what += " (after step " + std::to_string(status.step) + ")";
     return what;
+}
+
+std::string replayTimeText(const Run& run, Nanos t) {
+    const Nanos duration = run.info.duration;
+    if (duration <= 0) {
+        std::vector<std::string> notes;
+        for (const Failure& f : run.failures)
+            for (std::string& note : timeNotesOf(f.detail))
+                if (std::find(notes.begin(), notes.end(), note) == notes.end()) notes.push_back(std::move(note));
+        std::string out = "one instant: " + formatWallTime(run.info.startEpochNs, 0);
+        for (std::size_t i = 0; i < notes.size(); ++i) out += (i == 0 ? " (" : ", ") + notes[i];
+        return notes.empty() ? out : out + ")";
+    }
+    if (duration < kSecond) return formatShortDuration(t) + " of " + formatShortDuration(duration);
+    return formatDuration(t) + " of " + formatDuration(duration);
 }
 
 }  // namespace faultline

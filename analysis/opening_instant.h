@@ -35,5 +35,10 @@ std::string failedText(const Run& run, const Incident& incident);
 // by `t` ("failed: GPU HBM3 Memory on n1-gpu3: CUDA error: ...") or that the files hold no steps,
 // never "training, step 0".
 std::string jobStatusText(const Run& run, const ReplayIndex& replay, Nanos t);
+// Where the replay stands, as its time label says it: "3 min of 10 min"; a run under a second
+// in the units it spans ("3.25 ms of 18.0 ms", never "0 ms of 0 ms"); and evidence of one
+// instant (a one-line crash), which has no span to replay, says that instant with the time's
+// notes: "one instant: 2024-06-01 12:00:03 UTC (time inferred)".
+std::string replayTimeText(const Run& run, Nanos t);
 
 }  // namespace faultline

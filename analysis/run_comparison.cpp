@@ -321,10 +321,8 @@ std::string comparisonToText(const RunComparison& c) {
                   (v.nameB + " - " + v.nameA).c_str());
     out += buf;
     for (const LostGpuHoursPart& g : v.groups) {
-        const double d = g.delta();
-        const std::string delta = (d > 0 ? "+" : d < 0 ? "-" : "") + gpuHoursText(std::abs(d));
-        std::snprintf(buf, sizeof buf, "  %-32s %16s %16s %20s\n", g.part.c_str(), gpuHoursText(g.a).c_str(), gpuHoursText(g.b).c_str(),
-                      delta.c_str());
+        std::snprintf(buf, sizeof buf, "  %-32s %16s %16s %20s\n", g.part.c_str(), lostGpuHoursCell(v.knownA, g.a).c_str(),
+                      lostGpuHoursCell(v.knownB, g.b).c_str(), lostGpuHoursDelta(v, g.delta()).c_str());
         out += buf;
     }
     out += "\n";

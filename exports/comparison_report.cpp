@@ -26,8 +26,6 @@ std::string runLine(const RunSummary& s) {
            formatWallTime(s.startEpochNs, 0);
 }
 
-std::string gpuHours(double h) { return gpuHoursText(h); }
-std::string signedGpuHours(double h) { return (h > 0 ? "+" : h < 0 ? "-" : "") + gpuHoursText(h < 0 ? -h : h); }
 
 // The tables both documents show, as text.
 struct Tables {
@@ -39,9 +37,14 @@ struct Tables {
 
 Tables tablesOf(const RunComparison& c) {
     Tables t;
-    for (const LostGpuHoursPart& g : c.verdict.groups) t.groups.push_back({g.part, gpuHours(g.a), gpuHours(g.b), signedGpuHours(g.delta())});
-    for (const LostGpuHoursPart& p : c.verdict.parts) t.lost.push_back({p.part, gpuHours(p.a), gpuHours(p.b), signedGpuHours(p.delta())});
-    t.lost.push_back({"All lost time", gpuHours(c.verdict.lostA), gpuHours(c.verdict.lostB), signedGpuHours(c.verdict.lostB - c.verdict.lostA)});
+    const ComparisonVerdict& v = c.verdict;
+    // A side whose evidence cannot support its losses reads "not enough of the run to say".
+    auto row = [&v](const std::string& part, double a, double b) {
+        return std::vector<std::string>{part, lostGpuHoursCell(v.knownA, a), lostGpuHoursCell(v.knownB, b), lostGpuHoursDelta(v, b - a)};
+    };
+    for (const LostGpuHoursPart& g : v.groups) t.groups.push_back(row(g.part, g.a, g.b));
+    for (const LostGpuHoursPart& p : v.parts) t.lost.push_back(row(p.part, p.a, p.b));
+    t.lost.push_back(row("All lost time", v.lostA, v.lostB));
     for (const KpiTableRow& r : kpiTable(c)) t.kpis.push_back({r.label, r.a, r.b, r.delta, r.change, r.verdict});
     char a[32], b[32];
     for (const CauseComparison& x : c.causes) {

@@ -9,6 +9,7 @@
 #include "importers/native/readers.h"
 #include "importers/pytorch/readers.h"
 #include "importers/slurm/readers.h"
+#include "importers/slurm/sacct_headerless.h"
 #include "importers/telemetry/readers.h"
 #include "importers/console/console_line.h"
 #include "importers/text/log_record.h"
@@ -16,6 +17,7 @@
 #include "importers/kernel/kernel_log_line.h"
 #include "importers/text/line_reader.h"
 #include "importers/pytorch/pickle_reader.h"
+#include "importers/text/terminal_width.h"
 #include "importers/text/text_parse.h"
 
 namespace faultline {
@@ -72,13 +74,26 @@ const FormatInfo* detectJson(std::string_view head) {
 class ConsoleSniffer {
 public:
     bool line(std::string_view raw) {
+        if (known(raw)) {
+            m_cut.clear();
+            return true;
+        }
+        // A line cut at a terminal's width is judged whole, with the rest on the line after it.
+        const bool whole = !m_cut.empty() && raw.size() <= m_cut.size() && known(m_cut + std::string(raw));
+        m_cut.clear();
+        if (terminalWide(raw.size())) m_cut.assign(raw);
+        return whole;
+    }
+
+private:
+    bool known(std::string_view raw) {
         m_peeler.split(raw, m_lines);
         for (const ConsoleLine& l : m_lines)
             if (!l.text.empty() && recogniseConsoleLine(l.text)) return true;
         return false;
     }
 
-private:
+    std::string m_cut;  // the line before, when it was as long as a terminal is wide
     YearResolver m_years{2000, std::nullopt};
     ConsoleLinePeeler m_peeler{m_years};
     std::vector<ConsoleLine> m_lines;
@@ -189,10 +204,18 @@ bool kernelWordsIn(std::string_view line, const KernelLogLine& entry) {
 const FormatInfo* detectByLineKinds(const std::vector<std::string_view>& lines, bool console) {
     std::size_t kernelShaped = 0, candidates = 0, kernelLines = 0, jobLines = 0;
     ConsoleSniffer sniffer;
+    std::size_t before = 0;  // the length of the line before
     for (std::string_view l : lines) {
-        if (l.front() == ' ' || l.front() == '\t') continue;
-        ++candidates;
+        const bool afterCut = terminalWide(before);
+        before = l.size();
         const KernelLook look = kernelLogLineIn(l);
+        // No line of its own (a kmsg continuation, or the rest of a line cut at a terminal's
+        // width), but it may complete a job's line.
+        if (l.front() == ' ' || l.front() == '\t' || (afterCut && !look.line)) {
+            if (console && sniffer.line(l)) ++jobLines;
+            continue;
+        }
+        ++candidates;
         if (look.line) ++kernelShaped;
         // A date out of range is still a kernel line's shape: the importer names it.
         if (look.line && (!look.entry || look.entry->form != KernelLogForm::DmesgIso || kernelWordsIn(l, *look.entry))) ++kernelLines;
@@ -221,6 +244,8 @@ const FormatInfo* detectText(std::string_view head, bool console) {
     if (startsWith(first, "kind,") || first == "kind") return findFormat("faultline-events");
     if (startsWith(first, "JobID") || (contains(first, "JobID") && contains(first, "State")))
         return findFormat("sacct");
+    // sacct --noheader: rows of jobs (the importer reads them, or says which --sacct-fields would).
+    if (headerlessSacct(lines)) return findFormat("sacct");
     if (const FormatInfo* telemetry = detectTelemetryText(lines)) return telemetry;
     if (ibnetdiscoverRecordIn(lines) && contains(all, "vendid=")) return findFormat("ibnetdiscover");
     if (const FormatInfo* byLines = detectByLineKinds(lines, console)) return byLines;

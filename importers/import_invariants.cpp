@@ -1,6 +1,7 @@
 #include "importers/import_invariants.h"
 
 #include "importers/text/text_parse.h"
+#include "model/time_notes.h"
 
 #include <algorithm>
 #include <ctime>
@@ -146,7 +147,7 @@ void enforceTimeBounds(ImportedEvents& e, FileReport& report, EpochNs newestWrit
     const EpochNs place = report.last > 0 ? report.last : newestWrite;
     for (std::size_t i : undated) {
         ImportedFailure& f = e.failures[i];
-        f.detail += " (undated: its time " + formatEpochNs(f.time) + " lies " + (f.time < kEarliestPlausibleTime ? "before 1990" : "after the files were written") +
+        f.detail += std::string(kUndatedMark) + "its time " + formatEpochNs(f.time) + " lies " + (f.time < kEarliestPlausibleTime ? "before 1990" : "after the files were written") +
                     "; placed at the end of the file's span)";
         f.time = place;
         ++tally.undated;

@@ -237,6 +237,18 @@ void ComparisonCharts::setRuns(const Run& a, const Run& b, const RunComparison& 
     m_lostByCause->chart()->setTitle(floor > 0 ? tr("GPU-hours lost, %1 to %2, by cause (axis from %3)").arg(nameA, nameB, QString::fromStdString(gpuHoursText(floor)))
                                                : tr("GPU-hours lost, %1 to %2, by cause").arg(nameA, nameB));
     m_lostByCause->setToolTip(QString::fromStdString(v.networkLine));
+    if (!v.comparable()) {
+        // No bridge from a loss the evidence cannot support: the chart says why it is empty.
+        QChart* chart = m_lostByCause->chart();
+        chart->removeAllSeries();
+        for (QAbstractAxis* axis : chart->axes()) {
+            chart->removeAxis(axis);
+            delete axis;
+        }
+        chart->setTitle(tr("GPU-hours lost: %1 (%2)")
+                            .arg(QString::fromUtf8(kNotEnoughToSay), !v.knownA && !v.knownB ? tr("either run") : !v.knownA ? nameA : nameB));
+        m_lostByCause->setToolTip(QString::fromStdString(v.headline));
+    }
 
     QStringList causes;
     QList<qreal> rateA, rateB;

@@ -7,8 +7,10 @@ namespace faultline {
 
 IncidentTableModel::IncidentTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void IncidentTableModel::setIncidents(std::vector<Incident> incidents, std::map<Nanos, IncidentNote> notes, std::int64_t startEpochNs) {
+void IncidentTableModel::setIncidents(std::vector<Incident> incidents, std::map<Nanos, IncidentNote> notes, std::int64_t startEpochNs,
+                                      FigureEvidence lostWork) {
     beginResetModel();
+    m_lostWork = std::move(lostWork);
     m_incidents = std::move(incidents);
     m_notes = std::move(notes);
     m_startEpochNs = startEpochNs;
@@ -53,13 +55,17 @@ QVariant IncidentTableModel::data(const QModelIndex& index, int role) const {
             case Time: return QVariant::fromValue<qlonglong>(inc.begin);
             // Unknowns are an invalid value: the proxy sorts them last, whichever way.
             case Downtime: return inc.end ? QVariant::fromValue<qlonglong>(inc.timeToRecover) : QVariant();
-            case LostWork: return QVariant::fromValue<qlonglong>(inc.lostWork);
+            case LostWork: return m_lostWork.known ? QVariant::fromValue<qlonglong>(inc.lostWork) : QVariant();
             case GpuHoursLost: return inc.gpuHoursLost ? QVariant(*inc.gpuHoursLost) : QVariant();
             default: break;
         }
         role = Qt::DisplayRole;
     }
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
+    if (index.column() == Ranks)
+        return QString::fromStdString(ranksOfFailureText(inc.reportingRanks, inc.suspectRanks, role == Qt::ToolTipRole ? inc.suspectReason : std::string()));
+    if (index.column() == LostWork && !m_lostWork.known)
+        return role == Qt::ToolTipRole ? QString::fromStdString(unknownFigureText(m_lostWork)) : QString("unknown");
     switch (index.column()) {
         case Id: return inc.id;
         case Time: return QString::fromStdString(formatWallTime(m_startEpochNs, inc.begin));
@@ -76,7 +82,7 @@ QVariant IncidentTableModel::data(const QModelIndex& index, int role) const {
 
 QVariant IncidentTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    static const char* kHeaders[] = {"#", "Time", "Cause", "Hardware", "To recover", "Lost work", "GPU-h lost", "Confirmed cause", "Tags"};
+    static const char* kHeaders[] = {"#", "Time", "Cause", "Hardware", "Ranks", "To recover", "Lost work", "GPU-h lost", "Confirmed cause", "Tags"};
     return section >= 0 && section < ColumnCount ? tr(kHeaders[section]) : QVariant();
 }
 

@@ -278,7 +278,13 @@ void IncidentView::setRun(std::shared_ptr<const Run> run, std::vector<Incident> 
                                      : tr("Restored %1 notes you typed before Faultline closed unexpectedly.").arg(restored);
     m_restored = restoredText;
     m_notesWhere->setText(restored ? restoredText + " " + notesLocation() : notesLocation());
-    m_model->setIncidents(std::move(incidents), std::move(notes), m_run ? m_run->info.startEpochNs : 0);
+    // A run whose logs name no rank (a simulated one, a kernel log) spends no width on Ranks.
+    const bool ranked = std::any_of(incidents.begin(), incidents.end(), [](const Incident& i) { return !i.reportingRanks.empty() || !i.suspectRanks.empty(); });
+    m_table->setColumnHidden(IncidentTableModel::Ranks, !ranked);
+    // Lost work is a downtime figure: under the same rule as the summary's tiles.
+    const FigureEvidence lostWork = m_run ? figureEvidence(SummaryFigure::DowntimeShares, evidenceBasis(*m_run, 0, 0, false, false))
+                                          : supportedFigure();
+    m_model->setIncidents(std::move(incidents), std::move(notes), m_run ? m_run->info.startEpochNs : 0, lostWork);
     m_table->horizontalHeader()->setStretchLastSection(false);
     m_table->resizeColumnsToContents();
     // The width the columns need, for fitList (a property: the list's own, kept with it).

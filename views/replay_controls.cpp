@@ -98,6 +98,11 @@ QToolButton* ReplayControls::button(const QString& text, const QString& tip, con
 void ReplayControls::setDuration(std::int64_t duration, std::vector<std::int64_t> incidents) {
     m_scrubber->setRange(duration);
     m_scrubber->setMarks(std::move(incidents));
+    // Evidence of one instant (a one-line crash) has nothing to scrub or play: a scrubber of
+    // no length reads as a bug, so it goes, and the time label says the instant.
+    const bool span = duration > 0;
+    m_scrubber->setVisible(span);
+    for (QToolButton* b : findChildren<QToolButton*>()) b->setEnabled(span);
     // The speed that plays the whole run in about a minute: 1 ms/s for a 21 ms trace, 1 day/s
     // for 54 days.
     const double wanted = std::max(1e-9, static_cast<double>(duration) / 1e9 / kWholeRunSeconds);
@@ -120,9 +125,17 @@ void ReplayControls::setPlaying(bool playing) {
 
 void ReplayControls::refreshIcons() {
     const QColor colour = palette().color(QPalette::ButtonText);
-    findChild<QToolButton*>("previousIncident")->setIcon(mediaIcon(MediaIcon::SkipBackward, colour));
-    findChild<QToolButton*>("nextIncident")->setIcon(mediaIcon(MediaIcon::SkipForward, colour));
-    m_play->setIcon(mediaIcon(m_playing ? MediaIcon::Pause : MediaIcon::Play, colour));
+    const QColor off = palette().color(QPalette::Disabled, QPalette::ButtonText);
+    // Disabled (evidence of one instant), an icon greys as the text buttons beside it do.
+    auto icon = [&](MediaIcon kind) {
+        QIcon out = mediaIcon(kind, colour);
+        const QIcon greyed = mediaIcon(kind, off);
+        for (const QSize& size : greyed.availableSizes()) out.addPixmap(greyed.pixmap(size), QIcon::Disabled);
+        return out;
+    };
+    findChild<QToolButton*>("previousIncident")->setIcon(icon(MediaIcon::SkipBackward));
+    findChild<QToolButton*>("nextIncident")->setIcon(icon(MediaIcon::SkipForward));
+    m_play->setIcon(icon(m_playing ? MediaIcon::Pause : MediaIcon::Play));
 }
 
 void ReplayControls::changeEvent(QEvent* event) {

@@ -135,8 +135,7 @@ void ReplayPanel::showTime() {
     if (!run) return;
     const Nanos t = m_view->time();
     showStatus();
-    m_controls->setTime(t, tr("%1 of %2").arg(QString::fromStdString(formatDuration(t)),
-                                              QString::fromStdString(formatDuration(run->info.duration))));
+    m_controls->setTime(t, QString::fromStdString(replayTimeText(*run, t)));
     m_inspector->setTime(t);
     emit timeChanged(t);
 }
@@ -168,7 +167,7 @@ bool ReplayPanel::isPlaying() const { return m_clock->isRunning(); }
 
 void ReplayPanel::play() {
     const Run* run = m_view->run();
-    if (!run || isPlaying()) return;
+    if (!run || isPlaying() || run->info.duration <= 0) return;  // one instant: nothing to play
     if (m_view->time() >= run->info.duration) setTime(0);
     m_clock->start();
     m_controls->setPlaying(true);

@@ -1,6 +1,7 @@
 #include "importers/console/console_continuation.h"
 
 #include "importers/console/training_log_line.h"
+#include "importers/text/terminal_width.h"
 #include "importers/text/text_parse.h"
 
 namespace faultline {
@@ -39,7 +40,12 @@ std::optional<PreparedLine> joinContinuation(const PreparedLine& a, const Consol
         // peeled of nothing), after a line that had one or that is as long as a terminal is wide.
         const bool bare = !hasWrapper(b.line) && tail.size() == b.rawSize;
         // At a width the log shows, or as long as the longest line and the next one just as long.
-        cutAtWidth = a.rawSize >= kNarrowestWrap && (a.rawSize == width || (a.rawSize >= longest && b.rawSize == a.rawSize));
+        // A line exactly as wide as a common terminal (80, 100, 120, 132, 160, 200 columns), the
+        // longest so far and followed by a shorter bare line, is such a cut too: a log's one long
+        // message shows no second line of that width.
+        const bool wide = terminalWide(a.rawSize);
+        cutAtWidth = a.rawSize >= kNarrowestWrap &&
+                     (a.rawSize == width || (a.rawSize >= longest && (b.rawSize == a.rawSize || (wide && b.rawSize < a.rawSize))));
         if (!bare || (!cutAtWidth && !hasWrapper(a.line)) || (eventA && eventB)) return std::nullopt;
         // A cut at a width falls anywhere, inside a word too; a break the program printed
         // stood between words.
@@ -61,13 +67,26 @@ std::optional<PreparedLine> joinContinuation(const PreparedLine& a, const Consol
         // (A line cut at the width is completed by what follows it whatever the fields say.)
         const bool completes = !eventB && ((eventA && event->kind == eventA->kind && (cutAtWidth || fieldsOf(*event) > fieldsOf(*eventA))) ||
                                            (!eventA && matchConsoleKinds(head).test(static_cast<std::size_t>(event->kind))));
-        if (!acrossTheCut && !completes) return std::nullopt;
+        // Cut at a width inside the message: the rest may read as an event on its own ("r: uncorrectable
+        // ECC error encountered"), but it is the cut line's, which then reads as that event whole.
+        const bool rest = cutAtWidth && !eventA && eventB && event->kind == eventB->kind;
+        if (!acrossTheCut && !completes && !rest) return std::nullopt;
     }
     PreparedLine out = a;
     out.line.text = keep.plain.emplace_back(std::move(joined));
     out.line.partial = b.line.partial;
     out.rawSize = b.rawSize;  // its last piece's: whether that was cut too
     out.event = -1;
+    if (!out.line.time && !out.line.yearless) {
+        // The cut may have fallen inside a wrapper's time ("[E0603 07:12:41.5 42 ProcessGroupNCCL.cp" /
+        // "p:616] ..."): peeled again whole, the line gives it (a yearless one is resolved, in the
+        // log's order, with the line).
+        ConsoleLinePeeler again;
+        const ConsoleLine whole = again.peel(out.line.text);
+        out.line.time = whole.time;
+        out.line.yearless = whole.yearless;
+        if (!out.line.dated) out.line.dated = whole.dated;
+    }
     if (!out.line.time && !out.line.yearless) {
         try {
             out.timeInText = timeInLine(out.line.text);

@@ -74,6 +74,9 @@ std::string_view ncclHost(std::string_view s) {
     if (nccl == std::string_view::npos) return {};
     const std::size_t colon = s.find(':');
     if (colon == std::string_view::npos || colon > nccl || s.substr(0, colon).find(' ') != std::string_view::npos) return {};
+    // NCCL's own prefix, "host:pid:tid [dev] NCCL WARN": a pid after the host, not an exception's
+    // name ("torch.distributed.DistBackendError: NCCL error in: ...").
+    if (colon + 1 >= s.size() || !isDigit(s[colon + 1])) return {};
     return s.substr(0, colon);
 }
 

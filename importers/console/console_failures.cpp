@@ -164,6 +164,9 @@ void ConsoleFailures::report(ImportedFailure& f, const ConsoleEvent& e, const Li
         m_firstReporter.try_emplace(index, rank);
         m_ctx.report.ranks.insert(rank);
     }
+    // A line whose wrapper names its host and no rank (pdsh's "node3: ", a runner's label,
+    // syslog's host): the failure is that host's, where nothing else places it.
+    if (at.rank < 0 && !at.host.empty() && f.where.host.empty() && f.hosts.empty()) f.where.host = std::string(at.host);
     m_ctx.report.seen(at.time);
 }
 

@@ -456,6 +456,15 @@ ConsoleLine ConsoleLinePeeler::peel(std::string_view s) {
         if (peelBracketed(s, out) || peelGlog(s, out) || peelIsoTime(s, out) || peelCtime(s, out) || peelSyslog(s, out) || peelRay(s, out) ||
             peelStream(s, out))
             continue;
+        // "[gpu187:3]: [E0603 ...] ", "12: [2024-06-03 07:12:41] ": the space after a wrapper
+        // before a time's wrapper (a message's own leading spaces stay: a traceback's indent).
+        if (round > 0 && s.size() > 1 && s.front() == ' ' && s[1] != ' ') {
+            std::string_view rest = s.substr(1);
+            if (peelBracketed(rest, out) || peelGlog(rest, out) || peelIsoTime(rest, out)) {
+                s = rest;
+                continue;
+            }
+        }
         if (peelShellTrace(s, out)) break;
         if (peelLabel(s, out)) continue;
         break;

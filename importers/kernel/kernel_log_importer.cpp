@@ -1,6 +1,7 @@
 // Kernel logs with NVIDIA Xid lines (dmesg -T, dmesg --time-format iso [--decode], raw
 // /dev/kmsg, journalctl). Each Xid becomes a failure of the GPU at that PCI bus id.
 #include "importers/kernel/readers.h"
+#include "importers/kernel/kernel_lines.h"
 #include "importers/kernel/kernel_log_line.h"
 #include "importers/text/pci_bus_id.h"
 #include "importers/text/line_reader.h"
@@ -8,6 +9,7 @@
 #include "importers/text/year_resolver.h"
 #include "model/time_notes.h"
 
+#include <chrono>
 #include <ctime>
 #include <limits>
 #include <map>
@@ -154,6 +156,64 @@ void hostOutOfMemory(const std::string& host, const KernelLogLine& entry, const 
     if (training) ctx.report.count("failures");
 }
 
+// Lines with no time (dmesg -t, "kernel: NVRM: Xid ..." pasted from a journal): their failures
+// are kept, marked "time unknown", and placed once the file is read: at the newest time the file
+// dates (a line's place in a pasted excerpt does not prove its time, so "after the line before
+// it" would claim more than the file says), else at the file's last write.
+class UndatedFailures {
+public:
+    void add(std::size_t failure) { m_failures.push_back(failure); }
+    void seen(EpochNs t, bool sinceBoot) {
+        EpochNs& last = sinceBoot ? m_lastBoot : m_lastDated;
+        last = std::max(last, t);
+    }
+    void place(std::optional<EpochNs> written, std::int64_t lines, ImportContext& ctx) const {
+        if (lines == 0) return;
+        ctx.report.count("undated lines", lines);
+        const bool sinceBoot = m_lastDated == 0 && m_lastBoot > 0;
+        // A file with no modification time (a pipe): the import's own time, the latest it can be.
+        const EpochNs now = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+        const EpochNs at = m_lastDated > 0 ? m_lastDated : sinceBoot ? m_lastBoot : written.value_or(now);
+        for (std::size_t i : m_failures) {
+            ImportedFailure& f = ctx.events.failures[i];
+            f.time = at;
+            f.sinceBoot = sinceBoot;
+            f.detail += m_lastDated > 0 || sinceBoot ? kTimeUnknownNote : kTimeUnknownAtWriteNote;
+        }
+        const std::string where = m_lastDated > 0 ? "at the newest time the file dates, " + formatEpochNs(at)
+                                  : sinceBoot     ? "at the newest time since boot the file gives"
+                                  : written       ? "at the file's modification time, " + formatEpochNs(at)
+                                                  : "at the time of the import (the file has no modification time)";
+        ctx.report.notes.push_back(std::to_string(lines) + " kernel line(s) have no time; their " + std::to_string(m_failures.size()) +
+                                   " failure(s) are marked \"time unknown\" and placed " + where);
+        if (!m_failures.empty() && m_lastDated == 0 && !sinceBoot) ctx.report.seen(at);
+    }
+
+private:
+    std::vector<std::size_t> m_failures;
+    EpochNs m_lastDated = 0, m_lastBoot = 0;
+};
+
+// An undated line's new failure: no time yet (UndatedFailures places it and says so).
+void markUndated(ImportContext& ctx, std::size_t before, UndatedFailures& undated) {
+    for (std::size_t i = before; i < ctx.events.failures.size(); ++i) {
+        ctx.events.failures[i].timeInferred = true;
+        undated.add(i);
+    }
+}
+
+// "NVRM: Xid (PCI:0000:dc:00): 45, pid=1234, ..., caused by previous Xid 149": the code of the
+// failure this one follows from, 0 when it names none.
+int causingXid(std::string_view text) {
+    const std::size_t at = text.find("caused by previous Xid ");
+    if (at == std::string_view::npos) return 0;
+    std::string_view rest = text.substr(at + 23);
+    std::size_t n = 0;
+    while (n < rest.size() && isDigit(rest[n])) ++n;
+    const auto code = parseInt(rest.substr(0, n));
+    return code && *code > 0 && *code <= 100000 ? static_cast<int>(*code) : 0;
+}
+
 }  // namespace
 
 void importKernelLog(const std::string& path, ImportContext& ctx) {
@@ -164,17 +224,22 @@ void importKernelLog(const std::string& path, ImportContext& ctx) {
     const std::string fallbackHost = !ctx.options.host.empty() ? ctx.options.host : hostFromFileName(path);
     // (host, bus id, xid) -> index of the failure a new line may belong to.
     OpenFailures open;
+    // Undated lines have no time to tell bursts apart: per host, GPU and code, one failure.
+    OpenFailures openUndated;
+    UndatedFailures undated;
+    std::int64_t undatedLines = 0;
     bool warnedBoot = false, warnedYear = false;
+    KernelLines lines(in);
     std::string_view line;
     std::int64_t parsed = 0;
-    while (in.next(line)) {
+    while (lines.next(line)) {
         if ((in.lineNumber() & 0xfff) == 0) ctx.tick(in.progress());
         if (trim(line).empty() || line.front() == ' ' || line.front() == '\t') continue;  // kmsg continuation lines
         auto entry = [&](int y) {
             try {
                 return parseKernelLogLine(line, y);
             } catch (const TimeOutOfRange& e) {
-                in.fail(e.what());
+                lines.fail(e.what());
             }
         }(year);
         if (entry && entry->form == KernelLogForm::Journal && ctx.options.year <= 0 && written && entry->time > *written) {
@@ -182,76 +247,103 @@ void importKernelLog(const std::string& path, ImportContext& ctx) {
             if (!warnedYear) ctx.report.notes.push_back("journal dates after the file's last write took the year before, " + std::to_string(year - 1));
         }
         if (!entry) {
-            ctx.report.skip(in.where() + ": not a kernel log line (expected a dmesg, /dev/kmsg or journal timestamp)");
+            ctx.report.skip(lines.where() + ": not a kernel log line (expected a dmesg, /dev/kmsg or journal timestamp)");
             continue;
         }
         ++parsed;
-        if (entry->sinceBoot && !ctx.options.bootTime && !warnedBoot) {
-            warnedBoot = true;
-            ctx.report.warnings.push_back(in.where() + ": times count from the host's boot; they are placed from the run's start (pass --boot-time to place them exactly)");
-        }
-        if (entry->form == KernelLogForm::Journal && ctx.options.year <= 0 && !warnedYear) {
-            warnedYear = true;
-            ctx.report.notes.push_back(in.where() + ": the journal's dates have no year; took " + std::to_string(year) +
-                                       (written ? " (at or before the file's modification time " + formatEpochNs(*written) + ")" : std::string()) +
-                                       " (pass --year)");
-        }
-        // The run spans every line the log dates, not only its failures.
-        if (!entry->sinceBoot || ctx.options.bootTime) ctx.report.seen(entry->sinceBoot ? entry->time + *ctx.options.bootTime : entry->time);
-        const auto xid = parseXidMessage(entry->message);
-        if (!xid) {
-            // "INFO: task python:280058 blocked for more than 120 seconds": the process hung in
-            // the kernel (a file system, a driver): the job stops making progress.
-            if (startsWith(entry->message, "INFO: task ") && contains(entry->message, "blocked for more than")) {
-                const std::string host = entry->host.empty() ? fallbackHost : std::string(entry->host);
-                hostEvent(RootCause::Unknown, host, *entry, in.where(), open, ctx);
-                continue;
+        const bool noTime = entry->form == KernelLogForm::Undated;
+        const std::size_t failuresBefore = ctx.events.failures.size();
+        OpenFailures& openHere = noTime ? openUndated : open;
+        if (noTime) {
+            ++undatedLines;
+        } else {
+            undated.seen(entry->sinceBoot && ctx.options.bootTime ? entry->time + *ctx.options.bootTime : entry->time,
+                         entry->sinceBoot && !ctx.options.bootTime);
+            if (entry->sinceBoot && !ctx.options.bootTime && !warnedBoot) {
+                warnedBoot = true;
+                ctx.report.warnings.push_back(lines.where() + ": times count from the host's boot; they are placed from the run's start (pass --boot-time to place them exactly)");
             }
-            if (const auto gpu = enumeratedGpu(entry->message)) {
-                ctx.events.gpuBusIds.emplace_back(entry->host.empty() ? fallbackHost : std::string(entry->host), *gpu);
-                ctx.report.count("gpus enumerated");
-                continue;
+            if (entry->form == KernelLogForm::Journal && ctx.options.year <= 0 && !warnedYear) {
+                warnedYear = true;
+                ctx.report.notes.push_back(lines.where() + ": the journal's dates have no year; took " + std::to_string(year) +
+                                           (written ? " (at or before the file's modification time " + formatEpochNs(*written) + ")" : std::string()) +
+                                           " (pass --year)");
             }
-            if (oomKillerLine(entry->message)) {
-                hostOutOfMemory(entry->host.empty() ? fallbackHost : std::string(entry->host), *entry, in.where(), open, ctx);
-                continue;
+            // The run spans every line the log dates, not only its failures.
+            if (!entry->sinceBoot || ctx.options.bootTime) ctx.report.seen(entry->sinceBoot ? entry->time + *ctx.options.bootTime : entry->time);
+        }
+        // The line's failure (an undated one gets its time once the file is read).
+        const auto readEntry = [&] {
+            const auto xid = parseXidMessage(entry->message);
+            if (!xid) {
+                // "INFO: task python:280058 blocked for more than 120 seconds": the process hung in
+                // the kernel (a file system, a driver): the job stops making progress.
+                if (startsWith(entry->message, "INFO: task ") && contains(entry->message, "blocked for more than")) {
+                    const std::string host = entry->host.empty() ? fallbackHost : std::string(entry->host);
+                    hostEvent(RootCause::Unknown, host, *entry, lines.where(), openHere, ctx);
+                    return;
+                }
+                if (const auto gpu = enumeratedGpu(entry->message)) {
+                    ctx.events.gpuBusIds.emplace_back(entry->host.empty() ? fallbackHost : std::string(entry->host), *gpu);
+                    ctx.report.count("gpus enumerated");
+                    return;
+                }
+                if (oomKillerLine(entry->message)) {
+                    hostOutOfMemory(entry->host.empty() ? fallbackHost : std::string(entry->host), *entry, lines.where(), openHere, ctx);
+                    return;
+                }
+                if (const auto cause = rootCauseForKernelMessage(entry->message)) {
+                    const std::string host = entry->host.empty() ? fallbackHost : std::string(entry->host);
+                    hostEvent(*cause, host, *entry, lines.where(), openHere, ctx);
+                }
+                return;
             }
-            if (const auto cause = rootCauseForKernelMessage(entry->message)) {
-                const std::string host = entry->host.empty() ? fallbackHost : std::string(entry->host);
-                hostEvent(*cause, host, *entry, in.where(), open, ctx);
+            ctx.report.count("xid lines");
+            EpochNs t = entry->time;
+            bool sinceBoot = entry->sinceBoot;
+            if (sinceBoot && ctx.options.bootTime) {
+                if (__builtin_add_overflow(t, *ctx.options.bootTime, &t)) lines.fail("the boot time puts this line past 2262, the last year a run can hold");
+                sinceBoot = false;
             }
-            continue;
-        }
-        ctx.report.count("xid lines");
-        EpochNs t = entry->time;
-        bool sinceBoot = entry->sinceBoot;
-        if (sinceBoot && ctx.options.bootTime) {
-            if (__builtin_add_overflow(t, *ctx.options.bootTime, &t)) in.fail("the boot time puts this line past 2262, the last year a run can hold");
-            sinceBoot = false;
-        }
-        if (!sinceBoot) ctx.report.seen(t);
-        const std::string host = entry->host.empty() ? fallbackHost : std::string(entry->host);
-        const auto key = std::make_tuple(host, xid->pciBusId, xid->xid);
-        if (auto it = open.find(key); it != open.end()) {
-            ImportedFailure& f = ctx.events.failures[it->second];
-            if (t - f.time <= kKernelBurst) continue;
-        }
-        ImportedFailure f;
-        f.time = t;
-        f.sinceBoot = sinceBoot;
-        f.xid = xid->xid;
-        f.cause = rootCauseForXid(xid->xid).value_or(RootCause::Unknown);
-        f.where.host = host;
-        f.where.pciBusId = xid->pciBusId;
-        const std::string what = xidWhat(xid->xid);
-        f.detail = "Xid " + std::to_string(xid->xid) + (what.empty() ? "" : " (" + what + ")") + " on " + host + " GPU " +
-                   xid->pciBusId + ": " + std::string(xid->text);
-        f.source = in.where();
-        noteAssumedYear(f, *entry, ctx);
-        open[key] = ctx.events.failures.size();
-        ctx.events.failures.push_back(std::move(f));
-        ctx.report.count("failures");
+            if (!sinceBoot && !noTime) ctx.report.seen(t);
+            const std::string host = entry->host.empty() ? fallbackHost : std::string(entry->host);
+            const auto key = std::make_tuple(host, xid->pciBusId, xid->xid);
+            if (auto it = openHere.find(key); it != openHere.end()) {
+                ImportedFailure& f = ctx.events.failures[it->second];
+                if (t - f.time <= kKernelBurst) return;
+            }
+            const std::string what = xidWhat(xid->xid);
+            const std::string said = "Xid " + std::to_string(xid->xid) + (what.empty() ? "" : " (" + what + ")");
+            // "caused by previous Xid 149": the same GPU's earlier failure, which this line follows
+            // from; one chain, one failure (later lines of this code join it too).
+            if (const int cause = causingXid(xid->text); cause > 0 && cause != xid->xid) {
+                if (auto it = openHere.find(std::make_tuple(host, xid->pciBusId, cause)); it != openHere.end() && t >= ctx.events.failures[it->second].time) {
+                    ImportedFailure& first = ctx.events.failures[it->second];
+                    first.detail += "; then " + said + " caused by it (" + lines.where() + ")";
+                    openHere[key] = it->second;
+                    ctx.report.count("xid lines chained");
+                    return;
+                }
+            }
+            ImportedFailure f;
+            f.time = t;
+            f.sinceBoot = sinceBoot;
+            f.xid = xid->xid;
+            f.cause = rootCauseForXid(xid->xid).value_or(RootCause::Unknown);
+            f.where.host = host;
+            f.where.pciBusId = xid->pciBusId;
+            f.detail = said + " on " + host + " GPU " + xid->pciBusId + ": " + std::string(xid->text);
+            f.source = lines.where();
+            noteAssumedYear(f, *entry, ctx);
+            openHere[key] = ctx.events.failures.size();
+            ctx.events.failures.push_back(std::move(f));
+            ctx.report.count("failures");
+        };
+        readEntry();
+        if (noTime) markUndated(ctx, failuresBefore, undated);
     }
+    undated.place(written, undatedLines, ctx);
+    if (lines.joined() > 0) ctx.report.count("cut lines rejoined", lines.joined());
     if (parsed == 0 && ctx.report.skippedLines > 0)
         throw Error(path + ":1: no line is a kernel log line (expected a dmesg, /dev/kmsg or journal timestamp)");
     if (parsed == 0) throw Error(path + ": the file is empty (expected kernel log lines)");

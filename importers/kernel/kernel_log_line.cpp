@@ -149,6 +149,33 @@ std::optional<KernelLogLine> parseSyslog(std::string_view s, int year) {
     return journalRest(s.substr(i), out);
 }
 
+// A host name as syslog writes it before "kernel:": one word of letters, digits, '.', '-', '_'.
+bool hostWord(std::string_view s) {
+    if (s.empty() || s.size() > 253) return false;
+    return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_'; });
+}
+
+// A kernel line with no time: "kernel: msg", "host kernel: msg", dmesg --decode's
+// "kern  :warn  : msg" without the time, or the driver's bare "NVRM: ..." (dmesg -t).
+std::optional<KernelLogLine> parseUndated(std::string_view line) {
+    KernelLogLine out;
+    out.form = KernelLogForm::Undated;
+    if (startsWith(line, "kernel: ")) {
+        out.message = trim(line.substr(8));
+    } else if (const std::size_t at = line.find(" kernel: "); at != std::string_view::npos && hostWord(line.substr(0, at))) {
+        out.host = line.substr(0, at);
+        out.message = trim(line.substr(at + 9));
+    } else if (const std::string_view body = skipDecodePrefix(line); body.data() != line.data() && startsWith(line, "kern ")) {
+        out.message = trim(body);
+    } else if (startsWith(line, "NVRM: ")) {
+        out.message = trim(line);
+    } else {
+        return std::nullopt;
+    }
+    if (out.message.empty()) return std::nullopt;
+    return out;
+}
+
 }  // namespace
 
 std::optional<KernelLogLine> parseKernelLogLine(std::string_view line, int year) {
@@ -166,7 +193,8 @@ std::optional<KernelLogLine> parseKernelLogLine(std::string_view line, int year)
             out.message = trim(rest);
             return out;
         }
-        return parseKmsg(line);
+        if (auto k = parseKmsg(line)) return k;
+        return parseUndated(line);
     }
     if (auto j = parseSyslog(line, year)) return j;
     const std::string_view body = skipDecodePrefix(line);
@@ -182,7 +210,7 @@ std::optional<KernelLogLine> parseKernelLogLine(std::string_view line, int year)
             return out;
         }
     }
-    return std::nullopt;
+    return parseUndated(line);
 }
 
 std::optional<XidMessage> parseXidMessage(std::string_view message) {

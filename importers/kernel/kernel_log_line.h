@@ -15,13 +15,16 @@ enum class KernelLogForm : std::uint8_t {
     Kmsg,          // /dev/kmsg: "6,3973,227996636,-;msg" (microseconds since boot)
     Journal,       // journalctl -k / syslog: "Jan 21 04:41:44 host kernel: msg"
     JournalIso,    // journalctl -o short-iso: "2025-01-21T04:41:44+0000 host kernel: msg"
+    // No time at all (dmesg -t, a pasted excerpt): "kernel: msg", "host kernel: msg", or a
+    // driver's own "NVRM: ..." line. `time` is 0.
+    Undated,
 };
 
 struct KernelLogLine {
     KernelLogForm form = KernelLogForm::DmesgIso;
     EpochNs time = 0;
     bool sinceBoot = false;
-    std::string_view host;  // journal forms only
+    std::string_view host;  // journal and undated forms only
     std::string_view message;
 };
 

@@ -2,6 +2,7 @@
 // A job's own line (JobID without a ".step" suffix) describes it; when a capture holds only
 // its steps (sacct -j JOB.0, or filtered output), the steps together stand for the job.
 #include "importers/slurm/readers.h"
+#include "importers/slurm/sacct_headerless.h"
 #include "importers/text/hostlist.h"
 #include "importers/text/line_reader.h"
 #include "importers/slurm/slurm_job.h"
@@ -70,9 +71,8 @@ void readJobDetails(const std::vector<std::string_view>& fields, const Columns& 
 // the user's column list names (plus the empty one `--parsable` leaves after its trailing
 // delimiter; `trailing` says so).
 std::string delimiterForFieldCount(std::string_view line, std::size_t count, bool& trailing) {
-    static constexpr std::string_view kCandidates[] = {"|", "|#", "\xe2\x98\x83" /* ☃ */, ",", ";", "\t", "#", ":"};
     std::vector<std::string_view> parts;
-    for (std::string_view d : kCandidates) {
+    for (std::string_view d : sacctDelimiters()) {
         splitBy(line, d, parts);
         trailing = parts.size() == count + 1 && parts.back().empty();
         if (parts.size() == count || trailing) return std::string(d);
@@ -114,30 +114,61 @@ struct Layout {
     bool firstLineIsData = false;
 };
 
-Layout layoutOf(std::string_view first, const std::string& fieldList, LineReader& in) {
+// The columns of a file written with --noheader, from the user's list.
+Layout givenLayout(std::string_view first, const std::string& fieldList, LineReader& in) {
     Layout layout;
-    std::string header;  // the column names, as a header line would give them
     std::vector<std::string_view> names;
-    if (!fieldList.empty()) {
-        std::vector<std::string_view> given;
-        splitBy(fieldList, ",", given);
-        bool trailing = false;
-        layout.delim = delimiterForFieldCount(first, given.size(), trailing);
-        if (layout.delim.empty())
-            in.fail("no delimiter (|, |#, \xe2\x98\x83, comma, ...) cuts this line into the " + std::to_string(given.size()) +
-                    " columns of the given field list");
-        splitBy(fieldList, ",", names);
-        if (trailing) names.emplace_back();
-        layout.firstLineIsData = true;
-    } else {
-        layout.delim = delimiterOf(first);
-        if (layout.delim.empty()) in.fail("expected an sacct header line with delimited column names such as JobID|State|Start|End (for output written with --noheader, give its columns with --sacct-fields)");
-        splitBy(first, layout.delim, names);
-    }
+    std::vector<std::string_view> given;
+    splitBy(fieldList, ",", given);
+    bool trailing = false;
+    layout.delim = delimiterForFieldCount(first, given.size(), trailing);
+    if (layout.delim.empty())
+        in.fail("no delimiter (|, |#, \xe2\x98\x83, ::, comma, ...) cuts this line into the " + std::to_string(given.size()) +
+                " columns of the given field list");
+    splitBy(fieldList, ",", names);
+    if (trailing) names.emplace_back();
+    layout.firstLineIsData = true;
     layout.col = columnsOf(names);
-    if (layout.col.jobId < 0 || layout.col.state < 0)
-        in.fail("the sacct header has no JobID or State column (expected e.g. sacct --parsable --format=JobID,JobName,State,Start,End,NodeList)");
     return layout;
+}
+
+Layout layoutOf(std::string_view first, const std::string& fieldList, LineReader& in, ImportContext& ctx) {
+    if (!fieldList.empty()) {
+        Layout layout = givenLayout(first, fieldList, in);
+        if (layout.col.jobId < 0 || layout.col.state < 0) in.fail("the --sacct-fields list names no JobID or State column");
+        return layout;
+    }
+    Layout layout;
+    layout.delim = delimiterOf(first);
+    std::vector<std::string_view> names;
+    if (!layout.delim.empty()) {
+        splitBy(first, layout.delim, names);
+        layout.col = columnsOf(names);
+    }
+    if (layout.col.jobId >= 0 && layout.col.state >= 0) return layout;
+    // No header: rows of jobs read with sacct's default fields when they are shaped like them,
+    // else the message names the fields that would read them.
+    const auto rows = headerlessSacct({first});
+    if (rows && rows->defaultFields) {
+        ctx.report.notes.push_back(in.where() + ": no header line; its " + std::to_string(rows->columns) + " columns, separated by \"" + rows->delim +
+                                   "\", read as sacct's default fields " + std::string(kSacctDefaultFields) +
+                                   " (a job id first, a state sixth, an exit code seventh); pass --sacct-fields if it was written with others");
+        return givenLayout(first, std::string(kSacctDefaultFields), in);
+    }
+    if (rows)
+        in.fail("no header line (sacct --noheader): its " + std::to_string(rows->columns) + " columns separated by \"" + rows->delim +
+                "\" hold a job id first and a state in column " + std::to_string(rows->state + 1) +
+                ", but the others cannot be named; give the list passed to sacct --format, e.g. --sacct-fields " + rows->fieldsThatRead +
+                " (- for a column Faultline does not use; name NodeList too to place the jobs on their hosts)");
+    // Plain `sacct`: names padded into fixed-width columns, values cut to fit with "+".
+    std::vector<std::string_view> words;
+    splitBy(trim(first), " ", words);
+    if (std::count(words.begin(), words.end(), "JobID") == 1 && std::count(words.begin(), words.end(), "State") == 1)
+        in.fail("fixed-width sacct output (as plain sacct prints it, long values cut with \"+\") is not read: write it with sacct --parsable2 "
+                "(-P) or --json");
+    if (layout.delim.empty())
+        in.fail("expected an sacct header line with delimited column names such as JobID|State|Start|End (for output written with --noheader, give its columns with --sacct-fields)");
+    in.fail("the sacct header has no JobID or State column (expected e.g. sacct --parsable --format=JobID,JobName,State,Start,End,NodeList; for output written with --noheader, give its columns with --sacct-fields)");
 }
 
 // The jobs of the file in the order it first names them, each from its own line or, when
@@ -221,7 +252,7 @@ void importSacct(const std::string& path, ImportContext& ctx) {
     std::string_view line;
     while (in.next(line) && trim(line).empty()) {}
     if (trim(line).empty()) throw Error(path + ": empty file (expected an sacct header line such as JobID|State|Start|End)");
-    const Layout layout = layoutOf(line, ctx.options.sacctFields, in);
+    const Layout layout = layoutOf(line, ctx.options.sacctFields, in, ctx);
     std::vector<std::string_view> fields;
     auto fieldCount = [&](std::string_view text) {
         splitBy(text, layout.delim, fields);

@@ -53,5 +53,16 @@ TEST(OpeningInstant, TheStatusLineSaysWhatFailedWhereNoStepsAreKnown) {
     EXPECT_NE(crashed.find("CUDA error: uncorrectable ECC error encountered (after step 50)"), std::string::npos) << crashed;
 }
 
+// The replay's time label: a run of no length says its one instant and how its time is known,
+// never "0 s of 0 s"; under a second, it counts in the units the run spans.
+TEST(OpeningInstant, TheReplayTimeOfEvidenceWithNoSpanIsItsInstant) {
+    EXPECT_EQ(replayTimeText(test::oneInstantCrash(), 0), "one instant: 2024-06-01 12:00:03 UTC (time inferred)");
+    faultline::Run undated = test::oneInstantCrash();
+    undated.failures.front().detail = "CUDA error: unknown error";
+    EXPECT_EQ(replayTimeText(undated, 0), "one instant: 2024-06-01 12:00:03 UTC");
+    EXPECT_EQ(replayTimeText(test::eighteenMillisecondHang(), 3250 * kMicrosecond), "3.25 ms of 18.0 ms");
+    EXPECT_EQ(replayTimeText(test::oneMinuteCrash(), 30 * kSecond), "30.0 s of 1 min");
+}
+
 }  // namespace
 }  // namespace faultline

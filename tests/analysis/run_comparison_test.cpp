@@ -185,5 +185,43 @@ TEST(RunComparison, ASideWithoutTheEvidenceSaysNotEnoughOfTheRunToSay) {
     EXPECT_NE(text.substr(mtbf, text.find('\n', mtbf + 1) - mtbf).find(kNotEnoughToSay), std::string::npos) << text;
 }
 
+// A crash log beside a run with a history: the crash's GPU-hours lost rest on no evidence of how
+// its time was spent, so the verdict says what each run is and that their losses cannot be
+// compared, never "A lost 2,212,865 fewer GPU-hours"; every loss of A reads "not enough of the run
+// to say" in the text and is null in the JSON, and no difference is given.
+TEST(RunComparison, AVerdictBuiltOnAFigureOneSideCannotSupportIsNotGiven) {
+    const RunComparison c = compareRuns(test::oneMinuteCrash(), comparisonRunB());
+    const ComparisonVerdict& v = c.verdict;
+    EXPECT_FALSE(v.knownA);
+    EXPECT_TRUE(v.knownB);
+    EXPECT_FALSE(v.comparable());
+    EXPECT_TRUE(v.drivers.empty());
+    EXPECT_EQ(v.headline,
+              "A is a short record of 1 incident (1 min of evidence); B is a run of 10 h on 32 GPUs: their goodput and losses cannot be "
+              "compared (a loss needs training steps or job spans covering at least half of a run of an hour or more).");
+    EXPECT_EQ(v.headline.find("fewer"), std::string::npos);
+
+    const std::string text = comparisonToText(c);
+    EXPECT_NE(text.find("\n" + v.headline + "\n"), std::string::npos) << text;
+    const std::size_t network = text.find("\n  Network ");
+    ASSERT_NE(network, std::string::npos) << text;
+    const std::string networkRow = text.substr(network, text.find('\n', network + 1) - network);
+    EXPECT_NE(networkRow.find(kNotEnoughToSay), std::string::npos) << networkRow;
+    EXPECT_EQ(networkRow.find('+'), std::string::npos) << "no difference from an unknown loss: " << networkRow;
+
+    const nlohmann::json j = comparisonToJson(c)["verdict"];
+    EXPECT_EQ(j["headline"], v.headline);
+    EXPECT_FALSE(j["comparable"].get<bool>());
+    EXPECT_TRUE(j["lost_gpu_hours_a"].is_null());
+    EXPECT_DOUBLE_EQ(j["lost_gpu_hours_b"].get<double>(), v.lostB);
+    for (const nlohmann::json& g : j["groups"]) {
+        EXPECT_TRUE(g["a"].is_null()) << g.dump();
+        EXPECT_TRUE(g["delta"].is_null()) << g.dump();
+    }
+    // The other way round, the same words with the sides swapped.
+    const ComparisonVerdict swapped = compareRuns(comparisonRunB(), test::oneMinuteCrash()).verdict;
+    EXPECT_TRUE(swapped.headline.starts_with("A is a run of 10 h on 32 GPUs; B is a short record of 1 incident")) << swapped.headline;
+}
+
 }  // namespace
 }  // namespace faultline

@@ -207,6 +207,29 @@ TEST(CompareWindow, KpiTableSaysNotEnoughOfTheRunToSayWhereASideLacksTheEvidence
         EXPECT_EQ(table->item(r, 3)->text(), "–") << label.toStdString();
     }
     EXPECT_EQ(checked, 7);
+
+    // The verdict gives no loss the crash's evidence cannot support: it says what each run is,
+    // the words `faultline-cli compare` prints, and the GPU-hours bridge has no bars.
+    const ComparisonVerdict& v = window.comparison()->comparison.verdict;
+    ASSERT_FALSE(v.comparable());
+    const QString verdict = window.findChild<QLabel*>("compareVerdict")->text();
+    EXPECT_EQ(verdict, QString::fromStdString(v.headline));
+    EXPECT_TRUE(verdict.startsWith("A is a short record of 1 incident (1 min of evidence); B is a run of 2 d on 256 GPUs: their goodput and "
+                                   "losses cannot be compared"))
+        << verdict.toStdString();
+    auto* bridge = window.findChild<QChartView*>("lostByCauseBridge");
+    ASSERT_NE(bridge, nullptr);
+    EXPECT_TRUE(bridge->chart()->series().isEmpty());
+    EXPECT_EQ(bridge->chart()->title(), "GPU-hours lost: not enough of the run to say (A)");
+    // The report says the same, and its GPU-hours tables say "not enough of the run to say" for A.
+    const QString html = QString::fromStdString(dir.file("cmp.html"));
+    window.exportReport(html);
+    QFile file(html);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    const QString page = QString::fromUtf8(file.readAll());
+    EXPECT_TRUE(page.contains("<p class=verdict>" + QString::fromStdString(v.headline).toHtmlEscaped()));
+    EXPECT_FALSE(page.contains("fewer GPU-hours"));
+    EXPECT_GE(page.count("not enough of the run to say"), 8) << "seven cause groups and every part of A";
 }
 
 TEST(CompareWindow, DowntimeWaterfallBridgesAsLostTimeToBs) {

@@ -20,6 +20,7 @@
 #include "widgets/stat_tile.h"
 #include "widgets/vtk_render_widget.h"
 
+#include <QAbstractButton>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QRegularExpression>
@@ -125,6 +126,28 @@ TEST(ShortEvidence, ARunWithAHistoryOpensAtItsStart) {
     EXPECT_EQ(w.window.replayPanel()->time(), 0);
     EXPECT_EQ(w.window.findChild<IncidentView*>()->selectedIncidentId(), -1);
     EXPECT_TRUE(w.window.findChild<StatTile*>("mtbfTile")->showsFigure());
+}
+
+// A one-line crash spans no time: the replay row says the instant and how its time is known,
+// with no scrubber of no length and nothing to play, never "0 s of 0 s".
+TEST(ShortEvidence, EvidenceOfOneInstantSaysItsInstantNotZeroOfZero) {
+    Opened w(test::oneInstantCrash());
+    ASSERT_TRUE(w.ok);
+    const QString time = w.window.findChild<QLabel*>("replayTime")->text();
+    EXPECT_EQ(time, "one instant: 2024-06-01 12:00:03 UTC (time inferred)");
+    EXPECT_FALSE(time.contains("0 s of 0 s"));
+    EXPECT_FALSE(w.window.findChild<QWidget*>("timeScrubber")->isVisible());
+    auto* play = w.window.findChild<QAbstractButton*>("playPause");
+    ASSERT_NE(play, nullptr);
+    EXPECT_FALSE(play->isEnabled());
+    w.window.replayPanel()->play();
+    EXPECT_FALSE(w.window.replayPanel()->isPlaying());
+
+    // A run with a span has its scrubber back.
+    Opened span(test::oneMinuteCrash());
+    ASSERT_TRUE(span.ok);
+    EXPECT_TRUE(span.window.findChild<QWidget*>("timeScrubber")->isVisible());
+    EXPECT_TRUE(span.window.findChild<QLabel*>("replayTime")->text().endsWith(" of 1 min"));
 }
 
 }  // namespace

@@ -29,6 +29,26 @@ Result runCli(const std::string& args, bool withStderr = true) {
     return test::runCommand(std::string(FAULTLINE_CLI) + " " + args, withStderr);
 }
 
+// sacct written with --noheader and a custom --delimiter: refused with the --sacct-fields list
+// that would read it, and read once that list (or the user's own) is given.
+TEST(CliImport, HeaderlessSacctSaysWhichSacctFieldsReadItAndTheOptionReadsIt) {
+    test::ScratchDir dir;
+    const std::string out = dir.file("run.faultline");
+    const std::string file = fixture("sacct_noheader_arrow.txt");
+    const Result refused = runCli("import " + file + " -o " + out);
+    EXPECT_NE(refused.status, 0);
+    EXPECT_NE(refused.output.find("sacct_noheader_arrow.txt:1: no header line (sacct --noheader): its 6 columns separated by \"\xe2\x86\x92\""),
+              std::string::npos)
+        << refused.output;
+    EXPECT_NE(refused.output.find("--sacct-fields JobID,-,State,Start,End,-"), std::string::npos) << refused.output;
+    EXPECT_FALSE(std::filesystem::exists(out));
+    for (const char* list : {"JobID,-,State,Start,End,-", "JobID,JobName,State,Start,End,NodeList"}) {
+        const Result read = runCli("import " + file + " --sacct-fields " + list + " -o " + out + " --force");
+        ASSERT_EQ(read.status, 0) << read.output;
+        EXPECT_NE(read.output.find("  format: sacct\n  failures: 1\n  jobs: 2\n  jobs FAILED: 1\n"), std::string::npos) << list << "\n" << read.output;
+    }
+}
+
 TEST(CliImport, PrintsFormatCountsSpanAndRanksPerFile) {
     FAULTLINE_REQUIRE_REALDATA();
     test::ScratchDir dir;

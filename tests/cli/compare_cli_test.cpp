@@ -1,5 +1,6 @@
 // `faultline-cli compare` and `whatif` as a user runs them, on the hand-made runs whose
 // comparison tests/analysis/run_comparison_test.cpp works out by hand.
+#include "realdata.h"
 #include "test_runs.h"
 
 #include "model/run_file.h"
@@ -57,6 +58,41 @@ TEST(RunComparison, CliNamesAMissingRunFile) {
     EXPECT_EQ(r.status, 1) << r.output;
     EXPECT_NE(r.output.find("nope.faultline"), std::string::npos) << r.output;
     EXPECT_EQ(test::runCommand(std::string(FAULTLINE_CLI) + " compare " + dir.file("a.faultline")).status, 2);
+}
+
+// A real crash log (a Megatron-DeepSpeed ECC traceback, 25 s of lines) imported beside a
+// simulated two-day run, compared as a user compares them: the verdict says what each is and
+// that their losses cannot be compared, in the text and in --json; the crash log's GPU-hours
+// lost read "not enough of the run to say" and are null, with no difference given.
+TEST(RunComparison, CliComparesACrashLogWithALongRunWithoutAVerdictOnLosses) {
+    FAULTLINE_REQUIRE_REALDATA();
+    test::ScratchDir dir;
+    const std::string cli = FAULTLINE_CLI;
+    const std::string log = test::realData("console_logs/34-bigscience-tr1-13B-ecc-iteration-traceback.log");
+    const test::CommandResult imported = test::runCommand(cli + " import " + log + " -o " + dir.file("crash.faultline"));
+    ASSERT_EQ(imported.status, 0) << imported.output;
+    const test::CommandResult simulated = test::runCommand(cli + " simulate --preset tiny -o " + dir.file("long.faultline"));
+    ASSERT_EQ(simulated.status, 0) << simulated.output;
+
+    const std::string runs = dir.file("crash.faultline") + " " + dir.file("long.faultline");
+    const test::CommandResult text = test::runCommand(cli + " compare " + runs);
+    ASSERT_EQ(text.status, 0) << text.output;
+    EXPECT_NE(text.output.find("\nA is a short record of 1 incident ("), std::string::npos) << text.output;
+    EXPECT_NE(text.output.find("; B is a run of 2 d on 256 GPUs: their goodput and losses cannot be compared"), std::string::npos) << text.output;
+    EXPECT_EQ(text.output.find("fewer GPU-hours"), std::string::npos) << text.output;
+    const std::size_t gpu = text.output.find("\n  GPU ");
+    ASSERT_NE(gpu, std::string::npos) << text.output;
+    EXPECT_NE(text.output.substr(gpu, text.output.find('\n', gpu + 1) - gpu).find("not enough of the run to say"), std::string::npos) << text.output;
+
+    const test::CommandResult json = test::runCommand(cli + " compare --json " + runs, false);
+    ASSERT_EQ(json.status, 0) << json.output;
+    const nlohmann::json v = nlohmann::json::parse(json.output)["verdict"];
+    EXPECT_NE(text.output.find(v["headline"].get<std::string>()), std::string::npos) << "the same words in both";
+    EXPECT_FALSE(v["comparable"].get<bool>());
+    EXPECT_TRUE(v["lost_gpu_hours_a"].is_null());
+    EXPECT_TRUE(v["lost_gpu_hours_b"].is_number());
+    EXPECT_TRUE(v["groups"][0]["a"].is_null());
+    EXPECT_TRUE(v["groups"][0]["delta"].is_null());
 }
 
 TEST(WhatIf, CliWritesARunTheComparisonOpens) {

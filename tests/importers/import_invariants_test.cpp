@@ -2,6 +2,7 @@
 // event after the files were written or before 1990, silent ranks of a timeout named, no
 // invented GPUs, no fabric named without a topology file. One data-driven test holds every
 // fixture and every real file to them.
+#include "import_invariant_checks.h"
 #include "import_test_util.h"
 
 #include "analysis/fabric_outline.h"
@@ -172,46 +173,7 @@ void expectInvariants(const std::string& path) {
     } catch (const Error&) {
         return;  // a refusal names what it could not read: never a wrong answer
     }
-    const EpochNs newest = fileWriteTime(path) + kLocalTimeSlackNs;
-    for (const Failure& f : r.run.failures) {
-        const EpochNs t = r.run.info.startEpochNs + f.time;
-        if (r.run.info.startEpochNs == 0) continue;  // a run of boot-relative times only
-        EXPECT_GE(t, kEarliestPlausibleTime) << f.detail;
-        EXPECT_LE(t, newest) << f.detail;
-        // The rule is the log lines' (nameSilentRanks): a Flight Recorder hang's waiting and
-        // culprit ranks come from the dumps' own analysis (hang_incident.cpp), which knows
-        // which silent ranks were in its group.
-        const bool fromDumps = f.detail.rfind("NCCL hang (Flight Recorder)", 0) == 0;
-        if (f.cause == RootCause::NcclWatchdogTimeout && !f.ranks.empty() && !fromDumps) {
-            const std::int32_t highest = *std::max_element(f.ranks.begin(), f.ranks.end());
-            for (std::int32_t rank = 0; rank < highest; ++rank)
-                if (std::find(f.ranks.begin(), f.ranks.end(), rank) == f.ranks.end()) {
-                    EXPECT_NE(std::find(f.suspectRanks.begin(), f.suspectRanks.end(), rank), f.suspectRanks.end()) << "silent rank " << rank;
-                }
-        }
-    }
-    for (const FileReport& f : r.summary.files) {
-        if (f.first == 0) continue;
-        EXPECT_GE(f.first, kEarliestPlausibleTime);
-        EXPECT_LE(f.last, newest);
-    }
-    if (r.run.topology.switches.empty()) {
-        EXPECT_EQ(fabricOutlineText(outlineFabric(r.run.topology)).rfind("unknown", 0), 0u);
-    }
-    // A derived host holds the GPUs the files name, or a count the files state, or says it is assumed.
-    // A GPU is named by its bus id or by the index its telemetry gives (a dmon or dcgmi table).
-    std::set<std::int32_t> measured;
-    for (const TelemetryLevel& level : r.run.telemetry.levels)
-        for (const auto& s : level.series) measured.insert(s.gpu);
-    if (r.summary.derivedTopology && r.run.failures.empty() && r.run.jobs.empty() && r.run.rankToGpu.empty())
-        for (const Host& h : r.run.topology.hosts) {
-            bool named = false;
-            for (std::int32_t g = h.firstGpu; g < h.firstGpu + h.gpuCount; ++g)
-                named = named || !r.run.topology.gpus[static_cast<std::size_t>(g)].pciBusId.empty() || measured.count(g);
-            if (h.gpuCount > 1 && !named) {
-                EXPECT_TRUE(anyNote(r.summary, "an assumed count")) << h.name;
-            }
-        }
+    EXPECT_EQ(test::importInvariantViolations(r, fileWriteTime(path)), "");
 }
 
 TEST(ImportInvariants, EveryFixtureKeepsEveryRule) {

@@ -9,6 +9,10 @@
 #include "importers/kernel/kernel_log_line.h"
 #include "importers/text/pci_bus_id.h"
 #include "importers/text/text_parse.h"
+#include "test_runs.h"
+
+#include <chrono>
+#include <filesystem>
 
 namespace faultline {
 namespace {
@@ -142,6 +146,61 @@ TEST(KernelLog, AFailureOnAYearlessJournalDateSaysItsYearIsAssumed) {
     for (const Failure& f : named.run.failures) EXPECT_TRUE(timeNotesOf(f.detail).empty()) << f.detail;
 }
 
+// Kernel lines with no time at all ("kernel: NVRM: Xid ...", "host kernel: ...", dmesg -t's bare
+// "NVRM: ..."): never refused. A file of only such lines puts its failures at the file's last
+// write, each saying "time unknown" where the incident says when; one failure per GPU and code;
+// an Xid "caused by previous Xid 149" joins the failure of that Xid on that GPU.
+TEST(KernelLog, UndatedLinesArePlacedAtTheFilesLastWriteAndSaySo) {
+    const test::ScratchDir dir;
+    const std::string path = dir.file("gpu-node-7.log");
+    std::filesystem::copy_file(fixture("xid_undated.log"), path);
+    const std::chrono::sys_seconds written{std::chrono::sys_days{std::chrono::year{2025} / 3 / 8} + std::chrono::hours{10}};
+    std::filesystem::last_write_time(path, std::chrono::file_clock::from_sys(written));
+    const ImportResult r = importPaths({path});
+    const FileReport& f = r.summary.files.at(0);
+    EXPECT_EQ(f.format, "kernel-log");
+    EXPECT_EQ(f.skippedLines, 0);
+    EXPECT_EQ(f.counts.at("undated lines"), 6);
+    EXPECT_EQ(f.counts.at("xid lines chained"), 1);  // the second Xid 45 is the same burst
+    ASSERT_EQ(r.run.failures.size(), 3u);
+    const Topology& t = r.run.topology;
+    std::vector<std::string> gpus;
+    for (const Failure& x : r.run.failures) {
+        EXPECT_EQ(r.run.info.startEpochNs + x.time, *parseIsoTime("2025-03-08T10:00:00Z")) << x.detail;
+        EXPECT_EQ(timeNotesOf(x.detail), std::vector<std::string>{"time unknown"}) << x.detail;
+        gpus.push_back(t.hosts[static_cast<std::size_t>(t.gpus[static_cast<std::size_t>(x.gpus.at(0))].host)].name + " " +
+                       t.gpus[static_cast<std::size_t>(x.gpus.at(0))].pciBusId + " Xid " + std::to_string(x.xid));
+    }
+    std::sort(gpus.begin(), gpus.end());
+    EXPECT_EQ(gpus, (std::vector<std::string>{"gpu-node-3 0000:1b:00.0 Xid 79", "gpu-node-7 0000:29:00.0 Xid 79", "gpu-node-7 0000:dc:00.0 Xid 149"}));
+    const auto chain = std::find_if(r.run.failures.begin(), r.run.failures.end(), [](const Failure& x) { return x.xid == 149; });
+    EXPECT_NE(chain->detail.find("then Xid 45 (preemptive cleanup) caused by it"), std::string::npos) << chain->detail;
+    for (const Incident& inc : buildIncidents(r.run)) EXPECT_TRUE(incidentWhenText(inc, r.run).ends_with(" (time unknown)")) << incidentWhenText(inc, r.run);
+    EXPECT_TRUE(std::any_of(f.notes.begin(), f.notes.end(), [](const std::string& n) {
+        return n.find("6 kernel line(s) have no time; their 3 failure(s) are marked \"time unknown\" and placed at the file's modification time") !=
+               std::string::npos;
+    })) << importSummaryToText(r.summary);
+}
+
+// In a file with dated lines, an undated line's failure sits at the newest time the file dates
+// (not after the line before it: a pasted excerpt's order proves no time), saying so.
+TEST(KernelLog, UndatedLinesAmongDatedOnesTakeTheEndOfTheFilesSpan) {
+    const ImportResult r = importPaths({fixture("xid_undated_mixed.log")});
+    const FileReport& f = r.summary.files.at(0);
+    EXPECT_EQ(f.format, "kernel-log");
+    EXPECT_EQ(f.counts.at("undated lines"), 1);
+    EXPECT_EQ(f.counts.at("kernel log lines"), 4);
+    ASSERT_EQ(r.run.failures.size(), 2u);
+    const Failure& dated = r.run.failures[0];
+    const Failure& undated = r.run.failures[1];
+    EXPECT_EQ(dated.xid, 13);
+    EXPECT_TRUE(timeNotesOf(dated.detail).empty()) << dated.detail;
+    EXPECT_EQ(undated.xid, 79);
+    EXPECT_EQ(r.run.info.startEpochNs + undated.time, *parseIsoTime("2025-01-21T04:52:03Z"));
+    EXPECT_EQ(timeNotesOf(undated.detail), std::vector<std::string>{"time unknown"}) << undated.detail;
+    EXPECT_EQ(r.run.topology.gpus[static_cast<std::size_t>(undated.gpus.at(0))].pciBusId, "0000:3b:00.0");
+}
+
 TEST(KernelLog, LineFormsParse) {
     auto iso = parseKernelLogLine("kern  :warn  : 2025-01-21T04:41:44,283302+00:00 NVRM: Xid (PCI:0000:38:00): 13, x", 2025);
     ASSERT_TRUE(iso);
@@ -152,6 +211,19 @@ TEST(KernelLog, LineFormsParse) {
     EXPECT_TRUE(boot->sinceBoot);
     EXPECT_EQ(boot->time, 227'996'636'000);
     EXPECT_FALSE(parseKernelLogLine("hello world", 2025));
+    // No time: "kernel:", "host kernel:", dmesg -x -t's "kern  :warn  :", the driver's bare line.
+    auto bare = parseKernelLogLine("gpu-node-3 kernel: NVRM: Xid (PCI:0000:dc:00): 45, pid=1234", 2025);
+    ASSERT_TRUE(bare);
+    EXPECT_EQ(bare->form, KernelLogForm::Undated);
+    EXPECT_EQ(bare->host, "gpu-node-3");
+    EXPECT_EQ(bare->message, "NVRM: Xid (PCI:0000:dc:00): 45, pid=1234");
+    for (const char* l : {"kernel: NVRM: Xid (PCI:0000:dc:00): 45, x", "NVRM: Xid (PCI:0000:dc:00): 45, x", "kern  :warn  : NVRM: Xid (PCI:0000:dc:00): 45, x"}) {
+        const auto u = parseKernelLogLine(l, 2025);
+        ASSERT_TRUE(u) << l;
+        EXPECT_EQ(u->form, KernelLogForm::Undated) << l;
+        EXPECT_EQ(u->message, "NVRM: Xid (PCI:0000:dc:00): 45, x") << l;
+    }
+    EXPECT_FALSE(parseKernelLogLine("an oops in the kernel: words of a sentence", 2025));
     auto xid = parseXidMessage("NVRM: Xid (0000:3B:00): 79, GPU has fallen off the bus.");
     ASSERT_TRUE(xid);
     EXPECT_EQ(xid->pciBusId, "0000:3b:00");

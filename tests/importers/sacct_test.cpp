@@ -4,6 +4,9 @@
 
 #include "importers/text/hostlist.h"
 #include "importers/text/text_parse.h"
+#include "test_runs.h"
+
+#include <fstream>
 
 namespace faultline {
 namespace {
@@ -133,11 +136,91 @@ TEST(Sacct, HeaderlessOutputWithTheFieldListGiven) {
     EXPECT_NE(r.run.failures[0].detail.find("20940996"), std::string::npos);
     EXPECT_EQ(r.run.info.startEpochNs + r.run.failures[0].time, at("2021-07-14T15:01:15Z"));
     EXPECT_EQ(r.run.topology.gpuName(r.run.failures[0].gpus.at(0)), "mycluster2-node205-gpu0");
-    // Without the field list the first line is no header: the message says what to do.
-    ImportOptions bare;
-    bare.format = "sacct";
-    const std::string msg = test::errorOf([&] { importPaths({realData("slurm/slurm-jobinfo/test/data/sacct.txt")}, bare); });
-    EXPECT_NE(msg.find("sacct.txt:1: the sacct header has no JobID or State column"), std::string::npos) << msg;
+    // Without the field list the file is still told as sacct by its rows, and the message says
+    // which --sacct-fields would read it; that list does (the jobs, their failure and its time).
+    const std::string msg = test::errorOf([&] { importPaths({realData("slurm/slurm-jobinfo/test/data/sacct.txt")}); });
+    const std::string list = "JobID,-,-,-,-,-,-,-,State,Submit,Start,End,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-";
+    EXPECT_NE(msg.find("sacct.txt:1: no header line (sacct --noheader): its 27 columns separated by \"\xe2\x98\x83\" hold a job id first and a state "
+                       "in column 9, but the others cannot be named; give the list passed to sacct --format, e.g. --sacct-fields " + list),
+              std::string::npos)
+        << msg;
+    ImportOptions suggested;
+    suggested.sacctFields = list;
+    const ImportResult s = importPaths({realData("slurm/slurm-jobinfo/test/data/sacct.txt")}, suggested);
+    EXPECT_EQ(s.summary.files.at(0).counts.at("jobs"), 20);
+    ASSERT_EQ(s.run.failures.size(), 1u);
+    EXPECT_EQ(s.run.info.startEpochNs + s.run.failures[0].time, at("2021-07-14T15:01:15Z"));
+}
+
+// Plain sacct's fixed-width columns (names cut with "+") are refused saying how to write it.
+TEST(Sacct, FixedWidthOutputIsRefusedSayingHowToWriteIt) {
+    FAULTLINE_REQUIRE_REALDATA();
+    const std::string msg = test::errorOf([&] { importPaths({realData("slurm/ood-sacct-3944216/sacct.txt")}); });
+    EXPECT_NE(msg.find("sacct.txt:1: fixed-width sacct output (as plain sacct prints it, long values cut with \"+\") is not read: write it with "
+                       "sacct --parsable2 (-P) or --json"),
+              std::string::npos)
+        << msg;
+}
+
+// sacct --delimiter takes any string: with a header, the delimiter is what separates its known
+// column names; without one, the rows' shape says it (a job id first, a state column), and
+// --sacct-fields names the columns. The same jobs, whatever the delimiter.
+TEST(Sacct, AnyDelimiterWithOrWithoutAHeader) {
+    const test::ScratchDir dir;
+    const std::vector<std::string> header = {"JobID", "JobName", "State", "ExitCode", "Start", "End", "NodeList"};
+    const std::vector<std::vector<std::string>> rows = {
+        {"4411", "train", "FAILED", "1:0", "2024-06-01T08:00:00", "2024-06-01T10:00:00", "gpu01"},
+        {"4411.batch", "batch", "FAILED", "1:0", "2024-06-01T08:00:00", "2024-06-01T10:00:00", "gpu01"},
+        {"4412", "eval", "COMPLETED", "0:0", "2024-06-01T10:05:00", "2024-06-01T10:30:00", "gpu02"},
+    };
+    const auto line = [](const std::vector<std::string>& fields, const std::string& delim) {
+        std::string out;
+        for (const std::string& f : fields) out += (out.empty() ? "" : delim) + f;
+        return out + "\n";
+    };
+    int n = 0;
+    for (const std::string delim : {"|", ";", ",", "\t", "::", "\xe2\x86\x92" /* → */, "|#", "\xe2\x98\x83" /* ☃ */, " | "}) {
+        for (const bool withHeader : {true, false}) {
+            const std::string path = dir.file("sacct" + std::to_string(n++) + ".txt");
+            {
+                std::ofstream out(path, std::ios::binary);
+                if (withHeader) out << line(header, delim);
+                for (const auto& r : rows) out << line(r, delim);
+            }
+            const std::string what = "delimiter \"" + delim + "\"" + (withHeader ? " with a header" : " without a header");
+            if (!withHeader) {
+                const std::string msg = test::errorOf([&] { importPaths({path}); });
+                EXPECT_NE(msg.find("--sacct-fields JobID,-,State,ExitCode,Start,End,-"), std::string::npos) << what << ": " << msg;
+            }
+            ImportOptions options;
+            if (!withHeader) options.sacctFields = "JobID,JobName,State,ExitCode,Start,End,NodeList";
+            const ImportResult r = importPaths({path}, options);
+            const FileReport& f = r.summary.files.at(0);
+            EXPECT_EQ(f.format, "sacct") << what;
+            EXPECT_EQ(f.skippedLines, 0) << what;
+            EXPECT_EQ(f.counts.at("jobs"), 2) << what;
+            ASSERT_EQ(r.run.failures.size(), 1u) << what;
+            EXPECT_EQ(r.run.info.startEpochNs + r.run.failures[0].time, at("2024-06-01T10:00:00Z")) << what;
+            EXPECT_TRUE(r.run.topology.findHost("gpu01")) << what;
+            EXPECT_TRUE(r.run.topology.findHost("gpu02")) << what;
+        }
+    }
+}
+
+// `sacct -n -P` with sacct's default fields: a job id first, a state sixth, an exit code
+// seventh is their shape; read with those fields, and the report says so.
+TEST(Sacct, HeaderlessDefaultFieldsAreReadAndSaidSo) {
+    const ImportResult r = importPaths({fixture("sacct_noheader_default.txt")});
+    const FileReport& f = r.summary.files.at(0);
+    EXPECT_EQ(f.format, "sacct");
+    EXPECT_EQ(f.skippedLines, 0);
+    EXPECT_EQ(f.counts.at("jobs"), 3);
+    EXPECT_EQ(f.counts.at("jobs FAILED"), 1);
+    EXPECT_EQ(f.counts.at("jobs TIMEOUT"), 1);
+    EXPECT_TRUE(std::any_of(f.notes.begin(), f.notes.end(), [](const std::string& n) {
+        return n.find(":1: no header line; its 7 columns, separated by \"|\", read as sacct's default fields "
+                      "JobID,JobName,Partition,Account,AllocCPUS,State,ExitCode") != std::string::npos;
+    }));
 }
 
 TEST(Sacct, FakeLineBreakIsOneRecord) {

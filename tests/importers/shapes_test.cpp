@@ -3,6 +3,7 @@
 #include "import_test_util.h"
 
 #include <algorithm>
+#include <fstream>
 
 namespace faultline {
 namespace {
@@ -161,6 +162,49 @@ TEST(Shapes, ATracebackWhoseMessageIsCutIsACrashOfItsRank) {
               std::string::npos)
         << f.detail;
     EXPECT_NE(f.detail.find("its message is cut"), std::string::npos) << f.detail;
+}
+
+// A wrapper that names its host and no rank (pdsh's "gpu187: ", syslog's host, a runner's label):
+// the failure is that host's. An exception's name before "NCCL error" is no host (NCCL's own
+// "host:pid:tid [dev] NCCL WARN" is).
+TEST(Shapes, AHostOnlyWrapperPlacesTheFailureAndAnExceptionNameIsNoHost) {
+    const test::ScratchDir dir;
+    const std::string path = dir.file("pdsh.log");
+    std::ofstream(path) << "gpu187: RuntimeError: CUDA error: uncorrectable ECC error encountered\n"
+                           "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, unhandled system "
+                           "error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5\n";
+    const ImportResult r = test::importPaths({path});
+    const Failure* ecc = failureWith(r.run, RootCause::GpuHbm3Memory);
+    ASSERT_NE(ecc, nullptr) << importSummaryToText(r.summary);
+    EXPECT_EQ(ecc->component.kind, ComponentKind::Host);
+    EXPECT_EQ(hostNames(r.run), "gpu187");
+}
+
+// A line cut at a common terminal width (here 80 columns) inside its message, or inside a glog
+// prefix's time, is read whole: its event, rank and time are the whole line's.
+TEST(Shapes, ALineCutAtATerminalWidthInsideItsTimeOrMessageIsReadWhole) {
+    const test::ScratchDir dir;
+    const std::string path = dir.file("cut_glog.log"), other = dir.file("cut_message.log");
+    std::ofstream(path) << "vitl-nodes.gpu187.nolog [stderr] [rank3]:[E0603 07:12:41.532000 4242 ProcessGrou\n"
+                           "pNCCL.cpp:616] RuntimeError: CUDA error: an illegal memory access was encountere\n"
+                           "d\n";
+    std::ofstream(other) << "[rank3]:2024-06-03T07:12:42.532Z RuntimeError: CUDA error: uncorrectable ECC err\n"
+                            "or encountered\n";
+    ImportOptions options;
+    options.year = 2024;
+    const ImportResult r = test::importPaths({path}, options);
+    const Failure* illegal = failureNaming(r.run, "illegal memory access was encountered");
+    ASSERT_NE(illegal, nullptr) << importSummaryToText(r.summary);
+    EXPECT_EQ(formatEpochNs(absolute(r.run, *illegal)), "2024-06-03T07:12:41.532000Z");
+    EXPECT_TRUE(hasRank(*illegal, 3));
+    EXPECT_TRUE(r.summary.files.front().unrecognised.empty()) << importSummaryToText(r.summary);
+    // Its first part reads as a CUDA error, the rest says which: uncorrectable ECC, the GPU's memory.
+    const ImportResult m = test::importPaths({other});
+    const Failure* ecc = failureWith(m.run, RootCause::GpuHbm3Memory);
+    ASSERT_NE(ecc, nullptr) << importSummaryToText(m.summary);
+    EXPECT_TRUE(hasRank(*ecc, 3));
+    EXPECT_EQ(formatEpochNs(absolute(m.run, *ecc)), "2024-06-03T07:12:42.532000Z");
+    EXPECT_TRUE(m.summary.files.front().unrecognised.empty()) << importSummaryToText(m.summary);
 }
 
 }  // namespace

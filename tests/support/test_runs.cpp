@@ -185,4 +185,13 @@ Run eighteenMillisecondHang() {
     return run;
 }
 
+Run oneInstantCrash() {
+    Run run;
+    run.info = {"one line", 1717243203 * kSecond, 0, "import"};
+    run.topology = buildFabric(FabricShape{.gpus = 8});
+    run.failures = {{0, RootCause::FaultyGpu, {ComponentKind::Gpu, 3}, 0, {3},
+                     "CUDA error: unknown error (time inferred from the lines around it)"}};
+    return run;
+}
+
 }  // namespace faultline::test

@@ -38,6 +38,9 @@ Run oneFailureRun();
 // a hung job, 18 ms from first to last record, rank 10 never joining (GPU 10 of 16).
 Run oneMinuteCrash();
 Run eighteenMillisecondHang();
+// A console log of one line that places anything: a CUDA error on GPU 3 whose time the import
+// inferred, at 2024-06-01 12:00:03 UTC; the evidence spans no time at all.
+Run oneInstantCrash();
 // A faulty GPU taking only itself out of the job at `time`.
 Failure faultyGpuFailure(std::int32_t gpu, Nanos time);
 

@@ -4,10 +4,13 @@
 #include "test_runs.h"
 
 #include "model/replay_state.h"
+#include "views/fabric/fabric_layout.h"
 #include "views/gpu_palette.h"
 #include "widgets/vtk_render_widget.h"
 
 #include <QWheelEvent>
+
+#include <vtkRenderer.h>
 
 #include <gtest/gtest.h>
 
@@ -150,6 +153,45 @@ TEST(FabricRender, FailedSwitchShowsEveryGpuItCutOff) {
     const QPointF sw = shown.view().positionOf(f.component);
     EXPECT_TRUE(drawnAs(image, sw, kFailedColour)) << colourName(image, sw);
     EXPECT_FALSE(drawnAs(shown.renderAt(9 * kMinute), sw, kFailedColour, 60));
+}
+
+// Where a world point is drawn, in the view's widget coordinates (as FabricView::positionOf).
+QPointF drawnAt(FabricView& view, std::array<float, 3> world) {
+    vtkRenderer* renderer = view.renderWidget()->renderer();
+    renderer->SetWorldPoint(world[0], world[1], world[2], 1.0);
+    renderer->WorldToDisplay();
+    const double* d = renderer->GetDisplayPoint();
+    const double dpr = view.renderWidget()->devicePixelRatioF();
+    return view.renderWidget()->mapTo(&view, QPointF(d[0] / dpr, (view.renderWidget()->renderWindowHeight() - 1 - d[1]) / dpr));
+}
+
+// One host of 8 GPUs whose GPU 0 crashed (the NeMo segfault log's picture): close up the
+// failure is its red GPU. The rack's lid is the cabinet's colour, red only along its front
+// edge (which still tells the rack's state from above), never a red slab the size of the rack.
+TEST(FabricRender, AFailedGpuIsRedButItsRacksLidIsNoRedSlab) {
+    faultline::Run run;
+    run.info = {"segfault", 0, kMinute, "import"};
+    run.topology = buildFabric(FabricShape{.gpus = 8});
+    run.failures.push_back(test::faultyGpuFailure(0, 10 * kSecond));
+    test::ShownFabric shown(run);
+    ASSERT_TRUE(shown.exposed());
+    shown.view().fitAll();
+    const QImage image = shown.renderAt(20 * kSecond);
+    ASSERT_STREQ(shown.view().detailName(), "boxes");
+    const QPointF gpu = shown.view().gpuPosition(0);
+    EXPECT_TRUE(drawnAs(image, gpu, kFailedColour)) << colourName(image, gpu);
+    auto red = [](const QColor& c) { return c.red() > 150 && c.green() < 80 && c.blue() < 80; };
+    const Box3 rack = layoutFabric(run.topology).racks.front();
+    const float top = rack.max[2] + 0.04f, middleX = (rack.min[0] + rack.max[0]) / 2;
+    const QPointF lid = drawnAt(shown.view(), {middleX, (rack.min[1] + rack.max[1]) / 2, top});
+    ASSERT_TRUE(QRectF(QPointF(0, 0), QSizeF(shown.view().size())).contains(lid));
+    EXPECT_FALSE(red(test::colourAt(image, lid))) << "the lid's middle is " << colourName(image, lid);
+    shown.view().topView();
+    const QImage above = shown.renderAt(20 * kSecond);
+    const QPointF edge = drawnAt(shown.view(), {middleX, rack.min[1] + 0.1f, top});
+    EXPECT_TRUE(red(test::colourAt(above, edge))) << "from above, the lid's front edge is " << colourName(above, edge);
+    const QPointF middle = drawnAt(shown.view(), {middleX, (rack.min[1] + rack.max[1]) / 2, top});
+    EXPECT_FALSE(red(test::colourAt(above, middle))) << "from above, the lid's middle is " << colourName(above, middle);
 }
 
 TEST(FabricRender, FarAwayRacksAreBlocksColouredByTheirWorstGpu) {

@@ -3,6 +3,7 @@
 
 #include "model/incident_notes.h"
 #include "analysis/incidents.h"
+#include "model/format.h"
 #include "model/run_file.h"
 #include "views/incident_table_model.h"
 #include "views/incident_view.h"
@@ -159,6 +160,35 @@ TEST(IncidentView, TheChainNamesWhoReportedAFailureAndWhoIsSuspected) {
     ASSERT_TRUE(view.selectIncident(withFailure->id));
     EXPECT_TRUE(view.findChild<QPlainTextEdit*>("incidentChain")->toPlainText().contains("reported by ranks 0-2,4; suspect rank 3"))
         << view.findChild<QPlainTextEdit*>("incidentChain")->toPlainText().toStdString();
+}
+
+// The list itself names who reported each failure and whom the logs suspect (a hang's culprit
+// ranks), with the reason in the cell's tooltip: not only the selected incident's chain.
+TEST(IncidentView, TheListNamesEachIncidentsSuspectsAndReportingRanks) {
+    test::guiApp();
+    auto run = std::make_shared<faultline::Run>(test::eighteenMillisecondHang());
+    run->failures.front().ranks = {8, 11, 12, 13};
+    run->failures.front().suspectRanks = {10, 15};
+    IncidentView view;
+    view.setRun(run, QString());
+    auto* table = view.findChild<QTableView*>("incidentTable");
+    ASSERT_NE(table, nullptr);
+    EXPECT_EQ(table->model()->headerData(IncidentTableModel::Ranks, Qt::Horizontal).toString(), "Ranks");
+    const QModelIndex cell = table->model()->index(0, IncidentTableModel::Ranks);
+    EXPECT_EQ(cell.data().toString(), "reported by ranks 8,11-13; suspect ranks 10,15");
+    EXPECT_TRUE(cell.data(Qt::ToolTipRole).toString().startsWith("reported by ranks 8,11-13; suspect ranks 10,15")) << cell.data(Qt::ToolTipRole).toString().toStdString();
+    EXPECT_FALSE(table->isColumnHidden(IncidentTableModel::Ranks));
+    // 18 ms of dumps cannot say how much work was lost: "unknown", as the summary's tile says
+    // "not enough of the run to say", never "0 s".
+    const QModelIndex lost = table->model()->index(0, IncidentTableModel::LostWork);
+    EXPECT_EQ(lost.data().toString(), "unknown");
+    EXPECT_TRUE(lost.data(Qt::ToolTipRole).toString().startsWith("not enough of the run to say: needs ")) << lost.data(Qt::ToolTipRole).toString().toStdString();
+    // A run whose logs name no rank spends no width on the column.
+    view.setRun(std::make_shared<faultline::Run>(test::tinyRun()), QString());
+    EXPECT_TRUE(table->isColumnHidden(IncidentTableModel::Ranks));
+    const Incident& first = buildIncidents(test::tinyRun()).front();
+    EXPECT_EQ(table->model()->index(0, IncidentTableModel::LostWork).data().toString().toStdString(), formatDuration(first.lostWork))
+        << "two days of steps: known";
 }
 
 TEST(IncidentView, NotesAreSavedBesideTheRunFileWhichStaysUnchangedAndComeBack) {

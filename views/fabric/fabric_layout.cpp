@@ -22,6 +22,7 @@ constexpr float kHostGap = 0.22f;    // between a host's top and the tray above
 constexpr float kSidePanel = 0.3f;   // cabinet wall beside the GPUs
 constexpr float kLid = 0.25f;        // cabinet above its top host
 constexpr float kRackDepth = 2.2f;
+constexpr float kLidBand = kRecess;  // the coloured strip of a rack's lid, over the recess its GPUs stand in
 constexpr float kRackGap = 0.15f;    // between racks along a row: cabinets stand side by side
 constexpr int kMaxGpuColumns = 4;    // GPUs of a host, 4 across its tray in rows (an HGX board's two)
 // More cables than this between two tiers would be a blur: draw one bundle per row of
@@ -101,7 +102,10 @@ void placeRacksHostsGpus(const Topology& t, const Grid& g, FabricLayout& out) {
         const float y = origin[1] + static_cast<float>(rack.row) * (kRackDepth + g.aisle);
         out.racks[r] = {{x, y, 0}, {x + g.rackWidth, y + kRackDepth, g.rackHeight}};
         out.cabinets[r] = {{x, y + kRecess, 0}, {x + g.rackWidth, y + kRackDepth, g.rackHeight}};
-        out.rackTops[r] = {{x, y, g.rackHeight}, {x + g.rackWidth, y + kRackDepth, g.rackHeight + 0.04f}};
+        // The worst state along the lid's front edge, over the GPUs' fronts: from above it tells
+        // a rack's state, yet close up a failure is its red GPU, not a red slab the size of the
+        // rack (a lid of 4.6 x 2.2 against a GPU front of 0.8 x 0.72).
+        out.rackTops[r] = {{x, y, g.rackHeight}, {x + g.rackWidth, y + kLidBand, g.rackHeight + 0.04f}};
     }
     out.hosts.resize(t.hosts.size());
     out.gpus.resize(t.gpus.size());

@@ -48,7 +48,7 @@ struct FabricLayout {
     std::vector<Box3> hosts;     // a host's tray (under its GPUs), by host index
     std::vector<Box3> racks;     // a rack's whole cabinet, by rack index: what far views draw
     std::vector<Box3> cabinets;  // a rack's shell behind its GPUs, by rack index
-    std::vector<Box3> rackTops;  // a thin lid on each rack, coloured by its worst GPU
+    std::vector<Box3> rackTops;  // a thin strip along each rack's lid front, coloured by its worst GPU
     std::vector<Box3> zones;     // a zone's floor area, by zone index
     std::vector<Box3> switches;  // by switch index
     std::vector<Segment3> rackLinks;  // from racks and rack switches: too fine for far views

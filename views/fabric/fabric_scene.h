@@ -107,7 +107,7 @@ private:
     std::vector<bool> m_chunkInHall;
     ChunkedBoxMesh m_cabinets;                     // chunked as the racks
     ChunkedBoxMesh m_trays;                        // chunk c holds the hosts of GPU chunk c
-    ChunkedBoxMesh m_rackTops;                     // rack lids coloured by their worst GPU, chunked as the racks
+    ChunkedBoxMesh m_rackTops;                     // rack lids' front strips coloured by their worst GPU, chunked as the racks
     // The floor is the background itself (a textured floor was a full-window pass a frame
     // on a software rasteriser): only its grid and the zones' outlines are drawn.
     vtkSmartPointer<vtkActor> m_floorLines;
