@@ -254,7 +254,9 @@ void ConsoleFailures::add(const ConsoleEvent& e, std::string_view text, const Li
     // Signals alone are the launcher stopping workers: a symptom, not an interruption.
     f.evidenceOnly = open.specificity <= 1;
     if (e.kind == ConsoleKind::SlurmCancel && e.time) f.time = std::min(f.time, *e.time);
-    if (!at.inferred) f.timeInferred = false;
+    // A dated line of the burst dates the failure only at its own time: a segfault printed with
+    // no time, then torchrun's dated notice half a minute later, is still a time inferred.
+    if (!at.inferred && at.time == f.time) f.timeInferred = false;
     if (family == Family::Collective) {
         const std::int32_t rank = e.rank >= 0 ? e.rank : at.rank;
         if (rank >= 0) {

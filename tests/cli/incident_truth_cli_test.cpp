@@ -55,6 +55,9 @@ TEST(IncidentTruth, ACrashLogImportsAsTheOneHostItNamesWithTheFailureOnThePidItN
     EXPECT_NE(chain.output.find("first to fail: pid 227 on smciserver, rank unknown (no line gives its rank)"), std::string::npos) << chain.output;
     EXPECT_EQ(chain.output.find("smciserver-gpu0"), std::string::npos) << chain.output;
     EXPECT_EQ(chain.output.find("Blast radius"), std::string::npos) << "a segfault blames no hardware:\n" << chain.output;
+    // The segfault lines print no time: the failure takes torchrun's record of it (22:04:48), not
+    // the time of an unrelated NeMo line before them (22:04:12) passed off as its own.
+    EXPECT_NE(chain.output.find("\n  when: 2024-05-01 22:04:48 UTC\n"), std::string::npos) << chain.output;
 
     // Lost work: 25 s of log supports none: "unknown", null, empty, never "0 s".
     const Result list = runCli("incidents " + run, false);
