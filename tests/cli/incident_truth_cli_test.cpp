@@ -40,7 +40,7 @@ TEST(IncidentTruth, ACrashLogImportsAsTheOneHostItNamesWithTheFailureOnThePidItN
     const Result imported = runCli("import " + test::realData(kSegfaultLog) + " -o " + run);
     ASSERT_EQ(imported.status, 0) << imported.output;
     // One 8-GPU host: rank 5 (absent from torchrun's summary) is on it by the numbering of the others.
-    EXPECT_NE(imported.output.find(": 1 hosts, 8 GPUs (topology derived from the files)"), std::string::npos) << imported.output;
+    EXPECT_NE(imported.output.find(": 1 host, 8 GPUs (topology derived from the files)"), std::string::npos) << imported.output;
     EXPECT_EQ(imported.output.find("unplaced"), std::string::npos) << imported.output;
     EXPECT_NE(imported.output.find("rank 5) placed on smciserver at local rank 5"), std::string::npos) << imported.output;
     // glog's yearless "W0501 22:03:53" before NeMo's "2024-05-01 22:04:11" is 2024's: one year.
