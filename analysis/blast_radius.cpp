@@ -173,6 +173,19 @@ ComponentRef failedPart(const Run& run, const Incident& incident) {
     return run.failures[static_cast<std::size_t>(incident.failure)].component;
 }
 
+std::vector<std::int32_t> suspectGpus(const Run& run, const Incident& incident) {
+    const ComponentRef part = failedPart(run, incident);
+    std::vector<std::int32_t> out;
+    for (std::int32_t rank : incident.suspectRanks) {
+        if (!inRange(rank, run.rankToGpu.size())) continue;
+        const std::int32_t g = run.rankToGpu[static_cast<std::size_t>(rank)];
+        const bool tookOut = std::find(incident.gpus.begin(), incident.gpus.end(), g) != incident.gpus.end();
+        const bool isPart = part.kind == ComponentKind::Gpu && part.index == g;
+        if (tookOut && !isPart && std::find(out.begin(), out.end(), g) == out.end()) out.push_back(g);
+    }
+    return out;
+}
+
 std::string partName(const Topology& t, const ComponentRef& part) {
     switch (part.kind) {
         case ComponentKind::Gpu: return inRange(part.index, t.gpus.size()) ? t.gpuName(part.index) : "";

@@ -40,6 +40,9 @@ BlastRadius blastRadius(const Topology& topology, const ComponentRef& part);
 
 // The hardware that failed in an incident (kind None for planned maintenance or when unknown).
 ComponentRef failedPart(const Run& run, const Incident& incident);
+// The GPUs of the incident's suspects that it took out, besides its failed part: a hang's other
+// culprits, labelled in the 3D view as the part is (rank 14 beside rank 9), not left unnamed.
+std::vector<std::int32_t> suspectGpus(const Run& run, const Incident& incident);
 
 // The part's name as the topology spells it ("rtsw-r0003", "r0003-h1", "r0003-h1-nic2 <-> rtsw-r0003").
 std::string partName(const Topology& topology, const ComponentRef& part);

@@ -105,6 +105,19 @@ FigureEvidence figureEvidence(SummaryFigure figure, const EvidenceBasis& b) {
     return e;
 }
 
+FigureEvidence rateEvidence(std::int64_t gpus, Nanos duration) {
+    FigureEvidence e;
+    e.needs = "the GPUs the files name and at least a day of run";
+    e.known = gpus > 0 && duration >= kShortestMtbfRun;
+    if (!e.known)
+        e.missing = gpus <= 0 ? "no GPUs in " + formatDuration(duration) : "a run of " + formatDuration(duration) + " on " + formatCounted(gpus, "GPU", "GPUs");
+    return e;
+}
+
+FigureEvidence lostWorkEvidence(const Run& run) {
+    return figureEvidence(SummaryFigure::DowntimeShares, evidenceBasis(run, 0, 0, false, false));
+}
+
 std::string_view summaryFigureKey(SummaryFigure figure) {
     switch (figure) {
     case SummaryFigure::Ettr: return "ettr";

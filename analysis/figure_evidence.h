@@ -46,6 +46,13 @@ inline constexpr const char* kNotEnoughToSay = "not enough of the run to say";
 // `unexpected`, `saves`, `intervalMeasured` and `timeAccounted` as the summary counted them.
 EvidenceBasis evidenceBasis(const Run& run, int unexpected, int saves, bool intervalMeasured, bool timeAccounted);
 FigureEvidence figureEvidence(SummaryFigure figure, const EvidenceBasis& basis);
+// Interruptions per 1,000 GPU-days, and how two runs' counts differ: they need the GPUs the files
+// name and at least a day of run (the MTBF's span), else a crash log's 25 s reads "0.000 per
+// 1,000 GPU-days" or "+1500% worse" beside a two-day run.
+FigureEvidence rateEvidence(std::int64_t gpus, Nanos duration);
+// An incident's lost work is a downtime figure: whether the run's evidence supports it, for the
+// incident list, `faultline-cli incidents` and the exports alike.
+FigureEvidence lostWorkEvidence(const Run& run);
 std::string_view summaryFigureKey(SummaryFigure figure);    // "ettr", "mtbf", ... (the JSON's keys)
 std::string_view summaryFigureLabel(SummaryFigure figure);  // "Effective training time", ...
 // What would make it known: "needs at least two unexpected failures over at least a day of run

@@ -1,7 +1,9 @@
 #include "incidents.h"
+#include "figure_evidence.h"
 #include "telemetry_warnings.h"
 
 #include "model/format.h"
+#include "model/unplaced_hosts.h"
 
 #include <algorithm>
 #include <cmath>
@@ -50,7 +52,13 @@ std::string describeHardware(const Topology& t, const Failure& f) {
         case ComponentKind::None: break;
     }
     if (f.gpus.size() == 1) return t.gpuName(f.gpus.front());
-    return f.gpus.empty() ? "" : std::to_string(f.gpus.size()) + " GPUs";
+    if (f.gpus.empty()) return "";
+    // GPUs of one host, no one of them the failed part: the host they share names them.
+    const auto hostOf = [&t](std::int32_t g) { return g >= 0 && static_cast<std::size_t>(g) < t.gpus.size() ? t.gpus[static_cast<std::size_t>(g)].host : -1; };
+    const std::int32_t host = hostOf(f.gpus.front());
+    const bool oneHost = host >= 0 && std::all_of(f.gpus.begin(), f.gpus.end(), [&](std::int32_t g) { return hostOf(g) == host; });
+    const std::string count = std::to_string(f.gpus.size()) + " GPUs";
+    return oneHost && !isUnplacedHost(t.hosts[static_cast<std::size_t>(host)]) ? t.hosts[static_cast<std::size_t>(host)].name + " (" + count + ")" : count;
 }
 
 std::string gpuHoursText(const std::optional<double>& gpuHours) {
@@ -157,9 +165,11 @@ std::vector<Incident> buildIncidents(const Run& run) {
         out.push_back(std::move(inc));
     }
     std::stable_sort(out.begin(), out.end(), [](const Incident& a, const Incident& b) { return a.begin < b.begin; });
+    const bool lostWorkKnown = lostWorkEvidence(run).known;
     for (std::size_t i = 0; i < out.size(); ++i) {
         Incident& inc = out[i];
         inc.id = static_cast<int>(i) + 1;
+        inc.lostWorkKnown = lostWorkKnown;
         std::sort(inc.chain.begin(), inc.chain.end(), [](const IncidentEvent& a, const IncidentEvent& b) { return a.time < b.time; });
         const Failure* failure = inc.failure >= 0 && static_cast<std::size_t>(inc.failure) < run.failures.size()
                                      ? &run.failures[static_cast<std::size_t>(inc.failure)]
@@ -168,7 +178,7 @@ std::vector<Incident> buildIncidents(const Run& run) {
         inc.headline = inc.causeLabel + (inc.xid ? " (Xid " + std::to_string(inc.xid) + ")" : "") +
                        (inc.hardware.empty() ? "" : " on " + inc.hardware) +
                        (inc.end ? ": down " + formatDuration(inc.timeToRecover) : "") +
-                       (inc.lostWork > 0 ? ", " + formatDuration(inc.lostWork) + " of work lost" : "");
+                       (inc.lostWorkKnown && inc.lostWork > 0 ? ", " + formatDuration(inc.lostWork) + " of work lost" : "");
     }
     return out;
 }

@@ -40,6 +40,9 @@ struct Incident {
     Nanos restart = 0;           // detection to relaunched job
     Nanos reload = 0;            // checkpoint load
     Nanos lostWork = 0;
+    // Whether the run's evidence supports its lost work (lostWorkEvidence: the downtime figures'
+    // rule): where it does not, every list says "unknown" (JSON null, CSV empty), never "0 s".
+    bool lostWorkKnown = true;
     Nanos timeToRecover = 0;     // symptom to training resumed
     // What it cost: every GPU of the job idle from the symptom to training resumed, plus the
     // work redone on all of them. Unknown (unset) when the run does not say when it resumed.

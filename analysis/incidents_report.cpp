@@ -73,7 +73,7 @@ nlohmann::json incidentsToJson(const std::vector<Incident>& incidents, const Run
             {"detection_s", toSeconds(inc.detection)},
             {"restart_s", toSeconds(inc.restart)},
             {"reload_s", toSeconds(inc.reload)},
-            {"lost_work_s", toSeconds(inc.lostWork)},
+            {"lost_work_s", inc.lostWorkKnown ? nlohmann::json(toSeconds(inc.lostWork)) : nlohmann::json()},
             {"time_to_recover_s", inc.end ? nlohmann::json(toSeconds(inc.timeToRecover)) : nlohmann::json()},
             {"gpu_hours_lost", inc.gpuHoursLost ? nlohmann::json(*inc.gpuHoursLost) : nlohmann::json()},
             {"step_at_failure", inc.stepAtFailure ? nlohmann::json(*inc.stepAtFailure) : nlohmann::json()},
@@ -98,7 +98,7 @@ std::string incidentsToText(const std::vector<Incident>& incidents, const RunInf
         const std::string suspects = rankRanges(inc.suspectRanks);
         std::snprintf(buf, sizeof buf, "%5d  %-23s  %-30.30s  %-34.34s  %14s  %14s  %12s  %.60s\n", inc.id,
                       formatWallTime(info.startEpochNs, inc.begin).c_str(), cause.c_str(), inc.hardware.c_str(),
-                      inc.end ? formatDuration(inc.timeToRecover).c_str() : "-", formatDuration(inc.lostWork).c_str(),
+                      inc.end ? formatDuration(inc.timeToRecover).c_str() : "-", inc.lostWorkKnown ? formatDuration(inc.lostWork).c_str() : "unknown",
                       gpuHoursText(inc.gpuHoursLost).c_str(), suspects.empty() ? "-" : suspects.c_str());
         out += buf;
     }

@@ -1,5 +1,6 @@
 #include "analysis/opening_instant.h"
 
+#include "analysis/hang_analysis.h"
 #include "model/format.h"
 #include "model/root_cause.h"
 #include "model/time_notes.h"
@@ -35,8 +36,25 @@ std::string failedText(const Run& run, const Incident& incident) {
     return out;
 }
 
+namespace {
+
+// The hang a failure stands for (addHangIncident words its detail with the origin's text): the
+// summary's headline for it, "Hung: rank 9 never joined ...". "" when it is not a hang's.
+std::string hangHeadline(const Run& run, std::int32_t failure) {
+    if (!run.hang || failure < 0 || static_cast<std::size_t>(failure) >= run.failures.size()) return {};
+    const std::string& detail = run.failures[static_cast<std::size_t>(failure)].detail;
+    for (const HangOrigin& origin : run.hang->origins)
+        if (const std::string text = hangOriginText(*run.hang, origin); detail.find(text) != std::string::npos) return "Hung: " + text;
+    return {};
+}
+
+}  // namespace
+
 std::string jobStatusText(const Run& run, const ReplayIndex& replay, Nanos t) {
     const JobStatus status = replay.jobAt(t);
+    // A hung job is not "down: stopped by NCCL Watchdog Timeouts": it says what the headline says.
+    if (status.phase == JobPhase::Stopped)
+        if (std::string hung = hangHeadline(run, status.failure); !hung.empty()) return hung;
     if (status.phase != JobPhase::Training) return describeJob(run, status);
     // The last failure by t that no downtime answers and no step followed: the job is known
     // to have failed there, not to be training (a crash on a log's last lines).

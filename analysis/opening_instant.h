@@ -33,7 +33,8 @@ Nanos incidentSnapshotInstant(const Incident& incident, Nanos runDuration);
 std::string failedText(const Run& run, const Incident& incident);
 // The job at `t` in the status line's words. A run with no step history says what failed last
 // by `t` ("failed: GPU HBM3 Memory on n1-gpu3: CUDA error: ...") or that the files hold no steps,
-// never "training, step 0".
+// never "training, step 0"; a job a Flight Recorder hang stopped says what the summary's headline
+// says ("Hung: rank 9 never joined ..."), not "down: stopped by NCCL Watchdog Timeouts".
 std::string jobStatusText(const Run& run, const ReplayIndex& replay, Nanos t);
 // Where the replay stands, as its time label says it: "3 min of 10 min"; a run under a second
 // in the units it spans ("3.25 ms of 18.0 ms", never "0 ms of 0 ms"); and evidence of one

@@ -43,6 +43,13 @@ std::string shortDuration(Nanos d) {
 
 }  // namespace
 
+std::string rateCell(bool known, double rate) {
+    if (!known) return kNotEnoughToSay;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f", rate);
+    return buf;
+}
+
 StepTimeStats stepTimeStats(const Run& run) {
     StepTimeStats s;
     if (run.steps.empty()) return s;
@@ -119,7 +126,9 @@ RunComparison compareRuns(const Run& a, const Run& b) {
     for (int i = 0; i < kRootCauseCount; ++i) {
         const auto k = static_cast<std::size_t>(i);
         if (countA[k] == 0 && countB[k] == 0) continue;
-        c.causes.push_back({static_cast<RootCause>(i), countA[k], countB[k], perKiloGpuDay(countA[k], daysA), perKiloGpuDay(countB[k], daysB)});
+        c.causes.push_back({static_cast<RootCause>(i), countA[k], countB[k], perKiloGpuDay(countA[k], daysA), perKiloGpuDay(countB[k], daysB),
+                            rateEvidence(static_cast<std::int64_t>(c.a.gpus), c.a.duration).known,
+                            rateEvidence(static_cast<std::int64_t>(c.b.gpus), c.b.duration).known});
     }
     std::stable_sort(c.causes.begin(), c.causes.end(),
                      [](const CauseComparison& x, const CauseComparison& y) { return x.a + x.b > y.a + y.b; });
@@ -169,7 +178,7 @@ std::optional<double> KpiRow::relativeDelta() const {
 
 int KpiRow::verdict() const {
     const auto d = delta();
-    if (!d || better == Better::Neither) return 0;
+    if (!d || better == Better::Neither || !comparable) return 0;
     // Differences under 1% of the figure are within a run's own noise (a what-if of another
     // seed moves every figure that much): neither better nor worse.
     const double scale = std::max({std::abs(*a), std::abs(*b), 1e-12});
@@ -194,12 +203,25 @@ std::vector<KpiRow> RunComparison::rows() const {
         if (!row.knownB) row.b.reset();
         return row;
     };
+    // Rates, and counts set side by side, need GPU-days on both sides (rateEvidence).
+    const bool rateA = rateEvidence(static_cast<std::int64_t>(a.gpus), a.duration).known;
+    const bool rateB = rateEvidence(static_cast<std::int64_t>(b.gpus), b.duration).known;
+    auto rate = [rateA, rateB](KpiRow row) {
+        row.knownA = rateA, row.knownB = rateB;
+        if (!rateA) row.a.reset();
+        if (!rateB) row.b.reset();
+        return row;
+    };
+    auto count = [rateA, rateB](KpiRow row) {
+        row.comparable = rateA && rateB;
+        return row;
+    };
     return {
         figure({"ETTR", Unit::Fraction, Better::Higher, a.ettr, b.ettr}, SummaryFigure::Ettr),
         figure({"Goodput", Unit::Fraction, Better::Higher, a.goodput, b.goodput}, SummaryFigure::Goodput),
-        {"Unexpected interruptions", Unit::Count, Better::Lower, a.unexpected, b.unexpected},
-        {"Unexpected per 1,000 GPU-days", Unit::Rate, Better::Lower, perKiloGpuDay(a.unexpected, daysA), perKiloGpuDay(b.unexpected, daysB)},
-        {"Planned interruptions", Unit::Count, Better::Lower, a.planned, b.planned},
+        count({"Unexpected interruptions", Unit::Count, Better::Lower, a.unexpected, b.unexpected}),
+        rate({"Unexpected per 1,000 GPU-days", Unit::Rate, Better::Lower, perKiloGpuDay(a.unexpected, daysA), perKiloGpuDay(b.unexpected, daysB)}),
+        count({"Planned interruptions", Unit::Count, Better::Lower, a.planned, b.planned}),
         figure({"MTBF", Unit::Duration, Better::Higher, seconds(a.mtbf, a.unexpected > 0), seconds(b.mtbf, b.unexpected > 0)}, SummaryFigure::Mtbf),
         figure({"Downtime: detection", Unit::Duration, Better::Lower, seconds(da.detection), seconds(db.detection)}, SummaryFigure::DowntimeShares),
         figure({"Downtime: restart", Unit::Duration, Better::Lower, seconds(da.restart), seconds(db.restart)}, SummaryFigure::DowntimeShares),
@@ -294,7 +316,7 @@ std::vector<KpiTableRow> kpiTable(const RunComparison& c) {
         auto side = [&cell](const std::optional<double>& v, bool known) { return known ? cell(v, false) : std::string(kNotEnoughToSay); };
         std::string change = "-";
         // A change of a percentage is its difference in points, already in the delta column.
-        if (const auto r = row.unit == Unit::Fraction ? std::nullopt : row.relativeDelta()) {
+        if (const auto r = row.unit == Unit::Fraction || !row.comparable ? std::nullopt : row.relativeDelta()) {
             char pct[32];
             // A change that rounds to nothing has no sign ("-0.0%" reads as a loss).
             std::snprintf(pct, sizeof pct, "%+.1f%%", std::abs(100.0 * *r) < 0.05 ? 0.0 : 100.0 * *r);
@@ -350,10 +372,13 @@ std::string comparisonToText(const RunComparison& c) {
         std::snprintf(buf, sizeof buf, "  %-32s %6s %9s %6s %9s\n", "", "A", "rate", "B", "rate");
         out += buf;
         for (const CauseComparison& x : c.causes) {
-            std::snprintf(buf, sizeof buf, "  %-32s %6d %9.3f %6d %9.3f\n", std::string(rootCauseLabel(x.cause)).c_str(), x.a,
-                          x.ratePerKiloGpuDayA, x.b, x.ratePerKiloGpuDayB);
+            std::snprintf(buf, sizeof buf, "  %-32s %6d %9s %6d %9s\n", std::string(rootCauseLabel(x.cause)).c_str(), x.a,
+                          rateCell(x.rateKnownA, x.ratePerKiloGpuDayA).c_str(), x.b, rateCell(x.rateKnownB, x.ratePerKiloGpuDayB).c_str());
             out += buf;
         }
+        // What a rate needs, once, where a side lacks it.
+        for (const auto& [name, s] : {std::pair<const char*, const RunSummary*>{"A", &c.a}, {"B", &c.b}})
+            if (const FigureEvidence e = rateEvidence(static_cast<std::int64_t>(s->gpus), s->duration); !e.known) out += std::string("  rate ") + name + ": " + unknownFigureText(e) + "\n";
     }
     return out;
 }

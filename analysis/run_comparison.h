@@ -26,7 +26,10 @@ struct CauseComparison {
     RootCause cause;
     int a = 0, b = 0;
     double ratePerKiloGpuDayA = 0, ratePerKiloGpuDayB = 0;  // interruptions per 1,000 GPU-days
+    bool rateKnownA = true, rateKnownB = true;              // each run's rateEvidence (figure_evidence.h)
 };
+// A rate as every table shows it: "0.125", or "not enough of the run to say".
+std::string rateCell(bool known, double rate);
 
 // One line of the KPI table. `better` says which way is good, for colouring.
 struct KpiRow {
@@ -39,6 +42,9 @@ struct KpiRow {
     // Where the row is a summary figure: whether each run holds the evidence it needs
     // (analysis/figure_evidence.h); a side without it is "not enough of the run to say".
     bool knownA = true, knownB = true;
+    // Counts of runs whose spans cannot be compared (a side without rateEvidence): each shown,
+    // their difference too, but no change in percent and no better or worse.
+    bool comparable = true;
     std::optional<double> delta() const;          // b - a
     std::optional<double> relativeDelta() const;  // (b - a) / |a|; nullopt when a is 0
     // +1 when B is better, -1 when worse, 0 when equal, unknown or neither way is good.

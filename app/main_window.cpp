@@ -69,6 +69,14 @@ ComponentRef failedPartAt(const LoadedRun* run, Nanos t) {
     return {};
 }
 
+// The other failed GPUs of the incident at `t` to label beside its part (a hang's other culprits).
+std::vector<std::int32_t> suspectGpusAt(const LoadedRun* run, Nanos t) {
+    if (!run) return {};
+    for (const Incident& incident : run->incidents)
+        if (incident.begin == t) return suspectGpus(run->run, incident);
+    return {};
+}
+
 enum class Menu { File, View, Tools, Help };
 
 // One row of the menu bar: an action (its text, shortcut, object name and what it does), a
@@ -183,7 +191,7 @@ void MainWindow::connectPanels() {
         m_replay->setTime(t);
         m_timeline->setVisibleRange(t - kHour, t + kHour);  // the incident with an hour either side
         // The failed hardware (with its blast radius, framed whole) in the view and the inspector.
-        const ComponentRef focus = flyToIncident(*m_replay->fabricView(), failedPartAt(m_run.get(), t), gpus);
+        const ComponentRef focus = flyToIncident(*m_replay->fabricView(), failedPartAt(m_run.get(), t), gpus, 1200, suspectGpusAt(m_run.get(), t));
         if (focus.kind != ComponentKind::None) m_replay->inspector()->showPart(focus);
     });
     connect(m_incidents, &IncidentView::noteSaveFailed, this, [this](const QString& message) { statusBar()->showMessage(message); });

@@ -69,7 +69,7 @@ int writePresentationPdf(const ReportContent& content, const QString& path) {
                 renderer.setCalloutSpan(2 * kMinute);  // the failed part ringed and named
                 for (std::size_t i = 0; i < content.selected.size(); ++i) {
                     const Incident& incident = content.selected[i].incident;
-                    showIncident(renderer.view(), failedPart(*content.run, incident), incident.gpus).aim();
+                    showIncident(renderer.view(), failedPart(*content.run, incident), incident.gpus, suspectGpus(*content.run, incident)).aim();
                     renderer.setNote(slideNote(content, i));
                     newPage();
                     painter.drawImage(page, renderer.render(incidentSnapshotInstant(incident, content.run->info.duration)));

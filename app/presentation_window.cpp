@@ -161,7 +161,7 @@ void PresentationWindow::showSlide(int index) {
     setTime(m_replayFrom);
     // The same flight as selecting the incident in the main window: the failed hardware's
     // whole scope, its blast radius labelled.
-    flyToIncident(*m_view, failedPart(*m_content->run, inc), inc.gpus, kFlightMs);
+    flyToIncident(*m_view, failedPart(*m_content->run, inc), inc.gpus, kFlightMs, suspectGpus(*m_content->run, inc));
     // The replay starts once the camera has arrived.
     m_replayStartMs = QDateTime::currentMSecsSinceEpoch() + kFlightMs;
     m_replay->start();

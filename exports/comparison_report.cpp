@@ -46,12 +46,9 @@ Tables tablesOf(const RunComparison& c) {
     for (const LostGpuHoursPart& p : v.parts) t.lost.push_back(row(p.part, p.a, p.b));
     t.lost.push_back(row("All lost time", v.lostA, v.lostB));
     for (const KpiTableRow& r : kpiTable(c)) t.kpis.push_back({r.label, r.a, r.b, r.delta, r.change, r.verdict});
-    char a[32], b[32];
-    for (const CauseComparison& x : c.causes) {
-        std::snprintf(a, sizeof a, "%.3f", x.ratePerKiloGpuDayA);
-        std::snprintf(b, sizeof b, "%.3f", x.ratePerKiloGpuDayB);
-        t.causes.push_back({std::string(rootCauseLabel(x.cause)), std::to_string(x.a), a, std::to_string(x.b), b});
-    }
+    for (const CauseComparison& x : c.causes)
+        t.causes.push_back({std::string(rootCauseLabel(x.cause)), std::to_string(x.a), rateCell(x.rateKnownA, x.ratePerKiloGpuDayA),
+                            std::to_string(x.b), rateCell(x.rateKnownB, x.ratePerKiloGpuDayB)});
     return t;
 }
 

@@ -110,7 +110,7 @@ std::string incidentsToCsv(const std::vector<Incident>& incidents, const RunInfo
                     n && n->confirmedCause ? std::string(rootCauseKey(*n->confirmedCause)) : "",
                     inc.xid ? std::to_string(inc.xid) : "", inc.hardware, std::to_string(inc.gpus.size()),
                     seconds(inc.timeToRecover), seconds(inc.detection), seconds(inc.restart), seconds(inc.reload),
-                    seconds(inc.lostWork), optionalStep(inc.stepAtFailure), optionalStep(inc.resumedFromStep), inc.headline,
+                    inc.lostWorkKnown ? seconds(inc.lostWork) : "", optionalStep(inc.stepAtFailure), optionalStep(inc.resumedFromStep), inc.headline,
                     n ? joinTags(n->tags) : "", n ? n->notes : "", rankRanges(inc.reportingRanks), rankRanges(inc.suspectRanks),
                     inc.gpuHoursLost ? gpuHoursCell(*inc.gpuHoursLost) : ""});
     }

@@ -101,7 +101,7 @@ std::vector<std::pair<std::string, std::string>> incidentFacts(const Incident& i
     f.emplace_back("Time to recover", inc.end ? formatDuration(inc.timeToRecover) : "not recovered within the run");
     f.emplace_back("Detection / restart / reload",
                    formatDuration(inc.detection) + " / " + formatDuration(inc.restart) + " / " + formatDuration(inc.reload));
-    f.emplace_back("Work redone", formatDuration(inc.lostWork));
+    f.emplace_back("Work redone", inc.lostWorkKnown ? formatDuration(inc.lostWork) : std::string("unknown"));
     if (inc.stepAtFailure)
         f.emplace_back("Steps", "failed at " + formatCount(*inc.stepAtFailure) +
                                     (inc.resumedFromStep ? ", resumed from " + formatCount(*inc.resumedFromStep) : std::string()));

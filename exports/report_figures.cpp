@@ -97,7 +97,7 @@ bool renderReportFigures(const ReportContent& content, ReportFigures& out, const
     renderer.view().setColourBy(content.colourBy);
     for (const ReportIncident& r : content.selected) {
         // Framed and labelled as the app frames an incident: a switch's blast radius whole.
-        showIncident(renderer.view(), failedPart(*content.run, r.incident), r.incident.gpus).aim();
+        showIncident(renderer.view(), failedPart(*content.run, r.incident), r.incident.gpus, suspectGpus(*content.run, r.incident)).aim();
         // Just after the first symptom: the failed hardware red, the job not yet torn down.
         out.snapshots.push_back(renderer.render(incidentSnapshotInstant(r.incident, content.run->info.duration)));
         if (!step()) return false;

@@ -292,7 +292,11 @@ Failure convertFailure(const ImportedFailure& f, const Run& run, const GpuFinder
     } else if (!f.ranks.empty()) {
         for (std::int32_t rank : f.ranks)
             if (rank >= 0 && static_cast<std::size_t>(rank) < run.rankToGpu.size()) r.gpus.push_back(run.rankToGpu[static_cast<std::size_t>(rank)]);
-        if (!r.gpus.empty()) r.component = {ComponentKind::Gpu, r.gpus.front()};
+        // Where the evidence names the host and not the GPU (a process whose rank no line
+        // gives), no GPU is the failed part: not the first reporter's in its place, nor the host,
+        // whose hardware nothing blames. Its reporters' GPUs are the ones it took out.
+        const bool gpuUnknown = !f.where.host.empty() && gpus.host(f.where.host) >= 0;
+        if (!gpuUnknown && !r.gpus.empty()) r.component = {ComponentKind::Gpu, r.gpus.front()};
     } else {
         std::vector<std::string> hosts = f.hosts;
         if (!f.where.host.empty()) hosts.push_back(f.where.host);
@@ -391,6 +395,10 @@ BuildResult buildRun(ImportedEvents& events, const std::optional<Topology>& topo
 
     std::map<std::int32_t, RankPlacement> placement;
     for (const auto& p : events.placements) placement[p.rank] = p;
+    if (const std::vector<RankPlacement> numbered = placeRanksByLocalNumbering(ranks, placement); !numbered.empty())
+        out.notes.push_back(formatCounted(static_cast<std::int64_t>(numbered.size()), "rank", "ranks") + " no line places (the first: rank " +
+                            std::to_string(numbered.front().rank) + ") placed on " + numbered.front().host + " at local rank " +
+                            std::to_string(numbered.front().localGpu) + ", by the numbering of that host's other ranks (rank = first rank + local rank)");
     const JobChain chain = findJobChain(events, selection, out.warnings);
     bool gpusPerHostStated = false;
     const std::int32_t gpusPerHost = placeRanksOnJobNodes(events, chain, ranks, placement, kGpusPerHost, gpusPerHostStated);

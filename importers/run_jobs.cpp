@@ -88,4 +88,39 @@ std::int32_t placeRanksOnJobNodes(const ImportedEvents& e, const JobChain& chain
     return perNode;
 }
 
+std::vector<RankPlacement> placeRanksByLocalNumbering(std::int32_t ranks, std::map<std::int32_t, RankPlacement>& placement) {
+    struct Numbering {
+        std::int32_t base = 0, highestLocal = -1, seen = 0;
+        bool consistent = true;
+        std::set<std::int32_t> locals;
+    };
+    std::map<std::string, Numbering> hosts;
+    for (const auto& [rank, p] : placement) {
+        if (p.host.empty() || p.localGpu < 0) continue;
+        Numbering& n = hosts[p.host];
+        if (n.seen++ == 0) n.base = rank - p.localGpu;
+        else if (n.base != rank - p.localGpu) n.consistent = false;
+        n.highestLocal = std::max(n.highestLocal, p.localGpu);
+        n.locals.insert(p.localGpu);
+    }
+    std::map<std::int32_t, std::string> claimed;  // rank -> host; "" where two hosts claim it
+    for (const auto& [host, n] : hosts) {
+        if (!n.consistent || n.seen < 2 || n.base < 0) continue;
+        for (std::int32_t local = 0; local <= n.highestLocal; ++local) {
+            const std::int32_t rank = n.base + local;
+            if (rank >= ranks || placement.count(rank) || n.locals.count(local)) continue;
+            auto [it, fresh] = claimed.try_emplace(rank, host);
+            if (!fresh) it->second.clear();
+        }
+    }
+    std::vector<RankPlacement> placed;
+    for (const auto& [rank, host] : claimed) {
+        if (host.empty()) continue;
+        const RankPlacement p{rank, host, rank - hosts[host].base};
+        placement[rank] = p;
+        placed.push_back(p);
+    }
+    return placed;
+}
+
 }  // namespace faultline

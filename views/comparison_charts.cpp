@@ -258,7 +258,22 @@ void ComparisonCharts::setRuns(const Run& a, const Run& b, const RunComparison& 
         rateB << x.ratePerKiloGpuDayB;
     }
     fillGrouped(m_causes->chart(), causes, rateA, rateB, QString(), nameA, nameB);  // the title gives the unit
+    m_causes->chart()->setTitle(tr("Root causes, per 1,000 GPU-days"));
     m_causes->setToolTip(tr("Counts: %1 %2, %3 %4 unexpected interruptions").arg(nameA).arg(c.a.unexpected).arg(nameB).arg(c.b.unexpected));
+    const FigureEvidence ratesA = rateEvidence(static_cast<std::int64_t>(c.a.gpus), c.a.duration);
+    const FigureEvidence ratesB = rateEvidence(static_cast<std::int64_t>(c.b.gpus), c.b.duration);
+    if (!ratesA.known || !ratesB.known) {
+        // No bars of a rate a run's GPU-days cannot carry: the chart says why it is empty.
+        QChart* chart = m_causes->chart();
+        chart->removeAllSeries();
+        for (QAbstractAxis* axis : chart->axes()) {
+            chart->removeAxis(axis);
+            delete axis;
+        }
+        chart->setTitle(tr("Root causes, per 1,000 GPU-days: %1 (%2)")
+                            .arg(QString::fromUtf8(kNotEnoughToSay), !ratesA.known && !ratesB.known ? tr("either run") : !ratesA.known ? nameA : nameB));
+        m_causes->setToolTip(QString::fromStdString(unknownFigureText(!ratesA.known ? ratesA : ratesB)));
+    }
 
     const Badput& ba = c.a.ledger.whole.badput;
     const Badput& bb = c.b.ledger.whole.badput;

@@ -282,8 +282,7 @@ void IncidentView::setRun(std::shared_ptr<const Run> run, std::vector<Incident> 
     const bool ranked = std::any_of(incidents.begin(), incidents.end(), [](const Incident& i) { return !i.reportingRanks.empty() || !i.suspectRanks.empty(); });
     m_table->setColumnHidden(IncidentTableModel::Ranks, !ranked);
     // Lost work is a downtime figure: under the same rule as the summary's tiles.
-    const FigureEvidence lostWork = m_run ? figureEvidence(SummaryFigure::DowntimeShares, evidenceBasis(*m_run, 0, 0, false, false))
-                                          : supportedFigure();
+    const FigureEvidence lostWork = m_run ? lostWorkEvidence(*m_run) : supportedFigure();
     m_model->setIncidents(std::move(incidents), std::move(notes), m_run ? m_run->info.startEpochNs : 0, lostWork);
     m_table->horizontalHeader()->setStretchLastSection(false);
     m_table->resizeColumnsToContents();

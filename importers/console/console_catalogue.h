@@ -76,6 +76,7 @@ struct ConsoleEvent {
     std::int32_t exitCode = 0;         // a process's exit code (negative: killed by that signal)
     std::int32_t signal = 0;
     std::int32_t localRank = -1;
+    std::int64_t pid = -1;             // the process the text names (UCX's "[host:pid:tid]", elastic's "(pid: 227)")
     std::int32_t device = -1;          // a CUDA device the text names ("GPU 0 has ...")
     std::int32_t world = 0;            // a world size the text states
     bool malformed = false;            // names its kind but cannot be read (kept to say so)

@@ -88,6 +88,24 @@ std::string_view ncclHost(std::string_view s) {
     return s.substr(0, colon);
 }
 
+// UCX's and Open MPI's "[host:pid :tid:pid] Caught signal 11 (...)" head: the process that
+// crashed and its host.
+bool processHead(std::string_view s, ConsoleEvent& e) {
+    const std::string_view t = trim(s);
+    if (t.empty() || t.front() != '[') return false;
+    const std::size_t close = t.find(']');
+    const std::size_t colon = t.find(':');
+    if (close == std::string_view::npos || colon == std::string_view::npos || colon > close || colon == 1) return false;
+    const std::string_view host = t.substr(1, colon - 1);
+    if (host.find(' ') != std::string_view::npos) return false;
+    std::size_t i = colon + 1;
+    while (i < close && isDigit(t[i])) ++i;
+    if (i == colon + 1) return false;
+    e.host = host;
+    e.pid = parseInt(t.substr(colon + 1, i - colon - 1)).value_or(-1);
+    return e.pid >= 0;
+}
+
 // A tqdm bar's "N/M [": the step it has reached.
 std::optional<std::int64_t> tqdmStep(std::string_view s) {
     if (s.find('|') == std::string_view::npos) return std::nullopt;
@@ -141,7 +159,7 @@ std::optional<ConsoleEvent> parseElasticSummary(std::string_view s, ConsoleEvent
                 e.value = trim(t.substr(colon + 1));
                 if (f == "rank") e.rank = static_cast<std::int32_t>(intAfter(e.value, "").value_or(-1)), e.localRank = static_cast<std::int32_t>(intAfter(e.value, "local_rank:").value_or(-1));
                 if (f == "host") e.host = e.value;
-                if (f == "exitcode") e.exitCode = static_cast<std::int32_t>(intAfter(e.value, "").value_or(0));
+                if (f == "exitcode") e.exitCode = static_cast<std::int32_t>(intAfter(e.value, "").value_or(0)), e.pid = intAfter(e.value, "pid:").value_or(-1);
                 if (f == "traceback") e.signal = signalNumber(e.value);
                 if (f == "time") {
                     // "2024-03-05_10:00:00": elastic writes '_' between date and time.
@@ -214,6 +232,7 @@ std::optional<ConsoleEvent> parseConsoleEvent(ConsoleKind kind, std::string_view
         case ConsoleKind::ElasticFailure:
             e.exitCode = static_cast<std::int32_t>(intAfter(s, "exitcode:").value_or(0));
             e.localRank = static_cast<std::int32_t>(intAfter(s, "local_rank:").value_or(-1));
+            e.pid = intAfter(s, "(pid:").value_or(-1);
             e.what = shown(s, "failed (exitcode:");
             return e;
         case ConsoleKind::LauncherExit: {
@@ -297,6 +316,7 @@ std::optional<ConsoleEvent> parseConsoleEvent(ConsoleKind kind, std::string_view
             return e;
         case ConsoleKind::ProcessCrash:
             e.signal = has("SIGABRT") || has("Aborted") ? 6 : has("SIGBUS") || has("Bus error") ? 7 : has("SIGILL") || has("Illegal instruction") ? 4 : 11;
+            processHead(s, e);
             e.what = shown(s);
             return e;
         case ConsoleKind::Signal:

@@ -219,12 +219,18 @@ void ConsoleFailures::add(const ConsoleEvent& e, std::string_view text, const Li
     const std::size_t index = open.failure;
     report(f, e, at);
     const int specificity = specificityOf(e, text);
+    const auto noteProcess = [&] {
+        if (e.pid >= 0) m_firstProcess[index] = {std::string(e.host.empty() ? at.host : e.host), e.pid, e.localRank >= 0 ? e.localRank : at.localRank};
+        else m_firstProcess.erase(index);
+    };
+    if (created) noteProcess();
     if (specificity > open.specificity) {
         // Signals and step aborts came first: the event they were the echo of sets the time.
         if (open.specificity <= 1 && !at.inferred) {
             f.time = at.time;
             f.yearAssumed = at.yearAssumed;
             f.source = at.where();
+            noteProcess();
         }
         open.specificity = specificity;
         const RootCause cause = causeOf(e, text);
@@ -249,7 +255,9 @@ void ConsoleFailures::add(const ConsoleEvent& e, std::string_view text, const Li
     // Signals alone are the launcher stopping workers: a symptom, not an interruption.
     f.evidenceOnly = open.specificity <= 1;
     if (e.kind == ConsoleKind::SlurmCancel && e.time) f.time = std::min(f.time, *e.time);
-    if (!at.inferred) f.timeInferred = false;
+    // A dated line of the burst dates the failure only at its own time: a segfault printed with
+    // no time, then torchrun's dated notice half a minute later, is still a time inferred.
+    if (!at.inferred && at.time == f.time) f.timeInferred = false;
     if (family == Family::Collective) {
         const std::int32_t rank = e.rank >= 0 ? e.rank : at.rank;
         if (rank >= 0) {
@@ -391,6 +399,10 @@ void ConsoleFailures::elasticEntry(ImportedFailure& f, const ConsoleEvent& e) {
         m_ctx.report.seen(*e.time);
     }
     if (e.field == "host") m_summary.entryHost = std::string(e.host);
+    if (e.field == "rank") m_summary.entryRank = e.rank, m_summary.entryLocalRank = e.localRank;
+    // "exitcode  : -11 (pid: 223)" after "rank      : 1 (local_rank: 1)": that process was rank 1.
+    if (e.field == "exitcode" && e.pid >= 0 && m_summary.entryRank >= 0)
+        m_pidRanks[e.pid] = {m_summary.entryHost, m_summary.entryRank, m_summary.entryLocalRank};
     if (e.field == "rank" && e.rank >= 0 && !m_summary.entryHost.empty() && e.localRank >= 0 && e.localRank < kMaxGpusPerNode) {
         m_ctx.events.placements.push_back({e.rank, m_summary.entryHost, e.localRank});
         m_ctx.report.count("rank placements");
@@ -474,6 +486,29 @@ void ConsoleFailures::elastic(const ConsoleEvent& e, const LineOrigin& at) {
     f.detail = (mark == std::string::npos ? f.detail : f.detail.substr(0, mark)) + "; " + root;
 }
 
+void ConsoleFailures::placeOnFirstProcess(std::size_t failure, ImportedFailure& f) const {
+    const auto first = m_firstProcess.find(failure);
+    if (first == m_firstProcess.end()) return;
+    const Process& p = first->second;
+    const std::string process = "pid " + std::to_string(p.pid) + (p.localRank >= 0 ? " (local rank " + std::to_string(p.localRank) + ")" : std::string()) +
+                                (p.host.empty() ? std::string() : " on " + p.host);
+    const auto known = m_pidRanks.find(p.pid);
+    if (known != m_pidRanks.end() && (p.host.empty() || known->second.host.empty() || known->second.host == p.host)) {
+        const ProcessRank& r = known->second;
+        f.where.rank = r.rank;
+        f.where.host = r.host.empty() ? p.host : r.host;
+        f.where.localGpu = r.localRank >= 0 && r.localRank < kMaxGpusPerNode ? r.localRank : -1;
+        f.detail += "; first to fail: " + process + ", rank " + std::to_string(r.rank) +
+                    (r.localRank >= 0 && p.localRank < 0 ? " (local rank " + std::to_string(r.localRank) + ")" : std::string());
+        return;
+    }
+    // No line gives the process's rank: its host alone, never another rank's GPU in its place.
+    f.where = {};
+    f.where.host = p.host;
+    if (!p.host.empty() && p.localRank < kMaxGpusPerNode) f.where.localGpu = p.localRank;  // a local rank is its GPU on the host
+    f.detail += "; first to fail: " + process + ", rank unknown (no line gives its rank)";
+}
+
 void ConsoleFailures::shift(EpochNs by) {
     for (auto& [family, open] : m_open) open.last += by;
     for (auto& [key, t] : m_tracebacks) t.time += by;
@@ -524,6 +559,7 @@ void ConsoleFailures::finish() {
             if (auto first = m_firstReporter.find(i); first != m_firstReporter.end()) f.suspectRanks = {first->second};
             if (f.ranks.size() > 1) f.detail += "; reported by " + std::to_string(f.ranks.size()) + " ranks (" + rankRanges(f.ranks) + ")";
         }
+        placeOnFirstProcess(i, f);
         if (f.yearAssumed) f.detail += kYearAssumedNote;
         if (f.timeInferred) f.detail += kTimeInferredNote;
     }

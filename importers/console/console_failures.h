@@ -65,7 +65,18 @@ private:
         std::optional<EpochNs> time;
         bool inRoot = false;  // the fields being read are the root cause's (not "Failures:")
         std::string entryHost;  // the host of the entry being read, root cause or not
+        std::int32_t entryRank = -1, entryLocalRank = -1;  // the rank of the entry being read
         std::size_t failure = SIZE_MAX;
+    };
+    // A process a line names (UCX's "[host:pid:tid]"), and the rank a line gives it.
+    struct Process {
+        std::string host;
+        std::int64_t pid = -1;
+        std::int32_t localRank = -1;  // where the line gives it (torchrun's "local_rank: 0 (pid: 99)")
+    };
+    struct ProcessRank {
+        std::string host;
+        std::int32_t rank = -1, localRank = -1;
     };
 
     // A traceback being read: where it began, and the frames that say where it was raised.
@@ -92,12 +103,17 @@ private:
     void crash(const ConsoleEvent& e, std::string_view text, const LineOrigin& at);
     void elastic(const ConsoleEvent& e, const LineOrigin& at);
     void elasticEntry(ImportedFailure& f, const ConsoleEvent& e);
+    // A failure whose first line names its process: placed on that process's rank where a line
+    // maps its pid to one, else on its host with the rank unknown (not torchrun's root cause).
+    void placeOnFirstProcess(std::size_t failure, ImportedFailure& f) const;
     std::uint64_t streamKey(const LineOrigin& at) const;
 
     ImportContext& m_ctx;
     std::map<Family, Open> m_open;
     std::map<std::size_t, std::map<std::int32_t, Counters>> m_counters;  // failure -> rank -> counters
     std::map<std::size_t, std::int32_t> m_firstReporter;                  // failure -> the first rank to report it
+    std::map<std::size_t, Process> m_firstProcess;                        // failure -> the process its first line names
+    std::map<std::int64_t, ProcessRank> m_pidRanks;                       // pid -> rank, as torchrun's summary maps them
     std::map<std::uint64_t, Traceback> m_tracebacks;                    // open tracebacks by stream (rank / host)
     RootCauseSummary m_summary;
     std::int32_t m_world = 0;

@@ -97,6 +97,7 @@ void resolveYear(ConsoleLine& line, YearResolver& years) {
         // --year names it, or a full date the log printed gives it: nothing assumed.
         line.yearAssumed = years.forcedYear() <= 0 && !years.yearFromLog();
         line.time = years.resolve(y.month, y.day, y.secondOfDay, y.fracNs);
+        line.yearOmitted = true;
         line.yearless.reset();
     }
     if (line.dated) years.noteDated(*line.dated);

@@ -51,6 +51,7 @@ struct ConsoleLine {
     std::optional<Yearless> yearless;
     std::optional<EpochNs> dated;
     bool yearAssumed = false;  // resolveYear gave its yearless time a year the log does not print
+    bool yearOmitted = false;  // its time was printed without a year (resolveYear gave it one)
 };
 
 // Gives a line peeled by a deferring peeler its time, as a resolving peeler would have at

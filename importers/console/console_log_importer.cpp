@@ -129,6 +129,17 @@ private:
         m_clock.shift(by);
     }
 
+    // The log's first full date came after yearless times that took the year of the file's last
+    // write (or of now): they are the same log's, minutes or hours before it, so they move to the
+    // year that puts them nearest it (glog's "W0501 22:03:53" before NeMo's "2024-05-01 22:04:11"
+    // is 2024's, not 2026's). One shift for all, as the clock's latest time moves.
+    void takeTheLogsYear(EpochNs dated) {
+        const EpochNs now = m_clock.now();
+        shiftProvisional(sameDayNearest(now, dated) - now);
+        for (ImportedFailure& f : m_ctx.events.failures) f.yearAssumed = false;
+        m_years.forgetAssumed();
+    }
+
     // A line that names both its host and its global rank ("[gpu187:1]:", pdsh's "node07:
     // [rank3]:") places the rank; the first such line wins.
     void placeOnHost(std::int32_t rank, std::string_view host) {
@@ -160,10 +171,14 @@ private:
         // any line's, which places what came before it too.
         if (!stamp && event && event->kind == ConsoleKind::ElasticSummary && event->time) stamp = event->time;
         if (stamp) {
+            // A full date, not a yearless time given a year.
+            const bool printed = !(line.time && line.yearOmitted);
             if (m_clock.provisional()) shiftProvisional(*stamp - m_clock.now());
+            else if (printed && m_years.forcedYear() <= 0 && !m_years.yearFromLog() && !m_years.assumedYears().empty()) takeTheLogsYear(*stamp);
             m_clock.set(*stamp);
             m_clockYearAssumed = line.time.has_value() && line.yearAssumed;
-            m_years.noteDated(*stamp);
+            if (printed) m_years.noteDated(*stamp);
+            else m_years.noteResolved(*stamp);
             if (m_firstDated == 0) m_firstDated = *stamp;
             m_progress.dated(*stamp);
         }

@@ -124,7 +124,7 @@ std::string importSummaryToText(const ImportSummary& summary) {
     else
         for (const FileReport& f : summary.files) fileToText(f, out);
     if (!summary.output.empty())
-        out += "wrote " + summary.output + ": " + std::to_string(summary.hosts) + " hosts, " +
+        out += "wrote " + summary.output + ": " + std::to_string(summary.hosts) + (summary.hosts == 1 ? " host, " : " hosts, ") +
                std::to_string(summary.gpus) + " GPUs" + (summary.derivedTopology ? " (topology derived from the files)" : "") +
                "\n";
     if (summary.runJobs > 0)

@@ -23,6 +23,22 @@ std::optional<EpochNs> fileModificationTime(const std::string& path) {
     return static_cast<EpochNs>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
 }
 
+EpochNs sameDayNearest(EpochNs t, EpochNs reference) {
+    const auto secs = static_cast<std::time_t>(t / 1'000'000'000);
+    std::tm tm{};
+    gmtime_r(&secs, &tm);
+    const auto month = static_cast<unsigned>(tm.tm_mon + 1), day = static_cast<unsigned>(tm.tm_mday);
+    const std::int64_t secondOfDay = tm.tm_hour * 3600LL + tm.tm_min * 60LL + tm.tm_sec;
+    const EpochNs frac = t % 1'000'000'000;
+    const int y = utcYearOf(reference);
+    EpochNs best = t;
+    for (int candidate : {y - 1, y, y + 1}) {
+        const EpochNs c = epochFromCivil(candidate, month, day, secondOfDay, frac);
+        if (std::llabs(c - reference) < std::llabs(best - reference)) best = c;
+    }
+    return best;
+}
+
 YearResolver::YearResolver(int forcedYear, std::optional<EpochNs> fileTime) : m_forcedYear(forcedYear), m_fileTime(fileTime) {}
 
 EpochNs YearResolver::resolve(unsigned month, unsigned day, std::int64_t secondOfDay, std::int64_t fracNs) {
@@ -44,7 +60,7 @@ EpochNs YearResolver::resolve(unsigned month, unsigned day, std::int64_t secondO
                 best = candidate;
             }
         }
-        m_byLog = true;
+        if (m_printed) m_byLog = true;  // else near the assumed year the chain began with, already said
         m_years.insert(best);
         return epochFromCivil(best, month, day, secondOfDay, fracNs);
     }

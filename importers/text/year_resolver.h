@@ -17,7 +17,19 @@ public:
     YearResolver(int forcedYear, std::optional<EpochNs> fileTime);
 
     // The log printed a full date: later yearless lines are placed near it.
-    void noteDated(EpochNs t) { m_lastDated = t; }
+    void noteDated(EpochNs t) {
+        m_lastDated = t;
+        m_printed = true;
+    }
+    // A yearless line's time as resolved: later ones are placed near it (a log that runs over
+    // New Year goes on into the next), but its year is still the one assumed.
+    void noteResolved(EpochNs t) { m_lastDated = t; }
+    // The log's first full date came after yearless times that took an assumed year: they were
+    // moved to the log's year (see sameDayNearest), so no assumption is left to report.
+    void forgetAssumed() {
+        m_years.clear();
+        m_byFile = m_byClock = false;
+    }
     // A time of day on a month and day of an unsaid year.
     EpochNs resolve(unsigned month, unsigned day, std::int64_t secondOfDay, std::int64_t fracNs = 0);
 
@@ -27,12 +39,13 @@ public:
     std::string describe() const;
     int forcedYear() const { return m_forcedYear; }
     // A yearless time resolved now takes its year from a full date the log printed.
-    bool yearFromLog() const { return m_lastDated.has_value(); }
+    bool yearFromLog() const { return m_printed; }
 
 private:
     int m_forcedYear = 0;
     std::optional<EpochNs> m_fileTime;
     std::optional<EpochNs> m_lastDated;
+    bool m_printed = false;  // m_lastDated is, or follows, a full date the log printed
     std::set<int> m_years;
     bool m_byLog = false, m_byFile = false, m_byClock = false;
 };
@@ -40,5 +53,7 @@ private:
 // The modification time of `path`, nullopt when it cannot be read.
 std::optional<EpochNs> fileModificationTime(const std::string& path);
 int utcYearOf(EpochNs t);
+// `t`'s month, day and time of day in the year that puts it nearest `reference`.
+EpochNs sameDayNearest(EpochNs t, EpochNs reference);
 
 }  // namespace faultline

@@ -60,6 +60,24 @@ TEST(Incidents, ChainFromSymptomToResume) {
 // GPU 11 failed three times (at 1 h, 3 h and 3 h 30), GPU 2 of the other host in its rack
 // once: GPU 11 and its host are repeat offenders, and so is the rack (two hosts hit); GPU 2
 // is not. A failure of a whole host names each of its GPUs, none of which it blames.
+// Lost work is a downtime figure: a minute of crash log supports none, so every list of the
+// CLI says "unknown" (JSON null), as the app's list does; a run with a history keeps its figure.
+TEST(Incidents, LostWorkTheEvidenceCannotSupportIsUnknownInEveryList) {
+    const faultline::Run crash = test::oneMinuteCrash();
+    const std::vector<Incident> incidents = buildIncidents(crash);
+    ASSERT_FALSE(incidents.empty());
+    EXPECT_FALSE(incidents.front().lostWorkKnown);
+    EXPECT_TRUE(incidentsToJson(incidents, crash.info)[0]["lost_work_s"].is_null());
+    const std::string text = incidentsToText(incidents, crash.info);
+    const std::string row = text.substr(text.find('\n') + 1);
+    EXPECT_NE(row.find(" unknown "), std::string::npos) << text;
+    EXPECT_EQ(row.find(" 0 s "), std::string::npos) << text;
+    const std::vector<Incident> long_ = buildIncidents(test::tinyRun());
+    ASSERT_FALSE(long_.empty());
+    EXPECT_TRUE(long_.front().lostWorkKnown);
+    EXPECT_TRUE(incidentsToJson(long_, test::tinyRun().info)[0]["lost_work_s"].is_number());
+}
+
 TEST(Incidents, RepeatOffendersAreThePartsThatFailAgain) {
     faultline::Run run = oneFailureRun();
     const Failure again{0, RootCause::FaultyGpu, {ComponentKind::Gpu, 11}, 79, {11}, "Xid 79"};

@@ -2,8 +2,12 @@
 // what failed; a run with a history (the tiny preset's 2 days of steps) at its start.
 #include "test_runs.h"
 
+#include "analysis/hang_analysis.h"
 #include "analysis/incidents.h"
 #include "analysis/opening_instant.h"
+#include "analysis/run_highlights.h"
+#include "analysis/straggler_analysis.h"
+#include "analysis/summary.h"
 
 #include <gtest/gtest.h>
 
@@ -51,6 +55,31 @@ TEST(OpeningInstant, TheStatusLineSaysWhatFailedWhereNoStepsAreKnown) {
     const std::string crashed = jobStatusText(crash, steps, crash.info.duration);
     EXPECT_EQ(crashed.rfind("failed: GPU HBM3 Memory on ", 0), 0u) << crashed;
     EXPECT_NE(crashed.find("CUDA error: uncorrectable ECC error encountered (after step 50)"), std::string::npos) << crashed;
+}
+
+// A hung job's status line says what the summary's headline says ("Hung: rank 10 never joined
+// ..."), from the hang on: not "down: stopped by NCCL Watchdog Timeouts on ...".
+TEST(OpeningInstant, AHungJobsStatusLineSaysTheHeadline) {
+    faultline::Run hang = test::eighteenMillisecondHang();
+    // The dumps' analysis as the import keeps it, and the failure addHangIncident words from it.
+    HangFinding finding;
+    finding.processGroup = "74";
+    finding.groupRanks = {8, 9, 10, 11};
+    finding.seq = 20947;
+    finding.op = "nccl:all_to_all";
+    finding.missing = {10};
+    finding.stuck = {8, 9, 11};
+    hang.hang = HangReport{16, {}, {finding}, {{0, {10}, {8, 9, 11}}}, {10}};
+    hang.failures.front().detail = "NCCL hang (Flight Recorder): " + hangOriginText(*hang.hang, hang.hang->origins.front());
+    ASSERT_FALSE(hang.downtimes.empty());
+    const ReplayIndex replay(hang);
+    const std::vector<std::string> highlights = runHighlights(hang, summarize(hang), analyzeStragglers(hang));
+    ASSERT_FALSE(highlights.empty());
+    ASSERT_EQ(highlights.front().rfind("Hung: ", 0), 0u) << highlights.front();
+    const Nanos at = hang.downtimes.front().begin;
+    EXPECT_EQ(jobStatusText(hang, replay, at), highlights.front());
+    EXPECT_EQ(jobStatusText(hang, replay, at + kMillisecond), highlights.front());
+    EXPECT_EQ(jobStatusText(hang, replay, at).find("down: "), std::string::npos);
 }
 
 // The replay's time label: a run of no length says its one instant and how its time is known,

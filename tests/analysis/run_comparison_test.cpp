@@ -70,8 +70,12 @@ TEST(RunComparison, RowsSayWhichRunIsBetter) {
     EXPECT_EQ(row(rows, "Downtime: checkpoint reload").verdict(), 0);  // 2 min each
     EXPECT_EQ(row(rows, "Step time (median)").verdict(), 1);           // 2 s against 2.5 s
     EXPECT_EQ(row(rows, "Step time (mean)").verdict(), -1);
-    EXPECT_DOUBLE_EQ(*row(rows, "Unexpected per 1,000 GPU-days").a, 150);
-    EXPECT_DOUBLE_EQ(*row(rows, "Unexpected per 1,000 GPU-days").b, 150);
+    // Rates need a day of run as MTBF does (rateEvidence): ten hours say none, and the counts'
+    // difference gets no percentage or verdict.
+    EXPECT_FALSE(row(rows, "Unexpected per 1,000 GPU-days").a.has_value());
+    EXPECT_FALSE(row(rows, "Unexpected per 1,000 GPU-days").knownB);
+    EXPECT_FALSE(row(rows, "Unexpected interruptions").comparable);
+    EXPECT_EQ(row(rows, "Unexpected interruptions").verdict(), 0);
     EXPECT_FALSE(row(rows, "Checkpoint save (mean)").b.has_value());  // B saved nothing
     EXPECT_FALSE(row(rows, "Checkpoint save (mean)").delta().has_value());
 }
@@ -183,6 +187,44 @@ TEST(RunComparison, ASideWithoutTheEvidenceSaysNotEnoughOfTheRunToSay) {
     const std::size_t mtbf = text.find("\nMTBF ");
     ASSERT_NE(mtbf, std::string::npos) << text;
     EXPECT_NE(text.substr(mtbf, text.find('\n', mtbf + 1) - mtbf).find(kNotEnoughToSay), std::string::npos) << text;
+}
+
+// Rates per 1,000 GPU-days need GPU-days: a minute of crash log has none to speak of, so its
+// rate is "not enough of the run to say", and its count of interruptions set beside a two-day
+// run's has no percentage and no "worse" (it was "+1500% worse").
+TEST(RunComparison, RatesAndTheirDifferencesNeedGpuDays) {
+    const RunComparison c = compareRuns(test::oneMinuteCrash(), test::tinyRun());
+    const std::vector<KpiTableRow> table = kpiTable(c);
+    auto find = [&table](const std::string& label) {
+        const auto it = std::find_if(table.begin(), table.end(), [&](const KpiTableRow& r) { return r.label == label; });
+        if (it == table.end()) throw std::runtime_error("no row " + label);
+        return *it;
+    };
+    const KpiTableRow rate = find("Unexpected per 1,000 GPU-days");
+    EXPECT_EQ(rate.a, kNotEnoughToSay);
+    EXPECT_NE(rate.b, kNotEnoughToSay);
+    EXPECT_EQ(rate.delta, "-");
+    EXPECT_EQ(rate.change, "-");
+    EXPECT_EQ(rate.verdict, "");
+    for (const char* label : {"Unexpected interruptions", "Planned interruptions"}) {
+        const KpiTableRow count = find(label);
+        EXPECT_NE(count.a, kNotEnoughToSay) << label << ": a count is a fact";
+        EXPECT_EQ(count.change, "-") << label;
+        EXPECT_EQ(count.verdict, "") << label;
+    }
+    ASSERT_FALSE(c.causes.empty());
+    for (const CauseComparison& x : c.causes) {
+        EXPECT_FALSE(x.rateKnownA);
+        EXPECT_TRUE(x.rateKnownB);
+        EXPECT_EQ(rateCell(x.rateKnownA, x.ratePerKiloGpuDayA), kNotEnoughToSay);
+    }
+    // Two runs with the GPU-days: the rows as before.
+    const RunComparison both = compareRuns(test::tinyRun(), test::tinyRun());
+    for (const KpiTableRow& r : kpiTable(both)) {
+        if (r.label == "Unexpected per 1,000 GPU-days") {
+            EXPECT_NE(r.a, kNotEnoughToSay);
+        }
+    }
 }
 
 // A crash log beside a run with a history: the crash's GPU-hours lost rest on no evidence of how

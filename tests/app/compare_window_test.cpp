@@ -25,6 +25,7 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFile>
+#include <QRegularExpression>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -230,6 +231,54 @@ TEST(CompareWindow, KpiTableSaysNotEnoughOfTheRunToSayWhereASideLacksTheEvidence
     EXPECT_TRUE(page.contains("<p class=verdict>" + QString::fromStdString(v.headline).toHtmlEscaped()));
     EXPECT_FALSE(page.contains("fewer GPU-hours"));
     EXPECT_GE(page.count("not enough of the run to say"), 8) << "seven cause groups and every part of A";
+}
+
+// Rates per 1,000 GPU-days need GPU-days: a minute of crash has none to speak of, so its rate
+// cell says so, the root causes' rate chart has no bars, and the count of interruptions beside a
+// two-day run has no percentage and is neither better nor worse (it was "+1500%", worse).
+TEST(CompareWindow, RatesAndCountsBesideARunWithoutGpuDaysHaveNoPercentageOrVerdict) {
+    test::guiApp();
+    ScratchDir dir;
+    const QString a = QString::fromStdString(dir.file("crash.faultline")), b = QString::fromStdString(dir.file("tiny.faultline"));
+    writeRunFile(test::oneMinuteCrash(), a.toStdString());
+    writeRunFile(test::tinyRun(), b.toStdString());
+    CompareWindow window;
+    window.showComparison(loadComparison(a, b));
+    auto* table = window.findChild<KpiDiffView*>("kpiDiff");
+    ASSERT_NE(table, nullptr);
+    int checked = 0;
+    for (int r = 0; r < table->rowCount(); ++r) {
+        const QString label = table->item(r, 0)->text();
+        if (label == "Unexpected per 1,000 GPU-days") {
+            ++checked;
+            EXPECT_EQ(table->item(r, 1)->text(), "not enough to say");
+            EXPECT_NE(table->item(r, 2)->text(), "not enough to say");
+            EXPECT_FALSE(table->item(r, 4)->text().contains('%')) << table->item(r, 4)->text().toStdString();
+        }
+        if (label == "Unexpected interruptions") {
+            ++checked;
+            EXPECT_EQ(table->item(r, 1)->text(), "1");
+            EXPECT_FALSE(table->item(r, 4)->text().contains('%')) << table->item(r, 4)->text().toStdString();
+            EXPECT_TRUE(table->item(r, 4)->toolTip().isEmpty()) << "neither better nor worse: " << table->item(r, 4)->toolTip().toStdString();
+        }
+    }
+    EXPECT_EQ(checked, 2);
+    auto* causes = window.findChild<QChartView*>("causeBars");
+    ASSERT_NE(causes, nullptr);
+    EXPECT_TRUE(causes->chart()->series().isEmpty());
+    EXPECT_EQ(causes->chart()->title(), "Root causes, per 1,000 GPU-days: not enough of the run to say (A)");
+    // The report's root-cause table says the same words for A.
+    const QString html = QString::fromStdString(dir.file("cmp.html"));
+    window.exportReport(html);
+    QFile file(html);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    const QString page = QString::fromUtf8(file.readAll());
+    const qsizetype causesAt = page.indexOf("<h2>Root causes of unexpected interruptions</h2>");
+    ASSERT_GE(causesAt, 0);
+    const QString causesTable = page.mid(causesAt, page.indexOf("</table>", causesAt) - causesAt);
+    // Each cause's row: label, A's count, A's rate (the rule's words), B's count, B's rate.
+    EXPECT_TRUE(causesTable.contains(QRegularExpression("<td class=n>\\d+</td><td class=n>not enough of the run to say</td><td class=n>\\d+</td>")))
+        << causesTable.toStdString();
 }
 
 TEST(CompareWindow, DowntimeWaterfallBridgesAsLostTimeToBs) {

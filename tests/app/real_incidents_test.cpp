@@ -139,5 +139,39 @@ TEST(RealIncidents, EachOpensOnWhatFailedWithNoFigureItsEvidenceCannotSupport) {
     }
 }
 
+// The Flight Recorder hang lock_gil_1st (culprit ranks 9 and 14; README there): at the hang the
+// replay's status line says what the summary's headline says, and both culprits are red and
+// labelled in 3D, not only the first.
+TEST(RealIncidents, AHangsStatusLineIsItsHeadlineAndEveryCulpritIsLabelled) {
+    FAULTLINE_REQUIRE_REALDATA();
+    test::guiApp();
+    test::ScratchDir dir;
+    const std::string path = dir.file("hang.faultline");
+    writeRunFile(importFiles({test::realData("flight_recorder/nvidia-resiliency-ext/tests/attribution/unit/fr_traces/lock_gil_1st")}, {}).run, path);
+    const faultline::Run run = readRunFile(path);
+    ASSERT_TRUE(run.hang.has_value());
+    const std::vector<std::string> highlights = runHighlights(run, summarize(run), analyzeStragglers(run));
+    ASSERT_FALSE(highlights.empty());
+    ASSERT_EQ(highlights.front().rfind("Hung: ", 0), 0u) << highlights.front();
+
+    test::WindowOnRun w(path, {1920, 1080});
+    ASSERT_TRUE(w.shown);
+    ReplayPanel& replay = *w.window.replayPanel();
+    const QString status = replay.statusText();
+    EXPECT_TRUE(status.endsWith(QString::fromStdString(highlights.front()))) << status.toStdString();
+    EXPECT_FALSE(status.contains("down: ")) << status.toStdString();
+
+    FabricView& view = *replay.fabricView();
+    view.renderImage();
+    const QStringList labels = view.blastLabels();
+    for (std::int32_t culprit : run.hang->culprits) {
+        SCOPED_TRACE(culprit);
+        const std::int32_t gpu = run.rankToGpu.at(static_cast<std::size_t>(culprit));
+        EXPECT_EQ(view.gpuColourShown(gpu), kFailedColour);
+        EXPECT_TRUE(labels.contains(QString::fromStdString(run.topology.gpuName(gpu) + " failed"))) << labels.join(" | ").toStdString();
+    }
+    EXPECT_EQ(run.hang->culprits, (std::vector<std::int32_t>{9, 14}));
+}
+
 }  // namespace
 }  // namespace faultline

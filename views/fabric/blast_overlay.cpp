@@ -71,6 +71,7 @@ BlastOverlay::~BlastOverlay() {
     m_renderer->RemoveActor(m_cut);
     m_renderer->RemoveActor(m_path);
     m_renderer->RemoveViewProp(m_label);
+    for (const auto& label : m_alsoLabels) m_renderer->RemoveViewProp(label);
 }
 
 std::array<float, 3> BlastOverlay::endPoint(const LinkEnd& end) const {
@@ -85,12 +86,28 @@ std::array<float, 3> BlastOverlay::endPoint(const LinkEnd& end) const {
     return {(b.min[0] + b.max[0]) / 2, b.min[1], b.max[2]};
 }
 
-void BlastOverlay::show(const BlastRadius& r) {
+void BlastOverlay::show(const BlastRadius& r, const std::vector<std::int32_t>& alsoFailed) {
     const bool on = r.part.kind != ComponentKind::None && !(r.empty() && r.pathUp.empty());
     m_cut->SetVisibility(on);
     m_path->SetVisibility(on);
     m_label->SetVisibility(on);
+    for (const auto& label : m_alsoLabels) m_renderer->RemoveViewProp(label);
+    m_alsoLabels.clear();
     if (!on) return;
+    // The part's fellow failed GPUs, each named as it is (only beside a failed GPU).
+    if (r.part.kind == ComponentKind::Gpu)
+        for (std::int32_t g : alsoFailed) {
+            if (g < 0 || static_cast<std::size_t>(g) >= m_layout.gpus.size() || g == r.part.index) continue;
+            auto label = vtkSmartPointer<vtkTextActor>::New();
+            label->GetTextProperty()->ShallowCopy(m_label->GetTextProperty());
+            label->GetPositionCoordinate()->SetCoordinateSystemToWorld();
+            label->PickableOff();
+            label->SetInput((m_topology.gpuName(g) + " failed").c_str());
+            const Box3& at = m_layout.gpus[static_cast<std::size_t>(g)];
+            label->GetPositionCoordinate()->SetValue((at.min[0] + at.max[0]) / 2, (at.min[1] + at.max[1]) / 2, at.max[2] + 0.3);
+            m_renderer->AddViewProp(label);
+            m_alsoLabels.push_back(label);
+        }
     auto cutPoints = vtkSmartPointer<vtkPoints>::New();
     auto cutCells = vtkSmartPointer<vtkCellArray>::New();
     std::unordered_set<std::int32_t> wholeRack(r.racks.begin(), r.racks.end());
@@ -132,6 +149,14 @@ void BlastOverlay::show(const BlastRadius& r) {
 }
 
 std::string BlastOverlay::label() const { return m_label->GetVisibility() && m_label->GetInput() ? m_label->GetInput() : ""; }
+
+std::vector<std::string> BlastOverlay::labels() const {
+    std::vector<std::string> out;
+    if (const std::string part = label(); !part.empty()) out.push_back(part);
+    for (const auto& l : m_alsoLabels)
+        if (l->GetInput()) out.emplace_back(l->GetInput());
+    return out;
+}
 
 std::vector<Box3> BlastOverlay::scope(const BlastRadius& r) const {
     std::vector<Box3> out;

@@ -23,14 +23,17 @@ public:
     BlastOverlay(const BlastOverlay&) = delete;
     BlastOverlay& operator=(const BlastOverlay&) = delete;
 
-    // Draws this radius; an empty part hides the overlay.
-    void show(const BlastRadius& radius);
+    // Draws this radius; an empty part hides the overlay. `alsoFailed`: GPUs that failed with a
+    // failed GPU part (a hang's other culprits), each labelled "NAME failed" as the part is.
+    void show(const BlastRadius& radius, const std::vector<std::int32_t>& alsoFailed = {});
     // The part (first), what it cuts off, for a switch every rack below it, and the
     // switches of its path up below the aggregation tier: what a camera frames to show the
     // whole affected scope.
     std::vector<Box3> scope(const BlastRadius& radius) const;
     // The label drawn at the part, or empty when nothing is shown.
     std::string label() const;
+    // Every label shown: the part's, then each of `alsoFailed`'s.
+    std::vector<std::string> labels() const;
 
 private:
     std::array<float, 3> endPoint(const LinkEnd& end) const;
@@ -43,6 +46,7 @@ private:
     vtkSmartPointer<vtkActor> m_cut;
     vtkSmartPointer<vtkActor> m_path;
     vtkSmartPointer<vtkTextActor> m_label;
+    std::vector<vtkSmartPointer<vtkTextActor>> m_alsoLabels;
 };
 
 }  // namespace faultline

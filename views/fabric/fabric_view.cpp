@@ -458,14 +458,21 @@ void FabricView::select(const ComponentRef& part) {
     m_render->update();
 }
 
-void FabricView::showBlastRadius(const ComponentRef& part) {
+void FabricView::showBlastRadius(const ComponentRef& part, const std::vector<std::int32_t>& alsoFailed) {
     if (!m_blast) return;
     m_blastRadius = blastRadius(m_run->topology, part);
-    m_blast->show(m_blastRadius);
+    m_blast->show(m_blastRadius, alsoFailed);
     m_render->update();
 }
 
 QString FabricView::blastLabel() const { return m_blast ? QString::fromStdString(m_blast->label()) : QString(); }
+
+QStringList FabricView::blastLabels() const {
+    QStringList out;
+    if (m_blast)
+        for (const std::string& l : m_blast->labels()) out << QString::fromStdString(l);
+    return out;
+}
 
 void FabricView::frameBlastRadius() {
     stopFlightForPreset();

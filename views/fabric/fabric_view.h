@@ -11,6 +11,7 @@
 #include "model/run.h"
 
 #include <QPointF>
+#include <QStringList>
 #include <QWidget>
 
 #include <array>
@@ -89,10 +90,13 @@ public:
     void markCause(std::optional<RootCause> cause);
     const std::vector<std::int32_t>& markedRacks() const { return m_markedRacks; }
     // Draws what this part cuts off and its way up the fabric; kind None hides it.
-    void showBlastRadius(const ComponentRef& part);
+    // `alsoFailed`: GPUs that failed with a failed GPU (a hang's other culprits), labelled too.
+    void showBlastRadius(const ComponentRef& part, const std::vector<std::int32_t>& alsoFailed = {});
     const BlastRadius& blastRadiusShown() const { return m_blastRadius; }
     // The label drawn at the part whose blast radius is shown ("rtsw-r0001: cuts off 16 GPUs").
     QString blastLabel() const;
+    // Every label of the blast radius shown: the part's, then its fellow failed GPUs'.
+    QStringList blastLabels() const;
     // Frames the part shown with its whole scope (what it cuts off, all below a switch).
     void frameBlastRadius();
     ComponentRef selected() const { return m_selected; }

@@ -4,7 +4,8 @@
 
 namespace faultline {
 
-IncidentShot showIncident(FabricView& view, const ComponentRef& failed, const std::vector<std::int32_t>& gpus) {
+IncidentShot showIncident(FabricView& view, const ComponentRef& failed, const std::vector<std::int32_t>& gpus,
+                          const std::vector<std::int32_t>& alsoFailed) {
     FabricView* v = &view;
     if (failed.kind != ComponentKind::None && failed.kind != ComponentKind::Gpu) {
         view.select(failed);
@@ -16,15 +17,16 @@ IncidentShot showIncident(FabricView& view, const ComponentRef& failed, const st
         view.select(gpu);
         // A GPU that failed itself is labelled so, with its way up; one merely taken out by a
         // failure elsewhere (no hardware named) is only selected.
-        if (failed.kind == ComponentKind::Gpu) view.showBlastRadius(gpu);
+        if (failed.kind == ComponentKind::Gpu) view.showBlastRadius(gpu, alsoFailed);
         return {gpu, [v, gpu] { v->zoomTo(gpu); }};
     }
     view.select({});
     return {{}, [v] { v->fitAll(); }};
 }
 
-ComponentRef flyToIncident(FabricView& view, const ComponentRef& failed, const std::vector<std::int32_t>& gpus, int ms) {
-    const IncidentShot shot = showIncident(view, failed, gpus);
+ComponentRef flyToIncident(FabricView& view, const ComponentRef& failed, const std::vector<std::int32_t>& gpus, int ms,
+                           const std::vector<std::int32_t>& alsoFailed) {
+    const IncidentShot shot = showIncident(view, failed, gpus, alsoFailed);
     view.flyTo(shot.aim, ms);
     return shot.selected;
 }

@@ -22,8 +22,11 @@ struct IncidentShot {
 
 // `failed` is the hardware that failed (failedPart), `gpus` the GPUs the incident took out.
 // Selects and labels it; the shot's aim frames it (a picture of it calls the aim at once).
-IncidentShot showIncident(FabricView& view, const ComponentRef& failed, const std::vector<std::int32_t>& gpus);
+// `alsoFailed`: the incident's other failed GPUs to label beside a failed GPU (suspectGpus).
+IncidentShot showIncident(FabricView& view, const ComponentRef& failed, const std::vector<std::int32_t>& gpus,
+                          const std::vector<std::int32_t>& alsoFailed = {});
 // showIncident, then a flight to its framing. Returns what was selected, for the inspector.
-ComponentRef flyToIncident(FabricView& view, const ComponentRef& failed, const std::vector<std::int32_t>& gpus, int ms = 1200);
+ComponentRef flyToIncident(FabricView& view, const ComponentRef& failed, const std::vector<std::int32_t>& gpus, int ms = 1200,
+                           const std::vector<std::int32_t>& alsoFailed = {});
 
 }  // namespace faultline
