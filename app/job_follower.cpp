@@ -8,6 +8,7 @@
 #include <QDirIterator>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
+#include <QSet>
 #include <QStandardPaths>
 #include <QTimer>
 
@@ -62,7 +63,9 @@ void JobFollower::watchFolders() {
     // Folders tell of files added, renamed (rotated) and removed; files of what is appended.
     QStringList paths{m_folder};
     for (QDirIterator it(m_folder, QDir::AllEntries | QDir::NoDotAndDotDot, QDirIterator::Subdirectories); it.hasNext();) paths << it.next();
-    const QStringList watched = m_watcher->files() + m_watcher->directories();
+    // A set: a folder of thousands of rank logs is looked at every two seconds.
+    const QStringList watchedList = m_watcher->files() + m_watcher->directories();
+    const QSet<QString> watched(watchedList.begin(), watchedList.end());
     QStringList fresh;
     for (const QString& p : paths)
         if (!watched.contains(p)) fresh << p;
