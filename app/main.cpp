@@ -69,12 +69,8 @@ int usageError(const QString& message) {
     return 2;
 }
 
-// The options, or the exit status when the command line is answered without the GUI.
-std::variant<Options, int> parseCommandLine(int argc, char** argv) {
-    QCoreApplication core(argc, argv);  // for the parser's own messages; gone before the GUI's
-    QCoreApplication::setApplicationName("faultline");
-    QCoreApplication::setApplicationVersion(faultline::faultlineVersion());
-    QCommandLineParser parser;
+// Every option of the app, declared on the parser.
+void addAppOptions(QCommandLineParser& parser) {
     parser.setApplicationDescription("Replays and explains large-cluster training runs: opens a run file (*.faultline), or the "
                                      "built-in sample run when none is given, and shows it replayed on its cluster in 3D.");
     const QCommandLineOption help({"h", "help"}, "Show this help and exit.");
@@ -105,9 +101,91 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
     const QCommandLineOption force("force", "Replace an existing output file that is not of the kind written (never a run given as input).");
     parser.addOptions({help, version, screenshot, view, at, step, size, benchReplay, gpus, compare, camera, viewpoint, colourBy, presentation, palette, follow, force});
     faultline::addExportOptions(parser);
+}
+
+// The runs, the window and the instant asked for; the usage error when they do not go together.
+std::optional<QString> readRunAndViewOptions(const QCommandLineParser& parser, Options& o) {
+    o.positional = parser.positionalArguments();
+    o.compare = parser.isSet("compare");
+    if (o.positional.size() > 2) return "give one run file, or two to compare, not " + QString::number(o.positional.size());
+    if (o.positional.size() == 2) o.compare = true;
+    if (o.compare && !parser.isSet("bench-replay") && o.positional.size() != 2) return "--compare needs two run files, A and B";
+    bool ok = false;
+    const QStringList wh = parser.value("size").split('x');
+    o.size = wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize();
+    if (!o.size.isValid() || o.size.isEmpty()) return "--size expects WIDTHxHEIGHT, such as 1600x1000";
+    o.benchReplay = parser.isSet("bench-replay");
+    o.gpus = parser.value("gpus").toInt(&ok);
+    if (!ok || o.gpus < 8) return "--gpus expects a count of at least 8";
+    if (parser.value("camera") != "whole" && parser.value("camera") != "close")
+        return "--camera expects whole or close, not '" + parser.value("camera") + "'";
+    o.closeCamera = parser.value("camera") == "close";
+    o.screenshot = parser.value("screenshot");
+    o.follow = parser.value("follow");
+    if (!o.follow.isEmpty() && (!o.positional.isEmpty() || parser.isSet("screenshot") || parser.isSet("bench-replay") || parser.isSet("presentation")))
+        return "--follow opens a folder as a live run, on its own (no run file, --screenshot, --presentation or --bench-replay)";
+    o.at = parser.value("at");
+    o.view = parser.value("view");
+    o.viewpoint = parser.value("viewpoint");
+    if (parser.isSet("viewpoint") && o.viewpoint.trimmed().isEmpty()) return "--viewpoint expects the name of a saved viewpoint";
+    if (!faultline::kPanelViews.contains(o.view) && o.view != "fabric")
+        return "--view expects fabric, timeline, charts, incidents or present";
+    if (parser.isSet("step")) {
+        o.step = parser.value("step").toLongLong(&ok);
+        if (!ok || *o.step < 0) return "--step expects a training step number";
+    }
+    if (parser.isSet("at") && parser.isSet("step")) return "give --at or --step, not both";
+    if (o.view == "fabric" && o.screenshot.endsWith(".svg", Qt::CaseInsensitive))
+        return "the 3D view is a rendered picture: write it as PNG (SVG is for --view charts, timeline or incidents)";
+    return std::nullopt;
+}
+
+// What is written (report, video, presentation) and how it is coloured; the usage error when
+// the options do not go together.
+std::optional<QString> readOutputOptions(const QCommandLineParser& parser, Options& o) {
+    if (const auto error = faultline::readExportOptions(parser, o.exports)) return error;
+    const bool ofTheView = (parser.isSet("screenshot") && o.view == "fabric") || !o.exports.video.out.isEmpty();
+    if (parser.isSet("viewpoint") && (!ofTheView || o.compare))
+        return "--viewpoint goes with --screenshot of the 3D view (--view fabric) or --record, of one run";
+    o.exports.video.viewpoint = o.viewpoint;
+    o.colourBy = parser.value("colour-by");
+    if (parser.isSet("colour-by") && o.colourBy.trimmed().isEmpty()) return "--colour-by expects the name of a metric, such as Power";
+    if (parser.isSet("colour-by") && ((!ofTheView && o.exports.report.out.isEmpty()) || o.compare))
+        return "--colour-by goes with --screenshot of the 3D view (--view fabric), --report or --record, of one run";
+    o.exports.video.colourBy = o.colourBy;
+    o.exports.report.colourBy = o.colourBy;
+    o.presentation = parser.value("presentation");
+    if (parser.isSet("presentation") && !o.presentation.endsWith(".pdf", Qt::CaseInsensitive))
+        return "--presentation writes a PDF: name it OUT.pdf, not \"" + o.presentation + "\"";
+    if (parser.isSet("presentation") && (o.compare || parser.isSet("screenshot") || faultline::headlessExportAsked(o.exports)))
+        return "--presentation takes one run, on its own (not with --screenshot, --report or --record)";
+    if (o.compare && (parser.isSet("view") || !o.exports.video.out.isEmpty()))
+        return "a comparison is snapshotted whole: --view and --record take one run";
+    if (o.compare && !o.exports.report.out.isEmpty() && (parser.isSet("screenshot") || parser.isSet("bench-replay")))
+        return "--report --compare writes the comparison's report on its own (not with --screenshot)";
+    if (parser.isSet("palette")) {
+        if (parser.value("palette") == "standard") o.palette = faultline::StatePaletteKind::Standard;
+        else if (parser.value("palette") == "colour-blind") o.palette = faultline::StatePaletteKind::ColourBlindSafe;
+        else return "--palette expects standard or colour-blind, not '" + parser.value("palette") + "'";
+        // A window keeps the choice of View > Colour-Blind-Safe Colours; the flag is for what is written.
+        if (!parser.isSet("screenshot") && !parser.isSet("presentation") && !faultline::headlessExportAsked(o.exports))
+            return "--palette goes with --screenshot, --report, --presentation or --record";
+    }
+    if (!parser.isSet("screenshot") && (parser.isSet("at") || parser.isSet("step") || parser.isSet("view")))
+        return "--at, --step and --view go with --screenshot";
+    return std::nullopt;
+}
+
+// The options, or the exit status when the command line is answered without the GUI.
+std::variant<Options, int> parseCommandLine(int argc, char** argv) {
+    QCoreApplication core(argc, argv);  // for the parser's own messages; gone before the GUI's
+    QCoreApplication::setApplicationName("faultline");
+    QCoreApplication::setApplicationVersion(faultline::faultlineVersion());
+    QCommandLineParser parser;
+    addAppOptions(parser);
 
     if (!parser.parse(QCoreApplication::arguments())) return usageError(parser.errorText());
-    if (parser.isSet(help)) {
+    if (parser.isSet("help")) {
         QString text = parser.helpText();
         text.replace(QRegularExpression("^Usage: [^\n]*\n"), "");  // our usage lines say more
         std::fputs(kUsage, stdout);
@@ -117,79 +195,18 @@ std::variant<Options, int> parseCommandLine(int argc, char** argv) {
         std::fputs(kExitStatus, stdout);
         return 0;
     }
-    if (parser.isSet(version)) {
+    if (parser.isSet("version")) {
         std::fputs(faultline::versionText("faultline").c_str(), stdout);
         return 0;
     }
 
     Options o;
-    o.positional = parser.positionalArguments();
-    o.compare = parser.isSet(compare);
-    if (o.positional.size() > 2) return usageError("give one run file, or two to compare, not " + QString::number(o.positional.size()));
-    if (o.positional.size() == 2) o.compare = true;
-    if (o.compare && !parser.isSet(benchReplay) && o.positional.size() != 2) return usageError("--compare needs two run files, A and B");
-
-    const QStringList wh = parser.value(size).split('x');
-    o.size = wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize();
-    if (!o.size.isValid() || o.size.isEmpty()) return usageError("--size expects WIDTHxHEIGHT, such as 1600x1000");
-    o.benchReplay = parser.isSet(benchReplay);
-    bool ok = false;
-    o.gpus = parser.value(gpus).toInt(&ok);
-    if (!ok || o.gpus < 8) return usageError("--gpus expects a count of at least 8");
-    if (parser.value(camera) != "whole" && parser.value(camera) != "close")
-        return usageError("--camera expects whole or close, not '" + parser.value(camera) + "'");
-    o.closeCamera = parser.value(camera) == "close";
-    o.screenshot = parser.value(screenshot);
-    o.follow = parser.value(follow);
-    if (!o.follow.isEmpty() && (!o.positional.isEmpty() || parser.isSet(screenshot) || parser.isSet(benchReplay) || parser.isSet(presentation)))
-        return usageError("--follow opens a folder as a live run, on its own (no run file, --screenshot, --presentation or --bench-replay)");
-    o.at = parser.value(at);
-    o.view = parser.value(view);
-    o.viewpoint = parser.value(viewpoint);
-    if (parser.isSet(viewpoint) && o.viewpoint.trimmed().isEmpty()) return usageError("--viewpoint expects the name of a saved viewpoint");
-    if (!faultline::kPanelViews.contains(o.view) && o.view != "fabric")
-        return usageError("--view expects fabric, timeline, charts, incidents or present");
-    if (parser.isSet(step)) {
-        o.step = parser.value(step).toLongLong(&ok);
-        if (!ok || *o.step < 0) return usageError("--step expects a training step number");
-    }
-    if (parser.isSet(at) && parser.isSet(step)) return usageError("give --at or --step, not both");
-    if (o.view == "fabric" && o.screenshot.endsWith(".svg", Qt::CaseInsensitive))
-        return usageError("the 3D view is a rendered picture: write it as PNG (SVG is for --view charts, timeline or incidents)");
-    if (const auto error = faultline::readExportOptions(parser, o.exports)) return usageError(*error);
-    const bool ofTheView = (parser.isSet(screenshot) && o.view == "fabric") || !o.exports.video.out.isEmpty();
-    if (parser.isSet(viewpoint) && (!ofTheView || o.compare))
-        return usageError("--viewpoint goes with --screenshot of the 3D view (--view fabric) or --record, of one run");
-    o.exports.video.viewpoint = o.viewpoint;
-    o.colourBy = parser.value(colourBy);
-    if (parser.isSet(colourBy) && o.colourBy.trimmed().isEmpty()) return usageError("--colour-by expects the name of a metric, such as Power");
-    if (parser.isSet(colourBy) && ((!ofTheView && o.exports.report.out.isEmpty()) || o.compare))
-        return usageError("--colour-by goes with --screenshot of the 3D view (--view fabric), --report or --record, of one run");
-    o.exports.video.colourBy = o.colourBy;
-    o.exports.report.colourBy = o.colourBy;
-    o.presentation = parser.value(presentation);
-    if (parser.isSet(presentation) && !o.presentation.endsWith(".pdf", Qt::CaseInsensitive))
-        return usageError("--presentation writes a PDF: name it OUT.pdf, not \"" + o.presentation + "\"");
-    if (parser.isSet(presentation) && (o.compare || parser.isSet(screenshot) || faultline::headlessExportAsked(o.exports)))
-        return usageError("--presentation takes one run, on its own (not with --screenshot, --report or --record)");
-    if (o.compare && (parser.isSet(view) || !o.exports.video.out.isEmpty()))
-        return usageError("a comparison is snapshotted whole: --view and --record take one run");
-    if (o.compare && !o.exports.report.out.isEmpty() && (parser.isSet(screenshot) || parser.isSet(benchReplay)))
-        return usageError("--report --compare writes the comparison's report on its own (not with --screenshot)");
-    if (parser.isSet(palette)) {
-        if (parser.value(palette) == "standard") o.palette = faultline::StatePaletteKind::Standard;
-        else if (parser.value(palette) == "colour-blind") o.palette = faultline::StatePaletteKind::ColourBlindSafe;
-        else return usageError("--palette expects standard or colour-blind, not '" + parser.value(palette) + "'");
-        // A window keeps the choice of View > Colour-Blind-Safe Colours; the flag is for what is written.
-        if (!parser.isSet(screenshot) && !parser.isSet(presentation) && !faultline::headlessExportAsked(o.exports))
-            return usageError("--palette goes with --screenshot, --report, --presentation or --record");
-    }
-    if (!parser.isSet(screenshot) && (parser.isSet(at) || parser.isSet(step) || parser.isSet(view)))
-        return usageError("--at, --step and --view go with --screenshot");
+    if (const auto error = readRunAndViewOptions(parser, o)) return usageError(*error);
+    if (const auto error = readOutputOptions(parser, o)) return usageError(*error);
     // Evidence first: an output is never one of the runs read, nor a file of another kind.
     for (const QString& out : {o.screenshot, o.exports.report.out, o.exports.video.out, o.presentation}) {
         if (out.isEmpty()) continue;
-        if (const QString why = faultline::outputRefusal(out, o.positional, parser.isSet(force)); !why.isEmpty()) {
+        if (const QString why = faultline::outputRefusal(out, o.positional, parser.isSet("force")); !why.isEmpty()) {
             std::fprintf(stderr, "faultline: %s\n", qPrintable(why));
             return 1;
         }

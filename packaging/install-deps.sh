@@ -20,6 +20,8 @@ packages=(
   dpkg-dev lintian desktop-file-utils appstream shared-mime-info
   # Reading exported files back in tests: pdfinfo/pdftotext, ffprobe.
   poppler-utils ffmpeg
+  # The check that no product function is over 120 lines (tests/docs) measures them with ctags.
+  universal-ctags
   # The libFuzzer harnesses (fuzz/, the fuzz preset) need clang and its sanitizer runtimes.
   clang libclang-rt-14-dev
   # The Slurm array test (tests/slurm) submits the sbatch script to a private one-node cluster.

@@ -221,6 +221,58 @@ std::optional<ConsoleEvent> parseSlurmTaskExit(std::string_view s, ConsoleEvent 
     return e;
 }
 
+// The launcher tells which worker ended and how; the host is the line's (pdsh's prefix) unless
+// the line names one.
+std::optional<ConsoleEvent> parseLauncherExit(std::string_view s, ConsoleEvent e) {
+    e.exitCode = static_cast<std::int32_t>(intAfter(s, "return code =").value_or(intAfter(s, "exit code").value_or(0)));
+    e.signal = static_cast<std::int32_t>(intAfter(s, "exited on signal").value_or(0));
+    if (e.signal == 0 && e.exitCode < 0) e.signal = -e.exitCode;
+    e.localRank = static_cast<std::int32_t>(intAfter(s, "local_rank=").value_or(-1));
+    e.rank = static_cast<std::int32_t>(intAfter(s, "process rank").value_or(-1));
+    if (const std::size_t node = s.find(" on node "); node != std::string_view::npos) e.host = tokenAfter(s.substr(node), " on node ");
+    else if (const std::size_t ssh = s.find(": ssh exited"); ssh != std::string_view::npos) {
+        const std::size_t start = s.rfind(' ', ssh);
+        e.host = s.substr(start == std::string_view::npos ? 0 : start + 1, ssh - (start == std::string_view::npos ? 0 : start + 1));
+    }
+    for (std::string_view anchor : {std::string_view("exits with"), std::string_view("ssh exited"), std::string_view("noticed that")})
+        if (s.find(anchor) != std::string_view::npos) {
+            e.what = shown(s, anchor);
+            break;
+        }
+    return e;
+}
+
+// A watchdog's exception or its NCCL work counters: which collective the rank had queued and
+// which it had finished.
+std::optional<ConsoleEvent> parseWatchdogCounters(std::string_view s, ConsoleEvent e) {
+    e.rank = rankIn(s);
+    e.group = groupIn(s);
+    e.seq = intAfter(s, "at work:").value_or(intAfter(s, "NCCL work:").value_or(-1));
+    e.lastEnqueued = intAfter(s, "last enqueued NCCL work:").value_or(-1);
+    e.lastCompleted = intAfter(s, "last completed NCCL work:").value_or(-1);
+    e.what = shown(s, e.kind == ConsoleKind::WatchdogException ? "Exception" : "Timeout at");
+    if (e.kind == ConsoleKind::NcclWorkCounters && e.lastEnqueued < 0 && e.lastCompleted < 0) return std::nullopt;
+    return e;
+}
+
+std::optional<ConsoleEvent> parseJobShape(std::string_view s, ConsoleEvent e) {
+    if (parseSlurmVariable(s) || parseParallelSizes(s) || parseTorchrunShape(s)) return e;
+    // "--world-size 16", "world_size ........ 16" (DeepSpeed / Megatron argument dumps), "world_size=16"
+    for (std::string_view key : {std::string_view("--world-size"), std::string_view("world_size")}) {
+        const std::size_t at = s.find(key);
+        if (at == std::string_view::npos) continue;
+        std::size_t i = at + key.size();
+        while (i < s.size() && (s[i] == ' ' || s[i] == '.' || s[i] == '=' || s[i] == ':')) ++i;
+        const std::size_t start = i;
+        while (i < s.size() && isDigit(s[i])) ++i;
+        if (i > start && (i == s.size() || !std::isalnum(static_cast<unsigned char>(s[i])))) {
+            e.world = static_cast<std::int32_t>(parseInt(s.substr(start, i - start)).value_or(0));
+            if (e.world > 0 && e.world < kMaxRank) return e;
+        }
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<ConsoleEvent> parseConsoleEvent(ConsoleKind kind, std::string_view s) {
@@ -235,26 +287,7 @@ std::optional<ConsoleEvent> parseConsoleEvent(ConsoleKind kind, std::string_view
             e.pid = intAfter(s, "(pid:").value_or(-1);
             e.what = shown(s, "failed (exitcode:");
             return e;
-        case ConsoleKind::LauncherExit: {
-            // The launcher tells which worker ended and how; the host is the line's (pdsh's
-            // prefix) unless the line names one.
-            e.exitCode = static_cast<std::int32_t>(intAfter(s, "return code =").value_or(intAfter(s, "exit code").value_or(0)));
-            e.signal = static_cast<std::int32_t>(intAfter(s, "exited on signal").value_or(0));
-            if (e.signal == 0 && e.exitCode < 0) e.signal = -e.exitCode;
-            e.localRank = static_cast<std::int32_t>(intAfter(s, "local_rank=").value_or(-1));
-            e.rank = static_cast<std::int32_t>(intAfter(s, "process rank").value_or(-1));
-            if (const std::size_t node = s.find(" on node "); node != std::string_view::npos) e.host = tokenAfter(s.substr(node), " on node ");
-            else if (const std::size_t ssh = s.find(": ssh exited"); ssh != std::string_view::npos) {
-                const std::size_t start = s.rfind(' ', ssh);
-                e.host = s.substr(start == std::string_view::npos ? 0 : start + 1, ssh - (start == std::string_view::npos ? 0 : start + 1));
-            }
-            for (std::string_view anchor : {std::string_view("exits with"), std::string_view("ssh exited"), std::string_view("noticed that")})
-                if (has(anchor)) {
-                    e.what = shown(s, anchor);
-                    break;
-                }
-            return e;
-        }
+        case ConsoleKind::LauncherExit: return parseLauncherExit(s, e);
         case ConsoleKind::WorkerGroupRestart: {
             const auto r = parseWorkerGroupRestart(s);
             e.what = r ? *r : shown(s, "Worker group");
@@ -276,15 +309,7 @@ std::optional<ConsoleEvent> parseConsoleEvent(ConsoleKind kind, std::string_view
             e.what = shown(s, "Watchdog caught");
             return e;
         case ConsoleKind::WatchdogException:
-        case ConsoleKind::NcclWorkCounters:
-            e.rank = rankIn(s);
-            e.group = groupIn(s);
-            e.seq = intAfter(s, "at work:").value_or(intAfter(s, "NCCL work:").value_or(-1));
-            e.lastEnqueued = intAfter(s, "last enqueued NCCL work:").value_or(-1);
-            e.lastCompleted = intAfter(s, "last completed NCCL work:").value_or(-1);
-            e.what = shown(s, kind == ConsoleKind::WatchdogException ? "Exception" : "Timeout at");
-            if (kind == ConsoleKind::NcclWorkCounters && e.lastEnqueued < 0 && e.lastCompleted < 0) return std::nullopt;
-            return e;
+        case ConsoleKind::NcclWorkCounters: return parseWatchdogCounters(s, e);
         case ConsoleKind::HeartbeatTimeout:
         case ConsoleKind::NcclAbort:
             e.rank = rankIn(s);
@@ -337,22 +362,7 @@ std::optional<ConsoleEvent> parseConsoleEvent(ConsoleKind kind, std::string_view
         case ConsoleKind::CommInit:
             if (!parseNcclCommInit(s)) return std::nullopt;
             return e;
-        case ConsoleKind::JobShape:
-            if (parseSlurmVariable(s) || parseParallelSizes(s) || parseTorchrunShape(s)) return e;
-            // "--world-size 16", "world_size ........ 16" (DeepSpeed / Megatron argument dumps), "world_size=16"
-            for (std::string_view key : {std::string_view("--world-size"), std::string_view("world_size")}) {
-                const std::size_t at = s.find(key);
-                if (at == std::string_view::npos) continue;
-                std::size_t i = at + key.size();
-                while (i < s.size() && (s[i] == ' ' || s[i] == '.' || s[i] == '=' || s[i] == ':')) ++i;
-                const std::size_t start = i;
-                while (i < s.size() && isDigit(s[i])) ++i;
-                if (i > start && (i == s.size() || !std::isalnum(static_cast<unsigned char>(s[i])))) {
-                    e.world = static_cast<std::int32_t>(parseInt(s.substr(start, i - start)).value_or(0));
-                    if (e.world > 0 && e.world < kMaxRank) return e;
-                }
-            }
-            return std::nullopt;
+        case ConsoleKind::JobShape: return parseJobShape(s, e);
         case ConsoleKind::NcclInfo: return e;
         case ConsoleKind::Count: break;
     }

@@ -215,6 +215,73 @@ int causingXid(std::string_view text) {
     return code && *code > 0 && *code <= 100000 ? static_cast<int>(*code) : 0;
 }
 
+// A line that is not an Xid: a hung task, an enumerated GPU, the OOM killer, or another message
+// with a known cause.
+void readOtherKernelMessage(const KernelLogLine& entry, const std::string& host, const std::string& where, OpenFailures& open,
+                            ImportContext& ctx) {
+    // "INFO: task python:280058 blocked for more than 120 seconds": the process hung in the
+    // kernel (a file system, a driver): the job stops making progress.
+    if (startsWith(entry.message, "INFO: task ") && contains(entry.message, "blocked for more than")) {
+        hostEvent(RootCause::Unknown, host, entry, where, open, ctx);
+        return;
+    }
+    if (const auto gpu = enumeratedGpu(entry.message)) {
+        ctx.events.gpuBusIds.emplace_back(host, *gpu);
+        ctx.report.count("gpus enumerated");
+        return;
+    }
+    if (oomKillerLine(entry.message)) {
+        hostOutOfMemory(host, entry, where, open, ctx);
+        return;
+    }
+    if (const auto cause = rootCauseForKernelMessage(entry.message)) hostEvent(*cause, host, entry, where, open, ctx);
+}
+
+// An Xid line: a new failure of its GPU, or part of one already open (a burst of the same code,
+// or a code "caused by previous Xid" of that GPU).
+void readXidLine(const KernelLogLine& entry, const XidMessage& xid, const std::string& host, bool noTime, KernelLines& lines,
+                 OpenFailures& open, ImportContext& ctx) {
+    ctx.report.count("xid lines");
+    EpochNs t = entry.time;
+    bool sinceBoot = entry.sinceBoot;
+    if (sinceBoot && ctx.options.bootTime) {
+        if (__builtin_add_overflow(t, *ctx.options.bootTime, &t)) lines.fail("the boot time puts this line past 2262, the last year a run can hold");
+        sinceBoot = false;
+    }
+    if (!sinceBoot && !noTime) ctx.report.seen(t);
+    const auto key = std::make_tuple(host, xid.pciBusId, xid.xid);
+    if (auto it = open.find(key); it != open.end()) {
+        const ImportedFailure& f = ctx.events.failures[it->second];
+        if (t - f.time <= kKernelBurst) return;
+    }
+    const std::string what = xidWhat(xid.xid);
+    const std::string said = "Xid " + std::to_string(xid.xid) + (what.empty() ? "" : " (" + what + ")");
+    // "caused by previous Xid 149": the same GPU's earlier failure, which this line follows
+    // from; one chain, one failure (later lines of this code join it too).
+    if (const int cause = causingXid(xid.text); cause > 0 && cause != xid.xid) {
+        if (auto it = open.find(std::make_tuple(host, xid.pciBusId, cause)); it != open.end() && t >= ctx.events.failures[it->second].time) {
+            ImportedFailure& first = ctx.events.failures[it->second];
+            first.detail += "; then " + said + " caused by it (" + lines.where() + ")";
+            open[key] = it->second;
+            ctx.report.count("xid lines chained");
+            return;
+        }
+    }
+    ImportedFailure f;
+    f.time = t;
+    f.sinceBoot = sinceBoot;
+    f.xid = xid.xid;
+    f.cause = rootCauseForXid(xid.xid).value_or(RootCause::Unknown);
+    f.where.host = host;
+    f.where.pciBusId = xid.pciBusId;
+    f.detail = said + " on " + host + " GPU " + xid.pciBusId + ": " + std::string(xid.text);
+    f.source = lines.where();
+    noteAssumedYear(f, entry, ctx);
+    open[key] = ctx.events.failures.size();
+    ctx.events.failures.push_back(std::move(f));
+    ctx.report.count("failures");
+}
+
 }  // namespace
 
 void importKernelLog(const std::string& path, ImportContext& ctx) {
@@ -274,73 +341,9 @@ void importKernelLog(const std::string& path, ImportContext& ctx) {
             if (!entry->sinceBoot || ctx.options.bootTime) ctx.report.seen(entry->sinceBoot ? entry->time + *ctx.options.bootTime : entry->time);
         }
         // The line's failure (an undated one gets its time once the file is read).
-        const auto readEntry = [&] {
-            const auto xid = parseXidMessage(entry->message);
-            if (!xid) {
-                // "INFO: task python:280058 blocked for more than 120 seconds": the process hung in
-                // the kernel (a file system, a driver): the job stops making progress.
-                if (startsWith(entry->message, "INFO: task ") && contains(entry->message, "blocked for more than")) {
-                    const std::string host = entry->host.empty() ? fallbackHost : std::string(entry->host);
-                    hostEvent(RootCause::Unknown, host, *entry, lines.where(), openHere, ctx);
-                    return;
-                }
-                if (const auto gpu = enumeratedGpu(entry->message)) {
-                    ctx.events.gpuBusIds.emplace_back(entry->host.empty() ? fallbackHost : std::string(entry->host), *gpu);
-                    ctx.report.count("gpus enumerated");
-                    return;
-                }
-                if (oomKillerLine(entry->message)) {
-                    hostOutOfMemory(entry->host.empty() ? fallbackHost : std::string(entry->host), *entry, lines.where(), openHere, ctx);
-                    return;
-                }
-                if (const auto cause = rootCauseForKernelMessage(entry->message)) {
-                    const std::string host = entry->host.empty() ? fallbackHost : std::string(entry->host);
-                    hostEvent(*cause, host, *entry, lines.where(), openHere, ctx);
-                }
-                return;
-            }
-            ctx.report.count("xid lines");
-            EpochNs t = entry->time;
-            bool sinceBoot = entry->sinceBoot;
-            if (sinceBoot && ctx.options.bootTime) {
-                if (__builtin_add_overflow(t, *ctx.options.bootTime, &t)) lines.fail("the boot time puts this line past 2262, the last year a run can hold");
-                sinceBoot = false;
-            }
-            if (!sinceBoot && !noTime) ctx.report.seen(t);
-            const std::string host = entry->host.empty() ? fallbackHost : std::string(entry->host);
-            const auto key = std::make_tuple(host, xid->pciBusId, xid->xid);
-            if (auto it = openHere.find(key); it != openHere.end()) {
-                ImportedFailure& f = ctx.events.failures[it->second];
-                if (t - f.time <= kKernelBurst) return;
-            }
-            const std::string what = xidWhat(xid->xid);
-            const std::string said = "Xid " + std::to_string(xid->xid) + (what.empty() ? "" : " (" + what + ")");
-            // "caused by previous Xid 149": the same GPU's earlier failure, which this line follows
-            // from; one chain, one failure (later lines of this code join it too).
-            if (const int cause = causingXid(xid->text); cause > 0 && cause != xid->xid) {
-                if (auto it = openHere.find(std::make_tuple(host, xid->pciBusId, cause)); it != openHere.end() && t >= ctx.events.failures[it->second].time) {
-                    ImportedFailure& first = ctx.events.failures[it->second];
-                    first.detail += "; then " + said + " caused by it (" + lines.where() + ")";
-                    openHere[key] = it->second;
-                    ctx.report.count("xid lines chained");
-                    return;
-                }
-            }
-            ImportedFailure f;
-            f.time = t;
-            f.sinceBoot = sinceBoot;
-            f.xid = xid->xid;
-            f.cause = rootCauseForXid(xid->xid).value_or(RootCause::Unknown);
-            f.where.host = host;
-            f.where.pciBusId = xid->pciBusId;
-            f.detail = said + " on " + host + " GPU " + xid->pciBusId + ": " + std::string(xid->text);
-            f.source = lines.where();
-            noteAssumedYear(f, *entry, ctx);
-            openHere[key] = ctx.events.failures.size();
-            ctx.events.failures.push_back(std::move(f));
-            ctx.report.count("failures");
-        };
-        readEntry();
+        const std::string host = entry->host.empty() ? fallbackHost : std::string(entry->host);
+        if (const auto xid = parseXidMessage(entry->message)) readXidLine(*entry, *xid, host, noTime, lines, openHere, ctx);
+        else readOtherKernelMessage(*entry, host, lines.where(), openHere, ctx);
         if (noTime) markUndated(ctx, failuresBefore, undated);
     }
     undated.place(written, undatedLines, ctx);
