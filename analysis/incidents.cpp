@@ -153,6 +153,7 @@ std::vector<Incident> buildIncidents(const Run& run) {
         const Failure& f = run.failures[fi];
         Incident inc;
         inc.cause = f.cause;
+        inc.planned = f.cause == RootCause::PlannedMaintenance;  // the scheduler's own stop: a time limit, a preemption
         inc.failure = static_cast<int>(fi);
         inc.begin = f.time;
         inc.xid = f.xid;

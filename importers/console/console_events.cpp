@@ -49,6 +49,10 @@ std::int32_t rankIn(std::string_view s) {
             // localRank 0" names a local rank, "local_rank 3" too, not the global rank.
             const char before = at > 0 ? s[at - 1] : ' ';
             if ((before >= 'a' && before <= 'z') || (before >= 'A' && before <= 'Z') || (before >= '0' && before <= '9') || before == '_') continue;
+            // "Connect from rank 9", "send to rank 3", "peer rank 5": the other end, not the rank
+            // that reports.
+            const std::string_view head = trim(s.substr(0, at));
+            if (head.ends_with(" from") || head.ends_with(" to") || head.ends_with(" peer") || head.ends_with(" by")) continue;
             if (auto r = intAfter(s.substr(at), key); r && *r >= 0 && *r < kMaxRank) return static_cast<std::int32_t>(*r);
             break;
         }
@@ -185,11 +189,12 @@ std::optional<ConsoleEvent> parseSlurmCancel(std::string_view s, ConsoleEvent e)
     }
     if (at == std::string_view::npos) return std::nullopt;
     std::string_view rest = s.substr(at + skip);
-    const std::size_t on = rest.find(" ON ");
     const std::size_t cancelled = rest.find(" CANCELLED AT ");
-    if (on == std::string_view::npos || cancelled == std::string_view::npos || cancelled < on) return std::nullopt;
-    e.job = rest.substr(0, on);
-    e.host = rest.substr(on + 4, cancelled - on - 4);
+    if (cancelled == std::string_view::npos) return std::nullopt;
+    // "JOB 7 ON node3 CANCELLED AT ...", or (older slurmstepd) "JOB 7 CANCELLED AT ... on node3".
+    const std::size_t on = rest.substr(0, cancelled).find(" ON ");
+    e.job = rest.substr(0, on == std::string_view::npos ? cancelled : on);
+    if (on != std::string_view::npos) e.host = rest.substr(on + 4, cancelled - on - 4);
     std::string_view when = rest.substr(cancelled + 14);
     std::size_t used = 0;
     e.time = parseIsoTime(when, &used);
@@ -197,6 +202,11 @@ std::optional<ConsoleEvent> parseSlurmCancel(std::string_view s, ConsoleEvent e)
     std::string_view reason = trim(when.substr(used));
     if (const std::size_t stars = reason.find("***"); stars != std::string_view::npos) reason = trim(reason.substr(0, stars));
     if (const std::size_t comma = reason.find(','); comma != std::string_view::npos) reason = reason.substr(0, comma);
+    if (const std::size_t host = reason.rfind(" on "); on == std::string_view::npos && host != std::string_view::npos) {
+        e.host = trim(reason.substr(host + 4));
+        reason = trim(reason.substr(0, host));
+    }
+    if (e.host.empty() || e.host.find(' ') != std::string_view::npos) return std::nullopt;
     e.reason = reason;
     return e;
 }

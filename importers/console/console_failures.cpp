@@ -43,6 +43,19 @@ std::optional<RootCause> carriedCudaError(std::string_view text) {
     return std::nullopt;
 }
 
+// A fabric error that a watchdog or abort line carries, as a paste joins them on one line
+// ("... timed out ... ncclRemoteError: ... Last error: NET/IB : Got completion from peer ...
+// with error 12"): the network failed under the collective.
+bool carriesNetworkError(std::string_view text) {
+    return (has(text, "NET/IB") || has(text, "NET/Socket")) && (has(text, "completion") || has(text, "Connection") || has(text, "error"));
+}
+
+// The signals a process dies of when it crashes, not when it is stopped. SIGBUS is left out: in
+// a job it is most often shared memory running out (a container's /dev/shm), not a bug.
+bool isCrashSignal(int signal) {
+    return signal == 11 || signal == 6 || signal == 4;
+}
+
 bool isCollectiveKind(ConsoleKind kind) {
     return kind == ConsoleKind::CollectiveTimeout || kind == ConsoleKind::WatchdogException || kind == ConsoleKind::NcclWorkCounters ||
            kind == ConsoleKind::HeartbeatTimeout || kind == ConsoleKind::NcclAbort;
@@ -51,6 +64,7 @@ bool isCollectiveKind(ConsoleKind kind) {
 // How much a kind says about why the job died: the most specific event of a burst names its cause.
 int specificityOf(const ConsoleEvent& e, std::string_view text) {
     if (isCollectiveKind(e.kind) && carriedCudaError(text)) return 9;  // as the CUDA error line itself
+    if (isCollectiveKind(e.kind) && carriesNetworkError(text)) return 5;  // as the NCCL error line itself
     switch (e.kind) {
         case ConsoleKind::CollectiveTimeout: return 5;
         case ConsoleKind::WatchdogException: return 4;
@@ -75,8 +89,10 @@ int specificityOf(const ConsoleEvent& e, std::string_view text) {
 }
 
 RootCause causeOf(const ConsoleEvent& e, std::string_view text) {
-    if (isCollectiveKind(e.kind))
+    if (isCollectiveKind(e.kind)) {
         if (const std::optional<RootCause> carried = carriedCudaError(text)) return *carried;
+        if (carriesNetworkError(text)) return RootCause::NetworkSwitchCable;
+    }
     switch (e.kind) {
         case ConsoleKind::CollectiveTimeout:
         case ConsoleKind::WatchdogException:
@@ -92,10 +108,20 @@ RootCause causeOf(const ConsoleEvent& e, std::string_view text) {
             return RootCause::SoftwareBug;
         case ConsoleKind::SlurmNodeFailure: return RootCause::HostMaintenance;
         case ConsoleKind::SlurmCancel:
-            return has(e.reason, "NODE FAIL") ? RootCause::HostMaintenance : RootCause::Unknown;  // a time limit or an operator: no fault
+            if (has(e.reason, "NODE FAIL")) return RootCause::HostMaintenance;
+            // The scheduler's own stop, as sacct's TIMEOUT and PREEMPTED are: planned, no fault.
+            if (has(e.reason, "TIME LIMIT") || has(e.reason, "PREEMPT")) return RootCause::PlannedMaintenance;
+            return RootCause::Unknown;  // an operator or a script: who knows why
+        case ConsoleKind::LauncherExit:
+            // A worker that died of SIGSEGV, SIGABRT or SIGILL crashed; any other end
+            // (SIGKILL, SIGTERM, SIGBUS, an exit code) says the worker ended, not why.
+            return isCrashSignal(e.signal) ? RootCause::SoftwareBug : RootCause::Unknown;
+        case ConsoleKind::ElasticFailure:
+            // Killed (SIGKILL): by the OOM killer, the launcher or an operator; no cause given.
+            if (e.exitCode == -9) return RootCause::Unknown;
+            return rootCauseForLogLine(text).value_or(RootCause::SoftwareBug);
         case ConsoleKind::SlurmTaskExit:
         case ConsoleKind::SlurmStepAborted:
-        case ConsoleKind::LauncherExit:  // a worker's end, not why it ended
         case ConsoleKind::Signal: return RootCause::Unknown;
         default: return rootCauseForLogLine(text).value_or(RootCause::SoftwareBug);
     }
@@ -477,6 +503,9 @@ void ConsoleFailures::elastic(const ConsoleEvent& e, const LineOrigin& at) {
         if (m_summary.localRank < kMaxGpusPerNode) f.where.localGpu = m_summary.localRank;
     }
     const int signal = m_summary.signal ? m_summary.signal : m_summary.exitCode < 0 ? -m_summary.exitCode : 0;
+    // torchrun's word alone, and its root cause was killed (SIGKILL): by the OOM killer, the
+    // launcher or an operator, which torchrun cannot tell; not a bug of the training code.
+    if (signal == 9 && m_open[Family::Crash].specificity <= 2 && f.cause == RootCause::SoftwareBug) f.cause = RootCause::Unknown;
     std::string root = "torchrun's root cause: rank " + (m_summary.rank >= 0 ? std::to_string(m_summary.rank) : std::string("?")) +
                        (m_summary.host.empty() ? std::string() : " on " + m_summary.host) +
                        (m_summary.exitCode != 0 ? ", exit code " + std::to_string(m_summary.exitCode) : std::string()) +
