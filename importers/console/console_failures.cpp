@@ -233,17 +233,29 @@ void ConsoleFailures::add(const ConsoleEvent& e, std::string_view text, const Li
         case ConsoleKind::Signal: family = Family::Scheduler; break;
         default: break;
     }
-    // A signal or a worker's exit that follows a crash is the launcher tearing the job down:
-    // evidence of the crash.
-    if ((e.kind == ConsoleKind::Signal || e.kind == ConsoleKind::LauncherExit) && !m_open.count(Family::Scheduler)) {
-        auto crash = m_open.find(Family::Crash);
-        if (crash != m_open.end() && at.time - crash->second.last <= kConsoleBurst) family = Family::Crash;
+    // A signal, a worker's exit, srun's word on its task or a C++ terminate that follows a
+    // crash or a collective's timeout is the job being torn down: evidence of that failure,
+    // not one of its own.
+    const bool teardown = e.kind == ConsoleKind::Signal || e.kind == ConsoleKind::LauncherExit || e.kind == ConsoleKind::SlurmTaskExit ||
+                          e.kind == ConsoleKind::CppTerminate;
+    if (teardown && !m_open.count(Family::Scheduler)) {
+        for (const Family cause : {Family::Crash, Family::Collective}) {
+            auto open = m_open.find(cause);
+            if (open == m_open.end() || at.time - open->second.last > kConsoleBurst) continue;
+            family = cause;
+            break;
+        }
     }
     bool created = false;
     ImportedFailure& f = failureFor(family, at, created);
     Open& open = m_open[family];
     const std::size_t index = open.failure;
     report(f, e, at);
+    // srun names the host its failed task ran on: the failure's host, where nothing else places
+    // the failure (a failure of ranks is where its ranks are).
+    if (e.kind == ConsoleKind::SlurmTaskExit && family != Family::Scheduler && !e.host.empty() && f.where.host.empty() && f.hosts.empty() &&
+        f.ranks.empty())
+        f.where.host = std::string(e.host);
     const int specificity = specificityOf(e, text);
     const auto noteProcess = [&] {
         if (e.pid >= 0) m_firstProcess[index] = {std::string(e.host.empty() ? at.host : e.host), e.pid, e.localRank >= 0 ? e.localRank : at.localRank};
