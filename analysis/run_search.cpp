@@ -1,5 +1,6 @@
 #include "run_search.h"
 
+#include "model/format.h"
 #include "model/unplaced_hosts.h"
 
 #include <algorithm>
@@ -44,7 +45,7 @@ RunSearchIndex::RunSearchIndex(const Run& run, const std::vector<Incident>& inci
                 ++hosts;
             }
         if (first < 0) continue;
-        add(SearchHit::Kind::Rack, t.racks[r].name, t.racks[r].name + " (rack, " + std::to_string(hosts) + " hosts)",
+        add(SearchHit::Kind::Rack, t.racks[r].name, t.racks[r].name + " (rack, " + formatCounted(hosts, "host", "hosts") + ")",
             {ComponentKind::Host, first});
     }
     for (std::size_t h = 0; h < t.hosts.size(); ++h)

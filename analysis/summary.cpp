@@ -176,9 +176,9 @@ std::string summaryToText(const RunSummary& s) {
     line("Run", s.name);
     line("Started", formatWallTime(s.startEpochNs, 0));
     line("Duration", formatDuration(s.duration));
-    line("Cluster", formatCount(static_cast<std::int64_t>(s.gpus)) + " GPUs, " + formatCount(static_cast<std::int64_t>(s.hosts)) +
-                        " hosts, " + formatCount(static_cast<std::int64_t>(s.racks)) + " racks, " +
-                        formatCount(static_cast<std::int64_t>(s.switches)) + " switches");
+    line("Cluster", formatCounted(static_cast<std::int64_t>(s.gpus), "GPU", "GPUs") + ", " + formatCounted(static_cast<std::int64_t>(s.hosts), "host", "hosts") +
+                        ", " + formatCounted(static_cast<std::int64_t>(s.racks), "rack", "racks") + ", " +
+                        formatCounted(static_cast<std::int64_t>(s.switches), "switch", "switches"));
     line("Fabric", fabricOutlineText(s.fabric));
     if (s.shape.known()) line("Job shape", jobShapeText(s.shape));
     if (s.untracedGpus > 0) line("Traced GPUs", untracedText(s));
