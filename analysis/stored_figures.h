@@ -12,7 +12,7 @@ namespace faultline {
 
 // Stored figures of another format (an older or newer Faultline wrote them) are worked out
 // again from the run. Bump when summary's text or JSON changes.
-inline constexpr std::string_view kSummaryFiguresFormat = "summary-1";
+inline constexpr std::string_view kSummaryFiguresFormat = "summary-2";
 
 struct SummaryFigures {
     std::string text;  // as `summary` prints it: highlights, then the figures

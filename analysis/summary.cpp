@@ -1,6 +1,7 @@
 #include "summary.h"
 
 #include "model/format.h"
+#include "model/time_notes.h"
 #include "goodput.h"
 
 #include <array>
@@ -55,8 +56,27 @@ std::string untracedText(const RunSummary& s) {
            "; no data on the other " + formatCount(static_cast<std::int64_t>(s.untracedGpus)) + " (whether they kept pace is unknown)";
 }
 
+namespace {
+
+// Whether nothing in the run carries a time of its own: failures only, each with its time
+// inferred or unknown, and no steps, jobs, checkpoints, traces or telemetry.
+bool onlyUndatedEvidence(const Run& run) {
+    if (run.failures.empty() || !run.steps.empty() || !run.jobs.empty() || !run.checkpoints.empty() || !run.collectives.empty() ||
+        run.hang || !run.telemetry.empty())
+        return false;
+    for (const Failure& f : run.failures) {
+        const std::vector<std::string> notes = timeNotesOf(f.detail);
+        if (std::find_if(notes.begin(), notes.end(), [](const std::string& n) { return n == "time inferred" || n == "time unknown"; }) == notes.end())
+            return false;
+    }
+    return true;
+}
+
+}  // namespace
+
 RunSummary summarize(const Run& run) {
     RunSummary s;
+    s.startInferred = onlyUndatedEvidence(run);
     s.ledger = computeGoodput(run);
     const GoodputLedger& ledger = s.ledger;
     s.name = run.info.name;
@@ -132,6 +152,7 @@ nlohmann::json summaryToJson(const RunSummary& s) {
                           {"percent", c.percent}});
     return {
         {"name", s.name},
+        {"start_inferred", s.startInferred},
         {"gpus", s.gpus},
         {"hosts", s.hosts},
         {"racks", s.racks},
@@ -174,7 +195,7 @@ std::string summaryToText(const RunSummary& s) {
         out += buf;
     };
     line("Run", s.name);
-    line("Started", formatWallTime(s.startEpochNs, 0));
+    line("Started", formatWallTime(s.startEpochNs, 0) + (s.startInferred ? " (inferred: no line of the files gives a date; placed at their last write)" : ""));
     line("Duration", formatDuration(s.duration));
     line("Cluster", formatCounted(static_cast<std::int64_t>(s.gpus), "GPU", "GPUs") + ", " + formatCounted(static_cast<std::int64_t>(s.hosts), "host", "hosts") +
                         ", " + formatCounted(static_cast<std::int64_t>(s.racks), "rack", "racks") + ", " +

@@ -33,6 +33,9 @@ struct DowntimeSplit {
 struct RunSummary {
     std::string name;
     std::int64_t startEpochNs = 0;
+    // No event of the run is dated by its own line (an undated log placed at its file's last
+    // write): the start is where the import put it, not a time the evidence gives.
+    bool startInferred = false;
     std::size_t gpus = 0, hosts = 0, racks = 0, switches = 0;
     FabricOutline fabric;  // its kind, switches per tier, rails
     Nanos duration = 0;

@@ -1,6 +1,7 @@
 #include "test_runs.h"
 
 #include "analysis/summary.h"
+#include "model/time_notes.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -120,6 +121,29 @@ TEST(Summary, TextNamesTheFigures) {
               std::string::npos)
         << text;
     EXPECT_NE(text.find("GPU HBM3 Memory"), std::string::npos);
+    EXPECT_NE(text.find("Cluster                      16 GPUs, 2 hosts, 1 rack, "), std::string::npos) << text;
+    EXPECT_EQ(text.find("(inferred"), std::string::npos) << "a run whose evidence is dated starts when it says";
+}
+
+// A log with no date anywhere is placed at its file's last write: the summary says the start
+// is inferred, in its text and its JSON, where a dated line would have given it.
+TEST(Summary, AStartNoLineDatesIsSaidInferred) {
+    faultline::Run run;
+    run.info = {"undated", 1'700'000'000 * kSecond, 0, "import"};
+    run.topology = buildFabric(FabricShape{.gpus = 8});
+    run.failures = {{0, RootCause::SoftwareBug, {}, 0, {}, "Segmentation fault" + std::string(kTimeInferredNote)}};
+    const RunSummary undated = summarize(run);
+    EXPECT_TRUE(undated.startInferred);
+    EXPECT_NE(summaryToText(undated).find("Started                      2023-11-14 22:13:20 UTC (inferred: no line of the files gives a date"),
+              std::string::npos)
+        << summaryToText(undated);
+    EXPECT_TRUE(summaryToJson(undated)["start_inferred"].get<bool>());
+
+    run.failures[0].detail = "Segmentation fault";  // its own line dated it
+    EXPECT_FALSE(summarize(run).startInferred);
+    run.failures[0].detail += kTimeInferredNote;
+    run.steps = {{0, 1, kSecond}};  // a dated step beside the undated failure
+    EXPECT_FALSE(summarize(run).startInferred);
 }
 
 }  // namespace
