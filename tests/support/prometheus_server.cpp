@@ -151,7 +151,8 @@ bool ready(const std::string& url) {
     return status == 200 || status == 401;  // a server behind basic auth answers 401 once up
 }
 
-int run(const std::vector<std::string>& argv, const fs::path& log) {
+// Starts argv[0] with its output (both streams) written to `log`; its pid.
+pid_t spawnLogged(const std::vector<std::string>& argv, const fs::path& log) {
     const pid_t pid = ::fork();
     if (pid == 0) {
         const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -163,6 +164,11 @@ int run(const std::vector<std::string>& argv, const fs::path& log) {
         ::execv(args[0], args.data());
         ::_exit(127);
     }
+    return pid;
+}
+
+int run(const std::vector<std::string>& argv, const fs::path& log) {
+    const pid_t pid = spawnLogged(argv, log);
     int status = 0;
     ::waitpid(pid, &status, 0);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -264,17 +270,7 @@ PrometheusProcess::PrometheusProcess(const fs::path& blocks, const std::string& 
         argv.push_back("--web.config.file=" + (m_dir / "web.yml").string());
     }
     const fs::path log = m_dir / "prometheus.log";
-    m_pid = ::fork();
-    if (m_pid == 0) {
-        const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        ::dup2(fd, 1);
-        ::dup2(fd, 2);
-        std::vector<char*> args;
-        for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-        args.push_back(nullptr);
-        ::execv(args[0], args.data());
-        ::_exit(127);
-    }
+    m_pid = spawnLogged(argv, log);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
     while (!ready(m_url)) {
         int status = 0;
