@@ -84,6 +84,8 @@ RunSummary summarize(const Run& run) {
     s.gpus = run.topology.gpus.size();
     s.hosts = run.topology.hosts.size();
     s.racks = run.topology.racks.size();
+    for (const Host& h : run.topology.hosts)
+        if (h.gpuCountAssumed) s.assumedGpus += static_cast<std::size_t>(h.gpuCount), ++s.assumedHosts;
     s.switches = run.topology.switches.size();
     s.fabric = outlineFabric(run.topology);
     s.duration = run.info.duration;
@@ -154,6 +156,7 @@ nlohmann::json summaryToJson(const RunSummary& s) {
         {"name", s.name},
         {"start_inferred", s.startInferred},
         {"gpus", s.gpus},
+        {"gpus_assumed", s.assumedGpus},
         {"hosts", s.hosts},
         {"racks", s.racks},
         {"switches", s.switches},
@@ -197,7 +200,10 @@ std::string summaryToText(const RunSummary& s) {
     line("Run", s.name);
     line("Started", formatWallTime(s.startEpochNs, 0) + (s.startInferred ? " (inferred: no line of the files gives a date; placed at their last write)" : ""));
     line("Duration", formatDuration(s.duration));
-    line("Cluster", formatCounted(static_cast<std::int64_t>(s.gpus), "GPU", "GPUs") + ", " + formatCounted(static_cast<std::int64_t>(s.hosts), "host", "hosts") +
+    const std::string assumed = s.assumedGpus == 0 ? std::string()
+                                                   : " (" + formatCount(static_cast<std::int64_t>(s.assumedGpus)) + " of them assumed: no file numbers the GPUs of " +
+                                                         formatCounted(static_cast<std::int64_t>(s.assumedHosts), "host", "hosts") + ")";
+    line("Cluster", formatCounted(static_cast<std::int64_t>(s.gpus), "GPU", "GPUs") + assumed + ", " + formatCounted(static_cast<std::int64_t>(s.hosts), "host", "hosts") +
                         ", " + formatCounted(static_cast<std::int64_t>(s.racks), "rack", "racks") + ", " +
                         formatCounted(static_cast<std::int64_t>(s.switches), "switch", "switches"));
     line("Fabric", fabricOutlineText(s.fabric));

@@ -37,6 +37,9 @@ struct RunSummary {
     // write): the start is where the import put it, not a time the evidence gives.
     bool startInferred = false;
     std::size_t gpus = 0, hosts = 0, racks = 0, switches = 0;
+    // GPUs of hosts no file numbers the GPUs of (a log named the host alone), and those hosts:
+    // their count is assumed, and said so.
+    std::size_t assumedGpus = 0, assumedHosts = 0;
     FabricOutline fabric;  // its kind, switches per tier, rails
     Nanos duration = 0;
     JobShape shape;  // how the job split its ranks, where its logs said

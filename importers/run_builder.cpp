@@ -152,7 +152,9 @@ Topology deriveTopology(const ImportedEvents& e, std::int32_t ranks, std::map<st
         Host h;
         h.name = name;
         h.rack = static_cast<std::int32_t>(t.racks.size()) - 1;
+        const std::size_t assumedBefore = assumed.size();
         h.gpuCount = hostGpuCount(name, needs, gpusPerHost, gpusPerHostStated || guessedHosts.count(name), assumed);
+        h.gpuCountAssumed = assumed.size() > assumedBefore;
         h.firstGpu = static_cast<std::int32_t>(t.gpus.size());
         h.nicCount = h.gpuCount;
         h.firstNic = static_cast<std::int32_t>(t.nics.size());

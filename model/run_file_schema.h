@@ -11,6 +11,9 @@
 // Version 7 added the fleet: `clusters` (name, hall, building, fabric), `zones.cluster` and
 // `switches.cluster`; older files read as one cluster of the file's fabric kind. It also added
 // `failures.jobs` (the jobs a failure ended); older files read with none.
+// `hosts.gpu_count_assumed` was added to version 7 without a bump (older readers name the
+// columns they read, so they read such a file as before); files without it read as counts the
+// files gave.
 #include "error.h"
 
 #include <array>
@@ -47,7 +50,8 @@ CREATE TABLE racks(id INTEGER PRIMARY KEY, name TEXT NOT NULL, zone INTEGER NOT 
                    row INTEGER NOT NULL, position INTEGER NOT NULL);
 CREATE TABLE hosts(id INTEGER PRIMARY KEY, name TEXT NOT NULL, rack INTEGER NOT NULL,
                    first_gpu INTEGER NOT NULL, gpu_count INTEGER NOT NULL,
-                   first_nic INTEGER NOT NULL, nic_count INTEGER NOT NULL);
+                   first_nic INTEGER NOT NULL, nic_count INTEGER NOT NULL,
+                   gpu_count_assumed INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE gpus(id INTEGER PRIMARY KEY, host INTEGER NOT NULL, idx INTEGER NOT NULL, pci_bus_id TEXT);
 CREATE TABLE nics(id INTEGER PRIMARY KEY, host INTEGER NOT NULL, idx INTEGER NOT NULL);
 CREATE TABLE fabric(kind TEXT NOT NULL);

@@ -51,6 +51,9 @@ struct Host {
     std::int32_t gpuCount = 0;
     std::int32_t firstNic = 0;
     std::int32_t nicCount = 0;
+    // No file numbered this host's GPUs (a log named the host alone): gpuCount is the run's
+    // usual count, assumed, and every view says so.
+    bool gpuCountAssumed = false;
 };
 
 struct Gpu {

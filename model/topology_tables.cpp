@@ -27,12 +27,12 @@ void writeTopologyTables(SqliteDb& db, const Topology& t) {
         }
     }
     {
-        SqliteStatement s(db, "INSERT INTO hosts VALUES(?, ?, ?, ?, ?, ?, ?)");
+        SqliteStatement s(db, "INSERT INTO hosts VALUES(?, ?, ?, ?, ?, ?, ?, ?)");
         for (std::size_t i = 0; i < t.hosts.size(); ++i) {
             const Host& h = t.hosts[i];
             s.bind(1, static_cast<std::int64_t>(i)).bind(2, std::string_view(h.name)).bind(3, std::int64_t{h.rack});
             s.bind(4, std::int64_t{h.firstGpu}).bind(5, std::int64_t{h.gpuCount});
-            s.bind(6, std::int64_t{h.firstNic}).bind(7, std::int64_t{h.nicCount}).execute();
+            s.bind(6, std::int64_t{h.firstNic}).bind(7, std::int64_t{h.nicCount}).bind(8, std::int64_t{h.gpuCountAssumed}).execute();
         }
     }
     {
@@ -81,8 +81,11 @@ Topology readTopologyTables(SqliteDb& db) {
         t.zones.push_back({s.text(0), s.int32(1)});
     for (SqliteStatement s(db, "SELECT name, zone, row, position FROM racks ORDER BY id"); s.next();)
         t.racks.push_back({s.text(0), s.int32(1), s.int32(2), s.int32(3)});
-    for (SqliteStatement s(db, "SELECT name, rack, first_gpu, gpu_count, first_nic, nic_count FROM hosts ORDER BY id"); s.next();)
-        t.hosts.push_back({s.text(0), s.int32(1), s.int32(2), s.int32(3), s.int32(4), s.int32(5)});
+    const bool hasAssumedCounts = SqliteStatement(db, "SELECT 1 FROM pragma_table_info('hosts') WHERE name = 'gpu_count_assumed'").next();
+    for (SqliteStatement s(db, hasAssumedCounts ? "SELECT name, rack, first_gpu, gpu_count, first_nic, nic_count, gpu_count_assumed FROM hosts ORDER BY id"
+                                                : "SELECT name, rack, first_gpu, gpu_count, first_nic, nic_count, 0 FROM hosts ORDER BY id");
+         s.next();)
+        t.hosts.push_back({s.text(0), s.int32(1), s.int32(2), s.int32(3), s.int32(4), s.int32(5), s.int32(6) != 0});
     for (SqliteStatement s(db, "SELECT host, idx, pci_bus_id FROM gpus ORDER BY id"); s.next();)
         t.gpus.push_back({s.int32(0), s.int32(1), s.text(2)});
     for (SqliteStatement s(db, "SELECT host, idx FROM nics ORDER BY id"); s.next();) t.nics.push_back({s.int32(0), s.int32(1)});

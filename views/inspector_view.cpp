@@ -326,14 +326,16 @@ void InspectorView::fill() {
             m_details->setText(tr("host unknown: no file places this rank, so it is drawn apart with the unplaced ranks%1")
                                    .arg(rankLine(*m_run, m_part.index)));
         else
-            m_details->setText(tr("GPU %1 of host %2<br>%3<br>PCI bus id %4%5")
+            m_details->setText(tr("GPU %1 of host %2%6<br>%3<br>PCI bus id %4%5")
                                    .arg(g.index).arg(qtText(h.name)).arg(rackPlace(t, h.rack)).arg(g.pciBusId.empty() ? tr("unknown") : qtText(g.pciBusId))
-                                   .arg(rankLine(*m_run, m_part.index)));
+                                   .arg(rankLine(*m_run, m_part.index))
+                                   .arg(h.gpuCountAssumed ? tr(" (of an assumed %1: no file numbers this host's GPUs)").arg(h.gpuCount) : QString()));
         gpus = {m_part.index};
     } else if (m_part.kind == ComponentKind::Host) {
         const Host& h = t.hosts[i];
         m_title->setText(qtText(h.name));
         m_details->setText(isUnplacedHost(h) ? tr("not a host: %1 ranks no file places, drawn apart (host unknown)").arg(h.gpuCount)
+                         : h.gpuCountAssumed ? tr("host with %1 GPUs, an assumed count: no file numbers its GPUs<br>%2").arg(h.gpuCount).arg(rackPlace(t, h.rack))
                                              : tr("host with %1 GPUs<br>%2").arg(h.gpuCount).arg(rackPlace(t, h.rack)));
         gpus = t.gpusOfHost(m_part.index);
     } else if (m_part.kind == ComponentKind::Switch) {

@@ -6,6 +6,7 @@
 #include "import_test_util.h"
 
 #include "analysis/fabric_outline.h"
+#include "analysis/summary.h"
 #include "importers/import_invariants.h"
 
 #include <algorithm>
@@ -120,6 +121,21 @@ TEST(ImportInvariants, AHostNamedByNoGpuGetsAnAssumedCountAndSaysSo) {
     const ImportResult r = test::importPaths({fixture("sacct_snowman.txt")});
     ASSERT_GT(r.summary.hosts, 0u);
     EXPECT_TRUE(anyNote(r.summary, "an assumed count")) << importSummaryToText(r.summary);
+    // The run keeps which counts are assumed, for the summary and the inspector to say.
+    const faultline::Run& run = r.run;
+    ASSERT_FALSE(run.topology.hosts.empty());
+    for (const Host& h : run.topology.hosts) EXPECT_TRUE(h.gpuCountAssumed) << h.name;
+    const RunSummary s = summarize(run);
+    EXPECT_EQ(s.assumedHosts, run.topology.hosts.size());
+    EXPECT_NE(summaryToText(s).find(" of them assumed: no file numbers the GPUs of "), std::string::npos) << summaryToText(s);
+}
+
+TEST(ImportInvariants, AHostWhoseGpusAFileNumbersHasNoAssumedCount) {
+    const ImportResult r = test::importPaths({fixture("invariants/one_gpu_scrape.prom")});
+    const faultline::Run& run = r.run;
+    ASSERT_EQ(run.topology.hosts.size(), 1u);
+    EXPECT_FALSE(run.topology.hosts[0].gpuCountAssumed);
+    EXPECT_EQ(summarize(run).assumedGpus, 0u);
 }
 
 // Once refused as runs no reader could open (1970..2024, and 2262): the times before 1990 or

@@ -240,6 +240,24 @@ TEST(RunFile, FabricKindAndRailsRoundTripAndOlderFilesReadAsRoce) {
     EXPECT_EQ(old.topology.switches.size(), run.topology.switches.size());
 }
 
+// A host whose GPUs no file numbered keeps its count marked assumed; a file written before the
+// mark reads as counts the files gave.
+TEST(RunFile, AnAssumedGpuCountRoundTripsAndOlderFilesReadWithout) {
+    ScratchDir dir;
+    const std::string path = dir.file("assumed.faultline");
+    faultline::Run run = tinyRun();
+    ASSERT_GE(run.topology.hosts.size(), 2u);
+    run.topology.hosts[1].gpuCountAssumed = true;
+    writeRunFile(run, path);
+    const faultline::Run back = readRunFile(path);
+    EXPECT_FALSE(back.topology.hosts[0].gpuCountAssumed);
+    EXPECT_TRUE(back.topology.hosts[1].gpuCountAssumed);
+    runSql(path, "ALTER TABLE hosts DROP COLUMN gpu_count_assumed");
+    const faultline::Run old = readRunFile(path);
+    EXPECT_FALSE(old.topology.hosts[1].gpuCountAssumed);
+    EXPECT_EQ(old.topology.hosts[1].gpuCount, run.topology.hosts[1].gpuCount);
+}
+
 // Schema 7 keeps a fleet's clusters (each with its hall, building and fabric) and which
 // cluster each zone and switch is in; a schema-6 file reads as one cluster of its fabric.
 TEST(RunFile, ClustersRoundTripAndOlderFilesReadAsOneCluster) {
