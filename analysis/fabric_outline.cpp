@@ -1,5 +1,7 @@
 #include "fabric_outline.h"
 
+#include "model/format.h"
+
 #include <nlohmann/json.hpp>
 
 #include <set>
@@ -23,41 +25,96 @@ const char* kindKey(FabricKind kind) {
 std::string counted(std::size_t n, SwitchTier tier, FabricKind kind) {
     std::string name = switchTierName(tier, kind);
     if (n != 1 && kind != FabricKind::RoceClos) name = name == "leaf" ? "leaves" : name + "s";
-    return std::to_string(n) + " " + name;
+    return formatCount(static_cast<std::int64_t>(n)) + " " + name;
+}
+
+// "0-7", "0, 1, 4, 5": runs of three or more consecutive rails as a range.
+std::string railsText(const std::vector<std::int32_t>& rails) {
+    std::string out;
+    for (std::size_t i = 0; i < rails.size();) {
+        std::size_t j = i;
+        while (j + 1 < rails.size() && rails[j + 1] == rails[j] + 1) ++j;
+        out += (out.empty() ? "" : ", ") + std::to_string(rails[i]);
+        if (j >= i + 2) out += "-" + std::to_string(rails[j]), i = j + 1;
+        else ++i;
+    }
+    return out;
+}
+
+// "31 leaves, 9 spines; rails 0-7"
+std::string partText(const FabricPart& p) {
+    std::string tiers;
+    for (SwitchTier tier : kTiers)
+        if (const std::size_t n = p.switches[static_cast<std::size_t>(tier)]; n > 0) tiers += (tiers.empty() ? "" : ", ") + counted(n, tier, p.kind);
+    return (tiers.empty() ? std::string("no switches") : tiers) + (p.rails.empty() ? std::string() : "; rails " + railsText(p.rails));
+}
+
+nlohmann::json partToJson(const FabricPart& p) {
+    nlohmann::json tiers = nlohmann::json::object();
+    for (SwitchTier tier : kTiers) tiers[switchTierName(tier, p.kind)] = p.switches[static_cast<std::size_t>(tier)];
+    return {{"kind", kindKey(p.kind)}, {"name", fabricKindName(p.kind)}, {"clusters", p.clusters}, {"tiers", tiers}, {"rails", p.rails}};
 }
 
 }  // namespace
 
 FabricOutline outlineFabric(const Topology& t) {
-    FabricOutline out;
-    out.kind = t.fabric;
-    std::set<std::int32_t> rails;
+    // A switch's kind is its cluster's (a fleet), else the run's one fabric.
+    auto kindOf = [&t](const Switch& s) {
+        return t.clusters.empty() || s.cluster < 0 || static_cast<std::size_t>(s.cluster) >= t.clusters.size()
+                   ? t.fabric
+                   : t.clusters[static_cast<std::size_t>(s.cluster)].fabric;
+    };
+    constexpr std::size_t kKinds = 3;
+    std::array<FabricPart, kKinds> byKind{};
+    std::array<std::set<std::int32_t>, kKinds> rails, clusters;
+    std::array<bool, kKinds> seen{};
     for (const Switch& s : t.switches) {
-        ++out.switches[static_cast<std::size_t>(s.tier)];
-        if (s.rail >= 0) rails.insert(s.rail);
+        const auto k = static_cast<std::size_t>(kindOf(s));
+        seen[k] = true;
+        ++byKind[k].switches[static_cast<std::size_t>(s.tier)];
+        if (s.rail >= 0) rails[k].insert(s.rail);
+        clusters[k].insert(s.cluster);
     }
-    out.rails.assign(rails.begin(), rails.end());
+    FabricOutline out;
+    for (std::size_t k = 0; k < kKinds; ++k) {
+        if (!seen[k]) continue;
+        FabricPart p = byKind[k];
+        p.kind = static_cast<FabricKind>(k);
+        p.rails.assign(rails[k].begin(), rails[k].end());
+        p.clusters = clusters[k].size();
+        out.parts.push_back(std::move(p));
+    }
     return out;
 }
 
 std::string fabricOutlineText(const FabricOutline& o) {
     // No switch: no file said what the fabric is (a derived topology has none), and a kind
     // named here would be a guess.
-    if (o.switches == decltype(o.switches){}) return "unknown: no topology file names a switch";
-    std::string out = fabricKindName(o.kind);
-    std::string tiers;
-    for (SwitchTier tier : kTiers)
-        if (const std::size_t n = o.switches[static_cast<std::size_t>(tier)]; n > 0) tiers += (tiers.empty() ? "" : ", ") + counted(n, tier, o.kind);
-    out += ": " + (tiers.empty() ? std::string("no switches") : tiers);
-    for (std::size_t i = 0; i < o.rails.size(); ++i) out += (i ? ", " : "; rails ") + std::to_string(o.rails[i]);
+    if (!o.known()) return "unknown: no topology file names a switch";
+    if (!o.mixed()) return std::string(fabricKindName(o.parts.front().kind)) + ": " + partText(o.parts.front());
+    std::string out = "mixed: ";
+    for (std::size_t i = 0; i < o.parts.size(); ++i) {
+        const FabricPart& p = o.parts[i];
+        out += std::string(i == 0 ? "" : i + 1 == o.parts.size() ? " and " : ", ") + fabricKindName(p.kind) + " in " +
+               formatCounted(static_cast<std::int64_t>(p.clusters), "cluster", "clusters") + " (" + partText(p) + ")";
+    }
     return out;
 }
 
 nlohmann::json fabricOutlineToJson(const FabricOutline& o) {
-    nlohmann::json tiers = nlohmann::json::object();
-    for (SwitchTier tier : kTiers) tiers[switchTierName(tier, o.kind)] = o.switches[static_cast<std::size_t>(tier)];
-    if (o.switches == decltype(o.switches){}) return {{"kind", "unknown"}, {"name", "unknown"}, {"tiers", tiers}, {"rails", o.rails}};
-    return {{"kind", kindKey(o.kind)}, {"name", fabricKindName(o.kind)}, {"tiers", tiers}, {"rails", o.rails}};
+    if (!o.known()) {
+        nlohmann::json tiers = nlohmann::json::object();
+        for (SwitchTier tier : kTiers) tiers[switchTierName(tier, FabricKind::RoceClos)] = 0;
+        return {{"kind", "unknown"}, {"name", "unknown"}, {"tiers", tiers}, {"rails", nlohmann::json::array()}};
+    }
+    if (!o.mixed()) {
+        nlohmann::json one = partToJson(o.parts.front());
+        one.erase("clusters");
+        return one;
+    }
+    nlohmann::json fabrics = nlohmann::json::array();
+    for (const FabricPart& p : o.parts) fabrics.push_back(partToJson(p));
+    return {{"kind", "mixed"}, {"name", "mixed"}, {"fabrics", fabrics}};
 }
 
 }  // namespace faultline
