@@ -52,6 +52,7 @@ private:
 PresentationWindow::PresentationWindow(std::shared_ptr<const ReportContent> content, QWidget* parent)
     : QWidget(parent, Qt::Window),
       m_content(std::move(content)),
+      m_ettr(*m_content->run),
       m_stack(new QStackedWidget(this)),
       m_card(new StoryCard(this)),
       m_stage(new QWidget(this)),
@@ -128,7 +129,7 @@ void PresentationWindow::setTime(Nanos t) {
     const ReportIncident& r = m_content->selected[static_cast<std::size_t>(s.incident)];
     // A failure flashes for the first moments after it struck.
     if (m_time >= r.incident.begin && m_time < r.incident.begin + 2 * kMinute) m_view->setFlashing(r.incident.gpus);
-    RunCaption c = captionAt(*m_content->run, *m_view->replay(), m_content->summary.ledger, m_time);
+    RunCaption c = captionAt(*m_content->run, *m_view->replay(), m_ettr, m_time);
     QString event;
     for (const IncidentEvent& e : r.incident.chain)
         if (e.time <= m_time) event = QString::fromStdString(e.what);

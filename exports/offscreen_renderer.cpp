@@ -14,7 +14,7 @@ const QColor kCalloutColour(255, 214, 10);  // a failure called out in a frame
 }  // namespace
 
 OffscreenRenderer::OffscreenRenderer(std::shared_ptr<const Run> run, QSize size, bool caption)
-    : m_run(std::move(run)), m_size(size), m_caption(caption), m_ledger(computeGoodput(*m_run)) {
+    : m_run(std::move(run)), m_size(size), m_caption(caption), m_ettr(*m_run) {
     m_window.setAttribute(Qt::WA_DontShowOnScreen);
     const int strip = m_caption ? captionHeight(size.height()) : 0;
     m_window.resize(size.width(), size.height() - strip);
@@ -35,7 +35,7 @@ OffscreenRenderer::~OffscreenRenderer() = default;
 const ReplayIndex& OffscreenRenderer::replay() const { return *m_view->replay(); }
 
 RunCaption OffscreenRenderer::captionAt(Nanos t) const {
-    RunCaption c = faultline::captionAt(*m_run, *m_view->replay(), m_ledger, t);
+    RunCaption c = faultline::captionAt(*m_run, *m_view->replay(), m_ettr, t);
     c.note = m_note;
     return c;
 }

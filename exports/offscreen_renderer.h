@@ -48,7 +48,7 @@ private:
     std::shared_ptr<const Run> m_run;
     QSize m_size;
     bool m_caption;
-    GoodputLedger m_ledger;
+    EttrSoFar m_ettr;
     QWidget m_window;
     FabricView* m_view;
     Nanos m_flashSpan = 0;
