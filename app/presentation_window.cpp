@@ -133,7 +133,10 @@ void PresentationWindow::setTime(Nanos t) {
     QString event;
     for (const IncidentEvent& e : r.incident.chain)
         if (e.time <= m_time) event = QString::fromStdString(e.what);
-    QString note = QString("%1 of %2 · %3").arg(s.incident + 1).arg(m_content->selected.size()).arg(QString::fromStdString(incidentTitle(r.incident)));
+    QString note = QString("%1 of %2 · %3 · %4")
+                       .arg(s.incident + 1)
+                       .arg(m_content->selected.size())
+                       .arg(QString::fromStdString(incidentTitle(r.incident)), QString::fromStdString(incidentCostText(r.incident)));
     if (!event.isEmpty()) note += " · " + event;
     if (r.note && !r.note->notes.empty()) note += " · Reviewer: " + QString::fromStdString(noteExcerpt(r.note->notes, 1000)).section('\n', 0, 0);
     c.note = note;
@@ -154,7 +157,7 @@ void PresentationWindow::showSlide(int index) {
     }
     m_stack->setCurrentWidget(m_stage);
     // Three lines (the incident's own too), in type for the back of the room.
-    m_caption->setFixedHeight(captionHeight(height()) * 2);
+    m_caption->setFixedHeight(slideCaptionHeight(height()));
     m_stage->layout()->activate();  // the 3D view's true size, for the camera's aim below
     const Incident& inc = m_content->selected[static_cast<std::size_t>(s.incident)].incident;
     m_replayFrom = std::max<Nanos>(0, inc.begin - kLead);

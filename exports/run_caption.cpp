@@ -70,6 +70,8 @@ RunCaption captionAt(const Run& run, const ReplayIndex& replay, const EttrSoFar&
 
 int captionHeight(int imageHeight) { return std::max(56, imageHeight * 9 / 100); }
 
+int slideCaptionHeight(int imageHeight) { return captionHeight(imageHeight) * 2; }
+
 void paintCaption(QPainter& p, const QRect& rect, const RunCaption& c) {
     p.save();
     p.fillRect(rect, QColor(12, 16, 24, 235));

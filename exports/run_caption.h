@@ -44,6 +44,9 @@ RunCaption captionAt(const Run& run, const ReplayIndex& replay, const EttrSoFar&
 
 // The strip's height for an image of this height: ~9% of it, never below 56 px.
 int captionHeight(int imageHeight);
+// A slide's strip (the presentation window's and its PDF's): three lines in type for the
+// back of the room, twice a video frame's.
+int slideCaptionHeight(int imageHeight);
 // Paints the strip into `rect` (dark band, white type sized to the band).
 void paintCaption(QPainter& painter, const QRect& rect, const RunCaption& caption);
 
