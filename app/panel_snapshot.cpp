@@ -55,6 +55,8 @@ std::unique_ptr<QWidget> makeSnapshotPanel(const QString& view, const std::share
     }
 }
 
+QSize snapshotSize(const QWidget& panel, QSize asked) { return asked.expandedTo(panel.minimumSize()).expandedTo(panel.minimumSizeHint()); }
+
 int snapshotPanel(const QString& view, const QString& runPath, const QString& out, const QSize& size, const QString& at, double scale) {
     std::shared_ptr<const LoadedRun> loaded;
     try {
@@ -76,11 +78,17 @@ int snapshotPanel(const QString& view, const QString& runPath, const QString& ou
     }
 
     std::unique_ptr<QWidget> panel = makeSnapshotPanel(view, loaded, at.isEmpty() ? std::nullopt : std::optional<Nanos>(t));
-    panel->resize(size);
+    // A panel drawn smaller than it can be laid out is cut off at its foot (the charts'
+    // power chart at the default 1600x1000): the picture takes the size it needs, and says so.
+    const QSize whole = snapshotSize(*panel, size);
+    if (whole != size)
+        std::fprintf(stderr, "faultline: the %s panel needs %dx%d to be drawn whole: the picture is that size, not %dx%d\n", qPrintable(view),
+                     whole.width(), whole.height(), size.width(), size.height());
+    panel->resize(whole);
     panel->show();
     QApplication::processEvents();
     QString error;
-    if (!exportPanel(panel.get(), out, size, scale, &error)) {  // SVG or PNG by extension
+    if (!exportPanel(panel.get(), out, whole, scale, &error)) {  // SVG or PNG by extension
         std::fprintf(stderr, "faultline: %s\n", qPrintable(error));
         return 1;
     }

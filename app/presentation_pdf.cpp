@@ -4,7 +4,6 @@
 #include "analysis/blast_radius.h"
 #include "analysis/opening_instant.h"
 #include "exports/image_file.h"
-#include "exports/offscreen_renderer.h"
 #include "model/error.h"
 #include "model/incident_notes.h"
 #include "model/partial_file.h"
@@ -19,19 +18,34 @@
 namespace faultline {
 
 namespace {
-
 constexpr QSize kSlide(1920, 1080);  // pixels of a page: 10 x 5.625 inches at 192 dpi
+}  // namespace
 
-// The caption's extra line, as the presentation writes it for the slide.
-QString slideNote(const ReportContent& content, std::size_t i) {
-    const ReportIncident& r = content.selected[i];
-    QString note = QString("%1 of %2 · %3").arg(i + 1).arg(content.selected.size()).arg(QString::fromStdString(incidentTitle(r.incident)));
+IncidentSlides::IncidentSlides(const ReportContent& content) : m_content(content), m_renderer(content.run, kSlide) {
+    m_renderer.setFlashSpan(2 * kMinute);
+    // As the presentation window draws it: its caption strip's type, and the failed part
+    // named by the 3D view's own label (a video's callout ring there covered the label).
+    m_renderer.setCaptionHeight(slideCaptionHeight(kSlide.height()));
+}
+
+QImage IncidentSlides::render(std::size_t i) {
+    const Incident& incident = m_content.selected[i].incident;
+    showIncident(m_renderer.view(), failedPart(*m_content.run, incident), incident.gpus, suspectGpus(*m_content.run, incident)).aim();
+    m_renderer.setNote(note(i));
+    return m_renderer.render(incidentSnapshotInstant(incident, m_content.run->info.duration));
+}
+
+QString IncidentSlides::note(std::size_t i) const {
+    const ReportIncident& r = m_content.selected[i];
+    // The slides are "the incidents that cost the most time": each says what it cost.
+    QString note = QString("%1 of %2 · %3 · %4")
+                       .arg(i + 1)
+                       .arg(m_content.selected.size())
+                       .arg(QString::fromStdString(incidentTitle(r.incident)), QString::fromStdString(incidentCostText(r.incident)));
     if (r.note && !r.note->notes.empty())
         note += " · Reviewer: " + QString::fromStdString(noteExcerpt(r.note->notes, 1000)).section('\n', 0, 0);
     return note;
 }
-
-}  // namespace
 
 int writePresentationPdf(const ReportContent& content, const QString& path) {
     int pages = 0;
@@ -64,15 +78,10 @@ int writePresentationPdf(const ReportContent& content, const QString& path) {
             };
             card(StoryCard::Kind::Title);
             if (!content.selected.empty()) {
-                OffscreenRenderer renderer(content.run, kSlide);
-                renderer.setFlashSpan(2 * kMinute);
-                renderer.setCalloutSpan(2 * kMinute);  // the failed part ringed and named
+                IncidentSlides slides(content);
                 for (std::size_t i = 0; i < content.selected.size(); ++i) {
-                    const Incident& incident = content.selected[i].incident;
-                    showIncident(renderer.view(), failedPart(*content.run, incident), incident.gpus, suspectGpus(*content.run, incident)).aim();
-                    renderer.setNote(slideNote(content, i));
                     newPage();
-                    painter.drawImage(page, renderer.render(incidentSnapshotInstant(incident, content.run->info.duration)));
+                    painter.drawImage(page, slides.render(i));
                 }
             }
             card(StoryCard::Kind::Closing);

@@ -52,6 +52,7 @@ private:
 PresentationWindow::PresentationWindow(std::shared_ptr<const ReportContent> content, QWidget* parent)
     : QWidget(parent, Qt::Window),
       m_content(std::move(content)),
+      m_ettr(*m_content->run),
       m_stack(new QStackedWidget(this)),
       m_card(new StoryCard(this)),
       m_stage(new QWidget(this)),
@@ -128,11 +129,14 @@ void PresentationWindow::setTime(Nanos t) {
     const ReportIncident& r = m_content->selected[static_cast<std::size_t>(s.incident)];
     // A failure flashes for the first moments after it struck.
     if (m_time >= r.incident.begin && m_time < r.incident.begin + 2 * kMinute) m_view->setFlashing(r.incident.gpus);
-    RunCaption c = captionAt(*m_content->run, *m_view->replay(), m_content->summary.ledger, m_time);
+    RunCaption c = captionAt(*m_content->run, *m_view->replay(), m_ettr, m_time);
     QString event;
     for (const IncidentEvent& e : r.incident.chain)
         if (e.time <= m_time) event = QString::fromStdString(e.what);
-    QString note = QString("%1 of %2 · %3").arg(s.incident + 1).arg(m_content->selected.size()).arg(QString::fromStdString(incidentTitle(r.incident)));
+    QString note = QString("%1 of %2 · %3 · %4")
+                       .arg(s.incident + 1)
+                       .arg(m_content->selected.size())
+                       .arg(QString::fromStdString(incidentTitle(r.incident)), QString::fromStdString(incidentCostText(r.incident)));
     if (!event.isEmpty()) note += " · " + event;
     if (r.note && !r.note->notes.empty()) note += " · Reviewer: " + QString::fromStdString(noteExcerpt(r.note->notes, 1000)).section('\n', 0, 0);
     c.note = note;
@@ -153,7 +157,7 @@ void PresentationWindow::showSlide(int index) {
     }
     m_stack->setCurrentWidget(m_stage);
     // Three lines (the incident's own too), in type for the back of the room.
-    m_caption->setFixedHeight(captionHeight(height()) * 2);
+    m_caption->setFixedHeight(slideCaptionHeight(height()));
     m_stage->layout()->activate();  // the 3D view's true size, for the camera's aim below
     const Incident& inc = m_content->selected[static_cast<std::size_t>(s.incident)].incident;
     m_replayFrom = std::max<Nanos>(0, inc.begin - kLead);

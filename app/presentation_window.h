@@ -6,6 +6,7 @@
 // Page Up go back, Home and End jump, A turns auto-advance on and off, S opens or closes the
 // presenter's notes in a window of their own (presenter_notes.h), Esc leaves.
 #include "exports/report_content.h"
+#include "exports/run_caption.h"
 
 #include <QPointer>
 #include <QWidget>
@@ -59,6 +60,7 @@ private:
     QString slideTitle(int index) const;
 
     std::shared_ptr<const ReportContent> m_content;
+    EttrSoFar m_ettr;
     std::vector<Slide> m_slides;
     int m_slide = -1;
     bool m_auto = false;

@@ -7,6 +7,8 @@
 #include <QApplication>
 #include <QPainter>
 
+#include <algorithm>
+
 namespace faultline {
 
 namespace {
@@ -14,12 +16,12 @@ const QColor kCalloutColour(255, 214, 10);  // a failure called out in a frame
 }  // namespace
 
 OffscreenRenderer::OffscreenRenderer(std::shared_ptr<const Run> run, QSize size, bool caption)
-    : m_run(std::move(run)), m_size(size), m_caption(caption), m_ledger(computeGoodput(*m_run)) {
+    : m_run(std::move(run)), m_size(size), m_caption(caption), m_ettr(*m_run) {
     m_window.setAttribute(Qt::WA_DontShowOnScreen);
-    const int strip = m_caption ? captionHeight(size.height()) : 0;
-    m_window.resize(size.width(), size.height() - strip);
+    m_strip = m_caption ? captionHeight(size.height()) : 0;
+    m_window.resize(size.width(), size.height() - m_strip);
     m_view = new FabricView(&m_window);
-    m_view->setGeometry(0, 0, size.width(), size.height() - strip);
+    m_view->setGeometry(0, 0, size.width(), size.height() - m_strip);
     m_window.show();  // not on screen: gives the view its native window and GL context
     QApplication::processEvents();
     m_view->setRun(m_run);
@@ -34,8 +36,16 @@ OffscreenRenderer::~OffscreenRenderer() = default;
 
 const ReplayIndex& OffscreenRenderer::replay() const { return *m_view->replay(); }
 
+void OffscreenRenderer::setCaptionHeight(int pixels) {
+    if (!m_caption) return;
+    m_strip = std::clamp(pixels, 0, m_size.height() - 1);
+    m_window.resize(m_size.width(), m_size.height() - m_strip);
+    m_view->setGeometry(0, 0, m_size.width(), m_size.height() - m_strip);
+    QApplication::processEvents();
+}
+
 RunCaption OffscreenRenderer::captionAt(Nanos t) const {
-    RunCaption c = faultline::captionAt(*m_run, *m_view->replay(), m_ledger, t);
+    RunCaption c = faultline::captionAt(*m_run, *m_view->replay(), m_ettr, t);
     c.note = m_note;
     return c;
 }
@@ -98,10 +108,9 @@ QImage OffscreenRenderer::render(Nanos t) {
     p.setCompositionMode(QPainter::CompositionMode_Source);
     // Scaled only on a high-DPI screen, where the view renders more pixels than the frame has.
     scene.setDevicePixelRatio(1);
-    p.drawImage(QRect(0, 0, m_size.width(), m_size.height() - captionHeight(m_size.height())), scene);
+    p.drawImage(QRect(0, 0, m_size.width(), m_size.height() - m_strip), scene);
     p.setCompositionMode(QPainter::CompositionMode_SourceOver);
-    const int strip = captionHeight(m_size.height());
-    paintCaption(p, QRect(0, m_size.height() - strip, m_size.width(), strip), captionAt(t));
+    paintCaption(p, QRect(0, m_size.height() - m_strip, m_size.width(), m_strip), captionAt(t));
     return frame;
 }
 

@@ -37,6 +37,10 @@ public:
     void setCalloutSpan(Nanos span) { m_calloutSpan = span; }
     // An extra caption line (a slide's text); empty for none.
     void setNote(const QString& note) { m_note = note; }
+    // The caption strip's height in pixels (captionHeight of the size unless set); the 3D
+    // view takes the rest. Set before aiming the camera: the view's shape changes.
+    void setCaptionHeight(int pixels);
+    int captionStripHeight() const { return m_strip; }
 
     // The frame at t: 3D view and caption strip, `size` pixels, Format_RGB32.
     QImage render(Nanos t);
@@ -48,7 +52,8 @@ private:
     std::shared_ptr<const Run> m_run;
     QSize m_size;
     bool m_caption;
-    GoodputLedger m_ledger;
+    int m_strip;
+    EttrSoFar m_ettr;
     QWidget m_window;
     FabricView* m_view;
     Nanos m_flashSpan = 0;

@@ -50,6 +50,7 @@ public:
     int paragraphHeight(const QString& text, int pixelSize = 13) const;
     int factsBesideHeight(const std::vector<std::pair<QString, QString>>& rows, const QImage& image, int maxImageHeight) const;
     int tableHeight(const QStringList& header, const std::vector<QStringList>& rows, const std::vector<double>& widths) const;
+    int factsHeight(const std::vector<std::pair<QString, QString>>& rows) const { return factsHeight(rows, m_width); }
 
 private:
     void ensure(int height);

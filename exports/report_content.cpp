@@ -12,6 +12,13 @@ namespace faultline {
 
 Nanos incidentCost(const Incident& incident) { return incident.timeToRecover + incident.lostWork; }
 
+std::string incidentCostText(const Incident& incident) {
+    const std::string down = formatDuration(incident.timeToRecover) + " down";
+    if (!incident.lostWorkKnown) return "cost " + down + " at least (work redone not known)";
+    if (incident.lostWork <= 0) return "cost " + down;
+    return "cost " + formatDuration(incidentCost(incident)) + " (" + down + ", " + formatDuration(incident.lostWork) + " of work redone)";
+}
+
 std::vector<Incident> worstIncidents(const std::vector<Incident>& incidents, int count) {
     std::vector<Incident> out = incidents;
     std::stable_sort(out.begin(), out.end(), [](const Incident& a, const Incident& b) {
@@ -51,18 +58,6 @@ std::vector<std::pair<std::string, std::string>> powerFacts(const ClusterPower& 
     std::snprintf(b, sizeof b, "%.1f MWh", p.energyMegawattHours);
     f.emplace_back("Energy", b);
     return f;
-}
-
-std::vector<std::vector<std::string>> powerSwingRows(const ClusterPower& p, const RunInfo& info) {
-    std::vector<std::vector<std::string>> rows;
-    char from[32], to[32], rate[32];
-    for (const PowerSwing& s : p.largestSwings) {
-        std::snprintf(from, sizeof from, "%.3f MW", s.fromMegawatts);
-        std::snprintf(to, sizeof to, "%.3f MW", s.toMegawatts);
-        std::snprintf(rate, sizeof rate, "%+.3f", s.megawattsPerSecond);
-        rows.push_back({formatWallTime(info.startEpochNs, s.time), from, to, rate, s.cause.empty() ? "-" : s.cause});
-    }
-    return rows;
 }
 
 std::string snapshotCaption(const ReportContent& c) {

@@ -34,6 +34,9 @@ struct ReportContent {
 
 // What an incident cost the run: time to recover plus the work redone after it.
 Nanos incidentCost(const Incident& incident);
+// The same in words, for a slide that ranks incidents by it: "cost 1 h 23 min (1 h down,
+// 23 min of work redone)"; "cost 1 h down at least (work redone not known)".
+std::string incidentCostText(const Incident& incident);
 
 // The `count` incidents that cost the most, worst first, unexpected ones before planned
 // maintenance; all of them when count is larger.
@@ -51,8 +54,8 @@ std::vector<std::pair<std::string, std::string>> incidentFacts(const Incident& i
 inline constexpr const char* kNotReviewedYet = "Not reviewed yet: no notes, confirmed cause or tags in its review.";
 std::string sinceSymptom(Nanos offset);  // "+4 min 10 s", "-4.9 s" (before it)
 std::vector<std::pair<std::string, std::string>> headlineFigures(const RunSummary& summary);
-// The "Cluster power" section: where the figures come from, peak, mean, energy; and the
-// largest swings as rows of when (UTC), from, to, MW/s, at.
+// The "Cluster power" section: where the figures come from, peak, mean, energy (its table
+// of swings is power_swings.h's).
 std::vector<std::pair<std::string, std::string>> powerFacts(const ClusterPower& power);
 // The late ranks of the traced collectives, most waiting caused first (at most `limit`):
 // rank, GPU, collectives it was last at, the waiting it caused, its GPU's telemetry then.
@@ -60,6 +63,5 @@ std::vector<std::pair<std::string, std::string>> powerFacts(const ClusterPower& 
 std::string snapshotCaption(const ReportContent& content);
 std::vector<std::string> lateRankHeader();
 std::vector<std::vector<std::string>> lateRankRows(const StragglerReport& stragglers, const Run& run, std::size_t limit = 10);
-std::vector<std::vector<std::string>> powerSwingRows(const ClusterPower& power, const RunInfo& info);
 
 }  // namespace faultline

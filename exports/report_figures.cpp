@@ -35,16 +35,7 @@ ReportFigure recordFigure(QWidget* panel, const QString& title, QSize size) {
     return f;
 }
 
-bool renderReportFigures(const ReportContent& content, ReportFigures& out, const std::function<void(int, int)>& progress,
-                         const std::atomic<bool>* cancel) {
-    const int total = 6 + static_cast<int>(content.selected.size());
-    int done = 0;
-    auto step = [&] {
-        ++done;
-        if (progress) progress(done, total);
-        QApplication::processEvents();  // the window stays live between figures
-        return !(cancel && cancel->load());
-    };
+bool forEachReportChart(const ReportContent& content, const std::function<bool(QWidget* panel, const QString& title, QSize size)>& use) {
     {
         ChartsView charts;
         charts.setAttribute(Qt::WA_DontShowOnScreen);
@@ -70,26 +61,44 @@ bool renderReportFigures(const ReportContent& content, ReportFigures& out, const
                     }
             if (std::string(name) == "stragglerHeatMap" && content.run->collectives.empty() && content.run->rankSteps.empty()) {
                 delete panel;  // nothing to show: no traces in this run
-                if (!step()) return false;
+                if (!use(nullptr, title, kChartSize)) return false;
                 continue;
             }
             panel->setParent(nullptr);  // on its own, at the figure's size
             panel->setAttribute(Qt::WA_DontShowOnScreen);
+            panel->resize(kChartSize);
             panel->show();
-            out.charts.push_back(recordFigure(panel, title, kChartSize));
+            QApplication::processEvents();
+            const bool more = use(panel, title, kChartSize);
             delete panel;
-            if (!step()) return false;
+            if (!more) return false;
         }
     }
-    {
-        TimelineView timeline;
-        timeline.setAttribute(Qt::WA_DontShowOnScreen);
-        timeline.setRun(content.run);
-        timeline.setTime(content.run->info.duration);  // the cursor at the end, out of the way
-        timeline.show();
-        out.charts.push_back(recordFigure(&timeline, QObject::tr("The whole run on the timeline"), QSize(kChartSize.width(), 150)));
-        if (!step()) return false;
-    }
+    TimelineView timeline;
+    timeline.setAttribute(Qt::WA_DontShowOnScreen);
+    timeline.setRun(content.run);
+    timeline.setTime(content.run->info.duration);  // the cursor at the end, out of the way
+    timeline.resize(kChartSize.width(), 150);
+    timeline.show();
+    QApplication::processEvents();
+    return use(&timeline, QObject::tr("The whole run on the timeline"), QSize(kChartSize.width(), 150));
+}
+
+bool renderReportFigures(const ReportContent& content, ReportFigures& out, const std::function<void(int, int)>& progress,
+                         const std::atomic<bool>* cancel) {
+    const int total = 6 + static_cast<int>(content.selected.size());
+    int done = 0;
+    auto step = [&] {
+        ++done;
+        if (progress) progress(done, total);
+        QApplication::processEvents();  // the window stays live between figures
+        return !(cancel && cancel->load());
+    };
+    const bool all = forEachReportChart(content, [&](QWidget* panel, const QString& title, QSize size) {
+        if (panel) out.charts.push_back(recordFigure(panel, title, size));
+        return step();
+    });
+    if (!all) return false;
     // Without OpenGL (no display: Qt's offscreen platform) the report goes without its 3D
     // pictures rather than crash; the writers leave an incident's picture out when it has none.
     if (content.selected.empty() || !openGlAvailable()) return true;

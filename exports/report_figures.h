@@ -34,6 +34,11 @@ struct ReportFigures {
 
 // A panel painted into a figure at `size` (on the GUI thread).
 ReportFigure recordFigure(QWidget* panel, const QString& title, QSize size);
+// The report's charts as the panels they are drawn from, each on its own at its figure's
+// size, handed to `use` in turn (null for a chart with nothing to show: the straggler heat
+// map of a run without traces) and deleted after; `use` returns false to stop. For the
+// figures below, and for tests that read the panels as the pages show them.
+bool forEachReportChart(const ReportContent& content, const std::function<bool(QWidget* panel, const QString& title, QSize size)>& use);
 
 // `progress(done, total)` after each figure; returns false when `cancel` was set.
 bool renderReportFigures(const ReportContent& content, ReportFigures& out, const std::function<void(int, int)>& progress = {},

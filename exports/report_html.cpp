@@ -3,6 +3,7 @@
 #include "exports/report_writer.h"
 
 #include "exports/html_parts.h"
+#include "exports/power_swings.h"
 
 #include "model/partial_file.h"
 #include "model/error.h"
@@ -35,13 +36,10 @@ void writeHtmlReport(const ReportContent& c, const ReportFigures& figures, const
         html += "<h3>Late ranks in the traced collectives</h3>" + gridTable(lateRankHeader(), late) + "\n";
     html += "<h2>Cluster power</h2><table class=facts>";
     for (const auto& [k, v] : powerFacts(c.power)) html += "<tr><th>" + h(k) + "</th><td>" + h(v) + "</td></tr>";
-    html += "</table><table class=grid><tr><th>Largest swings (UTC)</th><th>From</th><th>To</th><th>MW/s</th><th>At</th></tr>";
-    for (const auto& row : powerSwingRows(c.power, info)) {
-        html += "<tr>";
-        for (const std::string& cell : row) html += "<td>" + h(cell) + "</td>";
-        html += "</tr>";
-    }
-    html += "</table>\n<h2>Charts</h2>\n";
+    html += "</table>";
+    if (const auto swings = powerSwingRows(c.power, info); swings.empty()) html += "<p>" + h(std::string(kNoPowerSwings)) + "</p>";
+    else html += gridTable(powerSwingHeader(), swings);
+    html += "\n<h2>Charts</h2>\n";
     for (const ReportFigure& f : figures.charts) html += "<figure><figcaption>" + h(f.title) + "</figcaption>" + svgOf(f) + "</figure>\n";
     html += "<h2>Incidents by downtime</h2>\n<p class=muted>" + h(snapshotCaption(c)) + "</p>\n";
     for (std::size_t i = 0; i < c.selected.size(); ++i) {

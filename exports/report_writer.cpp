@@ -8,6 +8,7 @@
 #include "model/format.h"
 #include "exports/image_file.h"
 #include "exports/pdf_layout.h"
+#include "exports/power_swings.h"
 
 #include <QFileInfo>
 
@@ -58,16 +59,24 @@ void causesSection(PdfLayout& pdf, const ReportContent& c) {
 }
 
 void powerSection(PdfLayout& pdf, const ReportContent& c) {
-    pdf.heading("Cluster power", 2);
-    pdf.facts(qPairs(powerFacts(c.power)));
+    const auto facts = qPairs(powerFacts(c.power));
     std::vector<QStringList> rows;
     for (const auto& r : powerSwingRows(c.power, c.run->info)) {
         QStringList row;
         for (const std::string& cell : r) row << qtText(cell);
         rows.push_back(row);
     }
-    if (rows.empty()) pdf.paragraph("No swings: the draw is flat over the run.");
-    else pdf.table({"Largest swings (UTC)", "From", "To", "MW/s", "At"}, rows, {0.3, 0.16, 0.16, 0.12, 0.26}, {false, true, true, true, false});
+    QStringList header;
+    for (const std::string& h : powerSwingHeader()) header << qtText(h);
+    const std::vector<double> widths{0.3, 0.08, 0.22, 0.12, 0.28};
+    // The section whole on the next page rather than its table alone there, under no heading.
+    const int height = pdf.headingHeight("Cluster power", 2) + pdf.factsHeight(facts) +
+                       (rows.empty() ? pdf.paragraphHeight(kNoPowerSwings) : pdf.tableHeight(header, rows, widths));
+    if (height > pdf.spaceLeft() && height <= pdf.pageHeight()) pdf.newPage();
+    pdf.heading("Cluster power", 2);
+    pdf.facts(facts);
+    if (rows.empty()) pdf.paragraph(kNoPowerSwings);
+    else pdf.table(header, rows, widths, {false, true, true, true, false});
 }
 
 // Only when the run has traced collectives with a late rank.

@@ -33,7 +33,29 @@ QString phaseText(const Run& run, const JobStatus& job) {
 
 }  // namespace
 
-RunCaption captionAt(const Run& run, const ReplayIndex& replay, const GoodputLedger& ledger, Nanos t) {
+EttrSoFar::EttrSoFar(const Run& run) {
+    const Nanos duration = std::max<Nanos>(0, run.info.duration);
+    m_period = std::max<Nanos>(kSecond, (duration + 19'999) / 20'000);
+    const GoodputLedger ledger = computeGoodput(run, m_period);
+    if (!ledger.timeAccounted) return;
+    double kept = 0;
+    for (const GoodputPeriod& p : ledger.days) {
+        m_keptBefore.push_back(kept);
+        m_ettr.push_back(p.ettr());
+        kept += p.ettr() * static_cast<double>(p.end - p.begin);
+    }
+}
+
+std::optional<double> EttrSoFar::at(Nanos t) const {
+    if (m_ettr.empty()) return std::nullopt;
+    if (t <= 0) return m_ettr.front();
+    const std::size_t k = std::min(m_ettr.size() - 1, static_cast<std::size_t>(t / m_period));
+    const Nanos into = std::min(t - static_cast<Nanos>(k) * m_period, m_period);
+    const double kept = m_keptBefore[k] + m_ettr[k] * static_cast<double>(into);
+    return kept / static_cast<double>(static_cast<Nanos>(k) * m_period + into);
+}
+
+RunCaption captionAt(const Run& run, const ReplayIndex& replay, const EttrSoFar& ettr, Nanos t) {
     RunCaption c;
     c.run = QString::fromStdString(run.info.name);
     const Nanos day = t / kDay;
@@ -41,21 +63,14 @@ RunCaption captionAt(const Run& run, const ReplayIndex& replay, const GoodputLed
                  .arg(QString::fromStdString(formatWallTime(run.info.startEpochNs, t)))
                  .arg(day + 1)
                  .arg(QString::fromStdString(formatDuration(t)));
-    if (ledger.timeAccounted && !ledger.days.empty()) {
-        Nanos kept = 0, span = 0;
-        for (const GoodputPeriod& p : ledger.days) {
-            if (p.end > t) break;
-            kept += static_cast<Nanos>(p.ettr() * static_cast<double>(p.end - p.begin));
-            span += p.end - p.begin;
-        }
-        if (span > 0) c.ettr = QString("ETTR so far %1").arg(QString::fromStdString(formatPercent(static_cast<double>(kept) / static_cast<double>(span))));
-        else c.ettr = QString("ETTR day 1 %1").arg(QString::fromStdString(formatPercent(ledger.days.front().ettr())));
-    }
+    if (const std::optional<double> e = ettr.at(t)) c.ettr = QString("ETTR so far %1").arg(QString::fromStdString(formatPercent(*e)));
     c.now = phaseText(run, replay.jobAt(t));
     return c;
 }
 
 int captionHeight(int imageHeight) { return std::max(56, imageHeight * 9 / 100); }
+
+int slideCaptionHeight(int imageHeight) { return captionHeight(imageHeight) * 2; }
 
 void paintCaption(QPainter& p, const QRect& rect, const RunCaption& c) {
     p.save();

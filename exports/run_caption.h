@@ -8,6 +8,9 @@
 
 #include <QString>
 
+#include <optional>
+#include <vector>
+
 class QPainter;
 class QRect;
 
@@ -21,13 +24,29 @@ struct RunCaption {
     QString note;       // optional extra line (a presentation slide's caption)
 };
 
-// What the strip says at t. `ledger` is the run's goodput ledger (worked out once): ETTR so
-// far is the cumulative figure over the days completed by t (the current day's own until
-// the first is complete), the same per-day ledger the charts and `summary` show.
-RunCaption captionAt(const Run& run, const ReplayIndex& replay, const GoodputLedger& ledger, Nanos t);
+// ETTR from the run's start up to an instant, by the same ledger the charts and `summary`
+// show, kept in periods of a 20,000th of the run: whole periods up to t and the share of the
+// one holding t. (Summing whole days only held the figure still through a day of failures.)
+class EttrSoFar {
+public:
+    explicit EttrSoFar(const Run& run);
+    // Empty where the run does not say how its time was spent.
+    std::optional<double> at(Nanos t) const;
+
+private:
+    Nanos m_period = 1;
+    std::vector<double> m_ettr;       // each period's own
+    std::vector<double> m_keptBefore;  // ETTR-time kept before each period, in ns
+};
+
+// What the strip says at t; `ettr` is worked out once per run.
+RunCaption captionAt(const Run& run, const ReplayIndex& replay, const EttrSoFar& ettr, Nanos t);
 
 // The strip's height for an image of this height: ~9% of it, never below 56 px.
 int captionHeight(int imageHeight);
+// A slide's strip (the presentation window's and its PDF's): three lines in type for the
+// back of the room, twice a video frame's.
+int slideCaptionHeight(int imageHeight);
 // Paints the strip into `rect` (dark band, white type sized to the band).
 void paintCaption(QPainter& painter, const QRect& rect, const RunCaption& caption);
 

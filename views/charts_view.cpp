@@ -122,7 +122,9 @@ ChartsView::ChartsView(QWidget* parent)
     connect(m_stepTime, &TimeChartView::timeClicked, this, &ChartsView::timeRequested);
     connect(m_power, &TimeChartView::timeClicked, this, &ChartsView::timeRequested);
     m_power->setRenderHint(QPainter::Antialiasing);
-    m_power->setMinimumSize(240, 170);
+    // As high as the other time charts: at 170 px its plot was 40 px high and Qt Charts
+    // elided the day ticks and the axis title to "...".
+    m_power->setMinimumSize(240, kChartMinHeight);
     connect(m_heatMap, &HeatMap::columnClicked, this, [this](int column) {
         emit timeRequested(m_stragglers.traceBegin + m_stragglers.windowLength * column + m_stragglers.windowLength / 2);
     });
@@ -166,7 +168,6 @@ void ChartsView::arrange(int columns) {
         grid->setRowStretch(1, 3);
         grid->setRowStretch(2, 2);
         grid->setRowStretch(3, 2);
-        setMinimumSize(kNarrowMinWidth, 3 * kChartMinHeight + kCausesMinHeight);
     } else {
         // Narrow (a dock beside the 3D view): one chart under another, each wide enough for
         // its text, and the panel scrolls.
@@ -176,8 +177,11 @@ void ChartsView::arrange(int columns) {
             grid->addWidget(w, row, 0);
             grid->setRowStretch(row++, w == m_causes ? 3 : 2);
         }
-        setMinimumSize(kNarrowMinWidth, 5 * kChartMinHeight + kCausesMinHeight);
     }
+    // Every row at its chart's minimum, the power chart's too, with the grid's spacing and
+    // margins: a panel sized to less cut the power chart off at its foot.
+    grid->activate();
+    setMinimumSize(std::max(kNarrowMinWidth, grid->minimumSize().width()), grid->minimumSize().height());
 }
 
 void ChartsView::resizeEvent(QResizeEvent* event) {

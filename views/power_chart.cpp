@@ -1,7 +1,5 @@
 #include "views/power_chart.h"
 
-#include <QLegendMarker>
-
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 #include <QtCharts/QValueAxis>
@@ -10,6 +8,12 @@
 
 namespace faultline {
 
+namespace {
+// The height of the checkpoint saves' row, a share of the axis: under the idle level (72 W of
+// 700 is a tenth of the peak), clear of the axis line.
+constexpr double kCheckpointRow = 0.04;
+}  // namespace
+
 PowerChart::PowerChart(QWidget* parent)
     : TimeChartView(tr("Cluster power draw"), tr("MW"), parent),
       m_curve(new QLineSeries(this)),
@@ -17,7 +21,7 @@ PowerChart::PowerChart(QWidget* parent)
       m_restarts(new QScatterSeries(this)),
       m_checkpoints(new QScatterSeries(this)) {
     setObjectName("powerChart");
-    m_curve->setName(tr("power"));
+    m_curve->setName(tr("draw"));  // short, beside three marks in a narrow dock
     m_curve->setObjectName("powerCurve");
     m_failures->setName(tr("failures"));
     m_failures->setObjectName("powerFailures");
@@ -38,8 +42,6 @@ PowerChart::PowerChart(QWidget* parent)
     addTimeSeries(m_checkpoints, "MW");
     addTimeSeries(m_restarts, "MW");
     addTimeSeries(m_failures, "MW");
-    // The title names the curve: the legend keys only the marks, short enough for a narrow dock.
-    for (QLegendMarker* marker : chart()->legend()->markers(m_curve)) marker->setVisible(false);
     setRun(nullptr);
 }
 
@@ -65,10 +67,14 @@ void PowerChart::setRun(const Run* run) {
         }
         return mw * scale;
     };
+    // Failures and restarts on the curve where they struck; checkpoint saves (hundreds of
+    // them, at the training level) in a row along the chart's foot, where they once hid the
+    // curve's top.
+    const double top = std::max(1e-9, m_power.peakMegawatts * scale * 1.1);
     QList<QPointF> failures, restarts, checkpoints;
     for (const PowerMark& m : m_power.marks) {
-        const QPointF at(toX(m.time), drawAt(m.time));
-        (m.kind == "failure" ? failures : m.kind == "restart" ? restarts : checkpoints).append(at);
+        if (m.kind == "checkpoint") checkpoints.append({toX(m.time), top * kCheckpointRow});
+        else (m.kind == "failure" ? failures : restarts).append({toX(m.time), drawAt(m.time)});
     }
     m_curve->replace(curve);
     m_failures->replace(failures);
@@ -78,7 +84,7 @@ void PowerChart::setRun(const Run* run) {
                          static_cast<QXYSeries*>(m_checkpoints)})
         setSeriesUnit(s, unit);
     yAxis()->setTitleText(unit);
-    setRange(duration, 0, std::max(1e-9, m_power.peakMegawatts * scale * 1.1));
+    setRange(duration, 0, top);
     setEmptyMessage(!run ? tr("No run") : QString());
     setToolTip(QString::fromStdString(m_power.source));
 }

@@ -1,7 +1,8 @@
 #pragma once
 // The cluster's power draw over the run (analysis/cluster_power.h) as a time chart in the
-// Charts panel: the curve in MW (kW for a single host's capture), failures, restarts and
-// checkpoints marked on it, linked to the replay's instant like the other time charts.
+// Charts panel: the curve in MW (kW for a single host's capture) keyed in the legend, failures
+// and restarts marked on it, checkpoint saves in a row along its foot; linked to the replay's
+// instant like the other time charts.
 #include "views/time_chart_view.h"
 
 #include "analysis/cluster_power.h"

@@ -6,11 +6,15 @@
 
 #include "model/replay_state.h"
 #include "model/run_file.h"
+#include "views/charts_view.h"
 #include "views/gpu_palette.h"
+#include "views/power_chart.h"
 
+#include <QApplication>
 #include <QFileInfo>
 #include <QImage>
 #include <QProcess>
+#include <QTest>
 
 #include <gtest/gtest.h>
 
@@ -108,6 +112,37 @@ TEST(Screenshot, AShortRunOpensAtItsFirstSymptomAsTheAppDoes) {
     ASSERT_EQ(r.exitCode, 0) << r.errors.toStdString();
     EXPECT_GT(pixelsOf(QImage(opened), kFailedColour), 200) << "the failed GPU, red and framed";
     EXPECT_EQ(pixelsOf(QImage(atStart), kFailedColour), 0);
+}
+
+// Issue #38: `--screenshot --view charts` at the default 1600x1000 cut the power chart off at
+// its foot: the panel's minimum counted three rows of charts of its four.
+TEST(Screenshot, TheChartsPanelIsDrawnWholeWithItsPowerChart) {
+    test::guiApp();
+    ScratchDir dir;
+    const std::string file = dir.file("tiny.faultline");
+    writeRunFile(test::tinyRun(), file);
+    ChartsView charts;
+    charts.setRun(std::shared_ptr<const faultline::Run>(std::shared_ptr<const faultline::Run>(), &test::tinyRun()));
+    charts.resize(1600, 1000);
+    charts.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&charts));
+    QApplication::processEvents();
+    auto* power = charts.findChild<PowerChart*>("powerChart");
+    ASSERT_NE(power, nullptr);
+    // At the size the panel allows, every chart at least its own minimum and inside it.
+    const QRect at(power->mapTo(&charts, QPoint(0, 0)), power->size());
+    EXPECT_LE(at.bottom(), charts.height() - 1) << "the power chart ends at " << at.bottom() << " of " << charts.height();
+    EXPECT_GE(power->height(), power->minimumHeight());
+    // The picture takes that size, and says why it is not the one asked for.
+    const QString png = QString::fromStdString(dir.file("charts.png"));
+    const AppResult r = runApp({"--screenshot", png, "--view", "charts", QString::fromStdString(file)});
+    ASSERT_EQ(r.exitCode, 0) << r.errors.toStdString();
+    const QImage image(png);
+    EXPECT_EQ(image.width(), 1600);
+    EXPECT_EQ(image.height(), std::max(1000, charts.minimumHeight()));
+    if (image.height() > 1000) {
+        EXPECT_TRUE(r.errors.contains("needs 1600x")) << r.errors.toStdString();
+    }
 }
 
 // --colour-by paints the hall as View > Colour By does: the GPUs leave the state grey for the

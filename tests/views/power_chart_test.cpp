@@ -7,6 +7,8 @@
 #include "views/power_chart.h"
 
 #include <QtCharts/QChartView>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 #include <QtCharts/QValueAxis>
@@ -49,6 +51,33 @@ TEST(PowerChart, ShowsTheClusterDrawWithEveryFailureMarked) {
     EXPECT_EQ(chart->yAxis()->titleText(), "kW");
     EXPECT_TRUE(chart->emptyMessage().isEmpty());
     if (const char* dir = std::getenv("FAULTLINE_TEST_SHOTS")) view.grab().save(QString("%1/power_chart.png").arg(dir));
+}
+
+// Issue #38: the legend keyed the marks but not the curve itself, and the checkpoint saves'
+// marks, hundreds of them at the training level, hid the curve's top.
+TEST(PowerChart, TheLegendKeysTheCurveAndTheSavesLeaveItsTopClear) {
+    test::guiApp();
+    PowerChart chart;
+    chart.resize(1400, 300);
+    auto modelled = std::make_shared<faultline::Run>(test::tinyRun());
+    modelled->telemetry = {};
+    chart.setRun(modelled.get());
+    chart.show();
+    auto* curve = seriesOf<QLineSeries>(&chart, "powerCurve");
+    auto* saves = seriesOf<QScatterSeries>(&chart, "powerCheckpoints");
+    ASSERT_NE(curve, nullptr);
+    ASSERT_NE(saves, nullptr);
+    const QList<QLegendMarker*> keys = chart.chart()->legend()->markers(curve);
+    ASSERT_EQ(keys.size(), 1);
+    EXPECT_TRUE(keys.front()->isVisible());
+    EXPECT_FALSE(keys.front()->label().isEmpty());
+    ASSERT_GT(saves->count(), 10);
+    double peak = 0, low = peak;
+    for (const QPointF& p : curve->points()) peak = std::max(peak, p.y());
+    low = peak;
+    for (const QPointF& p : curve->points()) low = std::min(low, p.y());
+    // Every save's mark below the lowest the curve goes (the job down): none on the line.
+    for (const QPointF& p : saves->points()) EXPECT_LT(p.y(), low) << "a save marked at " << p.y() << " on a curve of " << low << " to " << peak;
 }
 
 }  // namespace
