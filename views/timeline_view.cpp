@@ -200,6 +200,24 @@ void TimelineView::paintEvent(QPaintEvent*) {
     drawLegend(p);
 }
 
+std::vector<TimelineView::RulerLabel> TimelineView::rulerLabels() const {
+    std::vector<RulerLabel> labels;
+    if (!m_run) return labels;
+    const std::int64_t start = m_run->info.startEpochNs;
+    const double pixelsPerNano = std::max(1, width() - kLabelWidth) / static_cast<double>(m_end - m_begin);
+    const QFontMetrics metrics = fontMetrics();
+    const Nanos tick = chooseTimelineTick(pixelsPerNano, [&](Nanos step) {
+        return metrics.horizontalAdvance(QString::fromStdString(timelineTickLabel(start, m_begin, step)));
+    });
+    for (Nanos t = firstTickAtOrAfter(start, m_begin, tick); t <= m_end; t = nextTick(start, t, tick)) {
+        const QString text = QString::fromStdString(timelineTickLabel(start, t, tick));
+        const QRectF box(xOf(t) + 3, 12 - metrics.ascent(), metrics.horizontalAdvance(text), metrics.height());
+        if (box.left() < kLabelWidth || box.right() > width() - 1) continue;  // its tick line is drawn; a cut label is not
+        labels.push_back({box, text});
+    }
+    return labels;
+}
+
 void TimelineView::drawRuler(QPainter& p) {
     const std::int64_t start = m_run->info.startEpochNs;
     const double pixelsPerNano = std::max(1, width() - kLabelWidth) / static_cast<double>(m_end - m_begin);
@@ -221,11 +239,11 @@ void TimelineView::drawRuler(QPainter& p) {
         p.setPen(grid);
         p.drawLine(QPointF(x, 0), QPointF(x, legendRect().top()));
         p.setPen(palette().text().color());
-        p.drawText(QPointF(x + 3, 12), QString::fromStdString(timelineTickLabel(start, t, tick)));
         const auto& steps = m_run->steps;
         auto it = std::upper_bound(steps.begin(), steps.end(), t, [](Nanos v, const Step& s) { return v < s.time; });
         if (it != steps.begin()) p.drawText(QPointF(x + 3, 28), QString::fromStdString(formatCount(std::prev(it)->step)));
     }
+    for (const RulerLabel& label : rulerLabels()) p.drawText(QPointF(label.box.left(), 12), label.text);
     p.restore();
 }
 

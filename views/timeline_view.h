@@ -68,6 +68,13 @@ public:
         QFont font;
     };
     std::vector<LaneLabel> laneLabels() const;
+    // The ruler's time labels as drawn (each text's box, and the text): one that would run
+    // past the right edge is left out rather than cut ("06:55:05.9|").
+    struct RulerLabel {
+        QRectF box;
+        QString text;
+    };
+    std::vector<RulerLabel> rulerLabels() const;
 
 signals:
     void timeRequested(faultline::Nanos t);

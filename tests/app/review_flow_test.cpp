@@ -451,6 +451,29 @@ TEST(ReviewFlow, RankLanesKeepAReadableHeightAndScrollWhenManyNoNameOverlapping)
     EXPECT_TRUE(view.toolTipAt(view.laneRect(lastLane).center()).startsWith("rank 255")) << view.toolTipAt(view.laneRect(lastLane).center()).toStdString();
 }
 
+// The ruler's time labels are whole at any width, zoomed out and into a trace: one that would
+// run past the right edge ("06:55:05.9" cut to "0") is left out, its tick line still drawn.
+TEST(ReviewFlow, TheTimelinesRulerLabelsAreWholeAtAnyWidth) {
+    test::guiApp();
+    TimelineView view;
+    view.setRun(std::shared_ptr<const faultline::Run>(&test::tracedTinyRun(), [](const faultline::Run*) {}));
+    const Nanos traced = test::tracedTinyRun().collectives.front().enter;
+    for (const auto& [begin, end] : {std::pair<Nanos, Nanos>{0, test::tracedTinyRun().info.duration}, {traced, traced + 37 * kMillisecond}}) {
+        for (int width : {420, 777, 1100, 1213, 1913}) {
+            view.resize(width, 300);
+            view.setVisibleRange(begin, end);
+            const auto labels = view.rulerLabels();
+            EXPECT_FALSE(labels.empty()) << width;
+            for (std::size_t i = 0; i < labels.size(); ++i) {
+                EXPECT_LE(labels[i].box.right(), width) << labels[i].text.toStdString() << " cut at width " << width;
+                if (i > 0) {
+                    EXPECT_FALSE(labels[i].box.intersects(labels[i - 1].box)) << labels[i].text.toStdString() << " at width " << width;
+                }
+            }
+        }
+    }
+}
+
 TEST(ReviewFlow, ATraceOnlyRunReadsInMillisecondsWithRankLabelsAndMessages) {
     FAULTLINE_REQUIRE_REALDATA();
     test::guiApp();
