@@ -241,11 +241,7 @@ void CompareWindow::connectControls() {
 
 CompareWindow::~CompareWindow() = default;
 
-void CompareWindow::fitFiguresTable() {
-    // The figures' table as wide as its columns (its Change column was clipped at 1280x720),
-    // up to half the width; the charts take the rest.
-    // Before the window is first shown the splitter has no width of its own yet: the window's.
-    const int total = m_bottom->isVisible() ? m_bottom->width() : width();
+int CompareWindow::figuresTableWidth() const {
     const int frame = 2 * m_kpis->frameWidth() + m_kpis->verticalScrollBar()->sizeHint().width() + 4;
     int columns = 0;  // each as wide as its widest text, the header's or a cell's (bold, the widest)
     QFont bold = m_kpis->font();
@@ -257,8 +253,41 @@ void CompareWindow::fitFiguresTable() {
             if (const QTableWidgetItem* item = m_kpis->item(r, c)) widest = std::max(widest, metrics.horizontalAdvance(item->text()) + 12);
         columns += widest;
     }
-    const int wanted = std::min(total / 2, columns + frame);
+    return columns + frame;
+}
+
+bool CompareWindow::placeFiguresTable() {
+    // The window's width: the splitter's own lags behind a resize.
+    const int total = width();
+    const bool narrow = figuresTableWidth() + m_charts->widthToNameEveryBar() > total;
+    if (narrow == m_figuresInTab) return false;
+    m_figuresInTab = narrow;
+    if (narrow) {
+        m_charts->insertTab(0, m_kpis, tr("Figures"));
+    } else {
+        m_charts->removeTab(m_charts->indexOf(m_kpis));
+        m_bottom->insertWidget(0, m_kpis);
+        m_kpis->show();
+    }
+    return true;
+}
+
+void CompareWindow::fitFiguresTable() {
+    // Too narrow for the table and every bar's name side by side (1280x720: "Planned
+    // mainten...", "Checkpo..."), the table becomes the charts' first tab, each then as wide
+    // as the window.
+    placeFiguresTable();
+    if (m_figuresInTab) return;
+    // The figures' table as wide as its columns (its Change column was clipped at 1280x720),
+    // up to half the width; the charts take the rest.
+    const int total = m_bottom->isVisible() ? m_bottom->width() : width();
+    const int wanted = std::min(total / 2, figuresTableWidth());
     m_bottom->setSizes({wanted, total - wanted});
+}
+
+void CompareWindow::resizeEvent(QResizeEvent* event) {
+    QMainWindow::resizeEvent(event);
+    if (m_loaded && placeFiguresTable() && !m_figuresInTab) fitFiguresTable();
 }
 
 QRect comparisonWindowGeometry(const QRect& available) {

@@ -82,8 +82,14 @@ signals:
     void comparisonShown();
     void comparisonFailed(const QString& message);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void fitFiguresTable();
+    int figuresTableWidth() const;
+    // Beside the charts where both fit, else a tab of the charts' own ("Figures").
+    bool placeFiguresTable();
     // The constructor's parts, in the order it calls them.
     QHBoxLayout* createBar();
     QWidget* createLayout(QHBoxLayout* bar);
@@ -107,6 +113,7 @@ private:
     ReplayControls* m_controls;
     KpiDiffView* m_kpis;
     ComparisonCharts* m_charts;
+    bool m_figuresInTab = false;
     QSplitter* m_bottom = nullptr;  // the figures' table beside the charts
     QComboBox* m_alignMode;
     QComboBox* m_incidentA;

@@ -52,6 +52,11 @@ QBarCategoryAxis* categoryAxis(const QStringList& names) {
     return axis;
 }
 
+// A bar's name is cut where its longest word is wider than the bar's share of the plot; the
+// value axis, its title and the chart's margins take about this much beside them.
+constexpr int kBesideThePlot = 110;
+constexpr int kAroundAName = 16;
+
 QChartView* barChart(const QString& title, const char* name, QWidget* parent) {
     auto* view = new QChartView(new QChart, parent);
     view->setObjectName(name);
@@ -334,6 +339,22 @@ void ComparisonCharts::setRuns(const Run& a, const Run& b, const RunComparison& 
 void ComparisonCharts::setTime(Nanos a) {
     m_ettr->setCursor(a);
     m_steps->setCursor(a);
+}
+
+int ComparisonCharts::widthToNameEveryBar() const {
+    int need = 0;
+    for (const QChartView* view : {m_lostByCause, m_causes, m_waterfall}) {
+        for (QAbstractAxis* a : view->chart()->axes(Qt::Horizontal)) {
+            auto* axis = qobject_cast<QBarCategoryAxis*>(a);
+            if (!axis || axis->count() == 0) continue;
+            const QFontMetrics metrics(axis->labelsFont());
+            int widest = 0;
+            for (const QString& name : axis->categories())
+                for (const QString& word : name.split("<br>")) widest = std::max(widest, metrics.horizontalAdvance(word));
+            need = std::max(need, static_cast<int>(axis->count()) * (widest + kAroundAName) + kBesideThePlot);
+        }
+    }
+    return need;
 }
 
 }  // namespace faultline

@@ -26,6 +26,9 @@ public:
     // The cursor line at A's instant (the comparison's clock).
     void setTime(Nanos a);
 
+    // The width the charts need to name every bar whole, one word a line: the figures' table
+    // gives way to it (the bridge's nine bars once read "Planned mainten..." at 1280x720).
+    int widthToNameEveryBar() const;
     static QColor colourA();
     static QColor colourB();
 

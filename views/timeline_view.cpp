@@ -8,6 +8,7 @@
 
 #include <QMouseEvent>
 #include <QPainter>
+#include <QScrollBar>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -35,6 +36,8 @@ QColor causeColour(const Downtime& d, const TimelineColours& c) {
 }
 
 constexpr int kLegendHeight = 18;  // what each mark is, along the bottom
+// A rank lane is never squeezed below a height its name can be read in: more ranks scroll.
+constexpr int kMinLaneHeight = 14, kMaxLaneHeight = 18;
 // After the user pans or zooms, jumps of the replay leave their view alone this long.
 constexpr qint64 kUserHoldMs = 3000;
 
@@ -47,6 +50,10 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     setAttribute(Qt::WA_OpaquePaintEvent);
     // Failures and checkpoints are drawn in the state colours of the 3D view.
     connect(&StatePaletteChoice::instance(), &StatePaletteChoice::changed, this, [this] { update(); });
+    m_laneScroll = new QScrollBar(Qt::Vertical, this);
+    m_laneScroll->setObjectName("timelineLaneScroll");
+    m_laneScroll->hide();
+    connect(m_laneScroll, &QScrollBar::valueChanged, this, [this] { update(); });
 }
 
 void TimelineView::setRun(std::shared_ptr<const Run> run) {
@@ -57,6 +64,7 @@ void TimelineView::setRun(std::shared_ptr<const Run> run) {
 void TimelineView::setRun(std::shared_ptr<const Run> run, CollectiveLanes lanes) {
     m_run = std::move(run);
     m_lanes = std::move(lanes);
+    m_laneScroll->setValue(0);
     setVisibleRange(0, m_run ? std::max<Nanos>(1, m_run->info.duration) : kDay);
 }
 
@@ -102,7 +110,32 @@ void TimelineView::setVisibleRange(Nanos begin, Nanos end) {
     begin = std::clamp<Nanos>(begin, 0, duration - span);
     m_begin = begin;
     m_end = begin + span;
+    updateLaneScroll();
     update();
+}
+
+void TimelineView::resizeEvent(QResizeEvent*) { updateLaneScroll(); }
+
+int TimelineView::laneHeight() const {
+    const int lanes = std::max<int>(1, static_cast<int>(m_lanes.lanes.size()));
+    return std::clamp((lanesBottom() - kLanesTop) / lanes, kMinLaneHeight, kMaxLaneHeight);
+}
+
+int TimelineView::visibleLaneCount() const {
+    return std::min<int>(static_cast<int>(m_lanes.lanes.size()), std::max(0, (lanesBottom() - kLanesTop) / laneHeight()));
+}
+
+int TimelineView::firstVisibleLane() const { return m_laneScroll->value(); }
+
+void TimelineView::scrollToLane(int lane) { m_laneScroll->setValue(lane); }
+
+void TimelineView::updateLaneScroll() {
+    const int hidden = showsRankLanes() ? static_cast<int>(m_lanes.lanes.size()) - visibleLaneCount() : 0;
+    m_laneScroll->setRange(0, std::max(0, hidden));
+    m_laneScroll->setPageStep(std::max(1, visibleLaneCount()));
+    const int w = m_laneScroll->sizeHint().width();
+    m_laneScroll->setGeometry(width() - w, kLanesTop, w, std::max(0, lanesBottom() - kLanesTop));
+    m_laneScroll->setVisible(hidden > 0);
 }
 
 double TimelineView::xOf(Nanos t) const {
@@ -121,16 +154,31 @@ bool TimelineView::showsRankLanes() const {
 }
 
 int TimelineView::laneOfRank(std::int32_t rank) const {
-    const int lanes = std::min<int>(static_cast<int>(m_lanes.lanes.size()), std::max(0, (lanesBottom() - kLanesTop) / 4));
-    for (int i = 0; i < lanes; ++i)
-        if (m_lanes.lanes[static_cast<std::size_t>(i)].rank == rank) return i;
+    for (std::size_t i = 0; i < m_lanes.lanes.size(); ++i)
+        if (m_lanes.lanes[i].rank == rank) return static_cast<int>(i);
     return -1;
 }
 
 QRect TimelineView::laneRect(int lane) const {
-    const int lanes = std::min<int>(static_cast<int>(m_lanes.lanes.size()), std::max(1, (lanesBottom() - kLanesTop) / 4));
-    const int h = std::clamp((lanesBottom() - kLanesTop) / std::max(1, lanes), 4, 18);
-    return {kLabelWidth, kLanesTop + lane * h, width() - kLabelWidth, h - 1};
+    const int h = laneHeight();
+    return {kLabelWidth, kLanesTop + (lane - firstVisibleLane()) * h, width() - kLabelWidth, h - 1};
+}
+
+std::vector<TimelineView::LaneLabel> TimelineView::laneLabels() const {
+    std::vector<LaneLabel> labels;
+    if (!m_run || !showsRankLanes()) return labels;
+    const int room = laneHeight() - 1;
+    QFont small = font();
+    for (int pixels = 12; pixels >= 8; --pixels) {
+        small.setPixelSize(pixels);
+        if (QFontMetrics(small).height() <= room) break;
+    }
+    const int first = firstVisibleLane();
+    for (int lane = first; lane < first + visibleLaneCount(); ++lane) {
+        const QRect r = laneRect(lane);
+        labels.push_back({QRect(0, r.top(), kLabelWidth - 4, r.height()), tr("rank %1").arg(m_lanes.lanes[static_cast<std::size_t>(lane)].rank), small});
+    }
+    return labels;
 }
 
 void TimelineView::paintEvent(QPaintEvent*) {
@@ -150,6 +198,24 @@ void TimelineView::paintEvent(QPaintEvent*) {
         p.drawLine(QPointF(x, 0), QPointF(x, legendRect().top()));
     }
     drawLegend(p);
+}
+
+std::vector<TimelineView::RulerLabel> TimelineView::rulerLabels() const {
+    std::vector<RulerLabel> labels;
+    if (!m_run) return labels;
+    const std::int64_t start = m_run->info.startEpochNs;
+    const double pixelsPerNano = std::max(1, width() - kLabelWidth) / static_cast<double>(m_end - m_begin);
+    const QFontMetrics metrics = fontMetrics();
+    const Nanos tick = chooseTimelineTick(pixelsPerNano, [&](Nanos step) {
+        return metrics.horizontalAdvance(QString::fromStdString(timelineTickLabel(start, m_begin, step)));
+    });
+    for (Nanos t = firstTickAtOrAfter(start, m_begin, tick); t <= m_end; t = nextTick(start, t, tick)) {
+        const QString text = QString::fromStdString(timelineTickLabel(start, t, tick));
+        const QRectF box(xOf(t) + 3, 12 - metrics.ascent(), metrics.horizontalAdvance(text), metrics.height());
+        if (box.left() < kLabelWidth || box.right() > width() - 1) continue;  // its tick line is drawn; a cut label is not
+        labels.push_back({box, text});
+    }
+    return labels;
 }
 
 void TimelineView::drawRuler(QPainter& p) {
@@ -173,11 +239,11 @@ void TimelineView::drawRuler(QPainter& p) {
         p.setPen(grid);
         p.drawLine(QPointF(x, 0), QPointF(x, legendRect().top()));
         p.setPen(palette().text().color());
-        p.drawText(QPointF(x + 3, 12), QString::fromStdString(timelineTickLabel(start, t, tick)));
         const auto& steps = m_run->steps;
         auto it = std::upper_bound(steps.begin(), steps.end(), t, [](Nanos v, const Step& s) { return v < s.time; });
         if (it != steps.begin()) p.drawText(QPointF(x + 3, 28), QString::fromStdString(formatCount(std::prev(it)->step)));
     }
+    for (const RulerLabel& label : rulerLabels()) p.drawText(QPointF(label.box.left(), 12), label.text);
     p.restore();
 }
 
@@ -231,33 +297,29 @@ void TimelineView::drawCheckpoints(QPainter& p) {
 
 void TimelineView::drawLanes(QPainter& p) {
     const auto& records = m_run->collectives;
-    const int lanes = std::min<int>(static_cast<int>(m_lanes.lanes.size()), std::max(0, (height() - kLanesTop) / 4));
+    const int first = firstVisibleLane(), last = first + visibleLaneCount();
     const int plotWidth = width() - kLabelWidth;
-    if (lanes == 0 || plotWidth <= 0) return;
+    if (last <= first || plotWidth <= 0) return;
     // Tens of thousands of boxes: paint them as pixel runs into one image, not one by one.
-    QImage image(plotWidth, laneRect(lanes - 1).bottom() - kLanesTop + 1, QImage::Format_ARGB32_Premultiplied);
+    QImage image(plotWidth, laneRect(last - 1).bottom() - kLanesTop + 1, QImage::Format_ARGB32_Premultiplied);
     image.fill(Qt::transparent);
     const Rgb inside = activeStatePalette().timeline.collective;
     const QRgb colour = qRgb(inside[0], inside[1], inside[2]);
     p.setPen(palette().text().color());  // the bands left no pen: the rank labels need one
-    for (int lane = 0; lane < lanes; ++lane) {
+    for (const LaneLabel& label : laneLabels()) {
+        p.setFont(label.font);
+        p.drawText(label.box, Qt::AlignRight | Qt::AlignVCenter, label.text);
+    }
+    p.setFont(font());
+    for (int lane = first; lane < last; ++lane) {
         const QRect r = laneRect(lane);
         const CollectiveLane& l = m_lanes.lanes[static_cast<std::size_t>(lane)];
-        // Every lane named where there is room; else every few, so the ranks can be counted.
-        const int every = std::max(1, 12 / std::max(1, r.height()));
-        if (lane % every == 0) {
-            QFont small = p.font();
-            small.setPixelSize(std::clamp(r.height() - 1, 8, 12));
-            p.setFont(small);
-            p.drawText(QRect(0, r.top() - 4, kLabelWidth - 4, r.height() + 8), Qt::AlignRight | Qt::AlignVCenter, tr("rank %1").arg(l.rank));
-            p.setFont(font());
-        }
         // This lane's records, sorted by enter (and so by exit: a rank is in one collective at a time).
         const auto begin = m_lanes.records.begin() + static_cast<std::ptrdiff_t>(l.begin);
         const auto end = m_lanes.records.begin() + static_cast<std::ptrdiff_t>(l.end);
-        auto first = std::lower_bound(begin, end, m_begin, [&](std::uint32_t i, Nanos t) { return records[i].exit < t; });
+        auto from = std::lower_bound(begin, end, m_begin, [&](std::uint32_t i, Nanos t) { return records[i].exit < t; });
         auto* row = reinterpret_cast<QRgb*>(image.scanLine(r.top() - kLanesTop));
-        for (auto it = first; it != end; ++it) {
+        for (auto it = from; it != end; ++it) {
             const CollectiveRecord& c = records[*it];
             if (c.enter > m_end) break;
             const int x0 = std::clamp(static_cast<int>(xOf(c.enter)) - kLabelWidth, 0, plotWidth - 1);
@@ -268,16 +330,16 @@ void TimelineView::drawLanes(QPainter& p) {
             std::memcpy(image.scanLine(y - kLanesTop), row, static_cast<std::size_t>(plotWidth) * sizeof(QRgb));
     }
     p.drawImage(kLabelWidth, kLanesTop, image);
-    drawHangOnLanes(p, lanes);
+    drawHangOnLanes(p, first, last);
 }
 
 // From the moment a hang began, a culprit's lane is filled in the failed colour (its GPU failed
 // the job) and a waiting rank's lane hatched with it: who hung the job reads off the lanes.
-void TimelineView::drawHangOnLanes(QPainter& p, int lanes) {
+void TimelineView::drawHangOnLanes(QPainter& p, int first, int last) {
     if (!m_run->hang) return;
     const QColor failed = qColour(activeStatePalette().failed);
     std::optional<Nanos> begin;
-    for (int lane = 0; lane < lanes; ++lane) {
+    for (int lane = first; lane < last; ++lane) {
         const std::optional<RankInHang> part = rankInHang(*m_run, m_lanes.lanes[static_cast<std::size_t>(lane)].rank);
         if (!part || part->begin > m_end) continue;
         const QRect r = laneRect(lane);
@@ -289,11 +351,17 @@ void TimelineView::drawHangOnLanes(QPainter& p, int lanes) {
     if (!begin || *begin < m_begin) return;
     const double x = xOf(*begin);
     p.setPen(QPen(failed, 2, Qt::DashLine));
-    p.drawLine(QPointF(x, kLanesTop - 4), QPointF(x, laneRect(lanes - 1).bottom()));
+    p.drawLine(QPointF(x, kLanesTop - 4), QPointF(x, laneRect(last - 1).bottom()));
     p.drawText(QPointF(x + 4, kLanesTop - 6), tr("hang"));
 }
 
 void TimelineView::wheelEvent(QWheelEvent* event) {
+    // Over the rank names the wheel scrolls the lanes, three a notch; elsewhere it zooms.
+    if (m_laneScroll->isVisible() && event->position().x() < kLabelWidth && event->position().y() >= kLanesTop) {
+        m_laneScroll->setValue(m_laneScroll->value() - event->angleDelta().y() / 40);
+        event->accept();
+        return;
+    }
     const double steps = event->angleDelta().y() / 120.0;
     const double factor = std::pow(zoomFactorPerClick(), -steps);
     m_userMoved.start();

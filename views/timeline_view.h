@@ -12,6 +12,7 @@
 #include "model/run.h"
 
 #include <QColor>
+#include <QFont>
 #include <QElapsedTimer>
 #include <QWidget>
 
@@ -19,6 +20,8 @@
 #include <utility>
 #include <vector>
 #include <optional>
+
+class QScrollBar;
 
 namespace faultline {
 
@@ -51,7 +54,27 @@ public:
     // The rank lanes are drawn when the visible span is this short and shows collectives.
     bool showsRankLanes() const;
     int laneOfRank(std::int32_t rank) const;  // -1 when the rank has no lane
+    // A lane's rectangle as scrolled now: lanes keep a readable height, and when more ranks
+    // than fit are traced the lanes scroll (their scroll bar, or the wheel over their names).
     QRect laneRect(int lane) const;
+    int firstVisibleLane() const;
+    int visibleLaneCount() const;
+    void scrollToLane(int lane);
+    // The lanes' rank names as drawn: each inside its own lane, in a font that fits it, so no
+    // two ever overlap.
+    struct LaneLabel {
+        QRect box;
+        QString text;
+        QFont font;
+    };
+    std::vector<LaneLabel> laneLabels() const;
+    // The ruler's time labels as drawn (each text's box, and the text): one that would run
+    // past the right edge is left out rather than cut ("06:55:05.9|").
+    struct RulerLabel {
+        QRectF box;
+        QString text;
+    };
+    std::vector<RulerLabel> rulerLabels() const;
 
 signals:
     void timeRequested(faultline::Nanos t);
@@ -63,13 +86,14 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void drawRuler(QPainter& p);
     void drawBands(QPainter& p);
     void drawCheckpoints(QPainter& p);
     void drawLanes(QPainter& p);
-    void drawHangOnLanes(QPainter& p, int lanes);
+    void drawHangOnLanes(QPainter& p, int first, int last);
     void drawLegend(QPainter& p);
     void follow(Nanos previous);
     QString describeBand(Nanos t, double x) const;
@@ -77,6 +101,8 @@ private:
     QString describeLegend(const QPoint& pos) const;
     QColor nowColour() const;
     int lanesBottom() const;
+    int laneHeight() const;
+    void updateLaneScroll();
 
     std::shared_ptr<const Run> m_run;
     CollectiveLanes m_lanes;
@@ -87,6 +113,7 @@ private:
     bool m_dragged = false;
     std::optional<RootCause> m_highlight;
     QElapsedTimer m_userMoved;  // since the user last panned or zoomed
+    QScrollBar* m_laneScroll = nullptr;
 };
 
 }  // namespace faultline

@@ -163,7 +163,7 @@ QString TimelineView::toolTipAt(const QPoint& pos) const {
         return tr("No checkpoint at %1").arg(when);
     }
     if (showsRankLanes())
-        for (int lane = 0; lane < static_cast<int>(m_lanes.lanes.size()); ++lane) {
+        for (int lane = firstVisibleLane(); lane < firstVisibleLane() + visibleLaneCount(); ++lane) {
             const QRect r = laneRect(lane);
             if (r.top() > pos.y()) break;
             if (r.contains(pos)) return describeLane(lane, t);

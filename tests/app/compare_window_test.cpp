@@ -393,38 +393,49 @@ TEST(CompareWindow, LostGpuHoursByCauseLeadWithTheNetwork) {
     EXPECT_TRUE(verdict->text().contains("fewer GPU-hours to the network than InfiniBand")) << verdict->text().toStdString();
 }
 
-// Every chart of the comparison names its bars whole, at 1280x720 as at the window's own
-// 1600x1000: the bridge's "Planned maintenance" and "InfiniBand total" once read "Plann..."
-// and "Infini...".
+// Every chart of the comparison names its bars whole, at the size the window opens at on a
+// 1280x720 screen (its title bar taken off), at 1280x720 and at the window's own 1600x1000:
+// the bridge's "Planned maintenance" and "InfiniBand total" once read "Plann..." and
+// "Infini...", and between two simulated runs "Planned mainten...", "Checkpo..." and "Softw...".
 TEST(CompareWindow, ChartsCutNoNameShortOnASmallScreen) {
     test::guiApp();
     ScratchDir dir;
-    const auto [a, b] = writeFabricPair(dir, false);
-    CompareWindow window;
-    window.showComparison(loadComparison(QString::fromStdString(a), QString::fromStdString(b)));
-    window.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-    auto* charts = window.findChild<QTabWidget*>("comparisonCharts");
-    ASSERT_NE(charts, nullptr);
-    for (const QSize size : {QSize(1280, 720), QSize(1600, 1000)}) {
-        window.resize(size);
-        for (int tab = 0; tab < charts->count(); ++tab) {
-            charts->setCurrentIndex(tab);
-            QApplication::processEvents();
-            QApplication::processEvents();
-            const QStringList cut = test::cutTexts(window);
-            EXPECT_TRUE(cut.isEmpty()) << size.width() << "x" << size.height() << ", " << charts->tabText(tab).toStdString() << ": "
-                                       << cut.join(" | ").toStdString();
+    const auto [roce, ib] = writeFabricPair(dir, false);
+    const std::string a = dir.file("seed1.faultline"), b = dir.file("seed2.faultline");
+    // As `faultline-cli simulate --preset tiny --seed 1` and `--seed 2` write them.
+    SimulationParams p = simulationPreset("tiny");
+    p.seed = 1;
+    writeRunFile(simulate(p), a);
+    p.seed = 2;
+    writeRunFile(simulate(p), b);
+    const QSize onSmallScreen = comparisonWindowGeometry(QRect(0, 0, 1280, 720)).size() - QSize(0, 24);
+    for (const auto& [pathA, pathB] : {std::pair{roce, ib}, std::pair{a, b}})
+        for (const QSize size : {onSmallScreen, QSize(1280, 720), QSize(1600, 1000)}) {
+            // Opened at that size, as the app opens it on such a screen.
+            CompareWindow window;
+            window.resize(size);
+            window.showComparison(loadComparison(QString::fromStdString(pathA), QString::fromStdString(pathB)));
+            window.show();
+            ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+            auto* charts = window.findChild<QTabWidget*>("comparisonCharts");
+            ASSERT_NE(charts, nullptr);
+            for (int tab = 0; tab < charts->count(); ++tab) {
+                charts->setCurrentIndex(tab);
+                QApplication::processEvents();
+                QApplication::processEvents();
+                const QStringList cut = test::cutTexts(window);
+                EXPECT_TRUE(cut.isEmpty()) << pathB << " at " << size.width() << "x" << size.height() << ", " << charts->tabText(tab).toStdString()
+                                           << ": " << cut.join(" | ").toStdString();
+            }
+            // The figures' table scrolls rather than cut a name short.
+            auto* kpis = window.findChild<QTableWidget*>("kpiDiff");
+            ASSERT_NE(kpis, nullptr);
+            for (int row = 0; row < kpis->rowCount(); ++row) {
+                const QString name = kpis->item(row, 0)->text();
+                EXPECT_GT(kpis->columnWidth(0), kpis->fontMetrics().horizontalAdvance(name)) << size.width() << "x" << size.height() << ": "
+                                                                                            << name.toStdString();
+            }
         }
-        // The figures' table scrolls rather than cut a name short.
-        auto* kpis = window.findChild<QTableWidget*>("kpiDiff");
-        ASSERT_NE(kpis, nullptr);
-        for (int row = 0; row < kpis->rowCount(); ++row) {
-            const QString name = kpis->item(row, 0)->text();
-            EXPECT_GT(kpis->columnWidth(0), kpis->fontMetrics().horizontalAdvance(name)) << size.width() << "x" << size.height() << ": "
-                                                                                        << name.toStdString();
-        }
-    }
 }
 
 TEST(CompareWindow, CamerasFollowUntilUnlinkedAndPicksAreMirrored) {

@@ -253,6 +253,16 @@ TEST(MainWindow, AFailedGpuIncidentIsLabelledInTheView) {
     auto* view = window.findChild<FabricView*>();
     EXPECT_EQ(view->selected(), gpu);
     EXPECT_EQ(view->blastLabel().toStdString(), run.topology.gpuName(gpu.index) + " failed");
+    // Once the replay has passed its repair the GPU is no longer labelled failed; back at the
+    // failure, it is again.
+    ASSERT_TRUE(gpuFailure->end.has_value());
+    ReplayPanel* replay = window.replayPanel();
+    replay->setTime(*gpuFailure->end + kMinute);
+    view->renderImage();
+    EXPECT_TRUE(view->blastLabel().isEmpty()) << "after the repair: " << view->blastLabel().toStdString();
+    replay->setTime(gpuFailure->begin);
+    view->renderImage();
+    EXPECT_EQ(view->blastLabel().toStdString(), run.topology.gpuName(gpu.index) + " failed");
     // An incident with no hardware leaves no label behind.
     const auto unplaced = std::find_if(incidents.begin(), incidents.end(), [&](const Incident& i) {
         return failedPart(run, i).kind == ComponentKind::None && i.gpus.empty();

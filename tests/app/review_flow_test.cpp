@@ -35,6 +35,7 @@
 #include <QMouseEvent>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QWheelEvent>
 #include <QtCharts/QChartView>
 #include <QComboBox>
@@ -396,6 +397,81 @@ TEST(ReviewFlow, RankLanesAreLabelled) {
     for (int y = lane.top(); y <= lane.bottom(); ++y)
         for (int x = 0; x < lane.left(); ++x) ink += image.pixelColor(x, y).lightness() < 120;
     EXPECT_GT(ink, 10) << "the lane's rank is written beside it";
+}
+
+// A short timeline dock (a 1280x720 window) once squeezed 16 rank lanes into 60 pixels, 4 a
+// lane, their names written over each other. Lanes keep a readable height, the rest scroll,
+// and every lane shown is named inside its own lane.
+TEST(ReviewFlow, RankLanesKeepAReadableHeightAndScrollWhenManyNoNameOverlapping) {
+    test::guiApp();
+    TimelineView view;
+    view.resize(900, 170);  // the ruler, the job's band and the checkpoints, then about 60 pixels
+    view.setRun(std::shared_ptr<const faultline::Run>(&test::tracedTinyRun(), [](const faultline::Run*) {}));
+    const auto& records = test::tracedTinyRun().collectives;
+    view.setVisibleRange(records.front().enter, records.front().enter + 30 * kSecond);
+    view.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+    ASSERT_TRUE(view.showsRankLanes());
+    auto checkLanes = [&](const std::string& where) {
+        const auto labels = view.laneLabels();
+        ASSERT_EQ(static_cast<int>(labels.size()), view.visibleLaneCount()) << where << ": every lane shown is named";
+        ASSERT_GE(labels.size(), 2u) << where;
+        for (std::size_t i = 0; i < labels.size(); ++i) {
+            const QRect lane = view.laneRect(view.firstVisibleLane() + static_cast<int>(i));
+            EXPECT_GE(lane.height(), 12) << where << ": lane " << i << " is too thin to read";
+            EXPECT_LE(lane.bottom(), view.legendRect().top()) << where << ": a lane runs under the legend";
+            EXPECT_LE(QFontMetrics(labels[i].font).height(), labels[i].box.height()) << where << ": " << labels[i].text.toStdString();
+            EXPECT_GE(QFontMetrics(labels[i].font).height(), 9) << where << ": " << labels[i].text.toStdString();
+            if (i > 0) {
+                EXPECT_FALSE(labels[i].box.intersects(labels[i - 1].box)) << where << ": " << labels[i].text.toStdString();
+            }
+        }
+    };
+    checkLanes("top");
+    auto* scroll = view.findChild<QScrollBar*>("timelineLaneScroll");
+    ASSERT_NE(scroll, nullptr);
+    EXPECT_TRUE(scroll->isVisible()) << "256 ranks do not fit: the lanes scroll";
+
+    // The wheel over the rank names scrolls the lanes, and leaves the time span alone.
+    const Nanos span = view.visibleEnd() - view.visibleBegin();
+    const QPoint overNames(10, view.laneRect(view.firstVisibleLane()).center().y());
+    QWheelEvent wheel(overNames, view.mapToGlobal(overNames), {}, QPoint(0, -120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(&view, &wheel);
+    EXPECT_EQ(view.firstVisibleLane(), 3);
+    EXPECT_EQ(view.visibleEnd() - view.visibleBegin(), span);
+    checkLanes("after a wheel notch");
+
+    // The last rank is reached, named, and its tooltip is its own.
+    const int lastLane = view.laneOfRank(255);
+    ASSERT_GE(lastLane, 0) << "a rank past the first lanes has a lane";
+    view.scrollToLane(lastLane);
+    checkLanes("at the bottom");
+    const auto shown = view.laneLabels();
+    EXPECT_TRUE(std::any_of(shown.begin(), shown.end(), [](const TimelineView::LaneLabel& l) { return l.text == "rank 255"; }));
+    EXPECT_TRUE(view.toolTipAt(view.laneRect(lastLane).center()).startsWith("rank 255")) << view.toolTipAt(view.laneRect(lastLane).center()).toStdString();
+}
+
+// The ruler's time labels are whole at any width, zoomed out and into a trace: one that would
+// run past the right edge ("06:55:05.9" cut to "0") is left out, its tick line still drawn.
+TEST(ReviewFlow, TheTimelinesRulerLabelsAreWholeAtAnyWidth) {
+    test::guiApp();
+    TimelineView view;
+    view.setRun(std::shared_ptr<const faultline::Run>(&test::tracedTinyRun(), [](const faultline::Run*) {}));
+    const Nanos traced = test::tracedTinyRun().collectives.front().enter;
+    for (const auto& [begin, end] : {std::pair<Nanos, Nanos>{0, test::tracedTinyRun().info.duration}, {traced, traced + 37 * kMillisecond}}) {
+        for (int width : {420, 777, 1100, 1213, 1913}) {
+            view.resize(width, 300);
+            view.setVisibleRange(begin, end);
+            const auto labels = view.rulerLabels();
+            EXPECT_FALSE(labels.empty()) << width;
+            for (std::size_t i = 0; i < labels.size(); ++i) {
+                EXPECT_LE(labels[i].box.right(), width) << labels[i].text.toStdString() << " cut at width " << width;
+                if (i > 0) {
+                    EXPECT_FALSE(labels[i].box.intersects(labels[i - 1].box)) << labels[i].text.toStdString() << " at width " << width;
+                }
+            }
+        }
+    }
 }
 
 TEST(ReviewFlow, ATraceOnlyRunReadsInMillisecondsWithRankLabelsAndMessages) {

@@ -9,6 +9,8 @@
 #include "views/fabric/scene_legend.h"
 #include "widgets/vtk_render_widget.h"
 
+#include <vtkGenericOpenGLRenderWindow.h>
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -80,6 +82,32 @@ TEST(LabelPlacement, NoTwoShownLabelsOverlapAndEveryTierNameIsShown) {
                 << "room for every label in a large view";
         }
     }
+}
+
+// Zoomed in towards a corner, as after orbiting close, names run to the view's edges: one the
+// edge would cut is not shown until the whole of it is in view (building labels were clipped).
+TEST(LabelPlacement, NoShownLabelIsCutByTheViewsEdge) {
+    test::ShownFabric shown(test::tinyRun(), {900, 600});
+    ASSERT_TRUE(shown.exposed());
+    int checked = 0;
+    for (const QPointF towards : {QPointF(880, 20), QPointF(20, 580), QPointF(450, 300)}) {
+        shown.view().fitAll();
+        shown.renderAt(0);
+        shown.view().renderWidget()->zoomTowards(towards, 2.5);
+        shown.renderAt(0);
+        const int* size = shown.view().renderWidget()->renderWindow()->GetSize();
+        for (const SceneLabels::Placed& p : shown.view().labels()->placed()) {
+            if (!p.shown) continue;
+            ++checked;
+            // The placed rectangle holds the text and its padding: the text itself lies within.
+            const double pad = (p.rect.y1 - p.rect.y0) * 0.2;
+            EXPECT_GE(p.rect.x0 + pad, -1) << p.text << " cut by the left edge";
+            EXPECT_GE(p.rect.y0 + pad, -1) << p.text << " cut by the bottom edge";
+            EXPECT_LE(p.rect.x1 - pad, size[0] + 1) << p.text << " cut by the right edge";
+            EXPECT_LE(p.rect.y1 - pad, size[1] + 1) << p.text << " cut by the top edge";
+        }
+    }
+    EXPECT_GT(checked, 0) << "some names are shown";
 }
 
 // The placement follows the camera: zoomed out until the hall is small, names give way; back

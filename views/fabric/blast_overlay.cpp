@@ -93,6 +93,8 @@ void BlastOverlay::show(const BlastRadius& r, const std::vector<std::int32_t>& a
     m_label->SetVisibility(on);
     for (const auto& label : m_alsoLabels) m_renderer->RemoveViewProp(label);
     m_alsoLabels.clear();
+    m_alsoGpus.clear();
+    m_part = on ? r.part : ComponentRef{};
     if (!on) return;
     // The part's fellow failed GPUs, each named as it is (only beside a failed GPU).
     if (r.part.kind == ComponentKind::Gpu)
@@ -107,6 +109,7 @@ void BlastOverlay::show(const BlastRadius& r, const std::vector<std::int32_t>& a
             label->GetPositionCoordinate()->SetValue((at.min[0] + at.max[0]) / 2, (at.min[1] + at.max[1]) / 2, at.max[2] + 0.3);
             m_renderer->AddViewProp(label);
             m_alsoLabels.push_back(label);
+            m_alsoGpus.push_back(g);
         }
     auto cutPoints = vtkSmartPointer<vtkPoints>::New();
     auto cutCells = vtkSmartPointer<vtkCellArray>::New();
@@ -148,13 +151,19 @@ void BlastOverlay::show(const BlastRadius& r, const std::vector<std::int32_t>& a
     m_label->GetPositionCoordinate()->SetValue((at.min[0] + at.max[0]) / 2, (at.min[1] + at.max[1]) / 2, at.max[2] + 0.3);
 }
 
+void BlastOverlay::showGpuLabelsWhere(const std::function<bool(std::int32_t gpu)>& failed) {
+    if (m_part.kind != ComponentKind::Gpu) return;
+    m_label->SetVisibility(failed(m_part.index));
+    for (std::size_t i = 0; i < m_alsoLabels.size(); ++i) m_alsoLabels[i]->SetVisibility(failed(m_alsoGpus[i]));
+}
+
 std::string BlastOverlay::label() const { return m_label->GetVisibility() && m_label->GetInput() ? m_label->GetInput() : ""; }
 
 std::vector<std::string> BlastOverlay::labels() const {
     std::vector<std::string> out;
     if (const std::string part = label(); !part.empty()) out.push_back(part);
     for (const auto& l : m_alsoLabels)
-        if (l->GetInput()) out.emplace_back(l->GetInput());
+        if (l->GetVisibility() && l->GetInput()) out.emplace_back(l->GetInput());
     return out;
 }
 

@@ -7,7 +7,10 @@
 
 #include <vtkSmartPointer.h>
 
+#include <cstdint>
+#include <functional>
 #include <string>
+#include <vector>
 
 class vtkActor;
 class vtkPolyData;
@@ -30,6 +33,9 @@ public:
     // switches of its path up below the aggregation tier: what a camera frames to show the
     // whole affected scope.
     std::vector<Box3> scope(const BlastRadius& radius) const;
+    // A failed GPU's label ("NAME failed"), the part's and each of `alsoFailed`'s, is shown only
+    // while `failed` says the GPU is: the replay past its repair leaves no stale label.
+    void showGpuLabelsWhere(const std::function<bool(std::int32_t gpu)>& failed);
     // The label drawn at the part, or empty when nothing is shown.
     std::string label() const;
     // Every label shown: the part's, then each of `alsoFailed`'s.
@@ -47,6 +53,8 @@ private:
     vtkSmartPointer<vtkActor> m_path;
     vtkSmartPointer<vtkTextActor> m_label;
     std::vector<vtkSmartPointer<vtkTextActor>> m_alsoLabels;
+    ComponentRef m_part;                  // what show() was last given
+    std::vector<std::int32_t> m_alsoGpus;  // the GPU each of m_alsoLabels names
 };
 
 }  // namespace faultline

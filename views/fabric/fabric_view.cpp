@@ -145,8 +145,13 @@ void FabricView::refreshBeforeRender() {
     layoutLegend();
     const int* size = m_render->renderWindow()->GetSize();
     m_scene->placeLabels({m_legend->panelRect()}, overlayScale(size[1], m_render->devicePixelRatioF()));
+    if (m_statesDirty) m_replay->statesAt(m_time, m_states);
+    // An incident's GPU is labelled failed while it is, not after the replay passed its repair.
+    if (m_blast)
+        m_blast->showGpuLabelsWhere([this](std::int32_t gpu) {
+            return gpu >= 0 && static_cast<std::size_t>(gpu) < m_states.size() && m_states[static_cast<std::size_t>(gpu)].state == GpuState::Failed;
+        });
     if (!m_statesDirty) return;
-    m_replay->statesAt(m_time, m_states);
     // A switch that stopped the job shows red beside the GPUs it cut off.
     std::int32_t failedSwitch = -1;
     const JobStatus job = m_replay->jobAt(m_time);

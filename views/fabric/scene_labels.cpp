@@ -82,6 +82,7 @@ void SceneLabels::place(const std::vector<ScreenRect>& blocked, double scale) {
     camera->GetPosition(eye.data());
     camera->GetDirectionOfProjection(look.data());
     const double pad = kLabelPadding * scale;
+    const int* view = m_renderer->GetSize();
     std::vector<LabelCandidate> candidates;
     candidates.reserve(m_texts.size());
     for (std::size_t i = 0; i < m_texts.size(); ++i) {
@@ -91,8 +92,20 @@ void SceneLabels::place(const std::vector<ScreenRect>& blocked, double scale) {
         m_renderer->SetWorldPoint(at[0], at[1], at[2], 1.0);
         m_renderer->WorldToDisplay();
         const double* d = m_renderer->GetDisplayPoint();
-        const double halfW = m_sizes[i][0] / 2 + pad, halfH = m_sizes[i][1] / 2 + pad;
-        candidates.push_back({{d[0] - halfW, d[1] - halfH, d[0] + halfW, d[1] + halfH}, static_cast<int>(m_floating[i].kind), ahead > 0});
+        // Centred on its point; a name the view's edge would cut (framed against the edge, or
+        // the camera orbited it half out) hangs from its point to the inside instead, and one
+        // whose point is out of view waits until it is back: no name is ever shown cut.
+        const double w = m_sizes[i][0], h = m_sizes[i][1];
+        double x0 = d[0] - w / 2, y0 = d[1] - h / 2;
+        int horizontal = VTK_TEXT_CENTERED, vertical = VTK_TEXT_CENTERED;
+        if (x0 < 0) x0 = d[0], horizontal = VTK_TEXT_LEFT;
+        else if (x0 + w > view[0]) x0 = d[0] - w, horizontal = VTK_TEXT_RIGHT;
+        if (y0 + h > view[1]) y0 = d[1] - h, vertical = VTK_TEXT_TOP;
+        else if (y0 < 0) y0 = d[1], vertical = VTK_TEXT_BOTTOM;
+        const bool whole = x0 >= 0 && y0 >= 0 && x0 + w <= view[0] && y0 + h <= view[1];
+        m_texts[i]->GetTextProperty()->SetJustification(horizontal);
+        m_texts[i]->GetTextProperty()->SetVerticalJustification(vertical);
+        candidates.push_back({{x0 - pad, y0 - pad, x0 + w + pad, y0 + h + pad}, static_cast<int>(m_floating[i].kind), ahead > 0 && whole});
     }
     const std::vector<bool> shown = placeLabels(candidates, blocked);
     m_placed.clear();
