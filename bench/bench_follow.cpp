@@ -56,8 +56,8 @@ int lineOf(char* out, std::size_t size, int rank, std::int64_t n) {
     }
 }
 
-// Grows every rank's log by whole lines, the same number of bytes a second in all, until told
-// to stop; returns the bytes written.
+// Grows every rank's log by whole lines, the same number of bytes a second in all, for as long
+// as it is told.
 class Writer {
 public:
     Writer(const fs::path& dir, int ranks, double bytesPerSecond) : m_bytesPerSecond(bytesPerSecond), m_lines(static_cast<std::size_t>(ranks), 0) {
@@ -80,14 +80,15 @@ public:
         for (int fd : m_fds) ::close(fd);
     }
 
-    // Writes at the rate until `stop`; the CPU the writer took (its own thread).
-    double run(const std::atomic<bool>& stop) {
+    // Writes at the rate for `duration` seconds, then sets `done`; the CPU the writer took
+    // (its own thread).
+    double run(double duration, std::atomic<bool>& done) {
         const auto start = Clock::now();
         std::string buf;
         char line[512];
         std::size_t rank = 0;
-        while (!stop.load()) {
-            const double due = seconds(Clock::now() - start) * m_bytesPerSecond;
+        for (double elapsed = 0; (elapsed = seconds(Clock::now() - start)) < duration;) {
+            const double due = elapsed * m_bytesPerSecond;
             // A few lines to each rank in turn, until the bytes due are written.
             while (static_cast<double>(m_written) < due) {
                 buf.clear();
@@ -100,6 +101,7 @@ public:
         }
         rusage self{};
         getrusage(RUSAGE_THREAD, &self);
+        done = true;
         return cpuOf(self);
     }
     std::uint64_t written() const { return m_written; }
@@ -133,12 +135,12 @@ int main(int argc, char** argv) {
     fs::create_directories(root / "job");
 
     Writer writer(root / "job", ranks, mbps * 1048576.0);
-    std::atomic<bool> stop{false};
+    std::atomic<bool> done{false};
     double writerCpu = 0;
     rusage before{};
     getrusage(RUSAGE_SELF, &before);
     const auto start = Clock::now();
-    std::thread writing([&] { writerCpu = writer.run(stop); });
+    std::thread writing([&] { writerCpu = writer.run(duration, done); });
 
     ImportOptions options;
     options.year = 2023;
@@ -148,15 +150,17 @@ int main(int argc, char** argv) {
     Clock::time_point stoppedAt{};
     std::uint64_t writtenAtStop = 0;
     std::string lastError;
+    bool stopped = false;
     for (;;) {
-        const auto lookStart = Clock::now();
-        if (!stop.load() && seconds(lookStart - start) >= duration) {
-            stop = true;
+        if (!stopped && done.load()) {
             writing.join();
-            stoppedAt = Clock::now();
+            stopped = true;
+            // When it stopped, to the look's precision: its last bytes were written then.
+            stoppedAt = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(duration));
             writtenAtStop = writer.written();
         }
-        const bool caughtUp = stop.load() && lookStart >= stoppedAt;
+        const auto lookStart = Clock::now();
+        const bool caughtUp = stopped;  // this look begins after every byte was written
         try {
             follower.look(false);
         } catch (const std::exception& e) {
