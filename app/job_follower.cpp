@@ -5,7 +5,6 @@
 
 #include <QCryptographicHash>
 #include <QDir>
-#include <QDirIterator>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
 #include <QSet>
@@ -25,6 +24,7 @@ struct LookResult {
     bool written = false;
     QStringList newIncidents;
     QStringList waiting;
+    QStringList folders, files;  // the look's listing found them: to watch
 };
 
 }  // namespace
@@ -53,22 +53,21 @@ JobFollower::JobFollower(const QString& folder, const QString& runPath, QObject*
     m_poll->setInterval(kPollMs);
     connect(m_poll, &QTimer::timeout, this, &JobFollower::look);
     m_poll->start();
-    watchFolders();
+    watch({m_folder}, {});  // the rest once the first look has listed it
     look();
 }
 
 JobFollower::~JobFollower() = default;
 
-void JobFollower::watchFolders() {
+void JobFollower::watch(const QStringList& folders, const QStringList& files) {
     // Folders tell of files added, renamed (rotated) and removed; files of what is appended.
-    QStringList paths{m_folder};
-    for (QDirIterator it(m_folder, QDir::AllEntries | QDir::NoDotAndDotDot, QDirIterator::Subdirectories); it.hasNext();) paths << it.next();
     // A set: a folder of thousands of rank logs is looked at every two seconds.
     const QStringList watchedList = m_watcher->files() + m_watcher->directories();
     const QSet<QString> watched(watchedList.begin(), watchedList.end());
     QStringList fresh;
-    for (const QString& p : paths)
-        if (!watched.contains(p)) fresh << p;
+    for (const QStringList* paths : {&folders, &files})
+        for (const QString& p : *paths)
+            if (!watched.contains(p)) fresh << p;
     if (!fresh.isEmpty()) m_watcher->addPaths(fresh);
 }
 
@@ -80,19 +79,22 @@ void JobFollower::look() {
         return;
     }
     m_looking = true;
-    watchFolders();
     runInBackground(
         this,
         [follower = m_follower] {
             const FolderFollower::Look look = follower->look();
-            LookResult result{look.written, {}, {}};
+            LookResult result;
+            result.written = look.written;
             for (const Incident& incident : look.newIncidents) result.newIncidents << QString::fromStdString(incident.headline);
             for (const std::string& w : look.waiting) result.waiting << QString::fromStdString(w);
+            for (const std::string& f : look.folders) result.folders << QString::fromStdString(f);
+            for (const std::string& f : look.files) result.files << QString::fromStdString(f);
             return result;
         },
         [this](const BackgroundResult<LookResult>& result) {
             m_looking = false;
             if (const auto* look = std::get_if<0>(&result)) {
+                watch(look->folders, look->files);
                 if (look->written) {
                     m_lastUpdate = QDateTime::currentDateTime();
                     emit updated(m_runPath, look->newIncidents);

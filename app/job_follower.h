@@ -41,7 +41,7 @@ signals:
 private:
     void lookSoon();
     void look();
-    void watchFolders();
+    void watch(const QStringList& folders, const QStringList& files);
 
     QString m_folder;
     QString m_runPath;

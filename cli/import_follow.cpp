@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <map>
+#include <set>
 
 #include <poll.h>
 #include <sys/inotify.h>
@@ -39,27 +41,34 @@ void catchStopSignals() {
 // interval is what finds changes inotify does not tell (network file systems).
 class ChangeWait {
 public:
-    explicit ChangeWait(const std::vector<std::string>& inputs) : m_inputs(inputs), m_fd(inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) {}
+    // The inputs are watched from the start (a file named, through its folder), so that
+    // a change is told even while no look has listed the folders yet.
+    explicit ChangeWait(const std::vector<std::string>& inputs) : m_fd(inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) {
+        std::vector<std::string> folders;
+        for (const std::string& input : inputs) {
+            std::error_code ec;
+            const fs::path parent = fs::path(input).parent_path();
+            folders.push_back(fs::is_directory(input, ec) ? input : parent.empty() ? std::string(".") : parent.string());
+        }
+        watch(folders);
+    }
     ~ChangeWait() {
         if (m_fd >= 0) ::close(m_fd);
     }
     ChangeWait(const ChangeWait&) = delete;
     ChangeWait& operator=(const ChangeWait&) = delete;
 
-    // Every folder under the inputs is watched, those made since the last call too.
-    void watchFolders() {
+    // The folders a look's listing walked (FolderFollower::Look::folders), those new since
+    // the last call watched: the folder is walked once a look, by the listing only.
+    void watch(const std::vector<std::string>& folders) {
         if (m_fd < 0) return;
         constexpr std::uint32_t kChanges = IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB;
-        for (const std::string& input : m_inputs) {
-            std::error_code ec;
-            if (!fs::is_directory(input, ec)) {
-                inotify_add_watch(m_fd, fs::path(input).parent_path().empty() ? "." : fs::path(input).parent_path().c_str(), kChanges);
-                continue;
-            }
-            inotify_add_watch(m_fd, input.c_str(), kChanges);
-            for (auto it = fs::recursive_directory_iterator(input, fs::directory_options::skip_permission_denied, ec);
-                 !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-                if (it->is_directory(ec)) inotify_add_watch(m_fd, it->path().c_str(), kChanges);
+        for (const std::string& folder : folders) {
+            if (m_watched.count(folder)) continue;
+            const int wd = inotify_add_watch(m_fd, folder.c_str(), kChanges);
+            if (wd < 0) continue;
+            m_watched.insert(folder);
+            m_byWatch[wd] = folder;
         }
     }
 
@@ -71,15 +80,26 @@ public:
             return;
         }
         if (::poll(&p, 1, timeoutMs) > 0) {
-            char events[16384];
-            while (::read(m_fd, events, sizeof events) > 0) {
-            }
+            alignas(inotify_event) char events[16384];
+            for (ssize_t n; (n = ::read(m_fd, events, sizeof events)) > 0;)
+                for (ssize_t at = 0; at < n;) {
+                    const auto* e = reinterpret_cast<const inotify_event*>(events + at);
+                    // A folder removed (or moved away) is no longer watched: one made again
+                    // under its name is watched anew when a look lists it.
+                    if (e->mask & IN_IGNORED)
+                        if (auto it = m_byWatch.find(e->wd); it != m_byWatch.end()) {
+                            m_watched.erase(it->second);
+                            m_byWatch.erase(it);
+                        }
+                    at += static_cast<ssize_t>(sizeof(inotify_event) + e->len);
+                }
         }
     }
 
 private:
-    std::vector<std::string> m_inputs;
     int m_fd;
+    std::set<std::string> m_watched;
+    std::map<int, std::string> m_byWatch;  // watch descriptor -> its folder
 };
 
 std::string clockNow() {
@@ -112,9 +132,9 @@ int followImport(const FollowSettings& settings, const ImportOptions& options) {
     }
     std::string lastProblem;
     while (!g_stopFollowing) {
-        changes.watchFolders();
         try {
             const FolderFollower::Look look = follower.look();
+            changes.watch(look.folders);
             if (!settings.quiet) tell(look, settings.output);
             lastProblem.clear();
         } catch (const Error& e) {

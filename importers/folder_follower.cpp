@@ -3,6 +3,7 @@
 #include "analysis/stored_figures.h"
 #include "importers/text/byte_source.h"
 #include "model/error.h"
+#include "model/path_inside.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -37,11 +38,6 @@ bool endsMidLine(const std::string& path, std::uint64_t size) {
     return plain && last != '\n';
 }
 
-bool isInside(const fs::path& file, const fs::path& folder) {
-    const auto f = file.lexically_normal().string();
-    const auto d = folder.lexically_normal().string();
-    return f.size() > d.size() && f.compare(0, d.size(), d) == 0 && (d.back() == '/' || f[d.size()] == '/');
-}
 
 }  // namespace
 
@@ -49,11 +45,9 @@ FolderFollower::FolderFollower(std::vector<std::string> inputs, std::string outp
     : m_inputs(std::move(inputs)), m_output(std::move(output)), m_options(std::move(options)) {
     if (m_inputs.empty()) throw Error("nothing to follow: name the job's folder");
     // A run file inside the folder would be listed as evidence at the next look.
-    std::error_code ec;
-    const fs::path out = fs::weakly_canonical(fs::absolute(m_output, ec), ec);
     for (const std::string& input : m_inputs) {
-        const fs::path in = fs::weakly_canonical(fs::absolute(input, ec), ec);
-        if (fs::is_directory(in, ec) && isInside(out, in))
+        std::error_code ec;
+        if (fs::is_directory(input, ec) && isInsideFolder(m_output, input))
             throw Error(m_output + ": the run file cannot be written inside the folder it follows (" + input + "): write it beside the folder");
     }
 }
@@ -61,6 +55,9 @@ FolderFollower::FolderFollower(std::vector<std::string> inputs, std::string outp
 FolderFollower::Look FolderFollower::look(bool last) {
     Look look;
     ListedImport listed = listImportFiles(m_inputs, m_options);
+    look.folders = std::move(listed.folders);
+    look.files.reserve(listed.files.size());
+    for (const ListedFile& f : listed.files) look.files.push_back(f.path);
     std::map<std::string, Kept> now;
     std::vector<ListedFile> toRead;
     std::vector<std::size_t> orders;

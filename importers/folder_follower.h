@@ -34,6 +34,10 @@ public:
         ImportSummary summary;               // of the run written (empty when none was)
         RunInfo info;                        // of the run written: its name, start and span
         std::size_t filesRead = 0;           // read at this look (the others were kept)
+        // What this look's listing walked and found: a watcher of changes watches these, so
+        // that the folder is walked once a look, not once more by the watcher.
+        std::vector<std::string> folders;
+        std::vector<std::string> files;
     };
     // One look. `last`: the job has ended or following stops, so every file is read as it is.
     // Throws Error when the folder cannot be listed or the run cannot be built (the run

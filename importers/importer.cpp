@@ -41,8 +41,10 @@ mode_t modeOf(const std::string& path) {
 
 // The files named and those in the folders named. Anything that is not a regular file (a
 // FIFO would block the import forever, a device never ends) is refused, named; a link that
-// loops, or leads nowhere, inside a folder is skipped with a warning.
-std::vector<ListedFile> expandInputs(const std::vector<std::string>& inputs, std::vector<std::string>& warnings) {
+// loops, or leads nowhere, inside a folder is skipped with a warning. `folders`, when given,
+// gets the folders walked (those named, and every one below them that was not skipped).
+std::vector<ListedFile> expandInputs(const std::vector<std::string>& inputs, std::vector<std::string>& warnings,
+                                     std::vector<std::string>* folders = nullptr) {
     std::vector<ListedFile> out;
     for (const std::string& p : inputs) {
         std::error_code ec;
@@ -54,6 +56,7 @@ std::vector<ListedFile> expandInputs(const std::vector<std::string>& inputs, std
             out.push_back({p, false, fs::file_size(p, ec)});
             continue;
         }
+        if (folders) folders->push_back(p);
         std::vector<ListedFile> found;
         for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
              !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
@@ -75,7 +78,11 @@ std::vector<ListedFile> expandInputs(const std::vector<std::string>& inputs, std
                 if (S_ISDIR(st.st_mode)) it.disable_recursion_pending();
                 continue;
             }
-            if (S_ISDIR(st.st_mode)) continue;
+            if (S_ISDIR(st.st_mode)) {
+                // A link to a folder is not walked (the iterator does not follow it): nor watched.
+                if (folders && !it->is_symlink(entryError)) folders->push_back(path);
+                continue;
+            }
             if (!S_ISREG(st.st_mode)) throw Error(path + ": " + notRegularFileText(static_cast<unsigned>(st.st_mode)));
             found.push_back({path, true, static_cast<std::uint64_t>(st.st_size)});
         }
@@ -348,7 +355,7 @@ ListedImport listImportFiles(const std::vector<std::string>& inputs, const Impor
     ListedImport listed;
     listed.runName = runNameFor(options, inputs);
     listed.label = inputs.empty() ? std::string("the sources pulled") : inputsLabel(inputs);
-    listed.files = expandInputs(inputs, listed.warnings);
+    listed.files = expandInputs(inputs, listed.warnings, &listed.folders);
     return listed;
 }
 

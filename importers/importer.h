@@ -58,6 +58,7 @@ struct ListedFile {
 };
 struct ListedImport {
     std::vector<ListedFile> files;
+    std::vector<std::string> folders;  // walked to find them: what a watcher of changes watches
     std::string runName;
     std::string label;
     std::vector<std::string> warnings;

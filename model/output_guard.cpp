@@ -1,6 +1,7 @@
 #include "model/output_guard.h"
 
 #include "model/error.h"
+#include "model/path_inside.h"
 #include "model/review_file.h"
 #include "model/run_file.h"
 
@@ -74,14 +75,7 @@ bool isInput(const std::string& target, const struct stat& targetStat, const std
     struct stat in {};
     if (::stat(input.c_str(), &in) != 0) return false;
     if (sameFile(in, targetStat)) return true;
-    if (!S_ISDIR(in.st_mode)) return false;
-    std::error_code ec;
-    const fs::path folder = fs::canonical(input, ec);
-    if (ec) return false;
-    const fs::path file = fs::canonical(target, ec);
-    if (ec) return false;
-    const auto [end, _] = std::mismatch(folder.begin(), folder.end(), file.begin(), file.end());
-    return end == folder.end();
+    return S_ISDIR(in.st_mode) && isInsideFolder(target, input);
 }
 
 }  // namespace

@@ -44,13 +44,13 @@ std::string xidLine(int minute, int node) {
 // faultline-cli with its output in a file, running beside the test.
 class Follower {
 public:
-    Follower(const std::string& folder, const std::string& run, const std::string& out) {
+    Follower(const std::string& folder, const std::string& run, const std::string& out, const char* poll = "200ms") {
         m_pid = ::fork();
         if (m_pid == 0) {
             const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
             ::dup2(fd, 1);
             ::dup2(fd, 2);
-            ::execl(FAULTLINE_CLI, FAULTLINE_CLI, "import", "--follow", folder.c_str(), "-o", run.c_str(), "--poll", "200ms", static_cast<char*>(nullptr));
+            ::execl(FAULTLINE_CLI, FAULTLINE_CLI, "import", "--follow", folder.c_str(), "-o", run.c_str(), "--poll", poll, static_cast<char*>(nullptr));
             ::_exit(127);
         }
     }
@@ -74,8 +74,8 @@ private:
 
 // Waits for `done`, looking again and again: a generous deadline, never a fixed sleep.
 template <typename Done>
-bool waitFor(Done done) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+bool waitFor(Done done, std::chrono::seconds patience = std::chrono::seconds(120)) {
+    const auto deadline = std::chrono::steady_clock::now() + patience;
     while (std::chrono::steady_clock::now() < deadline) {
         if (done()) return true;
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -137,6 +137,31 @@ TEST(FollowCli, EachIncidentArrivesOnceInOrderAndTheFinalRunFileIsTheOneShotImpo
     const test::CommandResult followedSummary = test::runCommand(std::string(FAULTLINE_CLI) + " summary " + run, false);
     const test::CommandResult onceSummary = test::runCommand(std::string(FAULTLINE_CLI) + " summary " + oneShot, false);
     EXPECT_EQ(followedSummary.output, onceSummary.output);
+}
+
+// The folders the follower's listing walked are the ones it watches (the folder is walked once
+// a look): a folder that appears after following began is watched from the look that lists it,
+// so that what is appended in it is told by the kernel, not found by the poll a minute later.
+TEST(FollowCli, AFolderAddedWhileFollowingIsWatchedFromTheLookThatListsIt) {
+    ScratchDir dir;
+    const fs::path job = dir.path() / "job";
+    fs::create_directories(job);
+    const std::string run = dir.file("live.faultline");
+    const std::string out = dir.file("follow.out");
+    Follower follower(job.string(), run, out, "1h");
+    ASSERT_TRUE(waitFor([&] { return textOf(out).find("following ") != std::string::npos; })) << textOf(out);
+    // A node's folder made whole beside the job and moved in: the job's folder tells of it.
+    const fs::path made = dir.path() / "node07";
+    fs::create_directories(made);
+    append((made / "syslog").string(), xidLine(10, 7));
+    fs::rename(made, job / "node07");
+    // Far below the poll (one look an hour, a wait of a minute at most): only a watch tells.
+    const auto patience = std::chrono::seconds(30);
+    ASSERT_TRUE(waitFor([&] { return countOf(textOf(out), "new incident at") == 1u; }, patience)) << textOf(out);
+    append((job / "node07" / "syslog").string(), xidLine(11, 8));
+    ASSERT_TRUE(waitFor([&] { return countOf(textOf(out), "new incident at") == 2u; }, patience)) << textOf(out);
+    EXPECT_NE(textOf(out).find("new incident at 2025-01-21 04:11:10"), std::string::npos) << textOf(out);
+    EXPECT_EQ(follower.stop(), 0) << textOf(out);
 }
 
 TEST(FollowCli, FollowingRefusesWhatCannotFollow) {

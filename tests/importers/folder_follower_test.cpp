@@ -149,6 +149,71 @@ TEST(FolderFollower, RotatedAndTruncatedLogsLoseNothingAndCountNothingTwice) {
     EXPECT_EQ(buildIncidents(readRunFile(dir.file("live.faultline"))).size(), 4u);
 }
 
+// What a reader of the run sees of a run: its incidents, failures, steps and checkpoints, span.
+std::string runText(const faultline::Run& run) {
+    return incidentsOf(run) + "\nfailures " + std::to_string(run.failures.size()) + ", steps " + std::to_string(run.steps.size()) + ", checkpoints " +
+           std::to_string(run.checkpoints.size()) + ", start " + std::to_string(run.info.startEpochNs) + ", duration " + std::to_string(run.info.duration);
+}
+
+// A log written a few bytes at a time (lines cut anywhere, a traceback over many looks),
+// looked at after each piece: no incident is told twice, and the last look is the one-shot
+// import of the finished file, whatever the looks saw on the way.
+TEST(FolderFollower, ALogAppendedInManySmallPiecesEndsAsTheOneShotImport) {
+    for (const char* name : {"torchtitan_4ranks_straggler.log", "megatron_checkpoints.log", "console_logs/03_watchdog_exception.log", "xid_journal.log"}) {
+        SCOPED_TRACE(name);
+        std::ifstream in(fixture(name), std::ios::binary);
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        ASSERT_GT(text.size(), 100u);
+        ScratchDir dir;
+        const fs::path job = dir.path() / "job";
+        fs::create_directories(job);
+        const std::string log = (job / "rank0.log").string();
+        const std::string output = dir.file("live.faultline");
+        FolderFollower follower({job.string()}, output, {});
+        std::set<std::string> told;
+        auto tell = [&](const FolderFollower::Look& l) {
+            for (const Incident& incident : l.newIncidents)
+                EXPECT_TRUE(told.insert(std::to_string(l.info.startEpochNs + incident.begin) + " " + incident.hardware).second)
+                    << "told twice: " << incident.headline;
+        };
+        // Pieces of a prime number of bytes, so the cuts fall everywhere in the lines; bigger
+        // ones for the bigger log, so that it takes a hundred looks, not six hundred.
+        const std::size_t piece = text.size() > 4000 ? 211 : 37;
+        for (std::size_t at = 0; at < text.size(); at += piece) {
+            append(log, text.substr(at, piece));
+            try {
+                tell(follower.look());
+            } catch (const Error&) {
+                // What is written so far may not be a run yet (no line Faultline knows).
+            }
+        }
+        tell(follower.look(true));
+        const faultline::Run oneShot = importPaths({job.string()}).run;
+        EXPECT_EQ(runText(readRunFile(output)), runText(oneShot));
+    }
+}
+
+// copytruncate written past the old size before the next look: the same file (inode), larger
+// than at the last look, yet not the bytes read before. The run is the new bytes' only.
+TEST(FolderFollower, ACopytruncateWrittenPastTheOldSizeBeforeTheNextLookIsReadAnew) {
+    ScratchDir dir;
+    const fs::path job = dir.path() / "job";
+    fs::create_directories(job);
+    const std::string log = (job / "syslog").string();
+    const std::string output = dir.file("live.faultline");
+    FolderFollower follower({job.string()}, output, {});
+    append(log, xidLine(0));
+    ASSERT_TRUE(follower.look().written);
+    fs::copy_file(log, dir.file("syslog.1"));  // copied out of the folder: only the new bytes stay
+    fs::resize_file(log, 0);
+    append(log, xidLine(1) + xidLine(2));
+    const FolderFollower::Look look = follower.look();
+    ASSERT_TRUE(look.written);
+    EXPECT_EQ(look.newIncidents.size(), 2u);
+    EXPECT_EQ(runText(readRunFile(output)), runText(importPaths({job.string()}).run));
+    EXPECT_EQ(buildIncidents(readRunFile(output)).size(), 2u);
+}
+
 TEST(FolderFollower, ADumpStillBeingWrittenWaitsWhileTheOtherFilesGoOn) {
     ScratchDir dir;
     const fs::path job = dir.path() / "job";
