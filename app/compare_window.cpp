@@ -176,14 +176,13 @@ QHBoxLayout* CompareWindow::createBar() {
 QWidget* CompareWindow::createLayout(QHBoxLayout* bar) {
     m_views->addWidget(makePane(m_viewA, m_statusA, "A"));
     m_views->addWidget(makePane(m_viewB, m_statusB, "B"));
-    auto* top = new QWidget(this);
-    auto* topColumn = new QVBoxLayout(top);
-    topColumn->setContentsMargins(0, 0, 0, 0);
-    topColumn->setSpacing(0);
-    topColumn->addWidget(m_verdict);
-    topColumn->addLayout(bar);
-    topColumn->addWidget(m_views, 1);
-    topColumn->addWidget(m_controls);
+    m_viewsPage = new QWidget(this);
+    m_viewsPage->setObjectName("compareViewsPage");
+    auto* viewsColumn = new QVBoxLayout(m_viewsPage);
+    viewsColumn->setContentsMargins(0, 0, 0, 0);
+    viewsColumn->setSpacing(0);
+    viewsColumn->addWidget(m_views, 1);
+    viewsColumn->addWidget(m_controls);
     auto* bottom = m_bottom = new QSplitter(Qt::Horizontal, this);
     bottom->addWidget(m_kpis);
     bottom->addWidget(m_charts);
@@ -191,16 +190,42 @@ QWidget* CompareWindow::createLayout(QHBoxLayout* bar) {
     // chart's bar names need all they can get.
     bottom->setStretchFactor(0, 2);
     bottom->setStretchFactor(1, 3);
-    // On a 1280x720 screen the 3D views give way before the charts shrink below reading size.
+    // Below reading size the charts would drop their names; a window too short for both
+    // takes the views into the charts' tabs instead (placeViews).
     bottom->setMinimumHeight(280);
-    auto* main = new QSplitter(Qt::Vertical, this);
-    main->addWidget(top);
-    main->addWidget(bottom);
-    main->setStretchFactor(0, 3);
-    main->setStretchFactor(1, 2);
+    m_main = new QSplitter(Qt::Vertical, this);
+    m_main->addWidget(m_viewsPage);
+    m_main->addWidget(bottom);
+    m_main->setStretchFactor(0, 3);
+    m_main->setStretchFactor(1, 2);
     bottom->setSizes({640, 960});  // two fifths, three fifths, kept as the window is resized
-    return main;
+    auto* central = new QWidget(this);
+    auto* column = new QVBoxLayout(central);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    column->addWidget(m_verdict);
+    column->addLayout(bar);
+    column->addWidget(m_main, 1);
+    return central;
+}
 
+bool CompareWindow::placeViews() {
+    // Over 280 px of charts, the views of a 1280x720 screen were 155 px high, their legends'
+    // text shrunk to 6 px. Below 800 px a tab each reads at full height, one click apart.
+    const bool tooShort = height() < 800;
+    if (tooShort == m_viewsInTab) return false;
+    m_viewsInTab = tooShort;
+    if (tooShort) {
+        m_charts->insertTab(0, m_viewsPage, tr("3D Views"));
+        m_charts->setCurrentIndex(0);
+    } else {
+        m_charts->removeTab(m_charts->indexOf(m_viewsPage));
+        m_main->insertWidget(0, m_viewsPage);
+        m_viewsPage->show();
+        const int total = std::max(1, m_main->height());
+        m_main->setSizes({total * 3 / 5, total * 2 / 5});
+    }
+    return true;
 }
 
 // The clock and the controls that move it, the alignment, the cameras and the picks.
@@ -259,11 +284,12 @@ int CompareWindow::figuresTableWidth() const {
 bool CompareWindow::placeFiguresTable() {
     // The window's width: the splitter's own lags behind a resize.
     const int total = width();
-    const bool narrow = figuresTableWidth() + m_charts->widthToNameEveryBar() > total;
+    // The views in a tab, the figures take one too: the charts' whole height for their rows.
+    const bool narrow = m_viewsInTab || figuresTableWidth() + m_charts->widthToNameEveryBar() > total;
     if (narrow == m_figuresInTab) return false;
     m_figuresInTab = narrow;
     if (narrow) {
-        m_charts->insertTab(0, m_kpis, tr("Figures"));
+        m_charts->insertTab(m_viewsInTab ? 1 : 0, m_kpis, tr("Figures"));
     } else {
         m_charts->removeTab(m_charts->indexOf(m_kpis));
         m_bottom->insertWidget(0, m_kpis);
@@ -287,7 +313,9 @@ void CompareWindow::fitFiguresTable() {
 
 void CompareWindow::resizeEvent(QResizeEvent* event) {
     QMainWindow::resizeEvent(event);
-    if (m_loaded && placeFiguresTable() && !m_figuresInTab) fitFiguresTable();
+    if (!m_loaded) return;
+    const bool moved = placeViews();
+    if ((placeFiguresTable() || moved) && !m_figuresInTab) fitFiguresTable();
 }
 
 QRect comparisonWindowGeometry(const QRect& available) {
@@ -347,6 +375,7 @@ void CompareWindow::showComparison(std::shared_ptr<const LoadedComparison> loade
     m_viewA->setRun(m_loaded->a);
     m_viewB->setRun(m_loaded->b);
     m_kpis->setComparison(m_loaded->comparison);
+    placeViews();
     fitFiguresTable();
     m_verdict->setText(qtText(m_loaded->comparison.verdict.headline));
     m_charts->setRuns(*m_loaded->a, *m_loaded->b, m_loaded->comparison);

@@ -90,6 +90,10 @@ private:
     int figuresTableWidth() const;
     // Beside the charts where both fit, else a tab of the charts' own ("Figures").
     bool placeFiguresTable();
+    // On a short window (a 1280x720 or 1366x768 screen) the two views become the charts' first
+    // tab, "3D Views", and take the whole height below the bar; on a tall one they sit over
+    // the figures and charts. True when that changed.
+    bool placeViews();
     // The constructor's parts, in the order it calls them.
     QHBoxLayout* createBar();
     QWidget* createLayout(QHBoxLayout* bar);
@@ -115,6 +119,9 @@ private:
     ComparisonCharts* m_charts;
     bool m_figuresInTab = false;
     QSplitter* m_bottom = nullptr;  // the figures' table beside the charts
+    QSplitter* m_main = nullptr;  // the views over the figures and charts
+    QWidget* m_viewsPage = nullptr;  // the two views and the replay controls under them
+    bool m_viewsInTab = false;
     QComboBox* m_alignMode;
     QComboBox* m_incidentA;
     QComboBox* m_incidentB;
