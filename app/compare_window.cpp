@@ -222,10 +222,15 @@ bool CompareWindow::placeViews() {
         m_charts->removeTab(m_charts->indexOf(m_viewsPage));
         m_main->insertWidget(0, m_viewsPage);
         m_viewsPage->show();
-        const int total = std::max(1, m_main->height());
-        m_main->setSizes({total * 3 / 5, total * 2 / 5});
+        shareMainSplit();
     }
     return true;
+}
+
+void CompareWindow::shareMainSplit() {
+    // Three fifths to the views, whatever the figures' table would take at its full height.
+    const int total = std::max(1, m_main->height());
+    m_main->setSizes({total * 3 / 5, total - total * 3 / 5});
 }
 
 // The clock and the controls that move it, the alignment, the cameras and the picks.
@@ -385,7 +390,11 @@ void CompareWindow::showComparison(std::shared_ptr<const LoadedComparison> loade
     rememberRecent({m_loaded->pathA, m_loaded->pathB});  // File > Open Recent
     alignByTime();
     QMainWindow::show();
-    QTimer::singleShot(0, this, &CompareWindow::fitFiguresTable);  // again, laid out at its size
+    QTimer::singleShot(0, this, [this] {  // again, laid out at its size
+        if (!m_mainShared && !m_viewsInTab) shareMainSplit();
+        m_mainShared = true;  // after that, as the user drags it
+        fitFiguresTable();
+    });
     emit comparisonShown();
 }
 

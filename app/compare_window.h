@@ -94,6 +94,7 @@ private:
     // tab, "3D Views", and take the whole height below the bar; on a tall one they sit over
     // the figures and charts. True when that changed.
     bool placeViews();
+    void shareMainSplit();
     // The constructor's parts, in the order it calls them.
     QHBoxLayout* createBar();
     QWidget* createLayout(QHBoxLayout* bar);
@@ -122,6 +123,7 @@ private:
     QSplitter* m_main = nullptr;  // the views over the figures and charts
     QWidget* m_viewsPage = nullptr;  // the two views and the replay controls under them
     bool m_viewsInTab = false;
+    bool m_mainShared = false;  // the views' share set once, when first shown at its size
     QComboBox* m_alignMode;
     QComboBox* m_incidentA;
     QComboBox* m_incidentB;
