@@ -3,6 +3,7 @@
 #include "story_card.h"
 #include "analysis/blast_radius.h"
 #include "analysis/opening_instant.h"
+#include "analysis/part_place.h"
 #include "exports/image_file.h"
 #include "model/error.h"
 #include "model/incident_notes.h"
@@ -32,6 +33,7 @@ QImage IncidentSlides::render(std::size_t i) {
     const Incident& incident = m_content.selected[i].incident;
     showIncident(m_renderer.view(), failedPart(*m_content.run, incident), incident.gpus, suspectGpus(*m_content.run, incident)).aim();
     m_renderer.setNote(note(i));
+    m_renderer.setWhere(where(i));
     return m_renderer.render(incidentSnapshotInstant(incident, m_content.run->info.duration));
 }
 
@@ -45,6 +47,10 @@ QString IncidentSlides::note(std::size_t i) const {
     if (r.note && !r.note->notes.empty())
         note += " · Reviewer: " + QString::fromStdString(noteExcerpt(r.note->notes, 1000)).section('\n', 0, 0);
     return note;
+}
+
+QString IncidentSlides::where(std::size_t i) const {
+    return QString::fromStdString(incidentPlace(*m_content.run, m_content.selected[i].incident));
 }
 
 int writePresentationPdf(const ReportContent& content, const QString& path) {

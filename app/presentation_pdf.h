@@ -22,6 +22,9 @@ public:
     int captionHeight() const { return m_renderer.captionStripHeight(); }
     // The caption's third line of content.selected[i]: "2 of 5 · Incident 8 · ... · cost 15 min".
     QString note(std::size_t i) const;
+    // Where content.selected[i]'s hardware stands, on the caption's top line after the run's
+    // name: in a fleet its building, hall, cluster, zone, row and rack (analysis/part_place.h).
+    QString where(std::size_t i) const;
     // The 3D view the pictures are taken of, as the last render left it.
     FabricView& view() { return m_renderer.view(); }
 

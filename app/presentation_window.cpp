@@ -6,6 +6,7 @@
 #include "exports/run_caption.h"
 #include "story_card.h"
 #include "analysis/blast_radius.h"
+#include "analysis/part_place.h"
 #include "views/fabric/fabric_view.h"
 #include "views/fabric/incident_camera.h"
 
@@ -140,6 +141,7 @@ void PresentationWindow::setTime(Nanos t) {
     if (!event.isEmpty()) note += " · " + event;
     if (r.note && !r.note->notes.empty()) note += " · Reviewer: " + QString::fromStdString(noteExcerpt(r.note->notes, 1000)).section('\n', 0, 0);
     c.note = note;
+    c.where = QString::fromStdString(incidentPlace(*m_content->run, r.incident));
     m_caption->setCaption(c);
 }
 

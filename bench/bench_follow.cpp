@@ -1,11 +1,15 @@
 // Following a running job's folder (issue 40): a writer grows 2,048 ranks' console logs at
 // 50 MB/s in all for 20 s while a FolderFollower looks at the folder as `faultline-cli import
-// --follow` does (a look, then the next once the folder changed: here it always has). Prints
+// --follow` does (a look, then the next once the folder changed and settled: the CLI's own
+// wait, cli/folder_changes.h, --settle MS as `--settle`, 0 for a look per change). Prints
 // the MB/s kept up with, the lag to the end of the files once the writer stops, the longest
 // look, and the follower's CPU (getrusage user+sys of the process less the writer's own thread,
 // over the wall time): the goal is keeping up with under one core.
-//   faultline_bench_follow [--ranks N] [--mbps N] [--seconds N] [--dir PATH]
+//   faultline_bench_follow [--ranks N] [--mbps N] [--seconds N] [--settle MS] [--dir PATH]
 #include "importers/folder_follower.h"
+
+#include "cli/folder_changes.h"
+#include "cli/import_follow.h"
 
 #include "analysis/stored_figures.h"
 #include "importers/importer.h"
@@ -117,7 +121,7 @@ private:
 
 int main(int argc, char** argv) {
     int ranks = 2048;
-    double mbps = 50, duration = 20;
+    double mbps = 50, duration = 20, settleMs = 250;
     std::string dirArg;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string a = argv[i];
@@ -125,8 +129,9 @@ int main(int argc, char** argv) {
         else if (a == "--mbps") mbps = std::atof(argv[i + 1]);
         else if (a == "--seconds") duration = std::atof(argv[i + 1]);
         else if (a == "--dir") dirArg = argv[i + 1];
+        else if (a == "--settle") settleMs = std::atof(argv[i + 1]);
         else {
-            std::fprintf(stderr, "usage: faultline_bench_follow [--ranks N] [--mbps N] [--seconds N] [--dir PATH]\n");
+            std::fprintf(stderr, "usage: faultline_bench_follow [--ranks N] [--mbps N] [--seconds N] [--settle MS] [--dir PATH]\n");
             return 2;
         }
     }
@@ -145,6 +150,9 @@ int main(int argc, char** argv) {
     ImportOptions options;
     options.year = 2023;
     FolderFollower follower({(root / "job").string()}, (root / "live.faultline").string(), options);
+    cli::FolderChanges changes({(root / "job").string()});
+    cli::FollowSettle settle(static_cast<std::int64_t>(settleMs * 1e6), cli::FollowSettings{}.maxDelayNs);
+    const volatile std::sig_atomic_t never = 0;  // the bench ends when a look has caught up
     int looks = 0, failed = 0;
     double longestLook = 0;
     Clock::time_point stoppedAt{};
@@ -162,7 +170,7 @@ int main(int argc, char** argv) {
         const auto lookStart = Clock::now();
         const bool caughtUp = stopped;  // this look begins after every byte was written
         try {
-            follower.look(false);
+            changes.watch(follower.look(false).folders);
         } catch (const std::exception& e) {
             ++failed;
             lastError = e.what();
@@ -171,6 +179,7 @@ int main(int argc, char** argv) {
         longestLook = std::max(longestLook, seconds(Clock::now() - lookStart));
         // The first look begun after the writer stopped has read every byte (its lines all end).
         if (caughtUp) break;
+        waitForLook(changes, settle, cli::FollowSettings{}.pollNs, never);
     }
     const auto end = Clock::now();
     rusage after{};
@@ -181,8 +190,8 @@ int main(int argc, char** argv) {
     std::printf("follow: %d ranks' logs grown %.0f MB in %.1f s (%.1f MB/s written); %d looks (%d failed%s%s), the longest %.2f s\n", ranks, mb, writing_s,
                 mb / writing_s, looks, failed, lastError.empty() ? "" : ": ", lastError.substr(0, 200).c_str(), longestLook);
     std::printf("follow: kept up with %.1f MB/s (all bytes read %.2f s after the writer stopped: the lag to the end of the files)\n", mb / wall, lag);
-    std::printf("follow: follower CPU %.2f s user+sys over %.1f s wall = %.2f cores (writer %.2f s; %u cores here)\n", followerCpu, wall, followerCpu / wall,
-                writerCpu, std::thread::hardware_concurrency());
+    std::printf("follow: follower CPU %.2f s user+sys over %.1f s wall = %.2f cores (writer %.2f s; %u cores here; settle %.0f ms)\n", followerCpu, wall,
+                followerCpu / wall, writerCpu, std::thread::hardware_concurrency(), settleMs);
 
     // What one look of the finished folder costs, step by step: a look reads each changed
     // file whole, builds the run from every file's events and writes the run file whole.

@@ -71,6 +71,7 @@ const CommandSpec& importSpec() {
             kAllowDisjointOption,
             {"--follow", "", "DIR", "follow a running job's folder: keep the run file current as files grow or arrive, until Ctrl+C or SIGTERM"},
             {"--poll", "", "DURATION", "with --follow: look at the folder at least this often where changes are not told (network file systems; default 2s)"},
+            {"--settle", "", "DURATION", "with --follow: after a change, look once the folder has been quiet this long (default 250ms; 0 looks at once); a folder written without pause is still looked at every 2 s"},
             {"--shard", "", "I/N", "read only every N-th input from the I-th (1-based) and write an import shard to merge later"},
             kJobOption,
             kJobNameOption,
@@ -137,6 +138,10 @@ int importCommand(const CommandArgs& argv) {
     const bool quiet = args.flag("--quiet");
     if (follow) {
         FollowSettings settings{args.positional(), *output, args.duration("--poll").value_or(FollowSettings{}.pollNs), quiet};
+        if (auto settleNs = args.duration("--settle", true)) {
+            if (*settleNs < 0 || *settleNs > settings.maxDelayNs) throw UsageError("--settle expects a duration from 0 to 2s");
+            settings.settleNs = *settleNs;
+        }
         settings.inputs.push_back(*follow);
         return followImport(settings, options);
     }

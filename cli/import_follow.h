@@ -14,6 +14,10 @@ struct FollowSettings {
     std::string output;
     std::int64_t pollNs = 2'000'000'000;  // looks at least this often where no change is told (NFS)
     bool quiet = false;
+    // After a change, a look waits for the folder to be quiet this long, or at most maxDelayNs
+    // while it keeps changing (cli/follow_settle.h): the app's settle (app/job_follower.cpp).
+    std::int64_t settleNs = 250'000'000;
+    std::int64_t maxDelayNs = 2'000'000'000;
 };
 
 // Returns the exit code; Error from the last look (the run file then stays as the look before wrote it).

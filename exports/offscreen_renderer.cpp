@@ -47,6 +47,7 @@ void OffscreenRenderer::setCaptionHeight(int pixels) {
 RunCaption OffscreenRenderer::captionAt(Nanos t) const {
     RunCaption c = faultline::captionAt(*m_run, *m_view->replay(), m_ettr, t);
     c.note = m_note;
+    c.where = m_where;
     return c;
 }
 

@@ -37,6 +37,8 @@ public:
     void setCalloutSpan(Nanos span) { m_calloutSpan = span; }
     // An extra caption line (a slide's text); empty for none.
     void setNote(const QString& note) { m_note = note; }
+    // Where the frame's hardware stands, on the caption's top line (RunCaption::where).
+    void setWhere(const QString& where) { m_where = where; }
     // The caption strip's height in pixels (captionHeight of the size unless set); the 3D
     // view takes the rest. Set before aiming the camera: the view's shape changes.
     void setCaptionHeight(int pixels);
@@ -59,6 +61,7 @@ private:
     Nanos m_flashSpan = 0;
     Nanos m_calloutSpan = 0;
     QString m_note;
+    QString m_where;
 };
 
 }  // namespace faultline

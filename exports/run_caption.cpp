@@ -90,7 +90,17 @@ void paintCaption(QPainter& p, const QRect& rect, const RunCaption& c) {
     const QRect second = top.translated(0, line);
     p.setFont(big);
     p.setPen(Qt::white);
-    p.drawText(top, Qt::AlignLeft | Qt::AlignVCenter, c.run);
+    {
+        // The top line's left part ends short of the ETTR on its right.
+        const QFontMetrics fm(big);
+        const int room = top.width() - fm.horizontalAdvance(c.ettr) - fm.horizontalAdvance("  ");
+        QString left = c.run;
+        if (!c.where.isEmpty()) {
+            left = c.run + " · " + c.where;
+            if (fm.horizontalAdvance(left) > room) left = c.where;
+        }
+        p.drawText(top, Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(left, Qt::ElideRight, std::max(0, room)));
+    }
     p.setPen(QColor(255, 196, 0));
     p.drawText(top, Qt::AlignRight | Qt::AlignVCenter, c.ettr);
     p.setFont(small);

@@ -22,6 +22,9 @@ struct RunCaption {
     QString ettr;       // "ETTR so far 91.4%"
     QString now;        // "Down: Faulty GPU on r0412-h1-gpu3 — detecting"
     QString note;       // optional extra line (a presentation slide's caption)
+    // Where an incident slide's hardware stands ("Building C · Hall C1 · c1-ib-32k · ..."),
+    // after the run's name on the top line; the run's name gives way where both do not fit.
+    QString where;
 };
 
 // ETTR from the run's start up to an instant, by the same ledger the charts and `summary`

@@ -173,6 +173,10 @@ TEST(FollowCli, FollowingRefusesWhatCannotFollow) {
     const test::CommandResult inside = test::runCommand(std::string(FAULTLINE_CLI) + " import --follow " + dir.file("job") + " -o " + dir.file("job/r.faultline"));
     EXPECT_EQ(inside.status, 1) << inside.output;
     EXPECT_NE(inside.output.find("cannot be written inside the folder it follows"), std::string::npos) << inside.output;
+    // A settle past the longest delay would never let the folder settle.
+    const test::CommandResult settle = test::runCommand(std::string(FAULTLINE_CLI) + " import --follow " + dir.file("job") + " -o " + dir.file("r.faultline") + " --settle 3s");
+    EXPECT_EQ(settle.status, 2) << settle.output;
+    EXPECT_NE(settle.output.find("--settle expects a duration from 0 to 2s"), std::string::npos) << settle.output;
 }
 
 }  // namespace

@@ -367,6 +367,29 @@ void FabricView::zoomTo(const ComponentRef& part) {
     fitBounds({box->min[0] - 2, box->max[0] + 2, box->min[1] - 2, box->max[1] + 2, box->min[2], box->max[2] + 1});
 }
 
+void FabricView::zoomToInPlace(const ComponentRef& part) {
+    if (!m_scene || !m_run || m_run->topology.clusters.size() < 2) return zoomTo(part);
+    const Topology& t = m_run->topology;
+    std::int32_t host = part.kind == ComponentKind::Host ? part.index : -1;
+    if (part.kind == ComponentKind::Gpu && part.index >= 0 && static_cast<std::size_t>(part.index) < t.gpus.size())
+        host = t.gpus[static_cast<std::size_t>(part.index)].host;
+    if (host < 0 || static_cast<std::size_t>(host) >= t.hosts.size()) return zoomTo(part);
+    const std::size_t rack = static_cast<std::size_t>(t.hosts[static_cast<std::size_t>(host)].rack);
+    const std::size_t zone = static_cast<std::size_t>(t.racks[rack].zone);
+    const FabricLayout& layout = m_scene->layout();
+    if (rack >= layout.racks.size() || zone >= layout.zones.size()) return zoomTo(part);
+    stopFlightForPreset();
+    m_framing = Framing::None;
+    // Centred on the rack, half a zone's floor to each side: where the rack stands in its
+    // zone moves the zone's edges and aisles in the picture, so no two places look alike.
+    const Box3& r = layout.racks[rack];
+    const Box3& z = layout.zones[zone];
+    const auto c = r.centre();
+    const float halfX = std::max((z.max[0] - z.min[0]) / 2, (r.max[0] - r.min[0]) / 2 + 2);
+    const float halfY = std::max((z.max[1] - z.min[1]) / 2, (r.max[1] - r.min[1]) / 2 + 2);
+    fitBounds({c[0] - halfX, c[0] + halfX, c[1] - halfY, c[1] + halfY, 0, r.max[2] + 1});
+}
+
 void FabricView::stopFlightForPreset() { m_flight->stop(); }
 
 void FabricView::flyTo(const std::function<void()>& aim, int ms) { m_flight->flyTo(aim, ms); }

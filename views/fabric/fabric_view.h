@@ -71,6 +71,10 @@ public:
     void topView();
     bool keepsFramed() const { return m_framing != Framing::None; }
     void zoomTo(const ComponentRef& part);
+    // zoomTo for an incident: in a fleet, where every rack looks like the next, the part's
+    // rack at the centre of a zone's breadth of its surroundings (the zone's edges, aisles
+    // and neighbours place it); in one cluster, zoomTo.
+    void zoomToInPlace(const ComponentRef& part);
     // Flies the camera, eased over a moment, to where `aim` (one of the presets here) puts
     // it, so that an audience sees where the hardware sits instead of a cut. The user moving
     // the camera, or any preset, stops a flight where it is.

@@ -18,7 +18,7 @@ IncidentShot showIncident(FabricView& view, const ComponentRef& failed, const st
         // A GPU that failed itself is labelled so, with its way up; one merely taken out by a
         // failure elsewhere (no hardware named) is only selected.
         if (failed.kind == ComponentKind::Gpu) view.showBlastRadius(gpu, alsoFailed);
-        return {gpu, [v, gpu] { v->zoomTo(gpu); }};
+        return {gpu, [v, gpu] { v->zoomToInPlace(gpu); }};
     }
     view.select({});
     return {{}, [v] { v->fitAll(); }};

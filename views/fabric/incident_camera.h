@@ -2,7 +2,8 @@
 // The camera on an incident, the one way the main window and the presentation's story stops
 // both do it: a failed switch, cable, NIC or host is selected and its blast radius shown,
 // labelled with what it cut off, and the camera flies to frame that whole scope; a failed
-// GPU is selected and labelled, and the camera flies to its rack; an incident with no
+// GPU is selected and labelled, and the camera flies to its rack (in a fleet, to the rack in
+// its surroundings: FabricView::zoomToInPlace); an incident with no
 // hardware (planned maintenance) flies to the whole cluster.
 #include "model/run.h"
 
