@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <set>
 
 namespace faultline {
 
@@ -19,6 +20,26 @@ EpochNs firstEvent(const std::vector<const ShardedFile*>& files) {
     for (const ShardedFile* f : files)
         if (f->report.first != 0 && (first == 0 || f->report.first < first)) first = f->report.first;
     return first;
+}
+
+// A pull's telemetry added to what the pulls before gave, sample by sample into the same
+// series: appended whole, each pull would add a series of every GPU and metric again, and a
+// day of pulls every few seconds would hold tens of thousands of each.
+void addPulled(ImportedTelemetry& into, ImportedTelemetry&& more) {
+    if (into.rawDropped() || more.rawDropped()) {
+        into.append(std::move(more));
+        return;
+    }
+    for (const ImportedSeries& s : more.series()) {
+        const std::int32_t id = into.series(more.gpu(s.gpu), more.metric(s.metric));
+        for (const auto& [time, value] : more.rawSamples(s)) into.add(id, time, value);
+    }
+}
+
+std::int64_t distinctSeries(const ImportedTelemetry& t) {
+    std::set<std::pair<std::int32_t, std::int32_t>> seen;
+    for (const ImportedSeries& s : t.series()) seen.emplace(s.gpu, s.metric);
+    return static_cast<std::int64_t>(seen.size());
 }
 
 }  // namespace
@@ -64,7 +85,7 @@ bool FollowedPull::refresh(const std::vector<const ShardedFile*>& files, bool la
     } else {
         FileReport& report = m_source->report;
         const FileReport& more = p.source.report;
-        m_source->events.telemetry.append(std::move(p.source.events.telemetry));
+        addPulled(m_source->events.telemetry, std::move(p.source.events.telemetry));
         for (const auto& [kind, n] : more.counts)
             if (kind != "telemetry series") report.count(kind, n);
         if (more.first != 0 && (report.first == 0 || more.first < report.first)) report.first = more.first;
@@ -79,7 +100,7 @@ bool FollowedPull::refresh(const std::vector<const ShardedFile*>& files, bool la
     }
     if (!news) return false;
     FileReport& report = m_source->report;
-    report.counts["telemetry series"] = static_cast<std::int64_t>(m_source->events.telemetry.series().size());
+    report.counts["telemetry series"] = distinctSeries(m_source->events.telemetry);
     // An increment with no sample yet is no news once an earlier one had samples.
     if (m_source->events.telemetry.samples() > 0)
         std::erase(report.warnings, std::string("the server returned no samples for this span"));
