@@ -130,9 +130,12 @@ void tell(const FolderFollower::Look& look, const std::string& output) {
 // A failed pull is told once per outage, and its end once: the look goes on either way.
 void tellPull(const FolderFollower::Look& look, const FollowedPull& pull, int& succeeded, bool& outage, bool quiet) {
     if (!look.sourceProblem.empty()) {
+        // The client's messages begin with the URL, which this one names already.
+        std::string problem = look.sourceProblem;
+        if (problem.starts_with(pull.url() + ": ")) problem.erase(0, pull.url().size() + 2);
         if (!outage && !quiet)
             std::fprintf(stderr, "faultline-cli import: pulling from %s failed: %s (asked again at the next look; what was pulled is kept)\n",
-                         pull.url().c_str(), look.sourceProblem.c_str());
+                         pull.url().c_str(), problem.c_str());
         outage = true;
     } else if (pull.succeeded() > succeeded && outage) {
         if (!quiet) std::fprintf(stderr, "faultline-cli import: pulling from %s again\n", pull.url().c_str());

@@ -188,6 +188,7 @@ TEST(FollowPrometheusCli, AServerStoppedAndRestartedMidFollowIsToldOnceAndLosesN
     append(log, xidLine(history.first + 3 * kHour, history.hosts[0]));
     ASSERT_TRUE(waitFor([&] { return countOf(textOf(out), "new incident at") == 3u; })) << textOf(out);
     EXPECT_EQ(countOf(textOf(out), failed), 1u) << textOf(out);
+    EXPECT_NE(textOf(out).find(failed + ": cannot reach the Prometheus server"), std::string::npos) << textOf(out);
     EXPECT_EQ(pulledPower(run).gpus.size(), 16u) << "the run written during the outage lost what was pulled";
 
     // Back on the same port: the next look's pull answers again.
