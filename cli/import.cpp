@@ -69,7 +69,7 @@ const CommandSpec& importSpec() {
             {"--world-size", "", "N", "the job's ranks, when no banner says: the silent ranks of a timeout are named among them"},
             {"--max-series", "", "N", "the most telemetry series (one per GPU and metric) the import holds (default 500,000)"},
             kAllowDisjointOption,
-            {"--follow", "", "DIR", "follow a running job's folder: keep the run file current as files grow or arrive, until Ctrl+C or SIGTERM"},
+            {"--follow", "", "DIR", "follow a running job's folder: keep the run file current as files grow or arrive, until Ctrl+C or SIGTERM; with --prometheus, pull the metrics up to now at each look too"},
             {"--poll", "", "DURATION", "with --follow: look at the folder at least this often where changes are not told (network file systems; default 2s)"},
             {"--settle", "", "DURATION", "with --follow: after a change, look once the folder has been quiet this long (default 250ms; 0 looks at once); a folder written without pause is still looked at every 2 s"},
             {"--shard", "", "I/N", "read only every N-th input from the I-th (1-based) and write an import shard to merge later"},
@@ -98,13 +98,13 @@ std::pair<int, int> parseShard(const std::string& text) {
 int importCommand(const CommandArgs& argv) {
     const Args args(argv, importSpec());
     const auto output = args.value("--output");
-    std::optional<PrometheusPullOptions> pull = readPrometheusOptions(args);
     const auto follow = args.value("--follow");
+    std::optional<PrometheusPullOptions> pull = readPrometheusOptions(args, follow.has_value());
     if (args.positional().empty() && !pull && !follow) throw UsageError("import needs files or folders to read, or a server to pull from (--prometheus URL)");
     if (!output) throw UsageError("import needs an output file: -o RUN.faultline");
     if (pull && args.value("--shard")) throw UsageError("--prometheus cannot be sharded: pull in the merge's import, or alone");
-    if (follow && (pull || args.value("--shard") || args.flag("--json")))
-        throw UsageError("--follow reads a folder as it grows: it cannot be combined with --prometheus, --shard or --json");
+    if (follow && (args.value("--shard") || args.flag("--json")))
+        throw UsageError("--follow reads a folder as it grows: it cannot be combined with --shard or --json");
     std::vector<std::string> inputs = args.positional();
     if (follow) inputs.push_back(*follow);
     if (auto rankMap = args.value("--rank-map")) inputs.push_back(*rankMap);
@@ -137,12 +137,17 @@ int importCommand(const CommandArgs& argv) {
     }
     const bool quiet = args.flag("--quiet");
     if (follow) {
-        FollowSettings settings{args.positional(), *output, args.duration("--poll").value_or(FollowSettings{}.pollNs), quiet};
+        FollowSettings settings;
+        settings.inputs = args.positional();
+        settings.output = *output;
+        settings.pollNs = args.duration("--poll").value_or(settings.pollNs);
+        settings.quiet = quiet;
         if (auto settleNs = args.duration("--settle", true)) {
             if (*settleNs < 0 || *settleNs > settings.maxDelayNs) throw UsageError("--settle expects a duration from 0 to 2s");
             settings.settleNs = *settleNs;
         }
         settings.inputs.push_back(*follow);
+        settings.pull = std::move(pull);
         return followImport(settings, options);
     }
     ProgressLine progress("faultline-cli import", progressWanted(quiet));

@@ -5,6 +5,7 @@
 #include "importers/folder_follower.h"
 #include "model/error.h"
 #include "model/format.h"
+#include "remote/prometheus_follow.h"
 
 #include <atomic>
 #include <csignal>
@@ -16,8 +17,14 @@ namespace faultline::cli {
 namespace {
 
 volatile std::sig_atomic_t g_stopFollowing = 0;
+// Ends a pull under way at once (lock-free, so safe to set in the handler).
+std::atomic<bool> g_cancelPull{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
 
-void stopFollowing(int) { g_stopFollowing = 1; }
+void stopFollowing(int) {
+    g_stopFollowing = 1;
+    g_cancelPull = true;
+}
 
 // SIGINT and SIGTERM end following at the next wake; the wait is interrupted (no SA_RESTART).
 void catchStopSignals() {
@@ -46,10 +53,35 @@ void tell(const FolderFollower::Look& look, const std::string& output) {
     std::fflush(stdout);
 }
 
+// A failed pull is told once per outage, and its end once: the look goes on either way.
+void tellPull(const FolderFollower::Look& look, const FollowedPull& pull, int& succeeded, bool& outage, bool quiet) {
+    if (!look.sourceProblem.empty()) {
+        // The client's messages begin with the URL, which this one names already.
+        std::string problem = look.sourceProblem;
+        if (problem.starts_with(pull.url() + ": ")) problem.erase(0, pull.url().size() + 2);
+        if (!outage && !quiet)
+            std::fprintf(stderr, "faultline-cli import: pulling from %s failed: %s (asked again at the next look; what was pulled is kept)\n",
+                         pull.url().c_str(), problem.c_str());
+        outage = true;
+    } else if (pull.succeeded() > succeeded && outage) {
+        if (!quiet) std::fprintf(stderr, "faultline-cli import: pulling from %s again\n", pull.url().c_str());
+        outage = false;
+    }
+    succeeded = pull.succeeded();
+    std::fflush(stderr);
+}
+
 }  // namespace
 
 int followImport(const FollowSettings& settings, const ImportOptions& options) {
     FolderFollower follower(settings.inputs, settings.output, options);
+    std::optional<FollowedPull> pull;
+    if (settings.pull) {
+        pull.emplace(*settings.pull, options, settings.pollNs, &g_cancelPull);
+        follower.setSource(&*pull);
+    }
+    int pullsSucceeded = 0;
+    bool pullOutage = false;
     catchStopSignals();
     FolderChanges changes(settings.inputs);
     FollowSettle settle(settings.settleNs, settings.maxDelayNs);
@@ -62,6 +94,7 @@ int followImport(const FollowSettings& settings, const ImportOptions& options) {
         try {
             const FolderFollower::Look look = follower.look();
             changes.watch(look.folders);
+            if (pull) tellPull(look, *pull, pullsSucceeded, pullOutage, settings.quiet);
             if (!settings.quiet) tell(look, settings.output);
             lastProblem.clear();
         } catch (const Error& e) {

@@ -36,8 +36,8 @@ EpochNs pullTime(const Args& args, const char* name, EpochNs now) {
 const std::vector<OptionSpec>& prometheusOptions() {
     static const std::vector<OptionSpec> options = {
         {"--prometheus", "", "URL", "pull GPU telemetry from this Prometheus server (http://HOST:9090) into the run"},
-        {"--from", "", "TIME", "the pull's start: ISO time, seconds since 1970, now or now-2d (default: the files' first event)"},
-        {"--to", "", "TIME", "the pull's end (default: the files' last event)"},
+        {"--from", "", "TIME", "the pull's start: ISO time, seconds since 1970, now or now-2d (default: the files' first event; with --follow, else now-1h)"},
+        {"--to", "", "TIME", "the pull's end (default: the files' last event; with --follow, now at each look)"},
         {"--hosts", "", "LIST", "the hosts to pull, comma-separated (default: --job's hosts in its sacct output, else the topology's, else all)"},
         {"--metrics", "", "LIST", "the metrics to pull, comma-separated (default: dcgm-exporter's power, temperature, SM clock, utilisation, "
                                   "throttle reasons, ECC and Xid counters)"},
@@ -51,7 +51,7 @@ const std::vector<OptionSpec>& prometheusOptions() {
     return options;
 }
 
-std::optional<PrometheusPullOptions> readPrometheusOptions(const Args& args) {
+std::optional<PrometheusPullOptions> readPrometheusOptions(const Args& args, bool following) {
     const auto url = args.value("--prometheus");
     if (!url) {
         for (const OptionSpec& o : prometheusOptions())
@@ -61,8 +61,13 @@ std::optional<PrometheusPullOptions> readPrometheusOptions(const Args& args) {
     PrometheusPullOptions pull;
     pull.server.url = checkedServerUrl(*url);
     const EpochNs now = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-    if (args.value("--from").has_value() != args.value("--to").has_value()) throw UsageError("give both --from and --to, or neither (the files' span)");
-    if (args.value("--from")) {
+    if (following) {
+        if (args.value("--to")) throw UsageError("--to cannot be given with --follow: a followed pull goes up to now, until following ends");
+        if (args.value("--from")) pull.from = pullTime(args, "--from", now);
+    } else if (args.value("--from").has_value() != args.value("--to").has_value()) {
+        throw UsageError("give both --from and --to, or neither (the files' span)");
+    }
+    if (!following && args.value("--from")) {
         pull.from = pullTime(args, "--from", now);
         pull.to = pullTime(args, "--to", now);
         if (pull.to <= pull.from) throw UsageError("--to must come after --from");

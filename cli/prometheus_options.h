@@ -16,6 +16,8 @@ class Args;
 const std::vector<OptionSpec>& prometheusOptions();
 
 // nullopt without --prometheus; UsageError for a pull option without it, or a bad value.
-std::optional<PrometheusPullOptions> readPrometheusOptions(const Args& args);
+// `following` (import --follow): --from alone starts the first pull, --to is refused (a
+// followed pull goes up to now).
+std::optional<PrometheusPullOptions> readPrometheusOptions(const Args& args, bool following = false);
 
 }  // namespace faultline::cli

@@ -125,7 +125,17 @@ FolderFollower::Look FolderFollower::look(bool last) {
         }
     }
     m_kept = std::move(now);
-    if (look.filesRead == 0 && !anyGone && !(last && !m_everWritten)) return look;
+    if (m_source) {
+        std::vector<const ShardedFile*> files;
+        for (const auto& [path, kept] : m_kept)
+            if (kept.file) files.push_back(&*kept.file);
+        try {
+            if (m_source->refresh(files, last)) m_sourceUnwritten = true;
+        } catch (const Error& e) {
+            look.sourceProblem = e.what();
+        }
+    }
+    if (look.filesRead == 0 && !anyGone && !m_sourceUnwritten && !(last && !m_everWritten)) return look;
 
     ReadImport whole;
     whole.runName = std::move(listed.runName);
@@ -137,9 +147,11 @@ FolderFollower::Look FolderFollower::look(bool last) {
         look.waiting.push_back(whole.label + ": no file in a format Faultline reads yet");
         return look;
     }
-    ImportResult result = buildReadImport(std::move(whole), {}, m_options);
-    writeRunFileWithFigures(result.run, m_output);
+    ImportResult result = buildReadImport(std::move(whole), m_source ? m_source->sources() : std::vector<ShardedFile>{}, m_options);
+    if (m_source) result.pulls = m_source->pulls();
+    writeRunFileWithFigures(result.run, m_output, result.pulls);
     m_everWritten = true;
+    m_sourceUnwritten = false;
     look.written = true;
     for (Incident& incident : buildIncidents(result.run))
         if (m_told.insert({result.run.info.startEpochNs + incident.begin, incident.hardware}).second) look.newIncidents.push_back(std::move(incident));

@@ -23,6 +23,19 @@
 
 namespace faultline {
 
+// Evidence that is no file, kept current while a folder is followed (remote/prometheus_follow.h:
+// the metrics pulled from a Prometheus server). Asked at every look with the files as read so
+// far; the run is built of both and keeps where the pulled evidence came from.
+class FollowedSource {
+public:
+    virtual ~FollowedSource() = default;
+    // True when sources() or pulls() changed since the last call. Throws Error when the source
+    // cannot be reached: what it gave before is kept and the look goes on without news from it.
+    virtual bool refresh(const std::vector<const ShardedFile*>& files, bool last) = 0;
+    virtual std::vector<ShardedFile> sources() const = 0;
+    virtual std::vector<PulledSource> pulls() const = 0;
+};
+
 class FolderFollower {
 public:
     FolderFollower(std::vector<std::string> inputs, std::string output, ImportOptions options);
@@ -38,6 +51,8 @@ public:
         // that the folder is walked once a look, not once more by the watcher.
         std::vector<std::string> folders;
         std::vector<std::string> files;
+        // Why the followed source (setSource) could not be refreshed at this look; empty when it was.
+        std::string sourceProblem;
     };
     // One look. `last`: the job has ended or following stops, so every file is read as it is.
     // Throws Error when the folder cannot be listed or the run cannot be built (the run
@@ -45,6 +60,8 @@ public:
     Look look(bool last = false);
 
     const std::string& output() const { return m_output; }
+    // Evidence from no file to build every run with (not owned; nullptr for none).
+    void setSource(FollowedSource* source) { m_source = source; }
 
 private:
     // What tells that a file changed between two looks.
@@ -69,6 +86,8 @@ private:
     // the run's start, and with it every time in the run) and the hardware.
     std::set<std::pair<std::int64_t, std::string>> m_told;
     bool m_everWritten = false;
+    FollowedSource* m_source = nullptr;
+    bool m_sourceUnwritten = false;  // the source brought what no run written holds yet
 };
 
 }  // namespace faultline

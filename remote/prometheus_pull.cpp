@@ -142,6 +142,7 @@ PrometheusPull pullPrometheus(const PrometheusPullOptions& options, const Progre
     if (sum.noGpu > 0) report.count("samples of no GPU (skipped)", sum.noGpu);
     if (sum.skipped > 0) report.count("NaN or infinite samples (skipped)", sum.skipped);
     out.retries = client.retries();
+    out.remoteRead = remoteAnswers == total;
     if (out.retries > 0) report.count("requests retried", out.retries);
     report.notes.push_back("pulled " + formatEpochNs(options.from) + " to " + formatEpochNs(options.to) +
                            (remoteAnswers == total ? std::string(", the samples as stored (remote read)") : " at a " + apiDuration(step) + " step") + ": " +
@@ -171,15 +172,17 @@ std::pair<EpochNs, EpochNs> spanOfFiles(const ReadImport& read) {
     return {first, last};
 }
 
-std::vector<std::string> hostsToPull(const ReadImport& read, const ImportOptions& importOptions) {
+}  // namespace
+
+std::vector<std::string> hostsToPull(const std::vector<const ShardedFile*>& files, const ImportOptions& importOptions) {
     std::vector<std::string> hosts;
     auto add = [&](const std::string& h) {
         if (std::find(hosts.begin(), hosts.end(), h) == hosts.end()) hosts.push_back(h);
     };
     if (!importOptions.jobIds.empty()) {
         for (const std::string& id : importOptions.jobIds)
-            for (const ShardedFile& f : read.files)
-                for (const ImportedJob& j : f.events.jobs)
+            for (const ShardedFile* f : files)
+                for (const ImportedJob& j : f->events.jobs)
                     if (j.id == id && j.parentId.empty())
                         for (const std::string& n : j.nodes) add(n);
         if (hosts.empty())
@@ -187,13 +190,11 @@ std::vector<std::string> hostsToPull(const ReadImport& read, const ImportOptions
                         ": no file read names the job's hosts; import its sacct output with the pull, or name the hosts with --hosts");
         return hosts;
     }
-    for (const ShardedFile& f : read.files)
-        if (f.events.topology)
-            for (const Host& h : f.events.topology->hosts) add(h.name);
+    for (const ShardedFile* f : files)
+        if (f->events.topology)
+            for (const Host& h : f->events.topology->hosts) add(h.name);
     return hosts;
 }
-
-}  // namespace
 
 ImportResult importWithPrometheus(const std::vector<std::string>& inputs, const ImportOptions& importOptions, PrometheusPullOptions pull,
                                   const ProgressFn& progress, const std::atomic<bool>* cancel) {
@@ -204,7 +205,11 @@ ImportResult importWithPrometheus(const std::vector<std::string>& inputs, const 
         std::tie(pull.from, pull.to) = spanOfFiles(read);
         if (pull.to <= pull.from) throw Error("give the span to pull with --from and --to: no file read has times to take it from");
     }
-    if (pull.hosts.empty()) pull.hosts = hostsToPull(read, importOptions);
+    if (pull.hosts.empty()) {
+        std::vector<const ShardedFile*> files;
+        for (const ShardedFile& f : read.files) files.push_back(&f);
+        pull.hosts = hostsToPull(files, importOptions);
+    }
     PrometheusPull pulled = pullPrometheus(pull, [&](double f) { if (progress) progress(filesShare + f * (1 - filesShare)); }, cancel);
     if (inputs.empty() && pulled.source.events.telemetry.samples() == 0)
         throw Error(pull.server.url + ": nothing to import: the server returned no samples of " + listed(pull.metrics.empty() ? defaultPrometheusMetrics() : pull.metrics) +

@@ -46,11 +46,17 @@ struct PrometheusPull {
     PulledSource pulled;                   // for the run file (ImportResult::pulls)
     std::vector<std::string> hostsWithoutSeries;  // asked for, and the server had none
     int retries = 0;
+    bool remoteRead = false;               // every answer was the samples as stored (no step grid)
 };
 
 // Pulls options.hosts (empty: every host). Error naming the server (and the query) on failure,
 // ImportCancelled on Cancel.
 PrometheusPull pullPrometheus(const PrometheusPullOptions& options, const ProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr);
+
+// The hosts a pull asks for when none are named: those of --job (ImportOptions::jobIds) in
+// the files' sacct output, else the hosts of the topology read; empty (every host) without
+// either. Error for a --job no file names the hosts of.
+std::vector<std::string> hostsToPull(const std::vector<const ShardedFile*>& files, const ImportOptions& importOptions);
 
 // `faultline-cli import --prometheus` and File > Import from Prometheus: reads the files (any
 // number, none included), pulls what they leave to pull (the span and hosts as

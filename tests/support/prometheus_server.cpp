@@ -269,8 +269,17 @@ PrometheusProcess::PrometheusProcess(const fs::path& blocks, const std::string& 
         std::ofstream(m_dir / "web.yml") << webConfig;
         argv.push_back("--web.config.file=" + (m_dir / "web.yml").string());
     }
+    m_argv = std::move(argv);
+    start();
+}
+
+void PrometheusProcess::restart() {
+    if (m_pid <= 0) start();
+}
+
+void PrometheusProcess::start() {
     const fs::path log = m_dir / "prometheus.log";
-    m_pid = spawnLogged(argv, log);
+    m_pid = spawnLogged(m_argv, log);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
     while (!ready(m_url)) {
         int status = 0;

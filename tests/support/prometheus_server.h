@@ -65,10 +65,15 @@ public:
     const std::string& url() const { return m_url; }
     // Stops the server (SIGTERM, waiting for it to exit); its port then refuses connections.
     void stop();
+    // Starts the stopped server again on the same port and data, waiting for /-/ready.
+    void restart();
 
 private:
+    void start();
+
     std::filesystem::path m_dir;
     std::string m_url;
+    std::vector<std::string> m_argv;
     pid_t m_pid = -1;
 };
 
