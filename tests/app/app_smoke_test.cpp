@@ -69,7 +69,14 @@ TEST(AppSmoke, EachPanelRendersOnItsOwn) {
         ASSERT_EQ(runApp({"--screenshot", png, "--view", view, "--at", "20h", "--size", "1000x600", QString::fromStdString(run)}, &errors), 0)
             << view << ": " << errors.toStdString();
         const QImage image(png);
-        EXPECT_EQ(image.size(), QSize(1000, 600)) << view;
+        if (std::string(view) == "charts") {
+            // Its five charts do not fit 600 px: drawn whole, taller, and said so, not cut off.
+            EXPECT_EQ(image.width(), 1000);
+            EXPECT_GT(image.height(), 600);
+            EXPECT_NE(errors.indexOf("the charts panel needs 1000x"), -1) << errors.toStdString();
+        } else {
+            EXPECT_EQ(image.size(), QSize(1000, 600)) << view;
+        }
         EXPECT_GT(colourCount(image), 20u) << view;
     }
     QString errors;
