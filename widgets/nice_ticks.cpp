@@ -34,10 +34,14 @@ NiceScale niceScale(double min, double max, int maxTicks) {
 
 void applyNiceTicks(QValueAxis* axis, double min, double max, int maxTicks) {
     const NiceScale s = niceScale(min, max, maxTicks);
+    // Fixed ticks while the range and the interval change: Qt Charts lays out every dynamic
+    // tick of a new range at the old interval, and a run of one instant (a step of 1e-10)
+    // followed by one of two minutes is twenty billion ticks, the window frozen.
+    axis->setTickType(QValueAxis::TicksFixed);
     axis->setRange(s.min, s.max);
-    axis->setTickType(QValueAxis::TicksDynamic);
     axis->setTickAnchor(0.0);
     axis->setTickInterval(s.step);
+    axis->setTickType(QValueAxis::TicksDynamic);
     axis->setLabelFormat(QString("%.%1f").arg(stepDecimals(s.step)));
 }
 

@@ -97,5 +97,22 @@ TEST(OpenAnotherRun, ColouredByPowerWithAGpuFoundARecentRunOpens) {
     w.expectTheSecondRunShownAfresh();
 }
 
+// A crash log of one instant, then a run of days: the charts' axes go from a range of a
+// nanosecond to one of days without freezing the window (it froze laying out twenty billion
+// ticks of the old interval), and the second run is shown.
+TEST(OpenAnotherRun, ARunOfOneInstantThenARunOfDaysOpens) {
+    test::guiApp();
+    test::ScratchDir dir;
+    writeRunFile(test::oneInstantCrash(), dir.file("crash.faultline"));
+    writeRunFile(test::tinyRun(), dir.file("days.faultline"));
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    ASSERT_TRUE(test::openAndWait(window, dir.file("crash.faultline")));
+    ASSERT_TRUE(test::openAndWait(window, dir.file("days.faultline")));
+    ASSERT_NE(window.currentRun(), nullptr);
+    EXPECT_EQ(window.currentRun()->path.toStdString(), dir.file("days.faultline"));
+}
+
 }  // namespace
 }  // namespace faultline
