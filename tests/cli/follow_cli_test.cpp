@@ -1,6 +1,7 @@
 // `faultline-cli import --follow DIR -o RUN` while a job writes DIR (issue 40): each incident is
 // told once, in order, as its line is written; SIGTERM ends following cleanly; the run file
 // then equals a one-shot import of the finished folder, and other commands read it meanwhile.
+#include "cli_follower.h"
 #include "test_runs.h"
 
 #include <gtest/gtest.h>
@@ -42,46 +43,7 @@ std::string xidLine(int minute, int node) {
 }
 
 // faultline-cli with its output in a file, running beside the test.
-class Follower {
-public:
-    Follower(const std::string& folder, const std::string& run, const std::string& out, const char* poll = "200ms") {
-        m_pid = ::fork();
-        if (m_pid == 0) {
-            const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-            ::dup2(fd, 1);
-            ::dup2(fd, 2);
-            ::execl(FAULTLINE_CLI, FAULTLINE_CLI, "import", "--follow", folder.c_str(), "-o", run.c_str(), "--poll", poll, static_cast<char*>(nullptr));
-            ::_exit(127);
-        }
-    }
-    ~Follower() {
-        if (m_pid > 0) {
-            ::kill(m_pid, SIGKILL);
-            ::waitpid(m_pid, nullptr, 0);
-        }
-    }
-    int stop() {
-        ::kill(m_pid, SIGTERM);
-        int status = 0;
-        ::waitpid(m_pid, &status, 0);
-        m_pid = -1;
-        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    }
-
-private:
-    pid_t m_pid = -1;
-};
-
-// Waits for `done`, looking again and again: a generous deadline, never a fixed sleep.
-template <typename Done>
-bool waitFor(Done done, std::chrono::seconds patience = std::chrono::seconds(120)) {
-    const auto deadline = std::chrono::steady_clock::now() + patience;
-    while (std::chrono::steady_clock::now() < deadline) {
-        if (done()) return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    return done();
-}
+using test::waitFor;
 
 std::size_t countOf(const std::string& text, const std::string& what) {
     std::size_t n = 0;
@@ -96,7 +58,7 @@ TEST(FollowCli, EachIncidentArrivesOnceInOrderAndTheFinalRunFileIsTheOneShotImpo
     const std::string log = (job / "syslog").string();
     const std::string run = dir.file("live.faultline");
     const std::string out = dir.file("follow.out");
-    Follower follower(job.string(), run, out);
+    test::CliFollower follower({"import", "--follow", job.string(), "-o", run, "--poll", "200ms"}, out);
     ASSERT_TRUE(waitFor([&] { return textOf(out).find("following ") != std::string::npos; })) << textOf(out);
 
     for (int i = 0; i < 4; ++i) {
@@ -148,7 +110,7 @@ TEST(FollowCli, AFolderAddedWhileFollowingIsWatchedFromTheLookThatListsIt) {
     fs::create_directories(job);
     const std::string run = dir.file("live.faultline");
     const std::string out = dir.file("follow.out");
-    Follower follower(job.string(), run, out, "1h");
+    test::CliFollower follower({"import", "--follow", job.string(), "-o", run, "--poll", "1h"}, out);
     ASSERT_TRUE(waitFor([&] { return textOf(out).find("following ") != std::string::npos; })) << textOf(out);
     // A node's folder made whole beside the job and moved in: the job's folder tells of it.
     const fs::path made = dir.path() / "node07";

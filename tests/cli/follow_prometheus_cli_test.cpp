@@ -5,6 +5,7 @@
 #include "model/pulled_sources.h"
 #include "model/run_file.h"
 #include "prometheus_server.h"
+#include "cli_follower.h"
 #include "test_runs.h"
 
 #include <gtest/gtest.h>
@@ -57,49 +58,7 @@ std::size_t countOf(const std::string& text, const std::string& what) {
 }
 
 // faultline-cli following with a pull, its output in a file, running beside the test.
-class Follower {
-public:
-    Follower(const std::vector<std::string>& args, const std::string& out) {
-        m_pid = ::fork();
-        if (m_pid == 0) {
-            const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-            ::dup2(fd, 1);
-            ::dup2(fd, 2);
-            std::vector<char*> argv{const_cast<char*>(FAULTLINE_CLI)};
-            for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-            argv.push_back(nullptr);
-            ::execv(FAULTLINE_CLI, argv.data());
-            ::_exit(127);
-        }
-    }
-    ~Follower() {
-        if (m_pid > 0) {
-            ::kill(m_pid, SIGKILL);
-            ::waitpid(m_pid, nullptr, 0);
-        }
-    }
-    int stop() {
-        ::kill(m_pid, SIGTERM);
-        int status = 0;
-        ::waitpid(m_pid, &status, 0);
-        m_pid = -1;
-        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    }
-
-private:
-    pid_t m_pid = -1;
-};
-
-// Waits for `done`, looking again and again: a generous deadline, never a fixed sleep.
-template <typename Done>
-bool waitFor(Done done, std::chrono::seconds patience = std::chrono::seconds(120)) {
-    const auto deadline = std::chrono::steady_clock::now() + patience;
-    while (std::chrono::steady_clock::now() < deadline) {
-        if (done()) return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    return done();
-}
+using test::waitFor;
 
 // The GPUs with power samples in the run file, and the epoch span those samples cover.
 struct PulledPower {
@@ -141,7 +100,7 @@ TEST(FollowPrometheusCli, TheFirstLookPullsTheSpanFromTheFilesFirstEventUpToNow)
     append((job / "syslog").string(), xidLine(xidAt, history.hosts[0]));
     const std::string run = dir.file("live.faultline");
     const std::string out = dir.file("follow.out");
-    Follower follower(followArgs(job.string(), run, server.url(), history), out);
+    test::CliFollower follower(followArgs(job.string(), run, server.url(), history), out);
     ASSERT_TRUE(waitFor([&] { return countOf(textOf(out), " updated (") >= 1; })) << textOf(out);
 
     // The first run written holds the two hosts' 16 GPUs from the Xid line (no --from) to the
@@ -175,7 +134,7 @@ TEST(FollowPrometheusCli, AServerStoppedAndRestartedMidFollowIsToldOnceAndLosesN
     append(log, xidLine(history.first + kHour, history.hosts[0]));
     const std::string run = dir.file("live.faultline");
     const std::string out = dir.file("follow.out");
-    Follower follower(followArgs(job.string(), run, server.url(), history), out);
+    test::CliFollower follower(followArgs(job.string(), run, server.url(), history), out);
     ASSERT_TRUE(waitFor([&] { return pulledPower(run).gpus.size() == 16u; })) << textOf(out);
 
     // The server goes away: the failure is told once however many looks ask again, the
@@ -215,7 +174,7 @@ TEST(FollowPrometheusCli, MetricsArriveOnceAServerDownAtTheStartComesUp) {
     append((job / "syslog").string(), xidLine(history.first + kHour, history.hosts[0]));
     const std::string run = dir.file("live.faultline");
     const std::string out = dir.file("follow.out");
-    Follower follower(followArgs(job.string(), run, server.url(), history), out);
+    test::CliFollower follower(followArgs(job.string(), run, server.url(), history), out);
     ASSERT_TRUE(waitFor([&] { return countOf(textOf(out), "new incident at") == 1u; })) << textOf(out);
     EXPECT_NE(textOf(out).find("pulling from " + server.url() + " failed"), std::string::npos) << textOf(out);
     EXPECT_EQ(pulledPower(run).gpus.size(), 0u);
