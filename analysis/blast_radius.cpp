@@ -7,8 +7,6 @@ namespace faultline {
 
 namespace {
 
-bool inRange(std::int32_t i, std::size_t n) { return i >= 0 && static_cast<std::size_t>(i) < n; }
-
 // Which GPUs and cables still reach the top of the fabric with some parts out of service.
 // The top is every switch with no uplink of its own; a cable is live when its upper end is
 // reached and its lower end is in service.

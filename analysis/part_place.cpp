@@ -6,8 +6,6 @@ namespace faultline {
 
 namespace {
 
-bool inRange(std::int32_t i, std::size_t n) { return i >= 0 && static_cast<std::size_t>(i) < n; }
-
 // The rack, zone and cluster a part belongs to (-1 where it has none).
 struct Where {
     std::int32_t rack = -1, zone = -1, cluster = -1;

@@ -12,6 +12,9 @@
 
 namespace faultline {
 
+// Whether `i` indexes a table of `n` rows (a part, a rack, a zone read from a file or a link).
+inline bool inRange(std::int32_t i, std::size_t n) { return i >= 0 && static_cast<std::size_t>(i) < n; }
+
 // The switch's level above the NICs: 1, 2, 3. RoCE calls them RTSW, CTSW, ATSW; a fat tree
 // leaf, spine, core (switchTierName).
 enum class SwitchTier : std::uint8_t { Rack, Cluster, Aggregation };

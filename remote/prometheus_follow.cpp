@@ -11,10 +11,6 @@ namespace faultline {
 
 namespace {
 
-EpochNs systemNow() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
 EpochNs firstEvent(const std::vector<const ShardedFile*>& files) {
     EpochNs first = 0;
     for (const ShardedFile* f : files)

@@ -21,10 +21,6 @@ namespace {
 constexpr std::int64_t kSamplesPerAnswer = 1'000'000;
 constexpr std::int64_t kGpusPerHostGuess = 8;
 
-EpochNs systemNow() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
 std::size_t chosenHostsPerQuery(const PrometheusPullOptions& options, std::int64_t pointsPerSlice) {
     if (options.hostsPerQuery > 0) return options.hostsPerQuery;
     return static_cast<std::size_t>(std::max<std::int64_t>(1, kSamplesPerAnswer / (kGpusPerHostGuess * std::max<std::int64_t>(pointsPerSlice, 1))));
@@ -38,6 +34,10 @@ std::string listed(const std::vector<std::string>& names) {
 }
 
 }  // namespace
+
+EpochNs systemNow() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
 
 const std::vector<std::string>& defaultPrometheusMetrics() {
     static const std::vector<std::string> metrics = {"DCGM_FI_DEV_POWER_USAGE", "DCGM_FI_DEV_GPU_TEMP", "DCGM_FI_DEV_SM_CLOCK",

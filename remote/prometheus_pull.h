@@ -64,4 +64,7 @@ std::vector<std::string> hostsToPull(const std::vector<const ShardedFile*>& file
 ImportResult importWithPrometheus(const std::vector<std::string>& inputs, const ImportOptions& importOptions, PrometheusPullOptions pull,
                                   const ProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr);
 
+// The system clock as Unix epoch nanoseconds: what a pull and a followed pull take as "now".
+EpochNs systemNow();
+
 }  // namespace faultline

@@ -27,6 +27,8 @@
 
 #include <algorithm>
 
+#include <QTest>
+
 #include <gtest/gtest.h>
 
 namespace faultline {
@@ -37,7 +39,9 @@ struct Opened {
         writeRunFile(run, dir.file("run.faultline"));
         window.resize(1600, 1000);
         window.show();
-        ok = test::openAndWait(window, dir.file("run.faultline"));
+        // Laid out at its size before the run is framed: a window still being mapped frames
+        // the camera for a view of another size (seen on a busy X server).
+        ok = QTest::qWaitForWindowExposed(&window) && test::openAndWait(window, dir.file("run.faultline"));
     }
     bool appReady = (test::guiApp(), true);  // before any widget
     test::ManualAnimationClock clock;        // the camera's flight ends when the test says
@@ -66,7 +70,8 @@ void expectOpensOnTheFailure(const faultline::Run& run, std::int32_t gpu, const 
     w.clock.advanceBy(5'000);  // the flight to the failed GPU is over
     const QImage frame = view.renderImage().convertToFormat(QImage::Format_RGB32);
     const QPointF at = view.gpuPosition(gpu);
-    ASSERT_TRUE(QRectF(QPointF(0, 0), QSizeF(view.renderWidget()->size())).contains(at));
+    ASSERT_TRUE(QRectF(QPointF(0, 0), QSizeF(view.renderWidget()->size())).contains(at))
+        << "the failed GPU at " << at.x() << "," << at.y() << " of a view of " << view.renderWidget()->width() << "x" << view.renderWidget()->height();
     EXPECT_TRUE(test::near(test::colourAt(frame, at), kFailedColour[0], kFailedColour[1], kFailedColour[2]))
         << test::colourAt(frame, at).name().toStdString();
 
