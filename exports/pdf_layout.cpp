@@ -1,6 +1,7 @@
 #include "exports/pdf_layout.h"
 
 #include <QFontMetrics>
+#include <QObject>
 #include <QPageLayout>
 
 #include <algorithm>
@@ -92,6 +93,11 @@ void PdfLayout::title(const QString& text, const QString& subtitle) {
 }
 
 void PdfLayout::heading(const QString& text, int level) {
+    drawHeading(text, level);
+    m_section = text;
+}
+
+void PdfLayout::drawHeading(const QString& text, int level) {
     const QFont f = headingFont(level);
     const int h = textHeight(text, f, m_width);
     ensure(h + (level == 1 ? 120 : 60));  // never a heading alone at the foot of a page
@@ -249,7 +255,9 @@ void PdfLayout::table(const QStringList& header, const std::vector<QStringList>&
         const int h = rowHeight(rows[r], cellFont, x);
         if (m_y + h > m_bottom) {
             newPage();
-            drawRow(header, headFont, headH, true, false);  // the header again on the next page
+            // The section's heading and the header again: a page that opens on rows says what they are.
+            if (!m_section.isEmpty()) drawHeading(QObject::tr("%1 (continued)").arg(m_section), 2);
+            drawRow(header, headFont, headH, true, false);
         }
         drawRow(rows[r], cellFont, h, false, r % 2 == 1);
     }

@@ -38,7 +38,9 @@ public:
     // The facts in the left part of the width and the image beside them on the right, so
     // that a section with a picture takes half a page rather than most of one.
     void factsBeside(const std::vector<std::pair<QString, QString>>& rows, const QImage& image, int maxImageHeight);
-    // Column widths are shares of the width; numeric columns right-aligned.
+    // Column widths are shares of the width; numeric columns right-aligned. A table that runs
+    // onto the next page continues there under its section's heading, marked "(continued)",
+    // and its header row.
     void table(const QStringList& header, const std::vector<QStringList>& rows, const std::vector<double>& widths,
                const std::vector<bool>& rightAligned = {});
     void image(const QImage& image, int maxHeight);
@@ -54,6 +56,7 @@ public:
 
 private:
     void ensure(int height);
+    void drawHeading(const QString& text, int level);
     void drawFooter();
     int textHeight(const QString& text, const QFont& font, int width) const;
     int factLabelWidth(int width) const;
@@ -68,6 +71,7 @@ private:
     QPainter m_painter;
     bool m_ok = false;
     QString m_footer;
+    QString m_section;  // the last heading drawn, repeated above a table's rows on a later page
     int m_width = 0, m_height = 0, m_bottom = 0, m_y = 0, m_page = 1;
 };
 
