@@ -110,8 +110,13 @@ QImage OffscreenRenderer::render(Nanos t) {
     // Scaled only on a high-DPI screen, where the view renders more pixels than the frame has.
     scene.setDevicePixelRatio(1);
     p.drawImage(QRect(0, 0, m_size.width(), m_size.height() - m_strip), scene);
+    // The strip made opaque before the caption's translucent backing goes over it: a new
+    // QImage holds whatever its memory held, often the frame before, whose caption then
+    // showed through as a ghost.
+    const QRect strip(0, m_size.height() - m_strip, m_size.width(), m_strip);
+    p.fillRect(strip, Qt::black);
     p.setCompositionMode(QPainter::CompositionMode_SourceOver);
-    paintCaption(p, QRect(0, m_size.height() - m_strip, m_size.width(), m_strip), captionAt(t));
+    paintCaption(p, strip, captionAt(t));
     return frame;
 }
 

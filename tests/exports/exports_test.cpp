@@ -57,6 +57,27 @@ TEST(ExportVideo, FramesCallOutEachRecentFailure) {
     EXPECT_EQ(callout(renderer.render(failure.time + 30 * kMinute)), 0) << "still called out long after";
 }
 
+// A frame's caption strip is the same whatever frame was made before it: the strip's
+// translucent backing once went over memory the frame before had used, and the earlier
+// caption showed through it, a ghost in the first frames of a video.
+TEST(VideoFrames, TheCaptionStripShowsNoEarlierFrame) {
+    test::guiApp();
+    auto tiny = std::shared_ptr<const faultline::Run>(&test::tinyRun(), [](const faultline::Run*) {});
+    ASSERT_FALSE(tiny->failures.empty());
+    const Nanos failed = tiny->failures.front().time;
+    OffscreenRenderer renderer(tiny, QSize(1280, 720));
+    const QRect strip(0, 720 - 56, 1280, 56);  // the caption is at least 56 px high
+    auto stripOf = [&](Nanos t) { return renderer.render(t).copy(strip); };
+    QImage afterAnother;
+    for (int i = 0; i < 4; ++i) {  // frames of another caption, then ours
+        stripOf(failed + kHour);
+        afterAnother = stripOf(failed - kHour);
+    }
+    const QImage afterItself = stripOf(failed - kHour);
+    ASSERT_FALSE(afterItself.isNull());
+    EXPECT_EQ(afterAnother, afterItself) << "the caption strip of one instant differs with the frame made before it";
+}
+
 // A crash half a second before the run's end (a console log's last lines): the report's picture
 // of it is taken at the run's last instant, where the failed GPU is red, not a second past it.
 TEST(ReportFigures, AFailureAtTheRunsEndIsDrawnRed) {
