@@ -25,23 +25,23 @@ constexpr Nanos kCoarsestPowerBucket = 10 * kMinute;
 bool telemetryCurve(const Run& run, ClusterPower& out, std::string& whyNot) {
     const auto metric = run.telemetry.metricIndex(kPowerMetric);
     if (!metric) return false;
-    const TelemetryLevel* level = telemetryLevelFor(run.telemetry, std::max<Nanos>(run.info.duration, 1), 20'000);
+    // The power rows alone are read from a run file, not the level's other metrics.
+    const std::optional<std::size_t> level = telemetryLevelIndexFor(run.telemetry, std::max<Nanos>(run.info.duration, 1), 20'000);
     if (!level) return false;
-    if (level->bucket > kCoarsestPowerBucket && (!run.downtimes.empty() || !run.checkpoints.empty())) {
-        whyNot = "; the power telemetry is kept at " + bucketText(level->bucket) + " buckets, too coarse to show its restarts";
+    const Nanos size = run.telemetry.levels[*level].bucket;
+    if (size > kCoarsestPowerBucket && (!run.downtimes.empty() || !run.checkpoints.empty())) {
+        whyNot = "; the power telemetry is kept at " + bucketText(size) + " buckets, too coarse to show its restarts";
         return false;
     }
     std::map<std::int64_t, double> watts;
     std::vector<bool> seen(run.topology.gpus.size(), false);
-    for (const TelemetrySummarySeries& s : level->series) {
-        if (s.metric != *metric) continue;
+    for (const TelemetrySummarySeries& s : run.telemetry.metricSeries(*level, *metric)) {
         seen[static_cast<std::size_t>(s.gpu)] = true;
         for (std::size_t k = 0; k < s.buckets.size(); ++k) watts[s.buckets[k]] += s.mean[k];
     }
     if (watts.empty()) return false;
     out.fromTelemetry = true;
     out.gpus = static_cast<std::int32_t>(std::count(seen.begin(), seen.end(), true));
-    const Nanos size = level->bucket;
     for (const auto& [bucket, w] : watts) out.curve.push_back({bucket * size - run.info.startEpochNs, w / 1e6});
     out.source = "telemetry: " + std::string(kPowerMetric) + " of " + std::to_string(out.gpus) + " GPUs, summed per " + bucketText(size) +
                  " bucket (each GPU's mean)";

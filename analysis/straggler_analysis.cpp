@@ -406,12 +406,15 @@ StragglerReport analyzeStragglers(const Run& run, const StragglerAnalysisParams&
     addLateWork(records, lateWork, windows, acc);
 
     // Whether a late rank's GPU was throttled, hot or short of power while traced: one pass
-    // over the telemetry for all of them.
-    const TelemetryWindow telemetry(run, windows.first, windows.last);
+    // over the telemetry for all of them, made when the first late rank is found.
+    std::optional<TelemetryWindow> telemetry;
     for (std::size_t rank = 0; rank < acc.size(); ++rank) {
         if (acc[rank].collectives == 0) continue;
         RankStragglerScore s = scoreRank(rank, acc[rank], run, windows);
-        if (s.late > 0) s.telemetry = telemetry.evidence(s.gpu);
+        if (s.late > 0) {
+            if (!telemetry) telemetry.emplace(run, windows.first, windows.last);
+            s.telemetry = telemetry->evidence(s.gpu);
+        }
         addEpisodes(s, acc[rank], windows, params, report.episodes);
         report.ranks.push_back(std::move(s));
     }

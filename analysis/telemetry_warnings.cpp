@@ -35,40 +35,44 @@ std::vector<EarlyWarning> earlyWarnings(const Run& run, const std::vector<std::i
     std::vector<EarlyWarning> out;
     const Telemetry& tm = run.telemetry;
     if (tm.empty() || gpus.empty()) return out;
-    auto wanted = [&](std::int32_t metric, std::int32_t gpu) {
-        return isErrorCounter(tm.metrics[static_cast<std::size_t>(metric)]) && std::find(gpus.begin(), gpus.end(), gpu) != gpus.end();
-    };
     const Nanos from = before - window;
-    if (!tm.rawSeries().empty()) {
-        for (const TelemetryRawSeries& s : tm.rawSeries()) {
-            if (!wanted(s.metric, s.gpu)) continue;
-            const auto lo = std::lower_bound(s.times.begin(), s.times.end(), from);
-            const auto hi = std::upper_bound(s.times.begin(), s.times.end(), before);
-            if (hi - lo < 2) continue;
-            const auto a = static_cast<std::size_t>(lo - s.times.begin());
-            const auto b = static_cast<std::size_t>(hi - s.times.begin()) - 1;
-            if (s.values[b] <= s.values[a]) continue;
-            std::size_t first = a;
-            while (first < b && s.values[first] <= s.values[a]) ++first;
-            out.push_back(warning(s.times[first], s.gpu, tm.metrics[static_cast<std::size_t>(s.metric)], s.values[a], s.values[b], window));
+    // The error counters of these GPUs alone: a run file gives their rows through its index,
+    // so a failure's warnings never read a level of every GPU (the first screen waits on them).
+    for (std::size_t m = 0; m < tm.metrics.size(); ++m) {
+        if (!isErrorCounter(tm.metrics[m])) continue;
+        const auto metric = static_cast<std::int32_t>(m);
+        if (tm.hasRawSeries()) {
+            for (const TelemetryRawSeries& s : tm.rawSeriesOf(metric, gpus)) {
+                const auto lo = std::lower_bound(s.times.begin(), s.times.end(), from);
+                const auto hi = std::upper_bound(s.times.begin(), s.times.end(), before);
+                if (hi - lo < 2) continue;
+                const auto a = static_cast<std::size_t>(lo - s.times.begin());
+                const auto b = static_cast<std::size_t>(hi - s.times.begin()) - 1;
+                if (s.values[b] <= s.values[a]) continue;
+                std::size_t first = a;
+                while (first < b && s.values[first] <= s.values[a]) ++first;
+                out.push_back(warning(s.times[first], s.gpu, tm.metrics[m], s.values[a], s.values[b], window));
+            }
+            continue;
         }
-        return out;
-    }
-    if (tm.levels.empty()) return out;
-    const TelemetryLevel& level = tm.level(0);
-    for (const TelemetrySummarySeries& s : level.series) {
-        if (!wanted(s.metric, s.gpu)) continue;
-        std::size_t a = s.buckets.size(), b = 0;
-        for (std::size_t k = 0; k < s.buckets.size(); ++k) {
-            const Nanos start = s.buckets[k] * level.bucket - run.info.startEpochNs;
-            if (start + level.bucket <= from || start > before) continue;
-            a = std::min(a, k);
-            b = k;
+        if (tm.levels.empty()) continue;
+        const Nanos bucket = tm.levels.front().bucket;
+        for (const TelemetrySummarySeries& s : tm.levelSeries(0, metric, gpus)) {
+            std::size_t a = s.buckets.size(), b = 0;
+            for (std::size_t k = 0; k < s.buckets.size(); ++k) {
+                const Nanos start = s.buckets[k] * bucket - run.info.startEpochNs;
+                if (start + bucket <= from || start > before) continue;
+                a = std::min(a, k);
+                b = k;
+            }
+            if (a >= s.buckets.size() || s.max[b] <= s.min[a]) continue;
+            out.push_back(warning(s.buckets[a] * bucket - run.info.startEpochNs, s.gpu, tm.metrics[m], s.min[a], s.max[b], window));
         }
-        if (a >= s.buckets.size() || s.max[b] <= s.min[a]) continue;
-        out.push_back(warning(s.buckets[a] * level.bucket - run.info.startEpochNs, s.gpu, tm.metrics[static_cast<std::size_t>(s.metric)], s.min[a], s.max[b],
-                              window));
     }
+    // In the order of the run's series, (metric, GPU), as the readers of the chain expect.
+    std::stable_sort(out.begin(), out.end(), [&](const EarlyWarning& x, const EarlyWarning& y) {
+        return std::pair{*tm.metricIndex(x.metric), x.gpu} < std::pair{*tm.metricIndex(y.metric), y.gpu};
+    });
     return out;
 }
 
@@ -101,7 +105,7 @@ std::string grouped(double v) {
 TelemetryWindow::TelemetryWindow(const Run& run, Nanos begin, Nanos end) {
     const Telemetry& tm = run.telemetry;
     if (tm.levels.empty()) return;
-    const TelemetryLevel& level = tm.level(0);
+    const Nanos bucket = tm.levels.front().bucket;
     const std::size_t gpus = run.topology.gpus.size();
     for (const std::string_view name : {kSmClockMetric, kThrottleMetric, kTemperatureMetric, kPowerMetric}) {
         const auto metric = tm.metricIndex(name);
@@ -109,17 +113,17 @@ TelemetryWindow::TelemetryWindow(const Run& run, Nanos begin, Nanos end) {
         Readings& r = m_metrics[std::string(name)];
         r.mean.assign(gpus, std::nan(""));
         r.max.assign(gpus, std::nan(""));
-        // Series are sorted by (metric, gpu); each one's buckets by time.
-        const auto first = std::lower_bound(level.series.begin(), level.series.end(), *metric, [](const auto& s, std::int32_t m) { return s.metric < m; });
-        for (auto s = first; s != level.series.end() && s->metric == *metric; ++s) {
+        // This metric's rows alone (a run file reads no other metric's); each one's buckets by time.
+        const std::vector<TelemetrySummarySeries> series = tm.metricSeries(0, *metric);
+        for (auto s = series.begin(); s != series.end(); ++s) {
             if (s->gpu < 0 || static_cast<std::size_t>(s->gpu) >= gpus) continue;
             // Buckets that overlap [begin, end]: starting after begin - bucket, at or before end.
             const auto lo = std::upper_bound(s->buckets.begin(), s->buckets.end(), begin, [&](Nanos b, std::int64_t k) {
-                return b < k * level.bucket - run.info.startEpochNs + level.bucket;
+                return b < k * bucket - run.info.startEpochNs + bucket;
             });
             double sum = 0, top = 0;
             int n = 0;
-            for (auto k = lo; k != s->buckets.end() && *k * level.bucket - run.info.startEpochNs <= end; ++k) {
+            for (auto k = lo; k != s->buckets.end() && *k * bucket - run.info.startEpochNs <= end; ++k) {
                 const auto at = static_cast<std::size_t>(k - s->buckets.begin());
                 sum += s->mean[at];
                 top = n == 0 ? s->max[at] : std::max(top, static_cast<double>(s->max[at]));

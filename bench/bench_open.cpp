@@ -1,8 +1,13 @@
 // Opening a run file, as `summary` and the app's first screen do: the stored figures alone
-// (readStoredFigures), the whole run without its telemetry series (readRunFile), then the
-// finest telemetry level a view would ask for first. Time and peak memory after each.
+// (readStoredFigures), the whole run without its telemetry series (readRunFile), the first
+// screen's incidents (with the early warnings in the failed GPUs' counters) and the cluster's
+// power chart, then the finest telemetry level, which a view of every GPU at the finest zoom
+// reads (the incidents read it whole before they read the failed GPUs' rows alone). Time and
+// peak memory after each.
 //
 //   faultline_bench_open RUN.faultline
+#include "analysis/cluster_power.h"
+#include "analysis/incidents.h"
 #include "model/error.h"
 #include "model/run_file.h"
 
@@ -37,6 +42,13 @@ int main(int argc, char** argv) {
         const faultline::Run run = faultline::readRunFile(argv[1]);
         std::printf("open the run     %7.3f s  peak RSS %5ld MB  (%zu steps, %zu telemetry levels)\n", secondsSince(t), peakMegabytes(), run.steps.size(),
                     run.telemetry.levels.size());
+        t = Clock::now();
+        const std::vector<faultline::Incident> incidents = faultline::buildIncidents(run);
+        std::printf("incidents        %7.3f s  peak RSS %5ld MB  (%zu incidents)\n", secondsSince(t), peakMegabytes(), incidents.size());
+        t = Clock::now();
+        const faultline::ClusterPower power = faultline::clusterPower(run);
+        std::printf("cluster power    %7.3f s  peak RSS %5ld MB  (%zu points, %s)\n", secondsSince(t), peakMegabytes(), power.curve.size(),
+                    power.fromTelemetry ? "from telemetry" : "from the model");
         if (!run.telemetry.levels.empty()) {
             t = Clock::now();
             const faultline::TelemetryLevel& level = run.telemetry.level(0);

@@ -124,6 +124,11 @@ bool SqliteStatement::next() {
     m_db.fail("read failed");
 }
 
+void SqliteStatement::reset() {
+    sqlite3_reset(m_stmt);
+    m_row = -1;
+}
+
 std::int64_t SqliteStatement::int64(int column) const { return sqlite3_column_int64(m_stmt, column); }
 std::int32_t SqliteStatement::int32(int column) const {
     const std::int64_t v = sqlite3_column_int64(m_stmt, column);

@@ -34,6 +34,9 @@ public:
     void execute();
     // Steps to the next row; false when done.
     bool next();
+    // Starts the statement over, keeping its bindings, so that it can be bound and stepped again
+    // before it was stepped to its end.
+    void reset();
 
     // Reading: columns are numbered from 0, as in SQLite.
     std::int64_t int64(int column) const;

@@ -2,18 +2,43 @@
 
 namespace faultline {
 
+namespace {
+
+// Series sorted by (metric, gpu), compared by their metric alone.
+struct MetricOrder {
+    bool operator()(const TelemetrySummarySeries& s, std::int32_t metric) const { return s.metric < metric; }
+    bool operator()(std::int32_t metric, const TelemetrySummarySeries& s) const { return metric < s.metric; }
+};
+
+}  // namespace
+
 std::optional<std::int32_t> Telemetry::metricIndex(std::string_view name) const {
     for (std::size_t i = 0; i < metrics.size(); ++i)
         if (metrics[i] == name) return static_cast<std::int32_t>(i);
     return std::nullopt;
 }
 
-const TelemetryLevel* telemetryLevelFor(const Telemetry& telemetry, Nanos span, int points) {
-    if (telemetry.levels.empty()) return nullptr;
+std::vector<TelemetrySummarySeries> Telemetry::levelSeries(std::size_t index, std::int32_t metric, const std::vector<std::int32_t>& gpus) const {
+    return store ? store->levelSeries(index, metric, gpus) : pickSeries(levels[index].series, metric, gpus);
+}
+
+std::vector<TelemetryRawSeries> Telemetry::rawSeriesOf(std::int32_t metric, const std::vector<std::int32_t>& gpus) const {
+    return store ? store->rawSeries(metric, gpus) : pickSeries(raw, metric, gpus);
+}
+
+std::vector<TelemetrySummarySeries> Telemetry::metricSeries(std::size_t index, std::int32_t metric) const {
+    if (store) return store->metricSeries(index, metric);
+    const auto& all = levels[index].series;
+    const auto [first, last] = std::equal_range(all.begin(), all.end(), metric, MetricOrder{});
+    return {first, last};
+}
+
+std::optional<std::size_t> telemetryLevelIndexFor(const Telemetry& telemetry, Nanos span, int points) {
+    if (telemetry.levels.empty()) return std::nullopt;
     const Nanos wanted = points > 0 ? span / points : span;
     for (std::size_t l = 0; l < telemetry.levels.size(); ++l)
-        if (telemetry.levels[l].bucket >= wanted) return &telemetry.level(l);
-    return &telemetry.level(telemetry.levels.size() - 1);
+        if (telemetry.levels[l].bucket >= wanted) return l;
+    return telemetry.levels.size() - 1;
 }
 
 MetricInfo metricInfo(std::string_view name) {

@@ -8,12 +8,14 @@
 // names they know. A metric DCGM has no field for keeps its tool's name.
 #include "time.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace faultline {
@@ -56,6 +58,14 @@ public:
     virtual ~TelemetryStore() = default;
     virtual const TelemetryLevel& level(std::size_t index) const = 0;
     virtual const std::vector<TelemetryRawSeries>& raw() const = 0;
+    // One metric's series of the GPUs asked for, read alone through the file's index (from
+    // what is held where the whole level or the raw samples were read already): a few GPUs'
+    // counters cost a few rows, not a level of every GPU.
+    virtual std::vector<TelemetrySummarySeries> levelSeries(std::size_t index, std::int32_t metric, const std::vector<std::int32_t>& gpus) const = 0;
+    virtual std::vector<TelemetryRawSeries> rawSeries(std::int32_t metric, const std::vector<std::int32_t>& gpus) const = 0;
+    // Every GPU's series of one metric at a level (a chart of one metric over the cluster).
+    virtual std::vector<TelemetrySummarySeries> metricSeries(std::size_t index, std::int32_t metric) const = 0;
+    virtual bool hasRaw() const = 0;
 };
 
 struct Telemetry {
@@ -72,11 +82,30 @@ struct Telemetry {
     // Level `index` with its series, read from the store the first time it is asked for.
     const TelemetryLevel& level(std::size_t index) const { return store ? store->level(index) : levels[index]; }
     const std::vector<TelemetryRawSeries>& rawSeries() const { return store ? store->raw() : raw; }
+    bool hasRawSeries() const { return store ? store->hasRaw() : !raw.empty(); }
+    // One metric's series of `gpus` (in the order of the GPUs; a GPU without one is left out),
+    // without reading the level or the raw samples of every GPU from the store.
+    std::vector<TelemetrySummarySeries> levelSeries(std::size_t index, std::int32_t metric, const std::vector<std::int32_t>& gpus) const;
+    std::vector<TelemetryRawSeries> rawSeriesOf(std::int32_t metric, const std::vector<std::int32_t>& gpus) const;
+    std::vector<TelemetrySummarySeries> metricSeries(std::size_t index, std::int32_t metric) const;
 };
 
-// The level a view of `span` nanoseconds drawn at about `points` points reads: the finest
-// whose buckets are at least span / points wide, else the coarsest kept; nullptr when none.
-const TelemetryLevel* telemetryLevelFor(const Telemetry& telemetry, Nanos span, int points);
+// The series of `metric` and `gpus` among `series` sorted by (metric, gpu).
+template <typename Series>
+std::vector<Series> pickSeries(const std::vector<Series>& series, std::int32_t metric, const std::vector<std::int32_t>& gpus) {
+    std::vector<Series> out;
+    for (std::int32_t gpu : gpus) {
+        const auto it = std::lower_bound(series.begin(), series.end(), std::pair{metric, gpu},
+                                         [](const Series& s, const std::pair<std::int32_t, std::int32_t>& key) { return std::pair{s.metric, s.gpu} < key; });
+        if (it != series.end() && it->metric == metric && it->gpu == gpu) out.push_back(*it);
+    }
+    return out;
+}
+
+// The index of the level a view of `span` nanoseconds drawn at about `points` points reads:
+// the finest whose buckets are at least span / points wide, else the coarsest kept; unset
+// when none. Its series are read with Telemetry::level, one metric's with metricSeries.
+std::optional<std::size_t> telemetryLevelIndexFor(const Telemetry& telemetry, Nanos span, int points);
 
 // What a person reads for a metric: "Power", "W"; the name itself and "" for unknown ones.
 struct MetricInfo {

@@ -4,6 +4,7 @@
 #include "run_file_schema.h"
 #include "run_validity.h"
 
+#include <algorithm>
 #include <cstring>
 #include <mutex>
 
@@ -68,8 +69,8 @@ namespace {
 // open (the file read is the one opened, even if another is renamed over its path).
 class RunFileTelemetry final : public TelemetryStore {
 public:
-    RunFileTelemetry(std::shared_ptr<SqliteDb> db, const Telemetry& shape, std::vector<std::size_t> firstRows, const TelemetryBounds& bounds)
-        : m_db(std::move(db)), m_firstRows(std::move(firstRows)), m_bounds(bounds), m_levels(shape.levels.size()) {
+    RunFileTelemetry(std::shared_ptr<SqliteDb> db, const Telemetry& shape, std::vector<std::size_t> firstRows, const TelemetryBounds& bounds, bool hasRaw)
+        : m_db(std::move(db)), m_firstRows(std::move(firstRows)), m_bounds(bounds), m_levels(shape.levels.size()), m_hasRaw(hasRaw) {
         for (std::size_t l = 0; l < shape.levels.size(); ++l) m_buckets.push_back(shape.levels[l].bucket);
     }
 
@@ -85,6 +86,84 @@ public:
         if (!m_raw) m_raw = readRaw();
         return *m_raw;
     }
+
+    std::vector<TelemetrySummarySeries> levelSeries(std::size_t index, std::int32_t metric, const std::vector<std::int32_t>& gpus) const override {
+        const std::lock_guard lock(m_mutex);
+        if (const std::optional<TelemetryLevel>& held = m_levels.at(index)) return pickSeries(held->series, metric, gpus);
+        std::vector<TelemetrySummarySeries> out;
+        TelemetryLevel picked{m_buckets[index], {}};
+        std::optional<RunViolation> violation;
+        try {
+            SqliteStatement s(*m_db, "SELECT id, buckets, min, mean, max FROM telemetry_summary WHERE level = ? AND metric = ? AND gpu = ?");
+            for (std::int32_t gpu : gpus) {
+                s.reset();
+                s.bind(1, static_cast<std::int64_t>(index)).bind(2, std::int64_t{metric}).bind(3, std::int64_t{gpu});
+                if (!s.next()) continue;
+                picked.series = {{metric, gpu, readArray<std::int64_t>(s, 1, "telemetry_summary.buckets"), readArray<float>(s, 2, "telemetry_summary.min"),
+                                  readArray<float>(s, 3, "telemetry_summary.mean"), readArray<float>(s, 4, "telemetry_summary.max")}};
+                // Checked as the whole level is, under the row number it has there (rows are written in order).
+                if ((violation = findTelemetryLevelViolation(picked, m_bounds, static_cast<std::size_t>(s.int64(0) - 1)))) break;
+                out.push_back(std::move(picked.series.front()));
+            }
+        } catch (const Error& e) {
+            corrupt(e.what());
+        }
+        if (violation) corrupt(violation->text());
+        return out;
+    }
+
+    std::vector<TelemetryRawSeries> rawSeries(std::int32_t metric, const std::vector<std::int32_t>& gpus) const override {
+        const std::lock_guard lock(m_mutex);
+        if (m_raw) return pickSeries(*m_raw, metric, gpus);
+        std::vector<TelemetryRawSeries> out;
+        std::optional<RunViolation> violation;
+        try {
+            SqliteStatement s(*m_db, "SELECT id, times, samples FROM telemetry_raw WHERE metric = ? AND gpu = ?");
+            for (std::int32_t gpu : gpus) {
+                s.reset();
+                s.bind(1, std::int64_t{metric}).bind(2, std::int64_t{gpu});
+                if (!s.next()) continue;
+                std::vector<TelemetryRawSeries> one{{metric, gpu, readArray<std::int64_t>(s, 1, "telemetry_raw.times"), readArray<float>(s, 2, "telemetry_raw.samples")}};
+                if ((violation = findTelemetryRawViolation(one, m_bounds))) {
+                    violation->row = s.int64(0) - 1;
+                    break;
+                }
+                out.push_back(std::move(one.front()));
+            }
+        } catch (const Error& e) {
+            corrupt(e.what());
+        }
+        if (violation) corrupt(violation->text());
+        return out;
+    }
+
+    std::vector<TelemetrySummarySeries> metricSeries(std::size_t index, std::int32_t metric) const override {
+        const std::lock_guard lock(m_mutex);
+        TelemetryLevel picked{m_buckets[index], {}};
+        if (const std::optional<TelemetryLevel>& held = m_levels.at(index)) {
+            for (const TelemetrySummarySeries& series : held->series)
+                if (series.metric == metric) picked.series.push_back(series);
+            return picked.series;
+        }
+        std::int64_t firstId = 0;
+        try {
+            SqliteStatement s(*m_db, "SELECT id, gpu, buckets, min, mean, max FROM telemetry_summary WHERE level = ? AND metric = ? ORDER BY gpu");
+            s.bind(1, static_cast<std::int64_t>(index)).bind(2, std::int64_t{metric});
+            while (s.next()) {
+                if (picked.series.empty()) firstId = s.int64(0);
+                picked.series.push_back({metric, s.int32(1), readArray<std::int64_t>(s, 2, "telemetry_summary.buckets"), readArray<float>(s, 3, "telemetry_summary.min"),
+                                         readArray<float>(s, 4, "telemetry_summary.mean"), readArray<float>(s, 5, "telemetry_summary.max")});
+            }
+        } catch (const Error& e) {
+            corrupt(e.what());
+        }
+        // Checked as the whole level is: a metric's rows follow each other there.
+        if (const auto violation = findTelemetryLevelViolation(picked, m_bounds, static_cast<std::size_t>(std::max<std::int64_t>(firstId - 1, 0))))
+            corrupt(violation->text());
+        return picked.series;
+    }
+
+    bool hasRaw() const override { return m_hasRaw; }
 
 private:
     // SQLite's own messages name the file already: said once, as readRunFile says it.
@@ -128,6 +207,7 @@ private:
     mutable std::mutex m_mutex;
     mutable std::vector<std::optional<TelemetryLevel>> m_levels;
     mutable std::optional<std::vector<TelemetryRawSeries>> m_raw;
+    bool m_hasRaw = false;
 };
 
 }  // namespace
@@ -156,7 +236,12 @@ Telemetry openTelemetryTables(const std::shared_ptr<SqliteDb>& db, std::int64_t 
         SqliteStatement s(*db, "SELECT value FROM meta WHERE key = 'telemetry_raw_dropped'");
         t.rawDropped = s.next() && s.int64(0) != 0;
     }
-    t.store = std::make_shared<RunFileTelemetry>(db, t, std::move(firstRows), bounds);
+    bool hasRaw = false;
+    {
+        SqliteStatement s(*db, "SELECT EXISTS(SELECT 1 FROM telemetry_raw)");
+        hasRaw = s.next() && s.int64(0) != 0;
+    }
+    t.store = std::make_shared<RunFileTelemetry>(db, t, std::move(firstRows), bounds, hasRaw);
     return t;
 }
 

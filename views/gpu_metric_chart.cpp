@@ -19,14 +19,6 @@ namespace {
 // Points a narrow inspector chart draws usefully; raw samples beyond it read a summary level.
 constexpr std::size_t kMaxPoints = 1500;
 
-
-template <typename Series>
-const Series* seriesOf(const std::vector<Series>& all, std::int32_t metric, std::int32_t gpu) {
-    const auto it = std::lower_bound(all.begin(), all.end(), std::pair(metric, gpu),
-                                     [](const Series& s, const std::pair<std::int32_t, std::int32_t>& k) { return std::pair(s.metric, s.gpu) < k; });
-    return it != all.end() && it->metric == metric && it->gpu == gpu ? &*it : nullptr;
-}
-
 }  // namespace
 
 GpuMetricChart::GpuMetricChart(QWidget* parent)
@@ -95,19 +87,19 @@ void GpuMetricChart::showReadings(const Run* run, std::int32_t gpu, std::int32_t
     setSeriesUnit(m_readings, QString::fromStdString(scale.unit));
 
     // The readings: raw samples when kept and few enough, else the finest level that fits.
+    // This GPU's series alone: a run file reads its rows, not a level of every GPU.
     std::vector<std::pair<Nanos, float>> samples;
-    const TelemetryRawSeries* raw = seriesOf(tm.rawSeries(), metric, gpu);
-    if (raw && raw->times.size() <= kMaxPoints) {
-        for (std::size_t k = 0; k < raw->times.size(); ++k) samples.push_back({raw->times[k], raw->values[k]});
+    const std::vector<TelemetryRawSeries> raw = tm.hasRawSeries() ? tm.rawSeriesOf(metric, {gpu}) : std::vector<TelemetryRawSeries>{};
+    if (!raw.empty() && raw.front().times.size() <= kMaxPoints) {
+        for (std::size_t k = 0; k < raw.front().times.size(); ++k) samples.push_back({raw.front().times[k], raw.front().values[k]});
     } else {
         for (std::size_t l = 0; l < tm.levels.size(); ++l) {
-            const TelemetryLevel& level = tm.level(l);
-            const TelemetrySummarySeries* s = seriesOf(level.series, metric, gpu);
-            if (!s || (s->buckets.size() > kMaxPoints && l + 1 != tm.levels.size())) continue;
+            const Nanos bucket = tm.levels[l].bucket;
+            const std::vector<TelemetrySummarySeries> series = tm.levelSeries(l, metric, {gpu});
+            if (series.empty() || (series.front().buckets.size() > kMaxPoints && l + 1 != tm.levels.size())) continue;
             // Buckets are in epoch time; each mean drawn at its bucket's middle.
-            for (std::size_t k = 0; k < s->buckets.size(); ++k) {
-                samples.push_back({s->buckets[k] * level.bucket + level.bucket / 2 - run->info.startEpochNs, s->mean[k]});
-            }
+            const TelemetrySummarySeries& s = series.front();
+            for (std::size_t k = 0; k < s.buckets.size(); ++k) samples.push_back({s.buckets[k] * bucket + bucket / 2 - run->info.startEpochNs, s.mean[k]});
             break;
         }
     }

@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <functional>
+
 namespace faultline {
 namespace {
 
@@ -82,6 +84,46 @@ TEST(TelemetryFile, ASeriesOfAGpuTheRunLacksIsCorruptionNamedByRowWhenItsLevelIs
     } catch (const Error& e) {
         EXPECT_EQ(std::string(e.what()).rfind(path + " is corrupt: ", 0), 0u) << e.what();
         EXPECT_NE(std::string(e.what()).find("telemetry_raw.samples: a blob of 2 bytes is not an array of 4-byte numbers"), std::string::npos) << e.what();
+    }
+}
+
+// A few GPUs' series are read alone (a failure's error counters, the inspector's chart, the
+// cluster's power): they read back as the whole level holds them, a damaged row of another
+// GPU or metric is not read for them, and their own damaged row is refused by table and row.
+TEST(TelemetryFile, OneMetricsSeriesAreReadWithoutTheRestOfTheirLevel) {
+    ScratchDir dir;
+    const std::string path = dir.file("t.faultline");
+    const faultline::Run run = runWithTelemetry();
+    writeRunFile(run, path);
+    {
+        const faultline::Run opened = readRunFile(path);
+        const std::vector<TelemetrySummarySeries> temperature = opened.telemetry.levelSeries(0, 1, {0, 1, 2});
+        ASSERT_EQ(temperature.size(), 1u) << "GPU 1 alone has a temperature series";
+        EXPECT_EQ(temperature[0].gpu, 1);
+        EXPECT_EQ(temperature[0].mean, run.telemetry.levels[0].series[1].mean);
+        ASSERT_EQ(opened.telemetry.metricSeries(0, 0).size(), 1u);
+        EXPECT_EQ(opened.telemetry.metricSeries(0, 0)[0].max, std::vector<float>{701.f});
+        EXPECT_TRUE(opened.telemetry.hasRawSeries());
+        ASSERT_EQ(opened.telemetry.rawSeriesOf(0, {1}).size(), 1u);
+        EXPECT_EQ(opened.telemetry.rawSeriesOf(0, {1})[0].values, run.telemetry.raw[0].values);
+        EXPECT_TRUE(opened.telemetry.rawSeriesOf(1, {1}).empty());
+        // The same from a run in memory.
+        EXPECT_EQ(run.telemetry.levelSeries(0, 1, {0, 1, 2}).size(), 1u);
+        EXPECT_EQ(run.telemetry.metricSeries(0, 1).size(), 1u);
+        EXPECT_EQ(run.telemetry.rawSeriesOf(0, {1}).size(), 1u);
+    }
+    runSql(path, "UPDATE telemetry_summary SET gpu = 99999 WHERE id = 1");  // GPU 1's power
+    const faultline::Run opened = readRunFile(path);
+    EXPECT_EQ(opened.telemetry.levelSeries(0, 1, {1}).size(), 1u) << "the temperature read past a damaged power row";
+    EXPECT_EQ(opened.telemetry.metricSeries(0, 1).size(), 1u);
+    for (const auto& read : {std::function<void()>([&] { (void)opened.telemetry.metricSeries(0, 0); }),
+                             std::function<void()>([&] { (void)opened.telemetry.levelSeries(0, 0, {99999}); })}) {
+        try {
+            read();
+            ADD_FAILURE() << "expected an error";
+        } catch (const Error& e) {
+            EXPECT_EQ(std::string(e.what()), path + " is corrupt: telemetry_summary row 0: GPU 99999 does not exist");
+        }
     }
 }
 
