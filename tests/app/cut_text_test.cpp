@@ -11,9 +11,14 @@
 #include "analysis/run_comparison.h"
 #include "app/compare_window.h"
 #include "app/hang_window.h"
+#include "app/help_windows.h"
+#include "app/import_dialog.h"
 #include "app/main_window.h"
 #include "importers/importer.h"
 #include "app/panel_snapshot.h"
+#include "app/presenter_notes.h"
+#include "app/prometheus_dialog.h"
+#include "app/what_if_dialog.h"
 #include "exports/report_content.h"
 #include "exports/report_figures.h"
 #include "model/run_file.h"
@@ -202,5 +207,33 @@ TEST(CutText, EveryChartOfTheReport) {
     }
 }
 
+
+// The app's dialogs and its other windows, as they open: Import, Import from Prometheus,
+// What If, the presenter's notes on an incident's slide, About and Keyboard Shortcuts.
+TEST(CutText, EveryDialogAsItOpens) {
+    test::guiApp();
+    test::ScratchDir dir;
+    const std::string path = dir.file("tiny.faultline");
+    writeRunFile(test::tinyRun(), path);
+    const auto content = std::make_shared<const ReportContent>(buildReportContent(std::make_shared<const faultline::Run>(test::tinyRun()), {}, 3));
+    ASSERT_FALSE(content->selected.empty());
+    MainWindow main;
+    auto notes = std::make_unique<PresenterNotes>(content);
+    notes->showSlide(2, 5, 0, "Incident 2");
+    std::vector<std::pair<std::string, std::unique_ptr<QWidget>>> windows;
+    windows.emplace_back("Import", std::make_unique<ImportDialog>());
+    windows.emplace_back("Import from Prometheus", std::make_unique<PrometheusDialog>());
+    windows.emplace_back("What If", std::make_unique<WhatIfDialog>(QString::fromStdString(path)));
+    windows.emplace_back("Presenter notes", std::move(notes));
+    windows.emplace_back("About", std::make_unique<AboutDialog>());
+    windows.emplace_back("Keyboard Shortcuts", std::make_unique<ShortcutsWindow>(main));
+    for (auto& [name, window] : windows) {
+        window->show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(window.get())) << name;
+        settle();
+        expectNothingCut(*window, name + " at " + at(window->size()));
+        window->close();
+    }
+}
 }  // namespace
 }  // namespace faultline
