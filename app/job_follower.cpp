@@ -1,6 +1,7 @@
 #include "app/job_follower.h"
 
 #include "importers/folder_follower.h"
+#include "remote/prometheus_follow.h"
 #include "widgets/run_in_background.h"
 
 #include <QCryptographicHash>
@@ -10,6 +11,8 @@
 #include <QSet>
 #include <QStandardPaths>
 #include <QTimer>
+
+#include <atomic>
 
 namespace faultline {
 
@@ -22,12 +25,20 @@ constexpr int kSettleMs = 250;
 
 struct LookResult {
     bool written = false;
+    bool pulled = false;    // the look asked the server
+    QString pullProblem;    // why it did not answer
     QStringList newIncidents;
     QStringList waiting;
     QStringList folders, files;  // the look's listing found them: to watch
 };
 
 }  // namespace
+
+// The pull and what ends it: a pull under way stops when the follower goes.
+struct JobFollower::Pull {
+    std::atomic<bool> cancel{false};
+    std::optional<FollowedPull> source;
+};
 
 QString JobFollower::runPathFor(const QString& folder) {
     const QString absolute = QFileInfo(folder).absoluteFilePath();
@@ -37,7 +48,7 @@ QString JobFollower::runPathFor(const QString& folder) {
     return dir + "/" + QFileInfo(absolute).fileName() + "-" + hash + ".faultline";
 }
 
-JobFollower::JobFollower(const QString& folder, const QString& runPath, QObject* parent)
+JobFollower::JobFollower(const QString& folder, const QString& runPath, std::optional<PrometheusPullOptions> pull, QObject* parent)
     : QObject(parent),
       m_folder(folder),
       m_runPath(runPath),
@@ -45,6 +56,11 @@ JobFollower::JobFollower(const QString& folder, const QString& runPath, QObject*
       m_watcher(new QFileSystemWatcher(this)),
       m_poll(new QTimer(this)),
       m_soon(new QTimer(this)) {
+    if (pull) {
+        m_pull = std::make_shared<Pull>();
+        m_pull->source.emplace(std::move(*pull), ImportOptions{}, kPollMs * kMillisecond, &m_pull->cancel);
+        m_follower->setSource(&*m_pull->source);
+    }
     m_soon->setSingleShot(true);
     m_soon->setInterval(kSettleMs);
     connect(m_soon, &QTimer::timeout, this, &JobFollower::look);
@@ -57,7 +73,11 @@ JobFollower::JobFollower(const QString& folder, const QString& runPath, QObject*
     look();
 }
 
-JobFollower::~JobFollower() = default;
+JobFollower::~JobFollower() {
+    if (m_pull) m_pull->cancel = true;
+}
+
+QString JobFollower::pullUrl() const { return m_pull ? QString::fromStdString(m_pull->source->url()) : QString(); }
 
 void JobFollower::watch(const QStringList& folders, const QStringList& files) {
     // Folders tell of files added, renamed (rotated) and removed; files of what is appended.
@@ -81,10 +101,12 @@ void JobFollower::look() {
     m_looking = true;
     runInBackground(
         this,
-        [follower = m_follower] {
+        [follower = m_follower, pull = m_pull] {
             const FolderFollower::Look look = follower->look();
             LookResult result;
             result.written = look.written;
+            result.pulled = pull != nullptr;
+            result.pullProblem = QString::fromStdString(look.sourceProblem);
             for (const Incident& incident : look.newIncidents) result.newIncidents << QString::fromStdString(incident.headline);
             for (const std::string& w : look.waiting) result.waiting << QString::fromStdString(w);
             for (const std::string& f : look.folders) result.folders << QString::fromStdString(f);
@@ -100,6 +122,7 @@ void JobFollower::look() {
                     emit updated(m_runPath, look->newIncidents);
                 }
                 if (!look->waiting.isEmpty()) emit waiting(look->waiting.front());
+                if (look->pulled) emit pulled(look->pullProblem);
             } else {
                 emit waiting(errorOf(result));  // the job is still writing: the next change may mend it
             }

@@ -11,6 +11,7 @@
 #include "model/incident_notes.h"
 #include "model/run_file.h"
 #include "panel_snapshot.h"
+#include "remote/prometheus_credentials.h"
 #include "presentation_pdf.h"
 #include "recent_files.h"
 #include "sample_run.h"
@@ -24,6 +25,7 @@
 #include <QSurfaceFormat>
 
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <optional>
@@ -45,11 +47,13 @@ struct Options {
     faultline::ExportRequest exports;  // --report, --record, --scale
     QString presentation;              // --presentation OUT.pdf
     QString follow;                    // --follow DIR: a running job's folder, live
+    QString prometheus;                // --prometheus URL with --follow: the metrics pulled too
+    QString tokenFile, basicAuthFile;  // its credentials, else the environment's
     std::optional<faultline::StatePaletteKind> palette;  // --palette; none: the standard colours
 };
 
 constexpr const char* kUsage = "usage: faultline [RUN.faultline]\n"
-                               "       faultline --follow DIR   (a running job's folder, live)\n"
+                               "       faultline --follow DIR [--prometheus URL [--token-file FILE | --basic-auth-file FILE]]   (a running job's folder, live)\n"
                                "       faultline A.faultline B.faultline   (the two runs compared side by side)\n"
                                "       faultline --screenshot OUT.png [--view PANEL] [--at TIME | --step N] [--viewpoint NAME] [--colour-by METRIC] [--palette standard|colour-blind] [--size WxH] [RUN.faultline]\n"
                                "       faultline --screenshot OUT.svg --view charts|timeline [--at TIME] [--size WxH] [RUN.faultline]\n"
@@ -98,8 +102,12 @@ void addAppOptions(QCommandLineParser& parser) {
     const QCommandLineOption palette("palette", "The GPU states' colours for --screenshot, --report, --presentation and --record: standard, or colour-blind "
                                                 "(Okabe & Ito's, as View > Colour-Blind-Safe Colours). Default: standard.", "standard|colour-blind");
     const QCommandLineOption follow("follow", "Follow a running job's folder: open it as a live run, read again as its files grow or arrive (File > Follow Job Folder).", "DIR");
+    const QCommandLineOption prometheus("prometheus", "With --follow: pull the job's GPU telemetry from this Prometheus server (http://HOST:9090) up to now at each look "
+                                                      "(File > Follow Job Folder with Prometheus).", "URL");
+    const QCommandLineOption tokenFile("token-file", "With --prometheus: a file holding a bearer token (else $FAULTLINE_PROMETHEUS_TOKEN).", "FILE");
+    const QCommandLineOption basicAuthFile("basic-auth-file", "With --prometheus: a file holding one line user:password (else $FAULTLINE_PROMETHEUS_BASIC_AUTH).", "FILE");
     const QCommandLineOption force("force", "Replace an existing output file that is not of the kind written (never a run given as input).");
-    parser.addOptions({help, version, screenshot, view, at, step, size, benchReplay, gpus, compare, camera, viewpoint, colourBy, presentation, palette, follow, force});
+    parser.addOptions({help, version, screenshot, view, at, step, size, benchReplay, gpus, compare, camera, viewpoint, colourBy, presentation, palette, follow, prometheus, tokenFile, basicAuthFile, force});
     faultline::addExportOptions(parser);
 }
 
@@ -124,6 +132,20 @@ std::optional<QString> readRunAndViewOptions(const QCommandLineParser& parser, O
     o.follow = parser.value("follow");
     if (!o.follow.isEmpty() && (!o.positional.isEmpty() || parser.isSet("screenshot") || parser.isSet("bench-replay") || parser.isSet("presentation")))
         return "--follow opens a folder as a live run, on its own (no run file, --screenshot, --presentation or --bench-replay)";
+    o.prometheus = parser.value("prometheus");
+    if (parser.isSet("prometheus") && o.follow.isEmpty())
+        return "--prometheus goes with --follow DIR (File > Import from Prometheus pulls into a run of its own)";
+    o.tokenFile = parser.value("token-file");
+    o.basicAuthFile = parser.value("basic-auth-file");
+    if ((parser.isSet("token-file") || parser.isSet("basic-auth-file")) && !parser.isSet("prometheus"))
+        return "--token-file and --basic-auth-file go with --prometheus URL";
+    if (parser.isSet("prometheus")) {
+        try {
+            (void)faultline::checkedServerUrl(o.prometheus.toStdString());
+        } catch (const std::exception& e) {
+            return "--prometheus: " + QString::fromUtf8(e.what());
+        }
+    }
     o.at = parser.value("at");
     o.view = parser.value("view");
     o.viewpoint = parser.value("viewpoint");
@@ -334,7 +356,21 @@ int main(int argc, char** argv) {
     else
         window.restoreLayout();  // screenshots use the default layout
     window.show();
-    if (!options.follow.isEmpty()) window.followFolder(options.follow);
+    if (!options.follow.isEmpty()) {
+        std::optional<faultline::PrometheusPullOptions> pull;
+        if (!options.prometheus.isEmpty()) {
+            try {
+                pull.emplace();
+                pull->server.url = faultline::checkedServerUrl(options.prometheus.toStdString());
+                pull->server.credentials = faultline::readPrometheusCredentials(options.tokenFile.toStdString(), options.basicAuthFile.toStdString(),
+                                                                                [](const char* name) { return std::getenv(name); });
+            } catch (const std::exception& e) {
+                std::fprintf(stderr, "faultline: %s\n", e.what());
+                return 1;
+            }
+        }
+        window.followFolder(options.follow, std::move(pull));
+    }
     else if (run.isEmpty()) window.openSampleRun();
     else window.openRun(run);
     return QApplication::exec();

@@ -40,6 +40,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QSettings>
+#include <QUrl>
 #include <QShortcut>
 #include <QSignalBlocker>
 #include <QDockWidget>
@@ -247,6 +248,7 @@ void MainWindow::createMenus(ImportController* importer) {
              askAndPullFromPrometheus(this, m_run ? &m_run->run : nullptr, m_run ? m_run->path : QString(), importer);
          }},
         {Menu::File, tr("Fo&llow Job Folder..."), {}, "followAction", [this] { chooseAndFollow(); }},
+        {Menu::File, tr("Follow Job Folder with &Prometheus..."), {}, "followPrometheusAction", [this] { chooseAndFollowWithPrometheus(); }},
         {Menu::File, tr("S&top Following"), {}, "stopFollowingAction", [this] { stopFollowing(); }},
         // Comparing: the open run beside another (also a run file dropped with Ctrl held).
         {Menu::File},
@@ -509,30 +511,68 @@ void MainWindow::chooseAndFollow() {
     if (!folder.isEmpty()) followFolder(folder);
 }
 
-void MainWindow::followFolder(const QString& folder) {
+// The folder, then the server: the dialog without a span (a followed pull goes from the
+// files' first event up to now, at each look).
+void MainWindow::chooseAndFollowWithPrometheus() {
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Follow Job Folder"));
+    if (folder.isEmpty()) return;
+    PrometheusDialog dialog(this);
+    dialog.setFollowing(QFileInfo(folder).fileName());
+    if (dialog.exec() != QDialog::Accepted) return;
+    if (std::optional<PrometheusPullOptions> pull = dialog.pullOptions(nullptr)) followFolder(folder, std::move(pull));
+}
+
+void MainWindow::followFolder(const QString& folder, std::optional<PrometheusPullOptions> pull) {
     stopFollowing();
     try {
-        m_follower = new JobFollower(folder, JobFollower::runPathFor(folder), this);
+        m_follower = new JobFollower(folder, JobFollower::runPathFor(folder), std::move(pull), this);
         m_followShown = false;
+        m_pullProblem.clear();
     } catch (const std::exception& e) {
         showError(tr("Cannot follow %1: %2").arg(folder, QString::fromUtf8(e.what())));
         return;
     }
     const QString name = QFileInfo(folder).fileName();
     m_followStatus->setText(tr("Following %1: waiting for its files").arg(name));
-    m_followStatus->setToolTip(tr("%1 is read again as its files grow; the run is kept in %2").arg(folder, m_follower->runPath()));
+    QString tip = tr("%1 is read again as its files grow; the run is kept in %2").arg(folder, m_follower->runPath());
+    if (!m_follower->pullUrl().isEmpty()) tip += tr("\nGPU telemetry is pulled from %1 up to now at each look").arg(m_follower->pullUrl());
+    m_followStatus->setToolTip(tip);
     m_followStatus->show();
     connect(m_follower, &JobFollower::updated, this, &MainWindow::showFollowedUpdate);
     connect(m_follower, &JobFollower::waiting, this, [this, name](const QString& why) {
         m_followStatus->setText(tr("Following %1: waiting (%2)").arg(name, QFileInfo(why.section(':', 0, 0)).fileName()));
         m_followStatus->setToolTip(why);
     });
+    // A server that stops answering is told once, and again when it answers: following goes on.
+    connect(m_follower, &JobFollower::pulled, this, [this](const QString& problem) {
+        if (problem == m_pullProblem) return;
+        const QString url = m_follower->pullUrl();
+        QString why = problem;
+        if (why.startsWith(url + ": ")) why.remove(0, url.size() + 2);  // the client's messages begin with the URL
+        if (!problem.isEmpty() && m_pullProblem.isEmpty())
+            statusBar()->showMessage(tr("Pulling from %1 failed: %2 (asked again at the next look; what was pulled is kept)").arg(url, why));
+        else if (problem.isEmpty())
+            statusBar()->showMessage(tr("Pulling from %1 again").arg(url));
+        m_pullProblem = problem;
+        showFollowStatus();
+    });
     if (auto* stop = findChild<QAction*>("stopFollowingAction")) stop->setEnabled(true);
+}
+
+// "Following job: updated 12:00:01", and whether the server answers where one is pulled from.
+void MainWindow::showFollowStatus() {
+    if (!m_follower) return;
+    const QString name = QFileInfo(m_follower->folder()).fileName();
+    QString text = m_follower->lastUpdate().isValid() ? tr("Following %1: updated %2").arg(name, m_follower->lastUpdate().toString("HH:mm:ss"))
+                                                      : tr("Following %1: waiting for its files").arg(name);
+    if (const QString host = QUrl(m_follower->pullUrl()).host(); !host.isEmpty())
+        text += m_pullProblem.isEmpty() ? tr("; metrics from %1").arg(host) : tr("; %1 not answering").arg(host);
+    m_followStatus->setText(text);
 }
 
 void MainWindow::showFollowedUpdate(const QString& runPath, const QStringList& newIncidents) {
     if (!m_follower) return;
-    m_followStatus->setText(tr("Following %1: updated %2").arg(QFileInfo(m_follower->folder()).fileName(), m_follower->lastUpdate().toString("HH:mm:ss")));
+    showFollowStatus();
     // Another run opened since following began stays open: the followed one is in its file.
     const bool showingFollowed = m_run && m_run->path == runPath;
     const bool firstShow = !std::exchange(m_followShown, true);

@@ -1,4 +1,5 @@
 #pragma once
+#include "remote/prometheus_pull.h"
 #include "views/run_loader.h"
 
 #include <QMainWindow>
@@ -7,6 +8,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QDockWidget;
@@ -36,8 +38,9 @@ public:
     void openRun(const QString& path);
     void openSampleRun();
     // File > Follow Job Folder: a running job's folder opened as a live run (app/job_follower.h),
-    // shown again as it grows without moving the camera, the instant or the selection.
-    void followFolder(const QString& folder);
+    // shown again as it grows without moving the camera, the instant or the selection; with
+    // `pull`, the metrics pulled from a Prometheus server up to now at each look too.
+    void followFolder(const QString& folder, std::optional<PrometheusPullOptions> pull = std::nullopt);
     void stopFollowing();
     const JobFollower* follower() const { return m_follower; }
     // The panels' arrangement, sizes and theme as the user last left them.
@@ -72,6 +75,8 @@ private:
 
     void chooseAndOpen();
     void chooseAndFollow();
+    void chooseAndFollowWithPrometheus();
+    void showFollowStatus();
     void showFollowedUpdate(const QString& runPath, const QStringList& newIncidents);
     void chooseAndCompare();
     template <typename Window, typename Make>
@@ -116,6 +121,7 @@ private:
     QProgressBar* m_busy = nullptr;
     JobFollower* m_follower = nullptr;
     QLabel* m_followStatus = nullptr;
+    QString m_pullProblem;  // why the followed pull's last look got no answer; empty when it did
     // The next run shown is the followed run again: the view stays as the user left it.
     bool m_keepViewOnNextRun = false;
     bool m_followShown = false;  // the followed run was shown once since following began

@@ -68,7 +68,7 @@ EpochNs epochOf(const QDateTime& t) { return static_cast<EpochNs>(t.toMSecsSince
 PrometheusDialog::PrometheusDialog(QWidget* parent) : QDialog(parent) {
     setObjectName("prometheusDialog");
     setWindowTitle(tr("Import from Prometheus"));
-    auto* form = new QFormLayout;
+    auto* form = m_form = new QFormLayout;
     m_url = new QLineEdit(this);
     m_url->setObjectName("prometheusUrl");
     m_url->setPlaceholderText("http://prometheus:9090");
@@ -105,7 +105,7 @@ PrometheusDialog::PrometheusDialog(QWidget* parent) : QDialog(parent) {
     m_error->setObjectName("prometheusError");
     m_error->setWordWrap(true);
     m_error->setStyleSheet("color: #c62828");
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    auto* buttons = m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Pull"));
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -128,13 +128,24 @@ void PrometheusDialog::prefill(const Run* run) {
     m_hosts->setPlainText(hosts.join(", "));
 }
 
+void PrometheusDialog::setFollowing(const QString& folder) {
+    m_following = true;
+    setWindowTitle(tr("Follow %1 with Prometheus").arg(folder));
+    m_form->setRowVisible(m_from, false);
+    m_form->setRowVisible(m_to, false);
+    m_hosts->setPlaceholderText(tr("the hosts the job's files name, else every host the server has"));
+    m_buttons->button(QDialogButtonBox::Ok)->setText(tr("Follow"));
+}
+
 std::optional<PrometheusPullOptions> PrometheusDialog::pullOptions(QString* error) const {
     try {
         PrometheusPullOptions o;
         o.server.url = checkedServerUrl(m_url->text().trimmed().toStdString());
-        o.from = epochOf(m_from->dateTime());
-        o.to = epochOf(m_to->dateTime());
-        if (o.to <= o.from) throw Error("the span ends before it begins: To must come after From");
+        if (!m_following) {
+            o.from = epochOf(m_from->dateTime());
+            o.to = epochOf(m_to->dateTime());
+            if (o.to <= o.from) throw Error("the span ends before it begins: To must come after From");
+        }
         o.hosts = words(m_hosts->toPlainText());
         o.metrics = words(m_metrics->text());
         if (const QString step = m_step->text().trimmed(); !step.isEmpty()) {

@@ -10,6 +10,8 @@
 #include <optional>
 
 class QDateTimeEdit;
+class QDialogButtonBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -24,6 +26,9 @@ public:
 
     // The open run's span and hosts; nothing for no run.
     void prefill(const Run* run);
+    // For following `folder` (File > Follow Job Folder with Prometheus): no span asked, as a
+    // followed pull goes from the files' first event up to now at each look.
+    void setFollowing(const QString& folder);
     // The pull the fields say; nullopt with the reason in `error` (shown under the fields).
     std::optional<PrometheusPullOptions> pullOptions(QString* error) const;
 
@@ -41,6 +46,9 @@ private:
     QLineEdit* m_basicAuthFile;
     QLineEdit* m_caFile;
     QLabel* m_error;
+    QFormLayout* m_form;
+    QDialogButtonBox* m_buttons;
+    bool m_following = false;
 };
 
 class ImportController;

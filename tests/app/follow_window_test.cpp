@@ -1,7 +1,11 @@
 // File > Follow Job Folder (issue 40): a running job's folder opens as a live run; a line
 // written later shows its incident in the list and the status line, and the run is shown
-// again without moving the camera, the instant or the selected incident.
+// again without moving the camera, the instant or the selected incident. With a Prometheus
+// server (Debian's, started here; skipped with the reason where it is not installed), the
+// metrics are pulled at each look too, and a server that stops answering is told.
+#include "app_process.h"
 #include "gui_test_app.h"
+#include "prometheus_server.h"
 #include "test_runs.h"
 
 #include "app/job_follower.h"
@@ -18,8 +22,10 @@
 
 #include <gtest/gtest.h>
 
+#include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 namespace faultline {
 namespace {
@@ -93,5 +99,86 @@ TEST(FollowWindow, ALineWrittenLaterArrivesWithoutMovingTheReviewersView) {
     EXPECT_EQ(window.currentRun()->incidents.size(), 4u);  // the run as last read stays open
 }
 
+
+// A kernel log's Xid line on `host` at `t`.
+void appendXidAt(const fs::path& log, EpochNs t, const std::string& host) {
+    const auto seconds = static_cast<std::time_t>(t / 1'000'000'000);
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    char when[32];
+    std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S+0000", &utc);
+    std::ofstream(log, std::ios::app) << when << " " << host << " kernel: NVRM: Xid (PCI:0000:1b:00): 79, pid=77, name=python, GPU has fallen off the bus.\n";
+}
+
+// The GPUs with power readings in the run shown.
+std::set<std::int32_t> gpusWithPower(const MainWindow& window) {
+    std::set<std::int32_t> gpus;
+    if (!window.currentRun()) return gpus;
+    const Telemetry& tm = window.currentRun()->run.telemetry;
+    const auto power = tm.metricIndex(kPowerMetric);
+    if (!power || tm.levels.empty()) return gpus;
+    for (const TelemetrySummarySeries& s : tm.metricSeries(0, *power)) gpus.insert(s.gpu);
+    return gpus;
+}
+
+// File > Follow Job Folder with Prometheus (and `faultline --follow DIR --prometheus URL`).
+TEST(FollowWindow, WithPrometheusTheMetricsArriveAndAServerThatStopsAnsweringIsTold) {
+    if (const auto missing = test::prometheusMissing()) GTEST_SKIP() << *missing;
+    test::guiApp();
+    const test::History& history = test::backfilledHistory({"2d-64gpu-15s", 64, 2 * kDay, 15 * kSecond, false});
+    test::PrometheusProcess server(history.blocks);
+    test::ScratchDir dir;
+    const fs::path job = dir.path() / "job";
+    fs::create_directories(job);
+    appendXidAt(job / "syslog", history.first + kHour, history.hosts[0]);
+
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    PrometheusPullOptions pull;
+    pull.server.url = server.url();
+    pull.hosts = {history.hosts[0], history.hosts[1]};
+    pull.metrics = {std::string(kPowerMetric), std::string(kTemperatureMetric)};
+    window.followFolder(QString::fromStdString(job.string()), pull);
+    ASSERT_TRUE(window.follower());
+    EXPECT_EQ(window.follower()->pullUrl().toStdString(), server.url());
+    // The two hosts' 16 GPUs, from the Xid line up to the history's end.
+    ASSERT_TRUE(QTest::qWaitFor([&] { return gpusWithPower(window).size() == 16u; }, 120'000)) << gpusWithPower(window).size() << " GPUs with power";
+    ASSERT_TRUE(window.currentRun());
+    EXPECT_EQ(window.currentRun()->incidents.size(), 1u);
+    auto* status = window.findChild<QLabel*>("followStatus");
+    ASSERT_TRUE(status);
+    EXPECT_TRUE(status->text().contains("; metrics from 127.0.0.1")) << status->text().toStdString();
+    EXPECT_TRUE(status->toolTip().contains(QString::fromStdString(server.url()))) << status->toolTip().toStdString();
+
+    // The server stops: told once in the status bar and the status line; following goes on
+    // with what was pulled, and the metrics come back with the server.
+    server.stop();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return status->text().contains("127.0.0.1 not answering"); }, 120'000)) << status->text().toStdString();
+    const QString told = window.statusBar()->currentMessage();
+    EXPECT_TRUE(told.startsWith(QString("Pulling from %1 failed: ").arg(QString::fromStdString(server.url())))) << told.toStdString();
+    EXPECT_TRUE(told.endsWith("(asked again at the next look; what was pulled is kept)")) << told.toStdString();
+    EXPECT_EQ(gpusWithPower(window).size(), 16u);
+    server.restart();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return status->text().contains("; metrics from 127.0.0.1"); }, 120'000)) << status->text().toStdString();
+    EXPECT_EQ(gpusWithPower(window).size(), 16u);
+    window.stopFollowing();
+    EXPECT_FALSE(window.follower());
+}
+
+// The command line's --prometheus goes with --follow, and a URL it cannot use is a usage error.
+TEST(FollowWindow, PrometheusOnTheCommandLineGoesWithFollow) {
+    test::ScratchDir dir;
+    test::AppResult r = test::runApp({"--prometheus", "http://127.0.0.1:9"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_TRUE(r.errors.contains("--prometheus goes with --follow DIR")) << r.errors.toStdString();
+    r = test::runApp({"--follow", QString::fromStdString(dir.path().string()), "--token-file", QString::fromStdString(dir.file("token"))});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_TRUE(r.errors.contains("--token-file and --basic-auth-file go with --prometheus URL")) << r.errors.toStdString();
+    r = test::runApp({"--follow", QString::fromStdString(dir.path().string()), "--prometheus", "http://user:secret@host:9090"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_TRUE(r.errors.contains("--prometheus: http://host:9090: put the user and password in --basic-auth-file")) << r.errors.toStdString();
+    EXPECT_FALSE(r.errors.contains("secret")) << "credentials in a URL are never printed: " << r.errors.toStdString();
+}
 }  // namespace
 }  // namespace faultline
