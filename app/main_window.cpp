@@ -248,7 +248,7 @@ void MainWindow::createMenus(ImportController* importer) {
              askAndPullFromPrometheus(this, m_run ? &m_run->run : nullptr, m_run ? m_run->path : QString(), importer);
          }},
         {Menu::File, tr("Fo&llow Job Folder..."), {}, "followAction", [this] { chooseAndFollow(); }},
-        {Menu::File, tr("Follow Job Folder with &Prometheus..."), {}, "followPrometheusAction", [this] { chooseAndFollowWithPrometheus(); }},
+        {Menu::File, tr("Follow Job Folder &with Prometheus..."), {}, "followPrometheusAction", [this] { chooseAndFollowWithPrometheus(); }},
         {Menu::File, tr("S&top Following"), {}, "stopFollowingAction", [this] { stopFollowing(); }},
         // Comparing: the open run beside another (also a run file dropped with Ctrl held).
         {Menu::File},
