@@ -35,7 +35,8 @@ bool telemetryCurve(const Run& run, ClusterPower& out, std::string& whyNot) {
     }
     std::map<std::int64_t, double> watts;
     std::vector<bool> seen(run.topology.gpus.size(), false);
-    for (const TelemetrySummarySeries& s : run.telemetry.metricSeries(*level, *metric)) {
+    std::vector<TelemetrySummarySeries> read;
+    for (const TelemetrySummarySeries& s : run.telemetry.metricSeries(*level, *metric, read)) {
         seen[static_cast<std::size_t>(s.gpu)] = true;
         for (std::size_t k = 0; k < s.buckets.size(); ++k) watts[s.buckets[k]] += s.mean[k];
     }

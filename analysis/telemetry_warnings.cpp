@@ -114,7 +114,8 @@ TelemetryWindow::TelemetryWindow(const Run& run, Nanos begin, Nanos end) {
         r.mean.assign(gpus, std::nan(""));
         r.max.assign(gpus, std::nan(""));
         // This metric's rows alone (a run file reads no other metric's); each one's buckets by time.
-        const std::vector<TelemetrySummarySeries> series = tm.metricSeries(0, *metric);
+        std::vector<TelemetrySummarySeries> read;
+        const std::span<const TelemetrySummarySeries> series = tm.metricSeries(0, *metric, read);
         for (auto s = series.begin(); s != series.end(); ++s) {
             if (s->gpu < 0 || static_cast<std::size_t>(s->gpu) >= gpus) continue;
             // Buckets that overlap [begin, end]: starting after begin - bucket, at or before end.

@@ -26,8 +26,11 @@ std::vector<TelemetryRawSeries> Telemetry::rawSeriesOf(std::int32_t metric, cons
     return store ? store->rawSeries(metric, gpus) : pickSeries(raw, metric, gpus);
 }
 
-std::vector<TelemetrySummarySeries> Telemetry::metricSeries(std::size_t index, std::int32_t metric) const {
-    if (store) return store->metricSeries(index, metric);
+std::span<const TelemetrySummarySeries> Telemetry::metricSeries(std::size_t index, std::int32_t metric, std::vector<TelemetrySummarySeries>& read) const {
+    if (store) {
+        read = store->metricSeries(index, metric);
+        return read;
+    }
     const auto& all = levels[index].series;
     const auto [first, last] = std::equal_range(all.begin(), all.end(), metric, MetricOrder{});
     return {first, last};

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -87,7 +88,9 @@ struct Telemetry {
     // without reading the level or the raw samples of every GPU from the store.
     std::vector<TelemetrySummarySeries> levelSeries(std::size_t index, std::int32_t metric, const std::vector<std::int32_t>& gpus) const;
     std::vector<TelemetryRawSeries> rawSeriesOf(std::int32_t metric, const std::vector<std::int32_t>& gpus) const;
-    std::vector<TelemetrySummarySeries> metricSeries(std::size_t index, std::int32_t metric) const;
+    // Every GPU's series of one metric at a level: in place where the run holds them (a run
+    // being imported), else a run file's rows of that metric alone, read into `read`.
+    std::span<const TelemetrySummarySeries> metricSeries(std::size_t index, std::int32_t metric, std::vector<TelemetrySummarySeries>& read) const;
 };
 
 // The series of `metric` and `gpus` among `series` sorted by (metric, gpu).

@@ -117,7 +117,8 @@ std::set<std::int32_t> gpusWithPower(const MainWindow& window) {
     const Telemetry& tm = window.currentRun()->run.telemetry;
     const auto power = tm.metricIndex(kPowerMetric);
     if (!power || tm.levels.empty()) return gpus;
-    for (const TelemetrySummarySeries& s : tm.metricSeries(0, *power)) gpus.insert(s.gpu);
+    std::vector<TelemetrySummarySeries> read;
+    for (const TelemetrySummarySeries& s : tm.metricSeries(0, *power, read)) gpus.insert(s.gpu);
     return gpus;
 }
 

@@ -101,25 +101,30 @@ TEST(TelemetryFile, OneMetricsSeriesAreReadWithoutTheRestOfTheirLevel) {
         ASSERT_EQ(temperature.size(), 1u) << "GPU 1 alone has a temperature series";
         EXPECT_EQ(temperature[0].gpu, 1);
         EXPECT_EQ(temperature[0].mean, run.telemetry.levels[0].series[1].mean);
-        ASSERT_EQ(opened.telemetry.metricSeries(0, 0).size(), 1u);
-        EXPECT_EQ(opened.telemetry.metricSeries(0, 0)[0].max, std::vector<float>{701.f});
+        std::vector<TelemetrySummarySeries> read;
+        const std::span<const TelemetrySummarySeries> power = opened.telemetry.metricSeries(0, 0, read);
+        ASSERT_EQ(power.size(), 1u);
+        EXPECT_EQ(power[0].max, std::vector<float>{701.f});
         EXPECT_TRUE(opened.telemetry.hasRawSeries());
         ASSERT_EQ(opened.telemetry.rawSeriesOf(0, {1}).size(), 1u);
         EXPECT_EQ(opened.telemetry.rawSeriesOf(0, {1})[0].values, run.telemetry.raw[0].values);
         EXPECT_TRUE(opened.telemetry.rawSeriesOf(1, {1}).empty());
         // The same from a run in memory.
         EXPECT_EQ(run.telemetry.levelSeries(0, 1, {0, 1, 2}).size(), 1u);
-        EXPECT_EQ(run.telemetry.metricSeries(0, 1).size(), 1u);
+        std::vector<TelemetrySummarySeries> unread;
+        EXPECT_EQ(run.telemetry.metricSeries(0, 1, unread).size(), 1u);
+        EXPECT_TRUE(unread.empty()) << "a run in memory gives its series in place";
         EXPECT_EQ(run.telemetry.rawSeriesOf(0, {1}).size(), 1u);
     }
     runSql(path, "UPDATE telemetry_summary SET gpu = 99999 WHERE id = 1");  // GPU 1's power
     const faultline::Run opened = readRunFile(path);
     EXPECT_EQ(opened.telemetry.levelSeries(0, 1, {1}).size(), 1u) << "the temperature read past a damaged power row";
-    EXPECT_EQ(opened.telemetry.metricSeries(0, 1).size(), 1u);
-    for (const auto& read : {std::function<void()>([&] { (void)opened.telemetry.metricSeries(0, 0); }),
+    std::vector<TelemetrySummarySeries> read;
+    EXPECT_EQ(opened.telemetry.metricSeries(0, 1, read).size(), 1u);
+    for (const auto& attempt : {std::function<void()>([&] { (void)opened.telemetry.metricSeries(0, 0, read); }),
                              std::function<void()>([&] { (void)opened.telemetry.levelSeries(0, 0, {99999}); })}) {
         try {
-            read();
+            attempt();
             ADD_FAILURE() << "expected an error";
         } catch (const Error& e) {
             EXPECT_EQ(std::string(e.what()), path + " is corrupt: telemetry_summary row 0: GPU 99999 does not exist");
