@@ -4,6 +4,7 @@
 // server (Debian's, started here; skipped with the reason where it is not installed), the
 // metrics are pulled at each look too, and a server that stops answering is told.
 #include "app_process.h"
+#include "growing_files.h"
 #include "gui_test_app.h"
 #include "prometheus_server.h"
 #include "test_runs.h"
@@ -22,9 +23,7 @@
 
 #include <gtest/gtest.h>
 
-#include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <set>
 
 namespace faultline {
@@ -32,12 +31,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void appendXid(const fs::path& log, int minute, int node) {
-    char line[200];
-    std::snprintf(line, sizeof line, "2025-01-21T04:%02d:10+0000 gpu-node-%02d kernel: NVRM: Xid (PCI:0000:1b:00): 79, pid=77, name=python, GPU has fallen off the bus.\n",
-                  minute, node);
-    std::ofstream(log, std::ios::app) << line;
-}
+void appendXid(const fs::path& log, int minute, int node) { test::append(log.string(), test::xidLine(minute, node)); }
 
 TEST(FollowWindow, ALineWrittenLaterArrivesWithoutMovingTheReviewersView) {
     test::guiApp();
@@ -100,16 +94,6 @@ TEST(FollowWindow, ALineWrittenLaterArrivesWithoutMovingTheReviewersView) {
 }
 
 
-// A kernel log's Xid line on `host` at `t`.
-void appendXidAt(const fs::path& log, EpochNs t, const std::string& host) {
-    const auto seconds = static_cast<std::time_t>(t / 1'000'000'000);
-    std::tm utc{};
-    gmtime_r(&seconds, &utc);
-    char when[32];
-    std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S+0000", &utc);
-    std::ofstream(log, std::ios::app) << when << " " << host << " kernel: NVRM: Xid (PCI:0000:1b:00): 79, pid=77, name=python, GPU has fallen off the bus.\n";
-}
-
 // The GPUs with power readings in the run shown.
 std::set<std::int32_t> gpusWithPower(const MainWindow& window) {
     std::set<std::int32_t> gpus;
@@ -131,7 +115,7 @@ TEST(FollowWindow, WithPrometheusTheMetricsArriveAndAServerThatStopsAnsweringIsT
     test::ScratchDir dir;
     const fs::path job = dir.path() / "job";
     fs::create_directories(job);
-    appendXidAt(job / "syslog", history.first + kHour, history.hosts[0]);
+    test::append((job / "syslog").string(), test::xidLineAt(history.first + kHour, history.hosts[0]));
 
     MainWindow window;
     window.resize(1400, 900);

@@ -2,6 +2,7 @@
 // told once, in order, as its line is written; SIGTERM ends following cleanly; the run file
 // then equals a one-shot import of the finished folder, and other commands read it meanwhile.
 #include "cli_follower.h"
+#include "growing_files.h"
 #include "test_runs.h"
 
 #include <gtest/gtest.h>
@@ -9,8 +10,6 @@
 #include <chrono>
 #include <csignal>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <thread>
 
 #include <fcntl.h>
@@ -23,24 +22,9 @@ namespace {
 namespace fs = std::filesystem;
 using test::ScratchDir;
 
-std::string textOf(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-void append(const std::string& path, const std::string& text) {
-    std::ofstream out(path, std::ios::app | std::ios::binary);
-    out << text;
-}
-
-std::string xidLine(int minute, int node) {
-    char line[200];
-    std::snprintf(line, sizeof line, "2025-01-21T04:%02d:10+0000 gpu-node-%02d kernel: NVRM: Xid (PCI:0000:1b:00): 79, pid=77, name=python, GPU has fallen off the bus.\n",
-                  minute, node);
-    return line;
-}
+using test::append;
+using test::textOf;
+using test::xidLine;
 
 // faultline-cli with its output in a file, running beside the test.
 using test::waitFor;

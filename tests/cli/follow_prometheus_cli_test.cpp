@@ -6,17 +6,15 @@
 #include "model/run_file.h"
 #include "prometheus_server.h"
 #include "cli_follower.h"
+#include "growing_files.h"
 #include "test_runs.h"
 
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <csignal>
-#include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <thread>
 
 #include <fcntl.h>
@@ -29,27 +27,8 @@ namespace {
 namespace fs = std::filesystem;
 using test::ScratchDir;
 
-std::string textOf(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-void append(const std::string& path, const std::string& text) {
-    std::ofstream out(path, std::ios::app | std::ios::binary);
-    out << text;
-}
-
-// A kernel log's Xid line on `host` at `t`, within the history's span.
-std::string xidLine(EpochNs t, const std::string& host) {
-    const std::time_t seconds = static_cast<std::time_t>(t / 1'000'000'000);
-    std::tm utc{};
-    gmtime_r(&seconds, &utc);
-    char when[32];
-    std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S+0000", &utc);
-    return std::string(when) + " " + host + " kernel: NVRM: Xid (PCI:0000:1b:00): 79, pid=77, name=python, GPU has fallen off the bus.\n";
-}
+using test::append;
+using test::textOf;
 
 std::size_t countOf(const std::string& text, const std::string& what) {
     std::size_t n = 0;
@@ -97,7 +76,7 @@ TEST(FollowPrometheusCli, TheFirstLookPullsTheSpanFromTheFilesFirstEventUpToNow)
     const fs::path job = dir.path() / "job";
     fs::create_directories(job);
     const EpochNs xidAt = history.first + kHour;
-    append((job / "syslog").string(), xidLine(xidAt, history.hosts[0]));
+    append((job / "syslog").string(), test::xidLineAt(xidAt, history.hosts[0]));
     const std::string run = dir.file("live.faultline");
     const std::string out = dir.file("follow.out");
     test::CliFollower follower(followArgs(job.string(), run, server.url(), history), out);
@@ -131,7 +110,7 @@ TEST(FollowPrometheusCli, AServerStoppedAndRestartedMidFollowIsToldOnceAndLosesN
     const fs::path job = dir.path() / "job";
     fs::create_directories(job);
     const std::string log = (job / "syslog").string();
-    append(log, xidLine(history.first + kHour, history.hosts[0]));
+    append(log, test::xidLineAt(history.first + kHour, history.hosts[0]));
     const std::string run = dir.file("live.faultline");
     const std::string out = dir.file("follow.out");
     test::CliFollower follower(followArgs(job.string(), run, server.url(), history), out);
@@ -142,9 +121,9 @@ TEST(FollowPrometheusCli, AServerStoppedAndRestartedMidFollowIsToldOnceAndLosesN
     server.stop();
     const std::string failed = "pulling from " + server.url() + " failed";
     ASSERT_TRUE(waitFor([&] { return textOf(out).find(failed) != std::string::npos; })) << textOf(out);
-    append(log, xidLine(history.first + 2 * kHour, history.hosts[1]));
+    append(log, test::xidLineAt(history.first + 2 * kHour, history.hosts[1]));
     ASSERT_TRUE(waitFor([&] { return countOf(textOf(out), "new incident at") == 2u; })) << textOf(out);
-    append(log, xidLine(history.first + 3 * kHour, history.hosts[0]));
+    append(log, test::xidLineAt(history.first + 3 * kHour, history.hosts[0]));
     ASSERT_TRUE(waitFor([&] { return countOf(textOf(out), "new incident at") == 3u; })) << textOf(out);
     EXPECT_EQ(countOf(textOf(out), failed), 1u) << textOf(out);
     EXPECT_NE(textOf(out).find(failed + ": cannot reach the Prometheus server"), std::string::npos) << textOf(out);
@@ -171,7 +150,7 @@ TEST(FollowPrometheusCli, MetricsArriveOnceAServerDownAtTheStartComesUp) {
     ScratchDir dir;
     const fs::path job = dir.path() / "job";
     fs::create_directories(job);
-    append((job / "syslog").string(), xidLine(history.first + kHour, history.hosts[0]));
+    append((job / "syslog").string(), test::xidLineAt(history.first + kHour, history.hosts[0]));
     const std::string run = dir.file("live.faultline");
     const std::string out = dir.file("follow.out");
     test::CliFollower follower(followArgs(job.string(), run, server.url(), history), out);

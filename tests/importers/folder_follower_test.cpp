@@ -3,6 +3,7 @@
 // rotation, and after the last look the run file is the one-shot import of the folder.
 #include "importers/folder_follower.h"
 
+#include "growing_files.h"
 #include "import_test_util.h"
 #include "model/run_file.h"
 
@@ -25,10 +26,7 @@ std::string xidLine(int i) {
     return line;
 }
 
-void append(const std::string& path, const std::string& text) {
-    std::ofstream out(path, std::ios::app | std::ios::binary);
-    out << text;
-}
+using test::append;
 
 std::string incidentsOf(const faultline::Run& run) { return incidentsToText(buildIncidents(run), run.info); }
 
