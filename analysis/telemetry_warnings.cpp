@@ -36,13 +36,17 @@ std::vector<EarlyWarning> earlyWarnings(const Run& run, const std::vector<std::i
     const Telemetry& tm = run.telemetry;
     if (tm.empty() || gpus.empty()) return out;
     const Nanos from = before - window;
+    // Each GPU once, in order: the warnings come in the order of the run's series, (metric, GPU).
+    std::vector<std::int32_t> sorted = gpus;
+    std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
     // The error counters of these GPUs alone: a run file gives their rows through its index,
     // so a failure's warnings never read a level of every GPU (the first screen waits on them).
     for (std::size_t m = 0; m < tm.metrics.size(); ++m) {
         if (!isErrorCounter(tm.metrics[m])) continue;
         const auto metric = static_cast<std::int32_t>(m);
         if (tm.hasRawSeries()) {
-            for (const TelemetryRawSeries& s : tm.rawSeriesOf(metric, gpus)) {
+            for (const TelemetryRawSeries& s : tm.rawSeriesOf(metric, sorted)) {
                 const auto lo = std::lower_bound(s.times.begin(), s.times.end(), from);
                 const auto hi = std::upper_bound(s.times.begin(), s.times.end(), before);
                 if (hi - lo < 2) continue;
@@ -57,7 +61,7 @@ std::vector<EarlyWarning> earlyWarnings(const Run& run, const std::vector<std::i
         }
         if (tm.levels.empty()) continue;
         const Nanos bucket = tm.levels.front().bucket;
-        for (const TelemetrySummarySeries& s : tm.levelSeries(0, metric, gpus)) {
+        for (const TelemetrySummarySeries& s : tm.levelSeries(0, metric, sorted)) {
             std::size_t a = s.buckets.size(), b = 0;
             for (std::size_t k = 0; k < s.buckets.size(); ++k) {
                 const Nanos start = s.buckets[k] * bucket - run.info.startEpochNs;
@@ -69,10 +73,6 @@ std::vector<EarlyWarning> earlyWarnings(const Run& run, const std::vector<std::i
             out.push_back(warning(s.buckets[a] * bucket - run.info.startEpochNs, s.gpu, tm.metrics[m], s.min[a], s.max[b], window));
         }
     }
-    // In the order of the run's series, (metric, GPU), as the readers of the chain expect.
-    std::stable_sort(out.begin(), out.end(), [&](const EarlyWarning& x, const EarlyWarning& y) {
-        return std::pair{*tm.metricIndex(x.metric), x.gpu} < std::pair{*tm.metricIndex(y.metric), y.gpu};
-    });
     return out;
 }
 
