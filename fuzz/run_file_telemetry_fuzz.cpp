@@ -47,8 +47,19 @@ const std::string& baseRunFile() {
         auto keepFew = [](auto& series) {
             if (series.size() > 24) series.resize(24);
         };
-        keepFew(run.telemetry.raw);
-        for (faultline::TelemetryLevel& level : run.telemetry.levels) keepFew(level.series);
+        faultline::Telemetry& tm = run.telemetry;
+        keepFew(tm.raw);
+        for (faultline::TelemetryLevel& level : tm.levels) keepFew(level.series);
+        // The samples stand in for the levels where each is a bucket of its own, as an import
+        // keeps them: levels_from and the stand-ins are damaged and read too.
+        std::vector<faultline::Nanos> buckets;
+        for (const faultline::TelemetryLevel& level : tm.levels) buckets.push_back(level.bucket);
+        tm.epochNs = run.info.startEpochNs;
+        for (faultline::TelemetryRawSeries& raw : tm.raw) {
+            raw.levelsFrom = faultline::firstMergingLevel(raw.times, buckets, tm.epochNs);
+            for (std::size_t l = 0; l < static_cast<std::size_t>(raw.levelsFrom); ++l)
+                std::erase_if(tm.levels[l].series, [&](const faultline::TelemetrySummarySeries& s) { return s.metric == raw.metric && s.gpu == raw.gpu; });
+        }
         faultline::writeRunFile(run, scratchFile());
         std::ifstream in(scratchFile(), std::ios::binary);
         return new std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -73,6 +84,7 @@ struct Column {
 
 constexpr Column kColumns[] = {
     {"telemetry_raw", "metric", false},      {"telemetry_raw", "gpu", false},          {"telemetry_raw", "times", true},
+    {"telemetry_raw", "levels_from", false},
     {"telemetry_raw", "samples", true},      {"telemetry_summary", "level", false},    {"telemetry_summary", "metric", false},
     {"telemetry_summary", "gpu", false},     {"telemetry_summary", "buckets", true},   {"telemetry_summary", "min", true},
     {"telemetry_summary", "mean", true},     {"telemetry_summary", "max", true},       {"telemetry_levels", "bucket_ns", false},
@@ -123,7 +135,10 @@ void damage(sqlite3* db, FuzzedDataProvider& in) {
         }
         case 2: exec(db, std::string("DELETE FROM ") + c.table + where); break;
         case 3: exec(db, std::string("UPDATE ") + c.table + " SET " + c.name + " = NULL" + where); break;
-        default: exec(db, std::string("INSERT OR REPLACE INTO meta(key, value) VALUES('telemetry_raw_dropped', ") + std::to_string(interestingInteger(in)) + ")"); break;
+        default:
+            exec(db, std::string("INSERT OR REPLACE INTO meta(key, value) VALUES('") + (in.ConsumeBool() ? "telemetry_raw_dropped" : "telemetry_stand_ins") + "', " +
+                         std::to_string(interestingInteger(in)) + ")");
+            break;
     }
 }
 
@@ -132,8 +147,16 @@ void damage(sqlite3* db, FuzzedDataProvider& in) {
 // past its end).
 void useRun(const faultline::Run& run) {
     // A run file's telemetry is read when first asked for, not on opening: ask for all of it.
-    for (std::size_t l = 0; l < run.telemetry.levels.size(); ++l) (void)run.telemetry.level(l);
-    (void)run.telemetry.rawSeries();
+    const faultline::Telemetry& tm = run.telemetry;
+    for (std::size_t l = 0; l < tm.levels.size(); ++l) (void)tm.level(l);
+    (void)tm.rawSeries();
+    // As views read them: a metric over the cluster, a few GPUs' series, stand-ins among them.
+    for (std::size_t l = 0; l < tm.levels.size(); ++l)
+        for (std::size_t m = 0; m < tm.metrics.size(); ++m) {
+            std::vector<faultline::TelemetrySummarySeries> read;
+            (void)tm.metricSeries(l, static_cast<std::int32_t>(m), read);
+            (void)tm.levelSeries(l, static_cast<std::int32_t>(m), {0, 1, 2, 3});
+        }
     (void)faultline::summaryToText(faultline::summarize(run));
     std::vector<float> values;
     for (std::size_t m = 0; m < run.telemetry.metrics.size(); ++m) {

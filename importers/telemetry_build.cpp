@@ -83,6 +83,11 @@ Telemetry buildTelemetry(const ImportedTelemetry& imported, const std::function<
     }
 
     out.rawDropped = imported.rawDropped();
+    out.epochNs = base;
+    const std::size_t finest = imported.finestLevel();
+    for (std::size_t l = finest; l < kTelemetryLevels; ++l) out.levels.push_back({kTelemetryBucketSizes[l], {}});
+    std::vector<Nanos> bucketSizes;
+    for (const TelemetryLevel& level : out.levels) bucketSizes.push_back(level.bucket);
     for (const auto& [begin, end] : groups) {
         if (out.rawDropped) break;
         TelemetryRawSeries raw{grouped[begin].metric, grouped[begin].gpu, {}, {}};
@@ -98,20 +103,24 @@ Telemetry buildTelemetry(const ImportedTelemetry& imported, const std::function<
             raw.times.push_back(t - base);
             raw.values.push_back(v);
         }
+        raw.levelsFrom = firstMergingLevel(raw.times, bucketSizes, base);
         out.raw.push_back(std::move(raw));
     }
 
     // The finest level kept, merged across the files that hold a series, then each coarser
-    // level rolled up from the one below it.
-    const std::size_t finest = imported.finestLevel();
-    for (std::size_t l = finest; l < kTelemetryLevels; ++l) out.levels.push_back({kTelemetryBucketSizes[l], {}});
+    // level rolled up from the one below it; kept from the first level where the raw
+    // samples, where kept, no longer stand in for it.
     std::vector<TelemetryCell> cells;
-    for (const auto& [begin, end] : groups) {
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        const auto [begin, end] = groups[g];
+        const std::size_t keptFrom = finest + (out.raw.empty() ? 0 : static_cast<std::size_t>(out.raw[g].levelsFrom));
+        if (keptFrom == kTelemetryLevels) continue;
         cells.clear();
         for (std::size_t k = begin; k < end; ++k) imported.appendCells(imported.series()[static_cast<std::size_t>(grouped[k].series)], cells);
         mergeCells(cells);
         for (std::size_t l = finest; l < kTelemetryLevels; ++l) {
             if (l > finest) cells = rollUpCells(cells, l - 1, l);
+            if (l < keptFrom) continue;
             TelemetrySummarySeries s{grouped[begin].metric, grouped[begin].gpu, {}, {}, {}, {}};
             s.buckets.reserve(cells.size());
             s.min.reserve(cells.size());

@@ -66,18 +66,16 @@ MetricAtInstant::MetricAtInstant(const Run& run, std::int32_t metric, Nanos step
             chosen = l;
             break;
         }
-    const TelemetryLevel* level = &tm.level(chosen);
-    m_bucket = level->bucket;
+    m_bucket = tm.levels[chosen].bucket;
     m_lookback = std::max(kMetricLookback, m_bucket);
     m_summary.assign(gpus, nullptr);
-    const auto [first, last] = seriesOf(level->series, metric);
-    for (auto s = first; s != last; ++s)
-        if (s->gpu >= 0 && static_cast<std::size_t>(s->gpu) < gpus) m_summary[static_cast<std::size_t>(s->gpu)] = &*s;
+    for (const TelemetrySummarySeries& s : tm.metricSeries(chosen, metric, m_read))
+        if (s.gpu >= 0 && static_cast<std::size_t>(s.gpu) < gpus) m_summary[static_cast<std::size_t>(s.gpu)] = &s;
     buildDenseRows();
     // The range from the coarsest level: its buckets' min and max hold every reading.
-    const auto [cf, cl] = seriesOf(tm.level(tm.levels.size() - 1).series, metric);
-    for (auto s = cf; s != cl; ++s)
-        for (std::size_t k = 0; k < s->buckets.size(); ++k) widen(s->min[k], s->max[k]);
+    std::vector<TelemetrySummarySeries> coarsest;
+    for (const TelemetrySummarySeries& s : tm.metricSeries(tm.levels.size() - 1, metric, coarsest))
+        for (std::size_t k = 0; k < s.buckets.size(); ++k) widen(s.min[k], s.max[k]);
 }
 
 void MetricAtInstant::buildDenseRows() {

@@ -19,6 +19,11 @@ public:
     // `step`: how far the replay moves between frames; the finest summary level whose bucket is
     // at least that is read (raw samples, where kept, while step is under the finest bucket).
     MetricAtInstant(const Run& run, std::int32_t metric, Nanos step = 0);
+    // It points into what it read: moved, never copied.
+    MetricAtInstant(const MetricAtInstant&) = delete;
+    MetricAtInstant& operator=(const MetricAtInstant&) = delete;
+    MetricAtInstant(MetricAtInstant&&) = default;
+    MetricAtInstant& operator=(MetricAtInstant&&) = default;
 
     std::int32_t metric() const { return m_metric; }
     // The bucket size read, or 0 for raw samples.
@@ -44,6 +49,7 @@ private:
     // Per GPU, the series read (or null): a dense table so a frame does no search by GPU.
     std::vector<const TelemetryRawSeries*> m_raw;
     std::vector<const TelemetrySummarySeries*> m_summary;
+    std::vector<TelemetrySummarySeries> m_read;  // the level's series where the run held them nowhere (a run file's, or ones raw samples stand in for)
     std::vector<std::uint32_t> m_cursor;  // per GPU: the index valuesAt last read
     // A summary level laid out as rows of every GPU's value (NaN: none) per bucket, each reading
     // carried over the buckets its lookback covers, while that fits kDenseBudget: a frame is

@@ -14,7 +14,7 @@
 
 namespace faultline {
 
-inline constexpr int kRunFileSchemaVersion = 7;
+inline constexpr int kRunFileSchemaVersion = 8;
 inline constexpr std::int32_t kRunFileApplicationId = 0x46544C4E;  // "FTLN"
 
 // Figures worked out at import and stored beside the run (table run_figures, name -> text),

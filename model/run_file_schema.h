@@ -11,6 +11,8 @@
 // Version 7 added the fleet: `clusters` (name, hall, building, fabric), `zones.cluster` and
 // `switches.cluster`; older files read as one cluster of the file's fabric kind. It also added
 // `failures.jobs` (the jobs a failure ended); older files read with none.
+// Version 8 added `telemetry_raw.levels_from`: the levels below it are not stored for that
+// series, its samples stand in for them; older files read with every level stored.
 // `hosts.gpu_count_assumed` was added to version 7 without a bump (older readers name the
 // columns they read, so they read such a file as before); files without it read as counts the
 // files gave.
@@ -106,8 +108,10 @@ CREATE TABLE telemetry_summary(id INTEGER PRIMARY KEY, level INTEGER NOT NULL, m
                                gpu INTEGER NOT NULL, buckets BLOB NOT NULL, min BLOB NOT NULL,
                                mean BLOB NOT NULL, max BLOB NOT NULL);
 CREATE TABLE telemetry_raw(id INTEGER PRIMARY KEY, metric INTEGER NOT NULL, gpu INTEGER NOT NULL,
-                           times BLOB NOT NULL, samples BLOB NOT NULL);
+                           levels_from INTEGER NOT NULL DEFAULT 0, times BLOB NOT NULL, samples BLOB NOT NULL);
 )sql";
+// The version that added telemetry_raw.levels_from.
+inline constexpr int kTelemetryStandInVersion = 8;
 inline constexpr const char* kTelemetryIndexes = R"sql(
 CREATE INDEX telemetry_summary_series ON telemetry_summary(level, metric, gpu);
 CREATE INDEX telemetry_raw_series ON telemetry_raw(metric, gpu);

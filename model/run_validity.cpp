@@ -198,7 +198,7 @@ std::optional<std::string> badSeries(std::int32_t metric, std::int32_t gpu, cons
 
 Found checkTelemetry(const Run& run) {
     const Telemetry& tm = run.telemetry;
-    const TelemetryBounds bounds{tm.metrics.size(), run.topology.gpus.size(), run.info.startEpochNs};
+    const TelemetryBounds bounds{tm.metrics.size(), run.topology.gpus.size(), run.info.startEpochNs, tm.levels.size()};
     if (Found v = findTelemetryRawViolation(tm.raw, bounds)) return v;
     std::size_t row = 0;
     for (std::size_t l = 0; l < tm.levels.size(); ++l) {
@@ -217,6 +217,8 @@ std::optional<RunViolation> findTelemetryRawViolation(const std::vector<Telemetr
         const TelemetryRawSeries& r = raw[i];
         if (auto bad = badSeries(r.metric, r.gpu, bounds)) return violation("telemetry_raw", i, *bad);
         if (r.times.size() != r.values.size()) return violation("telemetry_raw", i, "the series has " + std::to_string(r.times.size()) + " times but " + std::to_string(r.values.size()) + " samples");
+        if (r.levelsFrom < 0 || static_cast<std::size_t>(r.levelsFrom) > bounds.levels)
+            return violation("telemetry_raw", i, "levels_from " + std::to_string(r.levelsFrom) + " is not one of the levels (0 to " + std::to_string(bounds.levels) + ")");
         for (std::size_t k = 0; k < r.times.size(); ++k)
             if (!inRun(r.times[k]) || (k > 0 && r.times[k] < r.times[k - 1])) return violation("telemetry_raw", i, "a sample lies outside the run or out of time order");
     }

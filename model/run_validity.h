@@ -32,6 +32,7 @@ struct TelemetryBounds {
     std::size_t metrics = 0;
     std::size_t gpus = 0;
     std::int64_t startEpochNs = 0;
+    std::size_t levels = 0;  // a raw series' levelsFrom is at most this
 };
 // The telemetry rules alone, for a run file's telemetry read when a view first asks for it:
 // rows are counted from `firstRow`, the level's first row among all levels' rows.

@@ -6,11 +6,51 @@ namespace {
 
 // Series sorted by (metric, gpu), compared by their metric alone.
 struct MetricOrder {
-    bool operator()(const TelemetrySummarySeries& s, std::int32_t metric) const { return s.metric < metric; }
-    bool operator()(std::int32_t metric, const TelemetrySummarySeries& s) const { return metric < s.metric; }
+    template <typename Series>
+    bool operator()(const Series& s, std::int32_t metric) const { return s.metric < metric; }
+    template <typename Series>
+    bool operator()(std::int32_t metric, const Series& s) const { return metric < s.metric; }
 };
 
+template <typename Series>
+std::span<const Series> seriesOfMetric(const std::vector<Series>& all, std::int32_t metric) {
+    const auto [first, last] = std::equal_range(all.begin(), all.end(), metric, MetricOrder{});
+    return {first, last};
+}
+
+// Floor division: an epoch time before 1970 is in a bucket of negative number.
+std::int64_t bucketOf(std::int64_t epoch, Nanos bucket) { return epoch >= 0 ? epoch / bucket : -((-epoch + bucket - 1) / bucket); }
+
 }  // namespace
+
+TelemetrySummarySeries summaryOfRaw(const TelemetryRawSeries& raw, Nanos bucket, std::int64_t epochNs) {
+    TelemetrySummarySeries out{raw.metric, raw.gpu, {}, raw.values, raw.values, raw.values};
+    out.buckets.reserve(raw.times.size());
+    for (Nanos t : raw.times) out.buckets.push_back(bucketOf(t + epochNs, bucket));
+    return out;
+}
+
+std::int32_t firstMergingLevel(const std::vector<Nanos>& times, const std::vector<Nanos>& buckets, std::int64_t epochNs) {
+    for (std::size_t l = 0; l < buckets.size(); ++l)
+        for (std::size_t k = 1; k < times.size(); ++k)
+            if (bucketOf(times[k] + epochNs, buckets[l]) == bucketOf(times[k - 1] + epochNs, buckets[l])) return static_cast<std::int32_t>(l);
+    return static_cast<std::int32_t>(buckets.size());
+}
+
+std::vector<TelemetrySummarySeries> withStandIns(std::span<const TelemetrySummarySeries> stored, std::span<const TelemetryRawSeries> raw, std::size_t index, Nanos bucket,
+                                                 std::int64_t epochNs) {
+    std::vector<TelemetrySummarySeries> out;
+    out.reserve(stored.size());
+    auto s = stored.begin();
+    for (const TelemetryRawSeries& r : raw) {
+        if (static_cast<std::size_t>(r.levelsFrom) <= index) continue;
+        for (; s != stored.end() && s->gpu < r.gpu; ++s) out.push_back(*s);
+        if (s != stored.end() && s->gpu == r.gpu) continue;  // kept at the level after all: what is kept is read
+        out.push_back(summaryOfRaw(r, bucket, epochNs));
+    }
+    out.insert(out.end(), s, stored.end());
+    return out;
+}
 
 std::optional<std::int32_t> Telemetry::metricIndex(std::string_view name) const {
     for (std::size_t i = 0; i < metrics.size(); ++i)
@@ -19,7 +59,18 @@ std::optional<std::int32_t> Telemetry::metricIndex(std::string_view name) const 
 }
 
 std::vector<TelemetrySummarySeries> Telemetry::levelSeries(std::size_t index, std::int32_t metric, const std::vector<std::int32_t>& gpus) const {
-    return store ? store->levelSeries(index, metric, gpus) : pickSeries(levels[index].series, metric, gpus);
+    if (store) return store->levelSeries(index, metric, gpus);
+    std::vector<TelemetrySummarySeries> out;
+    for (std::int32_t gpu : gpus) {
+        std::vector<TelemetrySummarySeries> kept = pickSeries(levels[index].series, metric, {gpu});
+        if (!kept.empty()) {
+            out.push_back(std::move(kept.front()));
+            continue;
+        }
+        const std::vector<TelemetryRawSeries> one = pickSeries(raw, metric, {gpu});
+        if (!one.empty() && static_cast<std::size_t>(one.front().levelsFrom) > index) out.push_back(summaryOfRaw(one.front(), levels[index].bucket, epochNs));
+    }
+    return out;
 }
 
 std::vector<TelemetryRawSeries> Telemetry::rawSeriesOf(std::int32_t metric, const std::vector<std::int32_t>& gpus) const {
@@ -31,9 +82,11 @@ std::span<const TelemetrySummarySeries> Telemetry::metricSeries(std::size_t inde
         read = store->metricSeries(index, metric);
         return read;
     }
-    const auto& all = levels[index].series;
-    const auto [first, last] = std::equal_range(all.begin(), all.end(), metric, MetricOrder{});
-    return {first, last};
+    const std::span<const TelemetrySummarySeries> stored = seriesOfMetric(levels[index].series, metric);
+    const std::span<const TelemetryRawSeries> standIns = seriesOfMetric(raw, metric);
+    if (std::none_of(standIns.begin(), standIns.end(), [&](const TelemetryRawSeries& r) { return static_cast<std::size_t>(r.levelsFrom) > index; })) return stored;
+    read = withStandIns(stored, standIns, index, levels[index].bucket, epochNs);
+    return read;
 }
 
 std::optional<std::size_t> telemetryLevelIndexFor(const Telemetry& telemetry, Nanos span, int points) {

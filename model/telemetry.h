@@ -34,6 +34,11 @@ struct TelemetryRawSeries {
     std::int32_t gpu = 0;
     std::vector<Nanos> times;
     std::vector<float> values;
+    // The first level (an index into Telemetry::levels) that holds this series. At the finer
+    // ones no two of its samples share a bucket, so each sample is a bucket of its own
+    // (summaryOfRaw): those levels would only repeat the samples and are not kept. A scrape
+    // of a million one-sample series then costs a raw row each, not one per level.
+    std::int32_t levelsFrom = 0;
 };
 
 // One GPU's buckets of one metric at one level, in time order; only buckets with a sample.
@@ -48,8 +53,21 @@ struct TelemetrySummarySeries {
 
 struct TelemetryLevel {
     Nanos bucket = 0;
-    std::vector<TelemetrySummarySeries> series;  // sorted by (metric, gpu)
+    // Sorted by (metric, gpu). Those a raw series stands in for (TelemetryRawSeries::levelsFrom)
+    // are not among them: levelSeries and metricSeries add them.
+    std::vector<TelemetrySummarySeries> series;
 };
+
+// A raw series as the buckets of `bucket` ns it stands in for at a level below its levelsFrom:
+// a bucket per sample, its min, mean and max the sample. `epochNs`: where raw times count from.
+TelemetrySummarySeries summaryOfRaw(const TelemetryRawSeries& raw, Nanos bucket, std::int64_t epochNs);
+// The first level of `buckets` (finest first) at which two of `times` share a bucket; the
+// number of levels when none does. `epochNs`: where the times count from.
+std::int32_t firstMergingLevel(const std::vector<Nanos>& times, const std::vector<Nanos>& buckets, std::int64_t epochNs);
+// One metric's series at level `index` of `bucket` ns: `stored` (that level's) and those the
+// `raw` ones stand in for (levelsFrom > index), both of that metric and sorted by GPU; in GPU order.
+std::vector<TelemetrySummarySeries> withStandIns(std::span<const TelemetrySummarySeries> stored, std::span<const TelemetryRawSeries> raw, std::size_t index, Nanos bucket,
+                                                 std::int64_t epochNs);
 
 // Where a run file's telemetry stays until a view asks for it: a level's series or the raw
 // samples are read (and checked) on first use, then held. Safe to call from any thread.
@@ -65,6 +83,7 @@ public:
     virtual std::vector<TelemetrySummarySeries> levelSeries(std::size_t index, std::int32_t metric, const std::vector<std::int32_t>& gpus) const = 0;
     virtual std::vector<TelemetryRawSeries> rawSeries(std::int32_t metric, const std::vector<std::int32_t>& gpus) const = 0;
     // Every GPU's series of one metric at a level (a chart of one metric over the cluster).
+    // levelSeries and metricSeries hold the series raw ones stand in for; level() does not.
     virtual std::vector<TelemetrySummarySeries> metricSeries(std::size_t index, std::int32_t metric) const = 0;
     virtual bool hasRaw() const = 0;
 };
@@ -74,13 +93,15 @@ struct Telemetry {
     std::vector<TelemetryRawSeries> raw;      // sorted by (metric, gpu); empty when dropped or stored
     bool rawDropped = false;                  // there were more than kMaxRawSamples
     std::vector<TelemetryLevel> levels;       // finest first; with a store, their buckets only
+    std::int64_t epochNs = 0;                 // the Unix epoch time raw times count from (the run's start)
     // Set for a run read from a file: its series are read from there when first asked for,
     // so opening a run costs nothing per telemetry sample. Read through level() and rawSeries().
     std::shared_ptr<const TelemetryStore> store;
 
     bool empty() const { return metrics.empty(); }
     std::optional<std::int32_t> metricIndex(std::string_view name) const;
-    // Level `index` with its series, read from the store the first time it is asked for.
+    // Level `index` with the series it keeps (not those raw series stand in for), read from
+    // the store the first time it is asked for.
     const TelemetryLevel& level(std::size_t index) const { return store ? store->level(index) : levels[index]; }
     const std::vector<TelemetryRawSeries>& rawSeries() const { return store ? store->raw() : raw; }
     bool hasRawSeries() const { return store ? store->hasRaw() : !raw.empty(); }

@@ -51,15 +51,19 @@ void writeTelemetryTables(SqliteDb& db, const Telemetry& telemetry) {
         }
     }
     {
-        SqliteStatement s(db, "INSERT INTO telemetry_raw(metric, gpu, times, samples) VALUES(?, ?, ?, ?)");
+        SqliteStatement s(db, "INSERT INTO telemetry_raw(metric, gpu, levels_from, times, samples) VALUES(?, ?, ?, ?, ?)");
         for (const TelemetryRawSeries& raw : telemetry.rawSeries()) {
-            s.bind(1, std::int64_t{raw.metric}).bind(2, std::int64_t{raw.gpu});
-            bindArray(s, 3, raw.times);
-            bindArray(s, 4, raw.values);
+            s.bind(1, std::int64_t{raw.metric}).bind(2, std::int64_t{raw.gpu}).bind(3, std::int64_t{raw.levelsFrom});
+            bindArray(s, 4, raw.times);
+            bindArray(s, 5, raw.values);
             s.execute();
         }
     }
     if (telemetry.rawDropped) db.exec("INSERT INTO meta(key, value) VALUES('telemetry_raw_dropped', 1)");
+    // Said once, so that a reader of a run whose every level is stored asks for no stand-in.
+    const std::vector<TelemetryRawSeries>& raw = telemetry.rawSeries();
+    if (std::any_of(raw.begin(), raw.end(), [](const TelemetryRawSeries& r) { return r.levelsFrom > 0; }))
+        db.exec("INSERT INTO meta(key, value) VALUES('telemetry_stand_ins', 1)");
     db.exec(schema::kTelemetryIndexes);
 }
 
@@ -69,8 +73,11 @@ namespace {
 // open (the file read is the one opened, even if another is renamed over its path).
 class RunFileTelemetry final : public TelemetryStore {
 public:
-    RunFileTelemetry(std::shared_ptr<SqliteDb> db, const Telemetry& shape, std::vector<std::size_t> firstRows, const TelemetryBounds& bounds, bool hasRaw)
-        : m_db(std::move(db)), m_firstRows(std::move(firstRows)), m_bounds(bounds), m_levels(shape.levels.size()), m_hasRaw(hasRaw) {
+    // `levelsFrom`: the column, or "0" in a file older than it. `standIns`: some raw series stand in for levels.
+    RunFileTelemetry(std::shared_ptr<SqliteDb> db, const Telemetry& shape, std::vector<std::size_t> firstRows, const TelemetryBounds& bounds, bool hasRaw,
+                     std::string levelsFrom, bool standIns)
+        : m_db(std::move(db)), m_firstRows(std::move(firstRows)), m_bounds(bounds), m_levels(shape.levels.size()), m_hasRaw(hasRaw),
+          m_levelsFrom(std::move(levelsFrom)), m_standIns(standIns) {
         for (std::size_t l = 0; l < shape.levels.size(); ++l) m_buckets.push_back(shape.levels[l].bucket);
     }
 
@@ -89,6 +96,24 @@ public:
 
     std::vector<TelemetrySummarySeries> levelSeries(std::size_t index, std::int32_t metric, const std::vector<std::int32_t>& gpus) const override {
         const std::lock_guard lock(m_mutex);
+        std::vector<TelemetrySummarySeries> kept = keptSeries(index, metric, gpus);
+        if (!m_standIns || kept.size() == gpus.size()) return kept;
+        // The GPUs the level keeps no series of: their raw samples may stand in.
+        std::vector<TelemetrySummarySeries> all;
+        auto next = kept.begin();
+        for (std::int32_t gpu : gpus) {
+            if (next != kept.end() && next->gpu == gpu) {
+                all.push_back(std::move(*next++));
+                continue;
+            }
+            for (TelemetryRawSeries& raw : readRawRows("WHERE metric = ? AND gpu = ? AND levels_from > ?", {metric, gpu, static_cast<std::int64_t>(index)}))
+                all.push_back(standIn(raw, index));
+        }
+        return all;
+    }
+
+    // The series level `index` keeps of `metric` on `gpus`, in the order of the GPUs.
+    std::vector<TelemetrySummarySeries> keptSeries(std::size_t index, std::int32_t metric, const std::vector<std::int32_t>& gpus) const {
         if (const std::optional<TelemetryLevel>& held = m_levels.at(index)) return pickSeries(held->series, metric, gpus);
         std::vector<TelemetrySummarySeries> out;
         TelemetryLevel picked{m_buckets[index], {}};
@@ -118,12 +143,12 @@ public:
         std::vector<TelemetryRawSeries> out;
         std::optional<RunViolation> violation;
         try {
-            SqliteStatement s(*m_db, "SELECT id, times, samples FROM telemetry_raw WHERE metric = ? AND gpu = ?");
+            SqliteStatement s(*m_db, "SELECT id, times, samples, " + m_levelsFrom + " FROM telemetry_raw WHERE metric = ? AND gpu = ?");
             for (std::int32_t gpu : gpus) {
                 s.reset();
                 s.bind(1, std::int64_t{metric}).bind(2, std::int64_t{gpu});
                 if (!s.next()) continue;
-                std::vector<TelemetryRawSeries> one{{metric, gpu, readArray<std::int64_t>(s, 1, "telemetry_raw.times"), readArray<float>(s, 2, "telemetry_raw.samples")}};
+                std::vector<TelemetryRawSeries> one{{metric, gpu, readArray<std::int64_t>(s, 1, "telemetry_raw.times"), readArray<float>(s, 2, "telemetry_raw.samples"), s.int32(3)}};
                 if ((violation = findTelemetryRawViolation(one, m_bounds))) {
                     violation->row = s.int64(0) - 1;
                     break;
@@ -143,7 +168,7 @@ public:
         if (const std::optional<TelemetryLevel>& held = m_levels.at(index)) {
             for (const TelemetrySummarySeries& series : held->series)
                 if (series.metric == metric) picked.series.push_back(series);
-            return picked.series;
+            return withStandInsOf(std::move(picked.series), index, metric);
         }
         std::int64_t firstId = 0;
         try {
@@ -160,7 +185,7 @@ public:
         // Checked as the whole level is: a metric's rows follow each other there.
         if (const auto violation = findTelemetryLevelViolation(picked, m_bounds, static_cast<std::size_t>(std::max<std::int64_t>(firstId - 1, 0))))
             corrupt(violation->text());
-        return picked.series;
+        return withStandInsOf(std::move(picked.series), index, metric);
     }
 
     bool hasRaw() const override { return m_hasRaw; }
@@ -171,6 +196,52 @@ private:
         const std::string& path = m_db->path();
         if (what.rfind(path + ": ", 0) == 0) what.erase(0, path.size() + 2);
         throw Error(path + " is corrupt: " + what);
+    }
+
+    // `stored`: one metric's series kept at level `index`, in GPU order; with those raw ones stand in for.
+    std::vector<TelemetrySummarySeries> withStandInsOf(std::vector<TelemetrySummarySeries> stored, std::size_t index, std::int32_t metric) const {
+        if (!m_standIns) return stored;
+        std::vector<TelemetryRawSeries> raw = readRawRows("WHERE metric = ? AND levels_from > ? ORDER BY gpu", {metric, static_cast<std::int64_t>(index)});
+        if (raw.empty()) return stored;
+        std::vector<TelemetrySummarySeries> out = withStandIns(stored, raw, index, m_buckets[index], m_bounds.startEpochNs);
+        for (const TelemetrySummarySeries& s : out) checkStandIn(s, index);
+        return out;
+    }
+
+    TelemetrySummarySeries standIn(const TelemetryRawSeries& raw, std::size_t index) const {
+        TelemetrySummarySeries s = summaryOfRaw(raw, m_buckets[index], m_bounds.startEpochNs);
+        checkStandIn(s, index);
+        return s;
+    }
+
+    // A raw series stands in for a level only where no two of its samples share a bucket:
+    // levels_from says where that stops, and a file that says it wrongly is corrupt.
+    void checkStandIn(const TelemetrySummarySeries& s, std::size_t index) const {
+        for (std::size_t k = 1; k < s.buckets.size(); ++k)
+            if (s.buckets[k] <= s.buckets[k - 1])
+                corrupt("telemetry_raw: the series of metric " + std::to_string(s.metric) + " on GPU " + std::to_string(s.gpu) + " stands in for level " + std::to_string(index) +
+                        " (levels_from is above it), yet two of its samples share a bucket there");
+    }
+
+    // Raw rows chosen by `where` (bound to `values` in order), checked; a broken one named by its row.
+    std::vector<TelemetryRawSeries> readRawRows(const std::string& where, const std::vector<std::int64_t>& values) const {
+        std::vector<TelemetryRawSeries> raw;
+        std::vector<std::int64_t> ids;
+        try {
+            SqliteStatement s(*m_db, "SELECT id, metric, gpu, " + m_levelsFrom + ", times, samples FROM telemetry_raw " + where);
+            for (std::size_t i = 0; i < values.size(); ++i) s.bind(static_cast<int>(i + 1), values[i]);
+            while (s.next()) {
+                ids.push_back(s.int64(0));
+                raw.push_back({s.int32(1), s.int32(2), readArray<std::int64_t>(s, 4, "telemetry_raw.times"), readArray<float>(s, 5, "telemetry_raw.samples"), s.int32(3)});
+            }
+        } catch (const Error& e) {
+            corrupt(e.what());
+        }
+        if (auto violation = findTelemetryRawViolation(raw, m_bounds)) {
+            violation->row = ids[static_cast<std::size_t>(violation->row)] - 1;
+            corrupt(violation->text());
+        }
+        return raw;
     }
 
     TelemetryLevel readLevel(std::size_t index) const {
@@ -188,17 +259,7 @@ private:
         return level;
     }
 
-    std::vector<TelemetryRawSeries> readRaw() const {
-        std::vector<TelemetryRawSeries> raw;
-        try {
-            for (SqliteStatement s(*m_db, "SELECT metric, gpu, times, samples FROM telemetry_raw ORDER BY metric, gpu"); s.next();)
-                raw.push_back({s.int32(0), s.int32(1), readArray<std::int64_t>(s, 2, "telemetry_raw.times"), readArray<float>(s, 3, "telemetry_raw.samples")});
-        } catch (const Error& e) {
-            corrupt(e.what());
-        }
-        if (const auto violation = findTelemetryRawViolation(raw, m_bounds)) corrupt(violation->text());
-        return raw;
-    }
+    std::vector<TelemetryRawSeries> readRaw() const { return readRawRows("ORDER BY metric, gpu", {}); }
 
     std::shared_ptr<SqliteDb> m_db;
     std::vector<Nanos> m_buckets;
@@ -208,6 +269,8 @@ private:
     mutable std::vector<std::optional<TelemetryLevel>> m_levels;
     mutable std::optional<std::vector<TelemetryRawSeries>> m_raw;
     bool m_hasRaw = false;
+    std::string m_levelsFrom;
+    bool m_standIns = false;
 };
 
 }  // namespace
@@ -218,6 +281,8 @@ Telemetry openTelemetryTables(const std::shared_ptr<SqliteDb>& db, std::int64_t 
     for (SqliteStatement s(*db, "SELECT name FROM telemetry_metrics ORDER BY id"); s.next();) t.metrics.push_back(s.text(0));
     bounds.metrics = t.metrics.size();
     for (SqliteStatement s(*db, "SELECT bucket_ns FROM telemetry_levels ORDER BY level"); s.next();) t.levels.push_back({s.int64(0), {}});
+    bounds.levels = t.levels.size();
+    t.epochNs = bounds.startEpochNs;
     // Rows per level from the index alone: where each level's rows start, and no row of a
     // level that does not exist. The series themselves are read when a view asks.
     std::vector<std::size_t> rowsPerLevel(t.levels.size(), 0);
@@ -241,7 +306,13 @@ Telemetry openTelemetryTables(const std::shared_ptr<SqliteDb>& db, std::int64_t 
         SqliteStatement s(*db, "SELECT EXISTS(SELECT 1 FROM telemetry_raw)");
         hasRaw = s.next() && s.int64(0) != 0;
     }
-    t.store = std::make_shared<RunFileTelemetry>(db, t, std::move(firstRows), bounds, hasRaw);
+    const bool hasLevelsFrom = version >= schema::kTelemetryStandInVersion;
+    bool standIns = false;
+    if (hasLevelsFrom) {
+        SqliteStatement s(*db, "SELECT value FROM meta WHERE key = 'telemetry_stand_ins'");
+        standIns = s.next() && s.int64(0) != 0;
+    }
+    t.store = std::make_shared<RunFileTelemetry>(db, t, std::move(firstRows), bounds, hasRaw, hasLevelsFrom ? "levels_from" : "0", standIns);
     return t;
 }
 

@@ -53,6 +53,7 @@ std::string importInvariantViolations(const ImportResult& r, EpochNs newestWrite
     std::set<std::int32_t> measured;
     for (const TelemetryLevel& level : r.run.telemetry.levels)
         for (const auto& s : level.series) measured.insert(s.gpu);
+    for (const TelemetryRawSeries& s : r.run.telemetry.raw) measured.insert(s.gpu);  // the series its samples stand in for
     if (r.summary.derivedTopology && r.run.failures.empty() && r.run.jobs.empty() && r.run.rankToGpu.empty())
         for (const Host& h : r.run.topology.hosts) {
             bool named = false;

@@ -98,9 +98,21 @@ TEST(Telemetry, DcgmExporterScrapeOfABusyH100HostGivesEachGpuItsPowerAndTemperat
     // MEM_COPY_UTIL is sampled for gpus 0-5 only.
     EXPECT_NE(rawOf(r.run, "DCGM_FI_DEV_MEM_COPY_UTIL", host, 5), nullptr);
     EXPECT_EQ(rawOf(r.run, "DCGM_FI_DEV_MEM_COPY_UTIL", host, 6), nullptr);
-    // Every level summarises the one sample as itself.
+    // Every level summarises the one sample as itself, from the sample: no level stores it again.
     ASSERT_FALSE(r.run.telemetry.levels.empty());
-    EXPECT_EQ(r.run.telemetry.levels.front().series.size(), 30u);
+    for (std::size_t l = 0; l < r.run.telemetry.levels.size(); ++l) {
+        EXPECT_TRUE(r.run.telemetry.level(l).series.empty()) << "level " << l;
+        std::size_t series = 0;
+        for (std::size_t m = 0; m < r.run.telemetry.metrics.size(); ++m) {
+            std::vector<TelemetrySummarySeries> read;
+            for (const TelemetrySummarySeries& s : r.run.telemetry.metricSeries(l, static_cast<std::int32_t>(m), read)) {
+                ++series;
+                EXPECT_EQ(s.buckets.size(), 1u);
+                EXPECT_EQ(s.mean, s.max);
+            }
+        }
+        EXPECT_EQ(series, 30u) << "level " << l;
+    }
 }
 
 TEST(Telemetry, PrometheusInstantQueriesMatchTheScrapeOnTheSameGpusByUuidAndBus) {
@@ -195,12 +207,11 @@ TEST(Telemetry, NvidiaSmiLogWithoutIndexColumnTakesEachBlockOfRowsInDeviceOrder)
     EXPECT_FLOAT_EQ(power0->values[22], 78.73f);
     EXPECT_EQ(rawOf(r.run, "DCGM_FI_DEV_FB_USED", "h100-node", 0)->values[0], 132.f);
     // The 10 s level: 70 buckets over 11 min 39 s, the peak's bucket holding 598.09 as its max.
-    const TelemetryLevel& tenSeconds = r.run.telemetry.levels.front();
-    EXPECT_EQ(tenSeconds.bucket, 10 * kSecond);
+    EXPECT_EQ(r.run.telemetry.levels.front().bucket, 10 * kSecond);
     float maxOfMax = 0;
-    for (const auto& s : tenSeconds.series)
-        if (s.metric == *r.run.telemetry.metricIndex(kPowerMetric))
-            for (float v : s.max) maxOfMax = std::max(maxOfMax, v);
+    std::vector<TelemetrySummarySeries> read;
+    for (const auto& s : r.run.telemetry.metricSeries(0, *r.run.telemetry.metricIndex(kPowerMetric), read))
+        for (float v : s.max) maxOfMax = std::max(maxOfMax, v);
     EXPECT_FLOAT_EQ(maxOfMax, 598.09f);
 }
 
@@ -237,13 +248,13 @@ TEST(Telemetry, SeriesOfTimestampedScrapesKeepsUnknownDcgmFieldsByName) {
     EXPECT_FLOAT_EQ(rawOf(r.run, "DCGM_FI_DEV_FUTURE_FIELD", "node01", 0)->values[0], 7.f);
     EXPECT_EQ(r.summary.files.at(0).counts.at("samples of no GPU (skipped)"), 1);
     // Both scrapes fall in one minute: the minute level holds their min, mean and max.
-    const TelemetryLevel& minute = r.run.telemetry.levels.at(1);
-    EXPECT_EQ(minute.bucket, kMinute);
+    EXPECT_EQ(r.run.telemetry.levels.at(1).bucket, kMinute);
     const auto power = *r.run.telemetry.metricIndex(kPowerMetric);
     const auto gpu1 = *r.run.topology.findHost("node01");
     int checked = 0;
-    for (const TelemetrySummarySeries& s : minute.series) {
-        if (s.metric != power || s.gpu != r.run.topology.hosts[static_cast<std::size_t>(gpu1)].firstGpu + 1) continue;
+    std::vector<TelemetrySummarySeries> read;
+    for (const TelemetrySummarySeries& s : r.run.telemetry.metricSeries(1, power, read)) {
+        if (s.gpu != r.run.topology.hosts[static_cast<std::size_t>(gpu1)].firstGpu + 1) continue;
         ASSERT_EQ(s.buckets.size(), 1u);
         EXPECT_FLOAT_EQ(s.min[0], 440.75f);
         EXPECT_FLOAT_EQ(s.max[0], 455.25f);
@@ -340,7 +351,69 @@ TEST(Telemetry, RunFileKeepsTheSamplesAndSummaries) {
             EXPECT_EQ(back.telemetry.level(l).series[s].buckets, r.run.telemetry.levels[l].series[s].buckets);
             EXPECT_EQ(back.telemetry.level(l).series[s].mean, r.run.telemetry.levels[l].series[s].mean);
         }
+        // As a view reads them, with the series the samples stand in for.
+        for (std::size_t m = 0; m < back.telemetry.metrics.size(); ++m) {
+            std::vector<TelemetrySummarySeries> fromFile, inMemory;
+            const auto a = back.telemetry.metricSeries(l, static_cast<std::int32_t>(m), fromFile);
+            const auto b = r.run.telemetry.metricSeries(l, static_cast<std::int32_t>(m), inMemory);
+            ASSERT_EQ(a.size(), b.size()) << "level " << l << ", metric " << m;
+            for (std::size_t s = 0; s < a.size(); ++s) {
+                EXPECT_EQ(a[s].gpu, b[s].gpu);
+                EXPECT_EQ(a[s].buckets, b[s].buckets);
+                EXPECT_EQ(a[s].mean, b[s].mean);
+            }
+        }
     }
+}
+
+// Scrapes 15 s apart: each sample is a 10 s bucket of its own, so the samples stand in for
+// that level, and the minute level, where two scrapes meet, is stored. What the stand-in
+// gives is what the level would have held.
+TEST(Telemetry, SamplesStandInForTheLevelsThatWouldRepeatThem) {
+    const ImportResult r = importPaths({fixture("telemetry/dcgm_scrapes.prom")});
+    const Telemetry& tm = r.run.telemetry;
+    const auto power = *tm.metricIndex(kPowerMetric);
+    const std::int32_t gpu1 = r.run.topology.hosts[static_cast<std::size_t>(*r.run.topology.findHost("node01"))].firstGpu + 1;
+    const TelemetryRawSeries* raw = rawOf(r.run, kPowerMetric, "node01", 1);
+    ASSERT_NE(raw, nullptr);
+    EXPECT_EQ(raw->levelsFrom, 1);
+    EXPECT_TRUE(tm.levels[0].series.empty()) << "the 10 s level keeps no series the samples stand in for";
+    const std::vector<TelemetrySummarySeries> tenSeconds = tm.levelSeries(0, power, {gpu1});
+    ASSERT_EQ(tenSeconds.size(), 1u);
+    ASSERT_EQ(tenSeconds[0].buckets.size(), 2u);
+    const std::int64_t start = r.run.info.startEpochNs;
+    EXPECT_EQ(tenSeconds[0].buckets, (std::vector<std::int64_t>{start / (10 * kSecond), (start + 15 * kSecond) / (10 * kSecond)}));
+    EXPECT_EQ(tenSeconds[0].mean, raw->values);
+    EXPECT_FLOAT_EQ(tm.levelSeries(1, power, {gpu1}).at(0).mean.at(0), 448.f);
+}
+
+// A scrape of one-sample series (a million made-up metric names would be the hostile case)
+// costs a raw row each: no level repeats the sample, and the run file grows by a few dozen
+// bytes a series.
+TEST(Telemetry, OneSampleSeriesTakeAFewDozenBytesEachInTheRunFile) {
+    test::ScratchDir dir;
+    // The run file of a scrape of `series` one-sample series on 8 GPUs.
+    auto runFileOf = [&](int series) {
+        const std::string scrape = dir.file(std::to_string(series) + ".prom");
+        {
+            std::ofstream out(scrape);
+            for (int i = 0; i < series; ++i) out << "DCGM_FI_DEV_X" << i << "{gpu=\"" << i % 8 << "\",Hostname=\"n1\"} 1 1735689600000\n";
+        }
+        const ImportResult r = importPaths({scrape});
+        EXPECT_EQ(r.run.telemetry.raw.size(), static_cast<std::size_t>(series));
+        for (const TelemetryLevel& level : r.run.telemetry.levels) EXPECT_TRUE(level.series.empty());
+        const std::string path = dir.file(std::to_string(series) + ".faultline");
+        writeRunFile(r.run, path);
+        return path;
+    };
+    const std::string few = runFileOf(2'000), many = runFileOf(20'000);
+    const auto perSeries = static_cast<double>(std::filesystem::file_size(many) - std::filesystem::file_size(few)) / 18'000;
+    EXPECT_LT(perSeries, 80.0) << "bytes of run file per one-sample series";
+    const faultline::Run back = readRunFile(many);
+    std::vector<TelemetrySummarySeries> read;
+    const auto day = back.telemetry.metricSeries(back.telemetry.levels.size() - 1, *back.telemetry.metricIndex("DCGM_FI_DEV_X7"), read);
+    ASSERT_EQ(day.size(), 1u);
+    EXPECT_EQ(day[0].mean, std::vector<float>{1.f});
 }
 
 // Two GPUs' scrapes summed: 690.5 + 455.25 W in the first 10 s, 701.5 + 440.75 W in the next.

@@ -157,8 +157,8 @@ TEST(RunFile, NewerSchemaIsRefusedByName) {
     ScratchDir dir;
     const std::string path = dir.file("future.faultline");
     writeRunFile(tinyRun(), path);
-    runSql(path, "PRAGMA user_version=8");
-    EXPECT_EQ(errorOf(path), path + " was written by a newer Faultline (run file schema 8; this build reads schema " + std::to_string(kRunFileSchemaVersion) + " and older)");
+    runSql(path, ("PRAGMA user_version=" + std::to_string(kRunFileSchemaVersion + 1)).c_str());
+    EXPECT_EQ(errorOf(path), path + " was written by a newer Faultline (run file schema " + std::to_string(kRunFileSchemaVersion + 1) + "; this build reads schema " + std::to_string(kRunFileSchemaVersion) + " and older)");
 }
 
 // Before schema 4 every collective was a row of `collectives`.

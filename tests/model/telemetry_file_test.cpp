@@ -1,5 +1,6 @@
-// The run file's telemetry tables (schema 5): what is written reads back, a version-4 file
-// reads with none, and a damaged series is refused by table and row.
+// The run file's telemetry tables (schema 5, levels_from since 8): what is written reads back,
+// raw samples stand in for the levels that would repeat them, a version-4 file reads with
+// none, and a damaged series is refused by table and row.
 #include "test_runs.h"
 
 #include "model/error.h"
@@ -27,6 +28,17 @@ faultline::Run runWithTelemetry() {
     return run;
 }
 
+// Three power samples 15 s apart on GPU 1: each is a 10-second bucket of its own, so the raw
+// series stands in for the 10 s level (levelsFrom 1), which keeps no series of it.
+faultline::Run runWithStandIn() {
+    faultline::Run run = runWithTelemetry();
+    Telemetry& t = run.telemetry;
+    t.epochNs = run.info.startEpochNs;
+    t.raw[0].levelsFrom = 1;
+    t.levels.insert(t.levels.begin(), TelemetryLevel{10 * kSecond, {}});
+    return run;
+}
+
 void runSql(const std::string& path, const char* sql) {
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
@@ -50,6 +62,77 @@ TEST(TelemetryFile, SamplesAndSummariesReadBackAsWritten) {
     EXPECT_EQ(back.telemetry.level(0).series[0].mean, run.telemetry.levels[0].series[0].mean);
     EXPECT_EQ(back.telemetry.level(0).series[1].max, std::vector<float>{62.f});
     EXPECT_FALSE(back.telemetry.rawDropped);
+}
+
+// Where no two samples share a bucket the level would repeat them: it is not stored, and every
+// reader of the level (one GPU's chart, a metric over the cluster) gets the samples as buckets.
+TEST(TelemetryFile, RawSamplesStandInForALevelWhereEachIsABucketOfItsOwn) {
+    ScratchDir dir;
+    const std::string path = dir.file("t.faultline");
+    const faultline::Run run = runWithStandIn();
+    ASSERT_EQ(firstMergingLevel(run.telemetry.raw[0].times, {10 * kSecond, kMinute}, run.info.startEpochNs), 1);
+    writeRunFile(run, path);
+    const faultline::Run back = readRunFile(path);
+    EXPECT_EQ(back.telemetry.rawSeries().at(0).levelsFrom, 1);
+    EXPECT_TRUE(back.telemetry.level(0).series.empty()) << "the 10 s level keeps nothing the samples hold";
+    const std::int64_t start = run.info.startEpochNs;
+    const std::vector<std::int64_t> buckets{start / (10 * kSecond), (start + 15 * kSecond) / (10 * kSecond), (start + 30 * kSecond) / (10 * kSecond)};
+    for (const faultline::Run* r : {&run, &back}) {
+        const std::vector<TelemetrySummarySeries> one = r->telemetry.levelSeries(0, 0, {0, 1});
+        ASSERT_EQ(one.size(), 1u);
+        EXPECT_EQ(one[0].gpu, 1);
+        EXPECT_EQ(one[0].buckets, buckets);
+        EXPECT_EQ(one[0].mean, run.telemetry.raw[0].values);
+        EXPECT_EQ(one[0].min, run.telemetry.raw[0].values);
+        EXPECT_EQ(one[0].max, run.telemetry.raw[0].values);
+        std::vector<TelemetrySummarySeries> read;
+        const std::span<const TelemetrySummarySeries> power = r->telemetry.metricSeries(0, 0, read);
+        ASSERT_EQ(power.size(), 1u);
+        EXPECT_EQ(power[0].buckets, buckets);
+        // The minute level keeps its own series: two samples share a minute.
+        const std::vector<TelemetrySummarySeries> minute = r->telemetry.levelSeries(1, 0, {1});
+        ASSERT_EQ(minute.size(), 1u);
+        EXPECT_EQ(minute[0].mean, std::vector<float>{503.91666f});
+    }
+}
+
+// A file whose levels_from says the samples stand in for a level where two of them share a
+// bucket, or names a level the file lacks, is corrupt: said when that level is read.
+TEST(TelemetryFile, ALevelsFromTheSamplesCannotStandInForIsCorruption) {
+    ScratchDir dir;
+    const std::string path = dir.file("t.faultline");
+    writeRunFile(runWithStandIn(), path);
+    runSql(path, "DELETE FROM telemetry_summary WHERE level = 1 AND metric = 0; UPDATE telemetry_raw SET levels_from = 2");
+    const faultline::Run opened = readRunFile(path);
+    EXPECT_EQ(opened.telemetry.levelSeries(0, 0, {1}).size(), 1u) << "each sample is a bucket of 10 s";
+    try {
+        (void)opened.telemetry.levelSeries(1, 0, {1});
+        ADD_FAILURE() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_EQ(std::string(e.what()), path + " is corrupt: telemetry_raw: the series of metric 0 on GPU 1 stands in for level 1 (levels_from is above it), yet two of its samples share a bucket there");
+    }
+    runSql(path, "UPDATE telemetry_raw SET levels_from = 99");
+    try {
+        std::vector<TelemetrySummarySeries> read;
+        (void)readRunFile(path).telemetry.metricSeries(0, 0, read);
+        ADD_FAILURE() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_EQ(std::string(e.what()), path + " is corrupt: telemetry_raw row 0: levels_from 99 is not one of the levels (0 to 2)");
+    }
+}
+
+// A version-7 file has no levels_from: every level is stored, and it reads as before.
+TEST(TelemetryFile, VersionSevenFileReadsEveryLevelAsStored) {
+    ScratchDir dir;
+    const std::string path = dir.file("v7.faultline");
+    writeRunFile(runWithTelemetry(), path);
+    runSql(path, "ALTER TABLE telemetry_raw DROP COLUMN levels_from; PRAGMA user_version=7");
+    const faultline::Run back = readRunFile(path);
+    ASSERT_EQ(back.telemetry.rawSeries().size(), 1u);
+    EXPECT_EQ(back.telemetry.rawSeries()[0].levelsFrom, 0);
+    std::vector<TelemetrySummarySeries> read;
+    EXPECT_EQ(back.telemetry.metricSeries(0, 0, read).size(), 1u);
+    EXPECT_EQ(back.telemetry.levelSeries(0, 1, {1}).size(), 1u);
 }
 
 TEST(TelemetryFile, VersionFourFileReadsWithoutTelemetry) {
