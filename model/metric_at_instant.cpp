@@ -35,9 +35,6 @@ std::ptrdiff_t lastAtOrBefore(const std::vector<T>& v, T key, std::uint32_t* cur
     return i;
 }
 
-// Floor division: buckets before 1970 have negative numbers.
-std::int64_t bucketOf(std::int64_t epoch, Nanos bucket) { return epoch >= 0 ? epoch / bucket : -((-epoch + bucket - 1) / bucket); }
-
 }  // namespace
 
 MetricAtInstant::MetricAtInstant(const Run& run, std::int32_t metric, Nanos step)
@@ -113,7 +110,7 @@ float MetricAtInstant::read(std::size_t gpu, Nanos epoch, std::uint32_t* cursor)
     if (m_summary.empty()) return kNoData;
     const TelemetrySummarySeries* s = m_summary[gpu];
     if (!s) return kNoData;
-    const std::ptrdiff_t i = lastAtOrBefore(s->buckets, bucketOf(epoch, m_bucket), cursor);
+    const std::ptrdiff_t i = lastAtOrBefore(s->buckets, floorDiv(epoch, m_bucket), cursor);
     // The newest bucket that began within the lookback (with long buckets: the one holding t).
     if (i < 0 || epoch - s->buckets[static_cast<std::size_t>(i)] * m_bucket >= m_lookback) return kNoData;
     return s->mean[static_cast<std::size_t>(i)];
@@ -129,7 +126,7 @@ void MetricAtInstant::valuesAt(Nanos t, std::vector<float>& out) {
     const std::size_t n = std::max(m_raw.size(), m_summary.size());
     out.resize(n);
     if (m_denseRows > 0) {
-        const std::int64_t row = bucketOf(m_start + t, m_bucket) - m_denseFirst;
+        const std::int64_t row = floorDiv(m_start + t, m_bucket) - m_denseFirst;
         if (row < 0 || static_cast<std::size_t>(row) >= m_denseRows) return std::fill(out.begin(), out.end(), kNoData);
         const auto from = m_dense.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(row) * n);
         return void(std::copy(from, from + static_cast<std::ptrdiff_t>(n), out.begin()));

@@ -18,22 +18,19 @@ std::span<const Series> seriesOfMetric(const std::vector<Series>& all, std::int3
     return {first, last};
 }
 
-// Floor division: an epoch time before 1970 is in a bucket of negative number.
-std::int64_t bucketOf(std::int64_t epoch, Nanos bucket) { return epoch >= 0 ? epoch / bucket : -((-epoch + bucket - 1) / bucket); }
-
 }  // namespace
 
 TelemetrySummarySeries summaryOfRaw(const TelemetryRawSeries& raw, Nanos bucket, std::int64_t epochNs) {
     TelemetrySummarySeries out{raw.metric, raw.gpu, {}, raw.values, raw.values, raw.values};
     out.buckets.reserve(raw.times.size());
-    for (Nanos t : raw.times) out.buckets.push_back(bucketOf(t + epochNs, bucket));
+    for (Nanos t : raw.times) out.buckets.push_back(floorDiv(t + epochNs, bucket));
     return out;
 }
 
 std::int32_t firstMergingLevel(const std::vector<Nanos>& times, const std::vector<Nanos>& buckets, std::int64_t epochNs) {
     for (std::size_t l = 0; l < buckets.size(); ++l)
         for (std::size_t k = 1; k < times.size(); ++k)
-            if (bucketOf(times[k] + epochNs, buckets[l]) == bucketOf(times[k - 1] + epochNs, buckets[l])) return static_cast<std::int32_t>(l);
+            if (floorDiv(times[k] + epochNs, buckets[l]) == floorDiv(times[k - 1] + epochNs, buckets[l])) return static_cast<std::int32_t>(l);
     return static_cast<std::int32_t>(buckets.size());
 }
 

@@ -17,4 +17,8 @@ inline constexpr Nanos kDay = 24 * kHour;
 constexpr double toSeconds(Nanos t) { return static_cast<double>(t) / static_cast<double>(kSecond); }
 constexpr Nanos fromSeconds(double s) { return static_cast<Nanos>(s * static_cast<double>(kSecond)); }
 
+// Floor division: the bucket of `b` ns that time `a` falls in, also before 1970 (a negative
+// bucket), where C++'s division would round towards zero.
+constexpr std::int64_t floorDiv(std::int64_t a, std::int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
+
 }  // namespace faultline

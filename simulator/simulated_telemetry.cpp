@@ -11,7 +11,6 @@ namespace {
 constexpr std::size_t kMetrics = std::size(kSimulatedMetrics);
 constexpr std::int64_t kBytesPerCell = 8 + 3 * 4;  // bucket number, min, mean, max
 
-std::int64_t floorDiv(std::int64_t a, std::int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
 
 float value(const GpuReading& r, std::size_t metric) {
     switch (metric) {

@@ -7,8 +7,6 @@ namespace faultline {
 
 namespace {
 
-std::int64_t floorDiv(std::int64_t a, std::int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
-
 // A GPU's identity as one string: the key of the import's table of GPUs.
 std::string keyOf(const TelemetryGpu& gpu) {
     std::string key;
