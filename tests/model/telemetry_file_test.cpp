@@ -94,6 +94,15 @@ TEST(TelemetryFile, RawSamplesStandInForALevelWhereEachIsABucketOfItsOwn) {
         ASSERT_EQ(minute.size(), 1u);
         EXPECT_EQ(minute[0].mean, std::vector<float>{503.91666f});
     }
+    // Written again from the file it was read from (whatif -o, a comparison's export): the
+    // samples still stand in, and nothing is stored twice.
+    const std::string again = dir.file("again.faultline");
+    writeRunFile(back, again);
+    const faultline::Run twice = readRunFile(again);
+    EXPECT_EQ(twice.telemetry.rawSeries().at(0).levelsFrom, 1);
+    EXPECT_TRUE(twice.telemetry.level(0).series.empty());
+    ASSERT_EQ(twice.telemetry.levelSeries(0, 0, {1}).size(), 1u);
+    EXPECT_EQ(twice.telemetry.levelSeries(0, 0, {1})[0].buckets, buckets);
 }
 
 // A file whose levels_from says the samples stand in for a level where two of them share a
