@@ -33,6 +33,32 @@ HostJobs::HostJobs(const Run& run) : m_run(run) {
         m_starts[i] = byStart[i].first;
         m_jobs[i] = byStart[i].second;
     }
+    for (std::size_t j = 0; j < run.jobs.size(); ++j)
+        if (const Job& job = run.jobs[j]; filed(job)) {
+            m_changes.push_back({*job.start, false, static_cast<std::int32_t>(j)});
+            if (job.end) m_changes.push_back({*job.end, true, static_cast<std::int32_t>(j)});
+        }
+    std::sort(m_changes.begin(), m_changes.end());
+}
+
+bool HostJobs::advanceGpuJobs(Nanos from, Nanos to, std::span<std::int32_t> out) const {
+    if (to < from) return false;
+    const auto first = std::partition_point(m_changes.begin(), m_changes.end(), [&](const Change& c) { return c.time <= from; });
+    const auto last = std::partition_point(first, m_changes.end(), [&](const Change& c) { return c.time <= to; });
+    std::size_t hosts = 0;
+    for (auto c = first; c != last && hosts <= m_run.topology.hosts.size() / 4; ++c) hosts += m_run.jobs[static_cast<std::size_t>(c->job)].hosts.size();
+    if (hosts > m_run.topology.hosts.size() / 4) return false;
+    // A start gives the job its hosts; an end frees those it still holds (a later job may
+    // hold one already, as jobAt takes the last to start).
+    for (auto c = first; c != last; ++c)
+        for (std::int32_t h : m_run.jobs[static_cast<std::size_t>(c->job)].hosts) {
+            const Host& host = m_run.topology.hosts[static_cast<std::size_t>(h)];
+            if (host.gpuCount <= 0) continue;
+            const auto gpus = out.subspan(static_cast<std::size_t>(host.firstGpu), static_cast<std::size_t>(host.gpuCount));
+            if (!c->end) std::fill(gpus.begin(), gpus.end(), c->job);
+            else if (gpus.front() == c->job) std::fill(gpus.begin(), gpus.end(), -1);
+        }
+    return true;
 }
 
 std::int32_t HostJobs::jobAt(std::int32_t host, Nanos t) const {

@@ -20,6 +20,11 @@ public:
     std::vector<std::int32_t> jobsHolding(std::span<const std::int32_t> gpus, Nanos t) const;
     // The job holding every GPU at t (-1 where idle); `out` holds one entry per GPU.
     void gpuJobsAt(Nanos t, std::span<std::int32_t> out) const;
+    // `out`, gpuJobsAt(from) on entry, moved on to gpuJobsAt(to) for to >= from by writing
+    // only the hosts of the jobs that start or end in between: a replay's frame touches the
+    // few hosts whose job changed, not every host of a fleet. False, and `out` as it was,
+    // where that would be more work than gpuJobsAt(to).
+    bool advanceGpuJobs(Nanos from, Nanos to, std::span<std::int32_t> out) const;
     // The jobs that ran on `host`, in start order.
     std::span<const std::int32_t> jobsOfHost(std::int32_t host) const;
 
@@ -28,6 +33,15 @@ private:
     std::vector<std::int32_t> m_first;  // host h's jobs are m_jobs[m_first[h], m_first[h + 1])
     std::vector<std::int32_t> m_jobs;
     std::vector<Nanos> m_starts;        // alongside m_jobs
+    // Every filed job's start and end, in time order, starts before ends at one instant and
+    // jobs in their order within each: applied in turn they give what jobAt gives.
+    struct Change {
+        Nanos time;
+        bool end;
+        std::int32_t job;
+        auto operator<=>(const Change&) const = default;
+    };
+    std::vector<Change> m_changes;
 };
 
 }  // namespace faultline

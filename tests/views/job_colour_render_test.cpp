@@ -59,6 +59,34 @@ TEST(JobColourRender, EachGpuInTheColourOfTheJobHoldingIt) {
     EXPECT_TRUE(near(drawn, expected[0], expected[1], expected[2], 24)) << drawn.name().toStdString();
 }
 
+// A replay moving forwards only rewrites the hosts of the jobs that start or end meanwhile: at
+// every instant it goes to, forwards, backwards and on either side of a start or an end, the
+// jobs are those of that instant.
+TEST(JobColourRender, TheJobsHoldingEachGpuAreThoseOfEveryInstantTheReplayGoesTo) {
+    const faultline::Run& run = test::smallFleetRun();
+    const HostJobs hostJobs(run);
+    JobColouring colouring(run);
+    const std::vector<GpuVisual> states(run.topology.gpus.size());
+    std::vector<Rgb> colours;
+    std::vector<int> rank;
+    std::vector<Nanos> instants;
+    for (Nanos t = 0; t <= run.info.duration; t += 7 * kMinute) instants.push_back(t);
+    for (const Job& j : run.jobs)
+        for (const std::optional<Nanos>& edge : {j.start, j.end})
+            if (edge) instants.insert(instants.end(), {*edge - 1, *edge, *edge + 1, *edge});
+    for (Nanos t = run.info.duration; t > 0; t -= 13 * kHour) instants.push_back(t);
+    std::vector<std::int32_t> expected(run.topology.gpus.size());
+    int changes = 0;
+    for (Nanos t : instants) {
+        hostJobs.gpuJobsAt(t, expected);
+        const std::vector<std::int32_t> before = colouring.jobs();
+        colouring.colour(t, states, activeStatePalette(), colours, rank);
+        ASSERT_EQ(colouring.jobs(), expected) << "at " << t << " ns";
+        changes += colouring.jobs() != before;
+    }
+    EXPECT_GT(changes, 20) << "the jobs change through the run";
+}
+
 TEST(JobColourRender, AFailedGpuStaysRedAndARequeuedJobKeepsItsColour) {
     const faultline::Run& run = test::smallFleetRun();
     test::ShownFabric shown(run);

@@ -54,8 +54,11 @@ JobColouring::JobColouring(const Run& run) : m_run(run), m_hostJobs(run) {
 
 void JobColouring::colour(Nanos t, std::span<const GpuVisual> states, const StatePalette& palette, std::vector<Rgb>& colours, std::vector<int>& rank) {
     const std::size_t n = states.size();
-    m_gpuJobs.resize(m_run.topology.gpus.size());
-    m_hostJobs.gpuJobsAt(t, m_gpuJobs);
+    if (!m_jobsAt || !m_hostJobs.advanceGpuJobs(*m_jobsAt, t, m_gpuJobs)) {
+        m_gpuJobs.resize(m_run.topology.gpus.size());
+        m_hostJobs.gpuJobsAt(t, m_gpuJobs);
+    }
+    m_jobsAt = t;
     colours.resize(n);
     rank.resize(n);
     for (std::size_t g = 0; g < n; ++g) {

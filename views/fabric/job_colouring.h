@@ -6,6 +6,7 @@
 #include "views/gpu_palette.h"
 #include "model/host_jobs.h"
 
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -38,6 +39,7 @@ private:
     HostJobs m_hostJobs;
     std::vector<Rgb> m_jobColours;  // by job index
     std::vector<std::int32_t> m_gpuJobs;
+    std::optional<Nanos> m_jobsAt;  // the instant m_gpuJobs holds, moved on from there by the jobs that start or end
 };
 
 }  // namespace faultline
