@@ -1,19 +1,19 @@
 // The run file's telemetry tables (schema 5, levels_from since 8): what is written reads back,
 // raw samples stand in for the levels that would repeat them, a version-4 file reads with
 // none, and a damaged series is refused by table and row.
+#include "error_of.h"
 #include "test_runs.h"
 
-#include "model/error.h"
 #include "model/run_file.h"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
-#include <functional>
 
 namespace faultline {
 namespace {
 
+using test::errorOf;
 using test::ScratchDir;
 using test::tinyRun;
 
@@ -114,20 +114,12 @@ TEST(TelemetryFile, ALevelsFromTheSamplesCannotStandInForIsCorruption) {
     runSql(path, "DELETE FROM telemetry_summary WHERE level = 1 AND metric = 0; UPDATE telemetry_raw SET levels_from = 2");
     const faultline::Run opened = readRunFile(path);
     EXPECT_EQ(opened.telemetry.levelSeries(0, 0, {1}).size(), 1u) << "each sample is a bucket of 10 s";
-    try {
-        (void)opened.telemetry.levelSeries(1, 0, {1});
-        ADD_FAILURE() << "expected an error";
-    } catch (const Error& e) {
-        EXPECT_EQ(std::string(e.what()), path + " is corrupt: telemetry_raw: the series of metric 0 on GPU 1 stands in for level 1 (levels_from is above it), yet two of its samples share a bucket there");
-    }
+    EXPECT_EQ(errorOf([&] { (void)opened.telemetry.levelSeries(1, 0, {1}); }),
+              path + " is corrupt: telemetry_raw: the series of metric 0 on GPU 1 stands in for level 1 (levels_from is above it), yet two of its samples share a bucket there");
     runSql(path, "UPDATE telemetry_raw SET levels_from = 99");
-    try {
-        std::vector<TelemetrySummarySeries> read;
-        (void)readRunFile(path).telemetry.metricSeries(0, 0, read);
-        ADD_FAILURE() << "expected an error";
-    } catch (const Error& e) {
-        EXPECT_EQ(std::string(e.what()), path + " is corrupt: telemetry_raw row 0: levels_from 99 is not one of the levels (0 to 2)");
-    }
+    std::vector<TelemetrySummarySeries> read;
+    EXPECT_EQ(errorOf([&] { (void)readRunFile(path).telemetry.metricSeries(0, 0, read); }),
+              path + " is corrupt: telemetry_raw row 0: levels_from 99 is not one of the levels (0 to 2)");
 }
 
 // A version-7 file has no levels_from: every level is stored, and it reads as before.
@@ -163,20 +155,11 @@ TEST(TelemetryFile, ASeriesOfAGpuTheRunLacksIsCorruptionNamedByRowWhenItsLevelIs
     runSql(path, "UPDATE telemetry_summary SET gpu = 99999 WHERE id = 2");
     const faultline::Run opened = readRunFile(path);
     EXPECT_EQ(opened.failures.size(), tinyRun().failures.size());
-    try {
-        (void)opened.telemetry.level(0);
-        ADD_FAILURE() << "expected an error";
-    } catch (const Error& e) {
-        EXPECT_EQ(std::string(e.what()), path + " is corrupt: telemetry_summary row 1: GPU 99999 does not exist");
-    }
+    EXPECT_EQ(errorOf([&] { (void)opened.telemetry.level(0); }), path + " is corrupt: telemetry_summary row 1: GPU 99999 does not exist");
     runSql(path, "UPDATE telemetry_summary SET gpu = 1; UPDATE telemetry_raw SET samples = x'0102'");
-    try {
-        (void)readRunFile(path).telemetry.rawSeries();
-        ADD_FAILURE() << "expected an error";
-    } catch (const Error& e) {
-        EXPECT_EQ(std::string(e.what()).rfind(path + " is corrupt: ", 0), 0u) << e.what();
-        EXPECT_NE(std::string(e.what()).find("telemetry_raw.samples: a blob of 2 bytes is not an array of 4-byte numbers"), std::string::npos) << e.what();
-    }
+    const std::string damaged = errorOf([&] { (void)readRunFile(path).telemetry.rawSeries(); });
+    EXPECT_EQ(damaged.rfind(path + " is corrupt: ", 0), 0u) << damaged;
+    EXPECT_NE(damaged.find("telemetry_raw.samples: a blob of 2 bytes is not an array of 4-byte numbers"), std::string::npos) << damaged;
 }
 
 // A few GPUs' series are read alone (a failure's error counters, the inspector's chart, the
@@ -213,15 +196,9 @@ TEST(TelemetryFile, OneMetricsSeriesAreReadWithoutTheRestOfTheirLevel) {
     EXPECT_EQ(opened.telemetry.levelSeries(0, 1, {1}).size(), 1u) << "the temperature read past a damaged power row";
     std::vector<TelemetrySummarySeries> read;
     EXPECT_EQ(opened.telemetry.metricSeries(0, 1, read).size(), 1u);
-    for (const auto& attempt : {std::function<void()>([&] { (void)opened.telemetry.metricSeries(0, 0, read); }),
-                             std::function<void()>([&] { (void)opened.telemetry.levelSeries(0, 0, {99999}); })}) {
-        try {
-            attempt();
-            ADD_FAILURE() << "expected an error";
-        } catch (const Error& e) {
-            EXPECT_EQ(std::string(e.what()), path + " is corrupt: telemetry_summary row 0: GPU 99999 does not exist");
-        }
-    }
+    const std::string damaged = path + " is corrupt: telemetry_summary row 0: GPU 99999 does not exist";
+    EXPECT_EQ(errorOf([&] { (void)opened.telemetry.metricSeries(0, 0, read); }), damaged);
+    EXPECT_EQ(errorOf([&] { (void)opened.telemetry.levelSeries(0, 0, {99999}); }), damaged);
 }
 
 // A row of a level the file does not have is refused on opening: the index says so without
@@ -231,12 +208,7 @@ TEST(TelemetryFile, ARowOfALevelTheFileLacksIsRefusedOnOpening) {
     const std::string path = dir.file("bad-level.faultline");
     writeRunFile(runWithTelemetry(), path);
     runSql(path, "UPDATE telemetry_summary SET level = 7 WHERE id = 2");
-    try {
-        readRunFile(path);
-        ADD_FAILURE() << "expected an error";
-    } catch (const Error& e) {
-        EXPECT_EQ(std::string(e.what()), path + " is corrupt: telemetry_summary: level 7 is not one of the 1 telemetry levels");
-    }
+    EXPECT_EQ(errorOf([&] { (void)readRunFile(path); }), path + " is corrupt: telemetry_summary: level 7 is not one of the 1 telemetry levels");
 }
 
 // The run read back keeps reading its telemetry after the file it came from is replaced: the
@@ -257,12 +229,8 @@ TEST(TelemetryFile, WriterRefusesSamplesOutOfOrder) {
     ScratchDir dir;
     faultline::Run run = runWithTelemetry();
     run.telemetry.raw[0].times = {30 * kSecond, 0, 15 * kSecond};
-    try {
-        writeRunFile(run, dir.file("x.faultline"));
-        ADD_FAILURE() << "expected an error";
-    } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()).find("telemetry_raw row 0: a sample lies outside the run or out of time order"), std::string::npos) << e.what();
-    }
+    const std::string refused = errorOf([&] { writeRunFile(run, dir.file("x.faultline")); });
+    EXPECT_NE(refused.find("telemetry_raw row 0: a sample lies outside the run or out of time order"), std::string::npos) << refused;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #pragma once
 // Paths of the real files (../shared/realdata) and our own fixtures, and a one-call import.
+#include "error_of.h"
 #include "importers/importer.h"
 #include "test_runs.h"
 #include "realdata.h"
@@ -14,18 +15,6 @@ inline std::string fixture(const std::string& name) { return std::string(FAULTLI
 
 inline ImportResult importPaths(const std::vector<std::string>& paths, const ImportOptions& options = {}) {
     return importFiles(paths, options);
-}
-
-// The message of the Error `f` throws; fails the test when it does not throw.
-template <typename F>
-std::string errorOf(F&& f) {
-    try {
-        f();
-    } catch (const std::exception& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "expected an error";
-    return {};
 }
 
 }  // namespace faultline::test
