@@ -106,7 +106,7 @@ public:
                 all.push_back(std::move(*next++));
                 continue;
             }
-            for (TelemetryRawSeries& raw : readRawRows("WHERE metric = ? AND gpu = ? AND levels_from > ?", {metric, gpu, static_cast<std::int64_t>(index)}))
+            for (TelemetryRawSeries& raw : readRawRows("WHERE metric = ? AND gpu = ? AND levels_from > ? LIMIT 1", {metric, gpu, static_cast<std::int64_t>(index)}))
                 all.push_back(standIn(raw, index));
         }
         return all;
@@ -141,24 +141,8 @@ public:
         const std::lock_guard lock(m_mutex);
         if (m_raw) return pickSeries(*m_raw, metric, gpus);
         std::vector<TelemetryRawSeries> out;
-        std::optional<RunViolation> violation;
-        try {
-            SqliteStatement s(*m_db, "SELECT id, times, samples, " + m_levelsFrom + " FROM telemetry_raw WHERE metric = ? AND gpu = ?");
-            for (std::int32_t gpu : gpus) {
-                s.reset();
-                s.bind(1, std::int64_t{metric}).bind(2, std::int64_t{gpu});
-                if (!s.next()) continue;
-                std::vector<TelemetryRawSeries> one{{metric, gpu, readArray<std::int64_t>(s, 1, "telemetry_raw.times"), readArray<float>(s, 2, "telemetry_raw.samples"), s.int32(3)}};
-                if ((violation = findTelemetryRawViolation(one, m_bounds))) {
-                    violation->row = s.int64(0) - 1;
-                    break;
-                }
-                out.push_back(std::move(one.front()));
-            }
-        } catch (const Error& e) {
-            corrupt(e.what());
-        }
-        if (violation) corrupt(violation->text());
+        for (std::int32_t gpu : gpus)
+            for (TelemetryRawSeries& raw : readRawRows("WHERE metric = ? AND gpu = ? LIMIT 1", {metric, gpu})) out.push_back(std::move(raw));
         return out;
     }
 
