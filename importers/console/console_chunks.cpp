@@ -89,7 +89,7 @@ ConsoleChunks::~ConsoleChunks() {
 }
 
 std::unique_ptr<PreparedChunk> ConsoleChunks::read() {
-    if (m_eof && m_carry.empty()) return nullptr;
+    if (m_eof && (m_carry.empty() || m_unendedWaits)) return nullptr;
     std::unique_ptr<PreparedChunk> chunk;
     if (m_spare.empty()) {
         chunk = std::make_unique<PreparedChunk>();
@@ -124,7 +124,12 @@ std::unique_ptr<PreparedChunk> ConsoleChunks::read() {
             buf.resize(end);
             break;
         }
-        if (m_eof) break;  // the last line, without its newline
+        if (m_eof) {
+            if (!m_unendedWaits) break;  // the last line, without its newline
+            m_carry.assign(buf);  // its end is still to be written
+            buf.clear();
+            break;
+        }
         searched = buf.size();
         if (buf.size() >= kMaxLineBytes)
             throw Error(m_in.path() + ": line longer than " + std::to_string(kMaxLineBytes >> 20) + " MB; this is not a line-oriented text file");
@@ -168,9 +173,17 @@ std::unique_ptr<PreparedChunk> ConsoleChunks::produce() {
 }
 
 PreparedChunk* ConsoleChunks::next() {
+    std::unique_ptr<PreparedChunk> chunk = m_peeked ? std::move(m_peeked) : produce();
+    if (!chunk) return nullptr;
     recycle();
-    m_current = m_peeked ? std::move(m_peeked) : produce();
+    m_current = std::move(chunk);
     return m_current.get();
+}
+
+void ConsoleChunks::readOn(bool toTheEnd) {
+    m_unendedWaits = !toTheEnd;
+    m_eof = false;
+    m_in.readOnPastTheEnd();
 }
 
 PreparedChunk* ConsoleChunks::peek() {

@@ -48,12 +48,21 @@ public:
     ConsoleChunks(const ConsoleChunks&) = delete;
     ConsoleChunks& operator=(const ConsoleChunks&) = delete;
 
-    // The next chunk in the file's order, valid until the next call; nullptr at the end.
+    // The next chunk in the file's order, valid until the next call that gives one; nullptr at
+    // the end (the last chunk given stays valid: a growing file's next line may go on its last).
     PreparedChunk* next();
     // The chunk after the one next() gave, without moving on (a line of that one may go on
     // in the next one's first); valid until the call to next() after the one that returns it.
     PreparedChunk* peek();
     const std::string& path() const { return m_in.path(); }
+    const InputFile& input() const { return m_in; }
+
+    // The file grew since next() found its end: read on (growing_console_log.h). `toTheEnd`:
+    // a last line without its end is handed out too; otherwise it waits for its end, and from
+    // now on such a line always waits until readOn(true).
+    void readOn(bool toTheEnd);
+    // A last line without its end waits (readOn(false)).
+    bool lineWaits() const { return m_unendedWaits && !m_carry.empty(); }
 
 private:
     std::unique_ptr<PreparedChunk> read();
@@ -65,6 +74,7 @@ private:
     std::size_t m_chunkBytes = 0;
     std::string m_carry;  // the start of a line the last chunk cut
     bool m_eof = false;
+    bool m_unendedWaits = false;  // a last line without its end is not handed out (a growing file)
     std::deque<std::future<std::unique_ptr<PreparedChunk>>> m_inFlight;
     std::unique_ptr<PreparedChunk> m_current;
     std::unique_ptr<PreparedChunk> m_peeked;

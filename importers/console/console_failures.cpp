@@ -165,7 +165,7 @@ ImportedFailure& ConsoleFailures::failureFor(Family family, const LineOrigin& at
     auto it = m_open.find(family);
     if (it != m_open.end() && at.time - it->second.last <= kConsoleBurst) {
         it->second.last = std::max(it->second.last, at.time);
-        return m_ctx.events.failures[it->second.failure];
+        return m_ctx->events.failures[it->second.failure];
     }
     created = true;
     ImportedFailure f;
@@ -175,26 +175,26 @@ ImportedFailure& ConsoleFailures::failureFor(Family family, const LineOrigin& at
     f.source = at.where();
     f.cause = RootCause::Unknown;
     Open open;
-    open.failure = m_ctx.events.failures.size();
+    open.failure = m_ctx->events.failures.size();
     open.last = at.time;
     m_open[family] = open;
-    m_ctx.events.failures.push_back(std::move(f));
-    m_ctx.report.count("failures");
-    return m_ctx.events.failures.back();
+    m_ctx->events.failures.push_back(std::move(f));
+    m_ctx->report.count("failures");
+    return m_ctx->events.failures.back();
 }
 
 void ConsoleFailures::report(ImportedFailure& f, const ConsoleEvent& e, const LineOrigin& at) {
     const std::int32_t rank = e.rank >= 0 && e.kind != ConsoleKind::SlurmTaskExit ? e.rank : at.rank;
     if (rank >= 0) {
         if (std::find(f.ranks.begin(), f.ranks.end(), rank) == f.ranks.end()) f.ranks.push_back(rank);
-        const std::size_t index = static_cast<std::size_t>(&f - m_ctx.events.failures.data());
+        const std::size_t index = static_cast<std::size_t>(&f - m_ctx->events.failures.data());
         m_firstReporter.try_emplace(index, rank);
-        m_ctx.report.ranks.insert(rank);
+        m_ctx->report.ranks.insert(rank);
     }
     // A line whose wrapper names its host and no rank (pdsh's "node3: ", a runner's label,
     // syslog's host): the failure is that host's, where nothing else places it.
     if (at.rank < 0 && !at.host.empty() && f.where.host.empty() && f.hosts.empty()) f.where.host = std::string(at.host);
-    m_ctx.report.seen(at.time);
+    m_ctx->report.seen(at.time);
 }
 
 void ConsoleFailures::add(const ConsoleEvent& e, std::string_view text, const LineOrigin& at) {
@@ -305,7 +305,7 @@ void ConsoleFailures::add(const ConsoleEvent& e, std::string_view text, const Li
             if (e.lastCompleted >= 0) c.completed = std::max(c.completed, e.lastCompleted);
         }
     }
-    if (created) m_ctx.report.count(family == Family::Collective ? "collective timeouts" : family == Family::Crash ? "crashes" : "scheduler stops");
+    if (created) m_ctx->report.count(family == Family::Collective ? "collective timeouts" : family == Family::Crash ? "crashes" : "scheduler stops");
 }
 
 namespace {
@@ -409,7 +409,7 @@ void ConsoleFailures::cutTraceback(const Traceback& t) {
                    (file != t.lastAt ? " (last frame: " + t.last + ", " + t.lastAt + ")" : std::string());
     }
     f.evidenceOnly = false;
-    if (created) m_ctx.report.count("crashes");
+    if (created) m_ctx->report.count("crashes");
 }
 
 void ConsoleFailures::crash(const ConsoleEvent& e, std::string_view text, const LineOrigin& at) {
@@ -423,7 +423,7 @@ void ConsoleFailures::crash(const ConsoleEvent& e, std::string_view text, const 
         f.detail = "Python exception: " + std::string(e.what);
     }
     f.evidenceOnly = false;
-    if (created) m_ctx.report.count("crashes");
+    if (created) m_ctx->report.count("crashes");
 }
 
 // Every entry of the summary, not only the root cause: its time dates the failure where no
@@ -434,7 +434,7 @@ void ConsoleFailures::elasticEntry(ImportedFailure& f, const ConsoleEvent& e) {
             f.time = *e.time;
             f.timeInferred = false;
         }
-        m_ctx.report.seen(*e.time);
+        m_ctx->report.seen(*e.time);
     }
     if (e.field == "host") m_summary.entryHost = std::string(e.host);
     if (e.field == "rank") m_summary.entryRank = e.rank, m_summary.entryLocalRank = e.localRank;
@@ -442,8 +442,8 @@ void ConsoleFailures::elasticEntry(ImportedFailure& f, const ConsoleEvent& e) {
     if (e.field == "exitcode" && e.pid >= 0 && m_summary.entryRank >= 0)
         m_pidRanks[e.pid] = {m_summary.entryHost, m_summary.entryRank, m_summary.entryLocalRank};
     if (e.field == "rank" && e.rank >= 0 && !m_summary.entryHost.empty() && e.localRank >= 0 && e.localRank < kMaxGpusPerNode) {
-        m_ctx.events.placements.push_back({e.rank, m_summary.entryHost, e.localRank});
-        m_ctx.report.count("rank placements");
+        m_ctx->events.placements.push_back({e.rank, m_summary.entryHost, e.localRank});
+        m_ctx->report.count("rank placements");
     }
 }
 
@@ -458,10 +458,10 @@ void ConsoleFailures::elastic(const ConsoleEvent& e, const LineOrigin& at) {
                 f.cause = RootCause::SoftwareBug;
                 f.detail = "torchrun: " + std::string(e.what);
             }
-            if (created) m_ctx.report.count("crashes");
+            if (created) m_ctx->report.count("crashes");
         }
         m_summary.failure = m_open[Family::Crash].failure;
-        m_ctx.report.seen(at.time);
+        m_ctx->report.seen(at.time);
         return;
     }
     if (e.field == "root") {
@@ -479,16 +479,16 @@ void ConsoleFailures::elastic(const ConsoleEvent& e, const LineOrigin& at) {
         if (created) {
             f.cause = RootCause::SoftwareBug;
             f.detail = "torchrun: a worker failed";
-            m_ctx.report.count("crashes");
+            m_ctx->report.count("crashes");
         }
         m_summary.failure = m_open[Family::Crash].failure;
         m_summary.inRoot = true;
     }
-    ImportedFailure& f = m_ctx.events.failures[m_summary.failure];
+    ImportedFailure& f = m_ctx->events.failures[m_summary.failure];
     elasticEntry(f, e);
     if (e.field == "rank" && e.rank >= 0) {
         if (std::find(f.ranks.begin(), f.ranks.end(), e.rank) == f.ranks.end()) f.ranks.push_back(e.rank);
-        m_ctx.report.ranks.insert(e.rank);
+        m_ctx->report.ranks.insert(e.rank);
         if (!m_summary.inRoot) return;
         m_summary.rank = e.rank;
         m_summary.localRank = e.localRank;
@@ -503,7 +503,7 @@ void ConsoleFailures::elastic(const ConsoleEvent& e, const LineOrigin& at) {
             f.time = *e.time;
             f.timeInferred = false;
         }
-        m_ctx.report.seen(*e.time);
+        m_ctx->report.seen(*e.time);
     }
     if (m_summary.rank >= 0) {
         f.suspectRanks = {m_summary.rank};
@@ -558,8 +558,8 @@ void ConsoleFailures::shift(EpochNs by) {
 void ConsoleFailures::finish() {
     for (const auto& [key, t] : m_tracebacks) cutTraceback(t);
     m_tracebacks.clear();
-    for (std::size_t i = 0; i < m_ctx.events.failures.size(); ++i) {
-        ImportedFailure& f = m_ctx.events.failures[i];
+    for (std::size_t i = 0; i < m_ctx->events.failures.size(); ++i) {
+        ImportedFailure& f = m_ctx->events.failures[i];
         if (f.job.empty() && f.hosts.empty() && f.cause == RootCause::NcclWatchdogTimeout) {
             std::set<std::int32_t> reporters(f.ranks.begin(), f.ranks.end());
             std::set<std::int32_t> suspects;

@@ -30,7 +30,9 @@ struct LineOrigin {
 
 class ConsoleFailures {
 public:
-    explicit ConsoleFailures(ImportContext& ctx) : m_ctx(ctx) {}
+    explicit ConsoleFailures(ImportContext& ctx) : m_ctx(&ctx) {}
+    // A copy of a reader's failures goes on with the copy's context.
+    void rebind(ImportContext& ctx) { m_ctx = &ctx; }
 
     // A failure kind's event (isFailureKind), torchrun's summary, a traceback's lines.
     void add(const ConsoleEvent& e, std::string_view text, const LineOrigin& at);
@@ -108,7 +110,7 @@ private:
     void placeOnFirstProcess(std::size_t failure, ImportedFailure& f) const;
     std::uint64_t streamKey(const LineOrigin& at) const;
 
-    ImportContext& m_ctx;
+    ImportContext* m_ctx;
     std::map<Family, Open> m_open;
     std::map<std::size_t, std::map<std::int32_t, Counters>> m_counters;  // failure -> rank -> counters
     std::map<std::size_t, std::int32_t> m_firstReporter;                  // failure -> the first rank to report it

@@ -10,12 +10,18 @@
 #include "importers/console/console_failures.h"
 #include "importers/console/console_line.h"
 #include "importers/console/console_progress.h"
+#include "importers/console/growing_console_log.h"
 #include "importers/console/readers.h"
+#include "importers/import_invariants.h"
 #include "importers/text/text_parse.h"
 #include "importers/text/year_resolver.h"
 #include "importers/text/text_encoding.h"
 
 #include <ctime>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace faultline {
 
@@ -26,22 +32,48 @@ constexpr std::size_t kShownUnrecognised = 5;
 class ConsoleLogReader {
 public:
     ConsoleLogReader(const std::string& path, ImportContext& ctx)
-        : m_path(path), m_ctx(ctx), m_years(ctx.options.year, fileModificationTime(path)), m_failures(ctx), m_progress(ctx, m_clock, m_at) {}
+        : m_path(path), m_ctx(&ctx), m_years(ctx.options.year, fileModificationTime(path)), m_failures(ctx), m_progress(ctx, m_clock, m_at) {}
+
+    // A copy of the reader as it stands, going on with its own context (which holds a copy of
+    // this one's events and report): finished, it gives what the file read so far gives.
+    ConsoleLogReader(const ConsoleLogReader& other, ImportContext& ctx) : ConsoleLogReader(other) {
+        m_ctx = &ctx;
+        m_at.file = &m_path;
+        m_failures.rebind(ctx);
+        m_progress.rebind(ctx, m_clock, m_at);
+        m_lastChunk = nullptr;
+    }
 
     void run() {
         // Peeling and matching run on every core, chunk by chunk (console_chunks.h); what
         // depends on the lines before is kept here, in one pass over the lines in order.
-        ConsoleChunks chunks(m_path, m_ctx.options.workers, m_ctx.options.consoleChunkBytes);
-        std::int64_t firstOfChunk = 1;
-        bool continued = false;  // the chunk's first physical line went on the last chunk's last
+        ConsoleChunks chunks(m_path, m_ctx->options.workers, m_ctx->options.consoleChunkBytes);
+        readLines(chunks);
+        finish();
+    }
+
+    // Every line `chunks` gives, in order. For a growing file, called again once it grew
+    // (chunks.readOn): false when its first new line goes on the last line read (a message
+    // cut over lines), which a read of the whole file would have joined: the file must then be
+    // read again from its start.
+    bool readLines(ConsoleChunks& chunks) {
+        if (m_lastChunk) {
+            PreparedChunk* after = chunks.peek();
+            std::vector<PreparedLine>& lines = m_lastChunk->lines;
+            if (after && !after->lines.empty() && endOfPhysical(after->lines, 0) == 1 && !lines.empty() &&
+                joinContinuation(lines.back(), eventOf(*m_lastChunk, lines.back()), after->lines[0], eventOf(*after, after->lines[0]), m_longest, width(),
+                                 *m_lastChunk))
+                return false;
+        }
         while (PreparedChunk* chunk = chunks.next()) {
-            m_ctx.tick(chunk->progress);
+            m_lastChunk = chunk;
+            m_ctx->tick(chunk->progress);
             std::vector<PreparedLine>& lines = chunk->lines;
-            std::size_t i = continued ? endOfPhysical(lines, 0) : 0;
-            continued = false;
+            std::size_t i = m_continued ? endOfPhysical(lines, 0) : 0;
+            m_continued = false;
             while (i < lines.size()) {
                 std::size_t end = endOfPhysical(lines, i);
-                m_at.line = firstOfChunk + lines[i].physical;
+                m_at.line = m_firstOfChunk + lines[i].physical;
                 // A message cut over physical lines: the lines that go on with it join its last.
                 noteLength(lines[end - 1].rawSize);
                 std::size_t next = end;
@@ -59,7 +91,7 @@ public:
                         if (auto joined = joinContinuation(lines[end - 1], eventOf(*chunk, lines[end - 1]), after->lines[0], eventOf(*after, after->lines[0]),
                                                            m_longest, width(), *chunk)) {
                             lines[end - 1] = *joined;
-                            continued = true;
+                            m_continued = true;
                         }
                 }
                 try {
@@ -75,27 +107,37 @@ public:
                 }
                 i = next;
             }
-            firstOfChunk += chunk->physicalLines;
+            m_firstOfChunk += chunk->physicalLines;
         }
-        if (m_ctx.report.linesUnderstood == 0)
+        return true;
+    }
+
+    // The file was written to since the reader began: what is read from now on takes the
+    // year of its new modification time.
+    void noteFileWritten() { m_years.setFileTime(fileModificationTime(m_path)); }
+
+    // What every file's end settles: times placed when no line had a date, open checkpoints,
+    // failures' suspects, the assumed years said.
+    void finish() {
+        if (m_ctx->report.linesUnderstood == 0)
             throw Error(m_path +
                         ": this file does not look like a training log: no line is one the console log catalogue knows (NCCL, CUDA, "
                         "out-of-memory, launcher, Slurm, Python traceback, training progress or checkpoint lines)" +
-                        (m_ctx.report.unrecognised.empty() ? std::string() : "; first line: " + m_ctx.report.unrecognised.front()));
+                        (m_ctx->report.unrecognised.empty() ? std::string() : "; first line: " + m_ctx->report.unrecognised.front()));
         if (m_clock.provisional()) {
             // No line has a date: what was read is placed at the file's last write.
             const auto written = fileModificationTime(m_path);
             const EpochNs anchor = written ? *written : static_cast<EpochNs>(std::time(nullptr)) * 1'000'000'000;
             shiftProvisional(anchor - m_clock.now());
-            m_ctx.report.notes.push_back("no line has a date: events are placed at the file's modification time, " + formatEpochNs(anchor) +
+            m_ctx->report.notes.push_back("no line has a date: events are placed at the file's modification time, " + formatEpochNs(anchor) +
                                          ", and their times are marked inferred");
         }
         m_progress.finish();
-        m_failures.noteWorld(m_ctx.events.worldSize);
+        m_failures.noteWorld(m_ctx->events.worldSize);
         m_failures.finish();
-        if (const std::string years = m_years.describe(); !years.empty()) m_ctx.report.notes.push_back(years);
+        if (const std::string years = m_years.describe(); !years.empty()) m_ctx->report.notes.push_back(years);
         for (std::size_t k = 0; k < kConsoleKindCount; ++k)
-            if (m_understood[k] > 0) m_ctx.report.understoodByKind[std::string(consoleKindName(static_cast<ConsoleKind>(k)))] += m_understood[k];
+            if (m_understood[k] > 0) m_ctx->report.understoodByKind[std::string(consoleKindName(static_cast<ConsoleKind>(k)))] += m_understood[k];
     }
 
 private:
@@ -117,14 +159,14 @@ private:
 
     // The first date came: what was timed before it moves with it.
     void shiftProvisional(EpochNs by) {
-        ImportedEvents& e = m_ctx.events;
+        ImportedEvents& e = m_ctx->events;
         for (ImportedStep& s : e.steps) s.end += by;
         for (ImportedCheckpoint& c : e.checkpoints) c.begin += by, c.end += by;
         for (ImportedFailure& f : e.failures)
             if (!f.sinceBoot) f.time += by;
         for (InJobRestart& r : e.inJobRestarts) r.time += by;
         m_progress.shift(by);
-        if (m_ctx.report.first != 0) m_ctx.report.first += by, m_ctx.report.last += by;
+        if (m_ctx->report.first != 0) m_ctx->report.first += by, m_ctx->report.last += by;
         m_failures.shift(by);
         m_clock.shift(by);
     }
@@ -136,7 +178,7 @@ private:
     void takeTheLogsYear(EpochNs dated) {
         const EpochNs now = m_clock.now();
         shiftProvisional(sameDayNearest(now, dated) - now);
-        for (ImportedFailure& f : m_ctx.events.failures) f.yearAssumed = false;
+        for (ImportedFailure& f : m_ctx->events.failures) f.yearAssumed = false;
         m_years.forgetAssumed();
     }
 
@@ -146,12 +188,12 @@ private:
         if (static_cast<std::size_t>(rank) >= m_rankPlaced.size()) m_rankPlaced.resize(static_cast<std::size_t>(rank) + 1);
         if (m_rankPlaced[static_cast<std::size_t>(rank)]) return;
         m_rankPlaced[static_cast<std::size_t>(rank)] = true;
-        m_ctx.events.placements.push_back({rank, std::string(host), -1});
-        m_ctx.report.count("rank placements");
+        m_ctx->events.placements.push_back({rank, std::string(host), -1});
+        m_ctx->report.count("rank placements");
     }
 
     void understood(ConsoleKind kind) {
-        ++m_ctx.report.linesUnderstood;
+        ++m_ctx->report.linesUnderstood;
         ++m_understood[static_cast<std::size_t>(kind)];
     }
 
@@ -163,7 +205,7 @@ private:
         if (prepared.blank) return;
         const ConsoleLine& line = prepared.line;
         const std::string_view text = line.text;
-        ++m_ctx.report.linesRead;
+        ++m_ctx->report.linesRead;
         std::optional<EpochNs> stamp = line.time;
         if (!stamp) stamp = prepared.timeInText;
         const ConsoleEvent* event = prepared.event >= 0 ? &chunk.events[static_cast<std::size_t>(prepared.event)] : nullptr;
@@ -190,7 +232,7 @@ private:
             if (static_cast<std::size_t>(rank) >= m_rankNoted.size()) m_rankNoted.resize(static_cast<std::size_t>(rank) + 1);
             if (!m_rankNoted[static_cast<std::size_t>(rank)]) {
                 m_rankNoted[static_cast<std::size_t>(rank)] = true;
-                m_ctx.report.ranks.insert(rank);
+                m_ctx->report.ranks.insert(rank);
             }
             m_lastRankNoted = rank;
         }
@@ -202,8 +244,8 @@ private:
             // A launch script's command, or a comment (`set -v` echoes them; annotated logs carry
             // them): neither understood nor a surprise.
             if (line.shellTrace || text.front() == '#') return;
-            if (m_ctx.report.unrecognised.size() < kShownUnrecognised)
-                m_ctx.report.unrecognised.push_back(where() + ": " + std::string(utf8Prefix(trim(text), 160)));
+            if (m_ctx->report.unrecognised.size() < kShownUnrecognised)
+                m_ctx->report.unrecognised.push_back(where() + ": " + std::string(utf8Prefix(trim(text), 160)));
             return;
         }
         understood(event->kind);
@@ -225,13 +267,15 @@ private:
                 break;
             default: break;
         }
-        if (e.kind == ConsoleKind::CollectiveTimeout) m_ctx.report.count("watchdog timeouts");
+        if (e.kind == ConsoleKind::CollectiveTimeout) m_ctx->report.count("watchdog timeouts");
         m_failures.add(e, text, origin);
     }
 
+    ConsoleLogReader(const ConsoleLogReader&) = default;  // the copy above rebinds what points into it
+
     std::string m_path;
     ConsolePosition m_at{&m_path, 0};  // the line being handled
-    ImportContext& m_ctx;
+    ImportContext* m_ctx;
     YearResolver m_years;
     bool m_clockYearAssumed = false;  // the clock's time came from a yearless date
     ConsoleClock m_clock;
@@ -244,6 +288,9 @@ private:
     EpochNs m_firstDated = 0;
     std::size_t m_longest = 0;    // the longest physical line so far
     std::size_t m_atLongest = 0;  // how many lines were that long
+    std::int64_t m_firstOfChunk = 1;  // the next chunk's first line number
+    bool m_continued = false;         // the next chunk's first physical line went on the last chunk's last
+    PreparedChunk* m_lastChunk = nullptr;  // the last chunk read (ConsoleChunks keeps it): its last line may go on
 };
 
 }  // namespace
@@ -252,5 +299,74 @@ void importTrainingLog(const std::string& path, ImportContext& ctx) {
     ConsoleLogReader reader(path, ctx);
     reader.run();
 }
+
+namespace {
+
+// Bytes [0, n) of the file as it is now; shorter when it is.
+std::string headOf(const std::string& path, std::size_t n) {
+    std::string head(n, '\0');
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return {};
+    const ssize_t got = ::pread(fd, head.data(), n, 0);
+    ::close(fd);
+    head.resize(got > 0 ? static_cast<std::size_t>(got) : 0);
+    return head;
+}
+
+// A log rewritten from its start (copytruncate, then written again) is told by its first bytes.
+constexpr std::size_t kHeadBytes = 256;
+
+}  // namespace
+
+struct GrowingConsoleLog::State {
+    State(std::string p, const ImportOptions& o)
+        : path(std::move(p)), options(o), ctx{options, events, report, nullptr, {}, nullptr},
+          chunks(path, options.workers, options.consoleChunkBytes), reader(path, ctx) {}
+
+    std::string path;
+    ImportOptions options;
+    ImportedEvents events;
+    FileReport report;
+    ImportContext ctx;
+    ConsoleChunks chunks;
+    ConsoleLogReader reader;
+    std::string head;  // the file's first bytes as read
+};
+
+GrowingConsoleLog::GrowingConsoleLog(std::string path, const ImportOptions& options) : m(std::make_unique<State>(std::move(path), options)) {
+    m->report.path = m->path;
+    m->report.format = "training-log";
+    m->events.telemetry.setMaxSeries(options.maxSeries);
+}
+
+GrowingConsoleLog::~GrowingConsoleLog() = default;
+
+bool GrowingConsoleLog::grows() const { return !m->chunks.input().compressed() && *m->chunks.input().encodingName() == '\0'; }
+
+bool GrowingConsoleLog::readOn(bool toTheEnd) {
+    const InputFile& in = m->chunks.input();
+    if (headOf(m->path, m->head.size()) != m->head) return false;
+    struct stat st {};
+    if (::stat(m->path.c_str(), &st) != 0 || static_cast<std::uint64_t>(st.st_size) < in.decompressedOffset()) return false;
+    m->reader.noteFileWritten();
+    m->chunks.readOn(toTheEnd);
+    if (!m->reader.readLines(m->chunks)) return false;
+    if (m->head.size() < kHeadBytes) m->head = headOf(m->path, static_cast<std::size_t>(std::min<std::uint64_t>(kHeadBytes, in.decompressedOffset())));
+    return true;
+}
+
+ShardedFile GrowingConsoleLog::snapshot() const {
+    ShardedFile out;
+    out.report = m->report;
+    out.events = m->events;
+    ImportContext ctx{m->options, out.events, out.report, nullptr, {}, nullptr};
+    ConsoleLogReader finishing(m->reader, ctx);
+    finishing.finish();
+    out.report.written = fileWriteTime(m->path);
+    out.events.telemetry.shrink();
+    return out;
+}
+
+bool GrowingConsoleLog::lineWaits() const { return m->chunks.lineWaits(); }
 
 }  // namespace faultline

@@ -43,7 +43,7 @@ void ConsoleProgress::shift(EpochNs by) {
 }
 
 void ConsoleProgress::finish() {
-    if (m_save) closeCheckpoint(m_save, m_clock.stated().value_or(m_save->end), CheckpointKind::Save);
+    if (m_save) closeCheckpoint(m_save, m_clock->stated().value_or(m_save->end), CheckpointKind::Save);
     placeRanks();
     closeJob();
 }
@@ -52,22 +52,22 @@ void ConsoleProgress::jobShape(const ConsoleEvent& e, std::string_view text) {
     if (auto v = parseSlurmVariable(text)) return slurmVariable(*v);
     if (auto p = parseParallelSizes(text)) return parallelSizes(*p);
     if (auto s = parseTorchrunShape(text)) {
-        if (s->procsPerNode > 0 && m_ctx.events.gpusPerNode == 0) m_ctx.events.gpusPerNode = s->procsPerNode;
-        m_ctx.events.worldSize = std::max(m_ctx.events.worldSize, s->worldSize);
-        m_ctx.report.count("torchrun shape lines");
+        if (s->procsPerNode > 0 && m_ctx->events.gpusPerNode == 0) m_ctx->events.gpusPerNode = s->procsPerNode;
+        m_ctx->events.worldSize = std::max(m_ctx->events.worldSize, s->worldSize);
+        m_ctx->report.count("torchrun shape lines");
         return;
     }
-    if (e.world > 0) m_ctx.events.worldSize = std::max(m_ctx.events.worldSize, e.world);
+    if (e.world > 0) m_ctx->events.worldSize = std::max(m_ctx->events.worldSize, e.world);
 }
 
 void ConsoleProgress::step(const ConsoleEvent& e, std::string_view text, std::optional<EpochNs> stamp, std::int32_t rank) {
     m_rank = rank;
-    if (e.malformed) return m_ctx.report.skip(m_at.where() + ": expected \"iteration N/ M | ... | elapsed time per iteration (ms): T\"");
+    if (e.malformed) return m_ctx->report.skip(m_at->where() + ": expected \"iteration N/ M | ... | elapsed time per iteration (ms): T\"");
     if (text.find("elapsed time per iteration (") != std::string_view::npos)
         return iteration(MegatronIteration{e.stepNumber, e.stepSeconds * 1000}, stamp.has_value());
     if (auto titan = parseTitanStep(text); titan && stamp) return titanStep(*titan, stamp);
     if (e.stepNumber < 0) {
-        m_ctx.report.count("progress lines");  // a loss dict: progress without a step number
+        m_ctx->report.count("progress lines");  // a loss dict: progress without a step number
         return;
     }
     // A tqdm bar is redrawn many times per step, and every rank draws its own: a step is
@@ -78,7 +78,7 @@ void ConsoleProgress::step(const ConsoleEvent& e, std::string_view text, std::op
     last->second = e.stepNumber;
     if (e.stepNumber == 0) return;  // "0/16", DeepSpeed's "step=0": no step is done yet
     m_lastIteration = e.stepNumber;
-    addStep(e.stepNumber, m_clock.now(), e.stepSeconds > 0 ? static_cast<Nanos>(std::llround(e.stepSeconds * 1e9)) : 0);
+    addStep(e.stepNumber, m_clock->now(), e.stepSeconds > 0 ? static_cast<Nanos>(std::llround(e.stepSeconds * 1e9)) : 0);
 }
 
 // NCCL's communicator inits say where each rank ran; only the world's communicator (the
@@ -87,7 +87,7 @@ void ConsoleProgress::commInit(std::string_view text) {
     auto parsed = parseNcclCommInit(text);
     if (!parsed) return;
     NcclCommInit& n = *parsed;
-    m_ctx.report.count("NCCL communicator inits");
+    m_ctx->report.count("NCCL communicator inits");
     auto& ranks = m_commRanks[n.ranks];
     ranks[n.rank] = std::move(n);
 }
@@ -95,13 +95,13 @@ void ConsoleProgress::commInit(std::string_view text) {
 void ConsoleProgress::placeRanks() {
     if (m_commRanks.empty()) return;
     const auto& [size, ranks] = *m_commRanks.rbegin();
-    m_ctx.events.worldSize = std::max(m_ctx.events.worldSize, size);
+    m_ctx->events.worldSize = std::max(m_ctx->events.worldSize, size);
     for (const auto& [rank, n] : ranks) {
-        m_ctx.events.placements.push_back({rank, n.host, n.device});
-        if (!n.pciBusId.empty()) m_ctx.events.gpuBusIds.emplace_back(n.host, n.pciBusId);
-        m_ctx.report.ranks.insert(rank);
+        m_ctx->events.placements.push_back({rank, n.host, n.device});
+        if (!n.pciBusId.empty()) m_ctx->events.gpuBusIds.emplace_back(n.host, n.pciBusId);
+        m_ctx->report.ranks.insert(rank);
     }
-    m_ctx.report.count("rank placements", static_cast<std::int64_t>(ranks.size()));
+    m_ctx->report.count("rank placements", static_cast<std::int64_t>(ranks.size()));
 }
 
 // The launch script's SLURM_* lines name the job this part of the log belongs to.
@@ -131,11 +131,11 @@ void ConsoleProgress::slurmVariable(const SlurmVariable& v) {
         return;
     }
     if (v.name == "WORLD_SIZE") {
-        m_ctx.events.worldSize = std::max(m_ctx.events.worldSize, static_cast<std::int32_t>(parseInt(v.value).value_or(0)));
+        m_ctx->events.worldSize = std::max(m_ctx->events.worldSize, static_cast<std::int32_t>(parseInt(v.value).value_or(0)));
         return;
     }
     if (v.name == "SLURM_GPUS_ON_NODE") {
-        m_ctx.events.gpusPerNode = static_cast<std::int32_t>(parseInt(v.value).value_or(0));
+        m_ctx->events.gpusPerNode = static_cast<std::int32_t>(parseInt(v.value).value_or(0));
         return;
     }
     if (!m_job) m_job = ImportedJob{};
@@ -144,13 +144,13 @@ void ConsoleProgress::slurmVariable(const SlurmVariable& v) {
         try {
             m_job->nodes = expandHostList(v.value);
         } catch (const Error& e) {
-            m_ctx.report.skip(m_at.where() + ": " + std::string(v.name) + ": " + e.what());
+            m_ctx->report.skip(m_at->where() + ": " + std::string(v.name) + ": " + e.what());
         }
     }
 }
 
 void ConsoleProgress::parallelSizes(const ParallelSizes& p) {
-    ImportedEvents& e = m_ctx.events;
+    ImportedEvents& e = m_ctx->events;
     e.worldSize = std::max(e.worldSize, p.world);
     if (p.tensor) e.tensorParallel = p.tensor;
     if (p.pipeline) e.pipelineParallel = p.pipeline;
@@ -160,9 +160,9 @@ void ConsoleProgress::parallelSizes(const ParallelSizes& p) {
 void ConsoleProgress::closeJob() {
     if (!m_job) return;
     if (!m_job->id.empty()) {
-        if (m_job->nodes.size() > m_ctx.events.rankHosts.size()) m_ctx.events.rankHosts = m_job->nodes;
-        m_ctx.events.jobs.push_back(std::move(*m_job));
-        m_ctx.report.count("jobs");
+        if (m_job->nodes.size() > m_ctx->events.rankHosts.size()) m_ctx->events.rankHosts = m_job->nodes;
+        m_ctx->events.jobs.push_back(std::move(*m_job));
+        m_ctx->report.count("jobs");
     }
     m_job.reset();
     m_sawRestartCount = false;
@@ -172,19 +172,19 @@ void ConsoleProgress::closeJob() {
 
 void ConsoleProgress::addStep(std::int64_t step, EpochNs end, Nanos duration) {
     m_lastOfKind[1].reset();  // training went on: a load of the same step again is a new one
-    m_ctx.events.steps.push_back({m_rank, step, end, duration});
-    m_ctx.report.count("steps");
-    m_ctx.report.seen(end - duration);
-    m_ctx.report.seen(end);
+    m_ctx->events.steps.push_back({m_rank, step, end, duration});
+    m_ctx->report.count("steps");
+    m_ctx->report.seen(end - duration);
+    m_ctx->report.seen(end);
 }
 
 // Megatron prints one line per log interval with the mean time per iteration: the clock
 // advances by the iterations since the last line times that mean.
 void ConsoleProgress::iteration(const MegatronIteration& it, bool dated) {
     const Nanos perIteration = static_cast<Nanos>(std::llround(it.elapsedMs * 1e6));
-    if (!dated) m_clock.advance((it.iteration > m_lastIteration ? it.iteration - m_lastIteration : 1) * perIteration);
+    if (!dated) m_clock->advance((it.iteration > m_lastIteration ? it.iteration - m_lastIteration : 1) * perIteration);
     m_lastIteration = it.iteration;
-    addStep(it.iteration, m_clock.now(), perIteration);
+    addStep(it.iteration, m_clock->now(), perIteration);
 }
 
 void ConsoleProgress::titanStep(std::int64_t step, std::optional<EpochNs> stamp) {
@@ -202,7 +202,7 @@ void ConsoleProgress::checkpoint(std::string_view text, std::optional<EpochNs> s
     const auto parsed = parseCheckpointLine(text);
     if (!parsed) return;
     const CheckpointLine& c = *parsed;
-    const EpochNs now = c.at > 0 ? c.at : m_clock.now();
+    const EpochNs now = c.at > 0 ? c.at : m_clock->now();
     const std::int64_t step = c.step >= 0 ? c.step : m_lastIteration;
     const bool save = c.event == CheckpointEvent::SaveBegin || c.event == CheckpointEvent::SaveEnd || c.event == CheckpointEvent::SaveFailed;
     const CheckpointKind kind = save ? CheckpointKind::Save : CheckpointKind::Load;
@@ -214,19 +214,19 @@ void ConsoleProgress::checkpoint(std::string_view text, std::optional<EpochNs> s
     // An end that names no step is another report of the last one, while it is fresh.
     const bool end = c.event == CheckpointEvent::SaveEnd || c.event == CheckpointEvent::LoadEnd;
     const bool sameAsLast = !open && last &&
-                            (c.step < 0 && end ? now - m_ctx.events.checkpoints[*last].end <= kLateReport
-                                               : m_ctx.events.checkpoints[*last].step == step);
+                            (c.step < 0 && end ? now - m_ctx->events.checkpoints[*last].end <= kLateReport
+                                               : m_ctx->events.checkpoints[*last].step == step);
     if (c.event == CheckpointEvent::SaveFailed || c.event == CheckpointEvent::LoadFailed) {
         // A checkpoint that was not written is none: lost work counts from the last good one.
         open.reset();
-        if (sameAsLast && *last + 1 == m_ctx.events.checkpoints.size()) {
-            m_ctx.events.checkpoints.pop_back();
-            m_ctx.report.count(save ? "checkpoint saves" : "checkpoint loads", -1);
+        if (sameAsLast && *last + 1 == m_ctx->events.checkpoints.size()) {
+            m_ctx->events.checkpoints.pop_back();
+            m_ctx->report.count(save ? "checkpoint saves" : "checkpoint loads", -1);
             last.reset();
             m_lastClosed.reset();
         }
-        m_ctx.report.count(save ? "failed checkpoint saves" : "failed checkpoint loads");
-        m_ctx.report.seen(now);
+        m_ctx->report.count(save ? "failed checkpoint saves" : "failed checkpoint loads");
+        m_ctx->report.seen(now);
         return;
     }
     if (c.event == CheckpointEvent::SaveBegin || c.event == CheckpointEvent::LoadBegin) {
@@ -241,10 +241,10 @@ void ConsoleProgress::checkpoint(std::string_view text, std::optional<EpochNs> s
     if (!open) {
         // The other ranks' ends of a checkpoint already closed: it ends with the last.
         if (sameAsLast) {
-            ImportedCheckpoint& done = m_ctx.events.checkpoints[*last];
+            ImportedCheckpoint& done = m_ctx->events.checkpoints[*last];
             done.end = std::max(done.end, now);
             if (c.bytes > 0) done.bytes = c.bytes;
-            m_ctx.report.seen(done.end);
+            m_ctx->report.seen(done.end);
             return;
         }
         // An end without its begin: the duration the line states (torchtitan) says when it began.
@@ -264,30 +264,30 @@ void ConsoleProgress::closeCheckpoint(std::optional<ImportedCheckpoint>& open, E
     open.reset();
     c.kind = kind;
     c.end = std::max(end, c.begin);
-    m_ctx.events.checkpoints.push_back(c);
-    m_lastClosed = m_ctx.events.checkpoints.size() - 1;
+    m_ctx->events.checkpoints.push_back(c);
+    m_lastClosed = m_ctx->events.checkpoints.size() - 1;
     m_lastOfKind[kind == CheckpointKind::Save ? 0 : 1] = m_lastClosed;
-    m_ctx.report.count(kind == CheckpointKind::Save ? "checkpoint saves" : "checkpoint loads");
-    m_ctx.report.seen(c.begin);
-    m_ctx.report.seen(c.end);
+    m_ctx->report.count(kind == CheckpointKind::Save ? "checkpoint saves" : "checkpoint loads");
+    m_ctx->report.seen(c.begin);
+    m_ctx->report.seen(c.end);
 }
 
 // Megatron's timers come after the "successfully saved/loaded" line: they give the
 // checkpoint its duration when the log has no timestamps of its own.
 void ConsoleProgress::timer(double ms, bool isSave) {
     if (!m_lastClosed) return;
-    ImportedCheckpoint& c = m_ctx.events.checkpoints[*m_lastClosed];
+    ImportedCheckpoint& c = m_ctx->events.checkpoints[*m_lastClosed];
     if ((c.kind == CheckpointKind::Save) != isSave || c.end != c.begin) return;
     c.end = c.begin + static_cast<Nanos>(std::llround(ms * 1e6));
-    m_ctx.report.seen(c.end);
-    m_clock.atLeast(c.end);
+    m_ctx->report.seen(c.end);
+    m_clock->atLeast(c.end);
     m_lastClosed.reset();
 }
 
 void ConsoleProgress::inJobRestart(std::string_view what, EpochNs t) {
-    m_ctx.events.inJobRestarts.push_back({t, std::string(what), m_at.where()});
-    m_ctx.report.count("in-job restarts");
-    m_ctx.report.seen(t);
+    m_ctx->events.inJobRestarts.push_back({t, std::string(what), m_at->where()});
+    m_ctx->report.count("in-job restarts");
+    m_ctx->report.seen(t);
 }
 
 // A log without a SLURM_* banner still names its job when slurmstepd cancels it.

@@ -43,7 +43,13 @@ struct ConsolePosition {
 
 class ConsoleProgress {
 public:
-    ConsoleProgress(ImportContext& ctx, ConsoleClock& clock, const ConsolePosition& at) : m_ctx(ctx), m_clock(clock), m_at(at) {}
+    ConsoleProgress(ImportContext& ctx, ConsoleClock& clock, const ConsolePosition& at) : m_ctx(&ctx), m_clock(&clock), m_at(&at) {}
+    // A copy of a reader's progress goes on with the copy's context, clock and position.
+    void rebind(ImportContext& ctx, ConsoleClock& clock, const ConsolePosition& at) {
+        m_ctx = &ctx;
+        m_clock = &clock;
+        m_at = &at;
+    }
 
     // A line with a time of its own: the job's log begins no later.
     void dated(EpochNs t) {
@@ -74,9 +80,9 @@ private:
     void placeRanks();
     void closeJob();
 
-    ImportContext& m_ctx;
-    ConsoleClock& m_clock;
-    const ConsolePosition& m_at;
+    ImportContext* m_ctx;
+    ConsoleClock* m_clock;
+    const ConsolePosition* m_at;
     std::int32_t m_rank = -1;  // the rank the current line's wrapper names; -1: none
     std::map<std::int32_t, std::int64_t> m_lastProgress;  // by rank: the last step a progress line showed
     std::int64_t m_lastIteration = 0;

@@ -60,6 +60,7 @@ public:
             throw Error(m_gzip ? "the gzip stream is damaged or cut short (" + std::string(msg) + ")" : "read error (" + std::string(msg) + ")");
         return static_cast<std::size_t>(got);
     }
+    void readOnPastTheEnd() override { gzclearerr(m_gz); }
     std::uint64_t consumed() const override {
         const z_off_t off = gzoffset(m_gz);
         return off < 0 ? 0 : static_cast<std::uint64_t>(off);

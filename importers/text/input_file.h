@@ -27,6 +27,13 @@ public:
     // damaged or truncated stream throws Error naming the file and the offset reached.
     std::size_t read(char* into, std::size_t n);
 
+    // The end read() met was where a growing file stood then: the next read() goes on with
+    // what was written since.
+    void readOnPastTheEnd() {
+        m_sourceEnd = false;
+        m_source->readOnPastTheEnd();
+    }
+
     const std::string& path() const { return m_path; }
     std::uint64_t size() const { return m_size; }             // on disk
     std::uint64_t consumed() const;                            // on-disk bytes read so far

@@ -38,6 +38,9 @@ public:
     // "assumed year 2025 for yearless times (at or before the file's modification time ...)".
     std::string describe() const;
     int forcedYear() const { return m_forcedYear; }
+    // The file was written to since: yearless times read from now on are placed at or before
+    // its new modification time.
+    void setFileTime(std::optional<EpochNs> fileTime) { m_fileTime = fileTime; }
     // A yearless time resolved now takes its year from a full date the log printed.
     bool yearFromLog() const { return m_printed; }
 
