@@ -2,6 +2,7 @@
 
 #include "analysis/stored_figures.h"
 #include "importers/text/byte_source.h"
+#include "importers/text/parallel_files.h"
 #include "model/error.h"
 #include "model/path_inside.h"
 
@@ -38,6 +39,8 @@ bool endsMidLine(const std::string& path, std::uint64_t size) {
     return plain && last != '\n';
 }
 
+bool sameFile(std::uint64_t deviceA, std::uint64_t inodeA, std::uint64_t deviceB, std::uint64_t inodeB) { return deviceA == deviceB && inodeA == inodeB; }
+
 
 }  // namespace
 
@@ -61,6 +64,7 @@ FolderFollower::Look FolderFollower::look(bool last) {
     std::map<std::string, Kept> now;
     std::vector<ListedFile> toRead;
     std::vector<std::size_t> orders;
+    std::vector<std::pair<std::string, std::size_t>> grown;  // console logs to read on: path, order
     bool anyGone = false;
     for (std::size_t i = 0; i < listed.files.size(); ++i) {
         const ListedFile& f = listed.files[i];
@@ -73,7 +77,29 @@ FolderFollower::Look FolderFollower::look(bool last) {
         if (kept.file) kept.file->order = i;
         const bool unchangedSinceSeen = kept.seen == mark;
         kept.seen = mark;
+        const bool sameAsRead = kept.file && sameFile(kept.mark.device, kept.mark.inode, mark.device, mark.inode);
         if (kept.file && kept.mark == mark) {
+            // Read on as far as its lines end: an unended last line that no longer changes is
+            // read whole, as below.
+            if (!last && kept.growing && kept.growing->lineWaits() && !kept.tailRead) {
+                if (++kept.looksWaited >= kLooksWaitedForALine) {
+                    toRead.push_back(f);
+                    toRead.back().size = mark.size;
+                    orders.push_back(i);
+                } else {
+                    look.waiting.push_back(f.path + ": its last line is not ended yet");
+                }
+            } else if (last && kept.growing && kept.growing->lineWaits()) {
+                grown.emplace_back(f.path, i);
+            }
+            now.emplace(f.path, std::move(kept));
+            continue;
+        }
+        if (!sameAsRead) kept.growing.reset();  // replaced (a rotation): read from its start
+        // A console log that grew since it was read: read on from where it was.
+        const bool console = sameAsRead && kept.file->report.format == "training-log" && (m_options.format.empty() || m_options.format == "training-log");
+        if (console && (!kept.unreadable || !unchangedSinceSeen || last)) {
+            grown.emplace_back(f.path, i);
             now.emplace(f.path, std::move(kept));
             continue;
         }
@@ -95,6 +121,7 @@ FolderFollower::Look FolderFollower::look(bool last) {
     }
     for (const auto& [path, kept] : m_kept)
         if (kept.file && !now.count(path)) anyGone = true;
+    readGrowing(grown, now, last, look, toRead, orders, listed.files);
 
     // Read together (on every core); when one of them cannot be read yet, each alone, so that
     // the others are not held back by it.
@@ -115,10 +142,12 @@ FolderFollower::Look FolderFollower::look(bool last) {
         Kept& kept = now[toRead[i].path];
         if (read[i]) {
             kept.file = std::move(read[i]);
+            kept.tailRead = kept.mark == kept.seen && kept.growing;  // the unended line that waited
             kept.mark = kept.seen;
             kept.looksWaited = 0;
             kept.unreadable.reset();
             ++look.filesRead;
+            look.bytesRead += toRead[i].size;
         } else {
             kept.unreadable = errors[i];
             look.waiting.push_back(toRead[i].path + ": cannot be read yet (" + errors[i].substr(0, 200) + "); read again when it changes");
@@ -159,6 +188,66 @@ FolderFollower::Look FolderFollower::look(bool last) {
     look.summary = std::move(result.summary);
     look.summary.output = m_output;
     return look;
+}
+
+void FolderFollower::readGrowing(const std::vector<std::pair<std::string, std::size_t>>& grown, std::map<std::string, Kept>& now, bool last, Look& look,
+                                 std::vector<ListedFile>& whole, std::vector<std::size_t>& wholeOrders, const std::vector<ListedFile>& listed) {
+    std::vector<Kept*> kept(grown.size());
+    for (std::size_t i = 0; i < grown.size(); ++i) kept[i] = &now.at(grown[i].first);
+    std::vector<std::optional<ShardedFile>> read(grown.size());
+    std::vector<std::string> errors(grown.size());
+    std::vector<char> readWhole(grown.size(), 0);
+    std::vector<std::uint64_t> bytes(grown.size(), 0);
+    forEachFileInParallel(grown.size(), m_options.workers, [&](std::size_t i) {
+        std::unique_ptr<GrowingConsoleLog>& growing = kept[i]->growing;
+        std::uint64_t before = growing ? growing->bytesRead() : 0;
+        try {
+            // Read from its start when it is new to this reader, was cut short or rewritten, or its
+            // first new line goes on one read before.
+            if (!growing || !growing->readOn(last)) {
+                before = 0;
+                growing = std::make_unique<GrowingConsoleLog>(grown[i].first, m_options);
+                if (!growing->grows() || !growing->readOn(last)) {
+                    growing.reset();
+                    readWhole[i] = 1;
+                    return;
+                }
+            }
+        } catch (const Error& e) {
+            // Its reader cannot go on past the line it refused: read whole at its next change.
+            growing.reset();
+            if (last) readWhole[i] = 1;
+            else errors[i] = e.what();
+            return;
+        }
+        bytes[i] = growing->bytesRead() - before;
+        try {
+            read[i] = growing->snapshot();
+            read[i]->order = grown[i].second;
+        } catch (const Error& e) {
+            if (last) readWhole[i] = 1;
+            else errors[i] = e.what();
+        }
+    });
+    for (std::size_t i = 0; i < grown.size(); ++i) {
+        Kept& k = *kept[i];
+        if (readWhole[i]) {
+            whole.push_back(listed[grown[i].second]);
+            whole.back().size = k.seen.size;
+            wholeOrders.push_back(grown[i].second);
+        } else if (read[i]) {
+            k.file = std::move(read[i]);
+            k.mark = k.seen;
+            k.looksWaited = 0;
+            k.tailRead = false;
+            k.unreadable.reset();
+            ++look.filesRead;
+            look.bytesRead += bytes[i];
+        } else {
+            k.unreadable = errors[i];
+            look.waiting.push_back(grown[i].first + ": cannot be read yet (" + errors[i].substr(0, 200) + "); read again when it changes");
+        }
+    }
 }
 
 }  // namespace faultline

@@ -4,17 +4,20 @@
 // last look (added, grown, truncated or replaced by a rotation: told by size, modification
 // time and inode), keeps what the other files gave, builds the run again and writes the run
 // file whole: a reader of it never sees a half-written one, and after the last look it is the
-// file a one-shot import of the finished folder writes.
+// file a one-shot import of the finished folder writes. A console log that grew is read from
+// where the last look left it (GrowingConsoleLog): a look costs what the logs grew by.
 //
 // What is not whole yet waits: a text file whose last line has no end yet keeps what it gave
 // at the last look until the line ends (or the file stops changing for a look: a writer that
 // died mid-line, or one written faster than it is looked at), and a file that cannot be read yet (a dump being written) keeps what it
 // gave until its next change. The last look reads everything as it is.
 #include "analysis/incidents.h"
+#include "importers/console/growing_console_log.h"
 #include "importers/importer.h"
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -47,6 +50,7 @@ public:
         ImportSummary summary;               // of the run written (empty when none was)
         RunInfo info;                        // of the run written: its name, start and span
         std::size_t filesRead = 0;           // read at this look (the others were kept)
+        std::uint64_t bytesRead = 0;         // of the files read: what grew of a console log, all of any other
         // What this look's listing walked and found: a watcher of changes watches these, so
         // that the folder is walked once a look, not once more by the watcher.
         std::vector<std::string> folders;
@@ -76,7 +80,15 @@ private:
         Mark seen;                               // the file as the last look saw it
         int looksWaited = 0;                     // in a row, for its last line to end
         std::optional<std::string> unreadable;   // why the bytes `seen` could not be read
+        // A console log read on as it grows (from its second change on), and whether `file`
+        // holds its unended last line too (read whole after it waited).
+        std::unique_ptr<GrowingConsoleLog> growing;
+        bool tailRead = false;
     };
+    // The console logs that changed: each read on from where it was (or from its start when it
+    // cannot be); those that cannot be read so go to `whole`.
+    void readGrowing(const std::vector<std::pair<std::string, std::size_t>>& grown, std::map<std::string, Kept>& now, bool last, Look& look,
+                     std::vector<ListedFile>& whole, std::vector<std::size_t>& wholeOrders, const std::vector<ListedFile>& listed);
 
     std::vector<std::string> m_inputs;
     std::string m_output;

@@ -369,4 +369,6 @@ ShardedFile GrowingConsoleLog::snapshot() const {
 
 bool GrowingConsoleLog::lineWaits() const { return m->chunks.lineWaits(); }
 
+std::uint64_t GrowingConsoleLog::bytesRead() const { return m->chunks.input().decompressedOffset(); }
+
 }  // namespace faultline

@@ -36,6 +36,8 @@ public:
     ShardedFile snapshot() const;
     // Bytes after the last line end, waiting for their end.
     bool lineWaits() const;
+    // Bytes of the file read so far, the unended line's included.
+    std::uint64_t bytesRead() const;
 
 private:
     struct State;

@@ -191,6 +191,45 @@ TEST(FolderFollower, ALogAppendedInManySmallPiecesEndsAsTheOneShotImport) {
     }
 }
 
+// A console log that grew is read from where the last look left it: what it grew by, not the
+// whole log again; after the last look the run is still the one-shot import.
+TEST(FolderFollower, AConsoleLogThatGrewIsReadFromWhereTheLastLookLeftIt) {
+    ScratchDir dir;
+    const fs::path job = dir.path() / "job";
+    fs::create_directories(job);
+    const std::string log = (job / "rank0.log").string();
+    const std::string output = dir.file("live.faultline");
+    int iteration = 0;
+    auto lines = [&](int n) {
+        std::string text;
+        for (int k = 0; k < n; ++k, ++iteration)
+            text += "[rank0]:[2024-03-05 " + std::to_string(10 + iteration / 3600) + ":" + std::to_string(10 + iteration / 60 % 50) + ":" +
+                    std::to_string(10 + iteration % 50) + "] iteration " + std::to_string(iteration + 1) +
+                    "/ 100000 | elapsed time per iteration (ms): 1000.0 | lm loss: 2.0 |\n";
+        return text;
+    };
+    FolderFollower follower({job.string()}, output, {});
+    append(log, lines(3000));
+    const std::uint64_t firstSize = fs::file_size(log);
+    EXPECT_EQ(follower.look().bytesRead, firstSize);
+    append(log, lines(10));
+    follower.look();  // its first change: read once more from its start, then on from there
+    std::size_t steps = readRunFile(output).steps.size();
+    for (int look = 0; look < 3; ++look) {
+        const std::string more = lines(10);
+        append(log, more);
+        const FolderFollower::Look grown = follower.look();
+        EXPECT_TRUE(grown.written);
+        EXPECT_EQ(grown.bytesRead, more.size()) << "what the log grew by, of " << fs::file_size(log) << " bytes";
+        const std::size_t now = readRunFile(output).steps.size();
+        EXPECT_GT(now, steps);
+        steps = now;
+    }
+    append(log, lines(1).substr(0, 30));  // the last line, cut short when the job died
+    follower.look(true);
+    EXPECT_EQ(runText(readRunFile(output)), runText(importPaths({job.string()}).run));
+}
+
 // copytruncate written past the old size before the next look: the same file (inode), larger
 // than at the last look, yet not the bytes read before. The run is the new bytes' only.
 TEST(FolderFollower, ACopytruncateWrittenPastTheOldSizeBeforeTheNextLookIsReadAnew) {
