@@ -38,4 +38,9 @@ void writeRunFileWithFigures(const Run& run, const std::string& path, const std:
     writeRunFile(run, path, storedFigures(run), pulls);
 }
 
+void updateRunFileWithFigures(const Run& run, const std::string& path, std::size_t keptRankSteps, const std::vector<PulledSource>& pulls) {
+    if (findRunViolation(run)) return writeRunFile(run, path, {}, pulls);
+    updateRunFile(run, path, keptRankSteps, storedFigures(run), pulls);
+}
+
 }  // namespace faultline

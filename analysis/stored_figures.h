@@ -25,5 +25,7 @@ StoredFigures storedFigures(const Run& run);
 std::optional<SummaryFigures> summaryFiguresIn(const StoredFigures& stored);
 // writeRunFile with the run's figures stored beside it: what every writer of a run uses.
 void writeRunFileWithFigures(const Run& run, const std::string& path, const std::vector<PulledSource>& pulls = {});
+// updateRunFile with the run's figures: a followed folder's run file brought up to date.
+void updateRunFileWithFigures(const Run& run, const std::string& path, std::size_t keptRankSteps, const std::vector<PulledSource>& pulls = {});
 
 }  // namespace faultline

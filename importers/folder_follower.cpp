@@ -178,7 +178,7 @@ FolderFollower::Look FolderFollower::look(bool last) {
     }
     ImportResult result = buildReadImport(std::move(whole), m_source ? m_source->sources() : std::vector<ShardedFile>{}, m_options);
     if (m_source) result.pulls = m_source->pulls();
-    writeRunFileWithFigures(result.run, m_output, result.pulls);
+    write(result, last);
     m_everWritten = true;
     m_sourceUnwritten = false;
     look.written = true;
@@ -248,6 +248,26 @@ void FolderFollower::readGrowing(const std::vector<std::pair<std::string, std::s
             look.waiting.push_back(grown[i].first + ": cannot be read yet (" + errors[i].substr(0, 200) + "); read again when it changes");
         }
     }
+}
+
+void FolderFollower::write(const ImportResult& result, bool last) {
+    const std::vector<RankStep>& steps = result.run.rankSteps;
+    std::size_t kept = 0;
+    const std::size_t common = std::min(steps.size(), m_writtenRankSteps.size());
+    auto same = [](const RankStep& a, const RankStep& b) { return a.rank == b.rank && a.step == b.step && a.time == b.time && a.duration == b.duration; };
+    while (kept < common && same(steps[kept], m_writtenRankSteps[kept])) ++kept;
+    m_writtenRankSteps.clear();
+    bool updated = false;
+    if (m_everWritten && kept > 0 && !last) {
+        try {
+            updateRunFileWithFigures(result.run, m_output, kept, result.pulls);
+            updated = true;
+        } catch (const Error&) {
+            // Replaced or damaged since the last look, or of another version: written whole.
+        }
+    }
+    if (!updated) writeRunFileWithFigures(result.run, m_output, result.pulls);
+    m_writtenRankSteps = steps;
 }
 
 }  // namespace faultline

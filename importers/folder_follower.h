@@ -98,6 +98,12 @@ private:
     // the run's start, and with it every time in the run) and the hardware.
     std::set<std::pair<std::int64_t, std::string>> m_told;
     bool m_everWritten = false;
+    // The rank steps the run file holds: those the next run still begins with are kept in it
+    // (updateRunFile), the rest written anew.
+    std::vector<RankStep> m_writtenRankSteps;
+    // The run file written, brought up to the run: kept rows where it can, whole otherwise.
+    // `last`: whole, so the file the follow ends with is the one a one-shot import writes.
+    void write(const ImportResult& result, bool last);
     FollowedSource* m_source = nullptr;
     bool m_sourceUnwritten = false;  // the source brought what no run written holds yet
 };

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <filesystem>
 #include <future>
 #include <thread>
 
@@ -41,7 +42,8 @@ void writeMeta(SqliteDb& db, const RunInfo& info, const JobShape& jobShape, cons
     if (!pulls.empty()) s.bind(1, std::string_view("pulls")).bind(2, std::string_view(pulledSourcesToJson(pulls))).execute();
 }
 
-void writeEvents(SqliteDb& db, const Run& run) {
+// `keptRankSteps`: rows of rank_steps already in the file (updateRunFile), not written again.
+void writeEvents(SqliteDb& db, const Run& run, std::size_t keptRankSteps) {
     {
         SqliteStatement s(db, "INSERT INTO failures VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         for (std::size_t i = 0; i < run.failures.size(); ++i) {
@@ -89,7 +91,7 @@ void writeEvents(SqliteDb& db, const Run& run) {
     }
     {
         SqliteStatement s(db, "INSERT INTO rank_steps VALUES(?, ?, ?, ?, ?)");
-        for (std::size_t i = 0; i < run.rankSteps.size(); ++i) {
+        for (std::size_t i = keptRankSteps; i < run.rankSteps.size(); ++i) {
             const RankStep& r = run.rankSteps[i];
             s.bind(1, static_cast<std::int64_t>(i)).bind(2, std::int64_t{r.rank}).bind(3, r.step).bind(4, r.time).bind(5, r.duration).execute();
         }
@@ -158,12 +160,29 @@ void writeHang(SqliteDb& db, const HangReport& hang) {
     }
 }
 
-}  // namespace
-
-void writeRunFile(const Run& run, const std::string& path, const StoredFigures& figures, const std::vector<PulledSource>& pulls) {
+void checkWritable(const Run& run, const std::string& path) {
     // A run every reader would refuse as corrupt is not written at all.
     if (const auto violation = findRunViolation(run))
         throw Error("cannot write " + path + ": the run breaks a rule every reader checks (" + violation->text() + ")");
+}
+
+// Every table but rank_steps' first `keptRankSteps` rows, into tables just created.
+void writeRows(SqliteDb& db, const Run& run, const StoredFigures& figures, const std::vector<PulledSource>& pulls, std::size_t keptRankSteps) {
+    writeMeta(db, run.info, run.jobShape, run.untracedGpus, pulls);
+    writeTopologyTables(db, run.topology);
+    writeEvents(db, run, keptRankSteps);
+    if (run.hang) writeHang(db, *run.hang);
+    writeTelemetryTables(db, run.telemetry);
+    db.exec(schema::kFigureTables);
+    SqliteStatement figure(db, "INSERT INTO run_figures(name, value) VALUES(?, ?)");
+    for (const auto& [name, value] : figures) figure.bind(1, std::string_view(name)).bind(2, std::string_view(value)).execute();
+    db.exec(schema::kIndexes);
+}
+
+}  // namespace
+
+void writeRunFile(const Run& run, const std::string& path, const StoredFigures& figures, const std::vector<PulledSource>& pulls) {
+    checkWritable(run, path);
     writeThroughPartial(path, [&](const std::string& partial) {
         SqliteDb db(partial, SqliteDb::Mode::Create);
         // The temporary file is thrown away if anything fails, so no journal is needed.
@@ -172,15 +191,36 @@ void writeRunFile(const Run& run, const std::string& path, const StoredFigures& 
         db.exec("BEGIN");
         db.exec(schema::kTables);
         db.exec(schema::kTopologyTables);
-        writeMeta(db, run.info, run.jobShape, run.untracedGpus, pulls);
-        writeTopologyTables(db, run.topology);
-        writeEvents(db, run);
-        if (run.hang) writeHang(db, *run.hang);
-        writeTelemetryTables(db, run.telemetry);
-        db.exec(schema::kFigureTables);
-        SqliteStatement figure(db, "INSERT INTO run_figures(name, value) VALUES(?, ?)");
-        for (const auto& [name, value] : figures) figure.bind(1, std::string_view(name)).bind(2, std::string_view(value)).execute();
-        db.exec(schema::kIndexes);
+        writeRows(db, run, figures, pulls, 0);
+        db.exec("COMMIT");
+    });
+}
+
+void updateRunFile(const Run& run, const std::string& path, std::size_t keptRankSteps, const StoredFigures& figures, const std::vector<PulledSource>& pulls) {
+    checkWritable(run, path);
+    writeThroughPartial(path, [&](const std::string& partial) {
+        std::filesystem::copy_file(path, partial, std::filesystem::copy_options::overwrite_existing);
+        SqliteDb db(partial, SqliteDb::Mode::ReadWrite);
+        db.exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;");
+        std::int64_t id = 0, version = 0;
+        for (SqliteStatement s(db, "PRAGMA application_id"); s.next();) id = s.int64(0);
+        for (SqliteStatement s(db, "PRAGMA user_version"); s.next();) version = s.int64(0);
+        if (id != kRunFileApplicationId || version != kRunFileSchemaVersion) throw Error(path + ": not a run file of this version to update");
+        std::int64_t rows = 0;
+        for (SqliteStatement s(db, "SELECT count(*) FROM rank_steps"); s.next();) rows = s.int64(0);
+        if (static_cast<std::size_t>(rows) < keptRankSteps) throw Error(path + ": holds fewer rank steps than were written to it");
+        db.exec("BEGIN");
+        // rank_steps' rows stay; every other table is made anew, as writeRunFile makes it.
+        db.exec("ALTER TABLE rank_steps RENAME TO rank_steps_kept");
+        std::vector<std::string> tables;
+        for (SqliteStatement s(db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name != 'rank_steps_kept'"); s.next();)
+            tables.push_back(s.text(0));
+        for (const std::string& table : tables) db.exec("DROP TABLE \"" + table + "\"");
+        db.exec(schema::kTables);
+        db.exec(schema::kTopologyTables);
+        db.exec("DROP TABLE rank_steps; ALTER TABLE rank_steps_kept RENAME TO rank_steps");
+        SqliteStatement(db, "DELETE FROM rank_steps WHERE id >= ?").bind(1, static_cast<std::int64_t>(keptRankSteps)).execute();
+        writeRows(db, run, figures, pulls, keptRankSteps);
         db.exec("COMMIT");
     });
 }

@@ -125,13 +125,13 @@ CREATE TABLE run_figures(name TEXT PRIMARY KEY, value TEXT NOT NULL);
 
 // Created after the rows are in: one sort per index instead of a b-tree insert per row.
 inline constexpr const char* kIndexes = R"sql(
-CREATE INDEX failures_time ON failures(time_ns);
-CREATE INDEX downtimes_time ON downtimes(begin_ns, end_ns);
-CREATE INDEX checkpoints_time ON checkpoints(begin_ns);
-CREATE INDEX steps_time ON steps(time_ns);
-CREATE INDEX rank_steps_rank ON rank_steps(rank, step);
-CREATE INDEX stragglers_time ON stragglers(begin_ns, end_ns);
-CREATE INDEX stragglers_gpu ON stragglers(gpu);
+CREATE INDEX IF NOT EXISTS failures_time ON failures(time_ns);
+CREATE INDEX IF NOT EXISTS downtimes_time ON downtimes(begin_ns, end_ns);
+CREATE INDEX IF NOT EXISTS checkpoints_time ON checkpoints(begin_ns);
+CREATE INDEX IF NOT EXISTS steps_time ON steps(time_ns);
+CREATE INDEX IF NOT EXISTS rank_steps_rank ON rank_steps(rank, step);
+CREATE INDEX IF NOT EXISTS stragglers_time ON stragglers(begin_ns, end_ns);
+CREATE INDEX IF NOT EXISTS stragglers_gpu ON stragglers(gpu);
 )sql";
 
 }  // namespace faultline::schema

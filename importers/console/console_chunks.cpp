@@ -81,7 +81,7 @@ std::unique_ptr<PreparedChunk> prepare(std::unique_ptr<PreparedChunk> chunk) {
 ConsoleChunks::ConsoleChunks(const std::string& path, int threads, std::size_t chunkBytes)
     : m_in(path),
       m_threads(threads > 0 ? static_cast<std::size_t>(threads) : std::max(1u, std::thread::hardware_concurrency())),
-      m_chunkBytes(chunkBytes > 0 ? chunkBytes : kDefaultChunk) {}
+      m_chunkBytes(chunkBytes > 0 ? chunkBytes : kDefaultChunk), m_roundBytes(m_chunkBytes) {}
 
 ConsoleChunks::~ConsoleChunks() {
     // A future of std::async waits for its thread; its exception, if any, is dropped with it.
@@ -104,12 +104,13 @@ std::unique_ptr<PreparedChunk> ConsoleChunks::read() {
     for (;;) {
         if (!m_eof) {
             const std::size_t had = buf.size();
-            buf.resize(had + m_chunkBytes);
+            buf.resize(had + m_roundBytes);
             std::size_t got = 0;
-            while (got < m_chunkBytes) {
-                const std::size_t n = m_in.read(buf.data() + had + got, m_chunkBytes - got);
+            while (got < m_roundBytes) {
+                const std::size_t n = m_in.read(buf.data() + had + got, m_roundBytes - got);
                 if (n == 0) {
                     m_eof = true;
+                    if (m_unendedWaits) m_in.close();  // a growing file: no descriptor held until it grows
                     break;
                 }
                 got += n;
@@ -156,7 +157,7 @@ void ConsoleChunks::recycle() {
 }
 
 std::unique_ptr<PreparedChunk> ConsoleChunks::produce() {
-    if (m_threads <= 1) {
+    if (m_threads <= 1 || m_roundBytes < m_chunkBytes) {  // one chunk: no thread to start
         auto chunk = read();
         return chunk ? prepare(std::move(chunk)) : nullptr;
     }
@@ -180,9 +181,12 @@ PreparedChunk* ConsoleChunks::next() {
     return m_current.get();
 }
 
-void ConsoleChunks::readOn(bool toTheEnd) {
+void ConsoleChunks::readOn(bool toTheEnd, std::uint64_t expectedBytes) {
     m_unendedWaits = !toTheEnd;
     m_eof = false;
+    // A chunk one byte bigger than the growth meets the end in one read.
+    m_roundBytes = static_cast<std::size_t>(std::min<std::uint64_t>(std::max<std::uint64_t>(expectedBytes + 1, 4096), m_chunkBytes));
+    m_spare.clear();  // the big buffers of a first read are not kept for small growths
     m_in.readOnPastTheEnd();
 }
 

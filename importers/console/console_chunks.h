@@ -60,7 +60,9 @@ public:
     // The file grew since next() found its end: read on (growing_console_log.h). `toTheEnd`:
     // a last line without its end is handed out too; otherwise it waits for its end, and from
     // now on such a line always waits until readOn(true).
-    void readOn(bool toTheEnd);
+    // `expectedBytes`: about what it grew by, so that a small growth is read into a small chunk.
+    // The file is closed again once read to its end.
+    void readOn(bool toTheEnd, std::uint64_t expectedBytes);
     // A last line without its end waits (readOn(false)).
     bool lineWaits() const { return m_unendedWaits && !m_carry.empty(); }
 
@@ -72,6 +74,7 @@ private:
     InputFile m_in;
     std::size_t m_threads = 1;
     std::size_t m_chunkBytes = 0;
+    std::size_t m_roundBytes = 0;  // a chunk's size this round: smaller for a growing file's growth
     std::string m_carry;  // the start of a line the last chunk cut
     bool m_eof = false;
     bool m_unendedWaits = false;  // a last line without its end is not handed out (a growing file)

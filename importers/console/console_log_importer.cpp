@@ -349,7 +349,7 @@ bool GrowingConsoleLog::readOn(bool toTheEnd) {
     struct stat st {};
     if (::stat(m->path.c_str(), &st) != 0 || static_cast<std::uint64_t>(st.st_size) < in.decompressedOffset()) return false;
     m->reader.noteFileWritten();
-    m->chunks.readOn(toTheEnd);
+    m->chunks.readOn(toTheEnd, static_cast<std::uint64_t>(st.st_size) - in.decompressedOffset());
     if (!m->reader.readLines(m->chunks)) return false;
     if (m->head.size() < kHeadBytes) m->head = headOf(m->path, static_cast<std::size_t>(std::min<std::uint64_t>(kHeadBytes, in.decompressedOffset())));
     return true;

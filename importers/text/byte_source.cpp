@@ -60,7 +60,6 @@ public:
             throw Error(m_gzip ? "the gzip stream is damaged or cut short (" + std::string(msg) + ")" : "read error (" + std::string(msg) + ")");
         return static_cast<std::size_t>(got);
     }
-    void readOnPastTheEnd() override { gzclearerr(m_gz); }
     std::uint64_t consumed() const override {
         const z_off_t off = gzoffset(m_gz);
         return off < 0 ? 0 : static_cast<std::uint64_t>(off);
@@ -221,6 +220,35 @@ private:
 };
 
 }  // namespace
+
+class PlainSource final : public ByteSource {
+public:
+    PlainSource(int fd, std::uint64_t offset) : m_fd(fd), m_offset(offset) {
+        if (::lseek(fd, static_cast<off_t>(offset), SEEK_SET) < 0) {
+            const int err = errno;
+            ::close(fd);
+            throw Error(std::string("cannot seek to byte ") + std::to_string(offset) + " (" + std::strerror(err) + ")");
+        }
+    }
+    ~PlainSource() override { ::close(m_fd); }
+    std::size_t read(char* into, std::size_t n) override {
+        for (;;) {
+            const ssize_t got = ::read(m_fd, into, n);
+            if (got >= 0) {
+                m_offset += static_cast<std::uint64_t>(got);
+                return static_cast<std::size_t>(got);
+            }
+            if (errno != EINTR) throw Error(std::string("read error (") + std::strerror(errno) + ")");
+        }
+    }
+    std::uint64_t consumed() const override { return m_offset; }
+
+private:
+    int m_fd;
+    std::uint64_t m_offset;
+};
+
+std::unique_ptr<ByteSource> openPlainSource(int fd, std::uint64_t offset) { return std::make_unique<PlainSource>(fd, offset); }
 
 std::unique_ptr<ByteSource> openByteSource(int fd, Compression c, std::size_t buffer) {
     switch (c) {

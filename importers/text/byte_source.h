@@ -22,13 +22,13 @@ public:
     // message saying what is wrong (the caller adds the file and offset).
     virtual std::size_t read(char* into, std::size_t n) = 0;
     virtual std::uint64_t consumed() const = 0;  // bytes of the file read so far
-    // The end met was where the file stood then: read on past it as the file grows (a log
-    // being written; importers/console/growing_console_log.h).
-    virtual void readOnPastTheEnd() {}
 };
 
 // Takes `fd`, closed with the source (also when this throws). `buffer`: bytes read from the
 // file at a time.
 std::unique_ptr<ByteSource> openByteSource(int fd, Compression c, std::size_t buffer);
+// A plain file's bytes from `offset` on, read straight into the caller's buffer: no buffer of
+// its own, for the thousands of logs a followed job's folder holds (growing_console_log.h).
+std::unique_ptr<ByteSource> openPlainSource(int fd, std::uint64_t offset);
 
 }  // namespace faultline

@@ -82,8 +82,20 @@ const char* InputFile::encodingName() const {
     return m_utf16BigEndian ? "UTF-16BE" : "UTF-16LE";
 }
 
+void InputFile::readOnPastTheEnd() {
+    const int fd = ::open(m_path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) throw Error(m_path + ": cannot open again: " + std::strerror(errno));
+    m_source.reset();
+    try {
+        m_source = openPlainSource(fd, m_sourceOffset);
+    } catch (const Error& e) {
+        throw Error(m_path + ": " + e.what());
+    }
+    m_sourceEnd = false;
+}
+
 std::size_t InputFile::readSource(char* into, std::size_t n) {
-    if (m_sourceEnd || n == 0) return 0;
+    if (m_sourceEnd || n == 0 || !m_source) return 0;
     std::size_t got = 0;
     try {
         got = m_source->read(into, n);
@@ -131,7 +143,7 @@ std::size_t InputFile::read(char* into, std::size_t n) {
     return got;
 }
 
-std::uint64_t InputFile::consumed() const { return m_source->consumed(); }
+std::uint64_t InputFile::consumed() const { return m_source ? m_source->consumed() : m_sourceOffset; }
 
 double InputFile::progress() const {
     if (m_size == 0) return 1.0;

@@ -27,12 +27,12 @@ public:
     // damaged or truncated stream throws Error naming the file and the offset reached.
     std::size_t read(char* into, std::size_t n);
 
-    // The end read() met was where a growing file stood then: the next read() goes on with
-    // what was written since.
-    void readOnPastTheEnd() {
-        m_sourceEnd = false;
-        m_source->readOnPastTheEnd();
-    }
+    // A plain file that grew since read() met its end (growing_console_log.h): opened again
+    // where it was left, so the next read() goes on with what was written since.
+    void readOnPastTheEnd();
+    // Closes the file until readOnPastTheEnd(): a followed folder's thousands of logs hold no
+    // descriptor between looks.
+    void close() { m_source.reset(); }
 
     const std::string& path() const { return m_path; }
     std::uint64_t size() const { return m_size; }             // on disk

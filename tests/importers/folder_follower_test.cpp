@@ -221,9 +221,10 @@ TEST(FolderFollower, AConsoleLogThatGrewIsReadFromWhereTheLastLookLeftIt) {
         const FolderFollower::Look grown = follower.look();
         EXPECT_TRUE(grown.written);
         EXPECT_EQ(grown.bytesRead, more.size()) << "what the log grew by, of " << fs::file_size(log) << " bytes";
-        const std::size_t now = readRunFile(output).steps.size();
-        EXPECT_GT(now, steps);
-        steps = now;
+        const faultline::Run followed = readRunFile(output);
+        EXPECT_GT(followed.steps.size(), steps);
+        steps = followed.steps.size();
+        EXPECT_EQ(runText(followed), runText(importPaths({job.string()}).run)) << "the run file brought up to date, not written whole";
     }
     append(log, lines(1).substr(0, 30));  // the last line, cut short when the job died
     follower.look(true);

@@ -128,6 +128,34 @@ TEST(RunFile, OverwritesAnExistingRunAndLeavesNoTemporaryFile) {
     EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), {}), 1);
 }
 
+// A followed folder's run file brought up to date (updateRunFile): its first rank steps are
+// kept as they are in the file, every other row is the new run's, and the file is replaced
+// whole or not at all.
+TEST(RunFile, AnUpdatedFileKeepsItsFirstRankStepsAndHoldsTheGrownRun) {
+    ScratchDir dir;
+    const std::string path = dir.file("run.faultline");
+    writeRunFile(fullRun(), path);
+    faultline::Run grown = fullRun();
+    grown.info.name = "grown";
+    grown.rankSteps.push_back({0, 2, 12 * kSecond, 6 * kSecond});
+    grown.rankSteps.push_back({1, 2, 12'300 * kMillisecond, 6'200 * kMillisecond});
+    grown.collectives[1].enter += 10;
+    grown.rankToGpu = {3, 2, 1, 0};
+    // Row 1 of the file differs from the grown run's: only the first is said to be the same.
+    runSql(path, "UPDATE rank_steps SET duration_ns = 1 WHERE id = 1");
+    updateRunFile(grown, path, 1);
+    const faultline::Run read = readRunFile(path);
+    EXPECT_EQ(read.info.name, "grown");
+    expectSameRun(grown, read);
+    EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), {}), 1) << "no temporary file is left";
+
+    // A file holding fewer rank steps than are said to be kept is not updated.
+    faultline::Run other = grown;
+    other.info.name = "other";
+    EXPECT_THROW(updateRunFile(other, path, 99), Error);
+    EXPECT_EQ(readRunFile(path).info.name, "grown");
+}
+
 TEST(RunFile, MissingFile) {
     ScratchDir dir;
     EXPECT_EQ(errorOf(dir.file("nope.faultline")), dir.file("nope.faultline") + ": no such file");
