@@ -1,6 +1,7 @@
 #include "importers/folder_follower.h"
 
 #include "analysis/stored_figures.h"
+#include "importers/import_invariants.h"
 #include "importers/text/byte_source.h"
 #include "importers/text/parallel_files.h"
 #include "model/error.h"
@@ -123,36 +124,7 @@ FolderFollower::Look FolderFollower::look(bool last) {
         if (kept.file && !now.count(path)) anyGone = true;
     readGrowing(grown, now, last, look, toRead, orders, listed.files);
 
-    // Read together (on every core); when one of them cannot be read yet, each alone, so that
-    // the others are not held back by it.
-    std::vector<std::optional<ShardedFile>> read(toRead.size());
-    std::vector<std::string> errors(toRead.size());
-    try {
-        std::vector<ShardedFile> all = readListedFiles(toRead, orders, m_options);
-        for (std::size_t i = 0; i < all.size(); ++i) read[i] = std::move(all[i]);
-    } catch (const Error&) {
-        if (last) throw;
-        for (std::size_t i = 0; i < toRead.size(); ++i) try {
-                read[i] = std::move(readListedFiles({toRead[i]}, {orders[i]}, m_options).front());
-            } catch (const Error& e) {
-                errors[i] = e.what();
-            }
-    }
-    for (std::size_t i = 0; i < toRead.size(); ++i) {
-        Kept& kept = now[toRead[i].path];
-        if (read[i]) {
-            kept.file = std::move(read[i]);
-            kept.tailRead = kept.mark == kept.seen && kept.growing;  // the unended line that waited
-            kept.mark = kept.seen;
-            kept.looksWaited = 0;
-            kept.unreadable.reset();
-            ++look.filesRead;
-            look.bytesRead += toRead[i].size;
-        } else {
-            kept.unreadable = errors[i];
-            look.waiting.push_back(toRead[i].path + ": cannot be read yet (" + errors[i].substr(0, 200) + "); read again when it changes");
-        }
-    }
+    readWhole(toRead, orders, now, last, look);
     m_kept = std::move(now);
     if (m_source) {
         std::vector<const ShardedFile*> files;
@@ -222,8 +194,9 @@ void FolderFollower::readGrowing(const std::vector<std::pair<std::string, std::s
         }
         bytes[i] = growing->bytesRead() - before;
         try {
-            read[i] = growing->snapshot();
-            read[i]->order = grown[i].second;
+            ConsoleLogSnapshot snapshot = growing->snapshot();
+            read[i] = ShardedFile{grown[i].second, std::move(snapshot.report), std::move(snapshot.events)};
+            read[i]->report.written = fileWriteTime(grown[i].first);
         } catch (const Error& e) {
             if (last) readWhole[i] = 1;
             else errors[i] = e.what();
@@ -256,9 +229,11 @@ void FolderFollower::write(const ImportResult& result, bool last) {
     const std::size_t common = std::min(steps.size(), m_writtenRankSteps.size());
     auto same = [](const RankStep& a, const RankStep& b) { return a.rank == b.rank && a.step == b.step && a.time == b.time && a.duration == b.duration; };
     while (kept < common && same(steps[kept], m_writtenRankSteps[kept])) ++kept;
-    m_writtenRankSteps.clear();
     bool updated = false;
-    if (m_everWritten && kept > 0 && !last) {
+    // Rows are kept where most of the file's are: a job whose ranks log to one file (srun's
+    // stdout) grows at the end of them; one log per rank grows after each rank's, and is
+    // written whole, which is then the cheaper.
+    if (m_everWritten && kept > 0 && kept >= m_writtenRankSteps.size() / 2 && !last) {
         try {
             updateRunFileWithFigures(result.run, m_output, kept, result.pulls);
             updated = true;
@@ -266,8 +241,43 @@ void FolderFollower::write(const ImportResult& result, bool last) {
             // Replaced or damaged since the last look, or of another version: written whole.
         }
     }
+    m_writtenRankSteps.clear();
     if (!updated) writeRunFileWithFigures(result.run, m_output, result.pulls);
     m_writtenRankSteps = steps;
+}
+
+void FolderFollower::readWhole(const std::vector<ListedFile>& toRead, const std::vector<std::size_t>& orders, std::map<std::string, Kept>& now, bool last,
+                               Look& look) {
+    // Read together (on every core); when one of them cannot be read yet, each alone, so that
+    // the others are not held back by it.
+    std::vector<std::optional<ShardedFile>> read(toRead.size());
+    std::vector<std::string> errors(toRead.size());
+    try {
+        std::vector<ShardedFile> all = readListedFiles(toRead, orders, m_options);
+        for (std::size_t i = 0; i < all.size(); ++i) read[i] = std::move(all[i]);
+    } catch (const Error&) {
+        if (last) throw;
+        for (std::size_t i = 0; i < toRead.size(); ++i) try {
+                read[i] = std::move(readListedFiles({toRead[i]}, {orders[i]}, m_options).front());
+            } catch (const Error& e) {
+                errors[i] = e.what();
+            }
+    }
+    for (std::size_t i = 0; i < toRead.size(); ++i) {
+        Kept& kept = now[toRead[i].path];
+        if (read[i]) {
+            kept.file = std::move(read[i]);
+            kept.tailRead = kept.mark == kept.seen && kept.growing;  // the unended line that waited
+            kept.mark = kept.seen;
+            kept.looksWaited = 0;
+            kept.unreadable.reset();
+            ++look.filesRead;
+            look.bytesRead += toRead[i].size;
+        } else {
+            kept.unreadable = errors[i];
+            look.waiting.push_back(toRead[i].path + ": cannot be read yet (" + errors[i].substr(0, 200) + "); read again when it changes");
+        }
+    }
 }
 
 }  // namespace faultline

@@ -85,6 +85,9 @@ private:
         std::unique_ptr<GrowingConsoleLog> growing;
         bool tailRead = false;
     };
+    // The files that changed, read whole: together (on every core), or each alone when one of
+    // them cannot be read yet, so that the others are not held back by it.
+    void readWhole(const std::vector<ListedFile>& toRead, const std::vector<std::size_t>& orders, std::map<std::string, Kept>& now, bool last, Look& look);
     // The console logs that changed: each read on from where it was (or from its start when it
     // cannot be); those that cannot be read so go to `whole`.
     void readGrowing(const std::vector<std::pair<std::string, std::size_t>>& grown, std::map<std::string, Kept>& now, bool last, Look& look,

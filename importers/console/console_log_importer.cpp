@@ -12,7 +12,6 @@
 #include "importers/console/console_progress.h"
 #include "importers/console/growing_console_log.h"
 #include "importers/console/readers.h"
-#include "importers/import_invariants.h"
 #include "importers/text/text_parse.h"
 #include "importers/text/year_resolver.h"
 #include "importers/text/text_encoding.h"
@@ -355,14 +354,13 @@ bool GrowingConsoleLog::readOn(bool toTheEnd) {
     return true;
 }
 
-ShardedFile GrowingConsoleLog::snapshot() const {
-    ShardedFile out;
+ConsoleLogSnapshot GrowingConsoleLog::snapshot() const {
+    ConsoleLogSnapshot out;
     out.report = m->report;
     out.events = m->events;
     ImportContext ctx{m->options, out.events, out.report, nullptr, {}, nullptr};
     ConsoleLogReader finishing(m->reader, ctx);
     finishing.finish();
-    out.report.written = fileWriteTime(m->path);
     out.events.telemetry.shrink();
     return out;
 }

@@ -8,12 +8,19 @@
 //
 // Plain text only (grows()): a compressed or UTF-16 log is read whole at each change.
 #include "importers/events/import_context.h"
-#include "importers/shard_file.h"
+#include "importers/events/import_report.h"
+#include "importers/events/imported_events.h"
 
 #include <memory>
 #include <string>
 
 namespace faultline {
+
+// What a log read so far gives: as an import of it reports and keeps (its write time aside).
+struct ConsoleLogSnapshot {
+    FileReport report;
+    ImportedEvents events;
+};
 
 class GrowingConsoleLog {
 public:
@@ -31,9 +38,9 @@ public:
     // line read (a message cut over lines, which a read of the whole file joins). Throws Error
     // as an import of the file would (a line it refuses); the log cannot be read on after that.
     bool readOn(bool toTheEnd);
-    // The file as read so far, finished as an import finishes it. Throws Error as that import
-    // would (no line a training log has, yet).
-    ShardedFile snapshot() const;
+    // The file as read so far, finished as an import finishes it; the report's write time is
+    // the caller's to set. Throws Error as that import would (no line a training log has, yet).
+    ConsoleLogSnapshot snapshot() const;
     // Bytes after the last line end, waiting for their end.
     bool lineWaits() const;
     // Bytes of the file read so far, the unended line's included.

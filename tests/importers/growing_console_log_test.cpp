@@ -6,6 +6,7 @@
 #include "import_test_util.h"
 
 #include "importers/console/growing_console_log.h"
+#include "importers/import_invariants.h"
 #include "importers/events/import_report.h"
 #include "model/run_file.h"
 
@@ -64,8 +65,11 @@ std::string importedOnce(const std::string& log, const test::ScratchDir& dir) {
 
 std::string snapshotOf(const GrowingConsoleLog& growing, const std::string& log, const test::ScratchDir& dir) {
     try {
-        std::vector<ShardedFile> files;
-        files.push_back(growing.snapshot());
+        ConsoleLogSnapshot snapshot = growing.snapshot();
+        std::vector<ShardedFile> files(1);
+        files[0].report = std::move(snapshot.report);
+        files[0].report.written = fileWriteTime(log);
+        files[0].events = std::move(snapshot.events);
         return built(std::move(files), log, dir);
     } catch (const Error& e) {
         return std::string("refused: ") + e.what();
@@ -139,8 +143,6 @@ TEST(GrowingConsoleLog, ALineThatGoesOnALineReadAtAnEarlierLookIsJoinedAsTheImpo
     ASSERT_TRUE(growing.readOn(false));
     std::ofstream(log, std::ios::app | std::ios::binary) << tail;
     const bool readOn = growing.readOn(false);
-    std::vector<ShardedFile> files;
-    if (readOn) files.push_back(growing.snapshot());
     GrowingConsoleLog fresh(log, options());
     ASSERT_TRUE(fresh.readOn(false));
     EXPECT_EQ(snapshotOf(readOn ? growing : fresh, log, dir), importedOnce(log, dir));
