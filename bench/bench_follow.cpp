@@ -170,7 +170,10 @@ int main(int argc, char** argv) {
         const auto lookStart = Clock::now();
         const bool caughtUp = stopped;  // this look begins after every byte was written
         try {
-            changes.watch(follower.look(false).folders);
+            const FolderFollower::Look look = follower.look(false);
+            changes.watch(look.folders);
+            std::printf("follow: look %d: read %.0f MB of %zu files in %.2f s, built the run in %.2f s, wrote it in %.2f s\n", looks + 1,
+                        static_cast<double>(look.bytesRead) / 1048576.0, look.filesRead, look.readSeconds, look.buildSeconds, look.writeSeconds);
         } catch (const std::exception& e) {
             ++failed;
             lastError = e.what();
@@ -207,6 +210,9 @@ int main(int argc, char** argv) {
     t = Clock::now();
     writeRunFileWithFigures(built.run, (root / "once.faultline").string());
     const double writeSecs = seconds(Clock::now() - t);
+    t = Clock::now();
+    const StoredFigures figures = storedFigures(built.run);
+    std::printf("follow: the run's stored figures worked out in %.2f s\n", seconds(Clock::now() - t));
     t = Clock::now();
     const std::size_t kept = built.run.rankSteps.size() - built.run.rankSteps.size() / 20;
     updateRunFileWithFigures(built.run, (root / "once.faultline").string(), kept);

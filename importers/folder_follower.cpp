@@ -8,6 +8,7 @@
 #include "model/path_inside.h"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <optional>
 
@@ -58,6 +59,8 @@ FolderFollower::FolderFollower(std::vector<std::string> inputs, std::string outp
 
 FolderFollower::Look FolderFollower::look(bool last) {
     Look look;
+    const auto began = std::chrono::steady_clock::now();
+    auto secondsSince = [](std::chrono::steady_clock::time_point t) { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count(); };
     ListedImport listed = listImportFiles(m_inputs, m_options);
     look.folders = std::move(listed.folders);
     look.files.reserve(listed.files.size());
@@ -138,6 +141,7 @@ FolderFollower::Look FolderFollower::look(bool last) {
     }
     if (look.filesRead == 0 && !anyGone && !m_sourceUnwritten && !(last && !m_everWritten)) return look;
 
+    look.readSeconds = secondsSince(began);
     ReadImport whole;
     whole.runName = std::move(listed.runName);
     whole.label = std::move(listed.label);
@@ -148,9 +152,13 @@ FolderFollower::Look FolderFollower::look(bool last) {
         look.waiting.push_back(whole.label + ": no file in a format Faultline reads yet");
         return look;
     }
+    const auto building = std::chrono::steady_clock::now();
     ImportResult result = buildReadImport(std::move(whole), m_source ? m_source->sources() : std::vector<ShardedFile>{}, m_options);
     if (m_source) result.pulls = m_source->pulls();
+    look.buildSeconds = secondsSince(building);
+    const auto writing = std::chrono::steady_clock::now();
     write(result, last);
+    look.writeSeconds = secondsSince(writing);
     m_everWritten = true;
     m_sourceUnwritten = false;
     look.written = true;

@@ -51,6 +51,8 @@ public:
         RunInfo info;                        // of the run written: its name, start and span
         std::size_t filesRead = 0;           // read at this look (the others were kept)
         std::uint64_t bytesRead = 0;         // of the files read: what grew of a console log, all of any other
+        // Where the look's time went: listing and reading the files, building the run, writing it.
+        double readSeconds = 0, buildSeconds = 0, writeSeconds = 0;
         // What this look's listing walked and found: a watcher of changes watches these, so
         // that the folder is walked once a look, not once more by the watcher.
         std::vector<std::string> folders;

@@ -365,6 +365,9 @@ void addSteps(const ImportedEvents& events, RunClock& clock, Run& run) {
     std::stable_sort(run.steps.begin(), run.steps.end(), [](const Step& a, const Step& b) { return a.time < b.time; });
     for (const auto& s : events.steps)
         if (s.rank >= 0) run.rankSteps.push_back({s.rank, s.step, clock(s.end), s.duration});
+    // In time order, as the steps: a followed job's run grows at the end of them, so its run
+    // file keeps the rows it has (updateRunFile).
+    std::stable_sort(run.rankSteps.begin(), run.rankSteps.end(), [](const RankStep& a, const RankStep& b) { return a.time < b.time; });
 }
 
 // Stragglers found in the traces and in the step times replay like any other straggler
