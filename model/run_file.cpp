@@ -211,8 +211,8 @@ void updateRunFile(const Run& run, const std::string& path, std::size_t keptRank
         if (static_cast<std::size_t>(rows) < keptRankSteps) throw Error(path + ": holds fewer rank steps than were written to it");
         db.exec("BEGIN");
         // rank_steps' rows stay; every other table is made anew, as writeRunFile makes it.
-        // Its index is made again at the end, as a fresh file's: one sort, not a b-tree walk
-        // for every row taken out and put in.
+        // An index on it (files written before version 8's last builds had one) would cost a
+        // b-tree walk for every row taken out and put in: rank_steps is read whole, in order.
         db.exec("DROP INDEX IF EXISTS rank_steps_rank; ALTER TABLE rank_steps RENAME TO rank_steps_kept");
         std::vector<std::string> tables;
         for (SqliteStatement s(db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name != 'rank_steps_kept'"); s.next();)

@@ -129,7 +129,6 @@ CREATE INDEX IF NOT EXISTS failures_time ON failures(time_ns);
 CREATE INDEX IF NOT EXISTS downtimes_time ON downtimes(begin_ns, end_ns);
 CREATE INDEX IF NOT EXISTS checkpoints_time ON checkpoints(begin_ns);
 CREATE INDEX IF NOT EXISTS steps_time ON steps(time_ns);
-CREATE INDEX IF NOT EXISTS rank_steps_rank ON rank_steps(rank, step);
 CREATE INDEX IF NOT EXISTS stragglers_time ON stragglers(begin_ns, end_ns);
 CREATE INDEX IF NOT EXISTS stragglers_gpu ON stragglers(gpu);
 )sql";
