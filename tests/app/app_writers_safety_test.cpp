@@ -2,6 +2,7 @@
 // CLI's (tests/cli/review_safety_test.cpp): never over the review of the run they read, with
 // or without --force; and a write that fails (writes refused past a few KB, as on a full disk)
 // exits 1 naming the file and the cause, the older file left as it was (issue 39).
+#include "file_bytes.h"
 #include "test_runs.h"
 #include "write_faults.h"
 
@@ -20,12 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 using test::ScratchDir;
 
-std::string bytesOf(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using test::bytesOf;
 
 test::CommandResult runApp(const std::string& args, const std::string& prefix = "") {
     return test::runCommand("sh -c '" + prefix + FAULTLINE_APP + " " + args + "'");

@@ -3,6 +3,7 @@
 // message that names the file and the cause, leaves no partial file, and leaves the older
 // file of that name exactly as it was; on a real full disk (a tmpfs, where the test may mount
 // one) the cause reads "no space left on device".
+#include "file_bytes.h"
 #include "gui_test_app.h"
 #include "test_runs.h"
 #include "write_faults.h"
@@ -37,12 +38,7 @@ namespace {
 namespace fs = std::filesystem;
 using test::ScratchDir;
 
-std::string bytesOf(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using test::bytesOf;
 
 bool hasPartial(const fs::path& folder) {
     for (const auto& entry : fs::directory_iterator(folder))

@@ -2,6 +2,7 @@
 // the import report must be exactly those of one thread reading the file in one piece, wherever
 // the chunk ends fall (inside a traceback, between a '\r' redraw and its line, between a date
 // and the yearless lines placed near it).
+#include "file_bytes.h"
 #include "import_test_util.h"
 
 #include "importers/events/import_report.h"
@@ -19,12 +20,7 @@ namespace {
 using test::fixture;
 using test::importPaths;
 
-std::string bytesOf(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using test::bytesOf;
 
 // The run as written to a run file, and the import report as JSON: everything the import kept.
 std::string importedAs(const std::string& log, int workers, std::size_t chunkBytes, const test::ScratchDir& dir) {

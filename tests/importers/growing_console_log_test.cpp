@@ -3,6 +3,7 @@
 // as it stands gives, and after the last look what an import of the whole file gives, wherever
 // the writes cut the lines (inside a traceback, between a message and the line it goes on in,
 // between a date and the yearless lines placed near it).
+#include "file_bytes.h"
 #include "import_test_util.h"
 
 #include "importers/console/growing_console_log.h"
@@ -24,12 +25,7 @@ namespace {
 
 using test::fixture;
 
-std::string bytesOf(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using test::bytesOf;
 
 ImportOptions options() {
     ImportOptions o;
