@@ -81,7 +81,6 @@ FolderFollower::Look FolderFollower::look(bool last) {
         if (kept.file) kept.file->order = i;
         const bool unchangedSinceSeen = kept.seen == mark;
         kept.seen = mark;
-        const bool sameAsRead = kept.file && sameFile(kept.mark.device, kept.mark.inode, mark.device, mark.inode);
         if (kept.file && kept.mark == mark) {
             // Read on as far as its lines end: an unended last line that no longer changes is
             // read whole, as below.
@@ -99,10 +98,10 @@ FolderFollower::Look FolderFollower::look(bool last) {
             now.emplace(f.path, std::move(kept));
             continue;
         }
-        if (!sameAsRead) kept.growing.reset();  // replaced (a rotation): read from its start
+        if (kept.growing && !sameFile(kept.growingDevice, kept.growingInode, mark.device, mark.inode))
+            kept.growing.reset();  // replaced (a rotation): read from its start
         // A console log that grew since it was read: read on from where it was.
-        const bool console = sameAsRead && kept.file->report.format == "training-log" && (m_options.format.empty() || m_options.format == "training-log");
-        if (console && (!kept.unreadable || !unchangedSinceSeen || last)) {
+        if ((!kept.unreadable || !unchangedSinceSeen || last) && readsOn(kept, f)) {
             grown.emplace_back(f.path, i);
             now.emplace(f.path, std::move(kept));
             continue;
@@ -187,6 +186,8 @@ void FolderFollower::readGrowing(const std::vector<std::pair<std::string, std::s
             if (!growing || !growing->readOn(last)) {
                 before = 0;
                 growing = std::make_unique<GrowingConsoleLog>(grown[i].first, m_options);
+                kept[i]->growingDevice = kept[i]->seen.device;
+                kept[i]->growingInode = kept[i]->seen.inode;
                 if (!growing->grows() || !growing->readOn(last)) {
                     growing.reset();
                     readWhole[i] = 1;
@@ -285,6 +286,16 @@ void FolderFollower::readWhole(const std::vector<ListedFile>& toRead, const std:
             kept.unreadable = errors[i];
             look.waiting.push_back(toRead[i].path + ": cannot be read yet (" + errors[i].substr(0, 200) + "); read again when it changes");
         }
+    }
+}
+
+bool FolderFollower::readsOn(const Kept& kept, const ListedFile& file) const {
+    if (kept.growing) return true;
+    if (kept.file) return kept.file->report.format == "training-log";
+    try {
+        return formatOfListedFile(file, m_options) == "training-log";
+    } catch (const Error&) {
+        return false;  // read whole, which says why
     }
 }
 

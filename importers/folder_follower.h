@@ -5,7 +5,8 @@
 // time and inode), keeps what the other files gave, builds the run again and writes the run
 // file whole: a reader of it never sees a half-written one, and after the last look it is the
 // file a one-shot import of the finished folder writes. A console log that grew is read from
-// where the last look left it (GrowingConsoleLog): a look costs what the logs grew by.
+// where the last look left it (GrowingConsoleLog), from the first look that reads it: a look
+// costs what the logs grew by.
 //
 // What is not whole yet waits: a text file whose last line has no end yet keeps what it gave
 // at the last look until the line ends (or the file stops changing for a look: a writer that
@@ -85,8 +86,12 @@ private:
         // A console log read on as it grows (from its second change on), and whether `file`
         // holds its unended last line too (read whole after it waited).
         std::unique_ptr<GrowingConsoleLog> growing;
+        std::uint64_t growingDevice = 0, growingInode = 0;  // the file `growing` reads
         bool tailRead = false;
     };
+    // Whether a changed file is a console log to read on: one read as such before, or one read
+    // for the first time that an import reads as one.
+    bool readsOn(const Kept& kept, const ListedFile& file) const;
     // The files that changed, read whole: together (on every core), or each alone when one of
     // them cannot be read yet, so that the others are not held back by it.
     void readWhole(const std::vector<ListedFile>& toRead, const std::vector<std::size_t>& orders, std::map<std::string, Kept>& now, bool last, Look& look);

@@ -128,13 +128,19 @@ std::string& wholeFileBuffer() {
     return buffer;
 }
 
+// Reads a small file whole into `whole` (true when it did) and tells its format.
+const FormatInfo* formatOf(const ListedFile& f, const FormatInfo* forced, std::string& whole, bool& haveBytes) {
+    haveBytes = (!forced || forced->importBytes) && f.size >= 2 && f.size <= kReadWhole && readPlainFile(f.path, kReadWhole, whole);
+    return forced ? forced : haveBytes ? detectFormatOfPlainFile(f.path, whole) : detectFormat(f.path);
+}
+
 void readOne(const ListedFile& f, const FormatInfo* forced, const ImportOptions& options, const std::atomic<bool>* cancel,
              const std::function<void(double)>& fileProgress, FlightRecorderGroupLists& groupLists, ShardedFile& out) {
     out.report.path = f.path;
     out.report.written = fileWriteTime(f.path);
     std::string& whole = wholeFileBuffer();
-    const bool haveBytes = (!forced || forced->importBytes) && f.size >= 2 && f.size <= kReadWhole && readPlainFile(f.path, kReadWhole, whole);
-    const FormatInfo* format = forced ? forced : haveBytes ? detectFormatOfPlainFile(f.path, whole) : detectFormat(f.path);
+    bool haveBytes = false;
+    const FormatInfo* format = formatOf(f, forced, whole, haveBytes);
     if (!format) {
         if (!f.fromFolder)
             throw Error(f.path + ": unknown format: not a file Faultline reads (known: " + formatNames() + "; use --format to name one)");
@@ -362,6 +368,12 @@ ListedImport listImportFiles(const std::vector<std::string>& inputs, const Impor
 std::vector<ShardedFile> readListedFiles(const std::vector<ListedFile>& files, const std::vector<std::size_t>& orders, const ImportOptions& options,
                                          const ProgressFn& progress, const std::atomic<bool>* cancel) {
     return readFiles(files, orders, options, progress, cancel);
+}
+
+std::string formatOfListedFile(const ListedFile& file, const ImportOptions& options) {
+    bool haveBytes = false;
+    const FormatInfo* format = formatOf(file, forcedFormat(options), wholeFileBuffer(), haveBytes);
+    return format ? std::string(format->name) : std::string();
 }
 
 ReadImport readImportFiles(const std::vector<std::string>& inputs, const ImportOptions& options, const ProgressFn& progress,

@@ -66,6 +66,8 @@ struct ListedImport {
 ListedImport listImportFiles(const std::vector<std::string>& inputs, const ImportOptions& options);
 std::vector<ShardedFile> readListedFiles(const std::vector<ListedFile>& files, const std::vector<std::size_t>& orders, const ImportOptions& options,
                                          const ProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr);
+// The name of the format readListedFiles reads `file` as ("training-log", ...); empty for none.
+std::string formatOfListedFile(const ListedFile& file, const ImportOptions& options);
 // The run from what was read and what was pulled: each pulled source is reported as a file
 // of its own (its report's path names it), after the files.
 ImportResult buildReadImport(ReadImport read, std::vector<ShardedFile> pulled, const ImportOptions& options);

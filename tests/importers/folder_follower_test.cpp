@@ -212,10 +212,8 @@ TEST(FolderFollower, AConsoleLogThatGrewIsReadFromWhereTheLastLookLeftIt) {
     append(log, lines(3000));
     const std::uint64_t firstSize = fs::file_size(log);
     EXPECT_EQ(follower.look().bytesRead, firstSize);
-    append(log, lines(10));
-    follower.look();  // its first change: read once more from its start, then on from there
     std::size_t steps = readRunFile(output).steps.size();
-    for (int look = 0; look < 3; ++look) {
+    for (int look = 0; look < 4; ++look) {
         const std::string more = lines(10);
         append(log, more);
         const FolderFollower::Look grown = follower.look();
@@ -227,6 +225,36 @@ TEST(FolderFollower, AConsoleLogThatGrewIsReadFromWhereTheLastLookLeftIt) {
         EXPECT_EQ(runText(followed), runText(importPaths({job.string()}).run)) << "the run file brought up to date, not written whole";
     }
     append(log, lines(1).substr(0, 30));  // the last line, cut short when the job died
+    follower.look(true);
+    EXPECT_EQ(runText(readRunFile(output)), runText(importPaths({job.string()}).run));
+}
+
+// A console log rotated (renamed to .1, a new one begun at its name) and one whose last line
+// never ends: the new file is read from its start, the old one keeps what it gave, the unended
+// line is read once it stopped changing, and the run is the one-shot import.
+TEST(FolderFollower, ARotatedConsoleLogAndOneWhoseLastLineNeverEndsEndAsTheOneShotImport) {
+    ScratchDir dir;
+    const fs::path job = dir.path() / "job";
+    fs::create_directories(job);
+    const std::string log = (job / "rank0.log").string(), other = (job / "rank1.log").string();
+    const std::string output = dir.file("live.faultline");
+    auto line = [](int rank, int i) {
+        return "[rank" + std::to_string(rank) + "]:[2024-03-05 10:0" + std::to_string(i / 60) + ":" + std::to_string(10 + i % 50) + "] iteration " +
+               std::to_string(i) + "/ 1000 | elapsed time per iteration (ms): 1000.0 |\n";
+    };
+    FolderFollower follower({job.string()}, output, {});
+    for (int i = 1; i <= 5; ++i) append(log, line(0, i)), append(other, line(1, i));
+    follower.look();
+    append(log, line(0, 6));
+    follower.look();
+    fs::rename(log, log + ".1");
+    for (int i = 7; i <= 9; ++i) append(log, line(0, i));
+    append(other, line(1, 6) + "[rank1]:[2024-03-05 10:00:17] RuntimeError: CUDA error: an illegal mem");
+    const FolderFollower::Look rotated = follower.look();
+    EXPECT_TRUE(rotated.written);
+    follower.look();
+    follower.look();  // the line stopped changing two looks ago
+    EXPECT_EQ(runText(readRunFile(output)), runText(importPaths({job.string()}).run)) << "the unended line read whole";
     follower.look(true);
     EXPECT_EQ(runText(readRunFile(output)), runText(importPaths({job.string()}).run));
 }
