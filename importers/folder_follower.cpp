@@ -72,10 +72,8 @@ FolderFollower::Look FolderFollower::look(bool last) {
     bool anyGone = false;
     for (std::size_t i = 0; i < listed.files.size(); ++i) {
         const ListedFile& f = listed.files[i];
-        struct stat st {};
-        if (::stat(f.path.c_str(), &st) != 0) continue;  // gone since it was listed: the next look sees it so
-        const Mark mark{static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino), static_cast<std::uint64_t>(st.st_size),
-                        static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
+        const Mark mark = markOf(f.path);
+        if (mark == Mark{}) continue;  // gone since it was listed: the next look sees it so
         Kept kept;
         if (auto it = m_kept.find(f.path); it != m_kept.end()) kept = std::move(it->second);
         if (kept.file) kept.file->order = i;
@@ -242,7 +240,7 @@ void FolderFollower::write(const ImportResult& result, bool last) {
     // Rows are kept where most of the file's are: a job whose ranks log to one file (srun's
     // stdout) grows at the end of them; one log per rank grows after each rank's, and is
     // written whole, which is then the cheaper.
-    if (m_everWritten && kept > 0 && kept >= m_writtenRankSteps.size() / 2 && !last) {
+    if (m_everWritten && kept > 0 && kept >= m_writtenRankSteps.size() / 2 && !last && markOf(m_output) == m_written) {
         try {
             updateRunFileWithFigures(result.run, m_output, kept, result.pulls);
             updated = true;
@@ -253,6 +251,7 @@ void FolderFollower::write(const ImportResult& result, bool last) {
     m_writtenRankSteps.clear();
     if (!updated) writeRunFileWithFigures(result.run, m_output, result.pulls);
     m_writtenRankSteps = steps;
+    m_written = markOf(m_output);
 }
 
 void FolderFollower::readWhole(const std::vector<ListedFile>& toRead, const std::vector<std::size_t>& orders, std::map<std::string, Kept>& now, bool last,
@@ -297,6 +296,13 @@ bool FolderFollower::readsOn(const Kept& kept, const ListedFile& file) const {
     } catch (const Error&) {
         return false;  // read whole, which says why
     }
+}
+
+FolderFollower::Mark FolderFollower::markOf(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return {};
+    return {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino), static_cast<std::uint64_t>(st.st_size),
+            static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
 }
 
 }  // namespace faultline

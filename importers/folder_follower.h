@@ -111,6 +111,9 @@ private:
     // The rank steps the run file holds: those the next run still begins with are kept in it
     // (updateRunFile), the rest written anew.
     std::vector<RankStep> m_writtenRankSteps;
+    Mark m_written;  // the run file as the last look left it: another writer's is written whole
+    // What tells that a file changed: its size, modification time and inode (zeros when gone).
+    static Mark markOf(const std::string& path);
     // The run file written, brought up to the run: kept rows where it can, whole otherwise.
     // `last`: whole, so the file the follow ends with is the one a one-shot import writes.
     void write(const ImportResult& result, bool last);

@@ -149,8 +149,12 @@ TEST(FolderFollower, RotatedAndTruncatedLogsLoseNothingAndCountNothingTwice) {
 
 // What a reader of the run sees of a run: its incidents, failures, steps and checkpoints, span.
 std::string runText(const faultline::Run& run) {
+    std::string rankSteps;
+    for (const RankStep& r : run.rankSteps)
+        rankSteps += std::to_string(r.rank) + ":" + std::to_string(r.step) + "@" + std::to_string(r.time) + "+" + std::to_string(r.duration) + " ";
     return incidentsOf(run) + "\nfailures " + std::to_string(run.failures.size()) + ", steps " + std::to_string(run.steps.size()) + ", checkpoints " +
-           std::to_string(run.checkpoints.size()) + ", start " + std::to_string(run.info.startEpochNs) + ", duration " + std::to_string(run.info.duration);
+           std::to_string(run.checkpoints.size()) + ", start " + std::to_string(run.info.startEpochNs) + ", duration " + std::to_string(run.info.duration) +
+           "\nrank steps " + rankSteps;
 }
 
 // A log written a few bytes at a time (lines cut anywhere, a traceback over many looks),
@@ -202,10 +206,13 @@ TEST(FolderFollower, AConsoleLogThatGrewIsReadFromWhereTheLastLookLeftIt) {
     int iteration = 0;
     auto lines = [&](int n) {
         std::string text;
+        // Two ranks in one log (srun's stdout): each rank's steps are kept, in time order.
         for (int k = 0; k < n; ++k, ++iteration)
-            text += "[rank0]:[2024-03-05 " + std::to_string(10 + iteration / 3600) + ":" + std::to_string(10 + iteration / 60 % 50) + ":" +
-                    std::to_string(10 + iteration % 50) + "] iteration " + std::to_string(iteration + 1) +
-                    "/ 100000 | elapsed time per iteration (ms): 1000.0 | lm loss: 2.0 |\n";
+            for (const char* rank : {"[rank0]:", "[rank1]:"}) {
+                char stamp[32];
+                std::snprintf(stamp, sizeof stamp, "[2024-03-05 %02d:%02d:%02d]", 10 + iteration / 3600, iteration / 60 % 60, iteration % 60);
+                text += std::string(rank) + stamp + " iteration " + std::to_string(iteration + 1) + "/ 100000 | elapsed time per iteration (ms): 1000.0 | lm loss: 2.0 |\n";
+            }
         return text;
     };
     FolderFollower follower({job.string()}, output, {});
@@ -213,6 +220,7 @@ TEST(FolderFollower, AConsoleLogThatGrewIsReadFromWhereTheLastLookLeftIt) {
     const std::uint64_t firstSize = fs::file_size(log);
     EXPECT_EQ(follower.look().bytesRead, firstSize);
     std::size_t steps = readRunFile(output).steps.size();
+    ASSERT_GT(readRunFile(output).rankSteps.size(), 0u) << "no rank steps: the file would be written whole at every look";
     for (int look = 0; look < 4; ++look) {
         const std::string more = lines(10);
         append(log, more);
@@ -224,6 +232,14 @@ TEST(FolderFollower, AConsoleLogThatGrewIsReadFromWhereTheLastLookLeftIt) {
         steps = followed.steps.size();
         EXPECT_EQ(runText(followed), runText(importPaths({job.string()}).run)) << "the run file brought up to date, not written whole";
     }
+    // Another writer's run file put in its place between two looks: written whole, none of
+    // its rows kept.
+    faultline::Run foreign = readRunFile(output);
+    for (RankStep& r : foreign.rankSteps) r.duration += 1;
+    writeRunFile(foreign, output);
+    append(log, lines(10));
+    follower.look();
+    EXPECT_EQ(runText(readRunFile(output)), runText(importPaths({job.string()}).run)) << "rows of another writer's file were kept";
     append(log, lines(1).substr(0, 30));  // the last line, cut short when the job died
     follower.look(true);
     EXPECT_EQ(runText(readRunFile(output)), runText(importPaths({job.string()}).run));
