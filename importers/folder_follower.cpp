@@ -41,8 +41,6 @@ bool endsMidLine(const std::string& path, std::uint64_t size) {
     return plain && last != '\n';
 }
 
-bool sameFile(std::uint64_t deviceA, std::uint64_t inodeA, std::uint64_t deviceB, std::uint64_t inodeB) { return deviceA == deviceB && inodeA == inodeB; }
-
 
 }  // namespace
 
@@ -96,7 +94,7 @@ FolderFollower::Look FolderFollower::look(bool last) {
             now.emplace(f.path, std::move(kept));
             continue;
         }
-        if (kept.growing && !sameFile(kept.growingDevice, kept.growingInode, mark.device, mark.inode))
+        if (kept.growing && (kept.growingDevice != mark.device || kept.growingInode != mark.inode))
             kept.growing.reset();  // replaced (a rotation): read from its start
         // A console log that grew since it was read: read on from where it was.
         if ((!kept.unreadable || !unchangedSinceSeen || last) && readsOn(kept, f)) {
