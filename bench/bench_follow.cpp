@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <string>
 #include <thread>
@@ -45,12 +46,15 @@ double seconds(Clock::duration d) { return std::chrono::duration<double>(d).coun
 // One rank's next line: its progress, NCCL and memory lines, each dated, as a Megatron job
 // prints them behind torchrun's "[rankN]:".
 int lineOf(char* out, std::size_t size, int rank, std::int64_t n) {
-    const std::int64_t second = 1'700'000'000 + n;  // one line a second of the job's clock
-    const int sec = static_cast<int>(second % 60), min = static_cast<int>(second / 60 % 60), hour = static_cast<int>(second / 3600 % 24);
+    // One line a second of the job's clock, dated in full: a log of more than two hours goes
+    // on past midnight into the next day, as a real one does.
+    const std::time_t second = 1'700'000'000 + n;
+    std::tm at{};
+    gmtime_r(&second, &at);
     switch (n % 3) {
         case 0:
-            return std::snprintf(out, size, "[rank%d]:[2023-11-14 %02d:%02d:%02d] iteration %8lld/ 1000000 | consumed samples: %lld | elapsed time per iteration (ms): 1000.0 | learning rate: 1.0E-04 | lm loss: 2.1E+00 |\n",
-                                 rank, hour, min, sec, static_cast<long long>(n / 3 + 1), static_cast<long long>((n / 3 + 1) * 1024));
+            return std::snprintf(out, size, "[rank%d]:[%04d-%02d-%02d %02d:%02d:%02d] iteration %8lld/ 1000000 | consumed samples: %lld | elapsed time per iteration (ms): 1000.0 | learning rate: 1.0E-04 | lm loss: 2.1E+00 |\n",
+                                 rank, at.tm_year + 1900, at.tm_mon + 1, at.tm_mday, at.tm_hour, at.tm_min, at.tm_sec, static_cast<long long>(n / 3 + 1), static_cast<long long>((n / 3 + 1) * 1024));
         case 1:
             return std::snprintf(out, size, "[rank%d]:node%04d:%d:%d [%d] NCCL INFO Channel 00/0 : %d[%d] -> %d[%d] via P2P/IPC/read\n", rank, rank / 8,
                                  1000 + rank, 2000 + rank, rank % 8, rank, rank % 8, rank + 1, (rank + 1) % 8);
