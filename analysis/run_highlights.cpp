@@ -3,6 +3,7 @@
 #include "hang_analysis.h"
 #include "opening_instant.h"
 #include "model/format.h"
+#include "model/key_groups.h"
 #include "model/time_notes.h"
 
 #include <algorithm>
@@ -60,15 +61,19 @@ std::vector<std::string> runHighlights(const Run& run, const RunSummary& summary
         out.push_back(late.empty() ? "No rank arrived late at its collectives beyond the noise floor" : "Late ranks: " + late);
     }
     if (!run.rankSteps.empty()) {
-        std::map<std::int32_t, std::pair<Nanos, int>> perRank;  // total step time and steps
-        for (const RankStep& s : run.rankSteps) {
-            auto& [sum, n] = perRank[s.rank];
-            sum += s.duration;
+        // Total step time and steps of each rank, in rank order.
+        const KeyGroups byRank = groupByKey(run.rankSteps.size(), [&](std::size_t i) { return run.rankSteps[i].rank; });
+        std::vector<std::pair<Nanos, int>> perRank(byRank.size());
+        for (std::size_t i = 0; i < run.rankSteps.size(); ++i) {
+            auto& [sum, n] = perRank[byRank.groupOf[i]];
+            sum += run.rankSteps[i].duration;
             ++n;
         }
         Nanos fastest = 0, slowest = 0;
-        std::int32_t slowRank = -1;
-        for (const auto& [rank, total] : perRank) {
+        std::int64_t slowRank = -1;
+        for (std::size_t g = 0; g < byRank.size(); ++g) {
+            const std::int64_t rank = byRank.keys[g];
+            const std::pair<Nanos, int>& total = perRank[g];
             const Nanos mean = total.first / std::max(1, total.second);
             if (slowRank < 0 || mean > slowest) {
                 slowest = mean;

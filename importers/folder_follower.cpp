@@ -160,6 +160,7 @@ FolderFollower::Look FolderFollower::look(bool last) {
     for (Incident& incident : buildIncidents(result.run))
         if (m_told.insert({result.run.info.startEpochNs + incident.begin, incident.hardware}).second) look.newIncidents.push_back(std::move(incident));
     look.info = result.run.info;
+    m_writtenRankSteps = std::move(result.run.rankSteps);  // written: what the next look compares with
     look.summary = std::move(result.summary);
     look.summary.output = m_output;
     return look;
@@ -248,7 +249,6 @@ void FolderFollower::write(const ImportResult& result, bool last) {
     }
     m_writtenRankSteps.clear();
     if (!updated) writeRunFileWithFigures(result.run, m_output, result.pulls);
-    m_writtenRankSteps = steps;
     m_written = markOf(m_output);
 }
 

@@ -9,6 +9,7 @@
 #include "importers/telemetry_build.h"
 #include "model/error.h"
 #include "model/format.h"
+#include "model/time_sort.h"
 #include "model/unplaced_hosts.h"
 #include "analysis/step_time_stragglers.h"
 #include "analysis/straggler_analysis.h"
@@ -360,14 +361,15 @@ void addFailures(const ImportedEvents& events, const JobChain& chain, const GpuF
 void addSteps(const ImportedEvents& events, RunClock& clock, Run& run) {
     std::int32_t stepRank = INT32_MAX;
     for (const auto& s : events.steps) stepRank = std::min(stepRank, s.rank);
-    for (const auto& s : events.steps)
+    run.rankSteps.reserve(events.steps.size());
+    for (const auto& s : events.steps) {
         if (s.rank == stepRank) run.steps.push_back({clock(s.end), s.step, s.duration});
-    std::stable_sort(run.steps.begin(), run.steps.end(), [](const Step& a, const Step& b) { return a.time < b.time; });
-    for (const auto& s : events.steps)
         if (s.rank >= 0) run.rankSteps.push_back({s.rank, s.step, clock(s.end), s.duration});
+    }
+    stableSortByTime(run.steps, [](const Step& s) { return s.time; });
     // In time order, as the steps: a followed job's run grows at the end of them, so its run
     // file keeps the rows it has (updateRunFile).
-    std::stable_sort(run.rankSteps.begin(), run.rankSteps.end(), [](const RankStep& a, const RankStep& b) { return a.time < b.time; });
+    stableSortByTime(run.rankSteps, [](const RankStep& s) { return s.time; });
 }
 
 // Stragglers found in the traces and in the step times replay like any other straggler

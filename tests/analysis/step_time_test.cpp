@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <stdexcept>
 #include <set>
@@ -98,6 +99,47 @@ TEST(StepTimeStragglers, EpisodesLandOnTheRanksGpus) {
     EXPECT_EQ(episodes[0].gpu, 5);
     EXPECT_EQ(episodes[0].begin, 19 * kSecond);  // step 21 ended at 21 s after 2 s
     EXPECT_EQ(episodes[0].end, 40 * kSecond);
+}
+
+// A run's rank steps come in time order, every rank's interleaved, or file after file: the
+// report is the same either way, and a restart that takes steps again counts them again.
+TEST(StepTimeStragglers, TheReportDoesNotDependOnTheOrderTheStepsComeIn) {
+    constexpr int kRanks = 64;
+    std::vector<RankStep> byTime;
+    for (std::int64_t s = 1; s <= 300; ++s)
+        for (std::int32_t r = 0; r < kRanks; ++r) {
+            const bool slow = r == 37 && s > 100 && s <= 200;
+            byTime.push_back({r, s, s * kSecond + r, slow ? kSecond * 13 / 10 : kSecond + (r % 5) * kSecond / 1000});
+        }
+    std::vector<RankStep> byRank = byTime;
+    std::stable_sort(byRank.begin(), byRank.end(), [](const RankStep& a, const RankStep& b) { return a.rank > b.rank; });
+    const StepTimeReport a = analyzeStepTimes(byTime), b = analyzeStepTimes(byRank);
+    ASSERT_EQ(a.episodes.size(), 1u);
+    EXPECT_EQ(a.episodes[0].rank, 37);
+    EXPECT_EQ(a.episodes[0].firstStep, 101);
+    EXPECT_EQ(a.episodes[0].lastStep, 200);
+    EXPECT_NEAR(a.episodes[0].slowdown, 1.3, 0.01);
+    EXPECT_EQ(a.steps, 300);
+    ASSERT_EQ(a.ranks.size(), static_cast<std::size_t>(kRanks));
+    EXPECT_EQ(a.ranks.front().rank, 37);
+    ASSERT_EQ(b.ranks.size(), a.ranks.size());
+    for (std::size_t i = 0; i < a.ranks.size(); ++i) {
+        EXPECT_EQ(b.ranks[i].rank, a.ranks[i].rank);
+        EXPECT_EQ(b.ranks[i].windowRatio, a.ranks[i].windowRatio);
+    }
+    ASSERT_EQ(b.episodes.size(), 1u);
+    EXPECT_EQ(b.episodes[0].begin, a.episodes[0].begin);
+    EXPECT_EQ(b.episodes[0].end, a.episodes[0].end);
+
+    // Rank 3 restarts after step 50 and takes steps 41-50 again: its samples of those steps
+    // count twice, each against the step's median, in the order they came.
+    std::vector<RankStep> restarted = byTime;
+    for (std::int64_t s = 41; s <= 50; ++s) restarted.push_back({3, s, (300 + s) * kSecond, kSecond});
+    const StepTimeReport c = analyzeStepTimes(restarted);
+    EXPECT_EQ(c.steps, 300);
+    const auto rank3 = std::find_if(c.ranks.begin(), c.ranks.end(), [](const RankStepScore& r) { return r.rank == 3; });
+    ASSERT_NE(rank3, c.ranks.end());
+    EXPECT_EQ(rank3->windowRatio.size(), 31u);  // 310 samples in windows of 10
 }
 
 }  // namespace
