@@ -5,6 +5,7 @@
 // between a date and the yearless lines placed near it).
 #include "file_bytes.h"
 #include "import_test_util.h"
+#include "realdata.h"
 
 #include "importers/console/growing_console_log.h"
 #include "importers/import_invariants.h"
@@ -27,12 +28,16 @@ using test::fixture;
 
 using test::bytesOf;
 
+// Chunks of 61 bytes end inside every shape of line of the fixtures; a real log of megabytes
+// is read in chunks of the size an import reads.
+std::size_t chunkBytes = 61;
+
 ImportOptions options() {
     ImportOptions o;
     o.format = "training-log";  // a few lines of a log may look like another format's
     o.year = 2024;              // the fixtures' yearless lines
     o.workers = 2;
-    o.consoleChunkBytes = 61;   // chunk ends inside every shape of line
+    if (chunkBytes) o.consoleChunkBytes = chunkBytes;
     return o;
 }
 
@@ -72,9 +77,9 @@ std::string snapshotOf(const GrowingConsoleLog& growing, const std::string& log,
     }
 }
 
-// Writes `text` into a log in pieces of random sizes, reading on after each; returns how many
-// times the reader had to begin again.
-int expectSameAsImportAtEveryLook(const std::string& text, unsigned seed) {
+// Writes `text` into a log in pieces of random sizes (up to `longestPiece` bytes, or to the
+// next line's end), reading on after each; returns how many times the reader had to begin again.
+int expectSameAsImportAtEveryLook(const std::string& text, unsigned seed, std::size_t longestPiece = 400) {
     test::ScratchDir dir;
     const std::string log = dir.file("growing.log");
     std::ofstream(log).close();
@@ -90,7 +95,10 @@ int expectSameAsImportAtEveryLook(const std::string& text, unsigned seed) {
     std::mt19937 random(seed);
     std::size_t written = 0, looks = 0;
     while (written < text.size()) {
-        const std::size_t piece = std::min<std::size_t>(text.size() - written, 1 + random() % 400);
+        std::size_t piece = std::min<std::size_t>(text.size() - written, 1 + random() % longestPiece);
+        // Every other piece ends at a line's end, where a look compares.
+        if (random() % 2 == 0)
+            if (const std::size_t end = text.find('\n', written + piece - 1); end != std::string::npos) piece = end + 1 - written;
         {
             std::ofstream out(log, std::ios::app | std::ios::binary);
             out.write(text.data() + written, static_cast<std::streamsize>(piece));
@@ -120,6 +128,35 @@ TEST(GrowingConsoleLog, EveryFixtureReadAsItIsWrittenGivesItsImportAtEveryLook) 
         if (testing::Test::HasFailure()) return;
     }
     EXPECT_GE(compared, 40);
+}
+
+// Every real console and training log of the real-data set, written in about thirty pieces
+// cut anywhere (inside a line, a traceback, a progress bar redrawn with \r): what a look gives
+// is what an import of the log as it stands gives.
+TEST(GrowingConsoleLog, EveryRealLogReadAsItIsWrittenGivesItsImportAtEveryLook) {
+    FAULTLINE_REQUIRE_REALDATA();
+    chunkBytes = 0;
+    int compared = 0;
+    for (const char* folder : {"console_logs", "training_logs"})
+        for (const auto& e : std::filesystem::recursive_directory_iterator(test::realData(folder))) {
+            if (!e.is_regular_file() || e.path().filename() == "README.md") continue;
+            ImportOptions detect;
+            ListedFile file;
+            file.path = e.path().string();
+            file.size = e.file_size();
+            try {
+                if (formatOfListedFile(file, detect) != "training-log") continue;
+            } catch (const Error&) {
+                continue;
+            }
+            SCOPED_TRACE(e.path().string());
+            const std::string text = bytesOf(e.path().string());
+            expectSameAsImportAtEveryLook(text, static_cast<unsigned>(compared), std::max<std::size_t>(400, text.size() / 15));
+            ++compared;
+            if (testing::Test::HasFailure()) break;
+        }
+    chunkBytes = 61;
+    EXPECT_GE(compared, 10);
 }
 
 // A message the terminal cut at its width goes on in the next line: when that line comes at a
