@@ -10,17 +10,17 @@
 
 namespace faultline {
 
-SummaryFigures summaryFigures(const Run& run) {
+SummaryFigures summaryFigures(const Run& run, const StragglerReport* stragglers) {
     const RunSummary summary = summarize(run);
-    const std::vector<std::string> highlights = runHighlights(run, summary, analyzeStragglers(run));
+    const std::vector<std::string> highlights = runHighlights(run, summary, stragglers ? *stragglers : analyzeStragglers(run));
     nlohmann::json json = summaryToJson(summary);
     json["highlights"] = highlights;
     // What the run holds leads, as in the app's summary panel.
     return {highlightsToText(highlights) + "\n" + summaryToText(summary), jsonText(json)};
 }
 
-StoredFigures storedFigures(const Run& run) {
-    SummaryFigures f = summaryFigures(run);
+StoredFigures storedFigures(const Run& run, const StragglerReport* stragglers) {
+    SummaryFigures f = summaryFigures(run, stragglers);
     return {{"summary_format", std::string(kSummaryFiguresFormat)}, {"summary_text", std::move(f.text)}, {"summary_json", std::move(f.json)}};
 }
 
@@ -32,15 +32,16 @@ std::optional<SummaryFigures> summaryFiguresIn(const StoredFigures& stored) {
     return SummaryFigures{text->second, json->second};
 }
 
-void writeRunFileWithFigures(const Run& run, const std::string& path, const std::vector<PulledSource>& pulls) {
+void writeRunFileWithFigures(const Run& run, const std::string& path, const std::vector<PulledSource>& pulls, const StragglerReport* stragglers) {
     // A run the writer refuses is refused before any figure is worked out from it.
     if (findRunViolation(run)) return writeRunFile(run, path, {}, pulls);
-    writeRunFile(run, path, storedFigures(run), pulls);
+    writeRunFile(run, path, storedFigures(run, stragglers), pulls);
 }
 
-void updateRunFileWithFigures(const Run& run, const std::string& path, std::size_t keptRankSteps, const std::vector<PulledSource>& pulls) {
+void updateRunFileWithFigures(const Run& run, const std::string& path, std::size_t keptRankSteps, const std::vector<PulledSource>& pulls,
+                              const StragglerReport* stragglers) {
     if (findRunViolation(run)) return writeRunFile(run, path, {}, pulls);
-    updateRunFile(run, path, keptRankSteps, storedFigures(run), pulls);
+    updateRunFile(run, path, keptRankSteps, storedFigures(run, stragglers), pulls);
 }
 
 }  // namespace faultline

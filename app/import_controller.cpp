@@ -114,7 +114,7 @@ void ImportController::importFromPrometheus(const PrometheusPullOptions& pull, c
         checkOutput(out, OutputKind::RunFile, {}, true);
         ImportResult result = importWithPrometheus({}, options, pull, progress, cancel);
         if (cancel && cancel->load()) throw ImportCancelled();
-        writeRunFileWithFigures(result.run, out, result.pulls);
+        writeRunFileWithFigures(result.run, out, result.pulls, &result.stragglers);
         result.summary.output = out;
         return result.summary;
     });

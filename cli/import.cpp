@@ -169,7 +169,7 @@ int importCommand(const CommandArgs& argv) {
     ImportSummary summary;
     if (pull) {
         ImportResult result = importWithPrometheus(args.positional(), options, std::move(*pull), [&](double fraction) { progress.setFraction(fraction); });
-        writeRunFileWithFigures(result.run, *output, result.pulls);
+        writeRunFileWithFigures(result.run, *output, result.pulls, &result.stragglers);
         summary = std::move(result.summary);
         summary.output = *output;
     } else {

@@ -51,7 +51,7 @@ int mergeCommand(const CommandArgs& argv) {
     ProgressLine progress("faultline-cli merge", progressWanted(quiet));
     progress.setStage("merging " + std::to_string(args.positional().size()) + " shards");
     ImportResult result = mergeShards(args.positional(), options);
-    writeRunFileWithFigures(result.run, *output);
+    writeRunFileWithFigures(result.run, *output, {}, &result.stragglers);
     result.summary.output = *output;
     progress.finish();
     if (quiet) return kExitOk;

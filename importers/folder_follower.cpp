@@ -241,14 +241,14 @@ void FolderFollower::write(const ImportResult& result, bool last) {
     // written whole, which is then the cheaper.
     if (m_everWritten && kept > 0 && kept >= m_writtenRankSteps.size() / 2 && !last && markOf(m_output) == m_written) {
         try {
-            updateRunFileWithFigures(result.run, m_output, kept, result.pulls);
+            updateRunFileWithFigures(result.run, m_output, kept, result.pulls, &result.stragglers);
             updated = true;
         } catch (const Error&) {
             // Replaced or damaged since the last look, or of another version: written whole.
         }
     }
     m_writtenRankSteps.clear();
-    if (!updated) writeRunFileWithFigures(result.run, m_output, result.pulls);
+    if (!updated) writeRunFileWithFigures(result.run, m_output, result.pulls, &result.stragglers);
     m_written = markOf(m_output);
 }
 

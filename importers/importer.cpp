@@ -327,6 +327,7 @@ ImportResult buildImport(std::vector<ShardedFile> files, const ImportOptions& op
     addLinkDownFailures(events);
     BuildResult built = buildRun(events, events.topology, runName, {options.jobIds, options.jobName});
     result.run = std::move(built.run);
+    result.stragglers = std::move(built.stragglers);
     if (hang) {
         result.run.hang = std::move(hang);
         addHangIncident(result.run);
@@ -470,7 +471,7 @@ ImportSummary importToRunFile(const std::vector<std::string>& inputs, const std:
                               const ProgressFn& progress, const std::atomic<bool>* cancel) {
     ImportResult result = importFiles(inputs, options, progress, cancel);
     if (cancel && cancel->load()) throw ImportCancelled();
-    writeRunFileWithFigures(result.run, output);
+    writeRunFileWithFigures(result.run, output, result.pulls, &result.stragglers);
     result.summary.output = output;
     return result.summary;
 }

@@ -6,6 +6,7 @@
 #include "importers/events/import_report.h"
 #include "importers/shard_file.h"
 
+#include "analysis/straggler_analysis.h"
 #include "model/pulled_sources.h"
 #include "model/run.h"
 
@@ -19,6 +20,7 @@ struct ImportResult {
     Run run;
     ImportSummary summary;
     std::vector<PulledSource> pulls;  // sources that were no file (remote/), for writeRunFile
+    StragglerReport stragglers;       // analyzeStragglers(run), worked out as the run was built: for writeRunFileWithFigures
 };
 
 // Files named directly must be in a known format (else Error naming the file); files found

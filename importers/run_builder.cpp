@@ -374,8 +374,9 @@ void addSteps(const ImportedEvents& events, RunClock& clock, Run& run) {
 
 // Stragglers found in the traces and in the step times replay like any other straggler
 // episode, each with what its GPU's telemetry said meanwhile; GPUs no trace covers are noted.
-void addStragglers(Run& run, std::vector<std::string>& notes) {
-    appendDetectedStragglers(run, analyzeStragglers(run));
+void addStragglers(Run& run, StragglerReport& collectives, std::vector<std::string>& notes) {
+    collectives = analyzeStragglers(run);
+    appendDetectedStragglers(run, collectives);
     for (StragglerEpisode& e : stepTimeEpisodesOnGpus(analyzeStepTimes(run.rankSteps), run)) run.stragglers.push_back(std::move(e));
     std::stable_sort(run.stragglers.begin(), run.stragglers.end(), [](const auto& a, const auto& b) { return a.begin < b.begin; });
     // What the slow GPU's clocks, throttle reasons, temperature and power said meanwhile.
@@ -447,7 +448,7 @@ BuildResult buildRun(ImportedEvents& events, const std::optional<Topology>& topo
     run.info.duration = clock.latest - base;
     run.info.source = "import";
     run.jobShape = {events.worldSize, events.gpusPerNode, events.tensorParallel, events.pipelineParallel, events.dataParallel};
-    addStragglers(run, out.notes);
+    addStragglers(run, out.stragglers, out.notes);
     return out;
 }
 

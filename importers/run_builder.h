@@ -5,6 +5,7 @@
 #include "importers/events/imported_events.h"
 #include "importers/job_chain.h"
 
+#include "analysis/straggler_analysis.h"
 #include "model/run.h"
 
 #include <optional>
@@ -15,6 +16,7 @@ namespace faultline {
 
 struct BuildResult {
     Run run;
+    StragglerReport stragglers;         // analyzeStragglers(run): its collectives' late ranks
     bool derivedTopology = false;
     std::vector<std::string> warnings;  // events that could not be placed, and why
     std::vector<std::string> notes;     // what the build guessed (hosts no file names)

@@ -4,6 +4,7 @@
 #include "rank_event_files.h"
 
 #include "analysis/hang_analysis.h"
+#include "analysis/stored_figures.h"
 #include "analysis/straggler_analysis.h"
 #include "analysis/summary.h"
 #include "model/run_file.h"
@@ -55,6 +56,35 @@ TEST(ShardedImport, SimulatedRankTracesMergeToTheSingleImport) {
     ASSERT_FALSE(analyzeStragglers(single.run).ranks.empty());
     const std::string expected = figures(single.run);
     for (int shards : {1, 2, 3, 8}) EXPECT_EQ(mergedFigures(inputs, shards, dir, "sim"), expected) << shards << " shards";
+}
+
+// The figures an import stores (worked out with the straggler analysis it made as it built the
+// run) are those `summary` works out again from the run file, late ranks included: for a
+// single import and for a merge of shards.
+TEST(ShardedImport, TheStoredFiguresOfATracedRunAreThoseWorkedOutFromItsFile) {
+    ScratchDir dir;
+    const std::vector<std::string> inputs = writeRankFiles(dir);
+    const std::string single = dir.file("single.faultline");
+    importToRunFile(inputs, single, {});
+    std::vector<std::string> parts;
+    for (int i = 0; i < 2; ++i) {
+        parts.push_back(dir.file("part" + std::to_string(i) + ".shard"));
+        writeShardFile(importShard(inputs, {}, i, 2), parts.back());
+    }
+    const ImportResult merged = mergeShards(parts, {});
+    const std::string mergedFile = dir.file("merged.faultline");
+    writeRunFileWithFigures(merged.run, mergedFile, {}, &merged.stragglers);
+    for (const std::string& path : {single, mergedFile}) {
+        SCOPED_TRACE(path);
+        const auto stored = readStoredFigures(path);
+        ASSERT_TRUE(stored.has_value());
+        const auto figures = summaryFiguresIn(*stored);
+        ASSERT_TRUE(figures.has_value());
+        const SummaryFigures recomputed = summaryFigures(readRunFile(path));
+        EXPECT_EQ(figures->text, recomputed.text);
+        EXPECT_EQ(figures->json, recomputed.json);
+        EXPECT_NE(figures->text.find("Late ranks: rank "), std::string::npos) << figures->text;
+    }
 }
 
 TEST(ShardedImport, RealKinetoTracesMergeToTheSingleImport) {
