@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace faultline {
 namespace {
@@ -57,6 +58,41 @@ TEST(FleetLayout, EachClusterIsAHallOfItsOwnInItsBuilding) {
     EXPECT_EQ(labelled("Building A"), 1);
     EXPECT_EQ(labelled("Building B"), 1);
     for (const Box3& hall : halls) EXPECT_TRUE(test::inside(hall, layout.bounds, 2));
+}
+
+// Seen whole, a fleet's halls draw their upper tiers' cables merged on a coarse grid: fewer
+// lines, each from where cables began to where they ended (every cable has a merged line
+// within a grid cell of both its ends, and every merged line lies inside its hall); one hall
+// on its own keeps its cables as they are.
+TEST(FleetLayout, SeenWholeEachHallsCablesAreFewerLinesWhereTheCablesRun) {
+    const Topology& t = test::smallFleetRun().topology;
+    const FabricLayout layout = layoutFabric(t);
+    const std::size_t cables = layout.links.size() + layout.farLinks.size();
+    ASSERT_GT(cables, 100u);
+    ASSERT_FALSE(layout.fleetLinks.empty());
+    EXPECT_LT(layout.fleetLinks.size(), cables);
+    std::vector<Box3> halls;
+    for (std::int32_t c = 0; c < static_cast<std::int32_t>(t.clusters.size()); ++c) halls.push_back(hallOf(t, layout, c));
+    auto distance = [](const std::array<float, 3>& a, const std::array<float, 3>& b) {
+        return std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+    };
+    for (const Segment3& merged : layout.fleetLinks)
+        EXPECT_TRUE(std::any_of(halls.begin(), halls.end(), [&](const Box3& h) {
+            return merged.a[0] >= h.min[0] - 1 && merged.a[0] <= h.max[0] + 1 && merged.b[0] >= h.min[0] - 1 && merged.b[0] <= h.max[0] + 1;
+        }));
+    for (const std::vector<Segment3>* lines : {&layout.links, &layout.farLinks})
+        for (const Segment3& cable : *lines) {
+            const auto hall = std::find_if(halls.begin(), halls.end(), [&](const Box3& h) { return cable.a[0] >= h.min[0] - 1 && cable.a[0] <= h.max[0] + 1; });
+            ASSERT_NE(hall, halls.end());
+            // A cell of the grid, 32 across the hall: its diagonal in three dimensions.
+            const float cell = std::max(hall->max[0] - hall->min[0], hall->max[1] - hall->min[1]) / 32 * std::sqrt(3.0f);
+            EXPECT_TRUE(std::any_of(layout.fleetLinks.begin(), layout.fleetLinks.end(), [&](const Segment3& m) {
+                return distance(m.a, cable.a) <= cell * 1.05f && distance(m.b, cable.b) <= cell * 1.05f;
+            })) << "a cable from (" << cable.a[0] << ", " << cable.a[1] << ") has no merged line near it";
+        }
+    const auto ib = clusterTopology(t, 1);
+    ASSERT_TRUE(ib.has_value());
+    EXPECT_TRUE(layoutFabric(*ib).fleetLinks.empty());
 }
 
 TEST(FleetLayout, AClusterOnItsOwnIsTheTopologyItWasBuiltAs) {

@@ -58,6 +58,12 @@ struct FabricLayout {
     // than the farthest level of detail, farLinks (one per unit and leaf) in their stead there.
     std::vector<Segment3> nearLinks;
     std::vector<Segment3> farLinks;
+    // A fleet's halls seen all at once (the farthest level of detail): each hall's links and
+    // farLinks whose two ends fall in the same cells of a coarse grid over the hall drawn as one
+    // line, in their stead. Thousands of long lines cost a software rasteriser a quarter of a
+    // frame, and from that far the lines a cell holds are one line on screen anyway. Empty for
+    // a single hall, whose own cables are drawn at every level of detail.
+    std::vector<Segment3> fleetLinks;
     std::vector<Label3> labels;  // zone names and switch tiers, where they fit
     Box3 bounds;
     float gpuPitch = 1.0f;       // floor distance between neighbouring GPUs

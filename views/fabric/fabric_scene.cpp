@@ -142,6 +142,7 @@ FabricScene::FabricScene(const Topology& topology, vtkRenderer* renderer)
     m_links = buildLinks(m_layout.links);
     m_nearLinks = buildLinks(m_layout.nearLinks);
     m_farLinks = buildLinks(m_layout.farLinks);
+    m_fleetLinks = buildLinks(m_layout.fleetLinks);
     m_replaced = lineActor(m_replacedLines, kReplacedOutline, 2.0f);
     m_highlight = lineActor(m_highlightLines, kHighlightColour, 3.0f);
     m_highlight->VisibilityOff();
@@ -225,7 +226,7 @@ std::vector<vtkActor*> FabricScene::actors() const {
         all.push_back(m_rackTops.actors()[c]);
         all.push_back(m_cabinets.actors()[c]);
     }
-    for (vtkActor* a : {m_rackSwitches.actor(), m_upperSwitches.actor(), m_upperSwitchesFar.actor(), m_floorLines.Get(), m_rackLinks.Get(), m_links.Get(), m_nearLinks.Get(), m_farLinks.Get(),
+    for (vtkActor* a : {m_rackSwitches.actor(), m_upperSwitches.actor(), m_upperSwitchesFar.actor(), m_floorLines.Get(), m_rackLinks.Get(), m_links.Get(), m_nearLinks.Get(), m_farLinks.Get(), m_fleetLinks.Get(),
                         m_replaced.Get(), m_highlight.Get(), m_marks.Get()})
         all.push_back(a);
     return all;
@@ -420,7 +421,11 @@ void FabricScene::showFinestDetail() {
     m_rackLinks->SetVisibility(m_detail == FabricDetail::Rows);
     // A fat tree's rack cabling: a line per rack and leaf is a wall from afar, one per unit there.
     m_nearLinks->SetVisibility(m_detail != FabricDetail::Hall);
-    m_farLinks->SetVisibility(m_detail == FabricDetail::Hall);
+    // A fleet seen whole: each hall's cables merged on a coarse grid, in their stead.
+    const bool fleetWhole = m_detail == FabricDetail::Hall && !m_layout.fleetLinks.empty();
+    m_links->SetVisibility(!fleetWhole);
+    m_farLinks->SetVisibility(m_detail == FabricDetail::Hall && !fleetWhole);
+    m_fleetLinks->SetVisibility(fleetWhole);
 }
 
 ComponentRef FabricScene::pick(const std::array<double, 3>& origin, const std::array<double, 3>& direction) const {

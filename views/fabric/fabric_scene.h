@@ -125,6 +125,7 @@ private:
     vtkSmartPointer<vtkActor> m_links;
     vtkSmartPointer<vtkActor> m_nearLinks;  // FabricLayout::nearLinks and farLinks
     vtkSmartPointer<vtkActor> m_farLinks;
+    vtkSmartPointer<vtkActor> m_fleetLinks;  // FabricLayout::fleetLinks
     vtkSmartPointer<vtkActor> m_replaced;
     vtkSmartPointer<vtkPolyData> m_replacedLines;
     vtkSmartPointer<vtkActor> m_highlight;

@@ -1,11 +1,40 @@
 #include "views/fabric/fleet_layout.h"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <map>
 
 namespace faultline {
 
 namespace {
+
+constexpr float kLinkCellsAcross = 32;  // cells across a hall, of the grid its cables are merged on seen from afar
+
+// A hall's upper-tier cables as the fleet's farthest view draws them: those whose two ends
+// lie in the same cells of a grid of kLinkCellsAcross cells across the hall become one line,
+// from the mean of their lower ends to the mean of their upper ends.
+void addFleetLinks(const FabricLayout& hall, std::vector<Segment3>& out) {
+    const Box3& b = hall.bounds;
+    const float cell = std::max({b.max[0] - b.min[0], b.max[1] - b.min[1], 1.0f}) / kLinkCellsAcross;
+    auto cellOf = [&](const std::array<float, 3>& p) {
+        std::array<std::int64_t, 3> c{};
+        for (std::size_t k = 0; k < 3; ++k) c[k] = static_cast<std::int64_t>(std::floor((p[k] - b.min[k]) / cell));
+        return c;
+    };
+    struct Merged {
+        std::array<float, 3> a{}, b{};
+        float n = 0;
+    };
+    std::map<std::pair<std::array<std::int64_t, 3>, std::array<std::int64_t, 3>>, Merged> merged;
+    for (const std::vector<Segment3>* lines : {&hall.links, &hall.farLinks})
+        for (const Segment3& s : *lines) {
+            Merged& m = merged[{cellOf(s.a), cellOf(s.b)}];
+            for (std::size_t k = 0; k < 3; ++k) m.a[k] += s.a[k], m.b[k] += s.b[k];
+            m.n += 1;
+        }
+    for (const auto& [cells, m] : merged) out.push_back({{m.a[0] / m.n, m.a[1] / m.n, m.a[2] / m.n}, {m.b[0] / m.n, m.b[1] / m.n, m.b[2] / m.n}});
+}
 
 constexpr float kHallGap = 40.0f;      // between the halls of a building
 constexpr float kBuildingGap = 120.0f;  // between buildings
@@ -156,6 +185,7 @@ FabricLayout layoutFleet(const Topology& t) {
         first = false;
         append(out.gpus, h.gpus), append(out.hosts, h.hosts), append(out.racks, h.racks), append(out.cabinets, h.cabinets);
         append(out.rackTops, h.rackTops), append(out.zones, h.zones), append(out.switches, h.switches);
+        addFleetLinks(h, out.fleetLinks);
         append(out.rackLinks, h.rackLinks), append(out.links, h.links), append(out.nearLinks, h.nearLinks), append(out.farLinks, h.farLinks);
         if (c == 0) out.bounds = h.bounds;
         for (std::size_t k = 0; k < 3; ++k) {
