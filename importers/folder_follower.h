@@ -3,8 +3,9 @@
 // Each look lists the folder as an import does, reads only the files that changed since the
 // last look (added, grown, truncated or replaced by a rotation: told by size, modification
 // time and inode), keeps what the other files gave, builds the run again and writes the run
-// file whole: a reader of it never sees a half-written one, and after the last look it is the
-// file a one-shot import of the finished folder writes. A console log that grew is read from
+// file (brought up to date on a copy that then replaces it, keeping the rank steps it already
+// holds, or whole): a reader of it never sees a half-written one, and after the last look,
+// written whole, it is the file a one-shot import of the finished folder writes. A console log that grew is read from
 // where the last look left it (GrowingConsoleLog), from the first look that reads it: a look
 // costs what the logs grew by.
 //
@@ -83,7 +84,7 @@ private:
         Mark seen;                               // the file as the last look saw it
         int looksWaited = 0;                     // in a row, for its last line to end
         std::optional<std::string> unreadable;   // why the bytes `seen` could not be read
-        // A console log read on as it grows (from its second change on), and whether `file`
+        // A console log read on as it grows (from the first look that reads it), and whether `file`
         // holds its unended last line too (read whole after it waited).
         std::unique_ptr<GrowingConsoleLog> growing;
         std::uint64_t growingDevice = 0, growingInode = 0;  // the file `growing` reads

@@ -84,8 +84,8 @@ TEST(FleetLayout, SeenWholeEachHallsCablesAreFewerLinesWhereTheCablesRun) {
         for (const Segment3& cable : *lines) {
             const auto hall = std::find_if(halls.begin(), halls.end(), [&](const Box3& h) { return cable.a[0] >= h.min[0] - 1 && cable.a[0] <= h.max[0] + 1; });
             ASSERT_NE(hall, halls.end());
-            // A cell of the grid, 32 across the hall: its diagonal in three dimensions.
-            const float cell = std::max(hall->max[0] - hall->min[0], hall->max[1] - hall->min[1]) / 32 * std::sqrt(3.0f);
+            // A cell of the grid across the hall: its diagonal in three dimensions.
+            const float cell = std::max(hall->max[0] - hall->min[0], hall->max[1] - hall->min[1]) / kFleetLinkCellsAcross * std::sqrt(3.0f);
             EXPECT_TRUE(std::any_of(layout.fleetLinks.begin(), layout.fleetLinks.end(), [&](const Segment3& m) {
                 return distance(m.a, cable.a) <= cell * 1.05f && distance(m.b, cable.b) <= cell * 1.05f;
             })) << "a cable from (" << cable.a[0] << ", " << cable.a[1] << ") has no merged line near it";

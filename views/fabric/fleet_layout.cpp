@@ -9,14 +9,12 @@ namespace faultline {
 
 namespace {
 
-constexpr float kLinkCellsAcross = 32;  // cells across a hall, of the grid its cables are merged on seen from afar
-
 // A hall's upper-tier cables as the fleet's farthest view draws them: those whose two ends
-// lie in the same cells of a grid of kLinkCellsAcross cells across the hall become one line,
+// lie in the same cells of a grid of kFleetLinkCellsAcross cells across the hall become one line,
 // from the mean of their lower ends to the mean of their upper ends.
 void addFleetLinks(const FabricLayout& hall, std::vector<Segment3>& out) {
     const Box3& b = hall.bounds;
-    const float cell = std::max({b.max[0] - b.min[0], b.max[1] - b.min[1], 1.0f}) / kLinkCellsAcross;
+    const float cell = std::max({b.max[0] - b.min[0], b.max[1] - b.min[1], 1.0f}) / kFleetLinkCellsAcross;
     auto cellOf = [&](const std::array<float, 3>& p) {
         std::array<std::int64_t, 3> c{};
         for (std::size_t k = 0; k < 3; ++k) c[k] = static_cast<std::int64_t>(std::floor((p[k] - b.min[k]) / cell));

@@ -6,6 +6,10 @@
 
 namespace faultline {
 
+// Seen whole, each hall's upper-tier cables are merged on a grid this many cells across the
+// hall (FabricLayout::fleetLinks).
+inline constexpr float kFleetLinkCellsAcross = 32;
+
 // The clusters' parts must lie in contiguous runs, cluster after cluster (as
 // buildFleetTopology and the run file keep them); else the fleet is laid out as one hall.
 FabricLayout layoutFleet(const Topology& fleet);
