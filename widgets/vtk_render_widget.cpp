@@ -32,14 +32,11 @@ namespace faultline {
 namespace {
 // GL enums without pulling a GL header in beside Qt's: values from the OpenGL 3.2 spec.
 constexpr unsigned kGlLequal = 0x0203;
-constexpr unsigned kGlColorBufferBit = 0x00004000;
-constexpr unsigned kGlNearest = 0x2600;
 constexpr unsigned kGlReadFramebuffer = 0x8CA8;
-constexpr unsigned kGlDrawFramebuffer = 0x8CA9;
-constexpr unsigned kGlFramebuffer = 0x8D40;
 constexpr unsigned kGlColorAttachment0 = 0x8CE0;
-constexpr unsigned kGlScissorTest = 0x0C11;
 constexpr unsigned kGlPackAlignment = 0x0D05;
+constexpr unsigned kGlPackRowLength = 0x0D02;
+constexpr unsigned kGlPackInvertMesa = 0x8758;  // GL_MESA_pack_invert: rows read top first
 constexpr unsigned kGlBgra = 0x80E1;
 constexpr unsigned kGlUnsignedByte = 0x1401;
 // A click is a press and release this close together; more is a camera drag.
@@ -58,16 +55,15 @@ VtkRenderWidget::VtkRenderWidget(QWidget* parent)
     setFocusPolicy(Qt::TabFocus);
     setMinimumSize(64, 64);
     setAttribute(Qt::WA_OpaquePaintEvent);
-    m_surface->setFormat(QSurfaceFormat::defaultFormat());
     m_container->setFocusPolicy(Qt::NoFocus);
     m_container->setGeometry(rect());
     // Until a context is current there is nothing for VTK to render into.
     m_window->SetReadyForRendering(false);
     m_window->AddRenderer(m_renderer);
     m_window->SetMultiSamples(0);
-    // The blit onto the screen is ours; VTK must never touch framebuffer 0.
+    // Showing the frame is ours (it is read back); VTK must never touch framebuffer 0.
     m_window->SetFrameBlitModeToNoBlit();
-    // Nor copy its frame into a second framebuffer first: the blit reads the one it drew.
+    // Nor copy its frame into a second framebuffer first: the read-back reads the one it drew.
     m_window->SwapBuffersOff();
     for (unsigned long event : {vtkCommand::WindowMakeCurrentEvent, vtkCommand::WindowIsCurrentEvent,
                                 vtkCommand::WindowIsDirectEvent, vtkCommand::WindowSupportsOpenGLEvent,
@@ -109,7 +105,7 @@ void VtkRenderWidget::onWindowEvent(vtkObject*, unsigned long event, void* callD
         case vtkCommand::WindowIsDirectEvent:
         case vtkCommand::WindowSupportsOpenGLEvent: *static_cast<int*>(callData) = 1; break;
         case vtkCommand::RenderEvent: update(); break;
-        default: break;  // WindowFrameEvent: the frame is blitted by renderFrame
+        default: break;  // WindowFrameEvent: the frame is presented by renderFrame
     }
 }
 
@@ -122,6 +118,7 @@ void VtkRenderWidget::ensureContext() {
     m_offscreen->setFormat(m_context->format());
     m_offscreen->create();
     makeCurrent();
+    m_packInvert = m_context->hasExtension("GL_MESA_pack_invert");
     m_window->SetOwnContext(false);
     m_window->SetReadyForRendering(true);
     m_window->OpenGLInitContext();
@@ -130,12 +127,10 @@ void VtkRenderWidget::ensureContext() {
 }
 
 void VtkRenderWidget::makeCurrent() {
-    // VTK draws into its own framebuffer, so any surface of the context will do; the window
-    // when it is on screen (it is blitted into), else the off-screen one. Before the first
-    // frame there is no context and nothing of VTK's on the GPU to make it current for.
-    if (!m_context) return;
-    if (onScreen()) m_context->makeCurrent(m_surface);
-    else m_context->makeCurrent(m_offscreen.get());
+    // VTK draws into its own framebuffer, which is read back to be shown, so the context needs
+    // no window: the off-screen surface serves. Before the first frame there is no context
+    // and nothing of VTK's on the GPU to make it current for.
+    if (m_context) m_context->makeCurrent(m_offscreen.get());
 }
 
 bool VtkRenderWidget::onScreen() const { return m_surface && m_surface->isExposed(); }
@@ -178,50 +173,48 @@ void VtkRenderWidget::renderFrame(bool present) {
     m_window->SetReadyForRendering(false);
     state->Pop();
     present = present && onScreen();
-    if (present) blitIntoWindow();
+    if (present) m_surface->present([this](QImage& image) { readFrame(image); });
     if (m_timing) {
-        m_context->functions()->glFinish();
+        if (!present) m_context->functions()->glFinish();  // a read-back waits for the frame itself
         m_timedMs += static_cast<double>(timer.nsecsElapsed()) / 1e6;
         ++m_timedFrames;
     }
-    if (present) {
-        m_context->swapBuffers(m_surface);
-        emit frameSwapped();
-    }
-    // What the blit bound is news to VTK's state cache: have it read GL's truth next time.
-    state->Reset();
+    if (present) emit framePresented();
     m_rendering = false;
 }
 
-void VtkRenderWidget::blitIntoWindow() {
-    // Plain GL, not VTK's cached state: VTK's idea of what is bound cannot be trusted here.
-    QOpenGLExtraFunctions* gl = m_context->extraFunctions();
-    const int w = m_window->GetSize()[0];
-    const int h = m_window->GetSize()[1];
-    gl->glBindFramebuffer(kGlReadFramebuffer, m_window->GetRenderFramebuffer()->GetFBOIndex());
-    gl->glReadBuffer(kGlColorAttachment0);
-    gl->glBindFramebuffer(kGlDrawFramebuffer, m_context->defaultFramebufferObject());
-    gl->glViewport(0, 0, w, h);
-    gl->glDisable(kGlScissorTest);
-    gl->glBlitFramebuffer(0, 0, w, h, 0, 0, w, h, kGlColorBufferBit, kGlNearest);
-}
-
-QImage VtkRenderWidget::grabFramebuffer() {
-    renderFrame(false);
-    const int w = m_window->GetSize()[0];
-    const int h = m_window->GetSize()[1];
-    QImage image(w, h, QImage::Format_RGB32);
+void VtkRenderWidget::readFrame(QImage& image) {
+    const int frameHeight = m_window->GetSize()[1];
+    const int w = std::min(m_window->GetSize()[0], image.width());
+    const int h = std::min(frameHeight, image.height());
+    if (w < image.width() || h < image.height()) image.fill(Qt::black);  // a frame of the size before a resize
     makeCurrent();
+    // Plain GL, not VTK's cached state: VTK's idea of what is bound cannot be trusted here.
     QOpenGLExtraFunctions* gl = m_context->extraFunctions();
     gl->glBindFramebuffer(kGlReadFramebuffer, m_window->GetRenderFramebuffer()->GetFBOIndex());
     gl->glReadBuffer(kGlColorAttachment0);
     gl->glPixelStorei(kGlPackAlignment, 4);
-    // BGRA bytes are QImage's RGB32 words on a little-endian machine.
-    gl->glReadPixels(0, 0, w, h, kGlBgra, kGlUnsignedByte, image.bits());
+    gl->glPixelStorei(kGlPackRowLength, static_cast<int>(image.bytesPerLine() / 4));
+    if (m_packInvert) gl->glPixelStorei(kGlPackInvertMesa, 1);
+    // The frame's top rows (GL counts them from the bottom); BGRA bytes are QImage's RGB32
+    // words on a little-endian machine.
+    gl->glReadPixels(0, frameHeight - h, w, h, kGlBgra, kGlUnsignedByte, image.bits());
+    if (m_packInvert) gl->glPixelStorei(kGlPackInvertMesa, 0);
+    gl->glPixelStorei(kGlPackRowLength, 0);
+    // What was bound is news to VTK's state cache: have it read GL's truth next time.
     m_window->GetState()->Reset();
-    auto* pixels = reinterpret_cast<quint32*>(image.bits());
-    for (qsizetype i = 0, n = qsizetype{w} * h; i < n; ++i) pixels[i] |= 0xff000000u;  // opaque, as RGB32 wants
-    image.mirror();  // GL counts rows from the bottom
+    for (int y = 0; y < h; ++y) {
+        auto* row = reinterpret_cast<quint32*>(image.scanLine(y));
+        for (int x = 0; x < w; ++x) row[x] |= 0xff000000u;  // opaque, as RGB32 wants
+    }
+    if (!m_packInvert)  // the rows came bottom first
+        for (int y = 0; y < h / 2; ++y) std::swap_ranges(image.scanLine(y), image.scanLine(y) + w * 4, image.scanLine(h - 1 - y));
+}
+
+QImage VtkRenderWidget::grabFramebuffer() {
+    renderFrame(false);
+    QImage image(m_window->GetSize()[0], m_window->GetSize()[1], QImage::Format_RGB32);
+    readFrame(image);
     image.setDevicePixelRatio(devicePixelRatioF());
     return image;
 }

@@ -1,9 +1,9 @@
 #pragma once
 // A Qt 6 widget that hosts VTK rendering. Debian's VTK Qt module is built for Qt 5, so this
 // is our own: a vtkGenericOpenGLRenderWindow driven on a QOpenGLContext of ours, with only
-// VTK's non-Qt modules. VTK always renders into its own framebuffer; a shown frame is
-// blitted into a native OpenGL window embedded in the widget (see VtkSurfaceWindow), and
-// a grabbed one is read back, which works whether or not the widget is on screen. Mouse
+// VTK's non-Qt modules. VTK always renders into its own framebuffer; a frame is read back,
+// into a native window embedded in the widget to be shown (see VtkSurfaceWindow), or into
+// an image when grabbed, which works whether or not the widget is on screen. Mouse
 // and keys go to a VTK interactor (trackball camera: left drag orbits, middle or
 // shift-left drag pans, wheel zooms).
 #include <QImage>
@@ -54,8 +54,8 @@ public:
     // Renders now, off screen, and returns the frame in device pixels.
     QImage grabFramebuffer();
 
-    // Benchmarks: time each frame's VTK render and blit, waiting for the GL work to finish
-    // (which costs a little), apart from what Qt adds to present it.
+    // Benchmarks: time each frame's VTK render and its read-back into the window (or, for a
+    // frame not shown, waiting for the GL work to finish), apart from Qt's events around it.
     void setTimingFrames(bool timing) { m_timing = timing; m_timedFrames = 0; m_timedMs = 0; }
     double meanFrameRenderMs() const { return m_timedFrames ? m_timedMs / m_timedFrames : 0; }
 
@@ -72,7 +72,7 @@ signals:
     // A left click that did not move the camera, in widget coordinates.
     void clicked(const QPoint& widgetPos);
     // A frame was put on screen.
-    void frameSwapped();
+    void framePresented();
     // The user turned, moved or zoomed the camera (a drag, the wheel or a key).
     void cameraMovedByUser();
 
@@ -92,7 +92,9 @@ private:
     bool onScreen() const;
     // Renders a frame into VTK's framebuffer; `present` also puts it on screen.
     void renderFrame(bool present);
-    void blitIntoWindow();
+    // Reads the frame VTK drew into `image` (32-bit, blue first in memory), top row first and
+    // opaque; of a frame larger than the image, its top-left part.
+    void readFrame(QImage& image);
     void takeInput(QEvent* event);
     void forwardMouse(QMouseEvent* event, unsigned long vtkEvent);
     void onWindowEvent(vtkObject* caller, unsigned long event, void* callData);
@@ -102,7 +104,8 @@ private:
     QPointer<VtkSurfaceWindow> m_surface;
     QWidget* m_container;
     std::unique_ptr<QOpenGLContext> m_context;
-    std::unique_ptr<QOffscreenSurface> m_offscreen;  // current when the window is not exposed
+    std::unique_ptr<QOffscreenSurface> m_offscreen;  // the context's surface: VTK draws into a framebuffer of its own
+    bool m_packInvert = false;                       // GL_MESA_pack_invert: frames read top row first
     bool m_rendering = false;
 
     vtkSmartPointer<vtkGenericOpenGLRenderWindow> m_window;

@@ -1,15 +1,40 @@
 #include "vtk_surface_window.h"
 
+#include <QBackingStore>
 #include <QCoreApplication>
 #include <QEvent>
+#include <QImage>
+#include <QPainter>
+
+#include <cmath>
 
 namespace faultline {
 
 VtkSurfaceWindow::VtkSurfaceWindow(Handlers handlers) : m_handlers(std::move(handlers)) {
-    setSurfaceType(QSurface::OpenGLSurface);
+    setSurfaceType(QSurface::RasterSurface);
     // Keyboard focus stays with the widget that holds this window, where the view's and
     // its panel's shortcuts are found.
     setFlag(Qt::WindowDoesNotAcceptFocus);
+}
+
+VtkSurfaceWindow::~VtkSurfaceWindow() = default;
+
+void VtkSurfaceWindow::present(const std::function<void(QImage&)>& fill) {
+    if (!m_store) m_store = std::make_unique<QBackingStore>(this);
+    const QRect area(QPoint(0, 0), size());
+    if (m_store->size() != size()) m_store->resize(size());
+    m_store->beginPaint(area);
+    auto* image = dynamic_cast<QImage*>(m_store->paintDevice());
+    if (image && image->depth() == 32) {
+        fill(*image);  // straight into what goes on screen: no copy
+    } else {  // a platform whose backing store is no 32-bit image
+        QImage frame(QSize(std::lround(width() * devicePixelRatio()), std::lround(height() * devicePixelRatio())), QImage::Format_RGB32);
+        fill(frame);
+        frame.setDevicePixelRatio(devicePixelRatio());
+        QPainter(m_store->paintDevice()).drawImage(area, frame);
+    }
+    m_store->endPaint();
+    m_store->flush(area);
 }
 
 void VtkSurfaceWindow::scheduleFrame() {

@@ -71,8 +71,8 @@ int runCompareReplayBenchmark(int gpus, QSize size) {
         if (measureFrom >= 0 && now - measureFrom >= kMeasureMs) QApplication::quit();
         next();
     };
-    QObject::connect(window.viewA()->renderWidget(), &VtkRenderWidget::frameSwapped, &window, [&] { swapped(swappedA); });
-    QObject::connect(window.viewB()->renderWidget(), &VtkRenderWidget::frameSwapped, &window, [&] { swapped(swappedB); });
+    QObject::connect(window.viewA()->renderWidget(), &VtkRenderWidget::framePresented, &window, [&] { swapped(swappedA); });
+    QObject::connect(window.viewB()->renderWidget(), &VtkRenderWidget::framePresented, &window, [&] { swapped(swappedB); });
     QTimer kick;  // in case a swap came while a request was already pending
     QObject::connect(&kick, &QTimer::timeout, &window, [&] {
         window.viewA()->renderWidget()->update();
@@ -86,7 +86,7 @@ int runCompareReplayBenchmark(int gpus, QSize size) {
     std::printf("compare gpus=%zu+%zu size=%dx%d lod=%s/%s simulate_and_whatif_ms=%.0f compare_ms=%.0f first_frame_ms=%.0f frames=%ld\n",
                 loaded->a->topology.gpus.size(), loaded->b->topology.gpus.size(), size.width(), size.height(), window.viewA()->detailName(),
                 window.viewB()->detailName(), ms(t0, t1), ms(t1, t2), ms(t2, t3), frames);
-    std::printf("render_ms=%.1f+%.1f (each view: state, colours, VTK, blit per frame)\n", window.viewA()->renderWidget()->meanFrameRenderMs(),
+    std::printf("render_ms=%.1f+%.1f (each view: state, colours, VTK, read-back per frame)\n", window.viewA()->renderWidget()->meanFrameRenderMs(),
                 window.viewB()->renderWidget()->meanFrameRenderMs());
     std::printf("fps=%.1f (both views)\n", static_cast<double>(frames) / seconds);
     return 0;

@@ -102,7 +102,7 @@ int runReplayBenchmark(int gpus, QSize size, bool closeCamera, const QString& ru
         t = (t + kFrameStep) % loop;
         view.setTime(t);
     };
-    QObject::connect(view.renderWidget(), &VtkRenderWidget::frameSwapped, &view, [&] {
+    QObject::connect(view.renderWidget(), &VtkRenderWidget::framePresented, &view, [&] {
         const qint64 now = clock.elapsed();
         if (measureFrom < 0 && now >= kWarmUpMs) {
             measureFrom = now;
@@ -129,9 +129,9 @@ int runReplayBenchmark(int gpus, QSize size, bool closeCamera, const QString& ru
                 runFile.isEmpty() ? "simulate_ms" : "read_ms", ms(t0, t1), ms(t1, t2), frames);
     // Opening the run: reading it (not simulating it) and the view up to its first frame.
     if (!runFile.isEmpty()) std::printf("open_ms=%.0f (read the file, build the view, first frame)\n", ms(t0, shown));
-    // What the view itself costs a frame (state query, recolouring, VTK render, blit), apart
+    // What the view itself costs a frame (state query, recolouring, VTK render, read-back), apart
     // from what Qt spends presenting the widget.
-    std::printf("render_ms=%.1f (state, colours, VTK, blit per frame)\n", view.renderWidget()->meanFrameRenderMs());
+    std::printf("render_ms=%.1f (state, colours, VTK, read-back per frame)\n", view.renderWidget()->meanFrameRenderMs());
     std::printf("cpu_ms=%.1f (processor time of all threads per frame)\n", cpuMs);
     std::printf("fps=%.1f\n", static_cast<double>(frames) / seconds);
     return 0;

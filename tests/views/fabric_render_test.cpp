@@ -8,6 +8,8 @@
 #include "views/gpu_palette.h"
 #include "widgets/vtk_render_widget.h"
 
+#include <QScreen>
+#include <QSignalSpy>
 #include <QWheelEvent>
 
 #include <vtkRenderer.h>
@@ -241,6 +243,32 @@ double filled(test::ShownFabric& shown, const faultline::Run& run) {
         r = r.isNull() ? QRectF(p, QSizeF(0.01, 0.01)) : r.united(QRectF(p, QSizeF(0.01, 0.01)));
     }
     return std::max(r.width() / shown.view().width(), r.height() / shown.view().height());
+}
+
+TEST(FabricRender, WhatIsOnScreenIsTheFrameTheRightWayUp) {
+    // A frame is read back into the window it is shown in: the failed GPU is red on screen
+    // where the camera puts it, and the display holds there the frame a grab renders, pixel
+    // for pixel (a frame shown upside down, or in another byte order, would differ nearly
+    // everywhere).
+    const faultline::Run& run = test::tinyRun();
+    const Failure& f = singleGpuFailure(run);
+    test::ShownFabric shown(run, {640, 480});
+    ASSERT_TRUE(shown.exposed());
+    VtkRenderWidget* render = shown.view().renderWidget();
+    QWindow* surface = render->surfaceWindow();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(surface));
+    const QImage frame = shown.renderAt(f.time);
+    QSignalSpy presented(render, &VtkRenderWidget::framePresented);
+    render->update();
+    ASSERT_TRUE(presented.wait(30'000)) << "no frame was shown";
+    const QImage onScreen = surface->screen()->grabWindow(surface->winId()).toImage().convertToFormat(QImage::Format_RGB32);
+    ASSERT_EQ(onScreen.size(), frame.size());
+    const QPointF p = shown.view().gpuPosition(f.gpus.front());
+    EXPECT_TRUE(drawnAs(onScreen, p, kFailedColour)) << colourName(onScreen, p);
+    qsizetype differing = 0;
+    for (int y = 0; y < frame.height(); ++y)
+        for (int x = 0; x < frame.width(); ++x) differing += (frame.pixel(x, y) & 0xffffffu) != (onScreen.pixel(x, y) & 0xffffffu);
+    EXPECT_EQ(differing, 0) << "of " << frame.width() * frame.height() << " pixels";
 }
 
 TEST(FabricRender, TheClusterStaysFramedWhenTheViewGrowsUntilTheUserMovesTheCamera) {
