@@ -25,9 +25,11 @@ void VtkSurfaceWindow::present(const std::function<void(QImage&)>& fill) {
     if (m_store->size() != size()) m_store->resize(size());
     m_store->beginPaint(area);
     auto* image = dynamic_cast<QImage*>(m_store->paintDevice());
-    if (image && image->depth() == 32) {
+    const bool blueFirst = image && (image->format() == QImage::Format_RGB32 || image->format() == QImage::Format_ARGB32 ||
+                                     image->format() == QImage::Format_ARGB32_Premultiplied);
+    if (blueFirst) {
         fill(*image);  // straight into what goes on screen: no copy
-    } else {  // a platform whose backing store is no 32-bit image
+    } else {  // a platform whose backing store holds its pixels otherwise
         QImage frame(QSize(std::lround(width() * devicePixelRatio()), std::lround(height() * devicePixelRatio())), QImage::Format_RGB32);
         fill(frame);
         frame.setDevicePixelRatio(devicePixelRatio());
