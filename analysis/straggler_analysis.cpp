@@ -90,7 +90,7 @@ struct RecordExtent {
     }
 };
 
-RecordExtent extentOf(const std::vector<CollectiveRecord>& records) {
+RecordExtent extentOf(const CollectiveRecords& records) {
     std::vector<RecordExtent> ofBlock(rowBlocks(records.size()));
     forEachRowBlock(records.size(), [&](std::size_t b, std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
@@ -147,7 +147,7 @@ bool countable(std::int64_t lo, std::int64_t hi, std::size_t n) {
 // instance (records sharing group and seq, ranks in any order) is a run of neighbours.
 // Counted rather than compared where the numbers are dense (group indices, sequence numbers
 // counting up): a comparison sort of tens of millions of indices took most of an import.
-std::vector<std::uint32_t> byInstance(const std::vector<CollectiveRecord>& records, const RecordExtent& extent) {
+std::vector<std::uint32_t> byInstance(const CollectiveRecords& records, const RecordExtent& extent) {
     // Memory: the order and, for the sort by seq, one group's indices at a time (tens of
     // millions of records: each array of them is over 100 MB).
     std::vector<std::uint32_t> order(records.size());
@@ -200,7 +200,7 @@ private:
 // added afterwards, in time order (addLateWork): it needs the rank's previous collective,
 // which the instances, in (group, seq) order, do not reach.
 struct TraceContext {
-    const std::vector<CollectiveRecord>& records;
+    const CollectiveRecords& records;
     const Windows& windows;
     const StragglerAnalysisParams& params;
     RecordMarks& lateWork;  // by record: its compute before counts towards windowLateWork
@@ -209,7 +209,7 @@ struct TraceContext {
 // Adds to each rank's windowLateWork the compute before each arrival marked in `lateWork`:
 // the time since the same rank left its previous collective, on that rank's own clock.
 // A bit a record rather than a number: tens of millions of them are kept.
-void addLateWork(const std::vector<CollectiveRecord>& records, const RecordMarks& lateWork, const Windows& windows,
+void addLateWork(const CollectiveRecords& records, const RecordMarks& lateWork, const Windows& windows,
                  std::vector<RankAccumulator>& acc) {
     auto add = [&](const CollectiveRecord& r, Nanos previousExit) {
         acc[static_cast<std::size_t>(r.rank)].windowLateWork[windows.of(r.enter)] += std::max<Nanos>(0, r.enter - previousExit);

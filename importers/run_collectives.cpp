@@ -2,15 +2,11 @@
 
 #include "importers/pytorch/flight_recorder_collectives.h"
 #include "importers/text/parallel_files.h"
+#include "model/parallel.h"
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <map>
-#include <memory>
-#include <new>
-#include <numeric>
-#include <span>
 #include <thread>
 
 #ifdef __GLIBC__
@@ -90,40 +86,20 @@ DumpIndices dumpIndices(const FlightRecorderDump& dump, const FirstNamed& first,
     return x;
 }
 
-// Writes a dump's records from `out` on, with times from the run's start, in entry order;
-// returns how many (at most one an entry).
-std::size_t writeRecords(const FlightRecorderDump& dump, const DumpIndices& x, EpochNs base, CollectiveRecord* out) {
-    std::size_t n = 0;
-    forEachDumpCollective(dump, [&](const FlightRecorderEntry& e, const FlightRecorderCollective& c, const FlightRecorderCollectives&) {
-        out[n++] = CollectiveRecord{dump.rank, x.groups[e.group], x.ops[e.op], c.seq, c.enter - base, c.exit - base, c.bytes};
-    });
-    return n;
-}
-
-// Records' memory that is touched only where records land, freed as a whole: a window's
-// buffer grows in memory as the dumps that fill it shrink.
-using RecordBuffer = std::unique_ptr<CollectiveRecord[], decltype(&std::free)>;
-
-RecordBuffer recordBuffer(std::size_t n) {
-    // CollectiveRecord is an aggregate of integers: malloc'd memory holds it as is.
-    auto* p = static_cast<CollectiveRecord*>(std::malloc(std::max<std::size_t>(n, 1) * sizeof(CollectiveRecord)));
-    if (!p) throw std::bad_alloc();
-    return RecordBuffer(p, &std::free);
-}
-
 // Sorts the records of `sources` sources by time, ties in source order then record order, as
-// one stable sort would, without its buffer of half the records (gigabytes for a job of 16,384
-// ranks) or its passes over them all: each record goes straight to its slice of time (counted
-// first), then each slice, a few thousand records, is sorted on its own. `forSource(s, f)`
-// calls f with every record of source s, in order, each time it is called; `release(s)` may
-// free source s once its records are placed. The slices are filled in windows of their own
-// memory, each appended to `records` and freed in turn, so that the sources, the windows and
-// `records` together stay near the size of the records: the whole of them never exists twice.
-// Every pass reads the sources on every core: the placing pass a block of sources at a time,
-// each worker filling the slices of its own windows, so that each slice still receives its
-// records in source order.
+// one stable sort would, straight into their places at the end of `records`: without a sort's
+// buffer of half the records (gigabytes for a job of 16,384 ranks), its passes over them all,
+// or a copy of them. Each record goes straight to its slice of time (counted first), then each
+// slice, a few thousand records, is sorted on its own. `forSource(s, f)` calls f with every
+// record of source s, in order, each time it is called; `release(s)` may free source s once
+// its records are placed.
+// Each core places the sources of its own run of them, from where that run's records begin in
+// each slice: every record is read once, and each slice still receives its records in source
+// order. `records` grows without being zeroed (CollectiveRecords) and a slice fills from where
+// each run's part of it begins, so its pages are touched as the sources that fill them are
+// freed: the sources and the records together stay near the size of the records.
 template <typename ForSource, typename Release>
-void fillInTimeOrder(std::size_t sources, const ForSource& forSource, const Release& release, std::vector<CollectiveRecord>& records) {
+void fillInTimeOrder(std::size_t sources, const ForSource& forSource, const Release& release, CollectiveRecords& records) {
     struct Extent {
         std::size_t count = 0;
         EpochNs lo = INT64_MAX, hi = INT64_MIN;
@@ -148,53 +124,39 @@ void fillInTimeOrder(std::size_t sources, const ForSource& forSource, const Rele
     const std::uint64_t slices = total / 4096 + 1;
     const std::uint64_t width = (static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo)) / slices + 1;
     auto sliceOf = [&](EpochNs enter) { return static_cast<std::size_t>((static_cast<std::uint64_t>(enter) - static_cast<std::uint64_t>(lo)) / width); };
-    // Counted by runs of sources, each into counts of its own, then added up.
-    const std::size_t runs = std::min<std::size_t>(sources, 16);
-    std::vector<std::vector<std::size_t>> counts(runs);
-    forEachFileInParallel(runs, 0, [&](std::size_t run) {
-        std::vector<std::size_t>& c = counts[run];
-        c.assign(slices + 1, 0);
-        for (std::size_t s = run * sources / runs; s < (run + 1) * sources / runs; ++s)
-            forSource(s, [&](const CollectiveRecord& r) { ++c[sliceOf(r.enter) + 1]; });
-    });
-    std::vector<std::size_t> start(slices + 1, 0);
-    for (const std::vector<std::size_t>& c : counts)
-        for (std::size_t i = 0; i < c.size(); ++i) start[i] += c[i];
-    counts = {};
-    std::partial_sum(start.begin(), start.end(), start.begin());
 
-    constexpr std::size_t kSlicesPerWindow = 256;  // about a million records, 48 MB
-    const std::size_t windows = (slices + kSlicesPerWindow - 1) / kSlicesPerWindow;
-    auto windowBegin = [&](std::size_t w) { return start[std::min<std::size_t>(w * kSlicesPerWindow, slices)]; };
-    std::vector<RecordBuffer> buffers;
-    buffers.reserve(windows);
-    for (std::size_t w = 0; w < windows; ++w) buffers.push_back(recordBuffer(windowBegin(w + 1) - windowBegin(w)));
-    std::vector<std::size_t> next(start.begin(), start.end() - 1);
-    const std::size_t workers = std::min<std::size_t>(windows, std::max(1u, std::thread::hardware_concurrency()));
-    constexpr std::size_t kSourcesPerBlock = 64;
-    for (std::size_t from = 0; from < sources; from += kSourcesPerBlock) {
-        const std::size_t to = std::min(sources, from + kSourcesPerBlock);
-        forEachFileInParallel(workers, static_cast<int>(workers), [&](std::size_t worker) {
-            const std::size_t firstWindow = worker * windows / workers, endWindow = (worker + 1) * windows / workers;
-            for (std::size_t s = from; s < to; ++s)
-                forSource(s, [&](const CollectiveRecord& r) {
-                    const std::size_t slice = sliceOf(r.enter);
-                    const std::size_t w = slice / kSlicesPerWindow;
-                    if (w >= firstWindow && w < endWindow) buffers[w][next[slice]++ - windowBegin(w)] = r;
-                });
-        });
-        for (std::size_t s = from; s < to; ++s) release(s);
-    }
-    forEachFileInParallel(windows, 0, [&](std::size_t w) {
-        CollectiveRecord* const base = buffers[w].get() - windowBegin(w);
-        for (std::size_t s = w * kSlicesPerWindow; s < std::min<std::size_t>(slices, (w + 1) * kSlicesPerWindow); ++s)
-            std::stable_sort(base + start[s], base + start[s + 1], [](const CollectiveRecord& a, const CollectiveRecord& b) { return a.enter < b.enter; });
+    const std::size_t runs = std::min<std::size_t>(sources, std::max(1u, std::thread::hardware_concurrency()));
+    auto firstOfRun = [&](std::size_t run) { return run * sources / runs; };
+    // Each run's records by slice; then where each run's part of each slice begins.
+    std::vector<std::vector<std::size_t>> next(runs);
+    forEachFileInParallel(runs, static_cast<int>(runs), [&](std::size_t run) {
+        std::vector<std::size_t>& count = next[run];
+        count.assign(slices, 0);
+        for (std::size_t s = firstOfRun(run); s < firstOfRun(run + 1); ++s) forSource(s, [&](const CollectiveRecord& r) { ++count[sliceOf(r.enter)]; });
     });
-    records.reserve(records.size() + total);
-    for (std::size_t w = 0; w < windows; ++w) {
-        records.insert(records.end(), buffers[w].get(), buffers[w].get() + (windowBegin(w + 1) - windowBegin(w)));
-        buffers[w].reset();
+    std::vector<std::size_t> start(slices + 1);
+    std::size_t at = records.size();
+    for (std::size_t slice = 0; slice < slices; ++slice) {
+        start[slice] = at;
+        for (std::vector<std::size_t>& ofRun : next) {
+            const std::size_t n = ofRun[slice];
+            ofRun[slice] = at;
+            at += n;
+        }
     }
+    start[slices] = at;
+    records.resize(at);  // left unset until placed
+    CollectiveRecord* const out = records.data();
+    forEachFileInParallel(runs, static_cast<int>(runs), [&](std::size_t run) {
+        std::vector<std::size_t>& cursor = next[run];
+        for (std::size_t s = firstOfRun(run); s < firstOfRun(run + 1); ++s) {
+            forSource(s, [&](const CollectiveRecord& r) { out[cursor[sliceOf(r.enter)]++] = r; });
+            release(s);
+        }
+    });
+    forEachInParallel(slices, [&](std::size_t s) {
+        std::stable_sort(out + start[s], out + start[s + 1], [](const CollectiveRecord& a, const CollectiveRecord& b) { return a.enter < b.enter; });
+    });
 }
 
 // Hands the memory of freed dumps back to the system: their many small blocks otherwise stay
@@ -204,49 +166,6 @@ void releaseFreedMemory() {
     malloc_trim(0);
 #endif
 }
-
-// The dumps' records, made on every core a block of dumps at a time, each dump emptied once
-// its records are made: the records take the room the dumps took, and each entry is looked
-// at once, not in every pass of the time ordering. A block's records (about a million) lie
-// in one buffer, freed whole with its last dump: a vector a dump, freed by another thread
-// than made it, was not given back to the system (peak 3.3 GB for 16,384 dumps, not 1.9).
-class DumpRecords {
-public:
-    DumpRecords(std::vector<FlightRecorderDump>& dumps, const std::vector<DumpIndices>& indices, EpochNs base)
-        : m_blockOf(dumps.size()), m_begin(dumps.size()), m_count(dumps.size()) {
-        constexpr std::size_t kRecordsPerBlock = std::size_t{1} << 20;
-        for (std::size_t from = 0; from < dumps.size();) {
-            std::size_t to = from, size = 0;
-            for (; to < dumps.size() && (to == from || size + dumps[to].entries.size() <= kRecordsPerBlock); ++to) {
-                m_blockOf[to] = m_blocks.size();
-                m_begin[to] = size;
-                size += dumps[to].entries.size();
-            }
-            CollectiveRecord* const records = m_blocks.emplace_back(Block{to, recordBuffer(size)}).records.get();
-            forEachFileInParallel(to - from, 0, [&](std::size_t k) {
-                m_count[from + k] = writeRecords(dumps[from + k], indices[from + k], base, records + m_begin[from + k]);
-                dumps[from + k] = FlightRecorderDump();
-            });
-            releaseFreedMemory();
-            from = to;
-        }
-    }
-    std::span<const CollectiveRecord> of(std::size_t dump) const {
-        return {m_blocks[m_blockOf[dump]].records.get() + m_begin[dump], m_count[dump]};
-    }
-    void release(std::size_t dump) {  // once its records are placed
-        Block& b = m_blocks[m_blockOf[dump]];
-        if (dump + 1 == b.endDump) b.records.reset();
-    }
-
-private:
-    struct Block {
-        std::size_t endDump;
-        RecordBuffer records;
-    };
-    std::vector<Block> m_blocks;
-    std::vector<std::size_t> m_blockOf, m_begin, m_count;  // by dump
-};
 
 }  // namespace
 
@@ -294,14 +213,18 @@ void addCollectives(ImportedEvents& events, EpochNs base, Run& run) {
     indices.reserve(dumps.size());
     for (std::size_t d = 0; d < dumps.size(); ++d) indices.push_back(dumpIndices(dumps[d], first[d], tables));
     first = {};
-    DumpRecords made(dumps, indices, base);
-    std::vector<CollectiveRecord>& records = run.collectives;
-    // Source 0: the traces' collectives; then each dump.
+    CollectiveRecords& records = run.collectives;
+    // Source 0: the traces' collectives; then each dump, emptied once its records are placed
+    // (the records take the room the dumps took), its memory handed back every few hundred.
     fillInTimeOrder(
-        1 + indices.size(),
+        1 + dumps.size(),
         [&](std::size_t s, const auto& f) {
             if (s > 0) {
-                for (const CollectiveRecord& r : made.of(s - 1)) f(r);
+                const FlightRecorderDump& dump = dumps[s - 1];
+                const DumpIndices& x = indices[s - 1];
+                forEachDumpCollective(dump, [&](const FlightRecorderEntry& e, const FlightRecorderCollective& c, const FlightRecorderCollectives&) {
+                    f(CollectiveRecord{dump.rank, x.groups[e.group], x.ops[e.op], c.seq, c.enter - base, c.exit - base, c.bytes});
+                });
                 return;
             }
             for (std::size_t i = 0; i < traced.size(); ++i) {
@@ -310,7 +233,9 @@ void addCollectives(ImportedEvents& events, EpochNs base, Run& run) {
             }
         },
         [&](std::size_t s) {
-            if (s > 0) made.release(s - 1);
+            if (s == 0) return;
+            dumps[s - 1] = FlightRecorderDump();
+            if (s % 256 == 0) releaseFreedMemory();
         },
         records);
     releaseFreedMemory();

@@ -76,7 +76,7 @@ std::string encodeCollectiveChunk(std::span<const CollectiveRecord> records) {
     return out;
 }
 
-void decodeCollectiveChunk(std::string_view chunk, std::size_t count, std::vector<CollectiveRecord>& out) {
+void decodeCollectiveChunk(std::string_view chunk, std::size_t count, CollectiveRecords& out) {
     VarintReader in(chunk);
     std::uint64_t previousEnter = 0;
     for (std::size_t i = 0; i < count; ++i) {

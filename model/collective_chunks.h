@@ -23,6 +23,6 @@ inline constexpr std::int64_t kMinCollectiveRecordBytes = 7;
 std::string encodeCollectiveChunk(std::span<const CollectiveRecord> records);
 // Appends the chunk's `count` records to `out`; throws Error saying what is wrong with it
 // (the caller names the table and row).
-void decodeCollectiveChunk(std::string_view chunk, std::size_t count, std::vector<CollectiveRecord>& out);
+void decodeCollectiveChunk(std::string_view chunk, std::size_t count, CollectiveRecords& out);
 
 }  // namespace faultline

@@ -7,6 +7,7 @@
 #include "telemetry.h"
 #include "time.h"
 #include "topology.h"
+#include "uninitialised_allocator.h"
 
 #include <cstdint>
 #include <optional>
@@ -125,6 +126,9 @@ struct CollectiveRecord {
     Nanos exit = 0;
     std::int64_t bytes = 0;
 };
+// A job's Flight Recorder dumps hold tens of millions of them: an import places each straight
+// into its slot of a vector grown without first being zeroed (resize leaves them unset).
+using CollectiveRecords = std::vector<CollectiveRecord, UninitialisedAllocator<CollectiveRecord>>;
 
 struct Run {
     RunInfo info;
@@ -139,7 +143,7 @@ struct Run {
     std::vector<RankStep> rankSteps;
     std::vector<std::string> collectiveOps;
     std::vector<ProcessGroup> processGroups;
-    std::vector<CollectiveRecord> collectives;
+    CollectiveRecords collectives;
     std::vector<std::int32_t> rankToGpu;  // rank r ran on GPU rankToGpu[r]
     // The job's GPUs that no trace covers where traces cover others (two traced ranks of 128):
     // whether they kept pace is unknown, so they replay as "no data", never as training. Ascending.

@@ -19,8 +19,8 @@ bool inRun(Nanos t) { return t >= -kLongestRun && t <= 2 * kLongestRun; }
 
 // The first row of `rows` that breaks the rule, or rows.size(): looked for on every core, a
 // block of rows at a time (a run's collectives are tens of millions).
-template <typename Row, typename Breaks>
-std::size_t firstBreaking(const std::vector<Row>& rows, const Breaks& breaks) {
+template <typename Rows, typename Breaks>
+std::size_t firstBreaking(const Rows& rows, const Breaks& breaks) {
     std::vector<std::size_t> first(rowBlocks(rows.size()), rows.size());
     forEachRowBlock(rows.size(), [&](std::size_t b, std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i)

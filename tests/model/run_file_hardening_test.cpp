@@ -109,7 +109,7 @@ TEST(RunFile, CollectiveChunksWithBrokenRecordsAreCorrupt) {
     const faultline::Run run = test::tracedTinyRun();
     ASSERT_GT(run.collectives.size(), 6u);
     struct Case {
-        std::function<void(std::vector<CollectiveRecord>&)> damage;
+        std::function<void(faultline::CollectiveRecords&)> damage;
         const char* expected;
     };
     const Case cases[] = {
@@ -119,7 +119,7 @@ TEST(RunFile, CollectiveChunksWithBrokenRecordsAreCorrupt) {
     };
     for (const Case& c : cases) {
         writeRunFile(run, path);
-        std::vector<CollectiveRecord> records = run.collectives;
+        faultline::CollectiveRecords records = run.collectives;
         c.damage(records);
         replaceChunk(path, encodeCollectiveChunk(records), static_cast<std::int64_t>(records.size()));
         const std::string message = errorReading(path);
@@ -149,7 +149,7 @@ TEST(RunFile, CollectiveChunksRoundTripEveryValue) {
         {7, 3, 2, 41, 1'000'000'000, 999'999'999, -1},
         {8, 3, 2, 42, -5, 12, 1LL << 40},
     };
-    std::vector<CollectiveRecord> back;
+    faultline::CollectiveRecords back;
     decodeCollectiveChunk(encodeCollectiveChunk(records), records.size(), back);
     ASSERT_EQ(back.size(), records.size());
     for (std::size_t i = 0; i < records.size(); ++i) {
