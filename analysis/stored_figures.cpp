@@ -32,16 +32,14 @@ std::optional<SummaryFigures> summaryFiguresIn(const StoredFigures& stored) {
     return SummaryFigures{text->second, json->second};
 }
 
+// A run the writer refuses is refused before any figure is worked out from it.
 void writeRunFileWithFigures(const Run& run, const std::string& path, const std::vector<PulledSource>& pulls, const StragglerReport* stragglers) {
-    // A run the writer refuses is refused before any figure is worked out from it.
-    if (findRunViolation(run)) return writeRunFile(run, path, {}, pulls);
-    writeRunFile(run, path, storedFigures(run, stragglers), pulls);
+    writeRunFile(run, path, [stragglers](const Run& checked) { return storedFigures(checked, stragglers); }, pulls);
 }
 
 void updateRunFileWithFigures(const Run& run, const std::string& path, std::size_t keptRankSteps, const std::vector<PulledSource>& pulls,
                               const StragglerReport* stragglers) {
-    if (findRunViolation(run)) return writeRunFile(run, path, {}, pulls);
-    updateRunFile(run, path, keptRankSteps, storedFigures(run, stragglers), pulls);
+    updateRunFile(run, path, keptRankSteps, [stragglers](const Run& checked) { return storedFigures(checked, stragglers); }, pulls);
 }
 
 }  // namespace faultline

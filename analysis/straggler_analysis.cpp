@@ -112,35 +112,41 @@ Windows windowsOf(const RecordExtent& extent, int count) {
     return w;
 }
 
-// Stable counting sort: `in`'s indices by key(i) in [0, keys), into `out`. Returns where each
-// key's indices begin in `out`, and (last) their end.
-template <typename Indices, typename Key>
-std::vector<std::size_t> countingSort(const Indices& in, std::size_t keys, Key key, std::span<std::uint32_t> out) {
-    std::vector<std::size_t> start(keys + 1, 0);
-    for (std::uint32_t i : in) ++start[key(i) + 1];
-    std::partial_sum(start.begin(), start.end(), start.begin());
-    std::vector<std::size_t> next(start.begin(), start.end() - 1);
-    for (std::uint32_t i : in) out[next[key(i)]++] = i;
-    return start;
-}
-
-// The indices 0..n-1 to loop over without storing them (std::views::iota does not compile
-// with clang and GCC 12's library, which the fuzz build uses).
-struct FirstIndices {
-    std::uint32_t n;
-    struct Index {
-        std::uint32_t i;
-        std::uint32_t operator*() const { return i; }
-        Index& operator++() { return ++i, *this; }
-        bool operator!=(const Index& other) const { return i != other.i; }
-    };
-    Index begin() const { return {0}; }
-    Index end() const { return {n}; }
-};
-
 // Whether values from lo to hi are few enough to count: not many more than the n items.
 bool countable(std::int64_t lo, std::int64_t hi, std::size_t n) {
     return static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) <= 4 * static_cast<std::uint64_t>(n) + 1024;
+}
+
+// Record indices by group (lowGroup + 0 .. groups - 1) into `order`, ties in record order;
+// returns where each group's begin, and (last) their end. A counting sort on every core: each
+// core counts the groups of its own run of records, then places them from where its part of
+// each group begins.
+std::vector<std::size_t> byGroup(const CollectiveRecords& records, std::int32_t lowGroup, std::size_t groups, std::vector<std::uint32_t>& order) {
+    auto groupOf = [&](std::size_t i) { return static_cast<std::size_t>(records[i].group - lowGroup); };
+    const std::size_t runs = parallelWorkers(rowBlocks(records.size()));
+    auto firstOfRun = [&](std::size_t run) { return run * records.size() / runs; };
+    std::vector<std::vector<std::uint32_t>> next(runs);
+    forEachInParallel(runs, [&](std::size_t run) {
+        std::vector<std::uint32_t>& count = next[run];
+        count.assign(groups, 0);
+        for (std::size_t i = firstOfRun(run); i < firstOfRun(run + 1); ++i) ++count[groupOf(i)];
+    });
+    std::vector<std::size_t> start(groups + 1);
+    std::size_t at = 0;
+    for (std::size_t g = 0; g < groups; ++g) {
+        start[g] = at;
+        for (std::vector<std::uint32_t>& ofRun : next) {
+            const std::size_t n = ofRun[g];
+            ofRun[g] = static_cast<std::uint32_t>(at);
+            at += n;
+        }
+    }
+    start[groups] = at;
+    forEachInParallel(runs, [&](std::size_t run) {
+        std::vector<std::uint32_t>& cursor = next[run];
+        for (std::size_t i = firstOfRun(run); i < firstOfRun(run + 1); ++i) order[cursor[groupOf(i)]++] = static_cast<std::uint32_t>(i);
+    });
+    return start;
 }
 
 // Record indices ordered by (group, seq), ties in record order, so that each collective
@@ -152,7 +158,6 @@ std::vector<std::uint32_t> byInstance(const CollectiveRecords& records, const Re
     // millions of records: each array of them is over 100 MB).
     std::vector<std::uint32_t> order(records.size());
     if (records.empty()) return order;
-    const FirstIndices all{static_cast<std::uint32_t>(records.size())};
     auto bySeq = [&](std::uint32_t a, std::uint32_t b) { return records[a].seq != records[b].seq ? records[a].seq < records[b].seq : a < b; };
     const std::int32_t lowGroup = extent.lowGroup;
     if (!countable(lowGroup, extent.highGroup, records.size())) {
@@ -163,21 +168,24 @@ std::vector<std::uint32_t> byInstance(const CollectiveRecords& records, const Re
         return order;
     }
     const std::size_t groups = static_cast<std::size_t>(extent.highGroup - lowGroup) + 1;
-    auto groupOf = [&](std::uint32_t i) { return static_cast<std::size_t>(records[i].group - lowGroup); };
-    const std::vector<std::size_t> groupStart = countingSort(all, groups, groupOf, order);
+    const std::vector<std::size_t> groupStart = byGroup(records, lowGroup, groups, order);
     // Each group's run is sorted by seq on its own, the groups on every core.
     forEachInParallel(groups, [&](std::size_t g) {
         const std::span<std::uint32_t> range = std::span(order).subspan(groupStart[g], groupStart[g + 1] - groupStart[g]);
         if (range.size() < 2) return;
-        std::int64_t lo = INT64_MAX, hi = INT64_MIN;
-        for (std::uint32_t i : range) {
-            lo = std::min(lo, records[i].seq);
-            hi = std::max(hi, records[i].seq);
-        }
+        // The group's seqs gathered once: its records lie all over the run.
+        std::vector<std::int64_t> seqs(range.size());
+        for (std::size_t k = 0; k < range.size(); ++k) seqs[k] = records[range[k]].seq;
+        const auto [low, high] = std::minmax_element(seqs.begin(), seqs.end());
+        const std::int64_t lo = *low, hi = *high;
         if (countable(lo, hi, range.size())) {
-            std::vector<std::uint32_t> scratch(range.size());
-            countingSort(range, static_cast<std::size_t>(hi - lo) + 1, [&](std::uint32_t i) { return static_cast<std::size_t>(records[i].seq - lo); }, scratch);
-            std::copy(scratch.begin(), scratch.end(), range.begin());
+            // A stable counting sort by seq.
+            std::vector<std::uint32_t> next(static_cast<std::size_t>(hi - lo) + 2, 0);
+            for (std::int64_t seq : seqs) ++next[static_cast<std::size_t>(seq - lo) + 1];
+            std::partial_sum(next.begin(), next.end(), next.begin());
+            std::vector<std::uint32_t> sorted(range.size());
+            for (std::size_t k = 0; k < range.size(); ++k) sorted[next[static_cast<std::size_t>(seqs[k] - lo)]++] = range[k];
+            std::copy(sorted.begin(), sorted.end(), range.begin());
         } else {
             std::sort(range.begin(), range.end(), bySeq);
         }

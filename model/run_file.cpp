@@ -181,8 +181,9 @@ void writeRows(SqliteDb& db, const Run& run, const StoredFigures& figures, const
 
 }  // namespace
 
-void writeRunFile(const Run& run, const std::string& path, const StoredFigures& figures, const std::vector<PulledSource>& pulls) {
+void writeRunFile(const Run& run, const std::string& path, const FiguresOf& figuresOf, const std::vector<PulledSource>& pulls) {
     checkWritable(run, path);
+    const StoredFigures figures = figuresOf ? figuresOf(run) : StoredFigures{};
     writeThroughPartial(path, [&](const std::string& partial) {
         SqliteDb db(partial, SqliteDb::Mode::Create);
         // The temporary file is thrown away if anything fails, so no journal is needed.
@@ -196,8 +197,9 @@ void writeRunFile(const Run& run, const std::string& path, const StoredFigures& 
     });
 }
 
-void updateRunFile(const Run& run, const std::string& path, std::size_t keptRankSteps, const StoredFigures& figures, const std::vector<PulledSource>& pulls) {
+void updateRunFile(const Run& run, const std::string& path, std::size_t keptRankSteps, const FiguresOf& figuresOf, const std::vector<PulledSource>& pulls) {
     checkWritable(run, path);
+    const StoredFigures figures = figuresOf ? figuresOf(run) : StoredFigures{};
     writeThroughPartial(path, [&](const std::string& partial) {
         std::filesystem::copy_file(path, partial, std::filesystem::copy_options::overwrite_existing);
         SqliteDb db(partial, SqliteDb::Mode::ReadWrite);

@@ -175,15 +175,27 @@ TEST(RunFile, ARunNoReaderWouldOpenIsNotWritten) {
     run.collectives.push_back({1'000'000, 0, 0, 0, 0, 0, 0});
     run.collectiveOps = {"allreduce"};
     run.processGroups = {{"0", {0, 1}}};
+    // Its figures are not worked out either: they are asked for once the run is found writable.
+    bool figuresAsked = false;
+    const FiguresOf figures = [&](const faultline::Run&) {
+        figuresAsked = true;
+        return StoredFigures{{"summary_text", "ran"}};
+    };
     try {
-        writeRunFile(run, path);
+        writeRunFile(run, path, figures);
         ADD_FAILURE() << "written";
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find("cannot write " + path), std::string::npos) << e.what();
         EXPECT_NE(std::string(e.what()).find("rank 1000000 is not one of the run's ranks"), std::string::npos) << e.what();
     }
+    EXPECT_FALSE(figuresAsked);
     EXPECT_FALSE(std::filesystem::exists(path));
     EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+
+    run.collectives.back().rank = 0;
+    writeRunFile(run, path, figures);
+    EXPECT_TRUE(figuresAsked);
+    EXPECT_EQ(readStoredFigures(path), (StoredFigures{{"summary_text", "ran"}}));
 }
 
 // A FIFO named as a run file blocked the reader forever.
