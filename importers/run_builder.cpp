@@ -427,7 +427,7 @@ BuildResult buildRun(ImportedEvents& events, const std::optional<Topology>& topo
     addJobs(chain, [&](const std::string& host) { return gpus.host(host); }, [&](EpochNs t) { return clock(t); }, run);
     addFailures(events, chain, gpus, clock, run, out.warnings);
 
-    addCollectives(events, base, run);
+    addCollectives(events, collectives, base, run);
     // The dumps are the run's collectives now, and were most of the import's memory.
     events.flightRecorderDumps = {};
 #ifdef __GLIBC__

@@ -61,61 +61,38 @@ void forEachDumpCollective(const FlightRecorderDump& dump, F&& f) {
             f(dump.entries[i], *collective, collectives);
 }
 
-// The entries whose collectives first name each of a dump's groups and ops, in entry order:
-// found on every core, then looked up in the run's tables dump by dump, in order.
-struct FirstNamed {
-    std::vector<std::uint32_t> groups, ops;
-};
-
-FirstNamed firstNamed(const FlightRecorderDump& dump) {
-    FirstNamed first;
-    std::vector<bool> group(dump.entryGroups.size()), op(dump.ops.size());
-    forEachDumpCollective(dump, [&](const FlightRecorderEntry& e, const FlightRecorderCollective&, const FlightRecorderCollectives&) {
-        const auto index = static_cast<std::uint32_t>(&e - dump.entries.data());
-        if (!group[e.group]) group[e.group] = true, first.groups.push_back(index);
-        if (!op[e.op]) op[e.op] = true, first.ops.push_back(index);
-    });
-    return first;
-}
-
-DumpIndices dumpIndices(const FlightRecorderDump& dump, const FirstNamed& first, CollectiveTables& tables) {
+DumpIndices dumpIndices(const FlightRecorderDump& dump, const DumpCollectivesSeen& seen, CollectiveTables& tables) {
     DumpIndices x{std::vector<std::int32_t>(dump.entryGroups.size(), -1), std::vector<std::int32_t>(dump.ops.size(), -1)};
     const FlightRecorderCollectives collectives(dump);
-    for (std::uint32_t i : first.groups) x.groups[dump.entries[i].group] = dumpGroup(dump, dump.groupOf(dump.entries[i]), tables);
-    for (std::uint32_t i : first.ops) x.ops[dump.entries[i].op] = tables.op(collectives.opOf(dump.entries[i]));
+    for (std::uint32_t i : seen.firstOfGroup) x.groups[dump.entries[i].group] = dumpGroup(dump, dump.groupOf(dump.entries[i]), tables);
+    for (std::uint32_t i : seen.firstOfOp) x.ops[dump.entries[i].op] = tables.op(collectives.opOf(dump.entries[i]));
     return x;
 }
 
-// Sorts the records of `sources` sources by time, ties in source order then record order, as
+// How many records a source has, and the span of their enter times.
+struct SourceExtent {
+    std::size_t count = 0;
+    EpochNs lo = INT64_MAX, hi = INT64_MIN;
+};
+
+// Sorts the records of the sources by time, ties in source order then record order, as
 // one stable sort would, straight into their places at the end of `records`: without a sort's
 // buffer of half the records (gigabytes for a job of 16,384 ranks), its passes over them all,
 // or a copy of them. Each record goes straight to its slice of time (counted first), then each
-// slice, a few thousand records, is sorted on its own. `forSource(s, f)` calls f with every
-// record of source s, in order, each time it is called; `release(s)` may free source s once
-// its records are placed.
+// slice, a few thousand records, is sorted on its own. `extents`: each source's. `forSource(s, f)`
+// calls f with every record of source s, in order, each time it is called; `release(s)` may
+// free source s once its records are placed.
 // Each core places the sources of its own run of them, from where that run's records begin in
 // each slice: every record is read once, and each slice still receives its records in source
 // order. `records` grows without being zeroed (CollectiveRecords) and a slice fills from where
 // each run's part of it begins, so its pages are touched as the sources that fill them are
 // freed: the sources and the records together stay near the size of the records.
 template <typename ForSource, typename Release>
-void fillInTimeOrder(std::size_t sources, const ForSource& forSource, const Release& release, CollectiveRecords& records) {
-    struct Extent {
-        std::size_t count = 0;
-        EpochNs lo = INT64_MAX, hi = INT64_MIN;
-    };
-    std::vector<Extent> extents(sources);
-    forEachFileInParallel(sources, 0, [&](std::size_t s) {
-        Extent& x = extents[s];
-        forSource(s, [&x](const CollectiveRecord& r) {
-            ++x.count;
-            x.lo = std::min(x.lo, r.enter);
-            x.hi = std::max(x.hi, r.enter);
-        });
-    });
+void fillInTimeOrder(const std::vector<SourceExtent>& extents, const ForSource& forSource, const Release& release, CollectiveRecords& records) {
+    const std::size_t sources = extents.size();
     std::size_t total = 0;
     EpochNs lo = INT64_MAX, hi = INT64_MIN;
-    for (const Extent& x : extents) {
+    for (const SourceExtent& x : extents) {
         total += x.count;
         lo = std::min(lo, x.lo);
         hi = std::max(hi, x.hi);
@@ -176,18 +153,26 @@ CollectiveSpan collectiveSpan(const ImportedEvents& events) {
         span.last = std::max(span.last, exit);
     };
     for (const ImportedCollective& c : events.collectives) see(c.enter, c.exit);
-    // Each dump's span on every core (tens of millions of entries), then the span of them all:
-    // the first and last are the same whichever order they are met in.
+    // Each dump on every core (tens of millions of entries), then the span of them all: the
+    // first and last are the same whichever order they are met in.
     const auto& dumps = events.flightRecorderDumps;
+    span.dumps.resize(dumps.size());
     std::vector<CollectiveSpan> ofDump(dumps.size());
     forEachFileInParallel(dumps.size(), 0, [&](std::size_t d) {
         CollectiveSpan& own = ofDump[d];
-        const FlightRecorderCollectives collectives(dumps[d]);
-        for (std::size_t i = 0; i < dumps[d].entries.size(); ++i)
-            if (const auto c = collectives.at(i); const auto* collective = std::get_if<FlightRecorderCollective>(&c)) {
-                if (collective->enter > 0 && (own.first == 0 || collective->enter < own.first)) own.first = collective->enter;
-                own.last = std::max(own.last, collective->exit);
-            }
+        DumpCollectivesSeen& seen = span.dumps[d];
+        const FlightRecorderDump& dump = dumps[d];
+        std::vector<bool> groupNamed(dump.entryGroups.size()), opNamed(dump.ops.size());
+        forEachDumpCollective(dump, [&](const FlightRecorderEntry& e, const FlightRecorderCollective& c, const FlightRecorderCollectives&) {
+            if (c.enter > 0 && (own.first == 0 || c.enter < own.first)) own.first = c.enter;
+            own.last = std::max(own.last, c.exit);
+            ++seen.count;
+            seen.firstEnter = std::min(seen.firstEnter, c.enter);
+            seen.lastEnter = std::max(seen.lastEnter, c.enter);
+            const auto index = static_cast<std::uint32_t>(&e - dump.entries.data());
+            if (!groupNamed[e.group]) groupNamed[e.group] = true, seen.firstOfGroup.push_back(index);
+            if (!opNamed[e.op]) opNamed[e.op] = true, seen.firstOfOp.push_back(index);
+        });
     });
     for (const CollectiveSpan& s : ofDump) {
         if (s.first > 0) see(s.first, s.last);
@@ -196,7 +181,7 @@ CollectiveSpan collectiveSpan(const ImportedEvents& events) {
     return span;
 }
 
-void addCollectives(ImportedEvents& events, EpochNs base, Run& run) {
+void addCollectives(ImportedEvents& events, const CollectiveSpan& span, EpochNs base, Run& run) {
     CollectiveTables tables(run);
     // The traces' groups and ops are looked up once; their records are made as they are placed.
     std::vector<std::pair<std::int32_t, std::int32_t>> traced;
@@ -207,17 +192,24 @@ void addCollectives(ImportedEvents& events, EpochNs base, Run& run) {
         unnumbered |= c.seq < 0;
     }
     auto& dumps = events.flightRecorderDumps;
-    std::vector<FirstNamed> first(dumps.size());
-    forEachFileInParallel(dumps.size(), 0, [&](std::size_t d) { first[d] = firstNamed(dumps[d]); });
     std::vector<DumpIndices> indices;
     indices.reserve(dumps.size());
-    for (std::size_t d = 0; d < dumps.size(); ++d) indices.push_back(dumpIndices(dumps[d], first[d], tables));
-    first = {};
+    for (std::size_t d = 0; d < dumps.size(); ++d) indices.push_back(dumpIndices(dumps[d], span.dumps[d], tables));
+    // Source 0: the traces' collectives; then each dump, as the span's pass saw it.
+    std::vector<SourceExtent> extents(1 + dumps.size());
+    for (const ImportedCollective& c : events.collectives) {
+        SourceExtent& x = extents[0];
+        ++x.count;
+        x.lo = std::min(x.lo, c.enter - base);
+        x.hi = std::max(x.hi, c.enter - base);
+    }
+    for (std::size_t d = 0; d < dumps.size(); ++d)
+        if (const DumpCollectivesSeen& seen = span.dumps[d]; seen.count > 0) extents[1 + d] = {seen.count, seen.firstEnter - base, seen.lastEnter - base};
     CollectiveRecords& records = run.collectives;
-    // Source 0: the traces' collectives; then each dump, emptied once its records are placed
-    // (the records take the room the dumps took), its memory handed back every few hundred.
+    // Each dump is emptied once its records are placed (the records take the room the dumps
+    // took), its memory handed back every few hundred.
     fillInTimeOrder(
-        1 + dumps.size(),
+        extents,
         [&](std::size_t s, const auto& f) {
             if (s > 0) {
                 const FlightRecorderDump& dump = dumps[s - 1];

@@ -108,7 +108,7 @@ TEST(FlightRecorder, CollectivesMergeInTimeOrderTiesInInputOrder) {
     traced.seq = 7;
     events.collectives.push_back(traced);
     faultline::Run run;
-    addCollectives(events, 100, run);
+    addCollectives(events, collectiveSpan(events), 100, run);
     std::vector<std::tuple<std::int32_t, std::int64_t, Nanos>> got;
     for (const CollectiveRecord& c : run.collectives) got.emplace_back(c.rank, c.seq, c.enter);
     const std::vector<std::tuple<std::int32_t, std::int64_t, Nanos>> want = {{2, 0, 0}, {0, 1, 0}, {1, 0, 0}, {0, 2, 100},
@@ -116,9 +116,10 @@ TEST(FlightRecorder, CollectivesMergeInTimeOrderTiesInInputOrder) {
     EXPECT_EQ(got, want);
 }
 
-// Past a million records the slices of time are filled in windows of their own memory, and
-// each dump is emptied once its records are made: the order must be one stable sort's still.
-TEST(FlightRecorder, ManyCollectivesKeepOneStableTimeOrderAcrossWindows) {
+// Each core places the records of its own run of dumps, from where that run's part of each
+// slice of time begins, and each dump is emptied once its records are placed: the order must
+// be one stable sort's still, ties between the runs included.
+TEST(FlightRecorder, ManyCollectivesKeepOneStableTimeOrderWhenPlacedOnEveryCore) {
     ImportedEvents events;
     std::vector<std::tuple<EpochNs, std::int32_t, std::int64_t>> want;  // (enter, rank, seq) in input order
     constexpr int kDumps = 40, kEntries = 28000;                        // 1.12 million records
@@ -141,7 +142,7 @@ TEST(FlightRecorder, ManyCollectivesKeepOneStableTimeOrderAcrossWindows) {
     }
     std::stable_sort(want.begin(), want.end(), [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
     faultline::Run run;
-    addCollectives(events, 1000, run);
+    addCollectives(events, collectiveSpan(events), 1000, run);
     ASSERT_EQ(run.collectives.size(), want.size());
     for (std::size_t i = 0; i < want.size(); ++i) {
         const CollectiveRecord& c = run.collectives[i];
