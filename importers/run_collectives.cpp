@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <stdexcept>
 #include <thread>
 
 #ifdef __GLIBC__
@@ -104,13 +105,24 @@ void fillInTimeOrder(const std::vector<SourceExtent>& extents, const ForSource& 
 
     const std::size_t runs = std::min<std::size_t>(sources, std::max(1u, std::thread::hardware_concurrency()));
     auto firstOfRun = [&](std::size_t run) { return run * sources / runs; };
-    // Each run's records by slice; then where each run's part of each slice begins.
+    // Each run's records by slice; then where each run's part of each slice begins. The extents
+    // come from another pass: records they do not hold would be placed outside the records.
     std::vector<std::vector<std::size_t>> next(runs);
+    std::vector<char> held(runs, 1);
     forEachFileInParallel(runs, static_cast<int>(runs), [&](std::size_t run) {
         std::vector<std::size_t>& count = next[run];
         count.assign(slices, 0);
-        for (std::size_t s = firstOfRun(run); s < firstOfRun(run + 1); ++s) forSource(s, [&](const CollectiveRecord& r) { ++count[sliceOf(r.enter)]; });
+        for (std::size_t s = firstOfRun(run); s < firstOfRun(run + 1); ++s) {
+            std::size_t n = 0;
+            forSource(s, [&](const CollectiveRecord& r) {
+                if (r.enter < lo || r.enter > hi) held[run] = 0;
+                else ++count[sliceOf(r.enter)];
+                ++n;
+            });
+            if (n != extents[s].count) held[run] = 0;
+        }
     });
+    if (std::find(held.begin(), held.end(), 0) != held.end()) throw std::logic_error("collectives: the sources' extents do not hold their records");
     std::vector<std::size_t> start(slices + 1);
     std::size_t at = records.size();
     for (std::size_t slice = 0; slice < slices; ++slice) {
