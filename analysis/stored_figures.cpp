@@ -4,7 +4,6 @@
 #include "analysis/straggler_analysis.h"
 #include "analysis/summary.h"
 #include "model/json_text.h"
-#include "model/run_validity.h"
 
 #include <nlohmann/json.hpp>
 

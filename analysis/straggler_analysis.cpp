@@ -118,9 +118,8 @@ bool countable(std::int64_t lo, std::int64_t hi, std::size_t n) {
 }
 
 // Record indices by group (lowGroup + 0 .. groups - 1) into `order`, ties in record order;
-// returns where each group's begin, and (last) their end. A counting sort on every core: each
-// core counts the groups of its own run of records, then places them from where its part of
-// each group begins.
+// returns where each group's begin, and (last) their end. A counting sort on every core
+// (placesOfRunsByKey).
 std::vector<std::size_t> byGroup(const CollectiveRecords& records, std::int32_t lowGroup, std::size_t groups, std::vector<std::uint32_t>& order) {
     auto groupOf = [&](std::size_t i) { return static_cast<std::size_t>(records[i].group - lowGroup); };
     const std::size_t runs = parallelWorkers(rowBlocks(records.size()));
@@ -131,17 +130,7 @@ std::vector<std::size_t> byGroup(const CollectiveRecords& records, std::int32_t 
         count.assign(groups, 0);
         for (std::size_t i = firstOfRun(run); i < firstOfRun(run + 1); ++i) ++count[groupOf(i)];
     });
-    std::vector<std::size_t> start(groups + 1);
-    std::size_t at = 0;
-    for (std::size_t g = 0; g < groups; ++g) {
-        start[g] = at;
-        for (std::vector<std::uint32_t>& ofRun : next) {
-            const std::size_t n = ofRun[g];
-            ofRun[g] = static_cast<std::uint32_t>(at);
-            at += n;
-        }
-    }
-    start[groups] = at;
+    const std::vector<std::size_t> start = placesOfRunsByKey(next, groups);
     forEachInParallel(runs, [&](std::size_t run) {
         std::vector<std::uint32_t>& cursor = next[run];
         for (std::size_t i = firstOfRun(run); i < firstOfRun(run + 1); ++i) order[cursor[groupOf(i)]++] = static_cast<std::uint32_t>(i);
@@ -154,7 +143,7 @@ std::vector<std::size_t> byGroup(const CollectiveRecords& records, std::int32_t 
 // Counted rather than compared where the numbers are dense (group indices, sequence numbers
 // counting up): a comparison sort of tens of millions of indices took most of an import.
 std::vector<std::uint32_t> byInstance(const CollectiveRecords& records, const RecordExtent& extent) {
-    // Memory: the order and, for the sort by seq, one group's indices at a time (tens of
+    // Memory: the order and, for the sort by seq, one group's indices and seqs at a time (tens of
     // millions of records: each array of them is over 100 MB).
     std::vector<std::uint32_t> order(records.size());
     if (records.empty()) return order;

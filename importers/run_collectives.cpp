@@ -123,18 +123,8 @@ void fillInTimeOrder(const std::vector<SourceExtent>& extents, const ForSource& 
         }
     });
     if (std::find(held.begin(), held.end(), 0) != held.end()) throw std::logic_error("collectives: the sources' extents do not hold their records");
-    std::vector<std::size_t> start(slices + 1);
-    std::size_t at = records.size();
-    for (std::size_t slice = 0; slice < slices; ++slice) {
-        start[slice] = at;
-        for (std::vector<std::size_t>& ofRun : next) {
-            const std::size_t n = ofRun[slice];
-            ofRun[slice] = at;
-            at += n;
-        }
-    }
-    start[slices] = at;
-    records.resize(at);  // left unset until placed
+    const std::vector<std::size_t> start = placesOfRunsByKey(next, slices, records.size());
+    records.resize(start[slices]);  // left unset until placed
     CollectiveRecord* const out = records.data();
     forEachFileInParallel(runs, static_cast<int>(runs), [&](std::size_t run) {
         std::vector<std::size_t>& cursor = next[run];

@@ -52,4 +52,24 @@ void forEachRowBlock(std::size_t rows, const Work& work) {
     forEachInParallel(rowBlocks(rows), [&](std::size_t b) { work(b, b * kRowsPerBlock, std::min(rows, (b + 1) * kRowsPerBlock)); });
 }
 
+// A stable counting sort on every core, each core counting then placing its own run of the
+// items: turns each run's count of its items by key (counts[run][key]) into where that run's
+// items of the key go, from `first` on, keys in order and, within a key, runs in order.
+// Returns where each key's items begin, and (last) their end.
+template <typename Count>
+std::vector<std::size_t> placesOfRunsByKey(std::vector<std::vector<Count>>& counts, std::size_t keys, std::size_t first = 0) {
+    std::vector<std::size_t> start(keys + 1);
+    std::size_t at = first;
+    for (std::size_t key = 0; key < keys; ++key) {
+        start[key] = at;
+        for (std::vector<Count>& ofRun : counts) {
+            const std::size_t n = ofRun[key];
+            ofRun[key] = static_cast<Count>(at);
+            at += n;
+        }
+    }
+    start[keys] = at;
+    return start;
+}
+
 }  // namespace faultline
