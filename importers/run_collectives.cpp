@@ -5,6 +5,7 @@
 #include "model/parallel.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <stdexcept>
@@ -146,6 +147,25 @@ void releaseFreedMemory() {
 #endif
 }
 
+// Frees dumps as their records are placed, and hands their memory back each time about
+// kBytesBetween more of their entries were freed: often enough that the records and the dumps
+// together stay near the size of the records, seldom enough that the trims, each a walk over
+// the whole heap that takes as long as placing a few dozen dumps, cost little (every 256
+// dumps, they were a fifth of the placing). Called from every core.
+class DumpRelease {
+public:
+    static constexpr std::size_t kBytesBetween = std::size_t{64} << 20;
+    void release(FlightRecorderDump& dump) {
+        const std::size_t bytes = dump.entries.size() * (sizeof(FlightRecorderEntry) + sizeof(FlightRecorderTiming));
+        dump = FlightRecorderDump();
+        const std::size_t before = m_freed.fetch_add(bytes);
+        if ((before + bytes) / kBytesBetween != before / kBytesBetween) releaseFreedMemory();  // once each crossing
+    }
+
+private:
+    std::atomic<std::size_t> m_freed{0};
+};
+
 }  // namespace
 
 CollectiveSpan collectiveSpan(const ImportedEvents& events) {
@@ -161,20 +181,29 @@ CollectiveSpan collectiveSpan(const ImportedEvents& events) {
     span.dumps.resize(dumps.size());
     std::vector<CollectiveSpan> ofDump(dumps.size());
     forEachFileInParallel(dumps.size(), 0, [&](std::size_t d) {
-        CollectiveSpan& own = ofDump[d];
         DumpCollectivesSeen& seen = span.dumps[d];
         const FlightRecorderDump& dump = dumps[d];
-        std::vector<bool> groupNamed(dump.entryGroups.size()), opNamed(dump.ops.size());
+        std::vector<char> groupNamed(dump.entryGroups.size()), opNamed(dump.ops.size());
+        // Kept in locals, not in `seen`, through the dump's thousands of entries: the pushes
+        // below would otherwise make every one of them a store to memory.
+        EpochNs first = 0, last = 0, firstEnter = INT64_MAX, lastEnter = INT64_MIN;
+        std::size_t count = 0;
         forEachDumpCollective(dump, [&](const FlightRecorderEntry& e, const FlightRecorderCollective& c, const FlightRecorderCollectives&) {
-            if (c.enter > 0 && (own.first == 0 || c.enter < own.first)) own.first = c.enter;
-            own.last = std::max(own.last, c.exit);
-            ++seen.count;
-            seen.firstEnter = std::min(seen.firstEnter, c.enter);
-            seen.lastEnter = std::max(seen.lastEnter, c.enter);
-            const auto index = static_cast<std::uint32_t>(&e - dump.entries.data());
-            if (!groupNamed[e.group]) groupNamed[e.group] = true, seen.firstOfGroup.push_back(index);
-            if (!opNamed[e.op]) opNamed[e.op] = true, seen.firstOfOp.push_back(index);
+            if (c.enter > 0 && (first == 0 || c.enter < first)) first = c.enter;
+            last = std::max(last, c.exit);
+            ++count;
+            firstEnter = std::min(firstEnter, c.enter);
+            lastEnter = std::max(lastEnter, c.enter);
+            if (!groupNamed[e.group] || !opNamed[e.op]) [[unlikely]] {
+                const auto index = static_cast<std::uint32_t>(&e - dump.entries.data());
+                if (!groupNamed[e.group]) groupNamed[e.group] = 1, seen.firstOfGroup.push_back(index);
+                if (!opNamed[e.op]) opNamed[e.op] = 1, seen.firstOfOp.push_back(index);
+            }
         });
+        ofDump[d] = {first, last, {}};
+        seen.count = count;
+        seen.firstEnter = firstEnter;
+        seen.lastEnter = lastEnter;
     });
     for (const CollectiveSpan& s : ofDump) {
         if (s.first > 0) see(s.first, s.last);
@@ -209,7 +238,8 @@ void addCollectives(ImportedEvents& events, const CollectiveSpan& span, EpochNs 
         if (const DumpCollectivesSeen& seen = span.dumps[d]; seen.count > 0) extents[1 + d] = {seen.count, seen.firstEnter - base, seen.lastEnter - base};
     CollectiveRecords& records = run.collectives;
     // Each dump is emptied once its records are placed (the records take the room the dumps
-    // took), its memory handed back every few hundred.
+    // took), its memory handed back now and then.
+    DumpRelease freed;
     fillInTimeOrder(
         extents,
         [&](std::size_t s, const auto& f) {
@@ -227,9 +257,7 @@ void addCollectives(ImportedEvents& events, const CollectiveSpan& span, EpochNs 
             }
         },
         [&](std::size_t s) {
-            if (s == 0) return;
-            dumps[s - 1] = FlightRecorderDump();
-            if (s % 256 == 0) releaseFreedMemory();
+            if (s > 0) freed.release(dumps[s - 1]);
         },
         records);
     releaseFreedMemory();
