@@ -226,14 +226,30 @@ HangReport analyzeHang(const std::vector<FlightRecorderDump>& dumps) {
     for (std::int32_t r : allRanks)
         if (!byRank.count(r)) report.ranksWithoutDump.push_back(r);
 
+    // Every member's view of each group it shares, on every core: the views read every entry of
+    // every dump (tens of millions for a large job).
+    struct Member {
+        std::int32_t rank;
+        const std::string* group;
+    };
+    std::vector<Member> members;
+    std::vector<std::size_t> firstMember{0};
     for (const auto& [name, group] : groups) {
         if (group.ranks->size() < 2) continue;
-        std::vector<std::pair<std::int32_t, RankView>> views;
-        views.reserve(group.ranks->size());
-        for (std::int32_t r : *group.ranks) {
-            auto it = byRank.find(r);
-            views.emplace_back(r, viewOf(it == byRank.end() ? nullptr : it->second, name));
-        }
+        for (std::int32_t r : *group.ranks) members.push_back({r, &name});
+        firstMember.push_back(members.size());
+    }
+    std::vector<std::pair<std::int32_t, RankView>> memberViews(members.size());
+    forEachInParallel(members.size(), [&](std::size_t m) {
+        const auto it = byRank.find(members[m].rank);
+        memberViews[m] = {members[m].rank, viewOf(it == byRank.end() ? nullptr : it->second, *members[m].group)};
+    });
+    std::size_t shared = 0;
+    for (const auto& [name, group] : groups) {
+        if (group.ranks->size() < 2) continue;
+        std::vector<std::pair<std::int32_t, RankView>> views(memberViews.begin() + static_cast<std::ptrdiff_t>(firstMember[shared]),
+                                                              memberViews.begin() + static_cast<std::ptrdiff_t>(firstMember[shared + 1]));
+        ++shared;
         std::sort(views.begin(), views.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         views.erase(std::unique(views.begin(), views.end(), [](const auto& a, const auto& b) { return a.first == b.first; }), views.end());
         if (auto finding = findDivergence(group, views)) report.findings.push_back(std::move(*finding));
