@@ -213,6 +213,62 @@ struct TraceContext {
     RecordMarks& lateWork;  // by record: its compute before counts towards windowLateWork
 };
 
+// Whether the records are in order of their enter times, looked at on every core.
+bool inTimeOrder(const CollectiveRecords& records) {
+    std::atomic<bool> sorted{true};
+    forEachRowBlock(records.size(), [&](std::size_t, std::size_t begin, std::size_t end) {
+        auto byEnter = [](const CollectiveRecord& a, const CollectiveRecord& b) { return a.enter < b.enter; };
+        if (!std::is_sorted(records.begin() + static_cast<std::ptrdiff_t>(begin > 0 ? begin - 1 : 0), records.begin() + static_cast<std::ptrdiff_t>(end), byEnter))
+            sorted = false;
+    });
+    return sorted;
+}
+
+// addLateWork for records in time order (as a run keeps them): a rank's previous collective is
+// the last one seen. Each core takes a part of the records, adding into sums of its own; the
+// first record of each rank in a part is left to the end, when the parts before it have said
+// where that rank's collective before it ended.
+void addLateWorkInTimeOrder(const CollectiveRecords& records, const RecordMarks& lateWork, const Windows& windows, std::vector<RankAccumulator>& acc) {
+    const std::size_t ranks = acc.size(), perRank = static_cast<std::size_t>(windows.count);
+    struct Part {
+        std::vector<Nanos> lastExit;      // by rank, where `seen`
+        std::vector<char> seen;
+        std::vector<std::size_t> firsts;  // each rank's first record in the part
+        std::vector<Nanos> lateWork;      // by rank and window
+    };
+    std::vector<Part> parts(parallelWorkers(rowBlocks(records.size())));
+    auto firstOf = [&](std::size_t p) { return p * records.size() / parts.size(); };
+    forEachInParallel(parts.size(), [&](std::size_t p) {
+        Part& own = parts[p];
+        own.lastExit.assign(ranks, 0);
+        own.seen.assign(ranks, 0);
+        own.lateWork.assign(ranks * perRank, 0);
+        for (std::size_t i = firstOf(p); i < firstOf(p + 1); ++i) {
+            const CollectiveRecord& c = records[i];
+            const auto rank = static_cast<std::size_t>(c.rank);
+            if (!own.seen[rank]) own.firsts.push_back(i);
+            else if (lateWork[i]) own.lateWork[rank * perRank + windows.of(c.enter)] += std::max<Nanos>(0, c.enter - own.lastExit[rank]);
+            own.seen[rank] = 1;
+            own.lastExit[rank] = c.exit;
+        }
+    });
+    std::vector<Nanos> lastExit(ranks, 0);
+    std::vector<char> seen(ranks, 0);
+    for (const Part& own : parts) {
+        for (std::size_t i : own.firsts) {
+            const CollectiveRecord& c = records[i];
+            const auto rank = static_cast<std::size_t>(c.rank);
+            if (seen[rank] && lateWork[i]) acc[rank].windowLateWork[windows.of(c.enter)] += std::max<Nanos>(0, c.enter - lastExit[rank]);
+        }
+        for (std::size_t rank = 0; rank < ranks; ++rank) {
+            if (!own.seen[rank]) continue;
+            seen[rank] = 1;
+            lastExit[rank] = own.lastExit[rank];
+            for (std::size_t w = 0; w < perRank; ++w) acc[rank].windowLateWork[w] += own.lateWork[rank * perRank + w];
+        }
+    }
+}
+
 // Adds to each rank's windowLateWork the compute before each arrival marked in `lateWork`:
 // the time since the same rank left its previous collective, on that rank's own clock.
 // A bit a record rather than a number: tens of millions of them are kept.
@@ -221,15 +277,8 @@ void addLateWork(const CollectiveRecords& records, const RecordMarks& lateWork, 
     auto add = [&](const CollectiveRecord& r, Nanos previousExit) {
         acc[static_cast<std::size_t>(r.rank)].windowLateWork[windows.of(r.enter)] += std::max<Nanos>(0, r.enter - previousExit);
     };
-    auto byEnter = [](const CollectiveRecord& a, const CollectiveRecord& b) { return a.enter < b.enter; };
-    if (std::is_sorted(records.begin(), records.end(), byEnter)) {
-        // In time order (as a run keeps them) a rank's previous collective is the last one seen.
-        std::vector<std::optional<Nanos>> lastExit(acc.size());
-        for (std::size_t i = 0; i < records.size(); ++i) {
-            std::optional<Nanos>& last = lastExit[static_cast<std::size_t>(records[i].rank)];
-            if (last && lateWork[i]) add(records[i], *last);
-            last = records[i].exit;
-        }
+    if (inTimeOrder(records)) {
+        addLateWorkInTimeOrder(records, lateWork, windows, acc);
         return;
     }
     std::vector<std::uint32_t> byRank(records.size());

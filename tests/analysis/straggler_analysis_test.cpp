@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <set>
 
 namespace faultline {
@@ -171,6 +172,33 @@ TEST(StragglerAnalysis, FiguresAddUpAcrossTheCoresThatShareTheInstances) {
         EXPECT_EQ(report.ranks[i].collectives, kInstances);
         EXPECT_EQ(report.ranks[i].late, 0);
     }
+}
+
+// Rank 1 comes 10 ms late to every one of 550,000 all-reduces, after 90 ms of compute since
+// its last. Over 2.2 million records, each core adds up the compute of its own run of them,
+// and the first of each rank's in a run is finished with where the run before left it: the
+// episode's slowdown must count every compute but the very first, which nothing precedes,
+// whether the records come in time order or not.
+TEST(StragglerAnalysis, ComputeBeforeLateArrivalsAddsUpAcrossTheCoresThatShareTheRecords) {
+    faultline::Run run = fourRanksInOneGroup();
+    constexpr std::int64_t kInstances = 550'000;
+    for (std::int64_t seq = 0; seq < kInstances; ++seq) {
+        const Nanos start = seq * 100 * kMillisecond;
+        for (std::int32_t rank : {0, 2, 3, 1})
+            run.collectives.push_back({rank, 0, 0, seq, start + (rank == 1 ? 10 * kMillisecond : 0), start + 20 * kMillisecond, 1 << 20});
+    }
+    const Nanos work = 90 * kMillisecond * (kInstances - 1), behind = 10 * kMillisecond * kInstances;
+    const double slowdown = static_cast<double>(work) / static_cast<double>(work - behind);
+    auto onlyEpisode = [](const faultline::Run& r) {
+        const StragglerReport report = analyzeStragglers(r);
+        EXPECT_EQ(report.episodes.size(), 1u);
+        return report.episodes.empty() ? StragglerEpisode{} : report.episodes.front();
+    };
+    const StragglerEpisode inTimeOrder = onlyEpisode(run);
+    EXPECT_EQ(inTimeOrder.gpu, 1);
+    EXPECT_DOUBLE_EQ(inTimeOrder.slowdown, slowdown);
+    std::reverse(run.collectives.begin(), run.collectives.end());
+    EXPECT_DOUBLE_EQ(onlyEpisode(run).slowdown, slowdown);
 }
 
 TEST(StragglerAnalysis, OneRankAndNoTraceAreNotErrors) {
