@@ -117,8 +117,8 @@ bool countable(std::int64_t lo, std::int64_t hi, std::size_t n) {
     return static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) <= 4 * static_cast<std::uint64_t>(n) + 1024;
 }
 
-// The records are visited in (group, seq) order, all over the run: each is asked of memory
-// this many visits ahead, so that its wait overlaps the others' rather than adding up.
+// The instances visit the records in (group, seq) order, all over the run: each is asked of
+// memory this many visits ahead, so that its wait overlaps the others' rather than adding up.
 constexpr std::size_t kPrefetchAhead = 48;
 void prefetchRecord(const CollectiveRecords& records, std::span<const std::uint32_t> order, std::size_t k) {
     if (k < order.size()) __builtin_prefetch(&records[order[k]]);
@@ -171,10 +171,7 @@ std::vector<std::uint32_t> byInstance(const CollectiveRecords& records, const Re
         if (range.size() < 2) return;
         // The group's seqs gathered once: its records lie all over the run.
         std::vector<std::int64_t> seqs(range.size());
-        for (std::size_t k = 0; k < range.size(); ++k) {
-            prefetchRecord(records, range, k + kPrefetchAhead);
-            seqs[k] = records[range[k]].seq;
-        }
+        for (std::size_t k = 0; k < range.size(); ++k) seqs[k] = records[range[k]].seq;
         const auto [low, high] = std::minmax_element(seqs.begin(), seqs.end());
         const std::int64_t lo = *low, hi = *high;
         if (countable(lo, hi, range.size())) {
