@@ -226,33 +226,28 @@ HangReport analyzeHang(const std::vector<FlightRecorderDump>& dumps) {
     for (std::int32_t r : allRanks)
         if (!byRank.count(r)) report.ranksWithoutDump.push_back(r);
 
-    // Every member's view of each group it shares, on every core: the views read every entry of
-    // every dump (tens of millions for a large job).
-    struct Member {
-        std::int32_t rank;
-        const std::string* group;
-    };
-    std::vector<Member> members;
-    std::vector<std::size_t> firstMember{0};
-    for (const auto& [name, group] : groups) {
-        if (group.ranks->size() < 2) continue;
-        for (std::int32_t r : *group.ranks) members.push_back({r, &name});
-        firstMember.push_back(members.size());
+    // The groups of two ranks or more, and every member's view of each, read on every core: the
+    // views read every entry of every dump (tens of millions for a large job).
+    std::vector<const std::pair<const std::string, FlightRecorderGroup>*> shared;
+    for (const auto& named : groups)
+        if (named.second.ranks->size() >= 2) shared.push_back(&named);
+    std::vector<std::vector<std::pair<std::int32_t, RankView>>> views(shared.size());
+    std::vector<std::pair<std::size_t, std::size_t>> members;  // (group, the place of its rank)
+    for (std::size_t g = 0; g < shared.size(); ++g) {
+        views[g].resize(shared[g]->second.ranks->size());
+        for (std::size_t k = 0; k < views[g].size(); ++k) members.emplace_back(g, k);
     }
-    std::vector<std::pair<std::int32_t, RankView>> memberViews(members.size());
     forEachInParallel(members.size(), [&](std::size_t m) {
-        const auto it = byRank.find(members[m].rank);
-        memberViews[m] = {members[m].rank, viewOf(it == byRank.end() ? nullptr : it->second, *members[m].group)};
+        const auto [g, k] = members[m];
+        const std::int32_t rank = (*shared[g]->second.ranks)[k];
+        const auto it = byRank.find(rank);
+        views[g][k] = {rank, viewOf(it == byRank.end() ? nullptr : it->second, shared[g]->first)};
     });
-    std::size_t shared = 0;
-    for (const auto& [name, group] : groups) {
-        if (group.ranks->size() < 2) continue;
-        std::vector<std::pair<std::int32_t, RankView>> views(memberViews.begin() + static_cast<std::ptrdiff_t>(firstMember[shared]),
-                                                              memberViews.begin() + static_cast<std::ptrdiff_t>(firstMember[shared + 1]));
-        ++shared;
-        std::sort(views.begin(), views.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-        views.erase(std::unique(views.begin(), views.end(), [](const auto& a, const auto& b) { return a.first == b.first; }), views.end());
-        if (auto finding = findDivergence(group, views)) report.findings.push_back(std::move(*finding));
+    for (std::size_t g = 0; g < shared.size(); ++g) {
+        std::vector<std::pair<std::int32_t, RankView>>& of = views[g];
+        std::sort(of.begin(), of.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        of.erase(std::unique(of.begin(), of.end(), [](const auto& a, const auto& b) { return a.first == b.first; }), of.end());
+        if (auto finding = findDivergence(shared[g]->second, of)) report.findings.push_back(std::move(*finding));
     }
     // A rank that never arrived is a cause; ranks waiting inside a collective that everyone
     // reached are waiting on something else. Causes first, each kind earliest first.
