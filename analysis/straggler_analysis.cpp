@@ -221,6 +221,10 @@ bool inTimeOrder(const CollectiveRecords& records) {
     return sorted;
 }
 
+// The compute before an arrival: the time since the same rank left its previous collective,
+// on that rank's own clock.
+Nanos workBefore(const CollectiveRecord& r, Nanos previousExit) { return std::max<Nanos>(0, r.enter - previousExit); }
+
 // addLateWork for records in time order (as a run keeps them): a rank's previous collective is
 // the last one seen. Each core takes a part of the records, adding into sums of its own; the
 // first record of each rank in a part is left to the end, when the parts before it have said
@@ -244,7 +248,7 @@ void addLateWorkInTimeOrder(const CollectiveRecords& records, const RecordMarks&
             const CollectiveRecord& c = records[i];
             const auto rank = static_cast<std::size_t>(c.rank);
             if (!own.seen[rank]) own.firsts.push_back(i);
-            else if (lateWork[i]) own.lateWork[rank * perRank + windows.of(c.enter)] += std::max<Nanos>(0, c.enter - own.lastExit[rank]);
+            else if (lateWork[i]) own.lateWork[rank * perRank + windows.of(c.enter)] += workBefore(c, own.lastExit[rank]);
             own.seen[rank] = 1;
             own.lastExit[rank] = c.exit;
         }
@@ -255,7 +259,7 @@ void addLateWorkInTimeOrder(const CollectiveRecords& records, const RecordMarks&
         for (std::size_t i : own.firsts) {
             const CollectiveRecord& c = records[i];
             const auto rank = static_cast<std::size_t>(c.rank);
-            if (seen[rank] && lateWork[i]) acc[rank].windowLateWork[windows.of(c.enter)] += std::max<Nanos>(0, c.enter - lastExit[rank]);
+            if (seen[rank] && lateWork[i]) acc[rank].windowLateWork[windows.of(c.enter)] += workBefore(c, lastExit[rank]);
         }
         for (std::size_t rank = 0; rank < ranks; ++rank) {
             if (!own.seen[rank]) continue;
@@ -266,13 +270,12 @@ void addLateWorkInTimeOrder(const CollectiveRecords& records, const RecordMarks&
     }
 }
 
-// Adds to each rank's windowLateWork the compute before each arrival marked in `lateWork`:
-// the time since the same rank left its previous collective, on that rank's own clock.
-// A bit a record rather than a number: tens of millions of them are kept.
+// Adds to each rank's windowLateWork the compute before each arrival marked in `lateWork`
+// (workBefore). A bit a record rather than a number: tens of millions of them are kept.
 void addLateWork(const CollectiveRecords& records, const RecordMarks& lateWork, const Windows& windows,
                  std::vector<RankAccumulator>& acc) {
     auto add = [&](const CollectiveRecord& r, Nanos previousExit) {
-        acc[static_cast<std::size_t>(r.rank)].windowLateWork[windows.of(r.enter)] += std::max<Nanos>(0, r.enter - previousExit);
+        acc[static_cast<std::size_t>(r.rank)].windowLateWork[windows.of(r.enter)] += workBefore(r, previousExit);
     };
     if (inTimeOrder(records)) {
         addLateWorkInTimeOrder(records, lateWork, windows, acc);
