@@ -31,14 +31,23 @@ std::optional<SummaryFigures> summaryFiguresIn(const StoredFigures& stored) {
     return SummaryFigures{text->second, json->second};
 }
 
-// A run the writer refuses is refused before any figure is worked out from it.
+namespace {
+
+// The figures the writer asks for once it has checked the run: a run it refuses is refused
+// before any figure is worked out from it.
+FiguresOf figuresWith(const StragglerReport* stragglers) {
+    return [stragglers](const Run& checked) { return storedFigures(checked, stragglers); };
+}
+
+}  // namespace
+
 void writeRunFileWithFigures(const Run& run, const std::string& path, const std::vector<PulledSource>& pulls, const StragglerReport* stragglers) {
-    writeRunFile(run, path, [stragglers](const Run& checked) { return storedFigures(checked, stragglers); }, pulls);
+    writeRunFile(run, path, figuresWith(stragglers), pulls);
 }
 
 void updateRunFileWithFigures(const Run& run, const std::string& path, std::size_t keptRankSteps, const std::vector<PulledSource>& pulls,
                               const StragglerReport* stragglers) {
-    updateRunFile(run, path, keptRankSteps, [stragglers](const Run& checked) { return storedFigures(checked, stragglers); }, pulls);
+    updateRunFile(run, path, keptRankSteps, figuresWith(stragglers), pulls);
 }
 
 }  // namespace faultline
