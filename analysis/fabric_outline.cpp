@@ -42,14 +42,14 @@ std::string railsText(const std::vector<std::int32_t>& rails) {
 }
 
 // "31 leaves, 9 spines; rails 0-7"
-std::string partText(const FabricPart& p) {
+std::string partText(const FabricOutlinePart& p) {
     std::string tiers;
     for (SwitchTier tier : kTiers)
         if (const std::size_t n = p.switches[static_cast<std::size_t>(tier)]; n > 0) tiers += (tiers.empty() ? "" : ", ") + counted(n, tier, p.kind);
     return (tiers.empty() ? std::string("no switches") : tiers) + (p.rails.empty() ? std::string() : "; rails " + railsText(p.rails));
 }
 
-nlohmann::json partToJson(const FabricPart& p) {
+nlohmann::json partToJson(const FabricOutlinePart& p) {
     nlohmann::json tiers = nlohmann::json::object();
     for (SwitchTier tier : kTiers) tiers[switchTierName(tier, p.kind)] = p.switches[static_cast<std::size_t>(tier)];
     return {{"kind", kindKey(p.kind)}, {"name", fabricKindName(p.kind)}, {"clusters", p.clusters}, {"tiers", tiers}, {"rails", p.rails}};
@@ -65,7 +65,7 @@ FabricOutline outlineFabric(const Topology& t) {
                    : t.clusters[static_cast<std::size_t>(s.cluster)].fabric;
     };
     constexpr std::size_t kKinds = 3;
-    std::array<FabricPart, kKinds> byKind{};
+    std::array<FabricOutlinePart, kKinds> byKind{};
     std::array<std::set<std::int32_t>, kKinds> rails, clusters;
     std::array<bool, kKinds> seen{};
     for (const Switch& s : t.switches) {
@@ -78,7 +78,7 @@ FabricOutline outlineFabric(const Topology& t) {
     FabricOutline out;
     for (std::size_t k = 0; k < kKinds; ++k) {
         if (!seen[k]) continue;
-        FabricPart p = byKind[k];
+        FabricOutlinePart p = byKind[k];
         p.kind = static_cast<FabricKind>(k);
         p.rails.assign(rails[k].begin(), rails[k].end());
         p.clusters = clusters[k].size();
@@ -94,7 +94,7 @@ std::string fabricOutlineText(const FabricOutline& o) {
     if (!o.mixed()) return std::string(fabricKindName(o.parts.front().kind)) + ": " + partText(o.parts.front());
     std::string out = "mixed: ";
     for (std::size_t i = 0; i < o.parts.size(); ++i) {
-        const FabricPart& p = o.parts[i];
+        const FabricOutlinePart& p = o.parts[i];
         out += std::string(i == 0 ? "" : i + 1 == o.parts.size() ? " and " : ", ") + fabricKindName(p.kind) + " in " +
                formatCounted(static_cast<std::int64_t>(p.clusters), "cluster", "clusters") + " (" + partText(p) + ")";
     }
@@ -113,7 +113,7 @@ nlohmann::json fabricOutlineToJson(const FabricOutline& o) {
         return one;
     }
     nlohmann::json fabrics = nlohmann::json::array();
-    for (const FabricPart& p : o.parts) fabrics.push_back(partToJson(p));
+    for (const FabricOutlinePart& p : o.parts) fabrics.push_back(partToJson(p));
     return {{"kind", "mixed"}, {"name", "mixed"}, {"fabrics", fabrics}};
 }
 

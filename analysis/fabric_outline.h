@@ -16,7 +16,7 @@
 namespace faultline {
 
 // The switches of one fabric kind: how many per tier, and the rails its leaves serve.
-struct FabricPart {
+struct FabricOutlinePart {
     FabricKind kind = FabricKind::RoceClos;
     std::size_t clusters = 1;               // the clusters of this kind
     std::array<std::size_t, 3> switches{};  // by SwitchTier
@@ -26,7 +26,7 @@ struct FabricPart {
 struct FabricOutline {
     // One part per fabric kind with switches, in FabricKind order; empty when no file names a
     // switch. More than one: a fleet of mixed fabrics.
-    std::vector<FabricPart> parts;
+    std::vector<FabricOutlinePart> parts;
 
     bool known() const { return !parts.empty(); }
     bool mixed() const { return parts.size() > 1; }
