@@ -24,7 +24,10 @@
 
 namespace faultline {
 
-namespace {
+// Named, not anonymous: GrowingConsoleLog::State holds a reader, and a class with external
+// linkage may not hold one of a type only this file can name (gcc -Wsubobject-linkage, which
+// a unity build of this file beside others would raise).
+namespace console_reader {
 
 constexpr std::size_t kShownUnrecognised = 5;
 
@@ -292,7 +295,8 @@ private:
     PreparedChunk* m_lastChunk = nullptr;  // the last chunk read (ConsoleChunks keeps it): its last line may go on
 };
 
-}  // namespace
+}  // namespace console_reader
+using console_reader::ConsoleLogReader;
 
 void importTrainingLog(const std::string& path, ImportContext& ctx) {
     ConsoleLogReader reader(path, ctx);
