@@ -11,7 +11,7 @@ namespace {
 
 // 256 GPUs, 10 h: one failure at 2 h (down to 2 h 30, restarted, checkpoint loaded at
 // 2 h 40) and one checkpoint save from 5 h to 5 h 06.
-faultline::Run oneFailureRun() {
+faultline::Run oneHbmFailureRun() {
     faultline::Run run;
     run.topology = test::tinyRun().topology;
     run.info = {"one failure", 1'700'000'000'000'000'000, 10 * kHour, "test"};
@@ -25,7 +25,7 @@ faultline::Run oneFailureRun() {
 }
 
 TEST(ClusterPower, ModelDrawsTrainingIdleAndCheckpointLevels) {
-    const faultline::Run run = oneFailureRun();
+    const faultline::Run run = oneHbmFailureRun();
     const auto gpus = static_cast<double>(run.topology.gpus.size());
     const ClusterPower p = clusterPower(run);
     EXPECT_FALSE(p.fromTelemetry);
@@ -70,7 +70,7 @@ TEST(ClusterPower, RunWithoutInterruptionsIsFlatWithNoSwings) {
 // Telemetry kept only at 6 h buckets (a long simulated run's) cannot show a restart of
 // minutes: where the run says when its job was down, the model draws the curve, and says why.
 TEST(ClusterPower, TelemetryTooCoarseForTheRestartsGivesWayToTheModel) {
-    faultline::Run run = oneFailureRun();
+    faultline::Run run = oneHbmFailureRun();
     run.telemetry.metrics = {std::string(kPowerMetric)};
     TelemetryLevel level{6 * kHour, {}};
     for (std::int32_t g = 0; g < 4; ++g) level.series.push_back({0, g, {0, 1}, {600, 600}, {690, 690}, {700, 700}});

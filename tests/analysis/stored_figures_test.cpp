@@ -1,5 +1,6 @@
 // The figures stored in a run file at import are the ones worked out from the run read back,
 // and a run file written before they were stored still opens and gives the same summary.
+#include "run_file_sql.h"
 #include "stored_figure_checks.h"
 #include "test_runs.h"
 
@@ -12,12 +13,7 @@
 namespace faultline {
 namespace {
 
-void runSql(const std::string& path, const char* sql) {
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
-    sqlite3_close(db);
-}
+using test::runSql;
 
 TEST(StoredFigures, EqualTheFiguresWorkedOutFromTheRunReadBack) {
     test::ScratchDir dir;

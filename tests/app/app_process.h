@@ -5,6 +5,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <utility>
+
 namespace faultline::test {
 
 struct AppResult {
@@ -23,6 +25,13 @@ inline AppResult runApp(const QStringList& args) {
     r.exitCode = app.exitCode();
     r.errors = QString::fromLocal8Bit(app.readAllStandardError());
     return r;
+}
+
+// Its exit code alone, with what it wrote to stderr in `errors`.
+inline int runApp(const QStringList& args, QString* errors) {
+    AppResult r = runApp(args);
+    *errors = std::move(r.errors);
+    return r.exitCode;
 }
 
 }  // namespace faultline::test

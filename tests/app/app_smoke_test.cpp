@@ -1,4 +1,5 @@
 // The app as a user starts it: the real `faultline` binary under the X server.
+#include "app_process.h"
 #include "gui_test_app.h"
 #include "test_runs.h"
 
@@ -14,6 +15,7 @@
 namespace faultline {
 namespace {
 
+using test::runApp;
 using test::ScratchDir;
 
 // How many distinct colours a picture has: a blank window has a handful.
@@ -22,17 +24,6 @@ std::size_t colourCount(const QImage& image) {
     for (int y = 0; y < image.height(); y += 3)
         for (int x = 0; x < image.width(); x += 3) colours.insert(image.pixel(x, y));
     return colours.size();
-}
-
-int runApp(const QStringList& args, QString* errors = nullptr) {
-    QProcess app;
-    app.start(FAULTLINE_APP, args);
-    if (!app.waitForFinished(120'000)) {
-        app.kill();
-        return -1;
-    }
-    if (errors) *errors = QString::fromLocal8Bit(app.readAllStandardError());
-    return app.exitCode();
 }
 
 TEST(AppSmoke, OpensARunAndRendersItsSummary) {

@@ -32,6 +32,7 @@
 namespace faultline {
 namespace {
 
+using test::tracedRun;
 using Entries = std::vector<std::pair<std::string, Rgb>>;
 
 Rgb rgb(const QColor& c) {
@@ -46,10 +47,6 @@ std::string tooClose(const Entries& entries) {
             if (const double d = colourDifference(entries[i].second, entries[j].second); d < 10)
                 out += entries[i].first + " ~ " + entries[j].first + " (" + std::to_string(d) + ") ";
     return out;
-}
-
-std::shared_ptr<const Run> tracedRun() {
-    return std::shared_ptr<const Run>(&test::tracedTinyRun(), [](const Run*) {});
 }
 
 // The series of a chart's legend and their colours.

@@ -1,5 +1,6 @@
 // Presentation mode as the room and the presenter meet it: the title card filling the
 // screen in large type, the keys of slide software, View > Present (F5) from the window.
+#include "app_process.h"
 #include "gui_test_app.h"
 #include "open_in_window.h"
 #include "test_runs.h"
@@ -30,18 +31,8 @@
 namespace faultline {
 namespace {
 
+using test::runApp;
 using test::ScratchDir;
-
-int runApp(const QStringList& args, QString* errors) {
-    QProcess p;
-    p.start(FAULTLINE_APP, args);
-    if (!p.waitForFinished(300'000)) {
-        p.kill();
-        return -1;
-    }
-    *errors = QString::fromUtf8(p.readAllStandardError());
-    return p.exitCode();
-}
 
 TEST(Presentation, TitleCardFillsTheScreenInLargeType) {
     test::guiApp();

@@ -48,7 +48,7 @@ const char* const kImports[] = {
     "telemetry/training_profile/h100-traces/power-trace_2025-07-26-23-32-09.csv",
 };
 
-QString tileValue(const QWidget& window, const char* name) {
+QString shownTile(const QWidget& window, const char* name) {
     auto* t = window.findChild<StatTile*>(name);
     return t ? t->value() : QString("<no tile %1>").arg(name);
 }
@@ -83,8 +83,8 @@ TEST(RealImportsAgree, SummaryChartsIncidentsAndJobsTellOneStory) {
         MainWindow& window = w.window;
 
         // The summary's figures are the analysis's.
-        EXPECT_EQ(tileValue(window, "interruptionsTile"), QString::number(s.planned + s.unexpected));
-        EXPECT_EQ(tileValue(window, "ettrTile"), s.ettrKnown ? QString::fromStdString(formatPercent(s.ettr)) : QString(kNotEnoughToSay));
+        EXPECT_EQ(shownTile(window, "interruptionsTile"), QString::number(s.planned + s.unexpected));
+        EXPECT_EQ(shownTile(window, "ettrTile"), s.ettrKnown ? QString::fromStdString(formatPercent(s.ettr)) : QString(kNotEnoughToSay));
         // No tile shows a figure its evidence cannot support.
         const std::pair<const char*, SummaryFigure> needing[] = {{"ettrTile", SummaryFigure::Ettr},
                                                                  {"mtbfTile", SummaryFigure::Mtbf},

@@ -63,6 +63,7 @@
 namespace faultline {
 namespace {
 
+using test::maybeSave;
 using test::ScratchDir;
 
 std::shared_ptr<const faultline::Run> tinyShared() {
@@ -90,9 +91,6 @@ QString hoverTip(QWidget* w, QPoint pos) {
 }
 
 // Where tests save what they render, for a person to look at: FAULTLINE_TEST_SHOTS=DIR.
-void maybeSave(QWidget& w, const char* name) {
-    if (const char* dir = std::getenv("FAULTLINE_TEST_SHOTS")) w.grab().save(QString("%1/%2.png").arg(dir, name));
-}
 
 struct OpenRun : test::WindowOnRun {
     explicit OpenRun(const faultline::Run& run = test::tinyRun()) : WindowOnRun(run, {1600, 1000}) { EXPECT_TRUE(shown); }

@@ -27,10 +27,9 @@ using test::AppResult;
 using test::runApp;
 using test::ScratchDir;
 
-
 // Pixels of colour `c` in the 3D view: left of the side column, and above the strip along the
 // view's bottom where its legend has a swatch of every colour (the camera keeps clear of it).
-int pixelsOf(const QImage& image, Rgb c) {
+int pixelsOfTheHall(const QImage& image, Rgb c) {
     constexpr int kSideColumn = 360;
     const QRect legendStrip(0, image.height() - 220, image.width(), 220);
     int n = 0;
@@ -71,8 +70,8 @@ TEST(Screenshot, AtAFailureShowsRedThatAMinuteBeforeDoesNot) {
     ASSERT_EQ(r.exitCode, 0) << r.errors.toStdString();
     const QImage atImage(shotAt), beforeImage(shotBefore);
     ASSERT_EQ(atImage.size(), QSize(1200, 800));
-    EXPECT_GT(pixelsOf(atImage, kFailedColour), 8 * static_cast<int>(failure->gpus.size()));
-    EXPECT_EQ(pixelsOf(beforeImage, kFailedColour), 0);
+    EXPECT_GT(pixelsOfTheHall(atImage, kFailedColour), 8 * static_cast<int>(failure->gpus.size()));
+    EXPECT_EQ(pixelsOfTheHall(beforeImage, kFailedColour), 0);
 }
 
 TEST(Screenshot, StepPicksTheInstantThatStepCompletedAndUnknownStepsAreRefused) {
@@ -110,8 +109,8 @@ TEST(Screenshot, AShortRunOpensAtItsFirstSymptomAsTheAppDoes) {
     ASSERT_EQ(r.exitCode, 0) << r.errors.toStdString();
     r = runApp({"--screenshot", atStart, "--at", "0s", "--size", "1200x800", QString::fromStdString(file)});
     ASSERT_EQ(r.exitCode, 0) << r.errors.toStdString();
-    EXPECT_GT(pixelsOf(QImage(opened), kFailedColour), 200) << "the failed GPU, red and framed";
-    EXPECT_EQ(pixelsOf(QImage(atStart), kFailedColour), 0);
+    EXPECT_GT(pixelsOfTheHall(QImage(opened), kFailedColour), 200) << "the failed GPU, red and framed";
+    EXPECT_EQ(pixelsOfTheHall(QImage(atStart), kFailedColour), 0);
 }
 
 // Issue #38: `--screenshot --view charts` at the default 1600x1000 cut the power chart off at
@@ -160,9 +159,9 @@ TEST(Screenshot, ColourByPaintsTheHallByAMetricAndRefusesOneTheRunHasNot) {
     ASSERT_EQ(r.exitCode, 0) << r.errors.toStdString();
     r = runApp({"--screenshot", byPower, "--colour-by", "power", "--at", when, "--size", "1200x800", QString::fromStdString(file)});
     ASSERT_EQ(r.exitCode, 0) << r.errors.toStdString();
-    const int greyByState = pixelsOf(QImage(byState), kTrainingColour);
+    const int greyByState = pixelsOfTheHall(QImage(byState), kTrainingColour);
     EXPECT_GT(greyByState, 500);
-    EXPECT_LT(pixelsOf(QImage(byPower), kTrainingColour), greyByState / 10) << "the GPUs kept their state colour";
+    EXPECT_LT(pixelsOfTheHall(QImage(byPower), kTrainingColour), greyByState / 10) << "the GPUs kept their state colour";
 
     r = runApp({"--screenshot", byPower, "--colour-by", "humidity", QString::fromStdString(file)});
     EXPECT_EQ(r.exitCode, 1);

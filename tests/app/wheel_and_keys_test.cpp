@@ -144,7 +144,7 @@ TEST(PassingWheel, NoComboSpinBoxOrSliderAnywhereTakesAWheelWithoutTheFocus) {
 }
 
 // Records the shortcut events a shortcut receives and stops them there.
-class ShortcutCatcher : public QObject {
+class ShortcutCounter : public QObject {
 public:
     std::map<QObject*, int> caught;
 
@@ -177,7 +177,7 @@ TEST(WindowKeys, EveryWindowKeyAnswersFromEveryDockablePanel) {
         if (a->shortcutContext() != Qt::WidgetShortcut && a->isEnabled())
             for (const QKeySequence& k : a->shortcuts()) keys.push_back({a, k});
     ASSERT_GE(keys.size(), kWindowKeys.size() + 5);
-    ShortcutCatcher catcher;
+    ShortcutCounter catcher;
     for (const Key& k : keys) k.target->installEventFilter(&catcher);
     const QList<QDockWidget*> docks = r.window.findChildren<QDockWidget*>();
     ASSERT_GE(docks.size(), 6);

@@ -48,6 +48,7 @@
 namespace faultline {
 namespace {
 
+using test::maybeSave;
 using test::ScratchDir;
 
 // Settings of this test alone, cleared before and after.
@@ -63,23 +64,20 @@ struct FreshSettings {
 };
 
 // Fresh settings before the window reads them.
-struct OpenWindow : FreshSettings, test::WindowOnRun {
-    OpenWindow() : WindowOnRun(test::tinyRun(), QSize(), "tiny.faultline") {
+struct TinyRunWindow : FreshSettings, test::WindowOnRun {
+    TinyRunWindow() : WindowOnRun(test::tinyRun(), QSize(), "tiny.faultline") {
         EXPECT_TRUE(shown);
         QApplication::processEvents();
     }
-    ~OpenWindow() { applyTheme(Theme::Light); }
+    ~TinyRunWindow() { applyTheme(Theme::Light); }
 };
 
 // Where tests save what they render, for a person to look at: FAULTLINE_TEST_SHOTS=DIR.
-void maybeSave(QWidget& w, const char* name) {
-    if (const char* dir = std::getenv("FAULTLINE_TEST_SHOTS")) w.grab().save(QString("%1/%2.png").arg(dir, name));
-}
 
 int area(const QWidget* w) { return w && w->isVisible() ? w->width() * w->height() : 0; }
 
 TEST(WindowLook, TheFirstWindowTakesMostOfTheScreenCentredWithThe3DViewLargest) {
-    OpenWindow w;
+    TinyRunWindow w;
     const QRect screen = w.window.screen()->availableGeometry();
     const QRect frame = w.window.geometry();
     EXPECT_NEAR(frame.width(), screen.width() * 0.8, screen.width() * 0.03);
@@ -155,7 +153,7 @@ double mostDistantLightness(const QImage& frame, const ScreenRect& area, double 
 }
 
 TEST(WindowLook, TheDarkThemeRecoloursThe3DViewItsLegendIconsAndCharts) {
-    OpenWindow w;
+    TinyRunWindow w;
     FabricView* fabric = w.window.replayPanel()->fabricView();
     const QImage before = fabric->renderImage();
     EXPECT_GT(lightness(before.pixelColor(2, 2)), 180) << "light floor in the light theme";
@@ -214,7 +212,7 @@ QColor legendColour(FabricView& view, const std::string& prefix) {
 }
 
 TEST(WindowLook, TheColourBlindSafePaletteRecoloursTheGpusAndIsRemembered) {
-    OpenWindow w;
+    TinyRunWindow w;
     FabricView& legend = *w.window.replayPanel()->fabricView();
     auto* action = w.window.findChild<QAction*>("colourBlindSafeAction");
     ASSERT_TRUE(action);
@@ -236,7 +234,7 @@ TEST(WindowLook, TheColourBlindSafePaletteRecoloursTheGpusAndIsRemembered) {
 TEST(WindowLook, TheColourBlindSafePaletteReachesAFabricViewOutsideTheMainWindow) {
     // A comparison or presentation window's 3D view is no panel of the main window: it
     // follows the palette by itself (state_palette.h), as every view that draws states does.
-    OpenWindow w;
+    TinyRunWindow w;
     FabricView other;
     other.resize(600, 400);
     other.setRun(std::make_shared<const faultline::Run>(test::tinyRun()));
@@ -257,7 +255,7 @@ TEST(WindowLook, TheColourBlindSafePaletteReachesAFabricViewOutsideTheMainWindow
 }
 
 TEST(WindowLook, SmoothEdgesSoftenTheRacksEdgesAndAreRemembered) {
-    OpenWindow w;
+    TinyRunWindow w;
     FabricView* fabric = w.window.replayPanel()->fabricView();
     auto* action = w.window.findChild<QAction*>("smoothEdgesAction");
     ASSERT_NE(action, nullptr);
@@ -280,7 +278,7 @@ TEST(WindowLook, SmoothEdgesSoftenTheRacksEdgesAndAreRemembered) {
 }
 
 TEST(WindowLook, AmbientOcclusionDarkensTheCreasesAndIsRemembered) {
-    OpenWindow w;
+    TinyRunWindow w;
     FabricView* fabric = w.window.replayPanel()->fabricView();
     auto* occlusion = w.window.findChild<QAction*>("ambientOcclusionAction");
     auto* smooth = w.window.findChild<QAction*>("smoothEdgesAction");
@@ -329,7 +327,7 @@ TEST(WindowLook, AmbientOcclusionDarkensTheCreasesAndIsRemembered) {
 }
 
 TEST(WindowLook, SelectingAnIncidentShowsItsHardwareInTheInspector) {
-    OpenWindow w;
+    TinyRunWindow w;
     const auto incidents = buildIncidents(test::tinyRun());
     std::vector<const Incident*> withGpu;
     for (const Incident& i : incidents)
@@ -354,7 +352,7 @@ TEST(WindowLook, SelectingAnIncidentShowsItsHardwareInTheInspector) {
 // At 1280x720 (and 1366x768) every chart and tile of the summary and charts docks shows its
 // text whole: they scroll, or stack, rather than cut it.
 TEST(WindowLook, NoTextIsCutShortOnASmallScreen) {
-    OpenWindow w;
+    TinyRunWindow w;
     for (const QSize size : {QSize(1280, 720), QSize(1366, 768), QSize(1920, 1080)}) {
         w.window.resize(size);
         for (const char* dockName : {"summaryDock", "chartsDock"}) {
@@ -375,7 +373,7 @@ TEST(WindowLook, NoTextIsCutShortOnASmallScreen) {
 // On a 1280x720 or 1366x768 screen (a window shrunk to it) the 3D view keeps the largest
 // area, the docks having given way, and its legend takes at most a fifth of its height.
 TEST(WindowLook, OnASmallScreenThe3DViewIsLargestAndItsLegendLow) {
-    OpenWindow w;
+    TinyRunWindow w;
     FabricView* view = w.window.replayPanel()->fabricView();
     for (const QSize size : {QSize(1280, 720), QSize(1366, 768)}) {
         w.window.resize(size);
@@ -404,7 +402,7 @@ TEST(WindowLook, OnASmallScreenThe3DViewIsLargestAndItsLegendLow) {
 
 // A click on the legend folds it to its title, a second unfolds it; the menu shows the state.
 TEST(WindowLook, TheLegendFoldsWithAClick) {
-    OpenWindow w;
+    TinyRunWindow w;
     w.window.resize(1280, 720);
     FabricView* view = w.window.replayPanel()->fabricView();
     VtkRenderWidget* render = view->renderWidget();
@@ -429,7 +427,7 @@ TEST(WindowLook, TheLegendFoldsWithAClick) {
 
 // View > Reset Layout puts back every dock the user closed or floated, and the 3D view's share.
 TEST(WindowLook, ResetLayoutBringsBackEveryDock) {
-    OpenWindow w;
+    TinyRunWindow w;
     auto* summary = w.window.findChild<QDockWidget*>("summaryDock");
     auto* incidents = w.window.findChild<QDockWidget*>("incidentsDock");
     summary->close();
@@ -458,7 +456,7 @@ TEST(WindowLook, ResetLayoutBringsBackEveryDock) {
 // File > Open Recent lists the runs and comparisons opened, newest first, at most ten, and
 // opens one again.
 TEST(WindowLook, OpenRecentListsTheLastRunsAndComparisons) {
-    OpenWindow w;  // opened tiny.faultline
+    TinyRunWindow w;  // opened tiny.faultline
     QMenu* recent = w.window.findChild<QMenu*>("openRecentMenu");
     ASSERT_NE(recent, nullptr);
     const QString tiny = QFileInfo(QString::fromStdString(w.path)).absoluteFilePath();

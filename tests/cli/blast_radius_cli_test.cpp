@@ -1,5 +1,6 @@
 // `faultline-cli incidents --id N` on an incident whose rack switch failed prints the blast
 // radius of that switch; on a GPU's incident, none.
+#include "cli_command.h"
 #include "test_runs.h"
 
 #include "analysis/blast_radius.h"
@@ -12,7 +13,7 @@
 namespace faultline {
 namespace {
 
-test::CommandResult runCli(const std::string& args) { return test::runCommand(std::string(FAULTLINE_CLI) + " " + args, false); }
+using test::runCliStdout;
 
 TEST(BlastRadiusCli, IncidentOfAFailedRackSwitchListsWhatItCutOff) {
     test::ScratchDir dir;
@@ -25,7 +26,7 @@ TEST(BlastRadiusCli, IncidentOfAFailedRackSwitchListsWhatItCutOff) {
         return failedPart(run, i) == failure.component;
     });
     ASSERT_NE(incident, incidents.end());
-    const auto out = runCli("incidents --id " + std::to_string(incident->id) + " " + path);
+    const auto out = runCliStdout("incidents --id " + std::to_string(incident->id) + " " + path);
     ASSERT_EQ(out.status, 0) << out.output;
     const Switch& sw = run.topology.switches[static_cast<std::size_t>(failure.component.index)];
     EXPECT_NE(out.output.find("Blast radius of " + sw.name + ":"), std::string::npos) << out.output;
@@ -42,7 +43,7 @@ TEST(BlastRadiusCli, IncidentOfAFailedRackSwitchListsWhatItCutOff) {
     placed.jobs = {job};
     const std::string placedPath = dir.file("placed.faultline");
     writeRunFile(placed, placedPath);
-    const auto placedOut = runCli("incidents --id " + std::to_string(incident->id) + " " + placedPath);
+    const auto placedOut = runCliStdout("incidents --id " + std::to_string(incident->id) + " " + placedPath);
     ASSERT_EQ(placedOut.status, 0) << placedOut.output;
     const std::string ranks = rankRanges(placed.topology.gpusBelowSwitch(failure.component.index));
     EXPECT_NE(placedOut.output.find("carries the traffic of ranks " + ranks + " of job 4242"), std::string::npos) << placedOut.output;
@@ -51,7 +52,7 @@ TEST(BlastRadiusCli, IncidentOfAFailedRackSwitchListsWhatItCutOff) {
         return failedPart(run, i).kind == ComponentKind::Gpu;
     });
     ASSERT_NE(gpuIncident, incidents.end());
-    const auto gpuOut = runCli("incidents --id " + std::to_string(gpuIncident->id) + " " + path);
+    const auto gpuOut = runCliStdout("incidents --id " + std::to_string(gpuIncident->id) + " " + path);
     ASSERT_EQ(gpuOut.status, 0);
     EXPECT_EQ(gpuOut.output.find("Blast radius"), std::string::npos) << "a GPU takes out only itself";
 }

@@ -1,5 +1,7 @@
 // `faultline-cli import` (and merge, power, telemetry) as a user runs it: the real binary, its
 // output and exit status. What each command reads is tested in tests/importers.
+#include "file_bytes.h"
+#include "cli_command.h"
 #include "import_test_util.h"
 #include "rank_event_files.h"
 #include "round_trip_checks.h"
@@ -20,14 +22,12 @@
 namespace faultline {
 namespace {
 
+using test::writeFile;
+using test::runCli;
 using test::fixture;
 using test::realData;
 
 using Result = test::CommandResult;
-
-Result runCli(const std::string& args, bool withStderr = true) {
-    return test::runCommand(std::string(FAULTLINE_CLI) + " " + args, withStderr);
-}
 
 // sacct written with --noheader and a custom --delimiter: refused with the --sacct-fields list
 // that would read it, and read once that list (or the user's own) is given.
@@ -165,8 +165,6 @@ namespace {
 
 using test::ScratchDir;
 using test::fixture;
-
-void writeFile(const std::string& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
 
 const char* kXid79 = "Jan 21 04:41:44 gpu-node-17 kernel: NVRM: Xid (PCI:0000:ab:00): 79, pid=2924364, name=pt_main_thread, GPU has fallen off the bus.\n";
 

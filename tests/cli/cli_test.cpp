@@ -1,4 +1,5 @@
 // faultline-cli as a user runs it: the real binary, its output and its exit status.
+#include "cli_command.h"
 #include "test_runs.h"
 
 #include "model/run_file.h"
@@ -18,11 +19,10 @@
 namespace faultline {
 namespace {
 
+using test::runCli;
 using test::ScratchDir;
 
 using Result = test::CommandResult;
-
-Result runCli(const std::string& args) { return test::runCommand(std::string(FAULTLINE_CLI) + " " + args); }
 
 TEST(Cli, SimulateThenSummaryJson) {
     ScratchDir dir;

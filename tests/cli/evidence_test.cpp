@@ -3,6 +3,8 @@
 // writers run as a user runs them (the shapes of ../shared/repro/overwrite-input.sh,
 // dashdash.sh and export-csv-follows-symlink.sh); the guard itself is tested in
 // tests/model/output_guard_test.cpp.
+#include "file_bytes.h"
+#include "cli_command.h"
 #include "test_runs.h"
 
 #include "analysis/incidents.h"
@@ -21,17 +23,10 @@
 namespace faultline {
 namespace {
 
+using test::bytesOf;
+using test::runCli;
 namespace fs = std::filesystem;
 using test::ScratchDir;
-
-test::CommandResult runCli(const std::string& args) { return test::runCommand(std::string(FAULTLINE_CLI) + " " + args); }
-
-std::string bytesOf(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 void writeText(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
 

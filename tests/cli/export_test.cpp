@@ -1,5 +1,6 @@
 // The data exports as their readers meet them: faultline-cli's CSV tables read back with a
 // CSV parser, and the Perfetto trace parsed as a trace viewer would.
+#include "cli_command.h"
 #include "test_runs.h"
 
 #include "analysis/goodput.h"
@@ -21,12 +22,9 @@
 namespace faultline {
 namespace {
 
+using test::runCliStdout;
 using test::ScratchDir;
 using Table = std::vector<std::vector<std::string>>;
-
-test::CommandResult runCli(const std::string& args) {
-    return test::runCommand(std::string(FAULTLINE_CLI) + " " + args, /*withStderr=*/false);
-}
 
 // RFC 4180 as a spreadsheet reads it: quoted fields may hold commas, doubled quotes and
 // line breaks; rows end in CRLF or LF.
@@ -72,11 +70,11 @@ TEST(CsvExport, IncidentsCommandReadsTheReviewFileAndLeavesTheRunAsItWas) {
     const std::vector<Incident> incidents = buildIncidents(test::tinyRun());
     IncidentNotesStore(path).save({incidents[1].begin, "Reseated the NIC.", RootCause::Nic, {"nic"}, 0});
     const std::string checksum = test::fileChecksum(path);
-    const auto chain = runCli("incidents --id " + std::to_string(incidents[1].id) + " " + path);
+    const auto chain = runCliStdout("incidents --id " + std::to_string(incidents[1].id) + " " + path);
     ASSERT_EQ(chain.status, 0) << chain.output;
     EXPECT_NE(chain.output.find("notes: Reseated the NIC."), std::string::npos) << chain.output;
     EXPECT_NE(chain.output.find("confirmed cause: nic"), std::string::npos) << chain.output;
-    const auto json = runCli("incidents --json " + path);
+    const auto json = runCliStdout("incidents --json " + path);
     ASSERT_EQ(json.status, 0) << json.output;
     const auto parsed = nlohmann::json::parse(json.output);
     EXPECT_EQ(parsed.at(1).at("review").at("notes"), "Reseated the NIC.");
@@ -95,7 +93,7 @@ TEST(CsvExport, IncidentsOneRowEachWithNotesThatRoundTrip) {
         IncidentNotesStore store(path);
         store.save({incidents[1].begin, note, RootCause::FaultyGpu, {"hbm", "repeat offender"}, 0});
     }
-    const auto r = runCli("incidents --csv " + path);
+    const auto r = runCliStdout("incidents --csv " + path);
     ASSERT_EQ(r.status, 0) << r.output;
     const Table t = parseCsv(r.output);
     ASSERT_EQ(t.size(), incidents.size() + 1);  // the header, then one row per incident
@@ -113,7 +111,7 @@ TEST(CsvExport, SummaryIsTheLedgerPerDayAndAddsUp) {
     ScratchDir dir;
     const std::string path = dir.file("tiny.faultline");
     writeRunFile(test::tinyRun(), path);
-    const auto r = runCli("summary --csv " + path);
+    const auto r = runCliStdout("summary --csv " + path);
     ASSERT_EQ(r.status, 0) << r.output;
     const Table t = parseCsv(r.output);
     const GoodputLedger ledger = computeGoodput(test::tinyRun());
@@ -132,7 +130,7 @@ TEST(CsvExport, StragglersOneRowPerRankWithAFigure) {
     ScratchDir dir;
     const std::string path = dir.file("traced.faultline");
     writeRunFile(test::tracedTinyRun(), path);
-    const auto r = runCli("stragglers --csv " + path);
+    const auto r = runCliStdout("stragglers --csv " + path);
     ASSERT_EQ(r.status, 0) << r.output;
     const Table t = parseCsv(r.output);
     const StragglerReport report = analyzeStragglers(test::tracedTinyRun());
@@ -149,7 +147,7 @@ TEST(CsvExport, ExportCsvWritesTheThreeTables) {
     ScratchDir dir;
     const std::string path = dir.file("tiny.faultline");
     writeRunFile(test::tinyRun(), path);
-    const auto r = runCli("export --csv " + dir.file("tables") + " " + path);
+    const auto r = runCliStdout("export --csv " + dir.file("tables") + " " + path);
     ASSERT_EQ(r.status, 0) << r.output;
     for (const char* name : {"incidents.csv", "goodput_per_day.csv", "stragglers.csv"}) {
         std::ifstream in(dir.file("tables/") + name);
@@ -158,17 +156,17 @@ TEST(CsvExport, ExportCsvWritesTheThreeTables) {
     std::ifstream in(dir.file("tables/incidents.csv"));
     std::stringstream text;
     text << in.rdbuf();
-    EXPECT_EQ(text.str(), runCli("incidents --csv " + path).output);
+    EXPECT_EQ(text.str(), runCliStdout("incidents --csv " + path).output);
 }
 
 TEST(PerfettoExport, OneTrackPerKindAndOnePerTracedRank) {
     ScratchDir dir;
     const std::string path = dir.file("traced.faultline");
     // A small trace: 16 ranks over 40 steps keeps the parse quick in a debug build.
-    ASSERT_EQ(runCli("simulate --preset tiny --seed 11 --trace-ranks 16 --trace-steps 40 --trace-at 6h -q -o " + path).status, 0);
+    ASSERT_EQ(runCliStdout("simulate --preset tiny --seed 11 --trace-ranks 16 --trace-steps 40 --trace-at 6h -q -o " + path).status, 0);
     const faultline::Run run = readRunFile(path);
     ASSERT_FALSE(run.collectives.empty());
-    const auto r = runCli("export --perfetto " + dir.file("run.json") + " " + path);
+    const auto r = runCliStdout("export --perfetto " + dir.file("run.json") + " " + path);
     ASSERT_EQ(r.status, 0) << r.output;
     std::ifstream in(dir.file("run.json"));
     const nlohmann::json trace = nlohmann::json::parse(in);  // throws on malformed JSON
@@ -221,10 +219,10 @@ TEST(PerfettoExport, OneTrackPerKindAndOnePerTracedRank) {
 
 TEST(PerfettoExport, MissingRunIsAnErrorAndNothingIsWritten) {
     ScratchDir dir;
-    const auto r = runCli("export --perfetto " + dir.file("x.json") + " " + dir.file("missing.faultline"));
+    const auto r = runCliStdout("export --perfetto " + dir.file("x.json") + " " + dir.file("missing.faultline"));
     EXPECT_EQ(r.status, 1);
     EXPECT_FALSE(std::ifstream(dir.file("x.json")).good());
-    EXPECT_EQ(runCli("export " + dir.file("missing.faultline")).status, 2);
+    EXPECT_EQ(runCliStdout("export " + dir.file("missing.faultline")).status, 2);
 }
 
 }  // namespace

@@ -30,7 +30,7 @@ using test::ScratchDir;
 using test::append;
 using test::textOf;
 
-std::size_t countOf(const std::string& text, const std::string& what) {
+std::size_t matchesOf(const std::string& text, const std::string& what) {
     std::size_t n = 0;
     for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
     return n;
@@ -80,7 +80,7 @@ TEST(FollowPrometheusCli, TheFirstLookPullsTheSpanFromTheFilesFirstEventUpToNow)
     const std::string run = dir.file("live.faultline");
     const std::string out = dir.file("follow.out");
     test::CliFollower follower(followArgs(job.string(), run, server.url(), history), out);
-    ASSERT_TRUE(waitFor([&] { return countOf(textOf(out), " updated (") >= 1; })) << textOf(out);
+    ASSERT_TRUE(waitFor([&] { return matchesOf(textOf(out), " updated (") >= 1; })) << textOf(out);
 
     // The first run written holds the two hosts' 16 GPUs from the Xid line (no --from) to the
     // history's end, where the server's samples stop.
@@ -122,10 +122,10 @@ TEST(FollowPrometheusCli, AServerStoppedAndRestartedMidFollowIsToldOnceAndLosesN
     const std::string failed = "pulling from " + server.url() + " failed";
     ASSERT_TRUE(waitFor([&] { return textOf(out).find(failed) != std::string::npos; })) << textOf(out);
     append(log, test::xidLineAt(history.first + 2 * kHour, history.hosts[1]));
-    ASSERT_TRUE(waitFor([&] { return countOf(textOf(out), "new incident at") == 2u; })) << textOf(out);
+    ASSERT_TRUE(waitFor([&] { return matchesOf(textOf(out), "new incident at") == 2u; })) << textOf(out);
     append(log, test::xidLineAt(history.first + 3 * kHour, history.hosts[0]));
-    ASSERT_TRUE(waitFor([&] { return countOf(textOf(out), "new incident at") == 3u; })) << textOf(out);
-    EXPECT_EQ(countOf(textOf(out), failed), 1u) << textOf(out);
+    ASSERT_TRUE(waitFor([&] { return matchesOf(textOf(out), "new incident at") == 3u; })) << textOf(out);
+    EXPECT_EQ(matchesOf(textOf(out), failed), 1u) << textOf(out);
     EXPECT_NE(textOf(out).find(failed + ": cannot reach the Prometheus server"), std::string::npos) << textOf(out);
     EXPECT_EQ(pulledPower(run).gpus.size(), 16u) << "the run written during the outage lost what was pulled";
 
@@ -137,7 +137,7 @@ TEST(FollowPrometheusCli, AServerStoppedAndRestartedMidFollowIsToldOnceAndLosesN
     EXPECT_EQ(last.gpus.size(), 16u) << textOf(out);
     EXPECT_EQ(last.pulls, 1u) << "every pull is one source, spanning them all";
     EXPECT_GE(last.last, history.last - kHour);
-    EXPECT_EQ(countOf(textOf(out), failed), 1u) << textOf(out);
+    EXPECT_EQ(matchesOf(textOf(out), failed), 1u) << textOf(out);
 }
 
 // The server is down when following begins: the files are followed without it, and its
@@ -154,7 +154,7 @@ TEST(FollowPrometheusCli, MetricsArriveOnceAServerDownAtTheStartComesUp) {
     const std::string run = dir.file("live.faultline");
     const std::string out = dir.file("follow.out");
     test::CliFollower follower(followArgs(job.string(), run, server.url(), history), out);
-    ASSERT_TRUE(waitFor([&] { return countOf(textOf(out), "new incident at") == 1u; })) << textOf(out);
+    ASSERT_TRUE(waitFor([&] { return matchesOf(textOf(out), "new incident at") == 1u; })) << textOf(out);
     EXPECT_NE(textOf(out).find("pulling from " + server.url() + " failed"), std::string::npos) << textOf(out);
     EXPECT_EQ(pulledPower(run).gpus.size(), 0u);
 

@@ -1,6 +1,7 @@
 // What `faultline-cli` says of real incidents, as a user reads it: only the hardware the
 // evidence names, the failure on the process the evidence names (or "rank unknown"), one
 // assumed year per log, lost work and rates only where the evidence supports them.
+#include "cli_command.h"
 #include "realdata.h"
 #include "test_runs.h"
 
@@ -15,9 +16,8 @@
 namespace faultline {
 namespace {
 
+using test::runCli;
 using Result = test::CommandResult;
-
-Result runCli(const std::string& args, bool withStderr = true) { return test::runCommand(std::string(FAULTLINE_CLI) + " " + args, withStderr); }
 
 // NeMo + torchrun on one host, smciserver: 8 ranks segfault; torchrun's summary lists ranks
 // 0-4 and 6-7 (pids 222-226, 228, 229) and not pid 227, whose segfault line comes first.

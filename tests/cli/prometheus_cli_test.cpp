@@ -3,6 +3,8 @@
 // file it writes, what it prints, and the password it must never print or keep.
 #include "model/pulled_sources.h"
 #include "model/run_file.h"
+#include "file_bytes.h"
+#include "cli_command.h"
 #include "prometheus_server.h"
 #include "test_runs.h"
 
@@ -14,14 +16,9 @@
 namespace faultline {
 namespace {
 
+using test::bytesOf;
+using test::runCli;
 using Result = test::CommandResult;
-
-Result runCli(const std::string& args) { return test::runCommand(std::string(FAULTLINE_CLI) + " " + args, true); }
-
-std::string bytesOf(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 std::string isoSeconds(EpochNs t) { return std::to_string(t / 1'000'000'000); }
 

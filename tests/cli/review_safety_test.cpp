@@ -3,6 +3,8 @@
 // fails (a full disk, here an injected file size limit) leaves the older file as it was, no
 // partial file, and says which file and why, with exit status 1. The shapes of
 // ../shared/repro/round4/force-overwrites-review-sidecar.sh and force-replaces-dev-stdout.sh.
+#include "file_bytes.h"
+#include "cli_command.h"
 #include "test_runs.h"
 #include "write_faults.h"
 
@@ -18,19 +20,12 @@
 namespace faultline {
 namespace {
 
+using test::bytesOf;
+using test::runCli;
 namespace fs = std::filesystem;
 using test::ScratchDir;
 
-test::CommandResult runCli(const std::string& args) { return test::runCommand(std::string(FAULTLINE_CLI) + " " + args); }
-
-std::string bytesOf(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-std::string kernelLog() { return std::string(FAULTLINE_MODEL_TESTDATA) + "/repro/xid_journal.log"; }
+std::string xidJournal() { return std::string(FAULTLINE_MODEL_TESTDATA) + "/repro/xid_journal.log"; }
 
 bool hasPartial(const fs::path& folder) {
     for (const auto& entry : fs::recursive_directory_iterator(folder))
@@ -42,12 +37,12 @@ TEST(ReviewSafety, NoCliWriterReplacesTheReviewOfTheRunItReadsEvenForced) {
     ScratchDir dir;
     const std::string run = dir.file("run.faultline"), review = run + "-review", shard = dir.file("s1.faultline");
     ASSERT_EQ(runCli("simulate --preset tiny --days 1 -q -o " + run).status, 0);
-    ASSERT_EQ(runCli("import " + kernelLog() + " --shard 1/1 -q -o " + shard).status, 0);
+    ASSERT_EQ(runCli("import " + xidJournal() + " --shard 1/1 -q -o " + shard).status, 0);
     IncidentNotesStore(run).save({readRunFile(run).failures.front().time, "precious reviewer note", std::nullopt, {}, 0});
     const std::string before = bytesOf(review);
     for (const std::string force : {"", " --force"}) {
         for (const std::string& command : {"export " + run + " --perfetto " + review, "whatif " + run + " --checkpoint-interval 30m -o " + review,
-                                           "import " + kernelLog() + " -q -o " + review, "merge " + shard + " -q -o " + review,
+                                           "import " + xidJournal() + " -q -o " + review, "merge " + shard + " -q -o " + review,
                                            "simulate --preset tiny --days 1 -q -o " + review}) {
             const test::CommandResult r = runCli(command + force);
             EXPECT_EQ(r.status, 1) << command << force << "\n" << r.output;
@@ -75,7 +70,7 @@ TEST(ReviewSafety, TheReviewOfTheRunReadIsRefusedBeforeItExists) {
 TEST(ReviewSafety, ForceNeverReplacesADeviceALinkToOneOrASystemPath) {
     ScratchDir dir;
     const std::string log = dir.file("k.log");
-    fs::copy_file(kernelLog(), log);
+    fs::copy_file(xidJournal(), log);
     // Links in the scratch folder stand for /dev/stdout: should the guard ever let one
     // through, only the scratch link is replaced, never the system's.
     fs::create_symlink("/proc/self/fd/1", dir.file("stdout.faultline"));
@@ -107,7 +102,7 @@ TEST(ReviewSafety, AFailedWriteLeavesTheOlderFileAndSaysWhy) {
     const std::vector<std::pair<std::string, std::string>> cases = {
         {"export " + run + " --perfetto " + oldTrace + " --force", oldTrace},
         {"whatif " + run + " --checkpoint-interval 30m --force -o " + oldRun, oldRun},
-        {"import " + kernelLog() + " -q --force -o " + oldRun, oldRun},
+        {"import " + xidJournal() + " -q --force -o " + oldRun, oldRun},
         {"simulate --preset tiny --days 1 -q --force -o " + oldRun, oldRun},
         {"export " + run + " --csv " + csv + " --force", csv + "/incidents.csv"},
     };

@@ -1,5 +1,6 @@
 // Truncated, garbage and mislabelled files: each gives one clear Error naming the file and
 // where it broke, or is named as an unknown format; none crashes.
+#include "file_bytes.h"
 #include "import_test_util.h"
 
 #include "importers/formats.h"
@@ -16,16 +17,13 @@
 namespace faultline {
 namespace {
 
+using test::writeFile;
 using test::errorOf;
 using test::fixture;
 using test::importPaths;
 using test::realData;
 
 const std::string kNccl = "kineto/HolisticTraceAnalysis/tests/data/nccl_parser_config/nccl_data.json.gz";
-
-void writeFile(const std::string& path, const std::string& bytes) {
-    std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
 
 std::string gzip(const std::string& text) {
     uLongf size = compressBound(static_cast<uLong>(text.size())) + 64;

@@ -24,10 +24,9 @@
 namespace faultline {
 namespace {
 
+using test::at;
 using test::fixture;
 using test::importPaths;
-
-EpochNs at(const char* iso) { return *parseIsoTime(iso); }
 
 std::string consoleFixture(const std::string& name) { return fixture("console_logs/" + name); }
 

@@ -1,6 +1,7 @@
 // Logs a cluster really leaves behind damaged or in another dress, each kept as a regression
 // test of ../shared/repro/round4: the zero-filled block of a hard-reset node, zstd / xz /
 // bzip2 compression, UTF-16 from PowerShell, and Latin-1 host names.
+#include "file_bytes.h"
 #include "import_test_util.h"
 
 #include "importers/formats.h"
@@ -22,15 +23,14 @@
 namespace faultline {
 namespace {
 
+using test::writeFile;
 using test::errorOf;
 using test::importPaths;
 using test::ScratchDir;
 
-void writeFile(const std::string& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
-
-const std::string kXid79 = "kern  :warn  : 2025-01-21T05:10:33,283302+00:00 NVRM: Xid (PCI:0000:38:00): 79, pid=1, name=x, GPU has fallen off the bus.\n";
-const std::string kXid48 = "kern  :warn  : 2025-01-21T05:12:00,000000+00:00 NVRM: Xid (PCI:0000:3a:00): 48, pid=1, name=x, DBE\n";
-const std::string kXid13 = "kern  :warn  : 2025-01-21T05:00:00,000000+00:00 NVRM: Xid (PCI:0000:38:00): 13, pid=1, name=x, Graphics Engine Exception\n";
+const std::string kDmesgXid79 = "kern  :warn  : 2025-01-21T05:10:33,283302+00:00 NVRM: Xid (PCI:0000:38:00): 79, pid=1, name=x, GPU has fallen off the bus.\n";
+const std::string kDmesgXid48 = "kern  :warn  : 2025-01-21T05:12:00,000000+00:00 NVRM: Xid (PCI:0000:3a:00): 48, pid=1, name=x, DBE\n";
+const std::string kDmesgXid13 = "kern  :warn  : 2025-01-21T05:00:00,000000+00:00 NVRM: Xid (PCI:0000:38:00): 13, pid=1, name=x, Graphics Engine Exception\n";
 
 std::vector<std::string> linesOf(const std::string& path, std::vector<std::string>* notes = nullptr, std::vector<std::int64_t>* numbers = nullptr) {
     LineReader in(path, notes);
@@ -53,20 +53,20 @@ bool hasNote(const FileReport& r, const std::string& text) {
 TEST(DamagedInput, AZeroBlockInAKernelLogIsSkippedAndToldAsAReset) {
     ScratchDir dir;
     const std::string path = dir.file("node7.dmesg.log");
-    writeFile(path, kXid79 + std::string(4096, '\0') + kXid48);
+    writeFile(path, kDmesgXid79 + std::string(4096, '\0') + kDmesgXid48);
     ASSERT_NE(detectFormat(path), nullptr);
     EXPECT_EQ(detectFormat(path)->name, "kernel-log");
     const ImportResult r = importPaths({path});
     EXPECT_EQ(r.run.failures.size(), 2u);  // the line glued to the block is read too
     ASSERT_EQ(r.summary.files.size(), 1u);
-    EXPECT_TRUE(hasNote(r.summary.files[0], "4,096 zero bytes at offset " + std::to_string(kXid79.size()) + " (line 2): the node was probably reset here"))
+    EXPECT_TRUE(hasNote(r.summary.files[0], "4,096 zero bytes at offset " + std::to_string(kDmesgXid79.size()) + " (line 2): the node was probably reset here"))
         << testing::PrintToString(r.summary.files[0].notes);
 }
 
 TEST(DamagedInput, AZeroBlockLogInAFolderIsImportedNotSkipped) {
     ScratchDir dir;
-    writeFile(dir.file("node7.dmesg.log"), kXid79 + std::string(4096, '\0') + kXid48);
-    writeFile(dir.file("node8.dmesg.log"), kXid13);
+    writeFile(dir.file("node7.dmesg.log"), kDmesgXid79 + std::string(4096, '\0') + kDmesgXid48);
+    writeFile(dir.file("node8.dmesg.log"), kDmesgXid13);
     const ImportResult r = importPaths({dir.path()});
     EXPECT_EQ(r.run.failures.size(), 3u);
     for (const FileReport& f : r.summary.files) EXPECT_EQ(f.format, "kernel-log") << f.path;
@@ -156,10 +156,10 @@ std::string utf16Of(const std::string& ascii, bool bigEndian) {
 TEST(DamagedInput, CompressedAndUtf16LogsAreRead) {
     ScratchDir dir;
     const std::vector<std::pair<std::string, std::string>> files = {
-        {"a.log.zst", zstdOf(kXid79)},        {"b.log", utf16Of(kXid79, false)}, {"c.log.gz", gzipOf(kXid79)},
-        {"d.log.xz", xzOf(kXid79)},           {"e.log.bz2", bzip2Of(kXid79)},    {"f.log", utf16Of(kXid79, true)},
-        {"g.log.zst", zstdOf(kXid79) + zstdOf(kXid48)},  // frames one after another, as `cat a.zst b.zst` makes
-        {"h.log.bz2", bzip2Of(kXid79) + bzip2Of(kXid48)},
+        {"a.log.zst", zstdOf(kDmesgXid79)},        {"b.log", utf16Of(kDmesgXid79, false)}, {"c.log.gz", gzipOf(kDmesgXid79)},
+        {"d.log.xz", xzOf(kDmesgXid79)},           {"e.log.bz2", bzip2Of(kDmesgXid79)},    {"f.log", utf16Of(kDmesgXid79, true)},
+        {"g.log.zst", zstdOf(kDmesgXid79) + zstdOf(kDmesgXid48)},  // frames one after another, as `cat a.zst b.zst` makes
+        {"h.log.bz2", bzip2Of(kDmesgXid79) + bzip2Of(kDmesgXid48)},
     };
     for (const auto& [name, bytes] : files) {
         writeFile(dir.file(name), bytes);
@@ -208,7 +208,7 @@ TEST(DamagedInput, LargeCompressedLogsAreReadWhole) {
 TEST(DamagedInput, ACutShortCompressedLogNamesTheFileAndTheDamage) {
     ScratchDir dir;
     const std::vector<std::pair<std::string, std::string>> files = {
-        {"a.zst", zstdOf(kXid79).substr(0, 20)}, {"b.xz", xzOf(kXid79).substr(0, 40)}, {"c.bz2", bzip2Of(kXid79).substr(0, 30)}};
+        {"a.zst", zstdOf(kDmesgXid79).substr(0, 20)}, {"b.xz", xzOf(kDmesgXid79).substr(0, 40)}, {"c.bz2", bzip2Of(kDmesgXid79).substr(0, 30)}};
     for (const auto& [name, bytes] : files) {
         writeFile(dir.file(name), bytes);
         ImportOptions o;
@@ -224,7 +224,7 @@ TEST(DamagedInput, ACutShortCompressedLogNamesTheFileAndTheDamage) {
 TEST(DamagedInput, AGzipDamagedFromItsStartIsUnknownInAFolder) {
     ScratchDir dir;
     writeFile(dir.file("bad.gz"), std::string("\x1f\x8b\x08\x00garbagegarbage"));
-    writeFile(dir.file("node1.log"), kXid79);
+    writeFile(dir.file("node1.log"), kDmesgXid79);
     const ImportResult r = importPaths({dir.path()});
     EXPECT_EQ(r.run.failures.size(), 1u);
     ASSERT_EQ(r.summary.files.size(), 2u);

@@ -2,6 +2,7 @@
 // one read a dump: the dumps and the run are those of one thread reading them in turn, a dump
 // that cannot be read is named with the byte where it broke, and the bytes read once for
 // detection are judged as the file read again would be.
+#include "file_bytes.h"
 #include "import_test_util.h"
 
 #include "importers/events/import_report.h"
@@ -19,21 +20,11 @@
 namespace faultline {
 namespace {
 
+using test::kFr;
+using test::writeFile;
+using test::bytesOf;
 using test::errorOf;
 using test::realData;
-
-const std::string kFr = "flight_recorder/nvidia-resiliency-ext/tests/attribution/unit/fr_traces/";
-
-std::string bytesOf(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-void writeBytes(const std::string& path, std::string_view bytes) {
-    std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
 
 // Every dump as the reader kept it, in file order.
 std::string dumpsAsJson(const std::vector<FlightRecorderDump>& dumps) {
@@ -81,7 +72,7 @@ TEST(FlightRecorderFolder, ADumpCutShortAmongManyIsNamedWithTheByteWhereItBroke)
     for (int r = 0; r < 16; ++r) {
         const std::string name = "_dump_" + std::to_string(r);
         const std::string bytes = bytesOf(folder + "/" + name);
-        writeBytes(dir.file(name), r == 11 ? std::string_view(bytes).substr(0, bytes.size() / 2) : std::string_view(bytes));
+        writeFile(dir.file(name), r == 11 ? std::string_view(bytes).substr(0, bytes.size() / 2) : std::string_view(bytes));
     }
     const std::string broken = dir.file("_dump_11");
     for (int workers : {1, 4}) {
@@ -103,14 +94,14 @@ TEST(FlightRecorderFolder, EachDumpCostsOneReadCall) {
     test::ScratchDir dir;
     for (int copy = 0; copy < 4; ++copy)
         for (int r = 0; r < 16; ++r)
-            writeBytes(dir.file("_dump_" + std::to_string(copy * 16 + r)), bytesOf(folder + "/_dump_" + std::to_string(r)));
+            writeFile(dir.file("_dump_" + std::to_string(copy * 16 + r)), bytesOf(folder + "/_dump_" + std::to_string(r)));
     long before = readCalls();
     EXPECT_EQ(readFlightRecorderDumps({dir.path().string()}, 4).size(), 64u);
     EXPECT_LE(readCalls() - before, 64 + 8);
 
     // The real folder also holds the job's console log: the import is of the dumps alone.
     test::ScratchDir dumps;
-    for (int r = 0; r < 16; ++r) writeBytes(dumps.file("_dump_" + std::to_string(r)), bytesOf(folder + "/_dump_" + std::to_string(r)));
+    for (int r = 0; r < 16; ++r) writeFile(dumps.file("_dump_" + std::to_string(r)), bytesOf(folder + "/_dump_" + std::to_string(r)));
     before = readCalls();
     ImportOptions options;
     options.workers = 4;

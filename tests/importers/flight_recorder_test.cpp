@@ -19,12 +19,11 @@
 namespace faultline {
 namespace {
 
+using test::kFr;
 using test::errorOf;
 using test::fixture;
 using test::importPaths;
 using test::realData;
-
-const std::string kFr = "flight_recorder/nvidia-resiliency-ext/tests/attribution/unit/fr_traces/";
 
 TEST(FlightRecorder, Rank0FirstCollectiveIsItsPipelineSend) {
     FAULTLINE_REQUIRE_REALDATA();

@@ -95,15 +95,13 @@ std::string unifiedDiff(const fs::path& expected, const fs::path& actual) {
     return out;
 }
 
-std::string testName(const testing::TestParamInfo<std::string>& info) {
+std::string goldenTestName(const testing::TestParamInfo<std::string>& info) {
     std::string name;
     for (char c : info.param) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
     return name;
 }
 
 class GoldenImports : public testing::TestWithParam<std::string> {};
-
-}  // namespace
 
 TEST(GoldenImportsSet, CoversTheFixtures) {
     EXPECT_GE(fixtures().size(), 90u) << "fixtures under " << dataDir();
@@ -129,4 +127,6 @@ TEST_P(GoldenImports, MatchesItsExpectedJson) {
                   << unifiedDiff(expected, actual);
 }
 
-INSTANTIATE_TEST_SUITE_P(Fixtures, GoldenImports, testing::ValuesIn(fixtures()), testName);
+INSTANTIATE_TEST_SUITE_P(Fixtures, GoldenImports, testing::ValuesIn(fixtures()), goldenTestName);
+
+}  // namespace

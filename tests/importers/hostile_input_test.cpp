@@ -1,6 +1,7 @@
 // Defects that mutation fuzzing of every importer found, each kept as a regression test:
 // times past 2262, numbers beyond any range, nesting that would cost gigabytes, files that
 // are no log at all, and bytes that are not UTF-8 reaching the JSON output.
+#include "file_bytes.h"
 #include "import_test_util.h"
 
 #include "importers/text/text_parse.h"
@@ -15,11 +16,10 @@
 namespace faultline {
 namespace {
 
+using test::writeFile;
 using test::errorOf;
 using test::importPaths;
 using test::ScratchDir;
-
-void writeFile(const std::string& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
 
 ImportOptions forced(const char* format) {
     ImportOptions o;

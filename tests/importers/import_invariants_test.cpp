@@ -19,8 +19,6 @@ namespace {
 namespace fs = std::filesystem;
 using test::fixture;
 
-constexpr EpochNs kSecond = 1'000'000'000;
-
 // 2024-03-09T00:00:00Z.
 constexpr EpochNs kMarch2024 = 1'709'942'400LL * kSecond;
 

@@ -13,11 +13,11 @@
 namespace faultline {
 namespace {
 
+using test::kGpudMemoryLog;
+using test::at;
 using test::fixture;
 using test::importPaths;
 using test::realData;
-
-EpochNs at(const char* iso) { return *parseIsoTime(iso); }
 
 const Job* findJob(const faultline::Run& run, const std::string& id, int restarts = 0) {
     for (const Job& j : run.jobs)
@@ -32,7 +32,6 @@ std::string chainText(const Incident& inc) {
 }
 
 constexpr const char* kBigScienceLog = "training_logs/bigscience/experiments/gpt2-meg/meg_gpt2_base_n8_dp1_tp4_pp8-1809562.out";
-constexpr const char* kGpudMemoryLog = "xid_kernel_logs/gpud/components/memory/testdata/dmesg.decode.iso.log";
 
 // The Megatron log names its job when slurmstepd cancels it; sacct names the job that
 // continued it. The gap between them is a planned stop, measured from the log's last step.

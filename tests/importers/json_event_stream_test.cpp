@@ -1,6 +1,7 @@
 // importers/text/json_event_stream.h on its own: a plain file is scanned where it is mapped, a
 // compressed one through a buffer; both hand on the same events, metadata and messages,
 // whatever falls on a chunk's end (an event, an escaped quote, a byte order mark).
+#include "file_bytes.h"
 #include "import_test_util.h"
 
 #include "importers/text/json_event_stream.h"
@@ -13,14 +14,9 @@
 namespace faultline {
 namespace {
 
+using test::writeFile;
 using test::errorOf;
 using test::ScratchDir;
-
-std::string writeFile(const ScratchDir& dir, const std::string& name, const std::string& bytes) {
-    const std::string path = dir.file(name);
-    std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    return path;
-}
 
 std::string writeGzip(const ScratchDir& dir, const std::string& name, const std::string& bytes) {
     const std::string path = dir.file(name);

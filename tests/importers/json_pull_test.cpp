@@ -1,5 +1,6 @@
 // importers/text/json_pull.h on its own: the tokens the Prometheus JSON reader pulls, their
 // text across chunk ends, skipped values, and the messages of a broken file.
+#include "file_bytes.h"
 #include "import_test_util.h"
 
 #include "importers/text/json_limits.h"
@@ -12,15 +13,10 @@
 namespace faultline {
 namespace {
 
+using test::writeFile;
 using test::errorOf;
 using test::ScratchDir;
 using Token = JsonPull::Token;
-
-std::string writeFile(const ScratchDir& dir, const std::string& name, const std::string& bytes) {
-    const std::string path = dir.file(name);
-    std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    return path;
-}
 
 // The tokens as "{", "}", "[", "]", "s:TEXT", "n:TEXT", "l:TEXT", up to the end.
 std::vector<std::string> tokensOf(const std::string& path) {

@@ -18,11 +18,10 @@
 namespace faultline {
 namespace {
 
+using test::kGpudMemoryLog;
 using test::fixture;
 using test::importPaths;
 using test::realData;
-
-const char* kGpudMemoryLog = "xid_kernel_logs/gpud/components/memory/testdata/dmesg.decode.iso.log";
 
 TEST(KernelLog, GpudIsoDecodeLogGivesItsXidsAsTwoFailuresOnOneGpu) {
     FAULTLINE_REQUIRE_REALDATA();

@@ -1,5 +1,6 @@
 // importers/text/line_reader.h on its own: the lines every text reader is handed, whatever
 // the line ends, the last line, the chunk ends and the compression.
+#include "file_bytes.h"
 #include "import_test_util.h"
 
 #include "importers/text/line_reader.h"
@@ -11,16 +12,11 @@
 namespace faultline {
 namespace {
 
+using test::writeFile;
 using test::errorOf;
 using test::ScratchDir;
 
-std::string writeFile(const ScratchDir& dir, const std::string& name, const std::string& bytes) {
-    const std::string path = dir.file(name);
-    std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    return path;
-}
-
-std::string writeGzip(const ScratchDir& dir, const std::string& name, const std::string& bytes) {
+std::string writeGzipFile(const ScratchDir& dir, const std::string& name, const std::string& bytes) {
     const std::string path = dir.file(name);
     gzFile gz = gzopen(path.c_str(), "wb");
     EXPECT_NE(gz, nullptr);
@@ -30,7 +26,7 @@ std::string writeGzip(const ScratchDir& dir, const std::string& name, const std:
 }
 
 // Every line the reader gives, with the number it says each has.
-std::vector<std::pair<std::int64_t, std::string>> linesOf(const std::string& path) {
+std::vector<std::pair<std::int64_t, std::string>> numberedLinesOf(const std::string& path) {
     LineReader reader(path);
     std::vector<std::pair<std::int64_t, std::string>> out;
     std::string_view line;
@@ -42,19 +38,19 @@ using Lines = std::vector<std::pair<std::int64_t, std::string>>;
 
 TEST(LineReader, WindowsLineEndsAreTakenOffAndLinesNumberedFromOne) {
     ScratchDir dir;
-    EXPECT_EQ(linesOf(writeFile(dir, "crlf.log", "first\r\nsecond\r\n\r\nfourth\r\n")),
+    EXPECT_EQ(numberedLinesOf(writeFile(dir, "crlf.log", "first\r\nsecond\r\n\r\nfourth\r\n")),
               (Lines{{1, "first"}, {2, "second"}, {3, ""}, {4, "fourth"}}));
     // A '\r' inside a line is the line's own (a progress bar's redraw): only the last one goes.
-    EXPECT_EQ(linesOf(writeFile(dir, "redraw.log", "10%\r50%\r100%\r\nnext\n")), (Lines{{1, "10%\r50%\r100%"}, {2, "next"}}));
+    EXPECT_EQ(numberedLinesOf(writeFile(dir, "redraw.log", "10%\r50%\r100%\r\nnext\n")), (Lines{{1, "10%\r50%\r100%"}, {2, "next"}}));
 }
 
 TEST(LineReader, TheLastLineWithoutANewlineIsStillALine) {
     ScratchDir dir;
-    EXPECT_EQ(linesOf(writeFile(dir, "cut.log", "one\ntwo")), (Lines{{1, "one"}, {2, "two"}}));
-    EXPECT_EQ(linesOf(writeFile(dir, "cut-crlf.log", "one\r\ntwo\r")), (Lines{{1, "one"}, {2, "two"}}));
-    EXPECT_EQ(linesOf(writeFile(dir, "single.log", "only")), (Lines{{1, "only"}}));
-    EXPECT_TRUE(linesOf(writeFile(dir, "empty.log", "")).empty());
-    EXPECT_EQ(linesOf(writeFile(dir, "blank.log", "\n")), (Lines{{1, ""}}));
+    EXPECT_EQ(numberedLinesOf(writeFile(dir, "cut.log", "one\ntwo")), (Lines{{1, "one"}, {2, "two"}}));
+    EXPECT_EQ(numberedLinesOf(writeFile(dir, "cut-crlf.log", "one\r\ntwo\r")), (Lines{{1, "one"}, {2, "two"}}));
+    EXPECT_EQ(numberedLinesOf(writeFile(dir, "single.log", "only")), (Lines{{1, "only"}}));
+    EXPECT_TRUE(numberedLinesOf(writeFile(dir, "empty.log", "")).empty());
+    EXPECT_EQ(numberedLinesOf(writeFile(dir, "blank.log", "\n")), (Lines{{1, ""}}));
 }
 
 TEST(LineReader, LinesAcrossChunkEndsAndLongerThanAChunkComeWhole) {
@@ -72,7 +68,7 @@ TEST(LineReader, LinesAcrossChunkEndsAndLongerThanAChunkComeWhole) {
     text += longLine + "\nafter";
     expected.emplace_back(3001, longLine);
     expected.emplace_back(3002, "after");
-    const Lines got = linesOf(writeFile(dir, "long.log", text));
+    const Lines got = numberedLinesOf(writeFile(dir, "long.log", text));
     ASSERT_EQ(got.size(), expected.size());
     for (std::size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], expected[i]) << "line " << i + 1;
 }
@@ -93,8 +89,8 @@ TEST(LineReader, AGzipFileGivesTheLinesOfItsText) {
     std::string text;
     for (int n = 0; n < 200'000; ++n) text += "line " + std::to_string(n) + (n % 3 ? "\n" : "\r\n");  // ~2 MB unpacked
     text += "last, no newline";
-    const Lines plain = linesOf(writeFile(dir, "big.log", text));
-    const Lines packed = linesOf(writeGzip(dir, "big.log.gz", text));
+    const Lines plain = numberedLinesOf(writeFile(dir, "big.log", text));
+    const Lines packed = numberedLinesOf(writeGzipFile(dir, "big.log.gz", text));
     ASSERT_EQ(plain.size(), 200'001u);
     EXPECT_EQ(plain.back(), (std::pair<std::int64_t, std::string>{200'001, "last, no newline"}));
     EXPECT_EQ(packed, plain);

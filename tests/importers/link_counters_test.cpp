@@ -15,7 +15,6 @@ using test::fixture;
 using test::importPaths;
 
 constexpr EpochNs kFirstScrape = 1'735'689'600'000'000'000;  // 2025-01-01 00:00:00 UTC
-constexpr Nanos kMinute = 60'000'000'000;
 
 const Failure* failureOn(const Run& run, ComponentKind kind, const std::string& name) {
     for (const Failure& f : run.failures)

@@ -6,10 +6,9 @@
 namespace faultline {
 namespace {
 
+using test::at;
 using test::fixture;
 using test::importPaths;
-
-EpochNs at(const char* iso) { return *parseIsoTime(iso); }
 
 TEST(NativeEvents, JsonLinesOfEveryKind) {
     const ImportResult r = importPaths({fixture("native_events.jsonl")});

@@ -11,14 +11,13 @@
 namespace faultline {
 namespace {
 
+using test::at;
 using test::fixture;
 using test::importPaths;
 using test::realData;
 
 const std::string kGcm = "slurm/gcm/gcm/tests/data/";
 const std::string kSarc = "slurm/SARC/tests/functional/jobs/sacct_outputs/";
-
-EpochNs at(const char* iso) { return *parseIsoTime(iso); }
 
 TEST(Sacct, MidnightEdgeCaseCountsJobsByState) {
     FAULTLINE_REQUIRE_REALDATA();

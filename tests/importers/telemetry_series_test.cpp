@@ -1,6 +1,7 @@
 // Telemetry series held compactly (issue 39): an import holds a series in a few dozen bytes
 // plus its samples, the names of GPUs and metrics once each; series that name no GPU are
 // skipped, never made into GPUs or hosts, and the report says how many of which metrics.
+#include "file_bytes.h"
 #include "import_test_util.h"
 
 #include <fstream>
@@ -8,14 +9,10 @@
 namespace faultline {
 namespace {
 
+using test::writeFile;
 using test::importPaths;
 
-std::string writeFile(const test::ScratchDir& dir, const std::string& name, const std::string& text) {
-    std::ofstream(dir.file(name)) << text;
-    return dir.file(name);
-}
-
-bool hasNote(const FileReport& f, const std::string& note) {
+bool hasExactNote(const FileReport& f, const std::string& note) {
     for (const std::string& n : f.notes)
         if (n == note) return true;
     return false;
@@ -38,7 +35,7 @@ TEST(TelemetrySeries, SeriesOfNoGpuAreCountedPerMetricAndBecomeNoHostOrGpu) {
     }
     const ImportResult r = importPaths({writeFile(dir, "mixed.prom", text)});
     const FileReport& f = r.summary.files.at(0);
-    EXPECT_TRUE(hasNote(f, "11 series of 3 metrics name no GPU: skipped (node_cpu_seconds_total, go_gc_duration_seconds, process_resident_memory_bytes)"))
+    EXPECT_TRUE(hasExactNote(f, "11 series of 3 metrics name no GPU: skipped (node_cpu_seconds_total, go_gc_duration_seconds, process_resident_memory_bytes)"))
         << ::testing::PrintToString(f.notes);
     EXPECT_EQ(f.counts.at("samples of no GPU (skipped)"), 22);
     EXPECT_EQ(f.counts.at("telemetry series"), 1);
@@ -62,7 +59,7 @@ TEST(TelemetrySeries, QueryRangeSeriesOfNoGpuAreNamedMostFirst) {
     series("\"__name__\":\"DCGM_FI_DEV_GPU_TEMP\",\"gpu\":\"1\",\"Hostname\":\"g1\"");
     const std::string path = writeFile(dir, "range.json", "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[" + result + "]}}");
     const ImportResult r = importPaths({path});
-    EXPECT_TRUE(hasNote(r.summary.files.at(0),
+    EXPECT_TRUE(hasExactNote(r.summary.files.at(0),
                         "11 series of 6 metrics name no GPU: skipped (node_cpu_seconds_total, node_load1, up, go_goroutines, process_open_fds, ...)"))
         << ::testing::PrintToString(r.summary.files.at(0).notes);
     ASSERT_EQ(r.run.topology.hosts.size(), 1u);

@@ -1,6 +1,7 @@
 // GPU telemetry: dcgm-exporter scrapes and Prometheus API responses from NVIDIA's aicr
 // evidence pages, Kepler's query_range export, an nvidia-smi --query-gpu log of a training
 // run (../shared/realdata/telemetry), and fixtures for the spellings they lack.
+#include "file_bytes.h"
 #include "import_test_util.h"
 
 #include "analysis/cluster_power.h"
@@ -17,6 +18,7 @@
 namespace faultline {
 namespace {
 
+using test::writeFile;
 using test::errorOf;
 using test::fixture;
 using test::importPaths;
@@ -55,11 +57,6 @@ std::string fencedBlockAfter(const std::string& page, const std::string& heading
         if (inside) block += line + "\n";
     }
     return block;
-}
-
-std::string writeFile(const test::ScratchDir& dir, const std::string& name, const std::string& text) {
-    std::ofstream(dir.file(name)) << text;
-    return dir.file(name);
 }
 
 // A scrape without timestamps was taken when its file was written: the page's "Generated" time.

@@ -10,11 +10,10 @@
 namespace faultline {
 namespace {
 
+using test::at;
 using test::fixture;
 using test::importPaths;
 using test::realData;
-
-EpochNs at(const char* iso) { return *parseIsoTime(iso); }
 
 TEST(TrainingLog, BigScienceMegatronStepsFollowTheElapsedTimes) {
     FAULTLINE_REQUIRE_REALDATA();

@@ -1,5 +1,6 @@
 // What hostile or damaged run files and interrupted writes found: absurd times refused with
 // one message, no `.partial-*` left behind, messages that name the user's file.
+#include "run_file_sql.h"
 #include "test_runs.h"
 
 #include "model/collective_chunks.h"
@@ -21,25 +22,10 @@
 namespace faultline {
 namespace {
 
+using test::runSql;
+using test::errorReading;
 using test::ScratchDir;
 using test::tinyRun;
-
-void runSql(const std::string& path, const std::string& sql) {
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
-    sqlite3_close(db);
-}
-
-std::string errorReading(const std::string& path) {
-    try {
-        readRunFile(path);
-    } catch (const Error& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << path << " was read";
-    return {};
-}
 
 class AbsurdTimes : public ::testing::TestWithParam<std::pair<const char*, const char*>> {};
 

@@ -1,3 +1,4 @@
+#include "run_file_sql.h"
 #include "test_runs.h"
 
 #include "model/error.h"
@@ -15,6 +16,7 @@
 namespace faultline {
 namespace {
 
+using test::runSql;
 using test::ScratchDir;
 using test::tinyRun;
 
@@ -33,12 +35,6 @@ Run fullRun() {
 }
 
 // Edits a database behind Faultline's back, as another program (or damage) would.
-void runSql(const std::string& path, const char* sql) {
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
-    sqlite3_close(db);
-}
 
 // Overwrites part of a file, as a bad disk or a stray write would.
 void scribble(const std::string& path, std::uintmax_t at, std::size_t bytes) {

@@ -1,6 +1,7 @@
 // Validation complete (../shared/repro/round4): every index column checked at its full 64
 // bits before it is narrowed, failures' rank lists checked like every other rank, and no
 // allocation sized from a count the file gives before the count is checked.
+#include "run_file_sql.h"
 #include "test_runs.h"
 
 #include "model/error.h"
@@ -12,25 +13,9 @@
 namespace faultline {
 namespace {
 
+using test::runSql;
+using test::errorReading;
 using test::ScratchDir;
-
-void runSql(const std::string& path, const std::string& sql) {
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
-    EXPECT_GT(sqlite3_changes(db), 0) << sql;  // the table has the row the case damages
-    sqlite3_close(db);
-}
-
-std::string errorReading(const std::string& path) {
-    try {
-        readRunFile(path);
-    } catch (const Error& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << path << " was read";
-    return {};
-}
 
 struct WideIndex {
     const char* table;
@@ -46,7 +31,7 @@ TEST_P(WideIndexes, AreCorruptNotNarrowedToAnotherRow) {
     const WideIndex c = GetParam();
     for (const std::string value : {"4294967299", "-9223372036854775808", "2147483648"}) {
         writeRunFile(test::tracedTinyRun(), path);
-        runSql(path, std::string("UPDATE ") + c.table + " SET " + c.column + " = " + value + " WHERE rowid = (SELECT min(rowid) FROM " + c.table + ")");
+        EXPECT_GT(runSql(path, std::string("UPDATE ") + c.table + " SET " + c.column + " = " + value + " WHERE rowid = (SELECT min(rowid) FROM " + c.table + ")"), 0);  // the table has the row the case damages
         const std::string message = errorReading(path);
         EXPECT_EQ(message.rfind(path + " is corrupt: ", 0), 0u) << message;
         EXPECT_NE(message.find(std::string(c.table) + " row 0: " + c.column + " " + value + " does not fit 32 bits (expected an index or count from -2147483648 to 2147483647)"),
@@ -75,11 +60,11 @@ TEST(RunFile, FailureRankListsAreChecked) {
     };
     for (const auto& [set, expected] : cases) {
         writeRunFile(test::tracedTinyRun(), path);
-        runSql(path, std::string("UPDATE failures SET ") + set + " WHERE rowid = (SELECT min(rowid) FROM failures)");
+        EXPECT_GT(runSql(path, std::string("UPDATE failures SET ") + set + " WHERE rowid = (SELECT min(rowid) FROM failures)"), 0);
         EXPECT_EQ(errorReading(path), path + " is corrupt: " + expected);
     }
     writeRunFile(test::tracedTinyRun(), path);
-    runSql(path, "UPDATE failures SET ranks = X'00000000ff000000', suspect_ranks = X'ff000000' WHERE rowid = (SELECT min(rowid) FROM failures)");
+    EXPECT_GT(runSql(path, "UPDATE failures SET ranks = X'00000000ff000000', suspect_ranks = X'ff000000' WHERE rowid = (SELECT min(rowid) FROM failures)"), 0);
     EXPECT_EQ(readRunFile(path).failures.at(0).suspectRanks, std::vector<std::int32_t>{255});
 }
 
@@ -89,7 +74,7 @@ TEST(RunFile, ACollectiveChunkCountIsCheckedBeforeAnythingIsAllocated) {
     const std::string path = dir.file("run.faultline");
     for (const char* count : {"1000000000", "2147483647", "9223372036854775807", "-1"}) {
         writeRunFile(test::tracedTinyRun(), path);
-        runSql(path, std::string("UPDATE collective_chunks SET count = ") + count);
+        EXPECT_GT(runSql(path, std::string("UPDATE collective_chunks SET count = ") + count), 0);
         const std::string message = errorReading(path);
         EXPECT_EQ(message.rfind(path + " is corrupt: collective_chunks row 0: a count of " + count + " records does not fit the chunk (", 0), 0u) << message;
         EXPECT_NE(message.find(" records of 7 bytes or more)"), std::string::npos) << message;

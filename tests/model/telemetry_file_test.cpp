@@ -1,6 +1,7 @@
 // The run file's telemetry tables (schema 5, levels_from since 8): what is written reads back,
 // raw samples stand in for the levels that would repeat them, a version-4 file reads with
 // none, and a damaged series is refused by table and row.
+#include "run_file_sql.h"
 #include "error_of.h"
 #include "test_runs.h"
 
@@ -9,10 +10,10 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
-
 namespace faultline {
 namespace {
 
+using test::runSql;
 using test::errorOf;
 using test::ScratchDir;
 using test::tinyRun;
@@ -37,13 +38,6 @@ faultline::Run runWithStandIn() {
     t.raw[0].levelsFrom = 1;
     t.levels.insert(t.levels.begin(), TelemetryLevel{10 * kSecond, {}});
     return run;
-}
-
-void runSql(const std::string& path, const char* sql) {
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
-    sqlite3_close(db);
 }
 
 TEST(TelemetryFile, SamplesAndSummariesReadBackAsWritten) {

@@ -54,4 +54,8 @@ inline bool near(const QColor& c, int r, int g, int b, int tolerance = 12) {
     return std::abs(c.red() - r) <= tolerance && std::abs(c.green() - g) <= tolerance && std::abs(c.blue() - b) <= tolerance;
 }
 
+// Whether the pixel at `p` is drawn in `c`, within `tolerance` per channel.
+inline bool drawnAs(const QImage& image, QPointF p, Rgb c, int tolerance = 12) { return near(colourAt(image, p), c[0], c[1], c[2], tolerance); }
+inline std::string colourName(const QImage& image, QPointF p) { return colourAt(image, p).name().toStdString(); }
+
 }  // namespace faultline::test

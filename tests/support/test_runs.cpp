@@ -58,6 +58,8 @@ const Run& tracedTinyRun() {
     return run;
 }
 
+std::shared_ptr<const Run> tracedRun() { return std::shared_ptr<const Run>(&tracedTinyRun(), [](const Run*) {}); }
+
 const Run& rackSwitchFailureRun() {
     static const Run run = [] {
         SimulationParams p = simulationPreset("tiny");

@@ -3,6 +3,7 @@
 #include "model/run.h"
 
 #include <filesystem>
+#include <memory>
 #include <string>
 
 namespace faultline::test {
@@ -13,6 +14,8 @@ const Run& tinyRun();
 // The `tiny` preset, seed 11, with dense stragglers and a profiler trace of all 256 ranks
 // over 400 steps from 6 h in.
 const Run& tracedTinyRun();
+// The same, held as the views hold a run (shared; never freed).
+std::shared_ptr<const Run> tracedRun();
 
 // A small fleet of three clusters in two buildings (RoCE 1,024 GPUs with the 512-GPU
 // pre-training job, InfiniBand 1,024, RoCE 512) over 2 days with jobs of 8 to 256 GPUs and

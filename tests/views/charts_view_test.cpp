@@ -21,9 +21,8 @@
 namespace faultline {
 namespace {
 
-std::shared_ptr<const faultline::Run> tracedRun() {
-    return std::shared_ptr<const faultline::Run>(&test::tracedTinyRun(), [](const faultline::Run*) {});
-}
+using test::maybeSave;
+using test::tracedRun;
 
 // Series live in their chart's scene, not among the widget's children: look them up there.
 template <typename T>
@@ -46,9 +45,6 @@ QBarSet* barSetIn(QWidget& view, const char* chart, const char* name) {
 }
 
 // Where tests save what they render, for a person to look at: FAULTLINE_TEST_SHOTS=DIR.
-void maybeSave(QWidget& w, const char* name) {
-    if (const char* dir = std::getenv("FAULTLINE_TEST_SHOTS")) w.grab().save(QString("%1/%2.png").arg(dir, name));
-}
 
 TEST(ChartsView, PlotsTheLedgerAndTheCauses) {
     test::guiApp();

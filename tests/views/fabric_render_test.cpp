@@ -21,12 +21,8 @@ namespace {
 
 using test::colourAt;
 using test::near;
-
-bool drawnAs(const QImage& image, QPointF p, Rgb c, int tolerance = 12) {
-    return near(colourAt(image, p), c[0], c[1], c[2], tolerance);
-}
-
-std::string colourName(const QImage& image, QPointF p) { return colourAt(image, p).name().toStdString(); }
+using test::colourName;
+using test::drawnAs;
 
 // The first failure of the tiny run that took out exactly one GPU.
 const Failure& singleGpuFailure(const faultline::Run& run) {

@@ -15,14 +15,14 @@ namespace {
 
 using test::colourAt;
 using test::near;
+using test::colourName;
+using test::drawnAs;
 
-bool drawnAs(const QImage& image, QPointF p, Rgb c, int tolerance = 12) { return near(colourAt(image, p), c[0], c[1], c[2], tolerance); }
-std::string colourName(const QImage& image, QPointF p) { return colourAt(image, p).name().toStdString(); }
 std::string rgbName(Rgb c) { return QColor(c[0], c[1], c[2]).name().toStdString(); }
 
 constexpr std::int32_t kPower = 0;  // the fixture's metric order
 // 90 minutes and a half in: sample 90 is the newest reading.
-constexpr Nanos kAt = 90 * kMinute + 30 * kSecond;
+constexpr Nanos kShownAt = 90 * kMinute + 30 * kSecond;
 
 Rgb scaleColour(const FabricView& view, float value, const StatePalette& palette = activeStatePalette()) {
     return MetricColourTable(*view.metricScale(), palette.metric).colour(value);
@@ -33,7 +33,7 @@ TEST(MetricColourRender, PowerColoursEachGpuByItsReadingAtTheInstant) {
     test::ShownFabric shown(run);
     ASSERT_TRUE(shown.exposed());
     shown.view().setColourBy(kPower);
-    const QImage image = shown.renderAt(kAt);
+    const QImage image = shown.renderAt(kShownAt);
     for (std::int32_t gpu : {2, 20}) {
         const float watts = test::testPower(gpu, 90);  // 130 W and 400 W
         EXPECT_FLOAT_EQ(shown.view().metricValue(gpu), watts);
@@ -51,7 +51,7 @@ TEST(MetricColourRender, AGpuWithoutAReadingIsDrawnAsNoDataNotAsHealthy) {
     ASSERT_TRUE(shown.exposed());
     shown.view().setColourBy(kPower);
     const std::int32_t silent = test::gpuWithoutTelemetry(run);
-    const QImage image = shown.renderAt(kAt);
+    const QImage image = shown.renderAt(kShownAt);
     const QPointF p = shown.view().gpuPosition(silent);
     const Rgb noData = activeStatePalette().metric.noData;
     EXPECT_TRUE(std::isnan(shown.view().metricValue(silent)));
@@ -77,7 +77,7 @@ TEST(MetricColourRender, TheLegendShowsTheScaleWithItsUnitAndRange) {
     test::ShownFabric shown(run);
     ASSERT_TRUE(shown.exposed());
     shown.view().setColourBy(kPower);
-    const QImage image = shown.renderAt(kAt);
+    const QImage image = shown.renderAt(kShownAt);
     const SceneLegend& legend = shown.view().legend();
     ASSERT_TRUE(legend.scale().has_value());
     EXPECT_EQ(legend.title(), "Power (W)");
@@ -92,7 +92,7 @@ TEST(MetricColourRender, TheLegendShowsTheScaleWithItsUnitAndRange) {
     EXPECT_TRUE(near(image.pixelColor(static_cast<int>(bar.x1 - 2), static_cast<int>(y)), scale.back()[0], scale.back()[1], scale.back()[2], 20));
     // Back to states: the state legend, no scale.
     shown.view().setColourBy(std::nullopt);
-    shown.renderAt(kAt);
+    shown.renderAt(kShownAt);
     EXPECT_FALSE(legend.scale().has_value());
     EXPECT_EQ(legend.title(), "GPU state");
 }
@@ -109,7 +109,7 @@ TEST(MetricColourRender, OtherMetricsSpanTheRunsOwnRangeAndFollowTheColourBlindP
     EXPECT_DOUBLE_EQ(scale->max, 1980);
     EXPECT_EQ(shown.view().legend().scale()->highText, "1,980 MHz");
     setStatePalette(StatePaletteKind::ColourBlindSafe);
-    shown.renderAt(kAt);
+    shown.renderAt(kShownAt);
     const Rgb cividis = scaleColour(shown.view(), test::testSmClock(2, 0), kOkabeItoStates);
     EXPECT_EQ(shown.view().gpuColourShown(2), cividis);
     EXPECT_EQ(shown.view().legend().scale()->colours.front(), scaleColourAt(kOkabeItoStates.metric, 0.5 / 48));

@@ -14,9 +14,7 @@
 namespace faultline {
 namespace {
 
-std::shared_ptr<const faultline::Run> tracedRun() {
-    return std::shared_ptr<const faultline::Run>(&test::tracedTinyRun(), [](const faultline::Run*) {});
-}
+using test::tracedRun;
 
 QImage render(TimelineView& view) {
     QImage image(view.size(), QImage::Format_RGB32);
