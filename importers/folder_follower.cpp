@@ -137,18 +137,16 @@ FolderFollower::Look FolderFollower::look(bool last) {
     if (look.filesRead == 0 && !anyGone && !m_sourceUnwritten && !(last && !m_everWritten)) return look;
 
     look.readSeconds = secondsSince(began);
-    ReadImport whole;
-    whole.runName = std::move(listed.runName);
-    whole.label = std::move(listed.label);
-    whole.warnings = std::move(listed.warnings);
+    // The kept files are lent to the build, which copies what it takes: the next look reads them again.
+    std::vector<const ShardedFile*> files;
     for (const auto& [path, kept] : m_kept)
-        if (kept.file) whole.files.push_back(*kept.file);
-    if (!last && std::none_of(whole.files.begin(), whole.files.end(), [](const ShardedFile& f) { return f.report.format != "unknown"; })) {
-        look.waiting.push_back(whole.label + ": no file in a format Faultline reads yet");
+        if (kept.file) files.push_back(&*kept.file);
+    if (!last && std::none_of(files.begin(), files.end(), [](const ShardedFile* f) { return f->report.format != "unknown"; })) {
+        look.waiting.push_back(listed.label + ": no file in a format Faultline reads yet");
         return look;
     }
     const auto building = std::chrono::steady_clock::now();
-    ImportResult result = buildReadImport(std::move(whole), m_source ? m_source->sources() : std::vector<ShardedFile>{}, m_options);
+    ImportResult result = buildLentImport(files, m_source ? m_source->sources() : std::vector<const ShardedFile*>{}, m_options, listed.runName, listed.label, listed.warnings);
     if (m_source) result.pulls = m_source->pulls();
     look.buildSeconds = secondsSince(building);
     const auto writing = std::chrono::steady_clock::now();

@@ -37,7 +37,8 @@ public:
     // True when sources() or pulls() changed since the last call. Throws Error when the source
     // cannot be reached: what it gave before is kept and the look goes on without news from it.
     virtual bool refresh(const std::vector<const ShardedFile*>& files, bool last) = 0;
-    virtual std::vector<ShardedFile> sources() const = 0;
+    // Lent: valid until the next refresh.
+    virtual std::vector<const ShardedFile*> sources() const = 0;
     virtual std::vector<PulledSource> pulls() const = 0;
 };
 

@@ -156,6 +156,18 @@ void enforceTimeBounds(ImportedEvents& e, FileReport& report, EpochNs newestWrit
     report.notes.push_back(noteText(tally, b));
 }
 
+bool withinTimeBounds(const ImportedEvents& e, EpochNs newestWrite) {
+    const Bounds b{newestWrite > 0 ? newestWrite + kLocalTimeSlackNs : 0, false};
+    auto ok = [&b](EpochNs t) { return t == 0 || b.ok(t); };
+    auto all = [](const auto& items, auto within) { return std::all_of(items.begin(), items.end(), within); };
+    return all(e.failures, [&](const ImportedFailure& f) { return f.sinceBoot || ok(f.time); }) &&
+           all(e.collectives, [&](const ImportedCollective& c) { return ok(c.enter) && ok(c.exit); }) &&
+           all(e.steps, [&](const ImportedStep& s) { return ok(s.end); }) &&
+           all(e.checkpoints, [&](const ImportedCheckpoint& c) { return ok(c.begin) && ok(c.end); }) &&
+           all(e.inJobRestarts, [&](const InJobRestart& r) { return ok(r.time); }) &&
+           all(e.jobs, [&](const ImportedJob& j) { return ok(j.submit) && ok(j.start) && ok(j.end) && ok(j.firstLogLine); });
+}
+
 std::vector<std::string> nameSilentRanks(ImportedEvents& e, std::int32_t worldSize) {
     std::vector<std::string> notes;
     for (ImportedFailure& f : e.failures) {

@@ -27,6 +27,8 @@ EpochNs fileWriteTime(const std::string& path);
 // of all the import's files (0: unknown, then only the 1990 floor holds). The report's span
 // and notes follow.
 void enforceTimeBounds(ImportedEvents& events, FileReport& report, EpochNs newestWrite);
+// Whether every time the rules check lies within them: enforceTimeBounds would change nothing.
+bool withinTimeBounds(const ImportedEvents& events, EpochNs newestWrite);
 
 // Names the silent ranks of every group-wide timeout (`worldSize` > 0: the world given by the
 // user, which wins over what the files imply). Returns one note per failure changed.

@@ -196,8 +196,25 @@ void readInParallel(const std::vector<ListedFile>& files, const FormatInfo* forc
         cancel);
 }
 
-void mergeEvents(ImportedEvents& into, ImportedEvents&& from, const std::string& path) {
-    auto append = [](auto& a, auto& b) { a.insert(a.end(), std::make_move_iterator(b.begin()), std::make_move_iterator(b.end())); };
+// One file's events into the import's: moved from a file the import owns, copied from one
+// lent to it (`Events` const). The first file's lists are taken whole where they can be.
+template <typename Events>
+void mergeEvents(ImportedEvents& into, Events&& from, const std::string& path) {
+    constexpr bool lent = std::is_const_v<std::remove_reference_t<Events>>;
+    auto append = [](auto& a, auto& b) {
+        if constexpr (lent)
+            a.insert(a.end(), b.begin(), b.end());
+        else if (a.empty())
+            a = std::move(b);
+        else
+            a.insert(a.end(), std::make_move_iterator(b.begin()), std::make_move_iterator(b.end()));
+    };
+    auto moved = [](auto& x) {
+        if constexpr (lent)
+            return std::remove_cvref_t<decltype(x)>(x);
+        else
+            return std::move(x);
+    };
     append(into.failures, from.failures);
     append(into.collectives, from.collectives);
     append(into.flightRecorderDumps, from.flightRecorderDumps);
@@ -211,21 +228,51 @@ void mergeEvents(ImportedEvents& into, ImportedEvents&& from, const std::string&
     if (from.pipelineParallel) into.pipelineParallel = from.pipelineParallel;
     if (from.dataParallel) into.dataParallel = from.dataParallel;
     if (from.gpusPerNode) into.gpusPerNode = from.gpusPerNode;
-    if (from.rankHosts.size() > into.rankHosts.size()) into.rankHosts = std::move(from.rankHosts);
+    if (from.rankHosts.size() > into.rankHosts.size()) into.rankHosts = moved(from.rankHosts);
     append(into.gpuBusIds, from.gpuBusIds);
     try {
-        into.telemetry.append(std::move(from.telemetry));
+        into.telemetry.append(moved(from.telemetry));
     } catch (const TooManyTelemetrySeries& e) {
         throw Error(path + ": " + e.what());
     }
-    into.linkCounters.append(std::move(from.linkCounters));
+    into.linkCounters.append(moved(from.linkCounters));
     if (from.topology) {
         if (into.topology)
             throw Error(path + ": a second topology file (the first was " + into.topologySource + "); import one topology per run");
-        into.topology = std::move(from.topology);
-        into.topologySource = std::move(from.topologySource);
+        into.topology = moved(from.topology);
+        into.topologySource = moved(from.topologySource);
     }
 }
+
+// A file's events into the import's, its times held to the rules (import_invariants.h); its
+// report, as the rules left it. An owned file's events move; a lent one's are copied, and
+// copied whole first only when a rule changes them.
+FileReport mergeFile(ImportedEvents& into, ShardedFile& f, EpochNs newestWrite) {
+    enforceTimeBounds(f.events, f.report, newestWrite);
+    mergeEvents(into, std::move(f.events), f.report.path);
+    return std::move(f.report);
+}
+// A file lent to the import, at `order` among its files.
+struct LentFile {
+    std::size_t order = 0;
+    const ShardedFile* file = nullptr;
+};
+FileReport mergeFile(ImportedEvents& into, const LentFile& lent, EpochNs newestWrite) {
+    const ShardedFile& f = *lent.file;
+    FileReport report = f.report;
+    if (withinTimeBounds(f.events, newestWrite)) {
+        mergeEvents(into, f.events, report.path);
+    } else {
+        ImportedEvents events = f.events;
+        enforceTimeBounds(events, report, newestWrite);
+        mergeEvents(into, std::move(events), report.path);
+    }
+    return report;
+}
+std::size_t orderOf(const ShardedFile& f) { return f.order; }
+std::size_t orderOf(const LentFile& f) { return f.order; }
+const FileReport& reportOf(const ShardedFile& f) { return f.report; }
+const FileReport& reportOf(const LentFile& f) { return f.file->report; }
 
 }  // namespace
 
@@ -290,21 +337,19 @@ std::string blamedInputs(const RunViolation& violation, const std::vector<FileRe
 }
 
 // The run from every input file as read, in input order.
-ImportResult buildImport(std::vector<ShardedFile> files, const ImportOptions& options, const std::string& runName, const std::string& inputsLabel) {
-    std::sort(files.begin(), files.end(), [](const ShardedFile& a, const ShardedFile& b) { return a.order < b.order; });
+// `File`: a ShardedFile the import owns, or a LentFile.
+template <typename File>
+ImportResult buildImport(std::vector<File> files, const ImportOptions& options, const std::string& runName, const std::string& inputsLabel) {
+    std::sort(files.begin(), files.end(), [](const File& a, const File& b) { return orderOf(a) < orderOf(b); });
     ImportedEvents events;
     ImportResult result;
     result.summary.files.reserve(files.size());
     // The invariants every run holds (import_invariants.h): times first, file by file, so that
     // each file's report says what of it was re-resolved.
     EpochNs newestWrite = 0;
-    for (const ShardedFile& f : files) newestWrite = std::max(newestWrite, f.report.written);
-    for (ShardedFile& f : files) enforceTimeBounds(f.events, f.report, newestWrite);
-    for (ShardedFile& f : files) {
-        mergeEvents(events, std::move(f.events), f.report.path);
-        result.summary.files.push_back(std::move(f.report));
-    }
-    files = {};  // the emptied events of every file, released before the run is built
+    for (const File& f : files) newestWrite = std::max(newestWrite, reportOf(f).written);
+    for (File& f : files) result.summary.files.push_back(mergeFile(events, f, newestWrite));
+    files = {};  // the emptied events of every owned file, released before the run is built
     const bool anyKnown = std::any_of(result.summary.files.begin(), result.summary.files.end(),
                                       [](const FileReport& f) { return f.format != "unknown"; });
     if (!anyKnown) throw Error("nothing to import: no file in " + inputsLabel + " is in a format Faultline reads (known: " + formatNames() + ")");
@@ -390,17 +435,41 @@ ReadImport readImportFiles(const std::vector<std::string>& inputs, const ImportO
     return read;
 }
 
+namespace {
+
+// buildImport of the files a listing found; what the listing skipped is said by the first file's report.
+template <typename File>
+ImportResult buildListedImport(std::vector<File> files, const ImportOptions& options, const std::string& runName, const std::string& inputsLabel,
+                               const std::vector<std::string>& warnings) {
+    if (files.empty()) throw Error("nothing to import: name files or folders");
+    ImportResult result = buildImport(std::move(files), options, runName, inputsLabel);
+    if (!result.summary.files.empty())
+        result.summary.files.front().warnings.insert(result.summary.files.front().warnings.begin(), warnings.begin(), warnings.end());
+    return result;
+}
+
+}  // namespace
+
+ImportResult buildLentImport(const std::vector<const ShardedFile*>& files, const std::vector<const ShardedFile*>& pulled, const ImportOptions& options,
+                             const std::string& runName, const std::string& inputsLabel, const std::vector<std::string>& warnings) {
+    std::vector<LentFile> lent;
+    std::size_t after = 0;
+    for (const ShardedFile* f : files) {
+        lent.push_back({f->order, f});
+        after = std::max(after, f->order + 1);
+    }
+    // Pulled sources come after the files, as buildReadImport places them.
+    for (const ShardedFile* p : pulled) lent.push_back({after++, p});
+    return buildListedImport(std::move(lent), options, runName, inputsLabel, warnings);
+}
+
 ImportResult buildReadImport(ReadImport read, std::vector<ShardedFile> pulled, const ImportOptions& options) {
     const std::size_t order = read.files.size();
     for (std::size_t i = 0; i < pulled.size(); ++i) {
         pulled[i].order = order + i;
         read.files.push_back(std::move(pulled[i]));
     }
-    if (read.files.empty()) throw Error("nothing to import: name files or folders");
-    ImportResult result = buildImport(std::move(read.files), options, read.runName, read.label);
-    if (!result.summary.files.empty())
-        result.summary.files.front().warnings.insert(result.summary.files.front().warnings.begin(), read.warnings.begin(), read.warnings.end());
-    return result;
+    return buildListedImport(std::move(read.files), options, read.runName, read.label, read.warnings);
 }
 
 ImportResult importFiles(const std::vector<std::string>& inputs, const ImportOptions& options, const ProgressFn& progress,

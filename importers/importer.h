@@ -73,6 +73,11 @@ std::string formatOfListedFile(const ListedFile& file, const ImportOptions& opti
 // The run from what was read and what was pulled: each pulled source is reported as a file
 // of its own (its report's path names it), after the files.
 ImportResult buildReadImport(ReadImport read, std::vector<ShardedFile> pulled, const ImportOptions& options);
+// The same of files the caller keeps (a followed folder's, read again only when they change):
+// each file's events are copied into the run once, never the whole file first. `warnings`:
+// what listing the folders skipped.
+ImportResult buildLentImport(const std::vector<const ShardedFile*>& files, const std::vector<const ShardedFile*>& pulled, const ImportOptions& options,
+                             const std::string& runName, const std::string& inputsLabel, const std::vector<std::string>& warnings);
 
 // importFiles, then writes the run file in one transaction.
 ImportSummary importToRunFile(const std::vector<std::string>& inputs, const std::string& output,

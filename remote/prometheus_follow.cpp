@@ -106,9 +106,9 @@ bool FollowedPull::refresh(const std::vector<const ShardedFile*>& files, bool la
     return true;
 }
 
-std::vector<ShardedFile> FollowedPull::sources() const {
+std::vector<const ShardedFile*> FollowedPull::sources() const {
     if (!m_source) return {};
-    return {*m_source};
+    return {&*m_source};
 }
 
 std::vector<PulledSource> FollowedPull::pulls() const {

@@ -26,7 +26,7 @@ public:
                  std::function<EpochNs()> clock = {});
 
     bool refresh(const std::vector<const ShardedFile*>& files, bool last) override;
-    std::vector<ShardedFile> sources() const override;
+    std::vector<const ShardedFile*> sources() const override;
     std::vector<PulledSource> pulls() const override;
 
     const std::string& url() const { return m_options.server.url; }

@@ -88,6 +88,72 @@ TEST(ImportInvariants, AYearlessTimeAfterTheFileWasWrittenMovesToTheYearBefore) 
     EXPECT_NE(report.notes.back().find("1 moved to the year before"), std::string::npos) << report.notes.back();
 }
 
+TEST(ImportInvariants, WithinTheBoundsIsWhatEnforcingThemWouldLeaveAlone) {
+    ImportedEvents events;
+    ImportedStep step;
+    step.end = kMarch2024 - kSecond;
+    events.steps.push_back(step);
+    ImportedJob job;
+    job.start = kMarch2024 - kSecond;
+    events.jobs.push_back(job);
+    EXPECT_TRUE(withinTimeBounds(events, kMarch2024));
+    EXPECT_TRUE(withinTimeBounds(events, 0));  // no write time known: only the 1990 floor
+    events.jobs.front().end = 2'500'000'000LL * kSecond;  // 2049
+    EXPECT_FALSE(withinTimeBounds(events, kMarch2024));
+    events.jobs.front().end = 0;  // unknown is no time
+    ImportedCheckpoint early;
+    early.begin = 3'600LL * kSecond;  // 1970
+    events.checkpoints.push_back(early);
+    EXPECT_FALSE(withinTimeBounds(events, 0));
+    FileReport report;
+    enforceTimeBounds(events, report, kMarch2024);
+    EXPECT_TRUE(withinTimeBounds(events, kMarch2024));
+}
+
+// A followed folder's files are lent to each look's build: the run is the one the same files
+// give when the import owns them, time rules included, and the files are left as they were.
+TEST(ImportInvariants, ALentImportIsTheImportOfTheSameFilesAndLeavesThemAsTheyWere) {
+    const test::ScratchDir dir;
+    const fs::path late = fs::path(dir.file("job.log"));
+    fs::copy_file(fixture("invariants/date_after_written.log"), late);
+    fs::last_write_time(late, fs::file_time_type::clock::from_sys(std::chrono::sys_seconds(std::chrono::seconds(kMarch2024 / kSecond))));
+    fs::copy_file(fixture("ft_launcher_in_job_restart.log"), dir.file("launcher.log"));
+    ImportOptions options;
+    options.allowDisjoint = true;  // a log of 2025 beside one that ends in 2049: two stretches of time
+    const ReadImport read = readImportFiles({dir.path().string()}, options);
+    ASSERT_EQ(read.files.size(), 2u);
+    std::vector<const ShardedFile*> lent;
+    for (const ShardedFile& f : read.files) lent.push_back(&f);
+    std::vector<std::size_t> failuresBefore, stepsBefore;
+    for (const ShardedFile& f : read.files) failuresBefore.push_back(f.events.failures.size()), stepsBefore.push_back(f.events.steps.size());
+    const std::vector<EpochNs> timesBefore = [&] {
+        std::vector<EpochNs> t;
+        for (const ShardedFile& f : read.files)
+            for (const ImportedFailure& x : f.events.failures) t.push_back(x.time);
+        return t;
+    }();
+
+    const ImportResult fromLent = buildLentImport(lent, {}, options, read.runName, read.label, read.warnings);
+    const ImportResult owned = buildReadImport(read, {}, options);
+    EXPECT_TRUE(anyNote(owned.summary, "kept as undated")) << "the case must break a time rule";
+    EXPECT_EQ(importSummaryToText(fromLent.summary), importSummaryToText(owned.summary));
+    ASSERT_EQ(fromLent.run.failures.size(), owned.run.failures.size());
+    for (std::size_t i = 0; i < owned.run.failures.size(); ++i) {
+        EXPECT_EQ(fromLent.run.failures[i].time, owned.run.failures[i].time);
+        EXPECT_EQ(fromLent.run.failures[i].detail, owned.run.failures[i].detail);
+    }
+    EXPECT_EQ(fromLent.run.rankSteps.size(), owned.run.rankSteps.size());
+    EXPECT_EQ(fromLent.run.info.startEpochNs, owned.run.info.startEpochNs);
+
+    std::vector<EpochNs> timesAfter;
+    for (std::size_t i = 0; i < read.files.size(); ++i) {
+        EXPECT_EQ(read.files[i].events.failures.size(), failuresBefore[i]);
+        EXPECT_EQ(read.files[i].events.steps.size(), stepsBefore[i]);
+        for (const ImportedFailure& x : read.files[i].events.failures) timesAfter.push_back(x.time);
+    }
+    EXPECT_EQ(timesAfter, timesBefore) << "a lent file's times are not the import's to move";
+}
+
 TEST(ImportInvariants, NothingBefore1990) {
     ImportedEvents events;
     ImportedFailure f;

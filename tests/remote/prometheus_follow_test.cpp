@@ -68,12 +68,12 @@ TEST_P(PrometheusFollowTest, PullsInIncrementsGiveWhatOnePullOfTheSpanGives) {
     PrometheusPullOptions once = options();
     once.to = now;
     const PrometheusPull whole = pullPrometheus(once);
-    const std::vector<ShardedFile> sources = follow.sources();
+    const std::vector<const ShardedFile*> sources = follow.sources();
     ASSERT_EQ(sources.size(), 1u);
-    EXPECT_EQ(sources[0].events.telemetry.samples(), whole.source.events.telemetry.samples());
-    EXPECT_EQ(samplesOf(sources[0].events.telemetry), samplesOf(whole.source.events.telemetry));
-    EXPECT_EQ(sources[0].report.counts.at("telemetry series"), 8);
-    EXPECT_EQ(sources[0].events.telemetry.series().size(), 8u) << "each pull added its series again";
+    EXPECT_EQ(sources[0]->events.telemetry.samples(), whole.source.events.telemetry.samples());
+    EXPECT_EQ(samplesOf(sources[0]->events.telemetry), samplesOf(whole.source.events.telemetry));
+    EXPECT_EQ(sources[0]->report.counts.at("telemetry series"), 8);
+    EXPECT_EQ(sources[0]->events.telemetry.series().size(), 8u) << "each pull added its series again";
 
     const std::vector<PulledSource> pulls = follow.pulls();
     ASSERT_EQ(pulls.size(), 1u);
@@ -87,11 +87,11 @@ TEST_P(PrometheusFollowTest, PullsInIncrementsGiveWhatOnePullOfTheSpanGives) {
     server->stop();
     now += kMinute;
     EXPECT_THROW(follow.refresh({}, false), Error);
-    EXPECT_EQ(follow.sources()[0].events.telemetry.samples(), whole.source.events.telemetry.samples());
+    EXPECT_EQ(follow.sources()[0]->events.telemetry.samples(), whole.source.events.telemetry.samples());
     server->restart();
     EXPECT_TRUE(follow.refresh({}, false));
     EXPECT_EQ(follow.pulls()[0].toEpochNs, now);
-    EXPECT_GT(follow.sources()[0].events.telemetry.samples(), whole.source.events.telemetry.samples());
+    EXPECT_GT(follow.sources()[0]->events.telemetry.samples(), whole.source.events.telemetry.samples());
 }
 
 INSTANTIATE_TEST_SUITE_P(RemoteReadAndQueryRange, PrometheusFollowTest, ::testing::Values(Nanos{0}, 15 * kSecond));
