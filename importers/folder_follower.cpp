@@ -124,10 +124,12 @@ FolderFollower::Look FolderFollower::look(bool last) {
 
     readWhole(toRead, orders, now, last, look);
     m_kept = std::move(now);
+    // The files as read so far, lent to the followed source and to the build, which copies what
+    // it takes: the next look reads them again.
+    std::vector<const ShardedFile*> files;
+    for (const auto& [path, kept] : m_kept)
+        if (kept.file) files.push_back(&*kept.file);
     if (m_source) {
-        std::vector<const ShardedFile*> files;
-        for (const auto& [path, kept] : m_kept)
-            if (kept.file) files.push_back(&*kept.file);
         try {
             if (m_source->refresh(files, last)) m_sourceUnwritten = true;
         } catch (const Error& e) {
@@ -137,10 +139,6 @@ FolderFollower::Look FolderFollower::look(bool last) {
     if (look.filesRead == 0 && !anyGone && !m_sourceUnwritten && !(last && !m_everWritten)) return look;
 
     look.readSeconds = secondsSince(began);
-    // The kept files are lent to the build, which copies what it takes: the next look reads them again.
-    std::vector<const ShardedFile*> files;
-    for (const auto& [path, kept] : m_kept)
-        if (kept.file) files.push_back(&*kept.file);
     if (!last && std::none_of(files.begin(), files.end(), [](const ShardedFile* f) { return f->report.format != "unknown"; })) {
         look.waiting.push_back(listed.label + ": no file in a format Faultline reads yet");
         return look;
